@@ -1,0 +1,25 @@
+import type { Locale } from "./locale";
+
+export type DisplayCurrency = "EUR" | "USD" | "GBP";
+export const displayCurrencies: readonly DisplayCurrency[] = ["EUR", "USD", "GBP"];
+
+const intlLocale: Record<Locale, string> = { it: "it-IT", en: "en-GB" };
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Formats minor units (cents) of `currency` for display. The server passes the locale so that
+ * server rendering and hydration print the same string.
+ */
+export function formatMoney(minorUnits: number, locale: Locale, currency: DisplayCurrency = "EUR"): string {
+  const key = `${locale}:${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(intlLocale[locale], { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    moneyFormats.set(key, format);
+  }
+  return format.format(minorUnits / 100);
+}
+
+export function formatDate(isoDate: string | Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: "long", timeZone: "Europe/Rome" }).format(new Date(isoDate));
+}

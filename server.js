@@ -1,0 +1,26 @@
+// Starts the built shop: `npm start` builds first, then runs this file.
+// Kept as plain JavaScript so Node runs it directly; all the logic lives in server/http/app.ts.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+process.chdir(path.dirname(fileURLToPath(import.meta.url)));
+
+const expectedFailures = new Set(["ConfigError", "DatabaseLockedError", "DatabaseUnreachableError"]);
+
+try {
+  const app = await import("./build/server/index.js");
+  await app.startShop({
+    clientDir: path.resolve("build/client"),
+  });
+} catch (error) {
+  if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("build/server")) {
+    console.error("The shop is not built yet: run `npm start` (it builds first) or `npm run build`.");
+  } else if (expectedFailures.has(error?.name)) {
+    console.error(error.message);
+  } else if (error?.code === "EADDRINUSE") {
+    console.error(`Port ${error.port} is already in use: stop the other process or set PORT.`);
+  } else {
+    console.error(`The shop could not start: ${error?.message ?? error}`);
+  }
+  process.exit(1);
+}

@@ -1,0 +1,97 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema";
+
+/** One type for both drivers: services take `db: Db` as their first argument. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
+
+export type DbHandle = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Runs `select 1`; used by /healthz. */
+  ping: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export class DatabaseLockedError extends Error {
+  override name = "DatabaseLockedError";
+}
+
+export function connectPostgres(url: string, poolSize = 10): DbHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its server (PostgreSQL restart) must not crash the process.
+  pool.on("error", () => {});
+  const db = drizzleNodePg({ client: pool, schema, casing: "snake_case" }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    ping: async () => {
+      await pool.query("select 1");
+    },
+    close: () => pool.end(),
+  };
+}
+
+export const pgliteExtensions = { pg_trgm, unaccent };
+
+/** Wraps an open PGlite instance (tests load a migrated template into one). */
+export function wrapPglite(client: PGlite, onClose: () => void = () => {}): DbHandle {
+  const db = drizzlePglite({ client, schema, casing: "snake_case" }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      await client.close();
+      onClose();
+    },
+  };
+}
+
+/**
+ * Opens the embedded database in `dataDir`. Two processes must never open one PGlite folder,
+ * so a lock file holds the owner's pid; a stale lock (dead pid) is taken over.
+ */
+export async function openPglite(dataDir: string): Promise<DbHandle> {
+  const folder = path.resolve(dataDir, "pglite");
+  fs.mkdirSync(folder, { recursive: true });
+  const lockFile = path.resolve(dataDir, "pglite.lock");
+  takeLock(lockFile);
+  const client = await PGlite.create({ dataDir: folder, extensions: pgliteExtensions });
+  return wrapPglite(client, () => fs.rmSync(lockFile, { force: true }));
+}
+
+function takeLock(lockFile: string) {
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const owner = Number(fs.readFileSync(lockFile, "utf8"));
+  if (owner && owner !== process.pid && isAlive(owner)) {
+    throw new DatabaseLockedError(
+      `The embedded database in ${path.dirname(lockFile)} is in use by process ${owner}; stop it first or set DATABASE_URL.`,
+    );
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

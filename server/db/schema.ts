@@ -1,0 +1,803 @@
+/**
+ * The whole data model. Money is integer cents (EUR). Column names are snake_case in SQL
+ * (drizzle `casing: "snake_case"`), camelCase here. Every lookup named in SPEC.md has an index.
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp({ withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+// ---------------------------------------------------------------- catalogue
+
+export const categories = pgTable("categories", {
+  id: integer().primaryKey().generatedByDefaultAsIdentity(),
+  /** URL slug exactly as SPEC.md section 2 spells it (case kept: "A-spasso"). */
+  slug: text().notNull().unique(),
+  nameIt: text().notNull(),
+  nameEn: text().notNull(),
+  position: integer().notNull().default(0),
+});
+
+export const subcategories = pgTable(
+  "subcategories",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    categoryId: integer()
+      .notNull()
+      .references(() => categories.id, { onDelete: "restrict" }),
+    slug: text().notNull().unique(),
+    nameIt: text().notNull(),
+    nameEn: text().notNull(),
+    position: integer().notNull().default(0),
+  },
+  (t) => [index().on(t.categoryId, t.position)],
+);
+
+/** Brands and brand-like tags ("Chicco edition", "Cam - linea solo per te"): the client form's tag[]. */
+export const brands = pgTable("brands", {
+  id: integer().primaryKey().generatedByDefaultAsIdentity(),
+  slug: text().notNull().unique(),
+  name: text().notNull(),
+  /** Products carrying this tag are "on request" (DECISIONS.md: no price, quantity or cart). */
+  marksOnRequest: boolean().notNull().default(false),
+});
+
+export const products = pgTable(
+  "products",
+  {
+    /** Sample ids follow the original catalogue (24 upward); new products continue from 10000. */
+    id: integer().primaryKey().generatedByDefaultAsIdentity({ startWith: 10000 }),
+    sku: text().notNull().unique(),
+    nameIt: text().notNull(),
+    nameEn: text().notNull(),
+    shortDescriptionIt: text().notNull().default(""),
+    shortDescriptionEn: text().notNull().default(""),
+    fullDescriptionIt: text().notNull().default(""),
+    fullDescriptionEn: text().notNull().default(""),
+    /** List price in cents, VAT included. */
+    priceCents: integer().notNull(),
+    discountPercent: integer().notNull().default(0),
+    /** A discount whose offer has ended no longer applies (DECISIONS.md). */
+    offerEndsAt: timestamp({ withTimezone: true }),
+    vatRatePercent: integer().notNull().default(22),
+    isNew: boolean().notNull().default(false),
+    isFreeShipping: boolean().notNull().default(false),
+    /** 0 to 5 stars. */
+    rating: integer().notNull().default(0),
+    saleCount: integer().notNull().default(0),
+    /** Set by the back office, or implied by an on-request brand tag. */
+    isOnRequest: boolean().notNull().default(false),
+    isPublished: boolean().notNull().default(true),
+    primaryCategoryId: integer()
+      .notNull()
+      .references(() => categories.id, { onDelete: "restrict" }),
+    subcategoryId: integer().references(() => subcategories.id, { onDelete: "set null" }),
+    /** Customisation fields (labels per language); null when the product is not customisable. */
+    personalisationFields: jsonb().$type<PersonalisationField[]>(),
+    personalisationDescriptionIt: text().notNull().default("Non disponibile"),
+    personalisationDescriptionEn: text().notNull().default("Not available"),
+    personalisationCostCents: integer().notNull().default(0),
+    // technical sheet (scheda tecnica)
+    lengthMm: integer(),
+    widthMm: integer(),
+    heightMm: integer(),
+    weightGrams: integer(),
+    materialIt: text(),
+    materialEn: text(),
+    affiliateUrl: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("products_price_cents_non_negative", sql`${t.priceCents} >= 0`),
+    check("products_discount_percent_range", sql`${t.discountPercent} between 0 and 100`),
+    check("products_rating_range", sql`${t.rating} between 0 and 5`),
+    check("products_personalisation_cost_non_negative", sql`${t.personalisationCostCents} >= 0`),
+    check("products_vat_rate_range", sql`${t.vatRatePercent} between 0 and 100`),
+    index().on(t.primaryCategoryId),
+    index().on(t.subcategoryId),
+    index().on(t.createdAt),
+    index().on(t.saleCount),
+  ],
+);
+
+export type PersonalisationField = { labelIt: string; labelEn: string; maxLength: number };
+
+/** A product belongs to one or more categories (client form `category[]`). */
+export const productCategories = pgTable(
+  "product_categories",
+  {
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    categoryId: integer()
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+    position: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index().on(t.categoryId)],
+);
+
+/** Brand tags in order: the first one is "the brand" for search (SPEC.md section 5). */
+export const productBrands = pgTable(
+  "product_brands",
+  {
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    brandId: integer()
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    position: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.brandId] }), index().on(t.brandId)],
+);
+
+export const productRelations = pgTable(
+  "product_relations",
+  {
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    relatedProductId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    position: integer().notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.relatedProductId] }),
+    check("product_relations_not_self", sql`${t.productId} <> ${t.relatedProductId}`),
+  ],
+);
+
+export const productColours = pgTable(
+  "product_colours",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    /** Colour key, e.g. "white", "black", "brown", "blue". */
+    colour: text().notNull(),
+    position: integer().notNull().default(0),
+  },
+  (t) => [unique().on(t.productId, t.colour), index().on(t.productId, t.position)],
+);
+
+/**
+ * An uploaded or generated picture. `storageKey` names the original; sharp's AVIF/WebP variants
+ * are written once beside it at upload or seed time (server/catalog/images.ts).
+ */
+export const productImages = pgTable(
+  "product_images",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    /** Null: an image of the product as a whole (used when a colour has none). */
+    colourId: integer().references(() => productColours.id, { onDelete: "cascade" }),
+    storageKey: text().notNull(),
+    width: integer().notNull(),
+    height: integer().notNull(),
+    altIt: text().notNull().default(""),
+    altEn: text().notNull().default(""),
+    position: integer().notNull().default(0),
+  },
+  (t) => [index().on(t.productId, t.colourId, t.position)],
+);
+
+/** What is actually sold and stocked: colour x size. Simple products have one variant. */
+export const productVariants = pgTable(
+  "product_variants",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    colourId: integer().references(() => productColours.id, { onDelete: "cascade" }),
+    /** Size name; "TAGLIA_UNICA" (or the legacy "tagliau") means one size. */
+    size: text().notNull().default("TAGLIA_UNICA"),
+    sku: text().notNull().unique(),
+    stock: integer().notNull().default(0),
+    /** prenotazione = 'Si' in the legacy data: sold as a pre-order. */
+    isPreorder: boolean().notNull().default(false),
+    preorderDays: integer(),
+    position: integer().notNull().default(0),
+  },
+  (t) => [
+    check("product_variants_stock_non_negative", sql`${t.stock} >= 0`),
+    check("product_variants_preorder_days", sql`${t.preorderDays} is null or ${t.preorderDays} between 1 and 365`),
+    unique("product_variants_product_colour_size").on(t.productId, t.colourId, t.size).nullsNotDistinct(),
+    index().on(t.productId),
+    index().on(t.stock),
+  ],
+);
+
+/** Every stock change with its reason: orders, cancellations, expiries, back-office adjustments. */
+export const stockMovements = pgTable(
+  "stock_movements",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    variantId: integer()
+      .notNull()
+      .references(() => productVariants.id, { onDelete: "cascade" }),
+    delta: integer().notNull(),
+    reason: text().notNull(),
+    orderId: uuid().references(() => orders.id, { onDelete: "set null" }),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.variantId, t.createdAt)],
+);
+
+/** Effective price over time, for the EU rule "lowest price of the previous 30 days". */
+export const productPriceHistory = pgTable(
+  "product_price_history",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    priceCents: integer().notNull(),
+    effectivePriceCents: integer().notNull(),
+    recordedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.productId, t.recordedAt)],
+);
+
+// ---------------------------------------------------------------- accounts (better-auth tables)
+
+export const users = pgTable("users", {
+  id: text().primaryKey(),
+  name: text().notNull(),
+  email: text().notNull().unique(),
+  emailVerified: boolean().notNull().default(false),
+  image: text(),
+  role: text().notNull().default("customer"),
+  banned: boolean().default(false),
+  banReason: text(),
+  banExpires: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text().primaryKey(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    token: text().notNull().unique(),
+    ipAddress: text(),
+    userAgent: text(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    impersonatedBy: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.userId)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text().primaryKey(),
+    accountId: text().notNull(),
+    providerId: text().notNull(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text(),
+    refreshToken: text(),
+    idToken: text(),
+    accessTokenExpiresAt: timestamp({ withTimezone: true }),
+    refreshTokenExpiresAt: timestamp({ withTimezone: true }),
+    scope: text(),
+    password: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.userId)],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text().primaryKey(),
+    identifier: text().notNull(),
+    value: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.identifier)],
+);
+
+/** better-auth's rate-limit counters, in the database so they hold across app processes. */
+export const rateLimits = pgTable("rate_limits", {
+  id: text().primaryKey(),
+  key: text().notNull().unique(),
+  count: integer().notNull(),
+  lastRequest: bigint({ mode: "number" }).notNull(),
+});
+
+export const profiles = pgTable("profiles", {
+  userId: text()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  firstName: text(),
+  lastName: text(),
+  phone: text(),
+  fiscalCode: text(),
+  preferredLocale: text().notNull().default("it"),
+  updatedAt: updatedAt(),
+});
+
+export const addresses = pgTable(
+  "addresses",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    label: text(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    street: text().notNull(),
+    houseNumber: text().notNull(),
+    postcode: text().notNull(),
+    city: text().notNull(),
+    province: text().notNull(),
+    country: text().notNull().default("IT"),
+    phone: text(),
+    isDefault: boolean().notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index().on(t.userId),
+    check("addresses_postcode_format", sql`${t.postcode} ~ '^[0-9]{5}$'`),
+    check("addresses_province_format", sql`${t.province} ~ '^[A-Z]{2}$'`),
+  ],
+);
+
+// ---------------------------------------------------------------- cart, wishlist, compare
+
+/** A server-side cart; its id travels in an httpOnly cookie (DECISIONS.md). */
+export const carts = pgTable(
+  "carts",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: text().references(() => users.id, { onDelete: "cascade" }),
+    /** Set while the cart holds gift-list items: one list only, never mixed (SPEC.md section 4). */
+    giftListId: uuid().references(() => giftLists.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("carts_one_per_user").on(t.userId).where(sql`${t.userId} is not null`), index().on(t.updatedAt)],
+);
+
+export const cartLines = pgTable(
+  "cart_lines",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    cartId: uuid()
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    variantId: integer()
+      .notNull()
+      .references(() => productVariants.id, { onDelete: "cascade" }),
+    quantity: integer().notNull(),
+    /** Field index -> text; empty object when the product is not customised. */
+    personalisation: jsonb().$type<Record<string, string>>().notNull().default({}),
+    /** Canonical form of `personalisation`, so equal customisations merge into one line. */
+    personalisationKey: text().notNull().default(""),
+    giftListItemId: uuid().references(() => giftListItems.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("cart_lines_quantity_positive", sql`${t.quantity} > 0`),
+    unique("cart_lines_merge_key").on(t.cartId, t.variantId, t.personalisationKey, t.giftListItemId).nullsNotDistinct(),
+    index().on(t.cartId),
+  ],
+);
+
+export const wishlistItems = pgTable(
+  "wishlist_items",
+  {
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId] })],
+);
+
+export const compareItems = pgTable(
+  "compare_items",
+  {
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId] })],
+);
+
+/** `/basket/{id}`: a cart saved as a shareable link (DECISIONS.md). */
+export const savedBaskets = pgTable("saved_baskets", {
+  id: text().primaryKey(),
+  createdByUserId: text().references(() => users.id, { onDelete: "set null" }),
+  lines: jsonb().$type<{ variantId: number; quantity: number; personalisation: Record<string, string> }[]>().notNull(),
+  createdAt: createdAt(),
+});
+
+// ---------------------------------------------------------------- orders and payments
+
+export const orderStatus = pgEnum("order_status", [
+  "awaiting_payment",
+  "paid",
+  "preparing",
+  "shipped",
+  "ready_for_collection",
+  "completed",
+  "cancelled",
+  "expired",
+  "refunded",
+]);
+export const deliveryMethod = pgEnum("delivery_method", ["local_delivery", "collection", "standard"]);
+export const paymentMethod = pgEnum("payment_method", ["card", "cash_on_delivery", "bank_transfer", "in_shop"]);
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Human order number shown to customers and staff. */
+    number: integer().notNull().unique().generatedAlwaysAsIdentity({ startWith: 1001 }),
+    /** Same checkout submitted twice gives one order. */
+    idempotencyKey: text().notNull().unique(),
+    userId: text().references(() => users.id, { onDelete: "set null" }),
+    cartId: uuid(),
+    status: orderStatus().notNull().default("awaiting_payment"),
+    locale: text().notNull().default("it"),
+    email: text().notNull(),
+    phone: text().notNull(),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    /** Shipping address; null for collection in the shop. Gift-list orders copy the list's address. */
+    street: text(),
+    houseNumber: text(),
+    postcode: text(),
+    city: text(),
+    province: text(),
+    country: text().notNull().default("IT"),
+    companyName: text(),
+    vatNumber: text(),
+    sdiCode: text(),
+    pec: text(),
+    deliveryMethod: deliveryMethod().notNull(),
+    paymentMethod: paymentMethod().notNull(),
+    subtotalCents: integer().notNull(),
+    personalisationCents: integer().notNull().default(0),
+    discountCents: integer().notNull().default(0),
+    shippingCents: integer().notNull().default(0),
+    paymentFeeCents: integer().notNull().default(0),
+    totalCents: integer().notNull(),
+    giftListId: uuid().references(() => giftLists.id, { onDelete: "set null" }),
+    giftMessage: text(),
+    giverName: text(),
+    discountCodeId: integer().references(() => discountCodes.id, { onDelete: "set null" }),
+    carrier: text(),
+    trackingNumber: text(),
+    /** Unpaid orders hold their stock until then; afterwards they expire and give it back. */
+    paymentDueAt: timestamp({ withTimezone: true }),
+    paidAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("orders_total_non_negative", sql`${t.totalCents} >= 0`),
+    index().on(t.userId, t.createdAt),
+    index().on(t.status, t.createdAt),
+    index().on(t.createdAt),
+    index().on(t.giftListId),
+    index("orders_awaiting_payment_due").on(t.paymentDueAt).where(sql`${t.status} = 'awaiting_payment'`),
+  ],
+);
+
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: integer().references(() => products.id, { onDelete: "set null" }),
+    variantId: integer().references(() => productVariants.id, { onDelete: "set null" }),
+    // price and description snapshot at the time of the order
+    sku: text().notNull(),
+    name: text().notNull(),
+    colour: text(),
+    size: text(),
+    quantity: integer().notNull(),
+    listPriceCents: integer().notNull(),
+    discountPercent: integer().notNull().default(0),
+    unitPriceCents: integer().notNull(),
+    personalisation: jsonb().$type<Record<string, string>>().notNull().default({}),
+    personalisationUnitCents: integer().notNull().default(0),
+    lineTotalCents: integer().notNull(),
+    vatRatePercent: integer().notNull().default(22),
+    isPreorder: boolean().notNull().default(false),
+    giftListItemId: uuid().references(() => giftListItems.id, { onDelete: "set null" }),
+  },
+  (t) => [check("order_lines_quantity_positive", sql`${t.quantity} > 0`), index().on(t.orderId), index().on(t.variantId)],
+);
+
+export const orderStatusHistory = pgTable(
+  "order_status_history",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    fromStatus: orderStatus(),
+    toStatus: orderStatus().notNull(),
+    note: text(),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.orderId, t.createdAt)],
+);
+
+export const paymentStatus = pgEnum("payment_status", ["pending", "succeeded", "failed", "expired", "refunded"]);
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    /** "stripe", "test" (the labelled test-payment page), "cash_on_delivery", "bank_transfer", "in_shop". */
+    provider: text().notNull(),
+    /** The provider's id, e.g. the Stripe Checkout Session id. */
+    providerRef: text().unique(),
+    status: paymentStatus().notNull().default("pending"),
+    amountCents: integer().notNull(),
+    refundedCents: integer().notNull().default(0),
+    expiresAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.orderId)],
+);
+
+/** Webhook events already applied: the primary key makes every delivery after the first a no-op. */
+export const paymentEvents = pgTable("payment_events", {
+  id: text().primaryKey(),
+  provider: text().notNull(),
+  type: text().notNull(),
+  orderId: uuid().references(() => orders.id, { onDelete: "set null" }),
+  receivedAt: createdAt(),
+});
+
+export const discountCodes = pgTable(
+  "discount_codes",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    code: text().notNull().unique(),
+    percent: integer().notNull(),
+    validFrom: timestamp({ withTimezone: true }).notNull(),
+    validUntil: timestamp({ withTimezone: true }).notNull(),
+    /** Completion discount of a gift list: valid on what nobody bought from it. */
+    giftListId: uuid().references(() => giftLists.id, { onDelete: "cascade" }),
+    maxUses: integer().notNull().default(1),
+    usedCount: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("discount_codes_percent_range", sql`${t.percent} between 1 and 100`),
+    check("discount_codes_uses", sql`${t.usedCount} <= ${t.maxUses}`),
+  ],
+);
+
+// ---------------------------------------------------------------- gift lists
+
+export const giftListType = pgEnum("gift_list_type", ["nascita", "compleanno", "battesimo"]);
+export const giftListVisibility = pgEnum("gift_list_visibility", ["public", "code_only"]);
+export const giftListStatus = pgEnum("gift_list_status", ["open", "closed"]);
+
+export const giftLists = pgTable(
+  "gift_lists",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** 8 characters without look-alikes (no 0/O, 1/I/L). */
+    code: text().notNull().unique(),
+    ownerUserId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: giftListType().notNull().default("nascita"),
+    title: text().notNull(),
+    eventDate: date({ mode: "string" }).notNull(),
+    celebratedNames: text().notNull(),
+    messageToGuests: text().notNull().default(""),
+    /** Null: gifts are collected in the shop. Never shown to guests. */
+    shippingAddressId: integer().references(() => addresses.id, { onDelete: "set null" }),
+    visibility: giftListVisibility().notNull().default("public"),
+    status: giftListStatus().notNull().default("open"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index().on(t.ownerUserId),
+    index().on(t.eventDate),
+    check("gift_lists_code_format", sql`${t.code} ~ '^[A-HJ-KM-NP-Z2-9]{8}$'`),
+  ],
+);
+
+export const giftListItems = pgTable(
+  "gift_list_items",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    giftListId: uuid()
+      .notNull()
+      .references(() => giftLists.id, { onDelete: "cascade" }),
+    variantId: integer()
+      .notNull()
+      .references(() => productVariants.id, { onDelete: "cascade" }),
+    quantityWished: integer().notNull(),
+    /** Raised with a conditional UPDATE, like stock: never above quantityWished. */
+    quantityBought: integer().notNull().default(0),
+    personalisation: jsonb().$type<Record<string, string>>().notNull().default({}),
+    isGroupGift: boolean().notNull().default(false),
+    groupFundedCents: integer().notNull().default(0),
+    position: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("gift_list_items_wished_positive", sql`${t.quantityWished} > 0`),
+    check("gift_list_items_bought_range", sql`${t.quantityBought} between 0 and ${t.quantityWished}`),
+    check("gift_list_items_funded_non_negative", sql`${t.groupFundedCents} >= 0`),
+    unique().on(t.giftListId, t.variantId),
+    index().on(t.giftListId, t.position),
+  ],
+);
+
+export const giftListInvitations = pgTable(
+  "gift_list_invitations",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    giftListId: uuid()
+      .notNull()
+      .references(() => giftLists.id, { onDelete: "cascade" }),
+    email: text().notNull(),
+    outboxEmailId: bigint({ mode: "number" }).references(() => outboxEmails.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.giftListId, t.createdAt)],
+);
+
+export const giftListPurchases = pgTable(
+  "gift_list_purchases",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    giftListId: uuid()
+      .notNull()
+      .references(() => giftLists.id, { onDelete: "cascade" }),
+    giftListItemId: uuid().references(() => giftListItems.id, { onDelete: "set null" }),
+    orderId: uuid().references(() => orders.id, { onDelete: "set null" }),
+    /** "item" for a bought unit, "contribution" toward a group gift. */
+    kind: text().notNull().default("item"),
+    quantity: integer().notNull().default(0),
+    amountCents: integer().notNull().default(0),
+    giverName: text().notNull(),
+    giverEmail: text(),
+    message: text(),
+    thankedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.giftListId, t.createdAt), unique("gift_list_purchases_once_per_order_item").on(t.orderId, t.giftListItemId)],
+);
+
+// ---------------------------------------------------------------- mail, settings, rates, contact, audit
+
+export const outboxStatus = pgEnum("outbox_status", ["queued", "sending", "sent", "failed"]);
+
+/** Every e-mail is written here first and sent by a job with retries: none is lost. */
+export const outboxEmails = pgTable(
+  "outbox_emails",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    toAddress: text().notNull(),
+    subject: text().notNull(),
+    textBody: text().notNull(),
+    htmlBody: text(),
+    kind: text().notNull(),
+    locale: text().notNull().default("it"),
+    status: outboxStatus().notNull().default("queued"),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastError: text(),
+    /** Optional dedupe key, e.g. "order-confirmation:{orderId}". */
+    dedupeKey: text().unique(),
+    sentAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("outbox_emails_due").on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`), index().on(t.createdAt)],
+);
+
+/** Shop settings as typed JSON values per key (server/admin/settings.ts owns the shapes). */
+export const shopSettings = pgTable("shop_settings", {
+  key: text().primaryKey(),
+  value: jsonb().notNull(),
+  updatedAt: updatedAt(),
+  updatedByUserId: text().references(() => users.id, { onDelete: "set null" }),
+});
+
+/** Display-currency rates per 1 EUR (DECISIONS.md: base EUR, ECB reference rates). */
+export const exchangeRates = pgTable("exchange_rates", {
+  currency: text().primaryKey(),
+  ratePerEur: numeric({ precision: 14, scale: 6, mode: "number" }).notNull(),
+  /** "bundled", "ecb" or "manual". */
+  source: text().notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    name: text().notNull(),
+    email: text().notNull(),
+    phone: text(),
+    subject: text().notNull(),
+    message: text().notNull(),
+    locale: text().notNull().default("it"),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.createdAt)],
+);
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    action: text().notNull(),
+    entity: text().notNull(),
+    entityId: text(),
+    details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.createdAt), index().on(t.entity, t.entityId)],
+);

@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Every setting the shop understands is listed here,
+ * with its default; README.md's configuration table mirrors this file.
+ */
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce
+    .number({ error: "PORT must be a whole number between 1 and 65535" })
+    .int("PORT must be a whole number between 1 and 65535")
+    .min(1, "PORT must be a whole number between 1 and 65535")
+    .max(65535, "PORT must be a whole number between 1 and 65535")
+    .default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Public address customers use; links in e-mails, canonical URLs and auth origins derive from it. */
+  PUBLIC_URL: z.url({ error: "PUBLIC_URL must be an absolute http(s) URL" }).optional(),
+  /** PostgreSQL connection string. Unset: the embedded PGlite database in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "" || url.searchParams.has("host");
+      } catch {
+        return false;
+      }
+    }, "DATABASE_URL must look like postgres://user:password@host:5432/database")
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** Secret that signs sessions and tokens. Unset in development: one is generated into DATA_DIR. */
+  AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_PROVIDER_NAME: z.string().min(1).default("OpenID"),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** For tests: point the Stripe SDK at a local Stripe-compatible server, e.g. http://127.0.0.1:12111 */
+  STRIPE_API_URL: z.url().optional(),
+  /** smtp://user:pass@host:port ; unset: mail stays in the outbox shown in the back office. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://").optional(),
+  MAIL_FROM: z.string().min(3).default("Bimbi Shop <negozio@example.it>"),
+  /** ECB-style daily reference rates (XML or JSON); unset: stored or bundled rates only. */
+  RATES_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Trusted reverse-proxy hops in front of the app (Express `trust proxy`). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Seed the sample catalogue on first start (an empty database). */
+  SEED_SAMPLE_DATA: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses the environment; throws ConfigError with one readable line per bad setting. */
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Bad configuration: ${lines.join("; ")}`);
+  }
+  return parsed.data;
+}
+
+export function publicUrlOf(env: Env): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+}

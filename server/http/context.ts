@@ -1,0 +1,23 @@
+import { createContext } from "react-router";
+import type { Db } from "#server/db/client.ts";
+import type { Env } from "#server/env.ts";
+import type { Logger } from "./log";
+
+/** Long-lived services every loader and action reaches through `context.get(shopContext)`. */
+export type ShopServices = {
+  db: Db;
+  env: Env;
+  log: Logger;
+  /** Absolute public origin, no trailing slash, e.g. https://www.example.it */
+  publicUrl: string;
+};
+
+/** Per-request values set by the Express layer. */
+export type RequestInfo = {
+  /** CSP nonce for this response's inline hydration scripts. */
+  cspNonce: string;
+  clientIp: string;
+};
+
+export const shopContext = createContext<ShopServices>();
+export const requestContext = createContext<RequestInfo>();

@@ -1,0 +1,40 @@
+import fs from "node:fs";
+import path from "node:path";
+import { connectPostgres, openPglite, type DbHandle } from "#server/db/client.ts";
+import { migrateDatabase } from "#server/db/migrate.ts";
+import { seedSampleCatalogue } from "#server/db/seed";
+import type { Env } from "#server/env.ts";
+import { seedDefaultSettings } from "#server/settings/settings.service.ts";
+import type { Logger } from "./log";
+
+/** Opens the database the environment names, applies migrations and seeds a first start. */
+export async function openShopDatabase(env: Env, log: Logger): Promise<DbHandle> {
+  const startedAt = performance.now();
+  const handle = env.DATABASE_URL ? connectPostgres(env.DATABASE_URL, env.DATABASE_POOL_SIZE) : await openPglite(env.DATA_DIR);
+  try {
+    await handle.ping();
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw new DatabaseUnreachableError(`Cannot reach the database: ${(error as Error).message}`);
+  }
+  log.info({ database: handle.kind }, "database open; applying migrations");
+  await migrateDatabase(handle);
+  await seedDefaultSettings(handle.db);
+  if (env.SEED_SAMPLE_DATA) {
+    const mediaDir = mediaDirOf(env);
+    const seeded = await seedSampleCatalogue(handle.db, { mediaDir, log: (line) => log.info(line) });
+    if (seeded.inserted) log.info({ products: seeded.products }, "sample catalogue seeded");
+  }
+  log.info({ ms: Math.round(performance.now() - startedAt) }, "database ready");
+  return handle;
+}
+
+export class DatabaseUnreachableError extends Error {
+  override name = "DatabaseUnreachableError";
+}
+
+export function mediaDirOf(env: Env) {
+  const dir = path.resolve(env.DATA_DIR, "media");
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}

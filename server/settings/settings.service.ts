@@ -1,0 +1,24 @@
+import { inArray } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { shopSettings } from "#server/db/schema.ts";
+import { defaultSettings, settingsSchemas, type Settings, type SettingsKey } from "./settings";
+
+/** Reads the given settings; a missing or unreadable value falls back to its default. */
+export async function getSettings<K extends SettingsKey>(db: Db, keys: readonly K[]): Promise<Pick<Settings, K>> {
+  const rows = await db.select().from(shopSettings).where(inArray(shopSettings.key, keys as unknown as string[]));
+  const result = {} as Pick<Settings, K>;
+  for (const key of keys) {
+    const stored = rows.find((row) => row.key === key);
+    const parsed = stored ? settingsSchemas[key].safeParse(stored.value) : undefined;
+    result[key] = (parsed?.success ? parsed.data : defaultSettings[key]) as Settings[K];
+  }
+  return result;
+}
+
+/** Writes default values for every key that has none yet (first start). */
+export async function seedDefaultSettings(db: Db) {
+  await db
+    .insert(shopSettings)
+    .values(Object.entries(defaultSettings).map(([key, value]) => ({ key, value })))
+    .onConflictDoNothing();
+}

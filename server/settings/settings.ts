@@ -1,0 +1,108 @@
+import { z } from "zod";
+
+/**
+ * The shapes of the shop's editable settings (table shop_settings, one JSON value per key).
+ * Pure: no db. The back office edits them; pages read them through settings.service.ts.
+ */
+const timeOfDay = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+const openingSlot = z.object({ opens: timeOfDay, closes: timeOfDay });
+
+/** Opening hours per ISO weekday (1 = Monday ... 7 = Sunday); an empty list means closed. */
+export const OpeningHours = z.object({
+  1: z.array(openingSlot),
+  2: z.array(openingSlot),
+  3: z.array(openingSlot),
+  4: z.array(openingSlot),
+  5: z.array(openingSlot),
+  6: z.array(openingSlot),
+  7: z.array(openingSlot),
+});
+export type OpeningHours = z.infer<typeof OpeningHours>;
+
+export const ShopIdentity = z.object({
+  name: z.string().min(1),
+  legalName: z.string().min(1),
+  vatNumber: z.string().min(1),
+  street: z.string().min(1),
+  postcode: z.string().regex(/^[0-9]{5}$/),
+  city: z.string().min(1),
+  province: z.string().regex(/^[A-Z]{2}$/),
+  phone: z.string().min(1),
+  /** International format without "+" or spaces, as wa.me links want it. */
+  whatsapp: z.string().regex(/^[0-9]{8,15}$/),
+  email: z.email(),
+  facebookUrl: z.url().nullable(),
+  instagramUrl: z.url().nullable(),
+  openingHours: OpeningHours,
+});
+export type ShopIdentity = z.infer<typeof ShopIdentity>;
+
+export const DeliverySettings = z.object({
+  /** Postcodes of the shop's own town: free home delivery there. */
+  localPostcodes: z.array(z.string().regex(/^[0-9]{5}$/)),
+  standardFeeCents: z.number().int().min(0),
+  cashOnDeliveryFeeCents: z.number().int().min(0),
+});
+export type DeliverySettings = z.infer<typeof DeliverySettings>;
+
+export const BankTransferSettings = z.object({
+  iban: z.string().regex(/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/),
+  beneficiary: z.string().min(1),
+  bankName: z.string().min(1),
+  daysToPay: z.number().int().min(1).max(30),
+});
+export type BankTransferSettings = z.infer<typeof BankTransferSettings>;
+
+export const GiftListCompletionSettings = z.object({
+  percent: z.number().int().min(0).max(50),
+  windowDays: z.number().int().min(1).max(365),
+});
+
+export const NewsletterSettings = z.object({
+  /** The external mailing-list form the footer's sign-up posts to. */
+  url: z.url().nullable(),
+});
+
+export const settingsSchemas = {
+  shop: ShopIdentity,
+  delivery: DeliverySettings,
+  bankTransfer: BankTransferSettings,
+  giftListCompletion: GiftListCompletionSettings,
+  newsletter: NewsletterSettings,
+} as const;
+
+export type SettingsKey = keyof typeof settingsSchemas;
+export type Settings = { [K in SettingsKey]: z.infer<(typeof settingsSchemas)[K]> };
+
+const mondayToSaturday = [
+  { opens: "09:30", closes: "13:00" },
+  { opens: "16:30", closes: "20:00" },
+];
+
+/** Seeded on first start and used whenever a stored value is missing or unreadable. */
+export const defaultSettings: Settings = {
+  shop: {
+    name: "Bimbi Felici",
+    legalName: "Bimbi Felici di Esposito Anna & C. s.a.s.",
+    vatNumber: "IT07412580631",
+    street: "Via Nazionale delle Puglie, 112",
+    postcode: "80013",
+    city: "Casalnuovo di Napoli",
+    province: "NA",
+    phone: "+39 081 842 1234",
+    whatsapp: "393331234567",
+    email: "info@bimbifelici.example",
+    facebookUrl: "https://www.facebook.com/bimbifelici.example",
+    instagramUrl: "https://www.instagram.com/bimbifelici.example",
+    openingHours: { 1: mondayToSaturday, 2: mondayToSaturday, 3: mondayToSaturday, 4: mondayToSaturday, 5: mondayToSaturday, 6: mondayToSaturday, 7: [] },
+  },
+  delivery: { localPostcodes: ["80013"], standardFeeCents: 690, cashOnDeliveryFeeCents: 300 },
+  bankTransfer: {
+    iban: "IT60X0542811101000000123456",
+    beneficiary: "Bimbi Felici s.a.s.",
+    bankName: "Banca di Esempio",
+    daysToPay: 5,
+  },
+  giftListCompletion: { percent: 10, windowDays: 60 },
+  newsletter: { url: "https://newsletter.example.com/subscribe/bimbifelici" },
+};
