@@ -9,6 +9,7 @@ const comingSoon = "routes/pages/coming-soon.tsx";
 
 export default [
   route("robots.txt", "routes/seo/robots.ts"),
+  route("api/auth/*", "routes/api/auth.ts"),
   ...prefix("en?", [
     index("routes/pages/home.tsx"),
     route("about", "routes/pages/about.tsx"),

@@ -29,6 +29,8 @@ const EnvSchema = z.object({
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().min(1).default("./data"),
+  /** Product pictures and their variants; default DATA_DIR/media. Tests share one across runs. */
+  MEDIA_DIR: z.string().min(1).optional(),
   /** Secret that signs sessions and tokens. Unset in development: one is generated into DATA_DIR. */
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   OIDC_ISSUER: z.url().optional(),

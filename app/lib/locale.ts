@@ -20,4 +20,4 @@ export function localizedHref(path: string, locale: Locale): string {
   return path === "/" ? "/en" : `/en${path}`;
 }
 
-export const htmlLang: Record<Locale, string> = { it: "it-IT", en: "en" };
+export const htmlLang: Record<Locale, string> = { it: "it", en: "en" };

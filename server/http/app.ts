@@ -8,6 +8,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import * as productionBuild from "virtual:react-router/server-build";
+import { createAuth } from "#server/accounts/auth.ts";
 import { readEnv, publicUrlOf, type Env } from "#server/env.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { requestContext, shopContext, type ShopServices } from "./context";
@@ -33,7 +34,8 @@ export async function startShop(options: StartOptions) {
   const env = options.env ?? readEnv();
   const log = createLogger(env.LOG_LEVEL);
   const handle = await openShopDatabase(env, log);
-  const services: ShopServices = { db: handle.db, env, log, publicUrl: publicUrlOf(env) };
+  const publicUrl = publicUrlOf(env);
+  const services: ShopServices = { db: handle.db, auth: createAuth({ db: handle.db, env, publicUrl }), env, log, publicUrl };
   const newsletterOrigin = await readNewsletterOrigin(services);
 
   const app = express();

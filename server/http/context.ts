@@ -1,4 +1,5 @@
 import { createContext } from "react-router";
+import type { Auth } from "#server/accounts/auth.ts";
 import type { Db } from "#server/db/client.ts";
 import type { Env } from "#server/env.ts";
 import type { Logger } from "./log";
@@ -6,6 +7,7 @@ import type { Logger } from "./log";
 /** Long-lived services every loader and action reaches through `context.get(shopContext)`. */
 export type ShopServices = {
   db: Db;
+  auth: Auth;
   env: Env;
   log: Logger;
   /** Absolute public origin, no trailing slash, e.g. https://www.example.it */

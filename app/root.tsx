@@ -1,0 +1,118 @@
+import { useTranslation } from "react-i18next";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
+import { getCategoryNavigation } from "#server/catalog/navigation.service.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { htmlLang, localeOfPath } from "./lib/locale";
+import { useNonce } from "./lib/nonce";
+import { useRootData } from "./lib/root-data";
+import { alternateLinks, documentTitle } from "./lib/seo";
+import type { ShellUser } from "./ui/account-menu";
+import { LoginRequiredPage } from "./ui/login-required-page";
+import { NotFoundPage } from "./ui/not-found-page";
+import { SiteShell } from "./ui/site-shell";
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const { db, publicUrl } = context.get(shopContext);
+  // `url` is normalised (no ".data" suffix on client navigations), so "/en.data" still reads "en".
+  const locale = localeOfPath(url.pathname);
+  const t = getTranslator(locale);
+  const [categories, settings] = await Promise.all([getCategoryNavigation(db, locale), getSettings(db, ["shop", "newsletter"])]);
+  // Accounts (issue 5) set the signed-in user here; the header already shows both states.
+  const user = null as ShellUser | null;
+  return {
+    locale,
+    publicUrl,
+    categories,
+    shop: settings.shop,
+    newsletterUrl: settings.newsletter.url,
+    user,
+    /** For pages without their own meta, and for error pages. */
+    fallbackMeta: {
+      description: t("meta.description"),
+      notFound: t("notFound.metaTitle"),
+      loginRequired: t("loginRequired.title"),
+      error: t("errors.unexpectedTitle"),
+    },
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, error }) => {
+  if (!loaderData) return [{ title: "Error" }];
+  const { shop, fallbackMeta } = loaderData;
+  let title = shop.name;
+  if (isRouteErrorResponse(error) && error.status === 404) title = documentTitle(fallbackMeta.notFound, shop.name);
+  else if (isRouteErrorResponse(error) && error.status === 401) title = documentTitle(fallbackMeta.loginRequired, shop.name);
+  else if (error) title = documentTitle(fallbackMeta.error, shop.name);
+  return [{ title }, { name: "description", content: fallbackMeta.description }];
+};
+
+/** The shop's mark as the tab icon, inline, so no request is made for /favicon.ico. */
+const faviconSvg =
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 40 40'><path d='M20 35S5 26.5 5 15.5C5 10.5 8.7 7 13 7c3 0 5.5 1.6 7 4 1.5-2.4 4-4 7-4 4.3 0 8 3.5 8 8.5C35 26.5 20 35 20 35Z' fill='%23f08a6c'/><circle cx='15' cy='17' r='2' fill='%230e554e'/><circle cx='25' cy='17' r='2' fill='%230e554e'/><path d='M14.5 22.5c1.5 2 3.3 3 5.5 3s4-1 5.5-3' fill='none' stroke='%230e554e' stroke-width='2.2' stroke-linecap='round'/></svg>";
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", type: "image/svg+xml", href: `data:image/svg+xml,${faviconSvg}` }];
+
+/** Canonical address and hreflang alternates of every page (DECISIONS.md, Languages). */
+function AlternateLinks({ publicUrl }: { publicUrl: string }) {
+  const { pathname } = useLocation();
+  const { canonical, alternates } = alternateLinks(publicUrl, pathname);
+  return (
+    <>
+      <link rel="canonical" href={canonical} />
+      {alternates.map((alternate) => (
+        <link key={alternate.hrefLang} rel="alternate" hrefLang={alternate.hrefLang} href={alternate.href} />
+      ))}
+    </>
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const { pathname } = useLocation();
+  const root = useRootData();
+  const locale = localeOfPath(pathname);
+  return (
+    <html lang={htmlLang[locale]}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0e554e" />
+        <Meta />
+        {root && <AlternateLinks publicUrl={root.publicUrl} />}
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return (
+    <SiteShell>
+      <Outlet />
+    </SiteShell>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  let page: React.ReactNode;
+  if (isRouteErrorResponse(error) && error.status === 404) page = <NotFoundPage />;
+  else if (isRouteErrorResponse(error) && error.status === 401) page = <LoginRequiredPage />;
+  else
+    page = (
+      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
+        <h1 className="text-3xl font-bold">{t("errors.unexpectedTitle")}</h1>
+        <p className="mt-4">{t("errors.unexpectedBody")}</p>
+      </div>
+    );
+  return <SiteShell>{page}</SiteShell>;
+}

@@ -1,0 +1,77 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { useRootData } from "#app/lib/root-data.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { PageHeader } from "#app/ui/page-header.tsx";
+import { TranslatedList } from "#app/ui/prose.tsx";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/cookie-policy";
+
+export function loader({ url }: Route.LoaderArgs) {
+  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "cookiePolicy") };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+
+/** Technical cookies only (no analytics, advertising or third-party tracking): no consent banner is needed. */
+const cookies = ["session", "cart", "language", "currency"] as const;
+
+export default function CookiePolicyPage() {
+  const { t } = useTranslation();
+  const root = useRootData();
+  if (!root) return null;
+  const { shop, locale } = root;
+  return (
+    <>
+      <PageHeader title={t("cookiePolicy.title")}>
+        <p>{t("cookiePolicy.lead", { shop: shop.name })}</p>
+      </PageHeader>
+      <div className="prose-page mx-auto max-w-3xl px-4 py-10">
+        <h2>{t("cookiePolicy.whatTitle")}</h2>
+        <p>{t("cookiePolicy.what")}</p>
+        <h2>{t("cookiePolicy.usedTitle")}</h2>
+        <p>{t("cookiePolicy.used")}</p>
+        <div className="mb-6 overflow-x-auto rounded-xl bg-white shadow-card">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">{t("cookiePolicy.tableCaption")}</caption>
+            <thead className="bg-brand-50 text-brand-900">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  {t("cookiePolicy.columns.cookie")}
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  {t("cookiePolicy.columns.purpose")}
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  {t("cookiePolicy.columns.duration")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {cookies.map((cookie) => (
+                <tr key={cookie} className="border-t border-brand-100 align-top">
+                  <th scope="row" className="px-4 py-3 font-semibold">
+                    {t(`cookiePolicy.cookies.${cookie}.name`)}
+                  </th>
+                  <td className="px-4 py-3">{t(`cookiePolicy.cookies.${cookie}.purpose`)}</td>
+                  <td className="px-4 py-3">{t(`cookiePolicy.cookies.${cookie}.duration`)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <h2>{t("cookiePolicy.noTrackingTitle")}</h2>
+        <p>{t("cookiePolicy.noTracking")}</p>
+        <h2>{t("cookiePolicy.externalTitle")}</h2>
+        <TranslatedList messageKey="cookiePolicy.external" />
+        <h2>{t("cookiePolicy.manageTitle")}</h2>
+        <p>{t("cookiePolicy.manage")}</p>
+        <p>
+          {t("cookiePolicy.contact", { email: shop.email })}{" "}
+          <Link to={localizedHref("/privacy", locale)}>{t("privacy.title")}</Link>
+        </p>
+      </div>
+    </>
+  );
+}

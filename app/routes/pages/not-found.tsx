@@ -1,0 +1,20 @@
+import { data } from "react-router";
+import { localeOfPath } from "#app/lib/locale.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { NotFoundPage } from "#app/ui/not-found-page.tsx";
+import { getTranslator } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/not-found";
+
+export function loader({ url }: Route.LoaderArgs) {
+  const t = getTranslator(localeOfPath(url.pathname));
+  return data({ meta: { title: t("notFound.metaTitle"), description: t("notFound.title") } }, { status: 404 });
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+  ...pageMeta(matches, loaderData?.meta),
+  { name: "robots", content: "noindex" },
+];
+
+export default function NotFound() {
+  return <NotFoundPage />;
+}

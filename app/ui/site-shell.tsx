@@ -1,0 +1,49 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useRootData } from "#app/lib/root-data.ts";
+import { NavigationProgress } from "./navigation-progress";
+import { ScrollToTopButton } from "./scroll-to-top-button";
+import { SiteFooter } from "./site-footer";
+import { SiteHeader, type HeaderCounts } from "./site-header";
+import { TopBar } from "./top-bar";
+import { WhatsAppChatLink } from "./whatsapp-chat-link";
+
+/**
+ * Every page's frame: skip link, top bar, header, `<main id="main">`, footer, the floating chat
+ * link. Pages render only their content. Without the root loader's data (e.g. the database is
+ * down) the content is shown bare.
+ */
+export function SiteShell({ children, ...counts }: { children: ReactNode } & HeaderCounts) {
+  const { t } = useTranslation();
+  const root = useRootData();
+  if (!root) {
+    return (
+      <main id="main" className="mx-auto max-w-3xl px-4 py-16">
+        {children}
+      </main>
+    );
+  }
+  const { locale, shop, categories, user, newsletterUrl } = root;
+  return (
+    <>
+      <a
+        href="#main"
+        className="sr-only z-[80] rounded-full bg-white px-4 py-2 font-semibold text-brand-800 shadow-card focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        {t("skipLink")}
+      </a>
+      <NavigationProgress />
+      <header id="top" tabIndex={-1} className="outline-none">
+        <TopBar locale={locale} phone={shop.phone} city={shop.city} />
+        <SiteHeader locale={locale} shopName={shop.name} categories={categories} user={user} {...counts} />
+      </header>
+      <main id="main" tabIndex={-1} className="outline-none">
+        {children}
+      </main>
+      <SiteFooter locale={locale} shop={shop} newsletterUrl={newsletterUrl}>
+        <WhatsAppChatLink whatsapp={shop.whatsapp} />
+        <ScrollToTopButton />
+      </SiteFooter>
+    </>
+  );
+}

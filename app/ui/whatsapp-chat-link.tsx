@@ -1,0 +1,17 @@
+import { useTranslation } from "react-i18next";
+import { WhatsAppIcon } from "./icons";
+import { whatsappHref } from "./shop-contacts";
+
+/** The floating chat link on every page (SPEC.md section 1). */
+export function WhatsAppChatLink({ whatsapp }: { whatsapp: string }) {
+  const { t } = useTranslation();
+  return (
+    <a
+      href={whatsappHref(whatsapp)}
+      className="fixed right-4 bottom-4 z-30 grid size-14 place-items-center rounded-full bg-[#0b6e4f] text-white shadow-card hover:bg-[#095c42]"
+    >
+      <WhatsAppIcon size={30} />
+      <span className="sr-only">{t("whatsapp.chat")}</span>
+    </a>
+  );
+}

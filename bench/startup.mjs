@@ -1,0 +1,65 @@
+// Start-up to first served page on the embedded database (issue 2). Measures the production build:
+// a first start (empty data folder: initdb + migrations + sample catalogue + images) and a second
+// start on the same folder. Prints a table and writes bench/results/startup.json.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+  console.error("Build first: npm run build");
+  process.exit(1);
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function timeToFirstPage(dataDir) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/`);
+        if (response.status === 200) {
+          await response.text();
+          return Math.round(performance.now() - started);
+        }
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() - started > 300_000) throw new Error("no page after 5 minutes");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((resolve) => child.once("exit", resolve));
+  }
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-startup-"));
+const first = await timeToFirstPage(dataDir);
+const second = await timeToFirstPage(dataDir);
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+const rows = [
+  { case: "first start (empty data folder: create, migrate, seed, images)", ms: first },
+  { case: "second start (existing data folder)", ms: second },
+];
+console.table(rows);
+fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
+fs.writeFileSync(path.join(root, "bench/results/startup.json"), JSON.stringify({ measuredAt: new Date().toISOString(), cpus: os.cpus().length, rows }, null, 2));

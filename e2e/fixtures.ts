@@ -1,0 +1,62 @@
+/**
+ * What every journey imports instead of @playwright/test:
+ *   import { expect, test } from "./fixtures";
+ *   test("...", async ({ page, expectNoAxeViolations }) => { ...; await expectNoAxeViolations(page); });
+ *
+ * - `expectNoAxeViolations(page)`: axe-core on the page as it is now (WCAG 2.2 A/AA rules).
+ * - Any browser console error or uncaught page error fails the test (hydration mismatches, 404 assets);
+ *   a test that expects one lists it: `test.use({ allowedBrowserErrors: [/pattern/] })`.
+ * - Two projects, desktop (1280x800) and phone (375x740), run every spec; tag a test `@desktop-only`
+ *   or `@phone-only` to keep it to one.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+
+export const viewports = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 375, height: 740 },
+} as const;
+
+const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+type Fixtures = {
+  expectNoAxeViolations: (page: Page) => Promise<void>;
+  allowedBrowserErrors: RegExp[];
+  failOnBrowserErrors: void;
+};
+
+export const test = base.extend<Fixtures>({
+  expectNoAxeViolations: async ({}, use, testInfo) => {
+    await use(async (page) => {
+      const { violations } = await new AxeBuilder({ page }).withTags(axeTags).analyze();
+      if (violations.length > 0) {
+        await testInfo.attach(`axe ${page.url()}`, { body: JSON.stringify(violations, null, 2), contentType: "application/json" });
+      }
+      const found = violations.map(
+        (violation) =>
+          `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+      );
+      expect(found, `accessibility violations on ${page.url()}`).toEqual([]);
+    });
+  },
+
+  allowedBrowserErrors: [[], { option: true }],
+
+  failOnBrowserErrors: [
+    async ({ page, allowedBrowserErrors }, use) => {
+      const errors: string[] = [];
+      const record = (message: string) => {
+        if (!allowedBrowserErrors.some((pattern) => pattern.test(message))) errors.push(message);
+      };
+      page.on("console", (message) => {
+        if (message.type() === "error") record(`console.error on ${page.url()}: ${message.text()}`);
+      });
+      page.on("pageerror", (error) => record(`uncaught ${error.name} on ${page.url()}: ${error.message}`));
+      await use();
+      expect(errors, "errors in the browser").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

@@ -1,0 +1,109 @@
+/**
+ * Playwright globalSetup: starts the built shop (`node server.js`, NODE_ENV=production) on a free
+ * port with a fresh temporary DATA_DIR (embedded PGlite, sample catalogue seeded on first start),
+ * waits for /healthz, and hands its address to the tests in E2E_BASE_URL. The returned teardown
+ * stops it and deletes the data. With E2E_BASE_URL already set, that server is used as it is.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const startTimeoutMs = Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000);
+
+/** Settings that would reach outside the test (a real database, mail, payments) never leak in. */
+const hostSettings = ["DATABASE_URL", "SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_URL", "RATES_URL", "OIDC_ISSUER"];
+
+export default async function startShop() {
+  if (process.env.E2E_BASE_URL) {
+    console.log(`e2e: testing the server already running at ${process.env.E2E_BASE_URL}`);
+    return;
+  }
+  if (!fs.existsSync(path.join(root, "server.js")) || !fs.existsSync(path.join(root, "build"))) {
+    throw new Error("e2e: server.js or build/ is missing: run `npm run build` first (npm run test:e2e builds when build/ is missing).");
+  }
+
+  const port = await findFreePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-"));
+  const logFile = path.join(scratch, "server.log");
+  const log = fs.openSync(logFile, "a");
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    DATA_DIR: path.join(scratch, "data"),
+    // Generated sample pictures are the same every run: draw them once per machine.
+    MEDIA_DIR: path.resolve("node_modules/.cache/e2e-media"),
+    AUTH_SECRET: crypto.randomBytes(32).toString("hex"),
+    SEED_SAMPLE_DATA: "true",
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
+  };
+  for (const name of hostSettings) delete env[name];
+
+  console.log(`e2e: starting the shop at ${baseUrl} (first start migrates and seeds; server log: ${logFile})`);
+  const startedAt = Date.now();
+  const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", log, log] });
+  fs.closeSync(log);
+
+  try {
+    await waitForHealth(baseUrl, server);
+  } catch (error) {
+    await stopServer(server);
+    const tail = fs.readFileSync(logFile, "utf8").split("\n").slice(-40).join("\n");
+    fs.rmSync(scratch, { recursive: true, force: true });
+    throw new Error(`${(error as Error).message}\n--- last lines of the server log ---\n${tail}`);
+  }
+  console.log(`e2e: shop ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+  process.env.E2E_BASE_URL = baseUrl;
+
+  return async () => {
+    await stopServer(server);
+    if (process.env.E2E_KEEP_DATA) console.log(`e2e: data and server log kept in ${scratch}`);
+    else fs.rmSync(scratch, { recursive: true, force: true });
+  };
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess) {
+  const deadline = Date.now() + startTimeoutMs;
+  let lastProblem = "no answer yet";
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(`e2e: the shop exited during start-up (code ${server.exitCode ?? server.signalCode}).`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(5000) });
+      if (response.ok) return;
+      lastProblem = `GET /healthz answered ${response.status}`;
+    } catch (error) {
+      lastProblem = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`e2e: the shop was not healthy within ${startTimeoutMs / 1000} s (${lastProblem}).`);
+}
+
+async function stopServer(server: ChildProcess) {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  const timer = setTimeout(() => server.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,193 @@
+import { defineProducts } from "./define";
+
+export const storageProducts = defineProducts([
+  // ------------------------------------------------------------ cassettiere
+  {
+    id: 99,
+    subcategory: "cassettiere",
+    brands: ["pali"],
+    it: [
+      "Cassettiera fasciatoio Pali Smart",
+      "Cassettiera a tre cassetti con piano fasciatoio ribaltabile.",
+      "Il piano fasciatoio si ripiega quando non serve più e la cassettiera resta nella cameretta per anni. Cassetti con guide a chiusura ammortizzata.",
+    ],
+    en: [
+      "Pali Smart changing chest of drawers",
+      "A three-drawer chest with a fold-away changing top.",
+      "The changing top folds away when no longer needed and the chest stays in the room for years. Drawers run on soft-close runners.",
+    ],
+    priceCents: 39900,
+    isFreeShipping: true,
+    colours: ["white", "brown"],
+    sheet: [1000, 530, 930, 45000, "beech"],
+  },
+  {
+    id: 100,
+    subcategory: "cassettiere",
+    brands: ["foppapedretti"],
+    it: [
+      "Cassettiera a quattro cassetti Foppapedretti",
+      "Cassettiera capiente in legno con maniglie a incasso, senza spigoli vivi.",
+      "Quattro cassetti profondi per tutine, lenzuola e coperte. Le maniglie a incasso non sporgono e il kit anti-ribaltamento per il fissaggio al muro è incluso. La finitura noce è appena arrivata: le foto sono in preparazione.",
+    ],
+    en: [
+      "Foppapedretti four-drawer chest",
+      "A roomy wooden chest with recessed handles and no sharp corners.",
+      "Four deep drawers for sleepsuits, sheets and blankets. The recessed handles do not stick out, and an anti-tip wall kit is included. The walnut finish has just arrived: photos are on their way.",
+    ],
+    priceCents: 32900,
+    colours: ["white", "brown"],
+    colourWithoutImages: "brown",
+    sheet: [800, 480, 960, 38000, "beech"],
+  },
+  {
+    id: 101,
+    subcategory: "cassettiere",
+    brands: ["italbaby"],
+    it: [
+      "Cassettiera Italbaby Bebè con piano fasciatoio",
+      "Cassettiera con fasciatoio e vaschetta portaoggetti laterale.",
+      "Il piano fasciatoio imbottito ha bordi rialzati e una vaschetta per creme e salviette. Tre cassetti capienti con fermi di sicurezza.",
+    ],
+    en: [
+      "Italbaby Bebè chest with changing top",
+      "A chest of drawers with a changing top and side storage tray.",
+      "The padded changing top has raised edges and a tray for creams and wipes. Three roomy drawers with safety stops.",
+    ],
+    priceCents: 29900,
+    discount: 15,
+    colours: ["white", "blue"],
+    sheet: [850, 500, 950, 35000, "pine"],
+  },
+  // ------------------------------------------------------------ armadietti
+  {
+    id: 102,
+    subcategory: "armadietti",
+    brands: ["pali"],
+    it: [
+      "Armadio a due ante Pali Smart",
+      "Armadio per cameretta con bastone appendiabiti e ripiani regolabili.",
+      "Abbinato al lettino e alla cassettiera Smart, ha due ante con chiusura ammortizzata, un cassetto alla base e ripiani regolabili. Prodotto su ordinazione: consegna in circa 45 giorni.",
+    ],
+    en: [
+      "Pali Smart two-door wardrobe",
+      "A nursery wardrobe with a hanging rail and adjustable shelves.",
+      "It matches the Smart cot and chest: two soft-close doors, a drawer at the bottom and adjustable shelves. Made to order: delivery in about 45 days.",
+    ],
+    priceCents: 59900,
+    isFreeShipping: true,
+    colours: ["white", "brown"],
+    sizes: [{ name: "TAGLIA_UNICA", preorderDays: 45 }],
+    sheet: [1000, 550, 1900, 85000, "beech"],
+  },
+  {
+    id: 103,
+    subcategory: "armadietti",
+    brands: ["foppapedretti"],
+    it: [
+      "Armadietto basso con ripiani",
+      "Mobile basso a un'anta, a misura di bambino, con due ripiani interni.",
+      "L'altezza ridotta permette al bambino di prendere e riporre da solo i suoi vestiti. Anta con chiusura magnetica e piedini regolabili.",
+    ],
+    en: [
+      "Low cabinet with shelves",
+      "A low single-door cabinet at child height, with two inner shelves.",
+      "Its low height lets children take out and put away their own clothes. Magnetic door catch and adjustable feet.",
+    ],
+    priceCents: 24900,
+    colours: ["white"],
+    sheet: [600, 450, 900, 22000, "mdf"],
+  },
+  {
+    id: 104,
+    subcategory: "armadietti",
+    brands: ["bimbi-felici"],
+    it: [
+      "Armadio Montessori con appendiabiti",
+      "Guardaroba aperto a misura di bambino, con bastone, mensola e cestoni.",
+      "Ispirato al metodo Montessori, rende il bambino autonomo nello scegliere cosa indossare. Legno di pino con vernici atossiche, montaggio semplice.",
+    ],
+    en: [
+      "Montessori clothes rack",
+      "An open, child-height wardrobe with a rail, shelf and baskets.",
+      "Inspired by the Montessori method, it lets children choose what to wear on their own. Pine wood with non-toxic paints, easy to assemble.",
+    ],
+    priceCents: 19900,
+    isNew: true,
+    colours: ["white", "brown"],
+    sheet: [800, 400, 1100, 14000, "pine"],
+  },
+  // ------------------------------------------------------------ accessori per la cameretta
+  {
+    id: 105,
+    subcategory: "accessori-camerette",
+    brands: ["chicco"],
+    it: [
+      "Lucina notturna ricaricabile Chicco Sweet Lights",
+      "Lucina portatile dalla luce calda, da accendere con un tocco.",
+      "Si ricarica con il cavo USB e dura tutta la notte. Il bambino può portarla con sé: il guscio in silicone morbido resiste alle cadute.",
+    ],
+    en: [
+      "Chicco Sweet Lights rechargeable night light",
+      "A portable warm-glow light that switches on with a touch.",
+      "It charges over USB and lasts all night. Children can carry it around: the soft silicone shell survives drops.",
+    ],
+    priceCents: 2490,
+    colours: ["white", "blue"],
+    sheet: [110, 110, 130, 220, "silicone"],
+  },
+  {
+    id: 106,
+    subcategory: "accessori-camerette",
+    brands: ["bimbi-felici"],
+    it: [
+      "Appendiabiti da parete a nuvola",
+      "Appendiabiti in legno con tre pomelli, per giacchini e zainetti.",
+      "Una nuvola di legno laccato che rende allegra la parete della cameretta. Viti e tasselli inclusi.",
+    ],
+    en: [
+      "Cloud wall coat rack",
+      "A wooden coat rack with three knobs for little jackets and backpacks.",
+      "A lacquered wooden cloud that brightens any nursery wall. Screws and plugs included.",
+    ],
+    priceCents: 2990,
+    sheet: [500, 60, 280, 900, "wood"],
+  },
+  {
+    id: 107,
+    subcategory: "accessori-camerette",
+    brands: ["italbaby"],
+    it: [
+      "Tappeto per cameretta in cotone lavabile",
+      "Tappeto morbido e lavabile in lavatrice, in due misure.",
+      "Tessuto a mano in cotone, con fondo antiscivolo. La misura M (100x150 cm) sta accanto al lettino, la XL (140x200 cm) copre l'angolo dei giochi.",
+    ],
+    en: [
+      "Washable cotton nursery rug",
+      "A soft, machine-washable rug in two sizes.",
+      "Hand-woven cotton with a non-slip backing. Size M (100x150 cm) sits beside the cot; XL (140x200 cm) covers the play corner.",
+    ],
+    priceCents: 6990,
+    discount: 5,
+    colours: ["white", "blue", "brown"],
+    sizes: ["m", "xl"],
+    sheet: [1500, 1000, 10, 2200, "cotton"],
+  },
+  {
+    id: 108,
+    subcategory: "accessori-camerette",
+    brands: ["italbaby"],
+    it: [
+      "Portapannolini da appendere al lettino",
+      "Organizer in tessuto con tasche per pannolini, salviette e creme.",
+      "Si appende alla sponda del lettino o del fasciatoio con due lacci. Tiene tutto il necessario per il cambio a portata di mano.",
+    ],
+    en: [
+      "Hanging nappy organiser",
+      "A fabric organiser with pockets for nappies, wipes and creams.",
+      "It hangs on the side of the cot or changing unit with two ties. Keeps everything for a change within reach.",
+    ],
+    priceCents: 1990,
+    sheet: [600, 50, 500, 300, "cotton"],
+  },
+]);

@@ -1,0 +1,243 @@
+import { defineProducts } from "./define";
+
+export const activePlayProducts = defineProducts([
+  // ------------------------------------------------------------ altalene e dondoli
+  {
+    id: 162,
+    subcategory: "altalene-e-dondoli",
+    brands: ["cam"],
+    it: [
+      "Dondolo elettrico Cam Giocam",
+      "Altalena e sdraietta in uno, con dondolio elettrico e melodie.",
+      "Cinque velocità di dondolio, timer e arco giochi rimovibile. Lo schienale si reclina fino alla posizione nanna e la seduta si sgancia per usarla come sdraietta.",
+    ],
+    en: [
+      "Cam Giocam electric rocker",
+      "A swing and bouncer in one, with electric rocking and tunes.",
+      "Five rocking speeds, a timer and a removable toy arch. The backrest reclines to sleeping position and the seat lifts off to use as a bouncer.",
+    ],
+    priceCents: 8990,
+    colours: ["blue", "brown"],
+    sheet: [760, 560, 660, 5400, "steel"],
+  },
+  {
+    id: 163,
+    subcategory: "altalene-e-dondoli",
+    brands: ["bimbi-felici"],
+    it: [
+      "Cavallo a dondolo in legno",
+      "Il cavallo a dondolo della tradizione, con maniglie e poggiapiedi.",
+      "In legno di betulla con seduta imbottita e base bassa e stabile. Dai 18 mesi, sopporta fino a 30 kg.",
+    ],
+    en: [
+      "Wooden rocking horse",
+      "The traditional rocking horse, with handles and footrests.",
+      "Birch wood with a padded seat and a low, steady base. From 18 months, holds up to 30 kg.",
+    ],
+    priceCents: 9990,
+    discount: 45,
+    colours: ["white", "brown"],
+    sheet: [800, 300, 560, 4800, "wood"],
+  },
+  {
+    id: 164,
+    subcategory: "altalene-e-dondoli",
+    brands: ["brevi"],
+    it: [
+      "Altalena da giardino con seggiolino avvolgente",
+      "Seggiolino con schienale alto e cintura, da appendere a telai e rami.",
+      "Corde regolabili in altezza e seduta avvolgente con barra di sicurezza. Resiste al sole e alla pioggia.",
+    ],
+    en: [
+      "Garden swing with a bucket seat",
+      "A high-back seat with a belt, to hang from frames and branches.",
+      "Height-adjustable ropes and a bucket seat with a safety bar. Weather- and UV-resistant.",
+    ],
+    priceCents: 4990,
+    sheet: [420, 380, 2000, 2200, "polypropylene"],
+  },
+  // ------------------------------------------------------------ box e recinti
+  {
+    id: 165,
+    subcategory: "box-e-recinti",
+    brands: ["foppapedretti"],
+    it: [
+      "Box quadrato in legno Foppapedretti",
+      "Il box in faggio con fondo regolabile e ruote bloccabili.",
+      "Un angolo sicuro dove il bambino gioca e impara a tirarsi su. Il fondo si regola su due altezze e il materassino è sfoderabile.",
+    ],
+    en: [
+      "Foppapedretti square wooden playpen",
+      "A beech playpen with an adjustable base and lockable wheels.",
+      "A safe corner where children play and learn to pull themselves up. The base adjusts to two heights and the mat has a removable cover.",
+    ],
+    priceCents: 13900,
+    colours: ["white", "brown"],
+    sheet: [1000, 1000, 780, 19000, "beech"],
+  },
+  {
+    id: 166,
+    subcategory: "box-e-recinti",
+    brands: ["brevi"],
+    it: [
+      "Recinto modulare a 8 pannelli",
+      "Recinto componibile con porticina, da usare in casa e in giardino.",
+      "Gli otto pannelli si agganciano tra loro per creare forme diverse. La porticina con chiusura di sicurezza permette di entrare senza smontarlo.",
+    ],
+    en: [
+      "Eight-panel modular play yard",
+      "A configurable play yard with a door, for indoors and the garden.",
+      "The eight panels link together in different shapes. A door with a safety catch lets you step in without taking it apart.",
+    ],
+    priceCents: 8990,
+    colours: ["white"],
+    sheet: [1600, 1600, 640, 11000, "polypropylene"],
+  },
+  {
+    id: 167,
+    subcategory: "box-e-recinti",
+    brands: ["chicco"],
+    it: [
+      "Box pieghevole Chicco Open Box",
+      "Box con porta laterale che si apre, per far entrare e uscire il bambino.",
+      "Open Box si chiude a ombrello e sta in una sacca. Le pareti in rete lasciano vedere il bambino e il materassino è incluso.",
+    ],
+    en: [
+      "Chicco Open Box playpen",
+      "A playpen with a side door, so your child can crawl in and out.",
+      "Open Box folds like an umbrella into a bag. Mesh walls keep your child in view, and the mat is included.",
+    ],
+    priceCents: 12900,
+    discount: 20,
+    offerEndsAt: "2027-03-15T22:59:59Z",
+    colours: ["black", "blue"],
+    sheet: [1000, 1000, 760, 10500, "mesh"],
+  },
+  // ------------------------------------------------------------ girelli
+  {
+    id: 168,
+    subcategory: "girelli",
+    brands: ["chicco"],
+    it: [
+      "Girello Chicco 123",
+      "Girello, spingi-cammina e tavolo gioco: tre giochi in uno.",
+      "La seduta imbottita si regola in tre altezze e il pannello gioco elettronico si stacca. I fermi antiscivolo lo bloccano vicino ai gradini.",
+    ],
+    en: [
+      "Chicco 123 baby walker",
+      "Walker, push walker and activity table: three toys in one.",
+      "The padded seat adjusts to three heights and the electronic play panel comes off. Anti-slip stoppers hold it still near steps.",
+    ],
+    priceCents: 6990,
+    colours: ["blue", "brown"],
+    sheet: [690, 640, 560, 4200, "abs"],
+  },
+  {
+    id: 169,
+    subcategory: "girelli",
+    brands: ["fisher-price"],
+    it: [
+      "Primi passi spingibile Fisher-Price",
+      "Il carrellino da spingere con pannello attività staccabile.",
+      "Aiuta il bambino a fare i primi passi in sicurezza. Il pannello con luci e suoni si gioca anche seduti a terra.",
+    ],
+    en: [
+      "Fisher-Price learning walker",
+      "A push walker with a removable activity panel.",
+      "Helps children take their first steps safely. The panel with lights and sounds also plays on the floor.",
+    ],
+    priceCents: 3990,
+    sheet: [410, 330, 460, 2100, "abs"],
+  },
+  {
+    id: 170,
+    subcategory: "girelli",
+    brands: ["brevi"],
+    it: [
+      "Girello Brevi Giro con tavolo gioco",
+      "Girello con vassoio estraibile e seduta lavabile.",
+      "Regolabile in tre altezze, con base larga e stabile. Il vassoio si toglie e lascia spazio al pannello con i giochi.",
+    ],
+    en: [
+      "Brevi Giro baby walker with play tray",
+      "A walker with a removable tray and washable seat.",
+      "Adjustable to three heights, with a wide, steady base. The tray comes off to make room for the toy panel.",
+    ],
+    priceCents: 5490,
+    colours: ["blue"],
+    sheet: [700, 650, 550, 3900, "abs"],
+  },
+  // ------------------------------------------------------------ biciclette
+  {
+    id: 171,
+    subcategory: "biciclette",
+    brands: ["bimbi-felici"],
+    it: [
+      "Bicicletta senza pedali in legno",
+      "La balance bike che insegna l'equilibrio prima di pedalare.",
+      "Sella regolabile in altezza, ruote gommate silenziose e manubrio con fine corsa. Dai 2 ai 5 anni.",
+    ],
+    en: [
+      "Wooden balance bike",
+      "The balance bike that teaches balance before pedalling.",
+      "A height-adjustable saddle, quiet rubber tyres and a handlebar limiter. Ages 2 to 5.",
+    ],
+    priceCents: 6990,
+    sheet: [850, 360, 560, 3500, "wood"],
+  },
+  {
+    id: 172,
+    subcategory: "biciclette",
+    brands: ["brevi"],
+    it: [
+      "Triciclo evolutivo 4 in 1",
+      "Dal triciclo con maniglione per i genitori al triciclo libero.",
+      "Il maniglione guida e frena il triciclo finché il bambino non pedala da solo. Capottina, cintura e poggiapiedi si tolgono quando non servono più.",
+    ],
+    en: [
+      "4-in-1 convertible tricycle",
+      "From a push trike with a parent handle to a free trike.",
+      "The parent handle steers and brakes until the child pedals alone. The canopy, belt and footrest come off when no longer needed.",
+    ],
+    priceCents: 8990,
+    colours: ["blue", "black"],
+    sheet: [950, 480, 1000, 7600, "bike"],
+  },
+  {
+    id: 173,
+    subcategory: "biciclette",
+    brands: ["chicco"],
+    it: [
+      "Monopattino a tre ruote con luci",
+      "Monopattino stabile con ruote luminose e manubrio regolabile.",
+      "Le due ruote anteriori danno stabilità ai primi giri e si sterza inclinando il corpo. Freno posteriore a pedale.",
+    ],
+    en: [
+      "Three-wheel scooter with lights",
+      "A steady scooter with light-up wheels and an adjustable handlebar.",
+      "Two front wheels give stability on the first rides, and children steer by leaning. Rear foot brake.",
+    ],
+    priceCents: 4990,
+    colours: ["blue"],
+    sheet: [600, 300, 800, 2600, "bike"],
+  },
+  {
+    id: 174,
+    subcategory: "biciclette",
+    brands: ["brevi"],
+    it: [
+      "Bicicletta per bambini con rotelle",
+      "Bicicletta con rotelle stabilizzatrici, freni e campanello.",
+      "Telaio in acciaio, parafanghi e copricatena. Da 12 pollici per i 3-5 anni; il modello da 14 pollici è in arrivo e si spedisce in circa 10 giorni.",
+    ],
+    en: [
+      "Children's bike with stabilisers",
+      "A bike with stabilisers, brakes and a bell.",
+      "A steel frame, mudguards and a chain guard. 12 inches for ages 3 to 5; the 14-inch model is on its way and ships in about 10 days.",
+    ],
+    priceCents: 11900,
+    colours: ["blue", "white"],
+    sizes: ["12 pollici", { name: "14 pollici", preorderDays: 10 }],
+    sheet: [1000, 500, 700, 8500, "bike"],
+  },
+]);

@@ -1,0 +1,228 @@
+import { defineProducts } from "./define";
+
+export const toyProducts = defineProducts([
+  // ------------------------------------------------------------ giocattoli
+  {
+    id: 150,
+    subcategory: "giocattoli",
+    brands: ["trudi"],
+    it: [
+      "Coniglio di peluche Trudi Classic",
+      "Il peluche morbidissimo da coccolare, cucito con cura in ogni dettaglio.",
+      "Realizzato in peluche ipoallergenico con occhi ricamati, sicuro fin dalla nascita. Lavabile a 30 °C in un sacchetto per delicati.",
+    ],
+    en: [
+      "Trudi Classic plush bunny",
+      "The ultra-soft bunny to cuddle, carefully stitched in every detail.",
+      "Made of hypoallergenic plush with embroidered eyes, safe from birth. Washable at 30 °C in a laundry bag.",
+    ],
+    priceCents: 2490,
+    colours: ["white", "brown"],
+    sheet: [150, 120, 280, 180, "plush"],
+  },
+  {
+    id: 151,
+    subcategory: "giocattoli",
+    brands: ["clementoni"],
+    it: [
+      "Cubo delle attività Clementoni Baby",
+      "Cinque lati di giochi: forme da incastrare, ingranaggi, specchio e melodie.",
+      "Il cubo stimola la coordinazione occhio-mano e la scoperta di forme e colori. Dai 12 mesi, funziona con due batterie AA incluse.",
+    ],
+    en: [
+      "Clementoni Baby activity cube",
+      "Five sides of play: shape sorter, gears, mirror and tunes.",
+      "The cube builds hand-eye coordination and teaches shapes and colours. From 12 months, runs on two AA batteries included.",
+    ],
+    priceCents: 2490,
+    isNew: true,
+    sheet: [200, 200, 200, 700, "abs"],
+  },
+  {
+    id: 152,
+    subcategory: "giocattoli",
+    brands: ["fisher-price"],
+    it: [
+      "Cagnolino Ridi e Impara Fisher-Price",
+      "Il cagnolino che insegna numeri, colori e parti del corpo con oltre 75 canzoni.",
+      "Premendo zampe, pancia e orecchie il cucciolo si illumina e parla in italiano. Tre livelli di gioco che crescono con il bambino, dai 6 mesi.",
+    ],
+    en: [
+      "Fisher-Price Laugh & Learn puppy",
+      "The puppy that teaches numbers, colours and body parts with over 75 songs.",
+      "Press its paws, tummy and ears and it lights up and talks. Three play levels that grow with the child, from 6 months.",
+    ],
+    priceCents: 2990,
+    sheet: [250, 150, 230, 500, "plush"],
+    affiliateAsin: "B0C7PUPPYF",
+  },
+  {
+    id: 153,
+    subcategory: "giocattoli",
+    brands: ["bimbi-felici"],
+    it: [
+      "Puzzle in legno con il nome del bambino",
+      "Le lettere colorate del nome da incastrare su una base di legno.",
+      "Un regalo unico per battesimi e compleanni: ritagliamo il nome del bambino in legno di betulla e lo coloriamo con vernici atossiche. Fino a 12 lettere.",
+    ],
+    en: [
+      "Wooden name puzzle",
+      "The colourful letters of a child's name to fit into a wooden board.",
+      "A unique gift for christenings and birthdays: we cut the child's name from birch wood and colour it with non-toxic paints. Up to 12 letters.",
+    ],
+    priceCents: 2990,
+    personalisation: {
+      fields: [{ labelIt: "Nome (massimo 12 lettere)", labelEn: "Name (up to 12 letters)", maxLength: 12 }],
+      costCents: 1500,
+      descriptionIt: "Taglio laser del nome in legno di betulla, pronto in 5 giorni lavorativi.",
+      descriptionEn: "The name laser-cut from birch wood, ready in 5 working days.",
+    },
+    sheet: [400, 120, 15, 450, "wood"],
+  },
+  {
+    id: 154,
+    subcategory: "giocattoli",
+    brands: ["fisher-price"],
+    it: [
+      "Piramide di anelli impilabili Fisher-Price",
+      "Il classico gioco di anelli colorati da impilare, con anello sonaglio.",
+      "Cinque anelli di misure diverse insegnano grande e piccolo e allenano la manualità. La base a dondolo fa ridere i più piccoli.",
+    ],
+    en: [
+      "Fisher-Price rock-a-stack rings",
+      "The classic stack of colourful rings, with a rattle ring.",
+      "Five rings of different sizes teach big and small and train little hands. The rocking base makes babies laugh.",
+    ],
+    priceCents: 990,
+    discount: 10,
+    sheet: [140, 140, 220, 300, "polypropylene"],
+  },
+  {
+    id: 155,
+    subcategory: "giocattoli",
+    brands: ["chicco"],
+    it: [
+      "Libro morbido in stoffa",
+      "Pagine che frusciano, texture da toccare e uno specchietto sicuro.",
+      "Il primo libro del neonato: stoffa morbida, colori a contrasto e un anello per agganciarlo al passeggino. Lavabile in lavatrice.",
+    ],
+    en: [
+      "Soft cloth book",
+      "Crinkly pages, textures to touch and a safe mirror.",
+      "A newborn's first book: soft fabric, contrasting colours and a ring to hook it onto the stroller. Machine washable.",
+    ],
+    priceCents: 1290,
+    sheet: [180, 30, 180, 120, "cotton"],
+  },
+  // ------------------------------------------------------------ palestrine
+  {
+    id: 156,
+    subcategory: "palestrine",
+    brands: ["fisher-price"],
+    it: [
+      "Palestrina Fisher-Price Pianoforte Deluxe",
+      "Il tappeto palestra con pianoforte da calciare, luci e musica.",
+      "Il neonato gioca sdraiato, a pancia in giù e poi seduto. Il pianoforte si stacca e diventa un gioco da portare ovunque.",
+    ],
+    en: [
+      "Fisher-Price Deluxe Kick & Play piano gym",
+      "The play mat with a kick piano, lights and music.",
+      "Babies play lying down, on their tummy and later sitting up. The piano comes off and becomes a take-along toy.",
+    ],
+    priceCents: 5990,
+    sheet: [800, 700, 450, 2300, "abs"],
+  },
+  {
+    id: 157,
+    subcategory: "palestrine",
+    brands: ["bimbi-felici"],
+    it: [
+      "Palestrina Montessori in legno con giochi pendenti",
+      "Arco in legno naturale con tre giochi da afferrare, ispirato a Montessori.",
+      "Semplice e senza luci né suoni, lascia al neonato il tempo di osservare e toccare. I giochi pendenti si cambiano seguendo la crescita.",
+    ],
+    en: [
+      "Wooden Montessori play gym with hanging toys",
+      "A natural wood arch with three toys to grasp, inspired by Montessori.",
+      "Simple, with no lights or sounds, it gives babies time to look and touch. The hanging toys can be swapped as the baby grows.",
+    ],
+    priceCents: 6990,
+    isNew: true,
+    sheet: [650, 450, 550, 1900, "wood"],
+  },
+  {
+    id: 158,
+    subcategory: "palestrine",
+    brands: ["chicco"],
+    it: [
+      "Palestrina Chicco Enjoy Colors",
+      "Tappeto morbido con arco e giochi colorati che stimolano i sensi.",
+      "Tessuti a contrasto, specchio, sonaglio e massaggiagengive. Il tappeto imbottito si lava in lavatrice.",
+    ],
+    en: [
+      "Chicco Enjoy Colors play gym",
+      "A soft mat with an arch and colourful toys that stimulate the senses.",
+      "Contrasting fabrics, a mirror, a rattle and a teether. The padded mat is machine washable.",
+    ],
+    priceCents: 4990,
+    discount: 15,
+    offerEndsAt: "2027-01-31T22:59:59Z",
+    sheet: [850, 850, 420, 1500, "cotton"],
+  },
+  // ------------------------------------------------------------ sdraiette
+  {
+    id: 159,
+    subcategory: "sdraiette",
+    brands: ["babybjorn"],
+    it: [
+      "Sdraietta BabyBjörn Bliss",
+      "Dondola con i movimenti naturali del bambino, senza batterie.",
+      "Bliss sostiene correttamente schiena, collo e testa e si regola in tre posizioni. Si chiude piatta per riporla o portarla dai nonni.",
+    ],
+    en: [
+      "BabyBjörn Bliss bouncer",
+      "Bounces with the baby's own movements, no batteries needed.",
+      "Bliss gives proper support to back, neck and head and adjusts to three positions. It folds flat to store or take to the grandparents'.",
+    ],
+    priceCents: 21990,
+    colours: ["black", "blue", "brown"],
+    sheet: [780, 390, 560, 2100, "mesh"],
+    affiliateAsin: "B0C8BLISSB",
+  },
+  {
+    id: 160,
+    subcategory: "sdraiette",
+    brands: ["chicco"],
+    it: [
+      "Sdraietta vibrante Chicco Hooplà",
+      "Sdraietta con vibrazione rilassante, barra giochi e schienale reclinabile.",
+      "Dalla nascita a 18 kg: prima sdraietta, poi seggiolina per i bambini più grandi. La vibrazione calma il neonato nei momenti di pianto.",
+    ],
+    en: [
+      "Chicco Hooplà vibrating bouncer",
+      "A bouncer with soothing vibration, toy bar and reclining back.",
+      "From birth to 18 kg: first a bouncer, then a little chair for older children. The vibration calms babies when they cry.",
+    ],
+    priceCents: 5990,
+    colours: ["blue", "brown"],
+    sheet: [700, 440, 560, 2700, "steel"],
+  },
+  {
+    id: 161,
+    subcategory: "sdraiette",
+    brands: ["stokke"],
+    it: [
+      "Sdraietta Stokke Steps Bouncer",
+      "La sdraietta che si aggancia al seggiolone Steps e porta il neonato a tavola.",
+      "Usata a terra dondola dolcemente; montata sul seggiolone Steps mette il neonato all'altezza del tavolo, accanto alla famiglia.",
+    ],
+    en: [
+      "Stokke Steps Bouncer",
+      "The bouncer that clips onto the Steps high chair and brings your newborn to the table.",
+      "On the floor it rocks gently; mounted on the Steps high chair it puts the newborn at table height, next to the family.",
+    ],
+    priceCents: 12900,
+    colours: ["white"],
+    sheet: [640, 420, 470, 2600, "polypropylene"],
+  },
+]);

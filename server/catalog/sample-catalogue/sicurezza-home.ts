@@ -1,0 +1,243 @@
+import { defineProducts } from "./define";
+
+export const homeSafetyProducts = defineProducts([
+  // ------------------------------------------------------------ cancelletti
+  {
+    id: 130,
+    subcategory: "cancelletti",
+    brands: ["safety-1st"],
+    it: [
+      "Cancelletto di sicurezza a pressione",
+      "Si monta senza forare tra stipiti da 73 a 80 cm, con chiusura automatica.",
+      "L'anta si richiude da sola e si apre nei due sensi con una mano. Indicatore di chiusura verde e rosso per essere sicuri che sia bloccato.",
+    ],
+    en: [
+      "Pressure-fit safety gate",
+      "Fits between 73 and 80 cm without drilling, with auto-close.",
+      "The gate swings shut by itself and opens both ways with one hand. A green-and-red indicator shows when it is locked.",
+    ],
+    priceCents: 3990,
+    colours: ["white", "black"],
+    sheet: [800, 50, 760, 4800, "metalGate"],
+  },
+  {
+    id: 131,
+    subcategory: "cancelletti",
+    brands: ["brevi"],
+    it: [
+      "Cancelletto estensibile in legno",
+      "Cancelletto in faggio che si allunga da 63 a 104 cm.",
+      "La struttura a pantografo si adatta a porte e corridoi e si fissa con viti. Aperto, si raccoglie di lato occupando pochi centimetri.",
+    ],
+    en: [
+      "Extendable wooden safety gate",
+      "A beech gate that extends from 63 to 104 cm.",
+      "The folding lattice fits doors and hallways and fixes with screws. Open, it gathers to one side in a few centimetres.",
+    ],
+    priceCents: 5990,
+    colours: ["white", "brown"],
+    sheet: [1040, 40, 750, 3500, "beech"],
+  },
+  {
+    id: 132,
+    subcategory: "cancelletti",
+    brands: ["reer"],
+    it: [
+      "Cancelletto per scale con montaggio a vite",
+      "Il cancelletto da usare in cima alle scale, senza soglia d'inciampo.",
+      "Fissato con viti, non ha la barra a terra e non si apre verso le scale grazie al fermo unidirezionale. Larghezza da 72 a 82 cm.",
+    ],
+    en: [
+      "Screw-fit stair gate",
+      "The gate for the top of the stairs, with no trip bar.",
+      "Screwed in place, it has no bar on the floor and cannot swing over the stairs thanks to a one-way stop. Width 72 to 82 cm.",
+    ],
+    priceCents: 6990,
+    colours: ["white"],
+    sheet: [820, 60, 770, 5200, "metalGate"],
+  },
+  {
+    id: 133,
+    subcategory: "cancelletti",
+    brands: ["safety-1st"],
+    it: [
+      "Prolunga da 7 cm per cancelletto",
+      "Estensione per allargare il cancelletto a pressione a passaggi più ampi.",
+      "Si aggiunge al telaio in pochi secondi; se ne possono montare fino a tre per lato.",
+    ],
+    en: [
+      "7 cm safety gate extension",
+      "An extension that widens the pressure-fit gate for larger openings.",
+      "It adds to the frame in seconds; up to three per side can be fitted.",
+    ],
+    priceCents: 1490,
+    sheet: [70, 50, 760, 600, "metalGate"],
+  },
+  // ------------------------------------------------------------ barriere da letto
+  {
+    id: 134,
+    subcategory: "barriere-da-letto",
+    brands: ["reer"],
+    it: [
+      "Barriera anticaduta per letto 150 cm",
+      "La sponda che protegge dalle cadute nel passaggio al letto grande.",
+      "Si infila sotto il materasso e si abbassa per rifare il letto. Tessuto a rete traspirante e telaio in acciaio.",
+    ],
+    en: [
+      "150 cm bed guard",
+      "The rail that prevents falls when moving to a big bed.",
+      "It slides under the mattress and folds down to make the bed. Breathable mesh fabric on a steel frame.",
+    ],
+    priceCents: 3490,
+    colours: ["white", "blue"],
+    sheet: [1500, 40, 450, 3200, "mesh"],
+  },
+  {
+    id: 135,
+    subcategory: "barriere-da-letto",
+    brands: ["safety-1st"],
+    it: [
+      "Barriera letto ribaltabile",
+      "Barriera da 90 cm che si ribalta verso il basso con una mano.",
+      "Per letti singoli con o senza rete a doghe. Un pulsante di sicurezza impedisce al bambino di abbassarla da solo.",
+    ],
+    en: [
+      "Fold-down bed rail",
+      "A 90 cm rail that folds down with one hand.",
+      "For single beds with or without slats. A safety button stops children lowering it themselves.",
+    ],
+    priceCents: 2990,
+    discount: 20,
+    colours: ["white"],
+    sheet: [900, 40, 430, 2100, "mesh"],
+  },
+  {
+    id: 136,
+    subcategory: "barriere-da-letto",
+    brands: ["brevi"],
+    it: [
+      "Sponde da letto per letto matrimoniale",
+      "Coppia di sponde per il co-sleeping nel lettone, fino a 180 cm.",
+      "Le due sponde si fissano con cinghie sotto il materasso e si regolano in larghezza. Pratiche anche in vacanza.",
+    ],
+    en: [
+      "Double bed rails",
+      "A pair of rails for co-sleeping in the big bed, up to 180 cm.",
+      "Both rails fasten with straps under the mattress and adjust in width. Handy on holiday too.",
+    ],
+    priceCents: 4990,
+    isSoldOut: true,
+    sheet: [1800, 40, 450, 5000, "mesh"],
+  },
+  // ------------------------------------------------------------ paraspigoli
+  {
+    id: 137,
+    subcategory: "paraspigoli",
+    brands: ["safety-1st"],
+    it: [
+      "Paraspigoli in silicone trasparente, 8 pezzi",
+      "Protezioni quasi invisibili per gli angoli di tavoli e mobili.",
+      "Il silicone trasparente non altera l'aspetto dei mobili e attutisce gli urti. Adesivo forte già applicato.",
+    ],
+    en: [
+      "Clear silicone corner guards, 8 pieces",
+      "Nearly invisible guards for table and furniture corners.",
+      "Clear silicone keeps furniture looking as it is and cushions knocks. Strong adhesive already applied.",
+    ],
+    priceCents: 590,
+    sheet: [30, 30, 15, 40, "silicone"],
+  },
+  {
+    id: 138,
+    subcategory: "paraspigoli",
+    brands: ["reer"],
+    it: [
+      "Paraspigoli in schiuma, 2 metri con 4 angoli",
+      "Bordo morbido da tagliare su misura per mensole, tavolini e caminetti.",
+      "Il profilo in schiuma si taglia con le forbici e si fissa con il biadesivo incluso. Quattro angolari coordinati completano la protezione.",
+    ],
+    en: [
+      "Foam edge guard, 2 metres with 4 corners",
+      "A soft edge you cut to size for shelves, coffee tables and fireplaces.",
+      "The foam strip cuts with scissors and fixes with the double-sided tape included. Four matching corners complete the protection.",
+    ],
+    priceCents: 1290,
+    colours: ["brown", "white", "black"],
+    sheet: [2000, 30, 30, 200, "foam"],
+  },
+  {
+    id: 139,
+    subcategory: "paraspigoli",
+    brands: ["safety-1st"],
+    it: [
+      "Kit sicurezza casa 40 pezzi",
+      "Copriprese, blocca cassetti, blocca ante e paraspigoli in un unico kit.",
+      "Tutto il necessario per mettere in sicurezza la casa quando il bambino inizia a gattonare. Montaggio senza attrezzi.",
+    ],
+    en: [
+      "40-piece home safety kit",
+      "Socket covers, drawer latches, cupboard locks and corner guards in one kit.",
+      "Everything to childproof your home when your baby starts crawling. Tool-free fitting.",
+    ],
+    priceCents: 1990,
+    isFreeShipping: true,
+    sheet: [250, 200, 60, 450, "abs"],
+  },
+  // ------------------------------------------------------------ zanzariere
+  {
+    id: 140,
+    subcategory: "zanzariere",
+    brands: ["inglesina"],
+    it: [
+      "Zanzariera universale per passeggino",
+      "Rete fitta ed elastica che avvolge passeggini e navicelle.",
+      "La rete a maglia fine ferma zanzare e insetti senza togliere aria al bambino. L'elastico la adatta a ogni passeggino.",
+    ],
+    en: [
+      "Universal stroller mosquito net",
+      "A fine, stretchy net that wraps strollers and carrycots.",
+      "The fine mesh stops mosquitoes and insects without cutting off air. The elastic edge fits any stroller.",
+    ],
+    priceCents: 1290,
+    colours: ["white", "black"],
+    sheet: [1500, 1000, 5, 90, "mesh"],
+  },
+  {
+    id: 141,
+    subcategory: "zanzariere",
+    brands: ["picci"],
+    it: [
+      "Zanzariera a baldacchino per lettino",
+      "Velo in tulle di cotone con supporto da fissare alla testiera.",
+      "Protegge il sonno dalle zanzare e arreda la cameretta con un tocco romantico. Lavabile in lavatrice.",
+    ],
+    en: [
+      "Canopy mosquito net for cots",
+      "A cotton tulle canopy with a bracket that fixes to the headboard.",
+      "Guards sleep from mosquitoes and adds a romantic touch to the nursery. Machine washable.",
+    ],
+    priceCents: 2490,
+    discount: 50,
+    offerEndsAt: "2027-05-31T21:59:59Z",
+    colours: ["white"],
+    sheet: [2500, 1500, 5, 350, "mesh"],
+  },
+  {
+    id: 142,
+    subcategory: "zanzariere",
+    brands: ["brevi"],
+    it: [
+      "Zanzariera per culla e lettino da campeggio",
+      "Zanzariera con cerniera che copre interamente culle e lettini da viaggio.",
+      "La cerniera laterale permette di prendere il bambino senza togliere la rete. Si ripone nella sua custodia.",
+    ],
+    en: [
+      "Mosquito net for cribs and travel cots",
+      "A zipped net that fully covers cribs and travel cots.",
+      "The side zip lets you pick up your baby without removing the net. Stores in its own pouch.",
+    ],
+    priceCents: 1490,
+    colours: ["white"],
+    sheet: [1300, 750, 5, 200, "mesh"],
+  },
+]);

@@ -1,0 +1,151 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { and, count, eq } from "drizzle-orm";
+import { expect, onTestFinished, test } from "vitest";
+import { sampleCatalogue } from "#server/catalog/sample-catalogue.ts";
+import { defaultSettings } from "#server/settings/settings.ts";
+import { pgliteExtensions, wrapPglite, type Db } from "./client";
+import { migrateDatabase } from "./migrate";
+import {
+  brands,
+  categories,
+  exchangeRates,
+  productBrands,
+  productCategories,
+  productColours,
+  productImages,
+  productPriceHistory,
+  productRelations,
+  products,
+  productVariants,
+  shopSettings,
+  subcategories,
+} from "./schema";
+import { seedSampleCatalogue } from "./seed";
+
+/** Seeding is judged at a fixed moment, so offers ending in 2027 still run. */
+const now = new Date("2026-12-01T10:00:00Z");
+
+async function openMigratedDb() {
+  const handle = wrapPglite(new PGlite({ extensions: pgliteExtensions }));
+  onTestFinished(() => handle.close());
+  await migrateDatabase(handle);
+  return handle.db;
+}
+
+function makeMediaDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-seed-"));
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const countedTables = {
+  categories,
+  subcategories,
+  brands,
+  products,
+  productCategories,
+  productBrands,
+  productColours,
+  productVariants,
+  productImages,
+  productRelations,
+  productPriceHistory,
+  shopSettings,
+  exchangeRates,
+};
+
+async function countRows(db: Db) {
+  const counts: Record<string, number> = {};
+  for (const [name, table] of Object.entries(countedTables)) {
+    const [row] = await db.select({ value: count() }).from(table);
+    counts[name] = row?.value ?? 0;
+  }
+  return counts;
+}
+
+// Pictures are drawn by server/catalog/images.test.ts; drawing all ~900 here would take minutes.
+const seedOptions = (mediaDir: string) => ({ mediaDir, writeImages: false, now });
+
+test("an empty database gets the whole sample catalogue, and seeding again changes nothing", { timeout: 60_000 }, async () => {
+  const db = await openMigratedDb();
+  const mediaDir = makeMediaDir();
+  const lines: string[] = [];
+
+  const first = await seedSampleCatalogue(db, { ...seedOptions(mediaDir), log: (line) => lines.push(line) });
+  expect(first).toEqual({ inserted: true, products: sampleCatalogue.length });
+  expect(lines.at(-1)).toMatch(/sample catalogue seeded/);
+
+  const counts = await countRows(db);
+  const variantCount = sampleCatalogue.reduce((total, product) => total + product.variants.length, 0);
+  expect(counts).toMatchObject({
+    categories: 8,
+    subcategories: 45,
+    products: sampleCatalogue.length,
+    productVariants: variantCount,
+    productImages: sampleCatalogue.length * 5,
+    productPriceHistory: sampleCatalogue.length,
+    shopSettings: Object.keys(defaultSettings).length,
+    exchangeRates: 2,
+  });
+  expect(counts.productCategories).toBeGreaterThan(sampleCatalogue.length);
+  expect(counts.productRelations).toBeGreaterThanOrEqual(sampleCatalogue.length * 3);
+
+  expect(await seedSampleCatalogue(db, seedOptions(mediaDir))).toEqual({ inserted: false, products: sampleCatalogue.length });
+  expect(await countRows(db)).toEqual(counts);
+});
+
+test("on-request products carry their tag after the main brand", async () => {
+  const db = await openMigratedDb();
+  await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
+  const rows = await db
+    .select({ productId: products.id, tag: brands.name, position: productBrands.position })
+    .from(products)
+    .innerJoin(productBrands, eq(productBrands.productId, products.id))
+    .innerJoin(brands, eq(brands.id, productBrands.brandId))
+    .where(and(eq(products.isOnRequest, true), eq(brands.marksOnRequest, true)));
+  expect(new Set(rows.map((row) => row.tag))).toEqual(new Set(["Chicco edition", "Cam - linea solo per te"]));
+  expect(rows.every((row) => row.position > 0)).toBe(true);
+});
+
+test("running offers are listed under offerte with the discounted price recorded; ended ones are not", async () => {
+  const db = await openMigratedDb();
+  await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
+  const [offers] = await db.select().from(categories).where(eq(categories.slug, "offerte"));
+  const offerIds = (await db.select().from(productCategories).where(eq(productCategories.categoryId, offers!.id))).map(
+    (row) => row.productId,
+  );
+  const running = sampleCatalogue.find((product) => product.discountPercent > 0 && product.offerEndsAt && product.offerEndsAt > now)!;
+  const ended = sampleCatalogue.find((product) => product.discountPercent > 0 && product.offerEndsAt && product.offerEndsAt < now)!;
+  expect(offerIds).toContain(running.id);
+  expect(offerIds).not.toContain(ended.id);
+
+  const [history] = await db.select().from(productPriceHistory).where(eq(productPriceHistory.productId, running.id));
+  expect(history?.effectivePriceCents).toBe(Math.round((running.priceCents * (100 - running.discountPercent)) / 100));
+  const [endedHistory] = await db.select().from(productPriceHistory).where(eq(productPriceHistory.productId, ended.id));
+  expect(endedHistory?.effectivePriceCents).toBe(ended.priceCents);
+});
+
+test("simple products have one colourless one-size variant, and stock can never go below zero", async () => {
+  const db = await openMigratedDb();
+  await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
+  const simple = sampleCatalogue.find((product) => product.colours.length === 0)!;
+  const variants = await db.select().from(productVariants).where(eq(productVariants.productId, simple.id));
+  expect(variants).toEqual([expect.objectContaining({ colourId: null, size: "TAGLIA_UNICA", sku: simple.sku })]);
+
+  await expect(db.update(productVariants).set({ stock: -1 }).where(eq(productVariants.id, variants[0]!.id))).rejects.toThrow();
+  const [after] = await db.select().from(productVariants).where(eq(productVariants.id, variants[0]!.id));
+  expect(after?.stock).toBe(variants[0]!.stock);
+});
+
+test("categories the back office created before the first seed are kept, not duplicated", async () => {
+  const db = await openMigratedDb();
+  await db.insert(categories).values({ slug: "pappa", nameIt: "Pappa e merende", nameEn: "Feeding", position: 9 });
+  await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
+  const rows = await db.select().from(categories).where(eq(categories.slug, "pappa"));
+  expect(rows).toEqual([expect.objectContaining({ nameIt: "Pappa e merende" })]);
+  const [linked] = await db.select({ value: count() }).from(products).where(eq(products.primaryCategoryId, rows[0]!.id));
+  expect(linked?.value).toBe(sampleCatalogue.filter((product) => product.categorySlug === "pappa").length);
+});

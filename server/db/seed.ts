@@ -1,0 +1,237 @@
+/**
+ * First-start data: the category tree, the sample catalogue with its pictures, default shop
+ * settings and bundled exchange rates. Runs only on an empty catalogue, so restarts and a
+ * second `db:seed` change nothing.
+ */
+import { count, sql } from "drizzle-orm";
+import { writeSampleCatalogueImages, sourceImageSize } from "#server/catalog/images.ts";
+import { sampleBrands, sampleCatalogue, type SampleProduct } from "#server/catalog/sample-catalogue.ts";
+import { offersCategorySlug, taxonomy } from "#server/catalog/taxonomy.ts";
+import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
+import { defaultSettings } from "#server/settings/settings.ts";
+import type { Db } from "./client";
+import {
+  brands,
+  categories,
+  exchangeRates,
+  productBrands,
+  productCategories,
+  productColours,
+  productImages,
+  productPriceHistory,
+  productRelations,
+  products,
+  productVariants,
+  shopSettings,
+  subcategories,
+} from "./schema";
+
+/** Display-currency rates per 1 EUR used until the first successful refresh (DECISIONS.md). */
+export const bundledExchangeRates = [
+  { currency: "USD", ratePerEur: 1.08 },
+  { currency: "GBP", ratePerEur: 0.85 },
+] as const;
+
+export type SeedOptions = {
+  /** `${DATA_DIR}/media`: pictures go to its products/ folder. */
+  mediaDir: string;
+  log?: (line: string) => void;
+  /** Tests that only need rows can skip drawing ~900 pictures. Default true. */
+  writeImages?: boolean;
+  /** The moment offers and the first price-history rows are judged at. */
+  now?: Date;
+};
+
+export type SeedResult = { inserted: boolean; products: number };
+
+/** Serialises concurrent first starts of several app processes on one PostgreSQL database. */
+const seedLockKey = 7_401_024;
+/** PostgreSQL allows 65535 bind parameters per statement; the widest row here has ~35 columns. */
+const batchSize = 500;
+
+export async function seedSampleCatalogue(db: Db, options: SeedOptions): Promise<SeedResult> {
+  const log = options.log ?? (() => {});
+  const now = options.now ?? new Date();
+  const existing = await countProducts(db);
+  if (existing > 0) return { inserted: false, products: existing };
+
+  const startedAt = performance.now();
+  // Pictures first and outside the transaction: drawing them takes tens of seconds on first
+  // start, and a transaction held open that long would block every other connection.
+  if (options.writeImages !== false) {
+    log(`drawing the sample catalogue's pictures into ${options.mediaDir} (first start only)`);
+    await writeSampleCatalogueImages(sampleCatalogue, options.mediaDir, log);
+  }
+  const inserted = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(seedLockKey))})`);
+    if ((await countProducts(tx)) > 0) return false;
+    await insertSampleCatalogue(tx, now);
+    await insertDefaults(tx);
+    return true;
+  });
+  if (!inserted) return { inserted: false, products: await countProducts(db) };
+  log(`sample catalogue seeded: ${sampleCatalogue.length} products in ${Math.round(performance.now() - startedAt)} ms`);
+  return { inserted: true, products: sampleCatalogue.length };
+}
+
+async function countProducts(db: Db) {
+  const [row] = await db.select({ value: count() }).from(products);
+  return row?.value ?? 0;
+}
+
+/** Default settings and rates, never overwriting a value the back office already saved. */
+async function insertDefaults(db: Db) {
+  await db
+    .insert(shopSettings)
+    .values(Object.entries(defaultSettings).map(([key, value]) => ({ key, value })))
+    .onConflictDoNothing();
+  await db
+    .insert(exchangeRates)
+    .values(bundledExchangeRates.map((rate) => ({ ...rate, source: "bundled" })))
+    .onConflictDoNothing();
+}
+
+async function inBatches<Row>(rows: readonly Row[], insert: (batch: Row[]) => Promise<unknown>) {
+  for (let start = 0; start < rows.length; start += batchSize) await insert(rows.slice(start, start + batchSize));
+}
+
+function requireId(ids: ReadonlyMap<string, number>, key: string, what: string): number {
+  const id = ids.get(key);
+  if (id === undefined) throw new Error(`Seed: no ${what} for ${key}`);
+  return id;
+}
+
+/** Category and brand rows may already exist (created in the back office); products never do here. */
+async function insertTaxonomyAndBrands(db: Db) {
+  await db
+    .insert(categories)
+    .values(taxonomy.map(({ slug, nameIt, nameEn, position }) => ({ slug, nameIt, nameEn, position })))
+    .onConflictDoNothing();
+  const categoryIds = new Map((await db.select().from(categories)).map((row) => [row.slug, row.id]));
+  const subcategoryRows = taxonomy.flatMap((category) =>
+    category.subcategories.map(({ slug, nameIt, nameEn, position }) => ({
+      categoryId: requireId(categoryIds, category.slug, "category"),
+      slug,
+      nameIt,
+      nameEn,
+      position,
+    })),
+  );
+  await db.insert(subcategories).values(subcategoryRows).onConflictDoNothing();
+  const subcategoryIds = new Map((await db.select().from(subcategories)).map((row) => [row.slug, row.id]));
+  await db
+    .insert(brands)
+    .values(sampleBrands.map(({ slug, name, marksOnRequest }) => ({ slug, name, marksOnRequest })))
+    .onConflictDoNothing();
+  const brandIds = new Map((await db.select().from(brands)).map((row) => [row.slug, row.id]));
+  return { categoryIds, subcategoryIds, brandIds };
+}
+
+function toProductRow(product: SampleProduct, categoryIds: ReadonlyMap<string, number>, subcategoryIds: ReadonlyMap<string, number>) {
+  const personalisation = product.personalisation;
+  return {
+    id: product.id,
+    sku: product.sku,
+    nameIt: product.nameIt,
+    nameEn: product.nameEn,
+    shortDescriptionIt: product.shortDescriptionIt,
+    shortDescriptionEn: product.shortDescriptionEn,
+    fullDescriptionIt: product.fullDescriptionIt,
+    fullDescriptionEn: product.fullDescriptionEn,
+    priceCents: product.priceCents,
+    discountPercent: product.discountPercent,
+    offerEndsAt: product.offerEndsAt,
+    isNew: product.isNew,
+    isFreeShipping: product.isFreeShipping,
+    rating: product.rating,
+    saleCount: product.saleCount,
+    isOnRequest: product.isOnRequest,
+    primaryCategoryId: requireId(categoryIds, product.categorySlug, "category"),
+    subcategoryId: requireId(subcategoryIds, product.subcategorySlug, "subcategory"),
+    personalisationFields: personalisation ? personalisation.fields.map((field) => ({ ...field })) : null,
+    ...(personalisation && {
+      personalisationDescriptionIt: personalisation.descriptionIt,
+      personalisationDescriptionEn: personalisation.descriptionEn,
+      personalisationCostCents: personalisation.costCents,
+    }),
+    ...product.sheet,
+    affiliateUrl: product.affiliateUrl,
+  };
+}
+
+async function insertSampleCatalogue(db: Db, now: Date) {
+  const { categoryIds, subcategoryIds, brandIds } = await insertTaxonomyAndBrands(db);
+  const offersCategoryId = requireId(categoryIds, offersCategorySlug, "category");
+
+  await inBatches(
+    sampleCatalogue.map((product) => toProductRow(product, categoryIds, subcategoryIds)),
+    (batch) => db.insert(products).values(batch),
+  );
+  // A product with a running offer is also listed under "offerte"; an ended offer is not shown there.
+  const categoryLinks = sampleCatalogue.flatMap((product) => [
+    { productId: product.id, categoryId: requireId(categoryIds, product.categorySlug, "category"), position: 0 },
+    ...(activeDiscountPercent(product.discountPercent, product.offerEndsAt, now) > 0
+      ? [{ productId: product.id, categoryId: offersCategoryId, position: 1 }]
+      : []),
+  ]);
+  await inBatches(categoryLinks, (batch) => db.insert(productCategories).values(batch));
+  const brandLinks = sampleCatalogue.flatMap((product) =>
+    product.brandSlugs.map((slug, position) => ({ productId: product.id, brandId: requireId(brandIds, slug, "brand"), position })),
+  );
+  await inBatches(brandLinks, (batch) => db.insert(productBrands).values(batch));
+
+  const colourIds = new Map<string, number>();
+  const colourRows = sampleCatalogue.flatMap((product) =>
+    product.colours.map((colour, position) => ({ productId: product.id, colour, position })),
+  );
+  await inBatches(colourRows, async (batch) => {
+    const rows = await db
+      .insert(productColours)
+      .values(batch)
+      .returning({ id: productColours.id, productId: productColours.productId, colour: productColours.colour });
+    for (const row of rows) colourIds.set(`${row.productId}:${row.colour}`, row.id);
+  });
+  const colourIdOf = (productId: number, colour: string | null) =>
+    colour === null ? null : requireId(colourIds, `${productId}:${colour}`, "colour");
+
+  const variantRows = sampleCatalogue.flatMap((product) =>
+    product.variants.map((variant, position) => ({
+      productId: product.id,
+      colourId: colourIdOf(product.id, variant.colour),
+      size: variant.size,
+      sku: variant.sku,
+      stock: variant.stock,
+      isPreorder: variant.isPreorder,
+      preorderDays: variant.preorderDays,
+      position,
+    })),
+  );
+  await inBatches(variantRows, (batch) => db.insert(productVariants).values(batch));
+
+  const imageRows = sampleCatalogue.flatMap((product) =>
+    product.images.map((image) => ({
+      productId: product.id,
+      colourId: colourIdOf(product.id, image.colour),
+      storageKey: image.key,
+      width: sourceImageSize,
+      height: sourceImageSize,
+      altIt: image.altIt,
+      altEn: image.altEn,
+      position: image.position,
+    })),
+  );
+  await inBatches(imageRows, (batch) => db.insert(productImages).values(batch));
+
+  const relationRows = sampleCatalogue.flatMap((product) =>
+    product.relatedIds.map((relatedProductId, position) => ({ productId: product.id, relatedProductId, position })),
+  );
+  await inBatches(relationRows, (batch) => db.insert(productRelations).values(batch));
+
+  const historyRows = sampleCatalogue.map((product) => ({
+    productId: product.id,
+    priceCents: product.priceCents,
+    effectivePriceCents: effectivePriceCents(product, now),
+    recordedAt: now,
+  }));
+  await inBatches(historyRows, (batch) => db.insert(productPriceHistory).values(batch));
+}

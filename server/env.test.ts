@@ -1,0 +1,32 @@
+import { expect, test } from "vitest";
+import { ConfigError, publicUrlOf, readEnv } from "./env.ts";
+
+test("with nothing set the shop runs on port 3000 with the embedded database", () => {
+  const env = readEnv({});
+  expect(env.PORT).toBe(3000);
+  expect(env.DATABASE_URL).toBeUndefined();
+  expect(env.DATA_DIR).toBe("./data");
+  expect(publicUrlOf(env)).toBe("http://localhost:3000");
+});
+
+test("a bad PORT is one readable line naming the setting", () => {
+  for (const port of ["abc", "0", "70000", "3.5"]) {
+    expect(() => readEnv({ PORT: port })).toThrow(ConfigError);
+    expect(() => readEnv({ PORT: port })).toThrow(/^Bad configuration: PORT: PORT must be a whole number between 1 and 65535$/);
+  }
+});
+
+test("an unreadable DATABASE_URL is refused before anything connects", () => {
+  for (const url of ["not a url", "mysql://root@localhost/shop", "postgres://"]) {
+    expect(() => readEnv({ DATABASE_URL: url })).toThrow(/DATABASE_URL must look like postgres:\/\/user:password@host:5432\/database/);
+  }
+  expect(readEnv({ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" }).DATABASE_URL).toContain("127.0.0.1");
+});
+
+test("empty variables count as unset", () => {
+  expect(readEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
+});
+
+test("PUBLIC_URL drives links and loses its trailing slash", () => {
+  expect(publicUrlOf(readEnv({ PUBLIC_URL: "https://shop.example.it/" }))).toBe("https://shop.example.it");
+});

@@ -1,0 +1,131 @@
+/**
+ * Vitest globalSetup: migrates ONE template database per test run, so that each
+ * createTestDb() (tests/db.ts) only has to copy it.
+ * - project "pglite": an in-memory PGlite, migrated, dumped to a tarball in a temp folder.
+ * - project "postgres": a database `<prefix>_template` on TEST_DATABASE_URL's server;
+ *   every createTestDb() is CREATE DATABASE ... TEMPLATE it, dropped again at close.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { connectPostgres, pgliteExtensions, wrapPglite } from "#server/db/client.ts";
+import { migrateDatabase } from "#server/db/migrate.ts";
+
+export type TestDbTemplate =
+  | { kind: "pglite"; dumpFile: string }
+  | { kind: "postgres"; adminUrl: string; templateName: string; prefix: string };
+
+declare module "vitest" {
+  interface ProvidedContext {
+    testDbTemplate: TestDbTemplate;
+  }
+}
+
+export default async function setupTestDbTemplate(project: TestProject) {
+  if (project.name === "postgres") return setupPostgresTemplate(project);
+  return setupPgliteTemplate(project);
+}
+
+async function setupPgliteTemplate(project: TestProject) {
+  const client = await PGlite.create({ extensions: pgliteExtensions });
+  const handle = wrapPglite(client);
+  await migrateDatabase(handle);
+  const dump = await client.dumpDataDir("none");
+  await handle.close();
+
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-test-pglite-"));
+  const dumpFile = path.join(folder, "template.tar");
+  fs.writeFileSync(dumpFile, Buffer.from(await dump.arrayBuffer()));
+  project.provide("testDbTemplate", { kind: "pglite", dumpFile });
+  return () => fs.rmSync(folder, { recursive: true, force: true });
+}
+
+async function setupPostgresTemplate(project: TestProject) {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error("The postgres test project needs TEST_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test");
+
+  await dropAbandonedDatabases(adminUrl);
+  const prefix = `${databasePrefix}_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
+  const templateName = `${prefix}_template`;
+  await runAdminQuery(adminUrl, `create database "${templateName}"`);
+  const handle = connectPostgres(withDatabase(adminUrl, templateName), 1);
+  try {
+    await migrateDatabase(handle);
+  } finally {
+    // A database can only serve as a template while nobody is connected to it.
+    await handle.close();
+  }
+  project.provide("testDbTemplate", { kind: "postgres", adminUrl, templateName, prefix });
+  return () => dropDatabases(adminUrl, (name) => name.startsWith(`${prefix}_`));
+}
+
+/** Names look like test_<host>_<pid>_<random>[_...]: the host part keeps machines sharing one server apart. */
+const databasePrefix = `test_${crypto.createHash("sha1").update(os.hostname()).digest("hex").slice(0, 6)}`;
+
+/** Drops databases left by earlier runs on this machine whose process died before its teardown. */
+async function dropAbandonedDatabases(adminUrl: string) {
+  const pattern = new RegExp(`^${databasePrefix}_(\\d+)_[0-9a-f]{6}_`);
+  await dropDatabases(adminUrl, (name) => {
+    const pid = Number(pattern.exec(name)?.[1]);
+    return Boolean(pid) && !isProcessAlive(pid);
+  });
+}
+
+async function dropDatabases(adminUrl: string, shouldDrop: (name: string) => boolean) {
+  const client = await connectAdmin(adminUrl);
+  try {
+    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 'test\\_%'");
+    for (const { datname } of rows.filter((row) => shouldDrop(row.datname))) {
+      await client.query(`drop database if exists "${datname}" with (force)`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function runAdminQuery(adminUrl: string, sql: string) {
+  const client = await connectAdmin(adminUrl);
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function connectAdmin(adminUrl: string) {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(`PostgreSQL at TEST_DATABASE_URL (${redact(adminUrl)}) is unreachable: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return client;
+}
+
+export function withDatabase(url: string, database: string) {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+function redact(url: string) {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  return parsed.toString();
+}
+
+function isProcessAlive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,34 @@
+import fs from "node:fs";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Unit and integration tests (Playwright journeys in e2e/ have their own runner).
+ * Project "pglite": every test, databases on embedded PGlite.
+ * Project "postgres" (only when TEST_DATABASE_URL is set): the tests that open a database
+ * again, on real PostgreSQL. `#app/*`, `#server/*`, `#tests/*` resolve through package.json "imports".
+ */
+const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "tests/**/*.test.ts"];
+
+/** A test opens a database through tests/db.ts (directly or through another #tests/ helper). */
+function opensDatabase(file: string) {
+  return /createTestDb|#tests\/|tests\/db/.test(fs.readFileSync(file, "utf8"));
+}
+
+/** Per project: it migrates that project's template database (see tests/db.global-setup.ts). */
+const globalSetup = ["tests/db.global-setup.ts"];
+
+const databaseTestFiles = fs.globSync(testFiles).filter(opensDatabase);
+
+export default defineConfig({
+  test: {
+    setupFiles: ["tests/setup.ts"],
+    testTimeout: 15_000,
+    hookTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: "pglite", include: testFiles, globalSetup } },
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ extends: true, test: { name: "postgres", include: databaseTestFiles, globalSetup } }]
+        : []),
+    ],
+  },
+});
