@@ -5,6 +5,7 @@ import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/root";
+import type { DisplayCurrency } from "./lib/format";
 import "./app.css";
 import { htmlLang, localeOfPath } from "./lib/locale";
 import { useNonce } from "./lib/nonce";
@@ -30,6 +31,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     shop: settings.shop,
     newsletterUrl: settings.newsletter.url,
     user,
+    /** Display currency (issue 3 reads the visitor's choice and the stored rates). */
+    currency: { code: "EUR" as DisplayCurrency, ratePerEur: 1 },
     /** For pages without their own meta, and for error pages. */
     fallbackMeta: {
       description: t("meta.description"),

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatMoney } from "#app/lib/format.ts";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import { getProductImageSrcSet, getProductImageUrl, placeholderImageKey } from "#app/lib/media.ts";
 import type { ProductTileData } from "#server/catalog/home.service.ts";
 import { StarIcon } from "./icons";
+import { Price } from "./price";
+import { ProductImage } from "./product-image";
 
 /** The light card data of server/catalog/home.service.ts (the catalogue's product card replaces this tile). */
 export type ProductTileProps = ProductTileData;
@@ -25,24 +25,15 @@ function Rating({ rating }: { rating: number }) {
 
 export function ProductTile({ product, locale }: { product: ProductTileProps; locale: Locale }) {
   const { t } = useTranslation();
-  const key = product.image?.storageKey ?? placeholderImageKey;
   const discounted = !product.isOnRequest && product.effectivePriceCents < product.priceCents;
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl bg-white shadow-card transition-shadow hover:shadow-lg">
       <div className="relative aspect-square bg-sky-soft">
-        <picture>
-          <source type="image/avif" srcSet={getProductImageSrcSet(key, "avif")} sizes={imageSizes} />
-          <source type="image/webp" srcSet={getProductImageSrcSet(key, "webp")} sizes={imageSizes} />
-          <img
-            src={getProductImageUrl(key, 320)}
-            alt={product.image?.alt ?? ""}
-            width={product.image?.width ?? 800}
-            height={product.image?.height ?? 800}
-            loading="lazy"
-            decoding="async"
-            className="size-full object-contain p-3 transition-transform group-hover:scale-105"
-          />
-        </picture>
+        <ProductImage
+          image={product.image}
+          sizes={imageSizes}
+          className="size-full object-contain p-3 transition-transform group-hover:scale-105"
+        />
         <ul className="absolute top-2 left-2 flex flex-col items-start gap-1 text-xs font-bold">
           {discounted && product.discountPercent > 0 && (
             <li className="rounded-full bg-coral-600 px-2 py-0.5 text-white">-{product.discountPercent}%</li>
@@ -62,18 +53,7 @@ export function ProductTile({ product, locale }: { product: ProductTileProps; lo
           {product.isOnRequest ? (
             <span className="font-semibold text-brand-800">{t("product.onRequest")}</span>
           ) : (
-            <>
-              <span className={`text-lg font-bold ${discounted ? "text-coral-700" : "text-ink"}`}>
-                {discounted && <span className="sr-only">{t("product.currentPrice")} </span>}
-                {formatMoney(product.effectivePriceCents, locale)}
-              </span>
-              {discounted && (
-                <s className="text-sm text-muted">
-                  <span className="sr-only">{t("product.oldPrice")} </span>
-                  {formatMoney(product.priceCents, locale)}
-                </s>
-              )}
-            </>
+            <Price cents={product.effectivePriceCents} originalCents={discounted ? product.priceCents : null} />
           )}
         </p>
       </div>

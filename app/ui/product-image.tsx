@@ -1,0 +1,45 @@
+import {
+  getProductImageSrcSet,
+  getProductImageUrl,
+  placeholderImageKey,
+  type ImageWidth,
+} from "#app/lib/media.ts";
+
+export type ProductImageData = { storageKey: string; width: number; height: number; alt: string };
+
+/**
+ * A product picture as a responsive <picture>: AVIF where written, WebP at every width.
+ * Below the fold it loads lazily; the page's main image passes `priority` (eager, fetchpriority high).
+ */
+export function ProductImage({
+  image,
+  sizes,
+  fallbackWidth = 320,
+  priority = false,
+  className = "",
+}: {
+  image: ProductImageData | null;
+  /** The `sizes` attribute: how wide the picture is drawn at each breakpoint. */
+  sizes: string;
+  fallbackWidth?: ImageWidth;
+  priority?: boolean;
+  className?: string;
+}) {
+  const key = image?.storageKey ?? placeholderImageKey;
+  return (
+    <picture>
+      <source type="image/avif" srcSet={getProductImageSrcSet(key, "avif")} sizes={sizes} />
+      <source type="image/webp" srcSet={getProductImageSrcSet(key, "webp")} sizes={sizes} />
+      <img
+        src={getProductImageUrl(key, fallbackWidth)}
+        alt={image?.alt ?? ""}
+        width={image?.width ?? 800}
+        height={image?.height ?? 800}
+        loading={priority ? "eager" : "lazy"}
+        fetchPriority={priority ? "high" : "auto"}
+        decoding={priority ? "sync" : "async"}
+        className={className}
+      />
+    </picture>
+  );
+}
