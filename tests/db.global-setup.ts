@@ -12,7 +12,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { connectPostgres, pgliteExtensions, wrapPglite } from "#server/db/client.ts";
+import { connectPostgres, isProcessAlive, pgliteExtensions, wrapPglite } from "#server/db/client.ts";
 import { migrateDatabase } from "#server/db/migrate.ts";
 
 export type TestDbTemplate =
@@ -119,13 +119,4 @@ function redact(url: string) {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = "***";
   return parsed.toString();
-}
-
-function isProcessAlive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -79,7 +79,7 @@ function takeLock(lockFile: string) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   const owner = Number(fs.readFileSync(lockFile, "utf8"));
-  if (owner && owner !== process.pid && isAlive(owner)) {
+  if (owner && owner !== process.pid && isProcessAlive(owner)) {
     throw new DatabaseLockedError(
       `The embedded database in ${path.dirname(lockFile)} is in use by process ${owner}; stop it first or set DATABASE_URL.`,
     );
@@ -87,7 +87,8 @@ function takeLock(lockFile: string) {
   fs.writeFileSync(lockFile, String(process.pid));
 }
 
-function isAlive(pid: number) {
+/** True when a process with this pid exists (EPERM: it exists but belongs to another user). */
+export function isProcessAlive(pid: number) {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,0 +1,136 @@
+import { spawnSync } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "./fixtures";
+
+// Issue 2: the shell in both languages, the information pages, status codes, headers, start-up errors.
+
+for (const { locale, prefix, helpTitle } of [
+  { locale: "it", prefix: "", helpTitle: "Centro assistenza" },
+  { locale: "en", prefix: "/en", helpTitle: "Help centre" },
+]) {
+  test(`home, a category page and the help centre in ${locale} pass axe`, async ({ page, expectNoAxeViolations }) => {
+    await page.goto(prefix || "/");
+    await expect(page.locator("html")).toHaveAttribute("lang", locale);
+    await expect(page.locator('link[rel="alternate"][hreflang="it"]')).toHaveAttribute("href", /\/$/);
+    await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveAttribute("href", /\/en$/);
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${prefix}/categoria/A-spasso`);
+    expect(page.url()).toContain("/categoria/A-spasso");
+    await expect(page.locator("h1")).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    const response = await page.goto(`${prefix}/centroassistenza/`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1, name: helpTitle })).toBeVisible();
+    for (const anchor of ["condizionespedizione", "terminidipagamento", "politicacancellazione", "condizionidivedita"]) {
+      await expect(page.locator(`#${anchor}`)).toBeAttached();
+    }
+    await expectNoAxeViolations(page);
+  });
+}
+
+test("the mega menu lists the seeded categories and their subcategories @desktop-only", async ({ page }) => {
+  await page.goto("/");
+  const menu = page.getByRole("navigation", { name: "Menu principale" });
+  await expect(menu.locator('a[href="/categoria/A-spasso"]').first()).toBeAttached();
+  await expect(menu.locator('a[href="/sottocategoria/passeggini-leggeri"]').first()).toBeAttached();
+  await expect(menu.locator('a[href="/sottocategoria/Culle-per-neonati"]').first()).toBeAttached();
+});
+
+test.describe("not found", () => {
+  // Chromium reports the document's own 404 status as a console error.
+  test.use({ allowedBrowserErrors: [/status of 404/] });
+
+  test("an unknown address answers the 404 page with a search box and a link home", async ({ page, expectNoAxeViolations }) => {
+    const response = await page.goto("/questa-pagina-non-esiste");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText("404", { exact: true }).first()).toBeVisible();
+    await expect(page.getByText("OPPS! Pagina o Prodotto non trovato")).toBeVisible();
+    const search = page.locator('main form[action="/shop"] input[name="search"]');
+    await expect(search).toBeVisible();
+    await expect(page.locator('main a[href="/"]').first()).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await search.fill("passeggino");
+    await search.press("Enter");
+    await expect(page).toHaveURL(/\/shop\?.*search=passeggino/);
+  });
+});
+
+test("pages carry the security headers, a nonced CSP and no inline script without it @desktop-only", async ({ page, request }) => {
+  const response = await request.get("/");
+  const headers = response.headers();
+  const csp = headers["content-security-policy"] ?? "";
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["x-powered-by"]).toBeUndefined();
+
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  const html = await response.text();
+  const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((match) => match[1] ?? "");
+  expect(inlineScripts.length).toBeGreaterThan(0);
+  for (const attributes of inlineScripts) expect(attributes).toContain(`nonce="${nonce}"`);
+
+  // The browser runs the page under that policy without a single violation (they would be console errors).
+  await page.goto("/");
+  await expect(page.locator("h1").first()).toBeVisible();
+});
+
+test("healthz reports a reachable database, robots.txt is served @desktop-only", async ({ request }) => {
+  const health = await request.get("/healthz");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toMatchObject({ status: "ok" });
+
+  const robots = await request.get("/robots.txt");
+  expect(robots.status()).toBe(200);
+  expect(await robots.text()).toContain("Sitemap:");
+});
+
+test("the phone menu repeats navigation and search @phone-only", async ({ page, expectNoAxeViolations }) => {
+  await page.goto("/");
+  await page.locator("summary", { hasText: "Apri il menu" }).click();
+  const menu = page.locator("details[open]").filter({ has: page.getByRole("navigation", { name: "Menu del sito" }) });
+  await expect(menu.getByRole("navigation", { name: "Menu del sito" })).toBeVisible();
+  await expect(menu.locator('a[href="/categoria/pappa"]').first()).toBeAttached();
+  await expect(menu.locator('input[name="search"]').first()).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test("the scroll-to-top button appears after 100px of scrolling @desktop-only", async ({ page }) => {
+  await page.goto("/");
+  const button = page.getByRole("button", { name: "Torna all'inizio della pagina" });
+  await expect(button).toBeHidden();
+  await page.mouse.wheel(0, 600);
+  await expect(button).toBeVisible();
+  await button.click();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(100);
+});
+
+test("bad configuration stops start-up with one clear line @desktop-only", async () => {
+  const root = path.resolve(import.meta.dirname, "..");
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ["server.js"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: path.join(os.tmpdir(), `bad-config-${process.pid}`), ...env },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+
+  const badPort = start({ PORT: "abc" });
+  expect(badPort.status).toBe(1);
+  expect(badPort.stderr.trim()).toBe("Bad configuration: PORT: PORT must be a whole number between 1 and 65535");
+
+  const badUrl = start({ DATABASE_URL: "mysql://root@localhost/shop" });
+  expect(badUrl.status).toBe(1);
+  expect(badUrl.stderr.trim().split("\n")).toHaveLength(1);
+  expect(badUrl.stderr).toContain("DATABASE_URL must look like postgres://");
+
+  const unreachable = start({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/shop" });
+  expect(unreachable.status).toBe(1);
+  expect(unreachable.stderr.trim().split("\n")).toHaveLength(1);
+  expect(unreachable.stderr).toContain("Cannot reach the database");
+});
