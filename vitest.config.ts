@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
  * Project "postgres" (only when TEST_DATABASE_URL is set): the tests that open a database
  * again, on real PostgreSQL. `#app/*`, `#server/*`, `#tests/*` resolve through package.json "imports".
  */
-const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "tests/**/*.test.ts"];
+const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "tests/**/*.test.ts", "config/**/*.test.ts"];
 
 /** A test opens a database through tests/db.ts (directly or through another #tests/ helper). */
 function opensDatabase(file: string) {
