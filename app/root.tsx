@@ -1,11 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
+import { getSessionUser, toShellUser } from "#server/accounts/guards.ts";
+import { getRootCart } from "#server/cart/cart-request.ts";
 import { getCategoryNavigation } from "#server/catalog/navigation.service.ts";
+import { readCurrencyCookie } from "#server/currency/rates.ts";
+import { getDisplayCurrency } from "#server/currency/rates.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/root";
-import type { DisplayCurrency } from "./lib/format";
 import "./app.css";
 import { htmlLang, localeOfPath } from "./lib/locale";
 import { useNonce } from "./lib/nonce";
@@ -16,31 +19,42 @@ import { LoginRequiredPage } from "./ui/login-required-page";
 import { NotFoundPage } from "./ui/not-found-page";
 import { SiteShell } from "./ui/site-shell";
 
-export async function loader({ url, context }: Route.LoaderArgs) {
-  const { db, publicUrl } = context.get(shopContext);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const services = context.get(shopContext);
+  const { db, publicUrl } = services;
   // `url` is normalised (no ".data" suffix on client navigations), so "/en.data" still reads "en".
   const locale = localeOfPath(url.pathname);
   const t = getTranslator(locale);
-  const [categories, settings] = await Promise.all([getCategoryNavigation(db, locale), getSettings(db, ["shop", "newsletter"])]);
-  // Accounts (issue 5) set the signed-in user here; the header already shows both states.
-  const user = null as ShellUser | null;
-  return {
-    locale,
-    publicUrl,
-    categories,
-    shop: settings.shop,
-    newsletterUrl: settings.newsletter.url,
-    user,
-    /** Display currency (issue 3 reads the visitor's choice and the stored rates). */
-    currency: { code: "EUR" as DisplayCurrency, ratePerEur: 1 },
-    /** For pages without their own meta, and for error pages. */
-    fallbackMeta: {
-      description: t("meta.description"),
-      notFound: t("notFound.metaTitle"),
-      loginRequired: t("loginRequired.title"),
-      error: t("errors.unexpectedTitle"),
+  const [categories, settings, currency, cart] = await Promise.all([
+    getCategoryNavigation(db, locale),
+    getSettings(db, ["shop", "newsletter"]),
+    getDisplayCurrency(db, readCurrencyCookie(request.headers.get("Cookie"))),
+    // Cart count, mini-cart lines and the flash toasts of a post made without JavaScript.
+    getRootCart(services, request, locale),
+  ]);
+  // The signed-in user (session cookie or bearer token): the header's account menu shows both states.
+  const user: ShellUser | null = toShellUser(await getSessionUser(context, request));
+  return data(
+    {
+      locale,
+      publicUrl,
+      categories,
+      shop: settings.shop,
+      newsletterUrl: settings.newsletter.url,
+      user,
+      /** Display currency: the visitor's choice (cookie) and its stored rate per 1 EUR. */
+      currency,
+      /** For pages without their own meta, and for error pages. */
+      fallbackMeta: {
+        description: t("meta.description"),
+        notFound: t("notFound.metaTitle"),
+        loginRequired: t("loginRequired.title"),
+        error: t("errors.unexpectedTitle"),
+      },
+      cart: cart.cart,
     },
-  };
+    { headers: cart.headers },
+  );
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) => {

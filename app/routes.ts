@@ -9,6 +9,8 @@ const comingSoon = "routes/pages/coming-soon.tsx";
 
 export default [
   route("robots.txt", "routes/seo/robots.ts"),
+  route("sitemap.xml", "routes/seo/sitemap.ts"),
+  route("currency", "routes/settings/currency.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   ...prefix("en?", [
     index("routes/pages/home.tsx"),
@@ -19,27 +21,34 @@ export default [
     route("cookie-policy", "routes/pages/cookie-policy.tsx"),
 
     // catalogue (issue 3)
-    route("shop", comingSoon, { id: "shop" }),
-    route("shop-grid-standard", comingSoon, { id: "shop-grid-standard" }),
-    route("categoria/:category", comingSoon, { id: "category" }),
-    route("sottocategoria/:subcategory", comingSoon, { id: "subcategory" }),
-    route("marchi", comingSoon, { id: "brands" }),
-    route("product/:id", comingSoon, { id: "product" }),
+    route("shop", "routes/shop/listing.tsx", { id: "shop" }),
+    route("shop-grid-standard", "routes/shop/listing.tsx", { id: "shop-grid-standard" }),
+    route("categoria/:category", "routes/shop/listing.tsx", { id: "category" }),
+    route("sottocategoria/:subcategory", "routes/shop/listing.tsx", { id: "subcategory" }),
+    route("marchi", "routes/shop/listing.tsx", { id: "brands" }),
+    route("marchi/:brand", "routes/shop/listing.tsx", { id: "brand" }),
+    route("search/suggest", "routes/shop/search-suggest.ts", { id: "search-suggest" }),
+    route("product/:id", "routes/shop/product.tsx", { id: "product" }),
+    route("product/:id/quick-view", "routes/shop/product-quick-view.ts", { id: "product-quick-view" }),
 
     // cart, wishlist, compare (issue 4)
-    route("cart", comingSoon, { id: "cart" }),
-    route("basket/:id", comingSoon, { id: "basket" }),
-    route("wishlist", comingSoon, { id: "wishlist" }),
-    route("compare", comingSoon, { id: "compare" }),
+    route("cart", "routes/cart/cart.tsx", { id: "cart" }),
+    route("basket/:id", "routes/cart/basket.tsx", { id: "basket" }),
+    route("wishlist", "routes/saved/wishlist.tsx", { id: "wishlist" }),
+    route("compare", "routes/saved/compare.tsx", { id: "compare" }),
 
     // checkout (issue 6)
     route("checkout", comingSoon, { id: "checkout" }),
 
     // accounts (issue 5)
-    route("login-register", comingSoon, { id: "login-register" }),
-    route("forgot-password", comingSoon, { id: "forgot-password" }),
-    route("my-account", comingSoon, { id: "my-account" }),
-    route("shopping", comingSoon, { id: "shopping" }),
+    route("login-register", "routes/account/login-register.tsx", { id: "login-register" }),
+    route("forgot-password", "routes/account/forgot-password.tsx", { id: "forgot-password" }),
+    route("reset-password", "routes/account/reset-password.tsx", { id: "reset-password" }),
+    route("verify-email", "routes/account/verify-email.tsx", { id: "verify-email" }),
+    route("logout", "routes/account/logout.ts", { id: "logout" }),
+    route("my-account", "routes/account/my-account.tsx", { id: "my-account" }),
+    route("my-account/data", "routes/account/account-data.ts", { id: "my-account-data" }),
+    route("shopping", "routes/account/shopping.tsx", { id: "shopping" }),
 
     // gift lists (issue 7)
     route("crea-lista-nascita", comingSoon, { id: "my-gift-lists" }),
@@ -47,7 +56,7 @@ export default [
     route("lista-nascita/:codice", comingSoon, { id: "gift-list" }),
 
     // back office (issue 8)
-    route("admin", comingSoon, { id: "admin" }),
+    route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
 
     route("*", "routes/pages/not-found.tsx"),
   ]),

@@ -14,7 +14,14 @@ export function formatMoney(minorUnits: number, locale: Locale, currency: Displa
   const key = `${locale}:${currency}`;
   let format = moneyFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(intlLocale[locale], { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    // narrowSymbol: "$" rather than "USD" (it-IT) or "US$" (en-GB); USD is the only dollar the shop shows.
+    format = new Intl.NumberFormat(intlLocale[locale], {
+      style: "currency",
+      currency,
+      currencyDisplay: "narrowSymbol",
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
     moneyFormats.set(key, format);
   }
   return format.format(minorUnits / 100);

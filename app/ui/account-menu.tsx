@@ -1,28 +1,33 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import type { ShellUser } from "#server/accounts/guards.ts";
 import { UserIcon } from "./icons";
 import { useDisclosure } from "./use-disclosure";
 
-export type ShellUser = { name: string };
+export type { ShellUser };
 
 const itemClass = "block rounded-lg px-3 py-2 text-left hover:bg-brand-50 hover:text-brand-800";
 
 /** Logged out: login / register. Logged in: the user's name (to the account), purchases, birth lists, logout. */
 export function AccountMenu({ user, locale }: { user: ShellUser | null; locale: Locale }) {
   const { t } = useTranslation();
+  const { pathname, search } = useLocation();
   const { detailsProps, summaryProps } = useDisclosure();
+  // After logging in, come back to the page the menu was opened on.
+  const here = `${pathname}${search}`;
+  const loginHref = `${localizedHref("/login-register", locale)}${/\/(login-register|logout)$/.test(pathname) ? "" : `?${new URLSearchParams({ redirectTo: here })}`}`;
   return (
     <details {...detailsProps} className="relative">
       <summary {...summaryProps} className="grid size-11 place-items-center rounded-full hover:bg-brand-50">
         <UserIcon />
-        <span className="sr-only">{t("account.menu")}</span>
+        <span className="sr-only">{user ? t("account.menuOf", { name: user.name }) : t("account.menu")}</span>
       </summary>
       <div className="absolute right-0 z-40 mt-2 w-60 rounded-2xl border border-brand-100 bg-white p-2 shadow-card">
         {user ? (
           <ul>
             <li>
-              <Link to={localizedHref("/my-account", locale)} className={`${itemClass} font-semibold`}>
+              <Link to={localizedHref("/my-account", locale)} className={`${itemClass} font-semibold break-words`}>
                 {user.name}
               </Link>
             </li>
@@ -36,23 +41,30 @@ export function AccountMenu({ user, locale }: { user: ShellUser | null; locale: 
                 {t("account.giftLists")}
               </Link>
             </li>
+            {user.role === "admin" && (
+              <li>
+                <Link to={localizedHref("/admin", locale)} className={itemClass}>
+                  {t("account.admin")}
+                </Link>
+              </li>
+            )}
             <li>
-              <form method="post" action="/logout">
+              <Form method="post" action={localizedHref("/logout", locale)}>
                 <button type="submit" className={`${itemClass} w-full`}>
                   {t("account.logout")}
                 </button>
-              </form>
+              </Form>
             </li>
           </ul>
         ) : (
           <ul>
             <li>
-              <Link to={localizedHref("/login-register", locale)} className={`${itemClass} font-semibold`}>
+              <Link to={loginHref} className={`${itemClass} font-semibold`}>
                 {t("account.login")}
               </Link>
             </li>
             <li>
-              <Link to={localizedHref("/login-register", locale)} className={itemClass}>
+              <Link to={`${localizedHref("/login-register", locale)}#register-title`} className={itemClass}>
                 {t("account.register")}
               </Link>
             </li>

@@ -1,27 +1,105 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { useRootData } from "#app/lib/root-data.ts";
+import { usePendingAddQuantity } from "./add-to-cart-form";
+import { CartLineButton, TrashIcon, useColourName, useOptimisticQuantity } from "./cart-line-item";
+import { CartAnswerToasts } from "./cart-toasts";
 import { CountBadge } from "./count-badge";
 import { BagIcon } from "./icons";
+import { useFormatPrice } from "./price";
+import { ProductImage } from "./product-image";
 import { useDisclosure } from "./use-disclosure";
 
-/** The cart icon and its dropdown; the cart issue fills the lines in. */
-export function MiniCart({ count, locale }: { count: number; locale: Locale }) {
+type MiniCartLine = NonNullable<ReturnType<typeof useRootData>>["cart"]["lines"][number];
+
+function MiniCartLineItem({ line, locale }: { line: MiniCartLine; locale: Locale }) {
   const { t } = useTranslation();
-  const { detailsProps, summaryProps } = useDisclosure();
+  const format = useFormatPrice();
+  const colourName = useColourName();
+  const quantity = useOptimisticQuantity(line.id, line.quantity);
+  // Size is null for one-size variants ("TAGLIA_UNICA", "tagliau"): never shown (SPEC.md section 2).
+  const details = [line.colour ? `${t("cart.colour")}: ${colourName(line.colour)}` : null, line.size ? `${t("cart.size")}: ${line.size}` : null]
+    .filter(Boolean)
+    .join(" · ");
   return (
-    <details {...detailsProps} className="relative">
+    // Hidden, not unmounted, while being removed: its form shows the answer's toast.
+    <li hidden={quantity === 0} className="flex gap-3 py-3">
+      <div className="size-14 shrink-0 overflow-hidden rounded-lg bg-sky-soft">
+        <ProductImage image={line.image} sizes="56px" fallbackWidth={160} className="size-full object-contain p-0.5" />
+      </div>
+      <div className="min-w-0 flex-1 text-sm">
+        <Link to={localizedHref(`/product/${line.productId}`, locale)} className="line-clamp-2 font-semibold hover:text-brand-800 hover:underline">
+          {line.name}
+        </Link>
+        {details && <p className="text-muted">{details}</p>}
+        <p className="text-muted">
+          {t("miniCart.quantity", { count: quantity })} × {format(line.unitCents)}
+        </p>
+        <p className="font-bold">{format(quantity === line.quantity ? line.lineTotalCents : line.unitCents * quantity)}</p>
+      </div>
+      <CartLineButton
+        lineId={line.id}
+        intent="remove"
+        label={t("miniCart.remove", { name: line.name })}
+        className="grid size-9 place-items-center rounded-full text-coral-700 hover:bg-coral-50"
+      >
+        <TrashIcon size={18} />
+      </CartLineButton>
+    </li>
+  );
+}
+
+/**
+ * The cart icon with its count and the dropdown of the cart's lines (header, every page). The count
+ * is the root loader's (`count` overrides it) plus the adds still on their way.
+ */
+export function MiniCart({ locale, count: givenCount }: { locale: Locale; count?: number }) {
+  const { t } = useTranslation();
+  const format = useFormatPrice();
+  const { detailsProps, summaryProps } = useDisclosure();
+  const cart = useRootData()?.cart;
+  const pending = usePendingAddQuantity();
+  const count = (givenCount ?? cart?.count ?? 0) + pending;
+  const lines = cart?.lines ?? [];
+  return (
+    <details {...detailsProps} className="relative" data-testid="mini-cart">
+      <CartAnswerToasts />
       <summary {...summaryProps} className="relative grid size-11 place-items-center rounded-full hover:bg-brand-50">
         <BagIcon />
         <CountBadge count={count} />
         <span className="sr-only">{t("miniCart.label", { count })}</span>
       </summary>
-      <div className="absolute right-0 z-40 mt-2 w-72 rounded-2xl border border-brand-100 bg-white p-4 shadow-card">
+      <div className="absolute right-0 z-40 mt-2 w-[min(22rem,calc(100vw-1.5rem))] rounded-2xl border border-brand-100 bg-white p-4 shadow-card">
         <p className="font-bold">{t("miniCart.title")}</p>
-        {count === 0 && <p className="mt-2 text-muted">{t("miniCart.empty")}</p>}
-        <Link to={localizedHref("/cart", locale)} className="btn-primary mt-4 w-full">
-          {t("miniCart.viewCart")}
-        </Link>
+        {lines.length === 0 ? (
+          <p className="mt-2 text-muted">{t("miniCart.empty")}</p>
+        ) : (
+          <>
+            {cart?.giftList && (
+              <p className="mt-2 rounded-lg bg-lilac-soft px-2 py-1 text-sm">{t("cart.giftList", { title: cart.giftList.title, code: cart.giftList.code })}</p>
+            )}
+            <ul className="max-h-[min(22rem,50vh)] divide-y divide-brand-100 overflow-y-auto">
+              {lines.map((line) => (
+                <MiniCartLineItem key={line.id} line={line} locale={locale} />
+              ))}
+            </ul>
+            <p className="mt-2 flex justify-between border-t border-brand-100 pt-3 font-bold">
+              <span>{t("miniCart.subtotal")}</span>
+              <span>{format(cart?.subtotalCents ?? 0)}</span>
+            </p>
+          </>
+        )}
+        <div className="mt-4 grid gap-2">
+          <Link to={localizedHref("/cart", locale)} className="btn-secondary w-full">
+            {t("miniCart.viewCart")}
+          </Link>
+          {lines.length > 0 && (
+            <Link to={localizedHref("/checkout", locale)} className="btn-primary w-full">
+              {t("miniCart.checkout")}
+            </Link>
+          )}
+        </div>
       </div>
     </details>
   );

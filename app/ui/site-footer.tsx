@@ -2,6 +2,7 @@ import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { PaymentCurrencyNote } from "./currency-switch";
 import { FacebookIcon, InstagramIcon, MailIcon, MapPinIcon, PhoneIcon, WhatsAppIcon } from "./icons";
 import { OpeningHoursList } from "./opening-hours-list";
 import { formatWhatsappNumber, mapsHref, postalAddress, telHref, whatsappHref, type ShopIdentity } from "./shop-contacts";
@@ -192,9 +193,12 @@ export function SiteFooter({ locale, shop, newsletterUrl, children }: SiteFooter
 
       <div className="border-t border-brand-800">
         <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-5 text-xs sm:px-6 lg:px-8 sm:flex-row sm:items-center sm:justify-between">
-          <p>
-            © {year} {shop.legalName} · {t("footer.vatNumber", { vatNumber: shop.vatNumber })}
-          </p>
+          <div className="space-y-1">
+            <p>
+              © {year} {shop.legalName} · {t("footer.vatNumber", { vatNumber: shop.vatNumber })}
+            </p>
+            <PaymentCurrencyNote />
+          </div>
           <FooterLinks links={legalLinks} locale={locale} className="flex gap-4" />
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { localizedHref, localeOfPath, type Locale } from "#app/lib/locale.ts";
+import { useSavedItems } from "#app/lib/saved-items.ts";
 import { AccountMenu, type ShellUser } from "./account-menu";
 import { CountBadge } from "./count-badge";
 import { CompareIcon, HeartIcon, SearchIcon } from "./icons";
@@ -52,8 +53,12 @@ function HeaderSearch({ locale }: { locale: Locale }) {
 
 const iconLinkClass = "relative grid size-11 place-items-center rounded-full hover:bg-brand-50";
 
-export function SiteHeader({ locale, shopName, categories, user, wishlistCount = 0, compareCount = 0, cartCount = 0 }: SiteHeaderProps) {
+export function SiteHeader({ locale, shopName, categories, user, cartCount, ...counts }: SiteHeaderProps) {
   const { t } = useTranslation();
+  // The browser's lists (app/lib/saved-items.ts) unless the caller passes counts.
+  const saved = useSavedItems();
+  const wishlistCount = counts.wishlistCount ?? saved.wishlist.length;
+  const compareCount = counts.compareCount ?? saved.compare.length;
   const { pathname } = useLocation();
   return (
     <div className="relative border-b border-brand-100 bg-white">

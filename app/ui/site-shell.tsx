@@ -5,6 +5,7 @@ import { NavigationProgress } from "./navigation-progress";
 import { ScrollToTopButton } from "./scroll-to-top-button";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader, type HeaderCounts } from "./site-header";
+import { Toaster, ToastProvider } from "./toaster";
 import { TopBar } from "./top-bar";
 import { WhatsAppChatLink } from "./whatsapp-chat-link";
 
@@ -18,14 +19,17 @@ export function SiteShell({ children, ...counts }: { children: ReactNode } & Hea
   const root = useRootData();
   if (!root) {
     return (
-      <main id="main" className="mx-auto max-w-3xl px-4 py-16">
-        {children}
-      </main>
+      <ToastProvider>
+        <main id="main" className="mx-auto max-w-3xl px-4 py-16">
+          {children}
+        </main>
+        <Toaster />
+      </ToastProvider>
     );
   }
-  const { locale, shop, categories, user, newsletterUrl } = root;
+  const { locale, shop, categories, user, newsletterUrl, cart } = root;
   return (
-    <>
+    <ToastProvider initial={cart.flash}>
       <a
         href="#main"
         className="sr-only z-[80] rounded-full bg-white px-4 py-2 font-semibold text-brand-800 shadow-card focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
@@ -44,6 +48,7 @@ export function SiteShell({ children, ...counts }: { children: ReactNode } & Hea
         <WhatsAppChatLink whatsapp={shop.whatsapp} />
         <ScrollToTopButton />
       </SiteFooter>
-    </>
+      <Toaster />
+    </ToastProvider>
   );
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { htmlLang, localizedHref, locales, pathInLocale, type Locale } from "#app/lib/locale.ts";
+import { CurrencySwitch } from "./currency-switch";
 import { PhoneIcon, TruckIcon } from "./icons";
 import { telHref } from "./shop-contacts";
 
@@ -56,6 +57,7 @@ export function TopBar({ locale, phone, city }: { locale: Locale; phone: string;
             {t("topBar.giftList")}
           </Link>
           <LanguageSwitch locale={locale} />
+          <CurrencySwitch />
         </div>
       </div>
     </div>

@@ -3,17 +3,42 @@ import fs from "node:fs";
 import path from "node:path";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { admin, bearer } from "better-auth/plugins";
+import { admin, bearer, genericOAuth } from "better-auth/plugins";
 import type { Db } from "#server/db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "#server/db/schema.ts";
 import type { Env } from "#server/env.ts";
+import { queueExistingAccountEmail, queuePasswordResetEmail, queueVerificationEmail } from "./account-emails.service";
+import { createAuthHooks } from "./auth-hooks";
+import { clientIpHeader, currentAuthLocale } from "./auth-request";
+import { passwordLimits } from "./passwords";
+
+/** better-auth's id of the external OpenID Connect provider (callback: /api/auth/callback/oidc). */
+export const oidcProviderId = "oidc";
+
+export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
+
+/** The external identity provider, when the environment names all three of issuer, client id and secret. */
+export function oidcSettingsOf(env: Env): OidcSettings | null {
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET) return null;
+  return { issuer: env.OIDC_ISSUER.replace(/\/$/, ""), clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET, name: env.OIDC_PROVIDER_NAME };
+}
 
 /**
  * better-auth owns sessions, passwords and tokens (no hand-made session code). Sessions and
  * rate-limit counters live in the database, so they hold across several app processes.
- * Sign-up/login pages, e-mail flows and OIDC are completed by the accounts issue (#5).
+ * Registration never signs in by itself (the answer must not reveal whether the address already has
+ * an account); the verification link does. See docs/decisions (accounts).
  */
 export function createAuth({ db, env, publicUrl }: { db: Db; env: Env; publicUrl: string }) {
+  const oidc = oidcSettingsOf(env);
+  const hooks = createAuthHooks(db);
+  const mailTarget = (user: { email: string; name: string }, betterAuthUrl?: string) => ({
+    db,
+    publicUrl,
+    locale: currentAuthLocale(betterAuthUrl),
+    to: user.email,
+    name: user.name,
+  });
   return betterAuth({
     appName: "Bimbi Felici",
     baseURL: publicUrl,
@@ -23,19 +48,65 @@ export function createAuth({ db, env, publicUrl }: { db: Db; env: Env; publicUrl
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications, rateLimit: rateLimits },
     }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: passwordLimits.min,
+      maxPasswordLength: passwordLimits.max,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      sendResetPassword: ({ user, token, url }) => queuePasswordResetEmail(mailTarget(user, url), token),
+      onExistingUserSignUp: ({ user }) => queueExistingAccountEmail(mailTarget(user)),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: ({ user, token, url }) => queueVerificationEmail(mailTarget(user, url), token),
+    },
+    user: { changeEmail: { enabled: true }, deleteUser: { enabled: true } },
+    hooks,
+    // A wrong password is logged as a warning (worth seeing in production); tests run silent.
+    logger: { disabled: env.LOG_LEVEL === "silent", level: betterAuthLogLevel(env.LOG_LEVEL) },
     rateLimit: { enabled: true, storage: "database", window: 60, max: 100 },
     trustedOrigins: [publicUrl],
     advanced: {
       useSecureCookies: publicUrl.startsWith("https:"),
-      // Only trust a forwarded client address when the operator says a proxy is in front.
-      ipAddress: { ipAddressHeaders: env.TRUST_PROXY > 0 ? ["x-forwarded-for"] : [] },
+      // The client address as Express computed it (TRUST_PROXY aware), set by every entry point.
+      ipAddress: { ipAddressHeaders: [clientIpHeader] },
     },
-    plugins: [bearer({ requireSignature: true }), admin({ defaultRole: "customer", adminRoles: ["admin"] })],
+    plugins: [
+      bearer({ requireSignature: true }),
+      admin({ defaultRole: "customer", adminRoles: ["admin"] }),
+      ...(oidc
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: oidcProviderId,
+                  name: oidc.name,
+                  discoveryUrl: `${oidc.issuer}/.well-known/openid-configuration`,
+                  clientId: oidc.clientId,
+                  clientSecret: oidc.clientSecret,
+                  scopes: ["openid", "email", "profile"],
+                  pkce: true,
+                  requireIdTokenVerification: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
   });
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+function betterAuthLogLevel(level: Env["LOG_LEVEL"]): "debug" | "info" | "warn" | "error" {
+  if (level === "debug" || level === "trace") return "debug";
+  if (level === "fatal" || level === "error") return "error";
+  return "warn";
+}
 
 /**
  * AUTH_SECRET when set (required with several processes); otherwise a random secret kept in

@@ -7,6 +7,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -30,6 +31,11 @@ const updatedAt = () =>
     .$onUpdate(() => new Date());
 
 // ---------------------------------------------------------------- catalogue
+
+/** PostgreSQL's full-text document type; written only by SQL (server/catalog/search.service.ts). */
+const tsvector = customType<{ data: string }>({
+  dataType: () => "tsvector",
+});
 
 export const categories = pgTable("categories", {
   id: integer().primaryKey().generatedByDefaultAsIdentity(),
@@ -107,6 +113,13 @@ export const products = pgTable(
     materialIt: text(),
     materialEn: text(),
     affiliateUrl: text(),
+    /**
+     * Search document: names and short descriptions (Italian and English stemming, accents folded)
+     * and the first brand. Kept up to date by refreshProductSearch (server/catalog/search.service.ts).
+     */
+    searchVector: tsvector(),
+    /** The same texts, lower-cased and unaccented: the words typos are matched against (product_search_words). */
+    searchText: text().notNull().default(""),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -120,6 +133,7 @@ export const products = pgTable(
     index().on(t.subcategoryId),
     index().on(t.createdAt),
     index().on(t.saleCount),
+    index("products_search_vector_idx").using("gin", t.searchVector),
   ],
 );
 

@@ -6,6 +6,7 @@
 import { count, sql } from "drizzle-orm";
 import { writeSampleCatalogueImages, sourceImageSize } from "#server/catalog/images.ts";
 import { sampleBrands, sampleCatalogue, type SampleProduct } from "#server/catalog/sample-catalogue.ts";
+import { refreshProductSearch } from "#server/catalog/search.service.ts";
 import { offersCategorySlug, taxonomy } from "#server/catalog/taxonomy.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { defaultSettings } from "#server/settings/settings.ts";
@@ -66,6 +67,7 @@ export async function seedSampleCatalogue(db: Db, options: SeedOptions): Promise
     await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(seedLockKey))})`);
     if ((await countProducts(tx)) > 0) return false;
     await insertSampleCatalogue(tx, now);
+    await refreshProductSearch(tx);
     await insertDefaults(tx);
     return true;
   });

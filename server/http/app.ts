@@ -9,7 +9,10 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import * as productionBuild from "virtual:react-router/server-build";
 import { createAuth } from "#server/accounts/auth.ts";
+import { startExchangeRatesJob } from "#server/currency/rates-job.ts";
 import { readEnv, publicUrlOf, type Env } from "#server/env.ts";
+import { stopAllJobs } from "#server/jobs/scheduler.ts";
+import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { requestContext, shopContext, type ShopServices } from "./context";
 import { createLogger } from "./log";
@@ -37,6 +40,10 @@ export async function startShop(options: StartOptions) {
   const publicUrl = publicUrlOf(env);
   const services: ShopServices = { db: handle.db, auth: createAuth({ db: handle.db, env, publicUrl }), env, log, publicUrl };
   const newsletterOrigin = await readNewsletterOrigin(services);
+  // Display-currency rates from the ECB when configured; otherwise the stored or bundled ones.
+  const ratesJob = env.RATES_URL ? startExchangeRatesJob({ db: handle.db, url: env.RATES_URL, log }) : null;
+  // Queued e-mails go out every 15 s over SMTP_URL; without it they wait in the outbox.
+  startMailDeliveryJob({ db: handle.db, env, log });
 
   const app = express();
   app.disable("x-powered-by");
@@ -101,6 +108,8 @@ export async function startShop(options: StartOptions) {
     forceExit.unref();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await ratesJob?.stop();
+    await stopAllJobs();
     await handle.close();
     process.exit(0);
   };

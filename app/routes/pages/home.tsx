@@ -1,14 +1,15 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, localeOfPath, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import { pageMeta } from "#app/lib/seo.ts";
+import { sharingMeta } from "#app/lib/open-graph.ts";
 import { CategoryIcon } from "#app/ui/category-icon.tsx";
 import { ChatIcon, GiftIcon, StoreIcon, TruckIcon } from "#app/ui/icons.tsx";
 import { categoryHref } from "#app/ui/mega-menu.tsx";
-import { ProductTile, type ProductTileProps } from "#app/ui/product-tile.tsx";
+import { ProductCard } from "#app/ui/product-card.tsx";
 import { getHomeProducts } from "#server/catalog/home.service.ts";
+import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/home";
@@ -20,12 +21,13 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   return { ...products, meta: getPageMetaTexts(locale, "home") };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>
+  sharingMeta({ matches, location, meta: loaderData?.meta, includeShop: true });
 
 /** Soft backgrounds for the category tiles, in turn. */
 const tileColours = ["bg-sky-soft", "bg-coral-50", "bg-sun-50", "bg-lilac-soft", "bg-brand-50", "bg-rose-soft"];
 
-function ProductRow({ id, title, products, locale, action }: { id: string; title: string; products: ProductTileProps[]; locale: Locale; action?: ReactNode }) {
+function ProductRow({ id, title, products, action }: { id: string; title: string; products: ProductCardData[]; action?: ReactNode }) {
   if (products.length === 0) return null;
   return (
     <section aria-labelledby={id} className="mx-auto mt-16 max-w-7xl px-4 sm:px-6 lg:px-8">
@@ -38,7 +40,7 @@ function ProductRow({ id, title, products, locale, action }: { id: string; title
       <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4 lg:gap-6">
         {products.map((product) => (
           <li key={product.id}>
-            <ProductTile product={product} locale={locale} />
+            <ProductCard product={product} />
           </li>
         ))}
       </ul>
@@ -113,13 +115,12 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         </ul>
       </section>
 
-      <ProductRow id="home-new" title={t("home.newArrivals")} products={newArrivals} locale={locale} />
-      <ProductRow id="home-best" title={t("home.bestSellers")} products={bestSellers} locale={locale} />
+      <ProductRow id="home-new" title={t("home.newArrivals")} products={newArrivals} />
+      <ProductRow id="home-best" title={t("home.bestSellers")} products={bestSellers} />
       <ProductRow
         id="home-offers"
         title={t("home.offers")}
         products={offers}
-        locale={locale}
         action={
           <Link to={categoryHref("offerte", locale)} className="link shrink-0 text-sm">
             {t("home.allOffers")}

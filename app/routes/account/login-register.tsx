@@ -1,0 +1,266 @@
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
+import { TextField } from "#app/ui/form-field.tsx";
+import { PageHeader } from "#app/ui/page-header.tsx";
+import { oidcSettingsOf } from "#server/accounts/auth.ts";
+import { authLimits, safeRedirectPath } from "#server/accounts/auth.inputs.ts";
+import { logIn, mergeCartIntoAccount, registerCustomer, startOidcSignIn } from "#server/accounts/auth-flows.service.ts";
+import { echoFields, formFields } from "#server/accounts/form-values.ts";
+import { getSessionUser } from "#server/accounts/guards.ts";
+import { requestContext, shopContext } from "#server/http/context.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/login-register";
+
+const notices = ["registered", "reset", "loggedOut", "verified"] as const;
+type Notice = (typeof notices)[number];
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const services = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), localizedHref("/my-account", locale));
+  const user = await getSessionUser(context, request);
+  if (user) {
+    // Back from the external provider: the visitor's cart joins the account's, then on to the page asked for.
+    const headers = url.searchParams.get("completed") === "oidc" ? await mergeCartIntoAccount(services, request, user.id) : undefined;
+    throw redirect(redirectTo, { headers });
+  }
+  const notice = notices.find((candidate) => candidate === url.searchParams.get("notice")) ?? null;
+  return {
+    meta: getPageMetaTexts(locale, "auth.loginRegister"),
+    redirectTo: url.searchParams.has("redirectTo") ? redirectTo : "",
+    oidcName: oidcSettingsOf(services.env)?.name ?? null,
+    oidcFailed: url.searchParams.has("oidcError"),
+    notice,
+    limits: authLimits,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const services = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const caller = { request, clientIp: context.get(requestContext).clientIp, locale };
+  const form = await request.formData();
+  const fields = formFields(form);
+  const redirectTo = safeRedirectPath(fields.redirectTo, localizedHref("/my-account", locale));
+  switch (fields.intent) {
+    case "login": {
+      const result = await logIn(services, caller, fields);
+      if (!result.ok) {
+        const status = result.errors.form === "auth.errors.tooManyAttempts" ? 429 : 400;
+        return data({ intent: "login" as const, errors: result.errors, values: echoFields(form, ["email"]) }, { status });
+      }
+      throw redirect(redirectTo, { headers: result.headers });
+    }
+    case "register": {
+      const result = await registerCustomer(services, caller, fields);
+      if (!result.ok) {
+        const status = result.errors.form === "auth.errors.tooManySignUps" ? 429 : 400;
+        return data({ intent: "register" as const, errors: result.errors, values: echoFields(form, ["name", "email"]) }, { status });
+      }
+      // Post/Redirect/Get; the same answer whether or not the address already had an account.
+      const query = new URLSearchParams({ notice: "registered" });
+      if (fields.redirectTo) query.set("redirectTo", redirectTo);
+      throw redirect(`${localizedHref("/login-register", locale)}?${query}`);
+    }
+    case "oidc": {
+      const started = await startOidcSignIn(services, caller, redirectTo);
+      if (started.ok) throw redirect(started.url, { headers: started.headers });
+      return data({ intent: "oidc" as const, errors: { form: "auth.errors.oidcUnavailable" } as FormErrors, values: {} }, { status: 400 });
+    }
+  }
+  return data({ intent: null, errors: { form: "auth.errors.invalidRequest" } as FormErrors, values: {} }, { status: 400 });
+}
+
+type ActionData = Route.ComponentProps["actionData"];
+
+function LoginForm({ actionData, redirectTo, oidcName }: { actionData: ActionData; redirectTo: string; oidcName: string | null }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === "en" ? "en" : "it";
+  const mine = actionData?.intent === "login" ? actionData : undefined;
+  const errors: FormErrors | undefined = mine?.errors;
+  const errorText = useErrorText(errors);
+  const formRef = useFormWithProblems(errors);
+  const oidcErrors = actionData?.intent === "oidc" ? actionData.errors : undefined;
+  return (
+    <section aria-labelledby="login-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
+      <h2 id="login-title" className="text-2xl font-bold">
+        {t("auth.login.title")}
+      </h2>
+      <p className="mt-1 text-muted">{t("auth.login.lead")}</p>
+      <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
+        <input type="hidden" name="intent" value="login" />
+        {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+        {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
+        <TextField
+          label={t("auth.fields.email")}
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          defaultValue={mine?.values.email}
+          error={errorText("email")}
+        />
+        <TextField label={t("auth.fields.password")} name="password" type="password" autoComplete="current-password" required error={errorText("password")} />
+        <div className="flex flex-wrap items-center justify-between gap-4">
+          <SubmitButton intent="login" busyLabel={t("auth.login.submitting")} className="btn-primary px-8 py-3 text-base">
+            {t("auth.login.submit")}
+          </SubmitButton>
+          <Link to={localizedHref("/forgot-password", locale)} className="link text-sm">
+            {t("auth.login.forgot")}
+          </Link>
+        </div>
+      </Form>
+      {oidcName && (
+        <Form method="post" className="mt-6 border-t border-brand-100 pt-6">
+          <input type="hidden" name="intent" value="oidc" />
+          {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+          {oidcErrors?.form && <AccountNotice kind="error">{t(oidcErrors.form)}</AccountNotice>}
+          <SubmitButton intent="oidc" busyLabel={t("auth.login.oidcStarting")} className="btn-secondary w-full py-3 text-base">
+            {t("auth.login.oidc", { provider: oidcName })}
+          </SubmitButton>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+function PrivacyCheckbox({ error }: { error?: string }) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div>
+      <div className="flex items-start gap-3">
+        <input
+          id={id}
+          type="checkbox"
+          name="privacy"
+          required
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="mt-1 size-5 shrink-0 accent-brand-700"
+        />
+        <label htmlFor={id} className="text-sm">
+          {t("auth.register.privacy")}{" "}
+          <span aria-hidden="true" className="text-coral-700">
+            *
+          </span>
+        </label>
+      </div>
+      <p className="mt-1 ml-8 text-sm">
+        <Link to={localizedHref("/privacy", i18n.language === "en" ? "en" : "it")} className="link">
+          {t("auth.register.privacyLink")}
+        </Link>
+      </p>
+      {error && (
+        <p id={errorId} className="field-error ml-8">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function RegisterForm({ actionData, redirectTo, limits }: { actionData: ActionData; redirectTo: string; limits: typeof authLimits }) {
+  const { t } = useTranslation();
+  const mine = actionData?.intent === "register" ? actionData : undefined;
+  const errors: FormErrors | undefined = mine?.errors;
+  const errorText = useErrorText(errors, limits);
+  const formRef = useFormWithProblems(errors);
+  return (
+    <section aria-labelledby="register-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
+      <h2 id="register-title" className="text-2xl font-bold">
+        {t("auth.register.title")}
+      </h2>
+      <p className="mt-1 text-muted">{t("auth.register.lead")}</p>
+      <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
+        <input type="hidden" name="intent" value="register" />
+        {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+        {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
+        <TextField
+          label={t("auth.fields.name")}
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={limits.name}
+          defaultValue={mine?.values.name}
+          error={errorText("name")}
+        />
+        <TextField
+          label={t("auth.fields.email")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={limits.email}
+          defaultValue={mine?.values.email}
+          error={errorText("email")}
+        />
+        <TextField
+          label={t("auth.fields.password")}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={limits.passwordMin}
+          maxLength={limits.password}
+          hint={t("auth.fields.passwordHint", { min: limits.passwordMin })}
+          error={errorText("password")}
+        />
+        <TextField
+          label={t("auth.fields.passwordConfirm")}
+          name="passwordConfirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          maxLength={limits.password}
+          hint={t("auth.fields.passwordConfirmHint")}
+          error={errorText("passwordConfirm")}
+        />
+        <PrivacyCheckbox error={errorText("privacy")} />
+        <SubmitButton intent="register" busyLabel={t("auth.register.submitting")} className="btn-coral px-8 py-3 text-base">
+          {t("auth.register.submit")}
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+export default function LoginRegisterPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const { notice, oidcFailed, oidcName, redirectTo, limits } = loaderData;
+  const showNotice = notice && !actionData && searchParams.get("notice") === notice;
+  return (
+    <>
+      <PageHeader title={t("auth.loginRegister.title")}>
+        <p>{t("auth.loginRegister.lead")}</p>
+      </PageHeader>
+      <div className="mx-auto max-w-5xl px-4 py-10">
+        {showNotice && (
+          <div className="mb-8">
+            <AccountNotice kind={notice === "registered" ? "info" : "success"}>
+              <p>{t(`auth.notices.${notice}.title`)}</p>
+              <p className="mt-1 font-normal">{t(`auth.notices.${notice}.text`)}</p>
+            </AccountNotice>
+          </div>
+        )}
+        {oidcFailed && !actionData && (
+          <div className="mb-8">
+            <AccountNotice kind="error">{t("auth.errors.oidcFailed", { provider: oidcName ?? "OpenID" })}</AccountNotice>
+          </div>
+        )}
+        <div className="grid gap-8 lg:grid-cols-2 lg:items-start">
+          <LoginForm actionData={actionData} redirectTo={redirectTo} oidcName={oidcName} />
+          <RegisterForm actionData={actionData} redirectTo={redirectTo} limits={limits} />
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
+import { TextField } from "#app/ui/form-field.tsx";
+import { PageHeader } from "#app/ui/page-header.tsx";
+import { authLimits, tokenField } from "#server/accounts/auth.inputs.ts";
+import { resetPassword } from "#server/accounts/auth-flows.service.ts";
+import { formFields } from "#server/accounts/form-values.ts";
+import { requestContext, shopContext } from "#server/http/context.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/reset-password";
+
+export function loader({ url }: Route.LoaderArgs) {
+  const token = tokenField.safeParse(url.searchParams.get("token") ?? "");
+  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "auth.reset"), token: token.success ? token.data : null, limits: authLimits };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const locale = localeOfPath(url.pathname);
+  const form = await request.formData();
+  const result = await resetPassword(context.get(shopContext), { request, clientIp: context.get(requestContext).clientIp, locale }, formFields(form));
+  if (!result.ok) return data({ errors: result.errors as FormErrors }, { status: 400 });
+  throw redirect(`${localizedHref("/login-register", locale)}?notice=reset`);
+}
+
+function InvalidLink() {
+  const { t, i18n } = useTranslation();
+  return (
+    <div className="mt-6 space-y-4">
+      <AccountNotice kind="error">{t("auth.errors.resetLinkInvalid")}</AccountNotice>
+      <Link to={localizedHref("/forgot-password", i18n.language === "en" ? "en" : "it")} className="btn-primary">
+        {t("auth.reset.requestNew")}
+      </Link>
+    </div>
+  );
+}
+
+export default function ResetPasswordPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { token, limits } = loaderData;
+  const errors = actionData?.errors;
+  const errorText = useErrorText(errors, limits);
+  const formRef = useFormWithProblems(errors);
+  return (
+    <>
+      <PageHeader title={t("auth.reset.title")}>
+        <p>{t("auth.reset.lead")}</p>
+      </PageHeader>
+      <div className="mx-auto max-w-xl px-4 py-10">
+        <section aria-labelledby="reset-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
+          <h2 id="reset-title" className="text-2xl font-bold">
+            {t("auth.reset.formTitle")}
+          </h2>
+          {!token || errors?.form === "auth.errors.resetLinkInvalid" ? (
+            <InvalidLink />
+          ) : (
+            <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
+              <input type="hidden" name="token" value={token} />
+              {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
+              <TextField
+                label={t("auth.fields.newPassword")}
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={limits.passwordMin}
+                maxLength={limits.password}
+                hint={t("auth.fields.passwordHint", { min: limits.passwordMin })}
+                error={errorText("password")}
+              />
+              <TextField
+                label={t("auth.fields.passwordConfirm")}
+                name="passwordConfirm"
+                type="password"
+                autoComplete="new-password"
+                required
+                maxLength={limits.password}
+                hint={t("auth.fields.passwordConfirmHint")}
+                error={errorText("passwordConfirm")}
+              />
+              <SubmitButton busyLabel={t("auth.reset.submitting")} className="btn-primary px-8 py-3 text-base">
+                {t("auth.reset.submit")}
+              </SubmitButton>
+            </Form>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

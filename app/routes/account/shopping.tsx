@@ -1,0 +1,130 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { formatDate } from "#app/lib/format.ts";
+import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { PageHeader } from "#app/ui/page-header.tsx";
+import { Price } from "#app/ui/price.tsx";
+import { BagIcon } from "#app/ui/icons.tsx";
+import { requireUser } from "#server/accounts/guards.ts";
+import { listPurchases } from "#server/accounts/purchases.service.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/shopping";
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const user = await requireUser(context, request);
+  return {
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "purchases"),
+    orders: await listPurchases(context.get(shopContext).db, user.id),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+
+type Order = Route.ComponentProps["loaderData"]["orders"][number];
+
+const oneSize = new Set(["TAGLIA_UNICA", "tagliau"]);
+
+function OrderCard({ order }: { order: Order }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === "en" ? "en" : "it";
+  const titleId = `order-${order.number}`;
+  const variantText = (line: Order["lines"][number]) =>
+    [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, line.size && !oneSize.has(line.size) ? line.size : null]
+      .filter(Boolean)
+      .join(" · ");
+  return (
+    <article aria-labelledby={titleId} className="rounded-3xl bg-white p-6 shadow-card">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h2 id={titleId} className="text-xl font-bold">
+            {t("purchases.orderNumber", { number: order.number })}
+          </h2>
+          <p className="text-sm text-muted">
+            {t("purchases.placedOn", { date: formatDate(order.createdAt, locale) })} · {t(`purchases.delivery.${order.deliveryMethod}`)}
+          </p>
+        </div>
+        <p className="rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-900">{t(`purchases.status.${order.status}`)}</p>
+      </header>
+      {order.carrier && order.trackingNumber && (
+        <p className="mt-3 text-sm">{t("purchases.tracking", { carrier: order.carrier, tracking: order.trackingNumber })}</p>
+      )}
+      <table className="mt-4 w-full text-left text-sm">
+        <caption className="sr-only">{t("purchases.linesCaption", { number: order.number })}</caption>
+        <thead className="border-b border-brand-100 text-muted">
+          <tr>
+            <th scope="col" className="py-2 pr-2 font-semibold">
+              {t("purchases.product")}
+            </th>
+            <th scope="col" className="px-2 py-2 text-right font-semibold">
+              {t("purchases.quantity")}
+            </th>
+            <th scope="col" className="py-2 pl-2 text-right font-semibold">
+              {t("purchases.lineTotal")}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.lines.map((line) => (
+            <tr key={line.id} className="border-b border-brand-50 align-top">
+              <td className="py-2 pr-2">
+                {line.productId ? (
+                  <Link to={localizedHref(`/product/${line.productId}`, locale)} className="link font-semibold">
+                    {line.name}
+                  </Link>
+                ) : (
+                  <span className="font-semibold">{line.name}</span>
+                )}
+                {variantText(line) && <span className="block text-muted">{variantText(line)}</span>}
+              </td>
+              <td className="px-2 py-2 text-right">{line.quantity}</td>
+              <td className="py-2 pl-2 text-right">
+                <Price cents={line.lineTotalCents} size="sm" />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={2} className="pt-3 text-right font-bold">
+              {t("purchases.total")}
+            </th>
+            <td className="pt-3 pl-2 text-right font-bold">
+              <Price cents={order.totalCents} />
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </article>
+  );
+}
+
+export default function ShoppingPage({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === "en" ? "en" : "it";
+  const { orders } = loaderData;
+  return (
+    <>
+      <PageHeader title={t("purchases.title")}>
+        <p>{t("purchases.lead")}</p>
+      </PageHeader>
+      <div className="mx-auto max-w-4xl space-y-6 px-4 py-10">
+        {orders.length === 0 ? (
+          <div className="rounded-3xl bg-white p-10 text-center shadow-card">
+            <span className="mx-auto grid size-16 place-items-center rounded-full bg-brand-50 text-brand-700">
+              <BagIcon size={32} />
+            </span>
+            <h2 className="mt-4 text-2xl font-bold">{t("purchases.emptyTitle")}</h2>
+            <p className="mt-2 text-muted">{t("purchases.emptyText")}</p>
+            <Link to={localizedHref("/shop", locale)} className="btn-primary mt-6">
+              {t("purchases.emptyCta")}
+            </Link>
+          </div>
+        ) : (
+          orders.map((order) => <OrderCard key={order.id} order={order} />)
+        )}
+      </div>
+    </>
+  );
+}

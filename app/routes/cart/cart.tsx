@@ -1,0 +1,135 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link, useFetcher, useLocation } from "react-router";
+import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { CartLineItem } from "#app/ui/cart-line-item.tsx";
+import { CartTotalsList } from "#app/ui/cart-totals.tsx";
+import { awaitCartAnswer, FetcherMarker, type CartActionData } from "#app/ui/cart-toasts.tsx";
+import { BagIcon } from "#app/ui/icons.tsx";
+import { PageHeader } from "#app/ui/page-header.tsx";
+import { handleCartAction } from "#server/cart/cart-action.ts";
+import { readCartRequest } from "#server/cart/cart-request.ts";
+import { getCartView } from "#server/cart/cart-view.service.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/cart";
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const services = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const { cartId } = readCartRequest(request, services);
+  const cart = await getCartView(services.db, { cartId, locale, now: new Date() });
+  return { cart, meta: getPageMetaTexts(locale, "cart") };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+  ...pageMeta(matches, loaderData?.meta),
+  { name: "robots", content: "noindex" },
+];
+
+/**
+ * One action for every cart form of the site (intent = add, increase, decrease, remove, clear,
+ * share): see server/cart/cart-action.ts.
+ */
+export async function action({ request, url, context }: Route.ActionArgs) {
+  return handleCartAction(context.get(shopContext), request, localeOfPath(url.pathname));
+}
+
+const clearFetcherKey = "cart-clear";
+
+function ClearCartForm() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const fetcher = useFetcher<CartActionData>({ key: clearFetcherKey });
+  return (
+    <fetcher.Form method="post" action={localizedHref("/cart", localeOfPath(pathname))} onSubmit={() => awaitCartAnswer(clearFetcherKey)}>
+      <input type="hidden" name="intent" value="clear" />
+      <input type="hidden" name="redirectTo" value={pathname} />
+      <FetcherMarker />
+      <button type="submit" className="btn-secondary border-coral-600 text-coral-700 hover:bg-coral-50">
+        {t("cart.clear")}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+export default function CartPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const locale = localeOfPath(pathname);
+  const { cart } = loaderData;
+  const clearing = useFetcher({ key: clearFetcherKey }).state === "submitting";
+  const lines = clearing ? [] : cart.lines;
+
+  return (
+    <>
+      <PageHeader title={t("cart.title")} />
+      <div className="mx-auto max-w-5xl px-4 py-8 sm:py-12">
+        {lines.length === 0 ? (
+          <div className="mx-auto max-w-md rounded-2xl bg-white p-8 text-center shadow-card">
+            <BagIcon size={48} className="mx-auto text-brand-700" />
+            <p className="mt-4 text-lg font-semibold">{t("cart.empty")}</p>
+            <Link to={localizedHref("/shop", locale)} className="btn-primary mt-6">
+              {t("cart.emptyCta")}
+            </Link>
+          </div>
+        ) : (
+          <div className="grid gap-8 lg:grid-cols-[1fr_22rem] lg:items-start">
+            <section aria-labelledby="cart-lines-title" className="rounded-2xl bg-white px-4 shadow-card sm:px-6">
+              <h2 id="cart-lines-title" className="sr-only">
+                {t("cart.linesLabel")}
+              </h2>
+              {cart.giftList && (
+                <p className="mt-4 rounded-xl bg-lilac-soft px-3 py-2 font-semibold">
+                  {t("cart.giftList", { title: cart.giftList.title, code: cart.giftList.code })}
+                </p>
+              )}
+              <ul className="divide-y divide-brand-100">
+                {lines.map((line) => (
+                  <CartLineItem key={line.id} line={line} />
+                ))}
+              </ul>
+              <div className="flex flex-wrap items-center justify-between gap-3 border-t border-brand-100 py-4">
+                <Link to={localizedHref("/shop", locale)} className="font-semibold text-brand-800 underline-offset-4 hover:underline">
+                  {t("cart.continueShopping")}
+                </Link>
+                <ClearCartForm />
+              </div>
+            </section>
+
+            <aside aria-labelledby="cart-summary-title" className="rounded-2xl bg-white p-6 shadow-card lg:sticky lg:top-4">
+              <h2 id="cart-summary-title" className="text-xl font-bold">
+                {t("cart.summary")}
+              </h2>
+              <CartTotalsList totals={cart.totals} />
+              <p className="mt-2 text-sm text-muted">{t("cart.vatIncluded")}</p>
+              {cart.hasProblems ? (
+                <>
+                  <p className="mt-4 rounded-xl bg-coral-50 p-3 text-sm font-semibold text-coral-700" id="checkout-blocked">
+                    {t("cart.checkoutBlocked")}
+                  </p>
+                  <button type="button" className="btn-primary mt-4 w-full py-3 text-base disabled:cursor-not-allowed disabled:opacity-60" disabled aria-describedby="checkout-blocked">
+                    {t("cart.checkout")}
+                  </button>
+                </>
+              ) : (
+                <Link to={localizedHref("/checkout", locale)} className="btn-primary mt-4 w-full py-3 text-base">
+                  {t("cart.checkout")}
+                </Link>
+              )}
+              <Form method="post" className="mt-6 border-t border-brand-100 pt-4">
+                <input type="hidden" name="intent" value="share" />
+                <p className="text-sm text-muted" id="share-hint">
+                  {t("cart.shareHint")}
+                </p>
+                <button type="submit" className="btn-secondary mt-2 w-full" aria-describedby="share-hint">
+                  {t("cart.share")}
+                </button>
+              </Form>
+            </aside>
+          </div>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,316 @@
+import { useTranslation } from "react-i18next";
+import { data, Link, useNavigation } from "react-router";
+import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
+import { sharingMeta } from "#app/lib/open-graph.ts";
+import { breadcrumbJsonLd } from "#app/lib/structured-data.ts";
+import { ActiveFilters, ListingFilters, type FilterGroupView } from "#app/ui/listing-filters.tsx";
+import { ListingGrid } from "#app/ui/listing-grid.tsx";
+import { ListingPagination, type PaginationView } from "#app/ui/listing-pagination.tsx";
+import { ListingGroups, ListingLayoutSwitch, ListingSort, type HiddenField } from "#app/ui/listing-toolbar.tsx";
+import { SearchBox } from "#app/ui/search-box.tsx";
+import {
+  facetParam,
+  hasFilters,
+  listingFacets,
+  listingHref,
+  listingRouteOf,
+  listingSearchParams,
+  paginationItems,
+  parseListingQuery,
+  withGroup,
+  withoutFilters,
+  withoutFilterValue,
+  withPage,
+  type ListingQuery,
+} from "#server/catalog/listing.ts";
+import { listingGroups, listingSorts } from "#server/catalog/listing.inputs.ts";
+import { getBrandIndex, getListing, type Listing } from "#server/catalog/listing.service.ts";
+import { maxSearchLength } from "#server/catalog/search.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/listing";
+
+type Crumb = { name: string; href: string | null };
+
+/** Fields a form must carry to keep the rest of the listing's state (`except` names the ones it sets itself). */
+function hiddenFieldsOf(query: ListingQuery, except: readonly string[]): HiddenField[] {
+  return [...listingSearchParams(withPage(query, 1)).entries()].filter(([name]) => !except.includes(name)).map(([name, value]) => ({ name, value }));
+}
+
+function brandIndexData(locale: Locale, brands: Awaited<ReturnType<typeof getBrandIndex>>) {
+  const t = getTranslator(locale);
+  return {
+    kind: "brands" as const,
+    brands: brands.map((brand) => ({ ...brand, href: localizedHref(`/marchi/${encodeURIComponent(brand.slug)}`, locale) })),
+    crumbs: [
+      { name: t("nav.home"), href: localizedHref("/", locale) },
+      { name: t("listing.brands.title"), href: null },
+    ] satisfies Crumb[],
+    meta: { title: t("listing.brands.title"), description: t("listing.brands.metaDescription") },
+  };
+}
+
+function listingData(locale: Locale, path: string, listing: Listing) {
+  const t = getTranslator(locale);
+  const { subject, query } = listing;
+  const href = (next: ListingQuery) => listingHref(path, next);
+  const home = { name: t("nav.home"), href: localizedHref("/", locale) };
+  const shop = { name: t("listing.shopTitle"), href: localizedHref("/shop", locale) };
+
+  let title: string;
+  let description: string;
+  let crumbs: Crumb[];
+  if (subject.kind === "shop") {
+    title = query.search ? t("listing.searchTitle") : t("listing.shopTitle");
+    description = t("listing.meta.shop");
+    crumbs = [home, { ...shop, href: null }];
+  } else if (subject.kind === "category") {
+    title = subject.name;
+    description = t("listing.meta.category", { name: subject.name });
+    crumbs = [home, shop, { name: subject.name, href: null }];
+  } else if (subject.kind === "subcategory") {
+    title = subject.name;
+    description = t("listing.meta.subcategory", { name: subject.name, category: subject.category.name });
+    crumbs = [home, shop, { name: subject.category.name, href: localizedHref(`/categoria/${encodeURIComponent(subject.category.slug)}`, locale) }, { name: subject.name, href: null }];
+  } else {
+    title = subject.name;
+    description = t("listing.meta.brand", { name: subject.name });
+    crumbs = [home, { name: t("listing.brands.title"), href: localizedHref("/marchi", locale) }, { name: subject.name, href: null }];
+  }
+
+  const facetLabel = (facet: (typeof listingFacets)[number], value: string, label: string) =>
+    facet === "colours" ? t(`listing.colours.${value}`, { defaultValue: label }) : label;
+  const filterGroups: FilterGroupView[] = listingFacets.flatMap((facet) => {
+    const options = listing.facets[facet];
+    if (!options) return [];
+    return [{ facet, param: facetParam[facet], options: options.map((option) => ({ ...option, label: facetLabel(facet, option.value, option.label) })) }];
+  });
+  const activeFilters = filterGroups.flatMap((group) =>
+    group.options
+      .filter((option) => option.selected)
+      .map((option) => ({ facet: group.facet, label: option.label, removeHref: href(withoutFilterValue(query, group.facet, option.value)) })),
+  );
+
+  const pagination: PaginationView = {
+    page: query.page,
+    pageCount: listing.pageCount,
+    previousHref: query.page > 1 ? href(withPage(query, query.page - 1)) : null,
+    nextHref: query.page < listing.pageCount ? href(withPage(query, query.page + 1)) : null,
+    items: paginationItems(query.page, listing.pageCount).map((item) =>
+      item.kind === "gap" ? item : { ...item, href: href(withPage(query, item.page)), current: item.page === query.page },
+    ),
+  };
+
+  return {
+    kind: "listing" as const,
+    title,
+    crumbs,
+    subject,
+    subcategories:
+      subject.kind === "category"
+        ? subject.subcategories
+            .filter((sub) => sub.count > 0)
+            .map((sub) => ({ name: sub.name, count: sub.count, href: localizedHref(`/sottocategoria/${encodeURIComponent(sub.slug)}`, locale) }))
+        : [],
+    products: listing.products,
+    total: listing.total,
+    layout: subject.kind === "shop" ? subject.layout : ("grid" as const),
+    layoutLinks:
+      subject.kind === "shop"
+        ? { grid: listingHref(localizedHref("/shop", locale), query), list: listingHref(localizedHref("/shop-grid-standard", locale), query) }
+        : null,
+    search: query.search
+      ? {
+          text: query.search,
+          mode: listing.searchMode,
+          truncated: query.searchTruncated,
+          maxLength: maxSearchLength,
+          clearHref: href({ ...query, search: "", fromSearch: false, searchTruncated: false, page: 1 }),
+        }
+      : null,
+    path,
+    filterGroups,
+    filterHiddenFields: hiddenFieldsOf(query, Object.values(facetParam)),
+    activeFilters,
+    clearFiltersHref: hasFilters(query) || query.group ? href(withoutFilters(query)) : null,
+    groups: [null, ...listingGroups].map((group) => ({ group, href: href(withGroup(query, group)), current: query.group === group })),
+    sort: query.sort,
+    sorts: listingSorts,
+    sortHiddenFields: hiddenFieldsOf(query, ["sort"]),
+    pagination,
+    meta: { title: query.page > 1 ? t("listing.meta.pageTitle", { title, page: query.page }) : title, description, noIndex: Boolean(query.search) },
+  };
+}
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const { db } = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const route = listingRouteOf(url.pathname);
+  if (!route) throw data(null, { status: 404 });
+  if (route.kind === "brands") return brandIndexData(locale, await getBrandIndex(db));
+  const query = parseListingQuery(url.searchParams);
+  const listing = await getListing(db, { scope: route, query, locale, now: new Date() });
+  if (!listing) throw data(null, { status: 404 });
+  return listingData(locale, url.pathname.replace(/\/+$/, ""), listing);
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
+  const publicUrl = (matches.find((match) => match?.id === "root")?.loaderData as { publicUrl?: string } | undefined)?.publicUrl;
+  const crumbs = loaderData?.crumbs ?? [];
+  const jsonLd = publicUrl ? [breadcrumbJsonLd(publicUrl, crumbs.map((crumb) => ({ name: crumb.name, path: crumb.href ?? location.pathname })))] : [];
+  const tags = sharingMeta({ matches, location, meta: loaderData?.meta, jsonLd });
+  // Search results are for people, not for search engines; their links are still followed.
+  if (loaderData?.kind === "listing" && loaderData.meta.noIndex) tags.push({ name: "robots", content: "noindex, follow" });
+  return tags;
+};
+
+function Breadcrumbs({ crumbs }: { crumbs: readonly Crumb[] }) {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t("listing.breadcrumbs")} className="mb-3 text-sm">
+      <ol className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
+        {crumbs.map((crumb, index) => (
+          <li key={`${crumb.name}-${index}`} className="flex items-center gap-2">
+            {index > 0 && <span aria-hidden="true">/</span>}
+            {crumb.href ? (
+              <Link to={crumb.href} className="link">
+                {crumb.name}
+              </Link>
+            ) : (
+              <span aria-current="page" className="font-semibold text-ink">
+                {crumb.name}
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function BrandIndexPage({ loaderData }: { loaderData: ReturnType<typeof brandIndexData> }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="bg-linear-to-br from-brand-50 to-coral-50">
+        <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-10 lg:px-8">
+          <Breadcrumbs crumbs={loaderData.crumbs} />
+          <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t("listing.brands.title")}</h1>
+          <p className="mt-3 max-w-3xl text-lg text-muted">{t("listing.brands.intro")}</p>
+        </div>
+      </div>
+      <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:px-8">
+        {loaderData.brands.length === 0 ? (
+          <p className="text-muted">{t("listing.brands.empty")}</p>
+        ) : (
+          <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+            {loaderData.brands.map((brand) => (
+              <li key={brand.slug}>
+                <Link
+                  to={brand.href}
+                  className="flex h-full flex-col rounded-2xl bg-white p-4 shadow-card transition-shadow hover:shadow-lg focus-visible:shadow-lg"
+                >
+                  <span className="font-bold text-brand-800">{brand.name}</span>
+                  <span className="text-sm text-muted">{t("listing.productCount", { count: brand.productCount })}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </>
+  );
+}
+
+function SearchSummary({ search }: { search: NonNullable<ReturnType<typeof listingData>["search"]> }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mt-3 max-w-3xl space-y-1 text-lg text-muted">
+      <p>
+        {search.mode === "similar" ? t("listing.searchSimilar", { text: search.text }) : t("listing.searchFor", { text: search.text })}
+      </p>
+      {search.truncated && <p className="text-base">{t("listing.searchTruncated", { max: search.maxLength })}</p>}
+      <p className="text-base">
+        <Link to={search.clearHref} className="link">
+          {t("listing.clearSearch")}
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function ProductListingPage({ loaderData }: { loaderData: ReturnType<typeof listingData> }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === loaderData.path;
+  const locale = localeOfPath(loaderData.path);
+  const { search } = loaderData;
+  return (
+    <>
+      <div className="bg-linear-to-br from-brand-50 to-coral-50">
+        <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-10 lg:px-8">
+          <Breadcrumbs crumbs={loaderData.crumbs} />
+          <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{loaderData.title}</h1>
+          {search && <SearchSummary search={search} />}
+          {loaderData.subcategories.length > 0 && (
+            <nav aria-label={t("listing.subcategories")} className="mt-5">
+              <ul className="flex flex-wrap gap-2">
+                {loaderData.subcategories.map((sub) => (
+                  <li key={sub.href}>
+                    <Link to={sub.href} className="inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 shadow-sm hover:bg-brand-50">
+                      {sub.name}
+                      <span className="text-xs font-normal text-muted">({sub.count})</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+        </div>
+      </div>
+
+      <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8 lg:px-8">
+        <div className="mb-6 space-y-6 lg:mb-0">
+          <SearchBox
+            locale={locale}
+            action={loaderData.path}
+            defaultValue={search?.text ?? ""}
+            label={t("listing.searchHere")}
+            key={`${loaderData.path}?${search?.text ?? ""}`}
+          />
+          <ListingFilters action={loaderData.path} groups={loaderData.filterGroups} hiddenFields={loaderData.filterHiddenFields} activeCount={loaderData.activeFilters.length} />
+        </div>
+
+        <section aria-labelledby="listing-products" className="min-w-0">
+          <h2 id="listing-products" className="sr-only">
+            {t("listing.products")}
+          </h2>
+          <div className="flex flex-wrap items-center gap-3 border-b border-brand-100 pb-4">
+            <p role="status" className="mr-auto font-semibold">
+              {t("listing.productCount", { count: loaderData.total })}
+            </p>
+            <ListingSort
+              action={loaderData.path}
+              sort={loaderData.sort}
+              sorts={loaderData.sorts}
+              hiddenFields={loaderData.sortHiddenFields}
+              className="order-3 max-sm:w-full sm:order-2"
+            />
+            {loaderData.layoutLinks && <ListingLayoutSwitch layout={loaderData.layout} links={loaderData.layoutLinks} className="order-2 sm:order-3" />}
+          </div>
+          <ListingGroups groups={loaderData.groups} />
+          <ActiveFilters filters={loaderData.activeFilters} clearHref={loaderData.clearFiltersHref} />
+          <div aria-busy={loading || undefined} className={`transition-opacity ${loading ? "opacity-60" : ""}`}>
+            <ListingGrid products={loaderData.products} layout={loaderData.layout} clearFiltersHref={loaderData.clearFiltersHref} locale={locale} />
+          </div>
+          <ListingPagination pagination={loaderData.pagination} />
+        </section>
+      </div>
+    </>
+  );
+}
+
+export default function ListingPage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === "brands") return <BrandIndexPage loaderData={loaderData} />;
+  return <ProductListingPage loaderData={loaderData} />;
+}

@@ -1,0 +1,28 @@
+import { data } from "react-router";
+import { localeOfPath } from "#app/lib/locale.ts";
+import { parseProductId } from "#server/catalog/product.ts";
+import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
+import { shopContext } from "#server/http/context.ts";
+import type { Route } from "./+types/product-quick-view";
+
+/** What the quick view shows: the product page's data without the long texts and the related products. */
+export type QuickViewProduct = Omit<ProductPageData, "fullDescription" | "technicalSheet" | "relatedIds" | "subcategory">;
+
+export type QuickViewData = { product: QuickViewProduct | null };
+
+function toQuickViewProduct(product: ProductPageData): QuickViewProduct {
+  const { fullDescription, technicalSheet, relatedIds, subcategory, ...quickView } = product;
+  return quickView;
+}
+
+/**
+ * `/product/{id}/quick-view` (and /en/...): the product for the quick-view dialog, loaded by a fetcher.
+ * A missing product answers 404 with `{ product: null }` (a value, so the page around the dialog stays).
+ */
+export async function loader({ params, url, context }: Route.LoaderArgs) {
+  const id = parseProductId(params.id);
+  const { db } = context.get(shopContext);
+  const product = id === null ? null : await getProductPage(db, id, localeOfPath(url.pathname), new Date());
+  if (!product) return data<QuickViewData>({ product: null }, { status: 404 });
+  return { product: toQuickViewProduct(product) } satisfies QuickViewData;
+}

@@ -1,0 +1,149 @@
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useSubmit } from "react-router";
+import type { ListingFacet } from "#server/catalog/listing.ts";
+import { CloseIcon } from "./icons";
+import { HiddenFields, useChosenValue, type HiddenField } from "./listing-toolbar";
+import { useHydrated } from "./use-hydrated";
+
+export type FilterOptionView = { value: string; label: string; count: number; selected: boolean };
+export type FilterGroupView = { facet: ListingFacet; param: string; options: FilterOptionView[] };
+
+/** Swatches of the colour keys the shop uses; another colour is shown by name only. */
+const swatches: Record<string, string> = { white: "#ffffff", black: "#1f2937", brown: "#8b5e3c", blue: "#2563eb" };
+
+/** Lists longer than this scroll inside the panel. */
+const longList = 8;
+
+function FilterGroup({ group, onChange }: { group: FilterGroupView; onChange: (form: HTMLFormElement | null) => void }) {
+  const { t } = useTranslation();
+  const selected = group.options.filter((option) => option.selected).map((option) => option.value);
+  const [checkedValues, setCheckedValues] = useChosenValue(selected, selected.join("\n"));
+  if (group.options.length === 0) return null;
+  return (
+    <fieldset className="border-t border-brand-100 pt-4">
+      <legend className="float-left mb-2 w-full font-bold">{t(`listing.facets.${group.facet}`)}</legend>
+      <ul className={`clear-left space-y-0.5 ${group.options.length > longList ? "max-h-64 overflow-y-auto pr-1" : ""}`}>
+        {group.options.map((option) => {
+          const checked = checkedValues.includes(option.value);
+          return (
+            <li key={option.value}>
+              <label className="flex cursor-pointer items-center gap-2.5 rounded-lg px-1.5 py-1 hover:bg-brand-50">
+                <input
+                  type="checkbox"
+                  name={group.param}
+                  value={option.value}
+                  checked={checked}
+                  onChange={(event) => {
+                    const { checked: nowChecked, form } = event.currentTarget;
+                    setCheckedValues(nowChecked ? [...checkedValues, option.value] : checkedValues.filter((value) => value !== option.value));
+                    onChange(form);
+                  }}
+                  className="size-4 shrink-0 accent-brand-700"
+                />
+                {group.facet === "colours" && swatches[option.value] && (
+                  <span aria-hidden="true" className="size-4 shrink-0 rounded-full border border-slate-400" style={{ backgroundColor: swatches[option.value] }} />
+                )}
+                <span className="min-w-0 flex-1 text-sm">{option.label}</span>
+                <span aria-hidden="true" className="text-xs text-muted">
+                  {option.count}
+                </span>
+                <span className="sr-only">{t("listing.productCount", { count: option.count })}</span>
+              </label>
+            </li>
+          );
+        })}
+      </ul>
+    </fieldset>
+  );
+}
+
+/**
+ * The filters (category, brand, colour, size) as one GET form: ticking several values of one filter
+ * shows products with any of them, and filters combine. Without JavaScript an "apply" button sends
+ * the form; with it each tick applies at once and the panel folds away on small screens.
+ */
+export function ListingFilters({
+  action,
+  groups,
+  hiddenFields,
+  activeCount,
+}: {
+  action: string;
+  groups: readonly FilterGroupView[];
+  hiddenFields: readonly HiddenField[];
+  activeCount: number;
+}) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const headingId = useId();
+  if (groups.every((group) => group.options.length === 0)) return null;
+  return (
+    <div>
+      {hydrated && (
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen((value) => !value)}
+          className="btn-secondary w-full lg:hidden"
+        >
+          {activeCount > 0 ? t("listing.filtersToggleActive", { active: activeCount }) : t("listing.filtersToggle")}
+        </button>
+      )}
+      <div id={panelId} className={hydrated && !open ? "max-lg:hidden" : "max-lg:mt-4"}>
+        <Form method="get" action={action} preventScrollReset aria-labelledby={headingId} className="space-y-4 rounded-2xl bg-white p-4 shadow-card">
+          <h2 id={headingId} className="text-lg font-bold">
+            {t("listing.filtersTitle")}
+          </h2>
+          <HiddenFields fields={hiddenFields} />
+          {groups.map((group) => (
+            <FilterGroup key={group.facet} group={group} onChange={(form) => submit(form, { preventScrollReset: true })} />
+          ))}
+          {!hydrated && (
+            <button type="submit" className="btn-primary w-full">
+              {t("listing.filtersApply")}
+            </button>
+          )}
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+export type ActiveFilterView = { facet: ListingFacet; label: string; removeHref: string };
+
+/** The filters in use, each removable with one link, and one link to remove them all. */
+export function ActiveFilters({ filters, clearHref }: { filters: readonly ActiveFilterView[]; clearHref: string | null }) {
+  const { t } = useTranslation();
+  if (filters.length === 0 && !clearHref) return null;
+  return (
+    <div className="mt-4 flex flex-wrap items-center gap-2">
+      {filters.length > 0 && (
+        <ul aria-label={t("listing.activeFilters")} className="flex flex-wrap gap-2">
+          {filters.map((filter) => (
+            <li key={filter.removeHref}>
+              <Link
+                to={filter.removeHref}
+                preventScrollReset
+                className="inline-flex items-center gap-1 rounded-full bg-brand-50 py-1 pr-2 pl-3 text-sm font-semibold text-brand-800 hover:bg-brand-100"
+              >
+                <span className="sr-only">{t("listing.removeFilter")} </span>
+                {filter.label}
+                <CloseIcon size={16} />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {clearHref && (
+        <Link to={clearHref} preventScrollReset className="link text-sm">
+          {t("listing.clearFilters")}
+        </Link>
+      )}
+    </div>
+  );
+}

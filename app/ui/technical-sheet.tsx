@@ -1,0 +1,36 @@
+import { useTranslation } from "react-i18next";
+import type { Locale } from "#app/lib/locale.ts";
+import type { TechnicalSheet as TechnicalSheetData } from "#server/catalog/product.service.ts";
+
+const intlLocale: Record<Locale, string> = { it: "it-IT", en: "en-GB" };
+
+/** Millimetres as centimetres; grams as kilograms from 1 kg up, else as grams; with the unit, in the page's language. */
+export function formatMeasure(value: number, unit: "mm" | "g", locale: Locale): string {
+  const [amount, intlUnit] = unit === "mm" ? [value / 10, "centimeter"] : value >= 1000 ? [value / 1000, "kilogram"] : [value, "gram"];
+  return new Intl.NumberFormat(intlLocale[locale], { style: "unit", unit: intlUnit, maximumFractionDigits: 2 }).format(amount);
+}
+
+/** The technical table (SPEC.md: length, width, height, weight, material), rows the shop left empty omitted. */
+export function TechnicalSheet({ sheet, locale, headingId }: { sheet: TechnicalSheetData; locale: Locale; headingId: string }) {
+  const { t } = useTranslation();
+  const rows: [label: string, value: string][] = [];
+  if (sheet.lengthMm !== null) rows.push([t("productPage.sheet.length"), formatMeasure(sheet.lengthMm, "mm", locale)]);
+  if (sheet.widthMm !== null) rows.push([t("productPage.sheet.width"), formatMeasure(sheet.widthMm, "mm", locale)]);
+  if (sheet.heightMm !== null) rows.push([t("productPage.sheet.height"), formatMeasure(sheet.heightMm, "mm", locale)]);
+  if (sheet.weightGrams !== null) rows.push([t("productPage.sheet.weight"), formatMeasure(sheet.weightGrams, "g", locale)]);
+  if (sheet.material) rows.push([t("productPage.sheet.material"), sheet.material]);
+  return (
+    <table aria-labelledby={headingId} className="w-full max-w-xl overflow-hidden rounded-2xl bg-white text-left text-sm shadow-card">
+      <tbody>
+        {rows.map(([label, value]) => (
+          <tr key={label} className="border-b border-brand-100 last:border-b-0">
+            <th scope="row" className="w-2/5 bg-brand-50 px-4 py-2.5 font-semibold">
+              {label}
+            </th>
+            <td className="px-4 py-2.5">{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

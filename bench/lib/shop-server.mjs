@@ -1,0 +1,104 @@
+// Shared by the benches (not a bench itself: scripts/bench.mjs runs only bench/*.mjs).
+// Starts the production build (`node server.js`) on a free port with a fresh embedded database
+// and the machine's cached sample pictures, or uses BENCH_BASE_URL when set.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+
+/** Debian's Chromium, as STACK.md launches it. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const chromiumFlags = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** { baseUrl, stop } of a running shop. */
+export async function startShopForBench() {
+  if (process.env.BENCH_BASE_URL) return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), stop: async () => {} };
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+    console.error("Build first: npm run build");
+    process.exit(1);
+  }
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(root, "node_modules/.cache/e2e-media"),
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+      RATES_URL: "",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > 300_000) throw new Error("the shop did not start within 5 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The pages the benches measure: home, a category listing and a product page (the first product
+ * the home page links to). `real` says whether the page is built yet or still "coming soon".
+ */
+export async function benchPages(baseUrl) {
+  const home = await (await fetch(`${baseUrl}/`)).text();
+  const productId = /href="\/product\/(\d+)"/.exec(home)?.[1];
+  if (!productId) throw new Error("no product link on the home page");
+  const pages = [
+    { name: "home", path: "/" },
+    { name: "category", path: "/categoria/A-spasso" },
+    { name: "product", path: `/product/${productId}` },
+  ];
+  for (const page of pages) {
+    const html = await (await fetch(`${baseUrl}${page.path}`)).text();
+    // The stand-in of pages not built yet (app/routes/pages/coming-soon.tsx) says so.
+    page.real = !html.includes("Questa pagina arriverà presto");
+  }
+  return pages;
+}
+
+/** Writes bench/results/<name>.json; the load average says how busy the machine was meanwhile. */
+export function writeResult(name, data) {
+  const folder = path.join(root, "bench/results");
+  fs.mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify({ measuredAt: new Date().toISOString(), cpus: os.cpus().length, loadAverage: os.loadavg(), ...data }, null, 2));
+  return file;
+}

@@ -1,0 +1,262 @@
+/**
+ * Reading a cart for the page, the mini-cart and saved baskets: every price recomputed from the
+ * database now, each line's availability against today's stock, and what changed since it was added.
+ */
+import { and, asc, desc, eq, inArray, lte } from "drizzle-orm";
+import type { Locale } from "#app/lib/locale.ts";
+import type { Db } from "#server/db/client.ts";
+import {
+  cartLines,
+  carts,
+  giftLists,
+  productColours,
+  productImages,
+  productPriceHistory,
+  products,
+  productVariants,
+} from "#server/db/schema.ts";
+import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
+import { cartTotals, isOneSize, lineAvailability, lineTotalCents, priceSeenAt, type CartTotals, type LineStatus } from "./cart";
+import { isOnRequestSql } from "./cart.service";
+
+export type CartImage = { storageKey: string; width: number; height: number; alt: string };
+
+/** A variant as a customer sees it today. */
+export type VariantDisplay = {
+  variantId: number;
+  productId: number;
+  name: string;
+  /** Colour key ("white", ...), null for products without colours. */
+  colour: string | null;
+  /** Null when one size (never shown, DECISIONS.md). */
+  size: string | null;
+  image: CartImage | null;
+  listUnitCents: number;
+  unitCents: number;
+  discountPercent: number;
+  personalisationUnitCents: number;
+  personalisationLabels: string[];
+  stock: number;
+  isPreorder: boolean;
+  preorderDays: number | null;
+  /** Published and not on request. */
+  isForSale: boolean;
+};
+
+export type CartLineView = VariantDisplay & {
+  id: string;
+  quantity: number;
+  personalisation: { label: string; text: string }[];
+  lineTotalCents: number;
+  status: LineStatus;
+  /** Units of this line that today's stock still covers. */
+  payableQuantity: number;
+  /** The unit price when the line was added, when it differs from today's; else null. */
+  previousUnitCents: number | null;
+  /** The "+" of the stepper: off when the cart already holds the stock. */
+  canIncrease: boolean;
+  isGiftListItem: boolean;
+};
+
+export type CartView = {
+  id: string | null;
+  /** Units over every line (the header's count). */
+  count: number;
+  lines: CartLineView[];
+  totals: CartTotals;
+  giftList: { code: string; title: string } | null;
+  /** Some line is out of stock, reduced or no longer for sale: checkout waits until it is fixed. */
+  hasProblems: boolean;
+};
+
+const noTotals: CartTotals = { subtotalCents: 0, discountCents: 0, personalisationCents: 0, totalCents: 0 };
+
+export function emptyCartView(): CartView {
+  return { id: null, count: 0, lines: [], totals: noTotals, giftList: null, hasProblems: false };
+}
+
+/** Today's display data and prices of variants, by id. */
+export async function describeVariants(db: Db, variantIds: readonly number[], locale: Locale, now: Date): Promise<Map<number, VariantDisplay>> {
+  const result = new Map<number, VariantDisplay>();
+  if (variantIds.length === 0) return result;
+  const rows = await db
+    .select({
+      variantId: productVariants.id,
+      productId: products.id,
+      colourId: productVariants.colourId,
+      colour: productColours.colour,
+      size: productVariants.size,
+      stock: productVariants.stock,
+      isPreorder: productVariants.isPreorder,
+      preorderDays: productVariants.preorderDays,
+      nameIt: products.nameIt,
+      nameEn: products.nameEn,
+      priceCents: products.priceCents,
+      discountPercent: products.discountPercent,
+      offerEndsAt: products.offerEndsAt,
+      personalisationFields: products.personalisationFields,
+      personalisationCostCents: products.personalisationCostCents,
+      isPublished: products.isPublished,
+      isOnRequest: isOnRequestSql(db),
+    })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .leftJoin(productColours, eq(productColours.id, productVariants.colourId))
+    .where(inArray(productVariants.id, [...new Set(variantIds)]));
+
+  const images = await db
+    .select({
+      productId: productImages.productId,
+      colourId: productImages.colourId,
+      storageKey: productImages.storageKey,
+      width: productImages.width,
+      height: productImages.height,
+      altIt: productImages.altIt,
+      altEn: productImages.altEn,
+    })
+    .from(productImages)
+    .where(inArray(productImages.productId, [...new Set(rows.map((row) => row.productId))]))
+    .orderBy(asc(productImages.position), asc(productImages.id));
+
+  for (const row of rows) {
+    const own = images.filter((image) => image.productId === row.productId);
+    const picked =
+      own.find((image) => row.colourId !== null && image.colourId === row.colourId) ?? own.find((image) => image.colourId === null) ?? own[0];
+    const fields = row.personalisationFields ?? [];
+    result.set(row.variantId, {
+      variantId: row.variantId,
+      productId: row.productId,
+      name: locale === "en" ? row.nameEn : row.nameIt,
+      colour: row.colour,
+      size: isOneSize(row.size) ? null : row.size,
+      image: picked
+        ? { storageKey: picked.storageKey, width: picked.width, height: picked.height, alt: locale === "en" ? picked.altEn : picked.altIt }
+        : null,
+      listUnitCents: row.priceCents,
+      unitCents: effectivePriceCents(row, now),
+      discountPercent: activeDiscountPercent(row.discountPercent, row.offerEndsAt, now),
+      personalisationUnitCents: fields.length > 0 ? row.personalisationCostCents : 0,
+      personalisationLabels: fields.map((field) => (locale === "en" ? field.labelEn : field.labelIt)),
+      stock: row.stock,
+      isPreorder: row.isPreorder,
+      preorderDays: row.preorderDays,
+      isForSale: row.isPublished && !row.isOnRequest,
+    });
+  }
+  return result;
+}
+
+/** The price-history row in force when each line was added (one small indexed query per line). */
+async function priceHistoryAt(db: Db, lines: readonly { id: string; productId: number; createdAt: Date }[]) {
+  const seen = new Map<string, { priceCents: number; effectivePriceCents: number } | null>();
+  await Promise.all(
+    lines.map(async (line) => {
+      const [row] = await db
+        .select({ priceCents: productPriceHistory.priceCents, effectivePriceCents: productPriceHistory.effectivePriceCents })
+        .from(productPriceHistory)
+        .where(and(eq(productPriceHistory.productId, line.productId), lte(productPriceHistory.recordedAt, line.createdAt)))
+        .orderBy(desc(productPriceHistory.recordedAt), desc(productPriceHistory.id))
+        .limit(1);
+      seen.set(line.id, row ?? null);
+    }),
+  );
+  return seen;
+}
+
+/** The whole cart as the page shows it; an unknown or missing cart reads as empty. */
+export async function getCartView(db: Db, args: { cartId: string | null; locale: Locale; now: Date }): Promise<CartView> {
+  if (!args.cartId) return emptyCartView();
+  const [cart] = await db
+    .select({ id: carts.id, giftListCode: giftLists.code, giftListTitle: giftLists.title })
+    .from(carts)
+    .leftJoin(giftLists, eq(giftLists.id, carts.giftListId))
+    .where(eq(carts.id, args.cartId));
+  if (!cart) return emptyCartView();
+  const rows = await db
+    .select({
+      id: cartLines.id,
+      variantId: cartLines.variantId,
+      productId: productVariants.productId,
+      quantity: cartLines.quantity,
+      personalisation: cartLines.personalisation,
+      giftListItemId: cartLines.giftListItemId,
+      createdAt: cartLines.createdAt,
+      offerEndsAt: products.offerEndsAt,
+    })
+    .from(cartLines)
+    .innerJoin(productVariants, eq(productVariants.id, cartLines.variantId))
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(eq(cartLines.cartId, cart.id))
+    .orderBy(asc(cartLines.createdAt), asc(cartLines.id));
+
+  const [variants, history] = await Promise.all([
+    describeVariants(
+      db,
+      rows.map((row) => row.variantId),
+      args.locale,
+      args.now,
+    ),
+    priceHistoryAt(db, rows),
+  ]);
+  const present = rows.filter((row) => variants.has(row.variantId));
+  const availability = lineAvailability(
+    present.map((row) => ({ id: row.id, variantId: row.variantId, quantity: row.quantity, isForSale: variants.get(row.variantId)!.isForSale })),
+    (variantId) => variants.get(variantId)?.stock ?? 0,
+  );
+  const heldOf = (variantId: number) => present.filter((row) => row.variantId === variantId).reduce((sum, row) => sum + row.quantity, 0);
+
+  const lines = present.map((row): CartLineView => {
+    const variant = variants.get(row.variantId)!;
+    const { payableQuantity, status } = availability.get(row.id)!;
+    const seen = priceSeenAt(history.get(row.id) ?? null, row.offerEndsAt, row.createdAt);
+    return {
+      ...variant,
+      id: row.id,
+      quantity: row.quantity,
+      personalisation: variant.personalisationLabels.flatMap((label, index) => {
+        const text = row.personalisation[String(index)];
+        return text ? [{ label, text }] : [];
+      }),
+      lineTotalCents: lineTotalCents(variant, row.quantity),
+      status,
+      payableQuantity,
+      previousUnitCents: seen !== null && seen !== variant.unitCents ? seen : null,
+      canIncrease: variant.isForSale && heldOf(row.variantId) < variant.stock,
+      isGiftListItem: row.giftListItemId !== null,
+    };
+  });
+  return {
+    id: cart.id,
+    count: lines.reduce((sum, line) => sum + line.quantity, 0),
+    lines,
+    totals: cartTotals(lines),
+    giftList: cart.giftListCode && cart.giftListTitle ? { code: cart.giftListCode, title: cart.giftListTitle } : null,
+    hasProblems: lines.some((line) => line.status !== "ok"),
+  };
+}
+
+/** The small form the root loader sends to every page (header count and mini-cart). */
+export function toCartSummary(view: CartView) {
+  return {
+    count: view.count,
+    subtotalCents: view.totals.totalCents,
+    giftList: view.giftList,
+    lines: view.lines.map((line) => ({
+      id: line.id,
+      variantId: line.variantId,
+      productId: line.productId,
+      name: line.name,
+      image: line.image,
+      colour: line.colour,
+      size: line.size,
+      quantity: line.quantity,
+      unitCents: line.unitCents + line.personalisationUnitCents,
+      listUnitCents: line.listUnitCents + line.personalisationUnitCents,
+      lineTotalCents: line.lineTotalCents,
+    })),
+  };
+}
+
+export type CartSummary = ReturnType<typeof toCartSummary>;
+
+export const emptyCartSummary: CartSummary = toCartSummary(emptyCartView());

@@ -1,0 +1,401 @@
+/**
+ * The catalogue listing: /shop, /shop-grid-standard, /categoria/{category},
+ * /sottocategoria/{subcategory}, /marchi/{brand}, and the search (/shop?search=...).
+ * Filters combine (any value within one filter, every filter together) and each option carries
+ * the number of products it would show given the other filters. Prices sort on what a customer
+ * pays today, computed in SQL with the same rounding as server/money.ts.
+ */
+import { and, asc, count, countDistinct, desc, eq, gt, inArray, isNull, not, or, sql, type SQL } from "drizzle-orm";
+import type { Locale } from "#app/lib/locale.ts";
+import type { Db } from "#server/db/client.ts";
+import {
+  brands,
+  categories,
+  productBrands,
+  productCategories,
+  productColours,
+  products,
+  productVariants,
+  subcategories,
+} from "#server/db/schema.ts";
+import type { ListingGroup } from "./listing.inputs";
+import {
+  clampPage,
+  compareColours,
+  compareSizes,
+  listingFacets,
+  listingPageSize,
+  pageCountOf,
+  type ListingFacet,
+  type ListingFilters,
+  type ListingQuery,
+  type ListingScope,
+} from "./listing";
+import { isOneSize } from "./product";
+import { getProductCards, isOnRequestSql, type ProductCardData } from "./product-card";
+import { matchSearch, type SearchMatch, type SearchMode } from "./search.service";
+import { offersCategorySlug } from "./taxonomy";
+
+type NamedLink = { slug: string; name: string };
+
+/** The listing's own subject, named in the page's language. */
+export type ListingSubject =
+  | { kind: "shop"; layout: "grid" | "list" }
+  | { kind: "category"; slug: string; name: string; subcategories: (NamedLink & { count: number })[] }
+  | { kind: "subcategory"; slug: string; name: string; category: NamedLink }
+  | { kind: "brand"; slug: string; name: string };
+
+export type FacetOption = { value: string; label: string; count: number; selected: boolean };
+
+/** Options of each filter; null where the page itself is that filter (a category page has no category filter). */
+export type ListingFacetOptions = Record<ListingFacet, FacetOption[] | null>;
+
+export type Listing = {
+  subject: ListingSubject;
+  /** The query as applied: unknown filter values dropped, the page clamped to the pages there are. */
+  query: ListingQuery;
+  products: ProductCardData[];
+  total: number;
+  pageCount: number;
+  facets: ListingFacetOptions;
+  /** How the search matched; null without a search. */
+  searchMode: SearchMode | null;
+};
+
+type Condition = SQL | undefined;
+
+const nameIn = (locale: Locale) => (row: { nameIt: string; nameEn: string }) => (locale === "en" ? row.nameEn : row.nameIt);
+
+/** A discount that applies at `now` (DECISIONS.md: none once the offer has ended). */
+function offerRunning(now: Date): SQL {
+  return and(gt(products.discountPercent, 0), or(isNull(products.offerEndsAt), gt(products.offerEndsAt, now)))!;
+}
+
+/** The price a customer pays today, in cents: round(price × (100 − discount) / 100), half away from zero. */
+function effectivePriceSql(now: Date): SQL<number> {
+  return sql<number>`case when ${offerRunning(now)} then round(${products.priceCents} * (100 - ${products.discountPercent}) / 100.0) else ${products.priceCents} end`;
+}
+
+/** Products "in offer": a running discount, and a price to show (on-request products have none). */
+function saleItems(db: Db, now: Date): SQL {
+  return and(offerRunning(now), not(isOnRequestSql(db)))!;
+}
+
+function groupCondition(db: Db, group: ListingGroup | null, now: Date): Condition {
+  if (group === "new") return eq(products.isNew, true);
+  if (group === "bestSeller") return gt(products.saleCount, 0);
+  if (group === "saleItems") return saleItems(db, now);
+  return undefined;
+}
+
+type ResolvedFilters = {
+  categoryIds: number[];
+  /** The "offerte" category is chosen: it holds whatever is in offer today. */
+  offers: boolean;
+  brandIds: number[];
+  colours: string[];
+  sizes: string[];
+};
+
+function inCategories(db: Db, categoryIds: number[], offers: boolean, now: Date): Condition {
+  const linked =
+    categoryIds.length > 0
+      ? sql`exists (select 1 from ${productCategories} where ${productCategories.productId} = ${products.id} and ${inArray(productCategories.categoryId, categoryIds)})`
+      : undefined;
+  if (!offers) return linked;
+  return linked ? or(linked, saleItems(db, now)) : saleItems(db, now);
+}
+
+function filterConditions(db: Db, filters: ResolvedFilters, now: Date, except?: ListingFacet): Condition[] {
+  const conditions: Condition[] = [];
+  if (except !== "categories" && (filters.categoryIds.length > 0 || filters.offers)) {
+    conditions.push(inCategories(db, filters.categoryIds, filters.offers, now));
+  }
+  if (except !== "tags" && filters.brandIds.length > 0) {
+    conditions.push(
+      sql`exists (select 1 from ${productBrands} where ${productBrands.productId} = ${products.id} and ${inArray(productBrands.brandId, filters.brandIds)})`,
+    );
+  }
+  if (except !== "colours" && filters.colours.length > 0) {
+    conditions.push(
+      sql`exists (select 1 from ${productColours} where ${productColours.productId} = ${products.id} and ${inArray(productColours.colour, filters.colours)})`,
+    );
+  }
+  if (except !== "sizes" && filters.sizes.length > 0) {
+    conditions.push(
+      sql`exists (select 1 from ${productVariants} where ${productVariants.productId} = ${products.id} and ${inArray(productVariants.size, filters.sizes)})`,
+    );
+  }
+  return conditions;
+}
+
+type Catalogue = {
+  categories: (typeof categories.$inferSelect)[];
+  brands: (typeof brands.$inferSelect)[];
+};
+
+/** The page's subject and the condition it puts on products; null when the slug is unknown. */
+async function resolveSubject(
+  db: Db,
+  scope: ListingScope,
+  catalogue: Catalogue,
+  locale: Locale,
+  now: Date,
+): Promise<{ subject: ListingSubject; condition: Condition } | null> {
+  const name = nameIn(locale);
+  if (scope.kind === "shop") return { subject: { kind: "shop", layout: scope.layout }, condition: undefined };
+  if (scope.kind === "category") {
+    const category = catalogue.categories.find((candidate) => candidate.slug === scope.slug);
+    if (!category) return null;
+    const subcategoryRows = await db
+      .select({ slug: subcategories.slug, nameIt: subcategories.nameIt, nameEn: subcategories.nameEn, count: count(products.id) })
+      .from(subcategories)
+      .leftJoin(products, and(eq(products.subcategoryId, subcategories.id), eq(products.isPublished, true)))
+      .where(eq(subcategories.categoryId, category.id))
+      .groupBy(subcategories.id)
+      .orderBy(asc(subcategories.position), asc(subcategories.id));
+    return {
+      subject: {
+        kind: "category",
+        slug: category.slug,
+        name: name(category),
+        subcategories: subcategoryRows.map((row) => ({ slug: row.slug, name: name(row), count: row.count })),
+      },
+      condition: inCategories(db, category.slug === offersCategorySlug ? [] : [category.id], category.slug === offersCategorySlug, now),
+    };
+  }
+  if (scope.kind === "subcategory") {
+    const [row] = await db
+      .select({ subcategory: subcategories, category: categories })
+      .from(subcategories)
+      .innerJoin(categories, eq(categories.id, subcategories.categoryId))
+      .where(eq(subcategories.slug, scope.slug));
+    if (!row) return null;
+    return {
+      subject: {
+        kind: "subcategory",
+        slug: row.subcategory.slug,
+        name: name(row.subcategory),
+        category: { slug: row.category.slug, name: name(row.category) },
+      },
+      condition: eq(products.subcategoryId, row.subcategory.id),
+    };
+  }
+  const brand = catalogue.brands.find((candidate) => candidate.slug === scope.slug);
+  if (!brand) return null;
+  return {
+    subject: { kind: "brand", slug: brand.slug, name: brand.name },
+    condition: sql`exists (select 1 from ${productBrands} where ${productBrands.productId} = ${products.id} and ${productBrands.brandId} = ${brand.id})`,
+  };
+}
+
+/** Filter values that name nothing in the catalogue are dropped, so they never empty the page. */
+async function resolveFilters(db: Db, query: ListingFilters, catalogue: Catalogue): Promise<{ applied: ListingFilters; resolved: ResolvedFilters }> {
+  const chosenCategories = catalogue.categories.filter((category) => query.categories.includes(category.slug));
+  const chosenBrands = catalogue.brands.filter((brand) => query.tags.includes(brand.slug));
+  const [colourRows, sizeRows] = await Promise.all([
+    query.colours.length === 0
+      ? []
+      : db.selectDistinct({ value: productColours.colour }).from(productColours).where(inArray(productColours.colour, query.colours)),
+    query.sizes.length === 0
+      ? []
+      : db.selectDistinct({ value: productVariants.size }).from(productVariants).where(inArray(productVariants.size, query.sizes)),
+  ]);
+  const known = (values: string[], rows: { value: string }[]) => values.filter((value) => rows.some((row) => row.value === value));
+  const applied: ListingFilters = {
+    categories: query.categories.filter((slug) => chosenCategories.some((category) => category.slug === slug)),
+    tags: query.tags.filter((slug) => chosenBrands.some((brand) => brand.slug === slug)),
+    colours: known(query.colours, colourRows),
+    sizes: known(query.sizes, sizeRows).filter((size) => !isOneSize(size)),
+  };
+  return {
+    applied,
+    resolved: {
+      categoryIds: chosenCategories.filter((category) => category.slug !== offersCategorySlug).map((category) => category.id),
+      offers: chosenCategories.some((category) => category.slug === offersCategorySlug),
+      brandIds: chosenBrands.map((brand) => brand.id),
+      colours: applied.colours,
+      sizes: applied.sizes,
+    },
+  };
+}
+
+function orderOf(db: Db, query: ListingQuery, search: SearchMatch | null, now: Date): SQL[] {
+  if (query.sort === "priceHighToLow" || query.sort === "priceLowToHigh") {
+    // On-request products show no price: they come after every priced one.
+    const price = effectivePriceSql(now);
+    return [asc(isOnRequestSql(db)), query.sort === "priceHighToLow" ? desc(price) : asc(price)];
+  }
+  if (search && search.mode !== "none") return [desc(search.rank)];
+  if (query.group === "bestSeller") return [desc(products.saleCount)];
+  if (query.group === "saleItems") return [desc(products.discountPercent)];
+  return [desc(products.createdAt)];
+}
+
+type FacetCounts = Map<string, number>;
+
+async function countFacet(db: Db, facet: ListingFacet, where: SQL | undefined, now: Date, offersCategoryId: number | undefined): Promise<FacetCounts> {
+  const toMap = (rows: { value: string | number; count: number }[]) => new Map(rows.map((row) => [String(row.value), row.count]));
+  if (facet === "categories") {
+    const [linked, offers] = await Promise.all([
+      db
+        .select({ value: productCategories.categoryId, count: count() })
+        .from(productCategories)
+        .innerJoin(products, eq(products.id, productCategories.productId))
+        .where(where)
+        .groupBy(productCategories.categoryId),
+      offersCategoryId === undefined ? [] : db.select({ count: count() }).from(products).where(and(where, saleItems(db, now))),
+    ]);
+    const counts = toMap(linked);
+    if (offersCategoryId !== undefined) counts.set(String(offersCategoryId), offers[0]?.count ?? 0);
+    return counts;
+  }
+  if (facet === "tags") {
+    return toMap(
+      await db
+        .select({ value: productBrands.brandId, count: count() })
+        .from(productBrands)
+        .innerJoin(products, eq(products.id, productBrands.productId))
+        .where(where)
+        .groupBy(productBrands.brandId),
+    );
+  }
+  if (facet === "colours") {
+    return toMap(
+      await db
+        .select({ value: productColours.colour, count: count() })
+        .from(productColours)
+        .innerJoin(products, eq(products.id, productColours.productId))
+        .where(where)
+        .groupBy(productColours.colour),
+    );
+  }
+  return toMap(
+    await db
+      .select({ value: productVariants.size, count: countDistinct(productVariants.productId) })
+      .from(productVariants)
+      .innerJoin(products, eq(products.id, productVariants.productId))
+      .where(where)
+      .groupBy(productVariants.size),
+  );
+}
+
+/** Options worth showing: those with products, and any chosen one (with its count, maybe 0). */
+function toOptions(candidates: { value: string; key: string; label: string }[], counts: FacetCounts, selected: readonly string[]): FacetOption[] {
+  return candidates
+    .map(({ value, key, label }) => ({ value, label, count: counts.get(key) ?? 0, selected: selected.includes(value) }))
+    .filter((option) => option.count > 0 || option.selected);
+}
+
+/** A page of the listing with its filters; null when the category, subcategory or brand is unknown (404). */
+export async function getListing(
+  db: Db,
+  { scope, query, locale, now }: { scope: ListingScope; query: ListingQuery; locale: Locale; now: Date },
+): Promise<Listing | null> {
+  const [categoryRows, brandRows] = await Promise.all([
+    db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)),
+    db.select().from(brands).orderBy(asc(brands.name), asc(brands.id)),
+  ]);
+  const catalogue: Catalogue = { categories: categoryRows, brands: brandRows };
+  const [resolvedSubject, filters, search] = await Promise.all([
+    resolveSubject(db, scope, catalogue, locale, now),
+    resolveFilters(db, query, catalogue),
+    query.search ? matchSearch(db, { text: query.search, locale }) : null,
+  ]);
+  if (!resolvedSubject) return null;
+  const { subject, condition: subjectCondition } = resolvedSubject;
+
+  // The page's own subject is not offered as a filter, and a filter of it is ignored.
+  const shownFacets = listingFacets.filter(
+    (facet) => !(facet === "categories" && (subject.kind === "category" || subject.kind === "subcategory")) && !(facet === "tags" && subject.kind === "brand"),
+  );
+  const showsCategories = shownFacets.includes("categories");
+  const showsTags = shownFacets.includes("tags");
+  const applied: ListingFilters = {
+    ...filters.applied,
+    categories: showsCategories ? filters.applied.categories : [],
+    tags: showsTags ? filters.applied.tags : [],
+  };
+  const resolved: ResolvedFilters = {
+    ...filters.resolved,
+    categoryIds: showsCategories ? filters.resolved.categoryIds : [],
+    offers: showsCategories && filters.resolved.offers,
+    brandIds: showsTags ? filters.resolved.brandIds : [],
+  };
+
+  const base = [eq(products.isPublished, true), subjectCondition, groupCondition(db, query.group, now), search?.where];
+  const where = and(...base, ...filterConditions(db, resolved, now));
+  const offersCategoryId = catalogue.categories.find((category) => category.slug === offersCategorySlug)?.id;
+  const [[totalRow], ...facetCounts] = await Promise.all([
+    db.select({ total: count() }).from(products).where(where),
+    ...shownFacets.map((facet) =>
+      countFacet(db, facet, and(...base, ...filterConditions(db, resolved, now, facet)), now, offersCategoryId),
+    ),
+  ]);
+  const total = totalRow?.total ?? 0;
+  const pageCount = pageCountOf(total);
+  const page = clampPage(query.page, pageCount);
+
+  const idRows =
+    total === 0
+      ? []
+      : await db
+          .select({ id: products.id })
+          .from(products)
+          .where(where)
+          .orderBy(...orderOf(db, query, search, now), asc(products.id))
+          .limit(listingPageSize)
+          .offset((page - 1) * listingPageSize);
+  const cards = await getProductCards(db, { productIds: idRows.map((row) => row.id), locale, now });
+
+  const name = nameIn(locale);
+  const countsOf = (facet: ListingFacet) => facetCounts[shownFacets.indexOf(facet)];
+  const facets: ListingFacetOptions = { categories: null, tags: null, colours: null, sizes: null };
+  for (const facet of shownFacets) {
+    const counts = countsOf(facet)!;
+    if (facet === "categories") {
+      facets.categories = toOptions(
+        catalogue.categories.map((category) => ({ value: category.slug, key: String(category.id), label: name(category) })),
+        counts,
+        applied.categories,
+      );
+    } else if (facet === "tags") {
+      facets.tags = toOptions(
+        catalogue.brands.map((brand) => ({ value: brand.slug, key: String(brand.id), label: brand.name })),
+        counts,
+        applied.tags,
+      );
+    } else if (facet === "colours") {
+      const values = [...new Set([...counts.keys(), ...applied.colours])].sort(compareColours);
+      facets.colours = toOptions(values.map((value) => ({ value, key: value, label: value })), counts, applied.colours);
+    } else {
+      const values = [...new Set([...counts.keys(), ...applied.sizes])].filter((size) => !isOneSize(size)).sort(compareSizes);
+      facets.sizes = toOptions(values.map((value) => ({ value, key: value, label: value })), counts, applied.sizes);
+    }
+  }
+
+  return {
+    subject,
+    query: { ...query, ...applied, page },
+    products: cards,
+    total,
+    pageCount,
+    facets,
+    // Typo matching that finds nothing either is simply no result.
+    searchMode: search ? (search.mode === "similar" && total === 0 ? "none" : search.mode) : null,
+  };
+}
+
+export type BrandIndexEntry = { slug: string; name: string; productCount: number };
+
+/** /marchi: every brand with published products, A to Z, with how many it has. */
+export async function getBrandIndex(db: Db): Promise<BrandIndexEntry[]> {
+  const rows = await db
+    .select({ slug: brands.slug, name: brands.name, productCount: count(products.id) })
+    .from(brands)
+    .innerJoin(productBrands, eq(productBrands.brandId, brands.id))
+    .innerJoin(products, and(eq(products.id, productBrands.productId), eq(products.isPublished, true)))
+    .groupBy(brands.id)
+    .orderBy(asc(brands.name));
+  return rows.sort((a, b) => a.name.localeCompare(b.name, "it", { sensitivity: "base" }));
+}

@@ -1,0 +1,189 @@
+/**
+ * Pure rules of the catalogue listing: which listing a path is, the normalised query a URL asks for,
+ * and the canonical URL of any listing state (links keep sort, group, filters and search; changing
+ * what is shown goes back to page 1). No db, env or clock.
+ */
+import { localeOfPath } from "#app/lib/locale.ts";
+import { ListingParams, type ListingGroup, type ListingSort } from "./listing.inputs";
+import { normaliseSearchText } from "./search";
+
+/** DECISIONS.md: 24 per page, 6 rows of 4 on large screens. */
+export const listingPageSize = 24;
+
+export type ListingScope =
+  | { kind: "shop"; layout: "grid" | "list" }
+  | { kind: "category"; slug: string }
+  | { kind: "subcategory"; slug: string }
+  | { kind: "brand"; slug: string };
+
+/** The pages served by app/routes/shop/listing.tsx: a product listing, or the brand index /marchi. */
+export type ListingRoute = ListingScope | { kind: "brands" };
+
+export type ListingFilters = {
+  /** Category slugs (the `category` parameter). */
+  categories: string[];
+  /** Brand slugs (the `tag` parameter: the client form's tag[] are brands). */
+  tags: string[];
+  /** Colour keys (the `color` parameter). */
+  colours: string[];
+  /** Size names (the `size` parameter). */
+  sizes: string[];
+};
+export type ListingFacet = keyof ListingFilters;
+export const listingFacets: readonly ListingFacet[] = ["categories", "tags", "colours", "sizes"];
+
+/** URL parameter of each filter, as SPEC.md names the filters (category, tag, color, size). */
+export const facetParam: Record<ListingFacet, string> = { categories: "category", tags: "tag", colours: "color", sizes: "size" };
+
+export type ListingQuery = ListingFilters & {
+  sort: ListingSort;
+  group: ListingGroup | null;
+  /** As asked; the service clamps it to the pages there are. */
+  page: number;
+  /** Normalised search text ("" for none). */
+  search: string;
+  /** The search was longer than the shop accepts and was cut. */
+  searchTruncated: boolean;
+  /** `fromsearch=true`: the header's search box sent the visitor (SPEC.md section 2). */
+  fromSearch: boolean;
+};
+
+/** Which listing a pathname is ("/en/categoria/pappa" -> category "pappa"); null for any other page. */
+export function listingRouteOf(pathname: string): ListingRoute | null {
+  const bare = localeOfPath(pathname) === "en" ? pathname.slice(3) : pathname;
+  const segments = bare.split("/").filter(Boolean).map(decodeSegment);
+  const [first, second, ...rest] = segments;
+  if (rest.length > 0 || segments.some((segment) => segment === null)) return null;
+  if (second === undefined) {
+    if (first === "shop") return { kind: "shop", layout: "grid" };
+    if (first === "shop-grid-standard") return { kind: "shop", layout: "list" };
+    if (first === "marchi") return { kind: "brands" };
+    return null;
+  }
+  if (first === "categoria") return { kind: "category", slug: second! };
+  if (first === "sottocategoria") return { kind: "subcategory", slug: second! };
+  if (first === "marchi") return { kind: "brand", slug: second! };
+  return null;
+}
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** The listing state a URL's query string asks for; anything unknown or malformed is dropped. */
+export function parseListingQuery(params: URLSearchParams): ListingQuery {
+  const parsed = ListingParams.parse({
+    sort: params.get("sort") ?? undefined,
+    group: params.get("group"),
+    page: params.get("page") ?? undefined,
+    search: params.get("search") ?? "",
+    fromSearch: params.get("fromsearch") === "true",
+    categories: params.getAll(facetParam.categories),
+    tags: params.getAll(facetParam.tags),
+    colours: params.getAll(facetParam.colours),
+    sizes: params.getAll(facetParam.sizes),
+  });
+  const search = normaliseSearchText(parsed.search);
+  return { ...parsed, search: search.text, searchTruncated: search.truncated };
+}
+
+/** The query string of a listing state, in one canonical order, defaults left out. */
+export function listingSearchParams(query: ListingQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.fromSearch) params.set("fromsearch", "true");
+  if (query.search) params.set("search", query.search);
+  for (const facet of listingFacets) for (const value of query[facet]) params.append(facetParam[facet], value);
+  if (query.group) params.set("group", query.group);
+  if (query.sort !== "default") params.set("sort", query.sort);
+  if (query.page > 1) params.set("page", String(query.page));
+  return params;
+}
+
+/** `path` with the canonical query string of `query` ("/shop?tag=chicco&sort=priceLowToHigh"). */
+export function listingHref(path: string, query: ListingQuery): string {
+  const search = listingSearchParams(query).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+export function withPage(query: ListingQuery, page: number): ListingQuery {
+  return { ...query, page };
+}
+
+/** Another group (or all products): filters, sort and search stay, the page goes back to 1. */
+export function withGroup(query: ListingQuery, group: ListingGroup | null): ListingQuery {
+  return { ...query, group, page: 1 };
+}
+
+export function withoutFilterValue(query: ListingQuery, facet: ListingFacet, value: string): ListingQuery {
+  return { ...query, [facet]: query[facet].filter((candidate) => candidate !== value), page: 1 };
+}
+
+/** Every filter and group removed; the search stays. */
+export function withoutFilters(query: ListingQuery): ListingQuery {
+  return { ...query, categories: [], tags: [], colours: [], sizes: [], group: null, page: 1 };
+}
+
+export function hasFilters(query: ListingQuery): boolean {
+  return listingFacets.some((facet) => query[facet].length > 0);
+}
+
+/** The page actually shown: 1 when there is nothing, the last page when asked for more. */
+export function clampPage(page: number, pageCount: number): number {
+  return Math.min(Math.max(1, page), Math.max(1, pageCount));
+}
+
+export function pageCountOf(total: number): number {
+  return Math.max(1, Math.ceil(total / listingPageSize));
+}
+
+export type PaginationItem = { kind: "page"; page: number } | { kind: "gap" };
+
+/**
+ * First, last, and the pages around the current one. A gap stands for two or more hidden pages:
+ * a single hidden page is shown instead ("1 2 3", not "1 … 3").
+ */
+export function paginationItems(current: number, pageCount: number): PaginationItem[] {
+  const pages = [...new Set([1, current - 1, current, current + 1, pageCount])]
+    .filter((page) => page >= 1 && page <= pageCount)
+    .sort((a, b) => a - b);
+  const items: PaginationItem[] = [];
+  for (const [index, page] of pages.entries()) {
+    const previous = pages[index - 1];
+    if (previous !== undefined && page - previous === 2) items.push({ kind: "page", page: previous + 1 });
+    else if (previous !== undefined && page - previous > 2) items.push({ kind: "gap" });
+    items.push({ kind: "page", page });
+  }
+  return items;
+}
+
+/** Colours in the order the sample data names them, then any other alphabetically. */
+const colourOrder = ["white", "black", "brown", "blue"];
+
+export function compareColours(a: string, b: string): number {
+  const rank = (colour: string) => (colourOrder.includes(colour) ? colourOrder.indexOf(colour) : colourOrder.length);
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
+const letterSizes = ["xxs", "xs", "s", "small", "m", "medium", "l", "large", "xl", "xxl", "xxxl"];
+
+/** Sort key of a size name: letter sizes, then ages in months, then volumes, then anything else. */
+function sizeKey(size: string): [group: number, value: number] {
+  const lower = size.toLowerCase().trim();
+  if (letterSizes.includes(lower)) return [0, letterSizes.indexOf(lower)];
+  const months = /^(\d+)(?:\s*-\s*(\d+))?\s*mesi/.exec(lower);
+  if (months) return [1, Number(months[1]) * 100 + Number(months[2] ?? 0) + (lower.includes("+") ? 99 : 0)];
+  const volume = /^(\d+)\s*ml$/.exec(lower);
+  if (volume) return [2, Number(volume[1])];
+  return [3, 0];
+}
+
+/** XS < S < M ... ; "0 mesi" < "0-6 mesi" < "6 mesi" < "18mesi +"; "75ml" < "250ml"; others A-Z. */
+export function compareSizes(a: string, b: string): number {
+  const [groupA, valueA] = sizeKey(a);
+  const [groupB, valueB] = sizeKey(b);
+  return groupA - groupB || valueA - valueB || a.localeCompare(b, "it", { numeric: true });
+}

@@ -1,0 +1,168 @@
+/**
+ * The product card's data (app/ui/product-card.tsx): one shape for the listings, the search,
+ * the home page rows and suggestions, loaded for a page of products in three queries.
+ */
+import { and, asc, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
+import type { Locale } from "#app/lib/locale.ts";
+import type { Db } from "#server/db/client.ts";
+import { brands, productBrands, productImages, products, productVariants } from "#server/db/schema.ts";
+import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
+import { isOneSize } from "./product";
+
+export type ProductCardImage = { storageKey: string; width: number; height: number; alt: string };
+
+/** What the card's buying button does. */
+export type ProductCardPurchase =
+  /** A simple product in stock: added from the card. */
+  | { kind: "add"; variantId: number; stock: number; isPreorder: boolean }
+  /** Colour, size or personalisation to choose first: a 'select option' link to the product page. */
+  | { kind: "choose" }
+  /** Nothing in stock: a disabled 'not available' button. */
+  | { kind: "unavailable" }
+  /** "On request" products have no price and no cart (DECISIONS.md, Catalogue). */
+  | { kind: "onRequest" };
+
+export type ProductCardData = {
+  id: number;
+  name: string;
+  shortDescription: string;
+  /** The first brand tag. */
+  brand: { slug: string; name: string } | null;
+  priceCents: number;
+  /** What a customer pays today: the discount applied unless its offer has ended. */
+  effectivePriceCents: number;
+  /** The discount that applies now (0 when none or ended). */
+  discountPercent: number;
+  isNew: boolean;
+  isFreeShipping: boolean;
+  isOnRequest: boolean;
+  /** 0 to 5 stars. */
+  rating: number;
+  image: ProductCardImage | null;
+  purchase: ProductCardPurchase;
+};
+
+export type CardVariant = { id: number; colourId: number | null; size: string; stock: number; isPreorder: boolean };
+
+/** The card's buying button (SPEC.md section 2, "Product card"). */
+export function getCardPurchase(product: {
+  isOnRequest: boolean;
+  hasPersonalisation: boolean;
+  variants: readonly CardVariant[];
+}): ProductCardPurchase {
+  if (product.isOnRequest) return { kind: "onRequest" };
+  if (!product.variants.some((variant) => variant.stock > 0)) return { kind: "unavailable" };
+  const [only, ...others] = product.variants;
+  if (others.length > 0 || only!.colourId !== null || !isOneSize(only!.size) || product.hasPersonalisation) return { kind: "choose" };
+  return { kind: "add", variantId: only!.id, stock: only!.stock, isPreorder: only!.isPreorder };
+}
+
+/** Flagged on the product, or implied by an on-request brand tag. */
+export function isOnRequestSql(db: Db): SQL<boolean> {
+  return or(
+    products.isOnRequest,
+    exists(
+      db
+        .select({ one: sql`1` })
+        .from(productBrands)
+        .innerJoin(brands, eq(brands.id, productBrands.brandId))
+        .where(and(eq(productBrands.productId, products.id), eq(brands.marksOnRequest, true))),
+    ),
+  ) as SQL<boolean>;
+}
+
+/**
+ * Cards for `productIds`, in that order; ids of missing or unpublished products are left out.
+ * `now` decides whether an offer is still running.
+ */
+export async function getProductCards(
+  db: Db,
+  { productIds, locale, now }: { productIds: readonly number[]; locale: Locale; now: Date },
+): Promise<ProductCardData[]> {
+  const ids = [...new Set(productIds)];
+  if (ids.length === 0) return [];
+  const [rows, brandRows, imageRows, variantRows] = await Promise.all([
+    db
+      .select({
+        id: products.id,
+        nameIt: products.nameIt,
+        nameEn: products.nameEn,
+        shortDescriptionIt: products.shortDescriptionIt,
+        shortDescriptionEn: products.shortDescriptionEn,
+        priceCents: products.priceCents,
+        discountPercent: products.discountPercent,
+        offerEndsAt: products.offerEndsAt,
+        isNew: products.isNew,
+        isFreeShipping: products.isFreeShipping,
+        rating: products.rating,
+        hasPersonalisation: sql<boolean>`case when jsonb_typeof(${products.personalisationFields}) = 'array' then jsonb_array_length(${products.personalisationFields}) > 0 else false end`.mapWith(Boolean),
+        isOnRequest: sql<boolean>`${isOnRequestSql(db)}`.mapWith(Boolean),
+      })
+      .from(products)
+      .where(and(inArray(products.id, ids), eq(products.isPublished, true))),
+    db
+      .selectDistinctOn([productBrands.productId], { productId: productBrands.productId, slug: brands.slug, name: brands.name })
+      .from(productBrands)
+      .innerJoin(brands, eq(brands.id, productBrands.brandId))
+      .where(inArray(productBrands.productId, ids))
+      .orderBy(productBrands.productId, asc(productBrands.position), asc(productBrands.brandId)),
+    db
+      .selectDistinctOn([productImages.productId], {
+        productId: productImages.productId,
+        storageKey: productImages.storageKey,
+        width: productImages.width,
+        height: productImages.height,
+        altIt: productImages.altIt,
+        altEn: productImages.altEn,
+      })
+      .from(productImages)
+      .where(inArray(productImages.productId, ids))
+      .orderBy(productImages.productId, asc(productImages.position), asc(productImages.id)),
+    db
+      .select({
+        productId: productVariants.productId,
+        id: productVariants.id,
+        colourId: productVariants.colourId,
+        size: productVariants.size,
+        stock: productVariants.stock,
+        isPreorder: productVariants.isPreorder,
+      })
+      .from(productVariants)
+      .where(inArray(productVariants.productId, ids))
+      .orderBy(asc(productVariants.productId), asc(productVariants.position), asc(productVariants.id)),
+  ]);
+
+  const brandOf = new Map(brandRows.map((row) => [row.productId, { slug: row.slug, name: row.name }]));
+  const imageOf = new Map(
+    imageRows.map((row) => [
+      row.productId,
+      { storageKey: row.storageKey, width: row.width, height: row.height, alt: locale === "en" ? row.altEn : row.altIt },
+    ]),
+  );
+  const variantsOf = new Map<number, CardVariant[]>();
+  for (const { productId, ...variant } of variantRows) {
+    const list = variantsOf.get(productId) ?? [];
+    list.push(variant);
+    variantsOf.set(productId, list);
+  }
+
+  const cards = new Map<number, ProductCardData>();
+  for (const row of rows) {
+    cards.set(row.id, {
+      id: row.id,
+      name: locale === "en" ? row.nameEn : row.nameIt,
+      shortDescription: locale === "en" ? row.shortDescriptionEn : row.shortDescriptionIt,
+      brand: brandOf.get(row.id) ?? null,
+      priceCents: row.priceCents,
+      effectivePriceCents: effectivePriceCents(row, now),
+      discountPercent: activeDiscountPercent(row.discountPercent, row.offerEndsAt, now),
+      isNew: row.isNew,
+      isFreeShipping: row.isFreeShipping,
+      isOnRequest: row.isOnRequest,
+      rating: row.rating,
+      image: imageOf.get(row.id) ?? null,
+      purchase: getCardPurchase({ isOnRequest: row.isOnRequest, hasPersonalisation: row.hasPersonalisation, variants: variantsOf.get(row.id) ?? [] }),
+    });
+  }
+  return ids.flatMap((id) => cards.get(id) ?? []);
+}
