@@ -49,7 +49,7 @@ export function AddressList({ addresses, locale }: { addresses: readonly Address
             <div className="mt-4 flex flex-wrap gap-2">
               <Link to={`?edit=${address.id}#address-form`} className="btn-secondary px-4 py-1.5" preventScrollReset>
                 {t("myAccount.addresses.edit")}
-                <span className="sr-only">: {name}</span>
+                <span className="sr-only"> {name}</span>
               </Link>
               {!address.isDefault && (
                 <Form method="post" action={localizedHref("/my-account", locale)}>
@@ -57,7 +57,7 @@ export function AddressList({ addresses, locale }: { addresses: readonly Address
                   <input type="hidden" name="addressId" value={address.id} />
                   <button type="submit" className="btn-secondary px-4 py-1.5">
                     {t("myAccount.addresses.makeDefault")}
-                    <span className="sr-only">: {name}</span>
+                    <span className="sr-only"> {name}</span>
                   </button>
                 </Form>
               )}
@@ -66,7 +66,7 @@ export function AddressList({ addresses, locale }: { addresses: readonly Address
                 <input type="hidden" name="addressId" value={address.id} />
                 <button type="submit" className="btn px-4 py-1.5 text-coral-700 hover:bg-coral-50">
                   {t("myAccount.addresses.delete")}
-                  <span className="sr-only">: {name}</span>
+                  <span className="sr-only"> {name}</span>
                 </button>
               </Form>
             </div>

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useSubmit } from "react-router";
 import type { ListingFacet } from "#server/catalog/listing.ts";
@@ -61,7 +61,9 @@ function FilterGroup({ group, onChange }: { group: FilterGroupView; onChange: (f
 /**
  * The filters (category, brand, colour, size) as one GET form: ticking several values of one filter
  * shows products with any of them, and filters combine. Without JavaScript an "apply" button sends
- * the form; with it each tick applies at once and the panel folds away on small screens.
+ * the form; with it each tick applies at once. On small screens the form folds into a native
+ * `<details>` (no JavaScript needed, nothing moves at hydration); on large screens it is always open
+ * where the browser can style `::details-content`, else it stays a disclosure there too.
  */
 export function ListingFilters({
   action,
@@ -77,40 +79,34 @@ export function ListingFilters({
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const submit = useSubmit();
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
   const headingId = useId();
   if (groups.every((group) => group.options.length === 0)) return null;
   return (
-    <div>
-      {hydrated && (
-        <button
-          type="button"
-          aria-expanded={open}
-          aria-controls={panelId}
-          onClick={() => setOpen((value) => !value)}
-          className="btn-secondary w-full lg:hidden"
-        >
-          {activeCount > 0 ? t("listing.filtersToggleActive", { active: activeCount }) : t("listing.filtersToggle")}
-        </button>
-      )}
-      <div id={panelId} className={hydrated && !open ? "max-lg:hidden" : "max-lg:mt-4"}>
-        <Form method="get" action={action} preventScrollReset aria-labelledby={headingId} className="space-y-4 rounded-2xl bg-white p-4 shadow-card">
-          <h2 id={headingId} className="text-lg font-bold">
-            {t("listing.filtersTitle")}
-          </h2>
-          <HiddenFields fields={hiddenFields} />
-          {groups.map((group) => (
-            <FilterGroup key={group.facet} group={group} onChange={(form) => submit(form, { preventScrollReset: true })} />
-          ))}
-          {!hydrated && (
-            <button type="submit" className="btn-primary w-full">
-              {t("listing.filtersApply")}
-            </button>
-          )}
-        </Form>
-      </div>
-    </div>
+    <details className="lg:supports-[selector(::details-content)]:[&::details-content]:[content-visibility:visible]">
+      <summary className="btn-secondary w-full lg:supports-[selector(::details-content)]:hidden">
+        {activeCount > 0 ? t("listing.filtersToggleActive", { count: activeCount }) : t("listing.filtersToggle")}
+      </summary>
+      <Form
+        method="get"
+        action={action}
+        preventScrollReset
+        aria-labelledby={headingId}
+        className="mt-4 space-y-4 rounded-2xl bg-white p-4 shadow-card lg:supports-[selector(::details-content)]:mt-0"
+      >
+        <h2 id={headingId} className="text-lg font-bold">
+          {t("listing.filtersTitle")}
+        </h2>
+        <HiddenFields fields={hiddenFields} />
+        {groups.map((group) => (
+          <FilterGroup key={group.facet} group={group} onChange={(form) => void submit(form, { preventScrollReset: true })} />
+        ))}
+        {!hydrated && (
+          <button type="submit" className="btn-primary w-full">
+            {t("listing.filtersApply")}
+          </button>
+        )}
+      </Form>
+    </details>
   );
 }
 

@@ -41,7 +41,7 @@ test("registering sends a verification link; following it confirms the address a
 
   const token = new URL(mail!.link!).searchParams.get("token");
   const verified = await verifyEmail(services, callerFor("/verify-email"), token);
-  expect(verified.ok).toBe(true);
+  expect(verified).toMatchObject({ ok: true, signedInUserId: user!.id });
   const jar = new CookieJar().take(verified.ok ? verified.headers : null);
   const session = await sessionUser(services, jar);
   expect(session?.user).toMatchObject({ email: newCustomer.email, emailVerified: true });

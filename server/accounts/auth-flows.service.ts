@@ -191,10 +191,21 @@ export async function verifyEmail(services: AuthServices, caller: AuthCaller, ra
     return { ok: false, error: error.body?.code === "TOKEN_EXPIRED" ? "verifyLinkExpired" : "verifyLinkInvalid" };
   }
   const headers = cookiesOf(result.headers);
-  const signedIn = headers.getSetCookie().some((cookie) => /session_token=[^;]/.test(cookie));
-  const userId = signedIn ? ((result.response as { user?: { id: string } } | undefined)?.user?.id ?? null) : null;
+  // A new account is signed in by the link: better-auth sets the session cookie (and answers no user).
+  const userId = await userIdOfNewSession(services, headers);
   if (userId) for (const cookie of (await mergeCartIntoAccount(services, caller.request, userId)).getSetCookie()) headers.append("Set-Cookie", cookie);
   return { ok: true, headers, signedInUserId: userId };
+}
+
+/** The account a response's fresh session cookie belongs to, or null when it sets none. */
+async function userIdOfNewSession(services: AuthServices, headers: Headers): Promise<string | null> {
+  const pairs = headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .filter((pair) => /session_token=./.test(pair));
+  if (pairs.length === 0) return null;
+  const session = await services.auth.api.getSession({ headers: new Headers({ Cookie: pairs.join("; ") }) });
+  return session?.user.id ?? null;
 }
 
 /** Sends the verification link again to the signed-in person's address. */

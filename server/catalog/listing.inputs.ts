@@ -31,7 +31,7 @@ function filterValues(pattern: RegExp) {
 export const ListingParams = z.object({
   sort: z.enum(listingSorts).catch("default"),
   group: z.enum(listingGroups).nullable().catch(null),
-  /** 1-based; a page past the last is clamped by the service (docs/decisions/0007-listing-pages.md). */
+  /** 1-based; a page past the last is clamped by the service (docs/decisions/0011-listing-and-search.md). */
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   search: z.string().catch(""),
   fromSearch: z.boolean().catch(false),

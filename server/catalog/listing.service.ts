@@ -60,6 +60,8 @@ export type Listing = {
   facets: ListingFacetOptions;
   /** How the search matched; null without a search. */
   searchMode: SearchMode | null;
+  /** When typos were allowed: the search as it was understood ("pasegino" -> "passeggino"). */
+  searchCorrectedText: string | null;
 };
 
 type Condition = SQL | undefined;
@@ -383,6 +385,7 @@ export async function getListing(
     facets,
     // Typo matching that finds nothing either is simply no result.
     searchMode: search ? (search.mode === "similar" && total === 0 ? "none" : search.mode) : null,
+    searchCorrectedText: search?.mode === "similar" && total > 0 ? search.correctedText : null,
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * Product search in PostgreSQL (the same on PGlite): full-text search with Italian and English
  * stemming and accents folded (text-search configurations shop_it / shop_en and the function
- * shop_search_query, migration 0003_search), and trigram matching (pg_trgm) for typos when the
- * exact search finds nothing. Results are ranked; the listing applies them with its filters.
+ * shop_search_query, migration 0003_search). When nothing matches exactly, each word is replaced by
+ * the shop's closest words (pg_trgm similarity in the word list product_search_words, migration
+ * 0004_search_words) and searched again, so "pasegino" finds "passeggino". Results are ranked; the
+ * listing applies them together with its filters.
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Locale } from "#app/lib/locale.ts";
@@ -13,7 +15,7 @@ import { minTypoWordLength, normaliseSearchText, searchWords } from "./search";
 
 /**
  * How the words matched: "exact" (stemmed words, accents folded), "similar" (no exact match, so
- * spelling mistakes were allowed), or "none" (nothing matched either way).
+ * the closest words of the shop were searched instead), or "none" (nothing matched either way).
  */
 export type SearchMode = "exact" | "similar" | "none";
 
@@ -23,7 +25,14 @@ export type SearchMatch = {
   where: SQL;
   /** Higher is better; the listing's default order for a search. */
   rank: SQL<number>;
+  /** In "similar" mode, the search as it was understood ("pasegino" -> "passeggino"). */
+  correctedText: string | null;
 };
+
+/** How alike (pg_trgm similarity, 0 to 1) a shop word must be to a typed word to stand in for it. */
+export const minWordSimilarity = 0.4;
+/** Closest shop words tried for each typed word. */
+const candidatesPerWord = 3;
 
 const pageConfig: Record<Locale, SQL> = {
   it: sql.raw(`'shop_it'::regconfig`),
@@ -39,71 +48,78 @@ function textArray(words: readonly string[]): SQL {
 }
 
 /**
- * The tsquery of `words`, computed once per statement (a scalar subquery), so the GIN index on
- * search_vector serves it.
+ * A tsquery used as a condition on search_vector and ranked by PostgreSQL's ts_rank (names and brand
+ * weigh more than short descriptions), plus a bonus when the product's name in the page's language
+ * starts with any searched word (the query's ANDs read as ORs): "passeggino" puts "Passeggino
+ * leggero ..." before "Parapioggia per passeggino". `query` is a scalar subquery, computed once per
+ * statement, so the GIN index on search_vector serves it.
  */
-function fullTextQuery(words: readonly string[], locale: Locale, prefixLast: boolean): SQL {
-  return sql`(select shop_search_query(${textArray(words)}, ${pageConfig[locale]}, ${prefixLast}))`;
-}
-
-/**
- * Ranked by PostgreSQL's ts_rank (names and brand weigh more than short descriptions), plus a bonus
- * when the product's name in the page's language starts with any searched word (the query's ANDs
- * read as ORs): "passeggino" puts "Passeggino leggero ..." before "Parapioggia per passeggino".
- */
-function fullTextMatch(words: readonly string[], locale: Locale, prefixLast: boolean): SearchMatch {
-  const query = fullTextQuery(words, locale, prefixLast);
+function tsqueryMatch(query: SQL, locale: Locale, mode: "exact" | "similar", correctedText: string | null): SearchMatch {
   const name = locale === "en" ? products.nameEn : products.nameIt;
   return {
-    mode: "exact",
+    mode,
     where: sql`${products.searchVector} @@ ${query}`,
     rank: sql<number>`(ts_rank(${products.searchVector}, ${query}) + case when to_tsvector(${pageConfig[locale]}, split_part(${name}, ' ', 1)) @@ replace(${query}::text, '&', '|')::tsquery then 1 else 0 end)`.mapWith(
       Number,
     ),
+    correctedText,
   };
 }
 
-/**
- * Every word must be close to a word of the product's texts: pg_trgm's strict word similarity at
- * its default threshold (0.5), which finds "passeggino" for "pasegino" and "culla" for "cula".
- * The `<<%` operator is served by the trigram index on search_text.
- */
-function similarMatch(words: readonly string[]): SearchMatch {
-  return {
-    mode: "similar",
-    where: and(...words.map((word) => sql`${word} <<% ${products.searchText}`))!,
-    rank: sql<number>`(${sql.join(
-      words.map((word) => sql`strict_word_similarity(${word}, ${products.searchText})`),
-      sql` + `,
-    )})`.mapWith(Number),
-  };
-}
-
-const noMatch: SearchMatch = { mode: "none", where: sql`false`, rank: sql<number>`0` };
+const noMatch: SearchMatch = { mode: "none", where: sql`false`, rank: sql<number>`0`, correctedText: null };
 
 /**
- * Decides how a search matches: exactly when any published product matches every word, else with
- * typos allowed for the words that are not stop words of the page's language.
+ * Decides how a search matches: exactly when any published product matches every word; otherwise
+ * each word that is not a stop word of the page's language stands for the shop's closest words.
  */
 export async function matchSearch(db: Db, { text, locale, prefixLast = false }: { text: string; locale: Locale; prefixLast?: boolean }): Promise<SearchMatch> {
   const words = searchWords(text);
   if (words.length === 0) return noMatch;
-  const exact = fullTextMatch(words, locale, prefixLast);
+  const exactQuery = sql`(select shop_search_query(${textArray(words)}, ${pageConfig[locale]}, ${prefixLast}))`;
+  // For each word worth correcting, in order: the word and its closest shop words, best first.
   const [probe] = await db
     .select({
-      hasExact: sql<boolean>`exists (select 1 from ${products} where ${products.isPublished} and ${exact.where})`.mapWith(Boolean),
-      typoWords: sql<string[]>`array(select w from unnest(${textArray(words)}) as w where numnode(plainto_tsquery(${pageConfig[locale]}, w)) > 0 and char_length(w) >= ${minTypoWordLength})`,
+      hasExact: sql<boolean>`exists (select 1 from ${products} where ${products.isPublished} and ${products.searchVector} @@ ${exactQuery})`.mapWith(Boolean),
+      corrections: sql<string[] | null>`array(
+        select typed.word || ' ' || coalesce((
+          select string_agg(close.word, ' ' order by close.similarity desc, close.word)
+          from (
+            select shop_word.word, similarity(shop_word.word, unaccent(typed.word)) as similarity
+            from product_search_words as shop_word
+            where shop_word.word % unaccent(typed.word)
+            order by similarity desc, shop_word.word
+            limit ${candidatesPerWord}
+          ) as close
+          where close.similarity >= ${minWordSimilarity}
+        ), '')
+        from unnest(${textArray(words)}) with ordinality as typed(word, position)
+        where numnode(plainto_tsquery(${pageConfig[locale]}, typed.word)) > 0 and char_length(typed.word) >= ${minTypoWordLength}
+        order by typed.position
+      )`,
     })
     .from(sql`(select 1) as probe`);
-  if (probe?.hasExact) return exact;
-  const typoWords = probe?.typoWords ?? [];
-  return typoWords.length > 0 ? similarMatch(typoWords) : noMatch;
+  if (probe?.hasExact) return tsqueryMatch(exactQuery, locale, "exact", null);
+
+  const corrections = (probe?.corrections ?? []).map((line) => {
+    const [typed, ...closest] = line.split(" ").filter(Boolean);
+    return { typed: typed!, closest };
+  });
+  if (corrections.length === 0 || corrections.some((correction) => correction.closest.length === 0)) return noMatch;
+  const bestOf = new Map(corrections.map((correction) => [correction.typed, correction.closest[0]!]));
+  const groups = corrections.map((correction) => correction.closest.join(" "));
+  return tsqueryMatch(
+    sql`(select shop_similar_query(${textArray(groups)}, ${pageConfig[locale]}))`,
+    locale,
+    "similar",
+    words.map((word) => bestOf.get(word) ?? word).join(" "),
+  );
 }
 
 /**
  * Rewrites the search columns (search_vector, search_text) of the given products, or of all of
- * them: after the seed, and after any save of a product's names, short descriptions or brands
- * (also after a brand is renamed, for its products). Returns how many products were rewritten.
+ * them, and the shop's word list for typos: after the seed, and after any save of a product's names,
+ * short descriptions, brands or publication (also after a brand is renamed, for its products).
+ * Returns how many products were rewritten.
  */
 export async function refreshProductSearch(db: Db, productIds?: readonly number[]): Promise<number> {
   if (productIds?.length === 0) return 0;
@@ -115,7 +131,7 @@ export async function refreshProductSearch(db: Db, productIds?: readonly number[
 /** How many suggestions the search box offers while typing. */
 export const suggestionLimit = 6;
 
-export type SearchSuggestions = { text: string; mode: SearchMode; products: ProductCardData[] };
+export type SearchSuggestions = { text: string; mode: SearchMode; correctedText: string | null; products: ProductCardData[] };
 
 /** Best matches for what has been typed so far; the last word may be unfinished ("passegg"). */
 export async function getSearchSuggestions(
@@ -124,7 +140,7 @@ export async function getSearchSuggestions(
 ): Promise<SearchSuggestions> {
   const normalised = normaliseSearchText(text).text;
   const match = await matchSearch(db, { text: normalised, locale, prefixLast: true });
-  if (match.mode === "none") return { text: normalised, mode: "none", products: [] };
+  if (match.mode === "none") return { text: normalised, mode: "none", correctedText: null, products: [] };
   const rows = await db
     .select({ id: products.id })
     .from(products)
@@ -132,5 +148,5 @@ export async function getSearchSuggestions(
     .orderBy(desc(match.rank), desc(products.saleCount), asc(products.id))
     .limit(limit);
   const cards = await getProductCards(db, { productIds: rows.map((row) => row.id), locale, now });
-  return { text: normalised, mode: match.mode, products: cards };
+  return { text: normalised, mode: match.mode, correctedText: match.correctedText, products: cards };
 }

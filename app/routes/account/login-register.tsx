@@ -257,8 +257,8 @@ export default function LoginRegisterPage({ loaderData, actionData }: Route.Comp
           </div>
         )}
         <div className="grid gap-8 lg:grid-cols-2 lg:items-start">
-          <LoginForm actionData={actionData} redirectTo={redirectTo} oidcName={oidcName} />
-          <RegisterForm actionData={actionData} redirectTo={redirectTo} limits={limits} />
+          <LoginForm key={`login:${notice ?? ""}`} actionData={actionData} redirectTo={redirectTo} oidcName={oidcName} />
+          <RegisterForm key={`register:${notice ?? ""}`} actionData={actionData} redirectTo={redirectTo} limits={limits} />
         </div>
       </div>
     </>

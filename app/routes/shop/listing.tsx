@@ -123,6 +123,7 @@ function listingData(locale: Locale, path: string, listing: Listing) {
       ? {
           text: query.search,
           mode: listing.searchMode,
+          correctedText: listing.searchCorrectedText,
           truncated: query.searchTruncated,
           maxLength: maxSearchLength,
           clearHref: href({ ...query, search: "", fromSearch: false, searchTruncated: false, page: 1 }),
@@ -227,7 +228,9 @@ function SearchSummary({ search }: { search: NonNullable<ReturnType<typeof listi
   return (
     <div className="mt-3 max-w-3xl space-y-1 text-lg text-muted">
       <p>
-        {search.mode === "similar" ? t("listing.searchSimilar", { text: search.text }) : t("listing.searchFor", { text: search.text })}
+        {search.mode === "similar" && search.correctedText
+          ? t("listing.searchSimilar", { text: search.text, corrected: search.correctedText })
+          : t("listing.searchFor", { text: search.text })}
       </p>
       {search.truncated && <p className="text-base">{t("listing.searchTruncated", { max: search.maxLength })}</p>}
       <p className="text-base">
