@@ -1,7 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { serverGuard } from "./config/server-guard";
+import { serverGuard } from "./config/server-guard.ts";
 
 export default defineConfig({
   environments: {

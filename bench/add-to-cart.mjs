@@ -5,9 +5,8 @@
 // time) and a busy cart (signed cookie; every connection alternates "add one" and "remove one" on
 // the same line, so the cart stays below the variant's stock and every request is a real change).
 // Prints a table and writes bench/results/add-to-cart.json.
-import { spawn } from "node:child_process";
-import autocannon from "autocannon";
-import { freePort, startShopForBench, writeResult } from "./lib/shop-server.mjs";
+import { compareWithBare, startBareServer } from "./lib/load.mjs";
+import { startShopForBench, writeResult } from "./lib/shop-server.mjs";
 
 const connections = 50;
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -42,18 +41,20 @@ try {
   const rows = [];
   try {
     for (const testCase of cases) {
-      const url = `${shop.baseUrl}/cart.data`;
-      await load(url, testCase.requests, 2); // warm-up: JIT, database caches
-      const shopRun = await load(url, testCase.requests, durationSeconds);
-      await load(bare.url, testCase.requests, 2);
-      const bareRun = await load(bare.url, testCase.requests, durationSeconds);
+      const { shop: shopRun, bare: bareRun, ratio } = await compareWithBare({
+        shopUrl: `${shop.baseUrl}/cart.data`,
+        bareUrl: bare.url,
+        connections,
+        durationSeconds,
+        requests: testCase.requests,
+      });
       rows.push({
         case: testCase.name,
         "shop req/s": Math.round(shopRun.requests.average),
         "shop p50 ms": shopRun.latency.p50,
         "shop p99 ms": shopRun.latency.p99,
         "bare req/s": Math.round(bareRun.requests.average),
-        "shop / bare": Math.round((shopRun.requests.average / bareRun.requests.average) * 1000) / 1000,
+        "shop / bare": ratio,
         "non-2xx": shopRun.non2xx,
         errors: shopRun.errors,
       });
@@ -82,39 +83,3 @@ async function findAddableVariant(baseUrl) {
   throw new Error("no variant with 60 in stock");
 }
 
-function load(url, requests, duration) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, requests, connections, duration }, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-/** A plain node:http server in its own process: reads each request's body, answers `answer`. */
-async function startBareServer(answer, contentType) {
-  const port = await freePort();
-  const source = `
-    const http = require("node:http");
-    const answer = Buffer.from(${JSON.stringify(answer.toString("base64"))}, "base64");
-    http.createServer((req, res) => {
-      const chunks = [];
-      req.on("data", (chunk) => chunks.push(chunk));
-      req.on("end", () => {
-        new URLSearchParams(Buffer.concat(chunks).toString());
-        res.writeHead(200, { "Content-Type": ${JSON.stringify(contentType)}, "Content-Length": answer.length });
-        res.end(answer);
-      });
-    }).listen(${port}, "127.0.0.1", () => process.send("ready"));
-  `;
-  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-  await new Promise((resolve, reject) => {
-    child.once("message", resolve);
-    child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", resolve);
-        child.kill("SIGTERM");
-      }),
-  };
-}

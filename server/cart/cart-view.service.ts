@@ -2,7 +2,7 @@
  * Reading a cart for the page, the mini-cart and saved baskets: every price recomputed from the
  * database now, each line's availability against today's stock, and what changed since it was added.
  */
-import { and, asc, desc, eq, inArray, lte } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import {
@@ -11,12 +11,12 @@ import {
   giftLists,
   productColours,
   productImages,
-  productPriceHistory,
   products,
   productVariants,
 } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
-import { cartTotals, isOneSize, lineAvailability, lineTotalCents, priceSeenAt, type CartTotals, type LineStatus } from "./cart";
+import { isOneSize } from "#server/catalog/product.ts";
+import { cartTotals, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
 import { isOnRequestSql } from "./cart.service";
 
 export type CartImage = { storageKey: string; width: number; height: number; alt: string };
@@ -146,23 +146,6 @@ export async function describeVariants(db: Db, variantIds: readonly number[], lo
   return result;
 }
 
-/** The price-history row in force when each line was added (one small indexed query per line). */
-async function priceHistoryAt(db: Db, lines: readonly { id: string; productId: number; createdAt: Date }[]) {
-  const seen = new Map<string, { priceCents: number; effectivePriceCents: number } | null>();
-  await Promise.all(
-    lines.map(async (line) => {
-      const [row] = await db
-        .select({ priceCents: productPriceHistory.priceCents, effectivePriceCents: productPriceHistory.effectivePriceCents })
-        .from(productPriceHistory)
-        .where(and(eq(productPriceHistory.productId, line.productId), lte(productPriceHistory.recordedAt, line.createdAt)))
-        .orderBy(desc(productPriceHistory.recordedAt), desc(productPriceHistory.id))
-        .limit(1);
-      seen.set(line.id, row ?? null);
-    }),
-  );
-  return seen;
-}
-
 /** The whole cart as the page shows it; an unknown or missing cart reads as empty. */
 export async function getCartView(db: Db, args: { cartId: string | null; locale: Locale; now: Date }): Promise<CartView> {
   if (!args.cartId) return emptyCartView();
@@ -176,28 +159,21 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
     .select({
       id: cartLines.id,
       variantId: cartLines.variantId,
-      productId: productVariants.productId,
       quantity: cartLines.quantity,
       personalisation: cartLines.personalisation,
       giftListItemId: cartLines.giftListItemId,
-      createdAt: cartLines.createdAt,
-      offerEndsAt: products.offerEndsAt,
+      seenUnitCents: cartLines.seenUnitCents,
     })
     .from(cartLines)
-    .innerJoin(productVariants, eq(productVariants.id, cartLines.variantId))
-    .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(cartLines.cartId, cart.id))
     .orderBy(asc(cartLines.createdAt), asc(cartLines.id));
 
-  const [variants, history] = await Promise.all([
-    describeVariants(
-      db,
-      rows.map((row) => row.variantId),
-      args.locale,
-      args.now,
-    ),
-    priceHistoryAt(db, rows),
-  ]);
+  const variants = await describeVariants(
+    db,
+    rows.map((row) => row.variantId),
+    args.locale,
+    args.now,
+  );
   const present = rows.filter((row) => variants.has(row.variantId));
   const availability = lineAvailability(
     present.map((row) => ({ id: row.id, variantId: row.variantId, quantity: row.quantity, isForSale: variants.get(row.variantId)!.isForSale })),
@@ -208,7 +184,6 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
   const lines = present.map((row): CartLineView => {
     const variant = variants.get(row.variantId)!;
     const { payableQuantity, status } = availability.get(row.id)!;
-    const seen = priceSeenAt(history.get(row.id) ?? null, row.offerEndsAt, row.createdAt);
     return {
       ...variant,
       id: row.id,
@@ -220,7 +195,7 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
       lineTotalCents: lineTotalCents(variant, row.quantity),
       status,
       payableQuantity,
-      previousUnitCents: seen !== null && seen !== variant.unitCents ? seen : null,
+      previousUnitCents: previousUnitPrice(row.seenUnitCents, variant.unitCents),
       canIncrease: variant.isForSale && heldOf(row.variantId) < variant.stock,
       isGiftListItem: row.giftListItemId !== null,
     };

@@ -12,14 +12,13 @@ import {
   decreaseLineRule,
   emptyCart,
   increaseLineRule,
-  isOneSize,
   lineAvailability,
   lineTotalCents,
   maxAddable,
   mixingConflict,
   persistentCartErrors,
   personalisationKeyOf,
-  priceSeenAt,
+  previousUnitPrice,
   quantityInCart,
   removeLineRule,
   type AddRequest,
@@ -319,13 +318,6 @@ test("toast texts are exactly the spec's in Italian, with English equivalents", 
   expect(Object.keys(en.cart.errors).sort()).toEqual(Object.keys(it.cart.errors).sort());
 });
 
-test("'TAGLIA_UNICA' and 'tagliau' are one size, never shown", () => {
-  expect(isOneSize("TAGLIA_UNICA")).toBe(true);
-  expect(isOneSize("tagliau")).toBe(true);
-  expect(isOneSize(null)).toBe(true);
-  expect(isOneSize("xl")).toBe(false);
-  expect(isOneSize("0-6 mesi")).toBe(false);
-});
 
 // ---------------------------------------------------------------- reading: availability and price changes
 
@@ -351,13 +343,12 @@ test("a line whose product went out of stock, or below the cart's quantity, says
   });
 });
 
-test("the price seen when added comes from the history row then in force, list price if the offer had ended", () => {
-  const row = { priceCents: 1000, effectivePriceCents: 800 };
-  const addedAt = new Date("2026-05-01T10:00:00Z");
-  expect(priceSeenAt(row, null, addedAt)).toBe(800);
-  expect(priceSeenAt(row, new Date("2026-06-01T00:00:00Z"), addedAt)).toBe(800);
-  expect(priceSeenAt(row, new Date("2026-04-01T00:00:00Z"), addedAt)).toBe(1000);
-  expect(priceSeenAt(null, null, addedAt)).toBeNull();
+test("a line shows the price seen when added only when today's price differs, up or down", () => {
+  expect(previousUnitPrice(1000, 1200)).toBe(1000);
+  expect(previousUnitPrice(1000, 800)).toBe(1000);
+  expect(previousUnitPrice(1000, 1000)).toBeNull();
+  // Lines stored before the seen price was kept say nothing.
+  expect(previousUnitPrice(null, 1000)).toBeNull();
 });
 
 // ---------------------------------------------------------------- properties

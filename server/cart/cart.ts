@@ -89,15 +89,6 @@ export type AddOutcome =
 
 export type ChangeOutcome = { ok: true; cart: Cart; change: "decreased" | "removed" | "cleared" } | CartRefusal;
 
-// ---------------------------------------------------------------- sizes
-
-const oneSizeNames = new Set(["taglia_unica", "tagliau"]);
-
-/** "TAGLIA_UNICA" and the legacy "tagliau" mean one size: never shown (DECISIONS.md). */
-export function isOneSize(size: string | null | undefined): boolean {
-  return size == null || size === "" || oneSizeNames.has(size.toLowerCase());
-}
-
 // ---------------------------------------------------------------- quantities
 
 /** The largest quantity one add may ask for; anything above is refused as stock exceeded or invalid. */
@@ -286,17 +277,11 @@ export function lineAvailability(
 }
 
 /**
- * The unit price the customer saw when the line was added, from the price-history row in force then
- * (no column stores it on the line): its discounted price, or its list price if the offer had ended.
+ * The unit price to show as "was" on a line: the one the customer saw when adding (stored on the line)
+ * when today's differs, up or down; null when it is the same or was never stored.
  */
-export function priceSeenAt(
-  history: { priceCents: Cents; effectivePriceCents: Cents } | null,
-  offerEndsAt: Date | null,
-  addedAt: Date,
-): Cents | null {
-  if (!history) return null;
-  if (offerEndsAt && offerEndsAt.getTime() <= addedAt.getTime()) return history.priceCents;
-  return history.effectivePriceCents;
+export function previousUnitPrice(seenUnitCents: Cents | null, todayUnitCents: Cents): Cents | null {
+  return seenUnitCents !== null && seenUnitCents !== todayUnitCents ? seenUnitCents : null;
 }
 
 export type PricedLine = {

@@ -46,6 +46,7 @@ test("TAGLIA_UNICA and the legacy tagliau mean one size; real sizes do not", () 
   expect(isOneSize("TAGLIA_UNICA")).toBe(true);
   expect(isOneSize("tagliau")).toBe(true);
   expect(isOneSize("Taglia_Unica")).toBe(true);
+  expect(isOneSize(null)).toBe(true);
   for (const size of ["m", "xl", "0-6 mesi", "150ml", "taglia"]) expect(isOneSize(size), size).toBe(false);
 });
 

@@ -41,10 +41,13 @@ export function pickRelatedIds(productId: number, relatedIds: readonly number[])
   return [...new Set(relatedIds)].filter((id) => id !== productId).slice(0, relatedProductsLimit);
 }
 
-/** `TAGLIA_UNICA` and the legacy `tagliau` mean "one size": never offered as a size choice (DECISIONS.md). */
-export function isOneSize(size: string): boolean {
-  const name = size.trim().toLowerCase();
-  return name === "taglia_unica" || name === "tagliau";
+/**
+ * `TAGLIA_UNICA` and the legacy `tagliau` mean "one size": never offered as a size choice nor shown in
+ * the cart (DECISIONS.md). A missing size is one size too.
+ */
+export function isOneSize(size: string | null | undefined): boolean {
+  const name = size?.trim().toLowerCase() ?? "";
+  return name === "" || name === "taglia_unica" || name === "tagliau";
 }
 
 export type Availability = "in_stock" | "out_of_stock" | "preorder";

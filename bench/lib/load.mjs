@@ -1,0 +1,53 @@
+// The two halves of every throughput figure: autocannon against the shop, and the same load against a
+// bare Node http server in its own process that reads each request and answers the same bytes, so the
+// ratio between them holds on a busy machine.
+import { spawn } from "node:child_process";
+import autocannon from "autocannon";
+import { freePort } from "./shop-server.mjs";
+
+/** autocannon for `durationSeconds`; `requests` (optional) is autocannon's request sequence per connection. */
+export function runLoad({ url, connections, durationSeconds, requests }) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections, duration: durationSeconds, requests }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/** Shop run then bare run of the same load, each after a 2-second warm-up (JIT, database caches). */
+export async function compareWithBare({ shopUrl, bareUrl, connections, durationSeconds, requests }) {
+  await runLoad({ url: shopUrl, connections, durationSeconds: 2, requests });
+  const shop = await runLoad({ url: shopUrl, connections, durationSeconds, requests });
+  await runLoad({ url: bareUrl, connections, durationSeconds: 2, requests });
+  const bare = await runLoad({ url: bareUrl, connections, durationSeconds, requests });
+  return { shop, bare, ratio: Math.round((shop.requests.average / bare.requests.average) * 1000) / 1000 };
+}
+
+/** A plain node:http server answering every request with `body` once it has read the request's body. */
+export async function startBareServer(body, contentType) {
+  const port = await freePort();
+  const source = `
+    const http = require("node:http");
+    const body = Buffer.from(${JSON.stringify(Buffer.from(body).toString("base64"))}, "base64");
+    http.createServer((req, res) => {
+      const chunks = [];
+      req.on("data", (chunk) => chunks.push(chunk));
+      req.on("end", () => {
+        Buffer.concat(chunks).toString();
+        res.writeHead(200, { "Content-Type": ${JSON.stringify(contentType)}, "Content-Length": body.length });
+        res.end(body);
+      });
+    }).listen(${port}, "127.0.0.1", () => process.send("ready"));
+  `;
+  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  await new Promise((resolve, reject) => {
+    child.once("message", resolve);
+    child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      }),
+  };
+}
