@@ -7,6 +7,7 @@ import { readCurrencyCookie } from "#server/currency/rates.ts";
 import { getDisplayCurrency } from "#server/currency/rates.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
+import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -52,6 +53,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         error: t("errors.unexpectedTitle"),
       },
       cart: cart.cart,
+      /** Wishlist and compare ids of the saved_items cookie: the header counts of the server-rendered page. */
+      savedItems: readSavedItemsCookie(request.headers.get("Cookie")).lists,
     },
     { headers: cart.headers },
   );

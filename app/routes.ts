@@ -1,17 +1,19 @@
-import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 /**
  * Every URL of the shop in one place. Italian pages live at the root and English ones under /en
  * (the optional static segment "en?"), served by the same modules (DECISIONS.md, Languages).
- * Pages that a later issue fills point at routes/pages/coming-soon.tsx until then.
  */
-const comingSoon = "routes/pages/coming-soon.tsx";
 
 export default [
   route("robots.txt", "routes/seo/robots.ts"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
   route("currency", "routes/settings/currency.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
+  route("api/payments/stripe/webhook", "routes/api/stripe-webhook.ts"),
+  // the shop's HTTP API of SPEC.md section 7 (issue 9): every call in server/api/api-registry.ts
+  route("api/openapi.json", "routes/api/openapi-json.ts"),
+  route("api/*", "routes/api/endpoint.ts", { id: "api" }),
   ...prefix("en?", [
     index("routes/pages/home.tsx"),
     route("about", "routes/pages/about.tsx"),
@@ -19,6 +21,7 @@ export default [
     route("centroassistenza", "routes/pages/help-centre.tsx"),
     route("privacy", "routes/pages/privacy.tsx"),
     route("cookie-policy", "routes/pages/cookie-policy.tsx"),
+    route("api/docs", "routes/api/docs.tsx", { id: "api-docs" }),
 
     // catalogue (issue 3)
     route("shop", "routes/shop/listing.tsx", { id: "shop" }),
@@ -38,7 +41,10 @@ export default [
     route("compare", "routes/saved/compare.tsx", { id: "compare" }),
 
     // checkout (issue 6)
-    route("checkout", comingSoon, { id: "checkout" }),
+    route("checkout", "routes/checkout/checkout.tsx", { id: "checkout" }),
+    route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
+    route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
+    route("pagamento-di-prova/:ref", "routes/checkout/test-payment.tsx", { id: "test-payment" }),
 
     // accounts (issue 5)
     route("login-register", "routes/account/login-register.tsx", { id: "login-register" }),
@@ -51,12 +57,29 @@ export default [
     route("shopping", "routes/account/shopping.tsx", { id: "shopping" }),
 
     // gift lists (issue 7)
-    route("crea-lista-nascita", comingSoon, { id: "my-gift-lists" }),
-    route("lista-nascita", comingSoon, { id: "gift-list-search" }),
-    route("lista-nascita/:codice", comingSoon, { id: "gift-list" }),
+    route("crea-lista-nascita", "routes/gift-lists/my-gift-lists.tsx", { id: "my-gift-lists" }),
+    route("lista-nascita", "routes/gift-lists/gift-list-search.tsx", { id: "gift-list-search" }),
+    route("lista-nascita/:codice", "routes/gift-lists/gift-list.tsx", { id: "gift-list" }),
 
-    // back office (issue 8)
-    route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
+    // back office (issue 8): every page checks requireAdmin itself; the layout only frames them
+    // the packing slip prints on its own, outside the back-office frame
+    route("admin/ordini/:orderId/bolla", "routes/admin/packing-slip.ts", { id: "admin-packing-slip" }),
+    layout("routes/admin/layout.tsx", { id: "admin-layout" }, [
+      route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
+      route("admin/prodotti", "routes/admin/products.tsx", { id: "admin-products" }),
+      route("admin/prodotti/nuovo", "routes/admin/product-edit.tsx", { id: "admin-product-new" }),
+      route("admin/prodotti/esporta.csv", "routes/admin/products-export.ts", { id: "admin-products-export" }),
+      route("admin/prodotti/:id", "routes/admin/product-edit.tsx", { id: "admin-product-edit" }),
+      route("admin/importa", "routes/admin/import.tsx", { id: "admin-import" }),
+      route("admin/importa/:jobId", "routes/admin/import.tsx", { id: "admin-import-job" }),
+      route("admin/registro", "routes/admin/audit.tsx", { id: "admin-audit" }),
+      route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
+      route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
+      route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
+      route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
+      route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),
+      route("admin/*", "routes/admin/coming-soon.tsx", { id: "admin-coming-soon" }),
+    ]),
 
     route("*", "routes/pages/not-found.tsx"),
   ]),

@@ -2,7 +2,7 @@
 // in-memory PGlite (or in BENCH_DATABASE_URL's PostgreSQL, which it empties), then times whole search
 // pages (getListing: count, facets, ranked page of 24 cards) for several kinds of search, against the
 // plain listing without a search as the baseline measured in the same run. Prints a table and writes
-// bench/results/search.json. `BENCH_PRODUCTS=5000` for a smaller catalogue.
+// bench/results/search-{pglite,postgres}.json. `BENCH_PRODUCTS=5000` for a smaller catalogue.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -197,7 +197,7 @@ try {
   const resultsDir = path.join(root, "bench/results");
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(
-    path.join(resultsDir, "search.json"),
+    path.join(resultsDir, `search-${handle.kind}.json`),
     JSON.stringify({ measuredAt: new Date().toISOString(), database, products: productCount, iterations, generateMs, refreshMs, rows }, null, 2),
   );
 } finally {

@@ -1,13 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import { localOidcIdentity, startLocalOidcProvider, type LocalOidcProvider } from "../server/accounts/local-oidc-provider";
 import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local-smtp-server";
 import { expect as baseExpect, test } from "./fixtures";
+import { freePort, startPeerShop } from "./peer-shop";
 
 // Every login and registration hashes a password (scrypt): on a busy 2-core machine a form's answer can take seconds.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -17,9 +13,6 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 test.use({ allowedBrowserErrors: [/status of (400|401|403|404|429)/] });
 // Journeys of many steps (each login hashes a password) on a 2-core machine shared with other suites.
 test.describe.configure({ timeout: 120_000 });
-// Session 1 ended with these journeys failing in a full run (issue #5 is still open): they are
-// marked fixme, not deleted, so the next session sees them and makes them pass before resolving #5.
-test.fixme(true, "accounts journeys unfinished at the end of session 1 (issue #5)");
 
 const password = "Tr3no-Blu-Vesuvio";
 const texts = {
@@ -274,68 +267,28 @@ test("a customer who opens /admin gets the restricted page (403)", async ({ page
  */
 type Peers = { baseUrl: string; smtp: LocalSmtpServer; idp: LocalOidcProvider; stop: () => Promise<void> };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function startShopWithPeers(): Promise<Peers> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const smtp = await startLocalSmtpServer();
-  const idp = await startLocalOidcProvider({ redirectUri: `${baseUrl}/api/auth/callback/oidc` });
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-accounts-"));
-  const server: ChildProcess = spawn(process.execPath, ["server.js"], {
-    // E2E_SHOP_DIR: a copy of the built shop to run instead of this checkout's (when others rebuild it meanwhile).
-    cwd: process.env.E2E_SHOP_DIR ?? path.resolve(import.meta.dirname, ".."),
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      DATA_DIR: path.join(scratch, "data"),
-      MEDIA_DIR: path.resolve("node_modules/.cache/e2e-media"),
-      AUTH_SECRET: crypto.randomBytes(32).toString("hex"),
+  const port = await freePort();
+  const idp = await startLocalOidcProvider({ redirectUri: `http://127.0.0.1:${port}/api/auth/callback/oidc` });
+  const shop = await startPeerShop({
+    name: "accounts",
+    port,
+    env: () => ({
       SMTP_URL: smtp.url,
       OIDC_ISSUER: idp.issuer,
       OIDC_CLIENT_ID: idp.clientId,
       OIDC_CLIENT_SECRET: idp.clientSecret,
       OIDC_PROVIDER_NAME: "Identità Locale",
-      DATABASE_URL: "",
-      STRIPE_SECRET_KEY: "",
-      STRIPE_WEBHOOK_SECRET: "",
-      STRIPE_API_URL: "",
-      RATES_URL: "",
-      LOG_LEVEL: "error",
-    },
+    }),
   });
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the accounts shop exited (${server.exitCode})`);
-    const healthy = await fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false);
-    if (healthy) break;
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
   return {
-    baseUrl,
+    baseUrl: shop.baseUrl,
     smtp,
     idp,
     stop: async () => {
-      if (server.exitCode === null) {
-        const exited = new Promise((resolve) => server.once("exit", resolve));
-        server.kill("SIGTERM");
-        await exited;
-      }
+      await shop.stop();
       await Promise.all([smtp.close(), idp.close()]);
-      fs.rmSync(scratch, { recursive: true, force: true });
     },
   };
 }
@@ -352,7 +305,7 @@ async function linkFromMail(smtp: LocalSmtpServer, to: string, subject: RegExp):
 test.describe("with mail and the external provider", { tag: "@desktop-only" }, () => {
   test.describe.configure({ mode: "serial", timeout: 240_000 });
   // The provider's development login page asks for a web font, which the offline test machine cannot reach.
-  test.use({ allowedBrowserErrors: [/status of (400|401|403|404|429)/, /\/interaction\/.*net::ERR_NAME_NOT_RESOLVED/] });
+  test.use({ allowedBrowserErrors: [/status of (400|401|403|404|429)|\/interaction\/.*net::ERR_NAME_NOT_RESOLVED/] });
   let peers: Peers;
   test.beforeAll(async () => {
     test.setTimeout(240_000);

@@ -2,6 +2,7 @@ import { expect, test } from "vitest";
 import {
   activeDiscountPercent,
   applyPercentOff,
+  centsToDecimal,
   convertCents,
   effectivePriceCents,
   roundHalfUp,
@@ -50,4 +51,10 @@ test("rounding is half away from zero", () => {
 test("display conversion uses the stored rate and whole minor units", () => {
   expect(convertCents(1000, 1.0856)).toBe(1086);
   expect(convertCents(1999, 0.8412)).toBe(1682);
+});
+
+test("the legacy API's decimal prices keep every cent", () => {
+  expect(centsToDecimal(1250)).toBe(12.5);
+  expect(JSON.stringify([centsToDecimal(1999), centsToDecimal(10), centsToDecimal(0)])).toBe("[19.99,0.1,0]");
+  expect(() => centsToDecimal(12.5)).toThrow(RangeError);
 });

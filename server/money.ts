@@ -40,6 +40,11 @@ export function effectivePriceCents(product: { priceCents: Cents; discountPercen
   return applyPercentOff(product.priceCents, activeDiscountPercent(product.discountPercent, product.offerEndsAt, now));
 }
 
+/** Cents as a decimal amount with two decimals (1250 -> 12.5, shown as 12,50): the legacy API's prices. */
+export function centsToDecimal(cents: Cents): number {
+  return assertCents(cents) / 100;
+}
+
 /** Converts EUR cents to a display currency's minor units with a stored rate (display only). */
 export function convertCents(eurCents: Cents, ratePerEur: number): Cents {
   return roundHalfUp(assertCents(eurCents) * ratePerEur);

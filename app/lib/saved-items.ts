@@ -8,7 +8,7 @@
  * products. Without JavaScript, the buttons post forms and the server keeps the lists in that cookie.
  * Whichever copy was written last wins at start (docs/decisions/0010-wishlist-and-compare.md).
  */
-import { useMemo, useSyncExternalStore } from "react";
+import { useSyncExternalStore } from "react";
 import { useRootData } from "./root-data";
 
 export type SavedListName = "wishlist" | "compare";
@@ -282,18 +282,12 @@ const getSnapshot = () => getBrowserStore().getSnapshot();
 
 /**
  * Both lists, kept current. The server (and hydration) see `serverLists`, else what the root loader
- * read from the cookie (`savedItems`, when it provides it), else empty lists.
+ * read from the saved_items cookie, so the server-rendered header counts are right without JavaScript.
  */
 export function useSavedItems(serverLists?: SavedLists): SavedLists {
-  const fromRoot = useServerSavedItems(useRootData());
-  const server = serverLists ?? fromRoot;
+  const fromRoot = useRootData()?.savedItems;
+  const server = serverLists ?? fromRoot ?? emptySavedLists;
   return useSyncExternalStore(subscribe, getSnapshot, () => server);
-}
-
-/** Root data may carry the lists read from the cookie (`savedItems`); read it without trusting its shape. */
-function useServerSavedItems(rootData: object | undefined): SavedLists {
-  const value = rootData && "savedItems" in rootData ? rootData.savedItems : undefined;
-  return useMemo(() => (value === undefined ? emptySavedLists : normaliseLists(value)), [value]);
 }
 
 export function changeSavedItems(change: SavedItemsChange): SavedItemsOutcome {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
+import { TextField } from "./form-field";
 
 /** Field -> message key (auth.errors.*), as the accounts actions return them. */
 export type FormErrors = Partial<Record<string, string>>;
@@ -59,4 +60,42 @@ export function useFormWithProblems(errors: FormErrors | undefined) {
   const ref = useRef<HTMLFormElement>(null);
   useFocusFirstProblem(ref, errors);
   return ref;
+}
+
+/** A new password and its confirmation (registration, reset, change), with the rules as hints. */
+export function NewPasswordFields({
+  errorText,
+  label,
+  limits,
+}: {
+  errorText: (field: string) => string | undefined;
+  label: "password" | "newPassword";
+  limits: { password: number; passwordMin: number };
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextField
+        label={t(`auth.fields.${label}`)}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={limits.passwordMin}
+        maxLength={limits.password}
+        hint={t("auth.fields.passwordHint", { min: limits.passwordMin })}
+        error={errorText("password")}
+      />
+      <TextField
+        label={t("auth.fields.passwordConfirm")}
+        name="passwordConfirm"
+        type="password"
+        autoComplete="new-password"
+        required
+        maxLength={limits.password}
+        hint={t("auth.fields.passwordConfirmHint")}
+        error={errorText("passwordConfirm")}
+      />
+    </>
+  );
 }

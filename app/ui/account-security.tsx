@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "./account-form-parts";
+import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
 
 type FormState = { errors?: FormErrors; values?: Partial<Record<string, string>> } | undefined;
@@ -35,10 +35,22 @@ export function ChangeEmailForm({ currentEmail, state, locale }: { currentEmail:
   );
 }
 
-export function ChangePasswordForm({ hasPassword, oidcName, state, locale }: { hasPassword: boolean; oidcName: string | null; state: FormState; locale: Locale }) {
+export function ChangePasswordForm({
+  hasPassword,
+  oidcName,
+  state,
+  limits,
+  locale,
+}: {
+  hasPassword: boolean;
+  oidcName: string | null;
+  state: FormState;
+  limits: { password: number; passwordMin: number };
+  locale: Locale;
+}) {
   const { t } = useTranslation();
   const errors = state?.errors;
-  const errorText = useErrorText(errors);
+  const errorText = useErrorText(errors, limits);
   const formRef = useFormWithProblems(errors);
   if (!hasPassword) {
     return (
@@ -56,26 +68,7 @@ export function ChangePasswordForm({ hasPassword, oidcName, state, locale }: { h
       <input type="hidden" name="intent" value="password" />
       {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
       <TextField label={t("myAccount.password.current")} name="currentPassword" type="password" autoComplete="current-password" required error={errorText("currentPassword")} />
-      <TextField
-        label={t("auth.fields.newPassword")}
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={8}
-        maxLength={128}
-        hint={t("auth.fields.passwordHint", { min: 8 })}
-        error={errorText("password")}
-      />
-      <TextField
-        label={t("auth.fields.passwordConfirm")}
-        name="passwordConfirm"
-        type="password"
-        autoComplete="new-password"
-        required
-        maxLength={128}
-        error={errorText("passwordConfirm")}
-      />
+      <NewPasswordFields errorText={errorText} label="newPassword" limits={limits} />
       <p className="text-sm text-muted">{t("myAccount.password.othersSignedOut")}</p>
       <SubmitButton intent="password" busyLabel={t("myAccount.saving")}>
         {t("myAccount.password.change")}

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useFetcher, useFetchers, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
+import { getQuantityInCart } from "#app/lib/variant-selection.ts";
 import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
 
 /** The fetcher key prefix of every add-to-cart form, so the header can count pending adds. */
@@ -50,11 +51,11 @@ export function AddToCartForm({
   );
 }
 
-/** How many units of `variantId` the cart holds (over all its lines), counting adds still on their way. */
-export function useCartQuantity(variantId: number): number {
+/** How many units of `variantId` the cart holds (over all its lines), counting adds still on their way; 0 for none. */
+export function useCartQuantity(variantId: number | undefined): number {
   const root = useRootData();
-  const inCart = (root?.cart.lines ?? []).filter((line) => line.variantId === variantId).reduce((sum, line) => sum + line.quantity, 0);
-  return inCart + usePendingAddQuantity(variantId);
+  // Variant ids start at 1: 0 matches no pending add.
+  return getQuantityInCart(root?.cart.lines, variantId) + usePendingAddQuantity(variantId ?? 0);
 }
 
 /** Units being added right now by add-to-cart fetchers (all variants, or one): the optimistic part of the count. */

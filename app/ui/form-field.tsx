@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { Link } from "react-router";
 
 type CommonProps = {
   label: string;
@@ -49,4 +50,57 @@ export function TextField({ label, error, hint, className = "", ...props }: Text
 
 function withoutMultiline<T extends { multiline?: boolean }>({ multiline: _multiline, ...rest }: T) {
   return rest;
+}
+
+/**
+ * The required privacy consent of a form: a checkbox, the link to the privacy notice under it, and the
+ * error announced with the checkbox (aria-describedby). `label` and `linkText` are already translated.
+ */
+export function PrivacyConsentField({
+  label,
+  linkText,
+  privacyHref,
+  error,
+  defaultChecked,
+}: {
+  label: string;
+  linkText: string;
+  privacyHref: string;
+  error?: string;
+  defaultChecked?: boolean;
+}) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div>
+      <div className="flex items-start gap-3">
+        <input
+          id={id}
+          type="checkbox"
+          name="privacy"
+          required
+          defaultChecked={defaultChecked}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="mt-1 size-5 shrink-0 accent-brand-700"
+        />
+        <label htmlFor={id} className="text-sm">
+          {label}{" "}
+          <span aria-hidden="true" className="text-coral-700">
+            *
+          </span>
+        </label>
+      </div>
+      <p className="mt-1 ml-8 text-sm">
+        <Link to={privacyHref} className="link">
+          {linkText}
+        </Link>
+      </p>
+      {error && (
+        <p id={errorId} className="field-error ml-8">
+          {error}
+        </p>
+      )}
+    </div>
+  );
 }

@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link, NavLink } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import { ChevronDownIcon, CloseIcon, MenuIcon } from "./icons";
+import { useSavedItems } from "#app/lib/saved-items.ts";
+import { ChevronDownIcon, CloseIcon, CompareIcon, HeartIcon, MenuIcon } from "./icons";
 import { categoryHref, subcategoryHref, type NavCategory } from "./mega-menu";
 import { SearchBox } from "./search-box";
 import { mainNavItems } from "./main-nav";
@@ -32,6 +33,7 @@ export function MobileMenu({ categories, locale }: { categories: readonly NavCat
         <p className="border-b border-brand-100 px-5 pt-5 pb-4 text-lg font-bold text-brand-800">{t("mobileMenu.title")}</p>
         <div className="space-y-6 px-5 py-5">
           <SearchBox locale={locale} />
+          <SavedListLinks locale={locale} />
           <nav aria-label={t("mobileMenu.navLabel")}>
             <ul className="space-y-1">
               {mainNavItems.map((item) => (
@@ -88,21 +90,44 @@ export function MobileMenu({ categories, locale }: { categories: readonly NavCat
               ))}
             </ul>
           </nav>
-          <ul className="space-y-1 border-t border-brand-100 pt-4 text-sm">
-            <li>
-              <Link to={localizedHref("/wishlist", locale)} className="block px-3 py-1.5 hover:underline">
-                {t("header.wishlist")}
-              </Link>
-            </li>
-            <li>
-              <Link to={localizedHref("/compare", locale)} className="block px-3 py-1.5 hover:underline">
-                {t("header.compare")}
-              </Link>
-            </li>
-          </ul>
           <LanguageSwitch locale={locale} className="border-t border-brand-100 pt-4" />
         </div>
       </div>
     </details>
+  );
+}
+
+/**
+ * The wishlist and the compare list with their counts: on a phone the header has no room for their
+ * icons, so they live here, near the top of the menu.
+ */
+function SavedListLinks({ locale }: { locale: Locale }) {
+  const { t } = useTranslation();
+  const saved = useSavedItems();
+  const links = [
+    { path: "/wishlist", icon: <HeartIcon />, label: t("header.wishlist"), count: saved.wishlist.length, name: t("header.wishlistCount", { count: saved.wishlist.length }) },
+    { path: "/compare", icon: <CompareIcon />, label: t("header.compare"), count: saved.compare.length, name: t("header.compareCount", { count: saved.compare.length }) },
+  ];
+  return (
+    <ul className="space-y-2">
+      {links.map((link) => (
+        <li key={link.path}>
+          <NavLink
+            to={localizedHref(link.path, locale)}
+            aria-label={link.name}
+            className="flex min-h-11 items-center gap-2 rounded-xl border border-brand-100 px-3 py-2 text-sm font-semibold hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
+          >
+            {link.icon}
+            <span className="min-w-0 flex-1">{link.label}</span>
+            <span
+              aria-hidden="true"
+              className={`grid h-6 min-w-6 shrink-0 place-items-center rounded-full px-1.5 text-xs font-bold ${link.count > 0 ? "bg-coral-600 text-white" : "bg-brand-50 text-brand-800"}`}
+            >
+              {link.count}
+            </span>
+          </NavLink>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useRootData } from "#app/lib/root-data.ts";
 import {
   canAddToCart,
   clampQuantity,
@@ -10,7 +9,6 @@ import {
   getColours,
   getMaxQuantity,
   getPreorderDays,
-  getQuantityInCart,
   getSizes,
   selectColour,
   selectSize,
@@ -19,7 +17,7 @@ import {
   type VariantSelection,
 } from "#app/lib/variant-selection.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
-import { AddToCartForm, usePendingAddQuantity } from "./add-to-cart-form";
+import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
 import { PersonalisationFields } from "./personalisation-fields";
 import { QuantityStepper } from "./quantity-stepper";
@@ -199,11 +197,10 @@ export function ProductPurchase({
   soldOutLabel: string;
 }) {
   const { t } = useTranslation();
-  const root = useRootData();
   const variant = findVariant(product.variants, selection);
   const stock = getAvailableStock(variant);
   // The lines the cart holds, plus adds still on their way (so a double click cannot pass the stock).
-  const inCart = getQuantityInCart(root?.cart.lines, variant?.id) + usePendingAddQuantity(variant?.id ?? 0);
+  const inCart = useCartQuantity(variant?.id);
   const max = getMaxQuantity(stock, inCart);
   const addable = canAddToCart(stock, inCart);
   const preorderDays = getPreorderDays(variant);

@@ -2,6 +2,9 @@
 // bare Node http server in its own process that reads each request and answers the same bytes, so the
 // ratio between them holds on a busy machine.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import autocannon from "autocannon";
 import { freePort } from "./shop-server.mjs";
 
@@ -24,9 +27,12 @@ export async function compareWithBare({ shopUrl, bareUrl, connections, durationS
 /** A plain node:http server answering every request with `body` once it has read the request's body. */
 export async function startBareServer(body, contentType) {
   const port = await freePort();
+  // The body goes through a file: a large answer (the API's product list) does not fit in argv.
+  const bodyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bare-body-")), "body");
+  fs.writeFileSync(bodyFile, body);
   const source = `
     const http = require("node:http");
-    const body = Buffer.from(${JSON.stringify(Buffer.from(body).toString("base64"))}, "base64");
+    const body = require("node:fs").readFileSync(${JSON.stringify(bodyFile)});
     http.createServer((req, res) => {
       const chunks = [];
       req.on("data", (chunk) => chunks.push(chunk));
@@ -48,6 +54,6 @@ export async function startBareServer(body, contentType) {
       new Promise((resolve) => {
         child.once("exit", resolve);
         child.kill("SIGTERM");
-      }),
+      }).finally(() => fs.rmSync(path.dirname(bodyFile), { recursive: true, force: true })),
   };
 }

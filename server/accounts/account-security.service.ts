@@ -5,22 +5,16 @@
  */
 import { isAPIError } from "better-auth/api";
 import { localizedHref } from "#app/lib/locale.ts";
+import { readCartRequest } from "#server/cart/cart-request.ts";
 import { auditLog } from "#server/db/schema.ts";
 import { DeleteAccountInput, ChangeEmailInput, ChangePasswordInput } from "./profile.inputs";
 import { authHeaders, withAuthLocale } from "./auth-request";
-import type { AuthCaller, AuthServices, FormResult } from "./auth-flows.service";
+import { cookiesOf, type AuthCaller, type AuthServices, type FormResult } from "./auth-flows.service";
 import type { SessionUser } from "./guards";
-import { readCartRequest } from "#server/cart/cart-request.ts";
 import { findPasswordProblem } from "./passwords";
 import { errorKey, parseWith, type FieldErrors } from "./text-rules";
 
 type WithCookies = { ok: true; headers: Headers } | { ok: false; errors: FieldErrors };
-
-function cookiesOf(headers: Headers | null | undefined): Headers {
-  const out = new Headers();
-  for (const cookie of headers?.getSetCookie() ?? []) out.append("Set-Cookie", cookie);
-  return out;
-}
 
 /**
  * Sends a confirmation link to the new address; the address changes when it is opened. An address

@@ -3,7 +3,10 @@ import { expect, onTestFinished, test } from "vitest";
 import { rateLimits, sessions, users, verifications } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
 import { callerFor, CookieJar, countMails, createTestAuthServices, lastMail, requestFor, testPublicUrl, userIdOf } from "./accounts.fixtures";
-import { logIn, logOutEverywhere, registerCustomer, requestPasswordReset, resetPassword, verifyEmail } from "./auth-flows.service";
+import { addToCart, findCartIdOfUser } from "#server/cart/cart.service.ts";
+import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { readCartRequest } from "#server/cart/cart-request.ts";
+import { logIn, logOut, logOutEverywhere, mergeCartIntoAccount, registerCustomer, requestPasswordReset, resetPassword, verifyEmail } from "./auth-flows.service";
 import { clientIpHeader } from "./auth-request";
 
 /** Each test hashes several passwords (scrypt): slow on a busy 2-core machine. */
@@ -213,6 +216,29 @@ test("logging out everywhere ends the sessions of every device", slow, async () 
   expect(headers.getSetCookie().some((cookie) => /session_token=;/.test(cookie))).toBe(true);
   expect(await services.db.$count(sessions, eq(sessions.userId, userId!))).toBe(0);
   for (const jar of jars) expect(await sessionUser(services, jar)).toBeNull();
+});
+
+test("logging out forgets this browser's cart (a shared computer); the cart stays on the account for the next login", slow, async () => {
+  const services = await openServices();
+  await registerCustomer(services, callerFor("/"), newCustomer);
+  const userId = (await userIdOf(services.db, newCustomer.email))!;
+  const product = await createProduct(services.db);
+  const added = await addToCart(services.db, { cartId: null, variantId: product.variantId, quantity: 2, personalisation: {} });
+  if (!added.ok) throw new Error(added.error);
+  const jar = new CookieJar().take(new Headers({ "Set-Cookie": readCartRequest(requestFor("/"), services).cookieHeaders.cart(added.cartId) }));
+  const login = await logIn(services, callerFor("/", { jar }), { email: newCustomer.email, password: newCustomer.password });
+  jar.take(login.ok ? login.headers : null);
+  jar.take(await mergeCartIntoAccount(services, requestFor("/", { jar }), userId));
+  expect(await findCartIdOfUser(services.db, userId)).toBe(added.cartId);
+
+  jar.take(await logOut(services, callerFor("/", { jar })));
+  expect(jar.has("session_token")).toBe(false);
+  expect(readCartRequest(requestFor("/", { jar }), services).cartId).toBeNull();
+
+  const again = await logIn(services, callerFor("/", { jar }), { email: newCustomer.email, password: newCustomer.password });
+  jar.take(again.ok ? again.headers : null);
+  jar.take(await mergeCartIntoAccount(services, requestFor("/", { jar }), userId));
+  expect(readCartRequest(requestFor("/", { jar }), services).cartId).toBe(added.cartId);
 });
 
 test("API clients get a bearer token from the sign-in endpoint, and it is limited the same way", slow, async () => {

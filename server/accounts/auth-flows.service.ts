@@ -53,7 +53,8 @@ function refusalOf(error: unknown, fields: Record<string, string> = {}): { ok: f
   throw error;
 }
 
-function cookiesOf(headers: Headers | null | undefined): Headers {
+/** The Set-Cookie headers of a better-auth answer, to forward on the page's response. */
+export function cookiesOf(headers: Headers | null | undefined): Headers {
   const out = new Headers();
   for (const cookie of headers?.getSetCookie() ?? []) out.append("Set-Cookie", cookie);
   return out;

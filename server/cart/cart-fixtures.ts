@@ -10,7 +10,6 @@ import {
   giftLists,
   productBrands,
   productColours,
-  productPriceHistory,
   products,
   productVariants,
   users,
@@ -41,8 +40,6 @@ export type ProductOptions = {
   personalisationCostCents?: number;
   /** Variants: colour (null: none) x size; default one variant, one size, stock 10. */
   variants?: { colour?: string | null; size?: string; stock?: number; isPreorder?: boolean; preorderDays?: number | null }[];
-  /** A price-history row recorded at this moment (as the seed and the back office write them). */
-  historyAt?: Date;
 };
 
 /** A product with its variants; returns the product id and the variant ids in order. */
@@ -87,14 +84,6 @@ export async function createProduct(db: Db, options: ProductOptions = {}) {
       })
       .returning({ id: productVariants.id });
     variantIds.push(row!.id);
-  }
-  if (options.historyAt) {
-    await db.insert(productPriceHistory).values({
-      productId: product!.id,
-      priceCents: options.priceCents ?? 1000,
-      effectivePriceCents: Math.round(((options.priceCents ?? 1000) * (100 - (options.discountPercent ?? 0))) / 100),
-      recordedAt: options.historyAt,
-    });
   }
   return { productId: product!.id, variantIds, variantId: variantIds[0]! };
 }

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import { cartLines, carts, productPriceHistory, products, productVariants } from "#server/db/schema.ts";
+import { cartLines, carts, products, productVariants } from "#server/db/schema.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { createGiftList, createProduct, createUser, tagOnRequest } from "./cart-fixtures.ts";
 import { getCartView } from "./cart-view.service.ts";
@@ -204,15 +204,16 @@ test("a cart id whose cart is gone starts a fresh cart", async () => {
 
 test("reading the cart recomputes prices from the database and flags price changes and stock problems", async () => {
   const db = await openDb();
-  const addedBefore = new Date(Date.now() - 60_000);
-  const cheap = await createProduct(db, { priceCents: 1000, historyAt: addedBefore, nameIt: "Body", nameEn: "Bodysuit" });
-  const scarce = await createProduct(db, { variants: [{ colour: "blue", size: "xl", stock: 5 }], historyAt: addedBefore });
-  const gone = await createProduct(db, { variants: [{ stock: 5 }], historyAt: addedBefore });
-  const offer = await createProduct(db, { priceCents: 2000, discountPercent: 25, offerEndsAt: new Date(Date.now() + 86_400_000), historyAt: addedBefore });
+  const cheap = await createProduct(db, { priceCents: 1000, nameIt: "Body", nameEn: "Bodysuit" });
+  const scarce = await createProduct(db, { variants: [{ colour: "blue", size: "xl", stock: 5 }] });
+  const gone = await createProduct(db, { variants: [{ stock: 5 }] });
+  const offer = await createProduct(db, { priceCents: 2000, discountPercent: 25, offerEndsAt: new Date(Date.now() + 86_400_000) });
+  const cut = await createProduct(db, { priceCents: 3000 });
   const { cartId } = await addOk(db, { cartId: null, variantId: cheap.variantId, quantity: 2, personalisation: {} });
   await addOk(db, { cartId, variantId: scarce.variantId, quantity: 4, personalisation: {} });
   await addOk(db, { cartId, variantId: gone.variantId, quantity: 1, personalisation: {} });
   await addOk(db, { cartId, variantId: offer.variantId, quantity: 1, personalisation: {} });
+  await addOk(db, { cartId, variantId: cut.variantId, quantity: 1, personalisation: {} });
 
   let view = await getCartView(db, { cartId, locale: "en", now: now() });
   expect(view.hasProblems).toBe(false);
@@ -221,14 +222,15 @@ test("reading the cart recomputes prices from the database and flags price chang
     [expect.any(String), 1000, null, "ok"],
     [expect.any(String), 1000, null, "ok"],
     [expect.any(String), 1500, null, "ok"],
+    [expect.any(String), 3000, null, "ok"],
   ]);
   expect(view.lines[0]!.size).toBeNull();
   expect(view.lines[1]).toMatchObject({ colour: "blue", size: "xl" });
-  expect(view.totals).toEqual({ subtotalCents: 2000 + 4000 + 1000 + 2000, discountCents: 500, personalisationCents: 0, totalCents: 8500 });
+  expect(view.totals).toEqual({ subtotalCents: 2000 + 4000 + 1000 + 2000 + 3000, discountCents: 500, personalisationCents: 0, totalCents: 11500 });
 
-  // The back office changes a price (writing history), stock drops, a product sells out.
+  // The back office raises one price and cuts another, stock drops, a product sells out.
   await db.update(products).set({ priceCents: 1200 }).where(eq(products.id, cheap.productId));
-  await db.insert(productPriceHistory).values({ productId: cheap.productId, priceCents: 1200, effectivePriceCents: 1200 });
+  await db.update(products).set({ discountPercent: 10 }).where(eq(products.id, cut.productId));
   await db.update(productVariants).set({ stock: 2 }).where(eq(productVariants.id, scarce.variantId));
   await db.update(productVariants).set({ stock: 0 }).where(eq(productVariants.id, gone.variantId));
   // The offer ends.
@@ -240,10 +242,31 @@ test("reading the cart recomputes prices from the database and flags price chang
     [1000, null, "reduced", 2, false],
     [1000, null, "out-of-stock", 0, false],
     [2000, 1500, "ok", 1, true],
+    [2700, 3000, "ok", 1, true],
   ]);
   expect(view.hasProblems).toBe(true);
-  expect(view.count).toBe(8);
-  expect(view.totals.totalCents).toBe(2 * 1200 + 4 * 1000 + 1000 + 2000);
+  expect(view.count).toBe(9);
+  expect(view.totals.totalCents).toBe(2 * 1200 + 4 * 1000 + 1000 + 2000 + 2700);
+});
+
+test("adding the product again, or pressing +, at today's price makes that the price seen", async () => {
+  const db = await openDb();
+  const body = await createProduct(db, { priceCents: 1000 });
+  const bib = await createProduct(db, { priceCents: 500 });
+  const { cartId, lineId } = await addOk(db, { cartId: null, variantId: body.variantId, quantity: 1, personalisation: {} });
+  const bibLine = await addOk(db, { cartId, variantId: bib.variantId, quantity: 1, personalisation: {} });
+  await db.update(products).set({ priceCents: 900 }).where(eq(products.id, body.productId));
+  await db.update(products).set({ priceCents: 600 }).where(eq(products.id, bib.productId));
+  const previous = async () => (await getCartView(db, { cartId, locale: "it", now: now() })).lines.map((line) => line.previousUnitCents);
+  expect(await previous()).toEqual([1000, 500]);
+
+  await addOk(db, { cartId, variantId: body.variantId, quantity: 1, personalisation: {} });
+  expect(await increaseCartLine(db, { cartId, lineId: bibLine.lineId })).toMatchObject({ ok: true, lineQuantity: 2 });
+  expect(await previous()).toEqual([null, null]);
+  // Taking one away is not a new look at the price: the line keeps what was seen.
+  await db.update(products).set({ priceCents: 800 }).where(eq(products.id, body.productId));
+  await decreaseCartLine(db, { cartId, lineId });
+  expect(await previous()).toEqual([900, null]);
 });
 
 test("an empty or unknown cart reads as empty", async () => {
@@ -296,6 +319,24 @@ test("merge on login: without an account cart the anonymous one becomes it", asy
   expect(await findCartIdOfUser(db, userId)).toBe(anonymous.cartId);
   // Logging in again with the same cart changes nothing.
   expect(await mergeCarts(db, { fromCartId: anonymous.cartId, toUserId: userId })).toEqual({ cartId: anonymous.cartId, lines: [] });
+});
+
+test("merge on login keeps the price each line was added at", async () => {
+  const db = await openDb();
+  const userId = await createUser(db);
+  const body = await createProduct(db, { priceCents: 1000 });
+  const bib = await createProduct(db, { priceCents: 500 });
+  const account = await addOk(db, { cartId: null, variantId: bib.variantId, quantity: 1, personalisation: {} });
+  await mergeCarts(db, { fromCartId: account.cartId, toUserId: userId });
+  const anonymous = await addOk(db, { cartId: null, variantId: body.variantId, quantity: 1, personalisation: {} });
+  await db.update(products).set({ priceCents: 1100 }).where(eq(products.id, body.productId));
+
+  await mergeCarts(db, { fromCartId: anonymous.cartId, toUserId: userId });
+  const view = await getCartView(db, { cartId: account.cartId, locale: "it", now: now() });
+  expect(view.lines.map((line) => [line.productId, line.unitCents, line.previousUnitCents])).toEqual([
+    [bib.productId, 500, null],
+    [body.productId, 1100, 1000],
+  ]);
 });
 
 test("merge on login: lines join the account's cart with stock caps; mixing conflicts keep the account's lines", async () => {

@@ -6,6 +6,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { effectivePriceCents } from "#server/money.ts";
 import { brands, cartLines, carts, giftListItems, productBrands, products, productVariants, type PersonalisationField } from "#server/db/schema.ts";
 import {
   addAsMuchAsAllowed,
@@ -33,7 +34,12 @@ export type AddToCartResult =
 
 export type ChangeCartResult = { ok: true; cartId: string; change: "decreased" | "removed" | "cleared"; count: number } | CartRefused;
 
-export type VariantFacts = SellableVariant & { productId: number; personalisationFields: PersonalisationField[] | null };
+export type VariantFacts = SellableVariant & {
+  productId: number;
+  personalisationFields: PersonalisationField[] | null;
+  /** Today's unit price (discount applied), the one the customer sees while adding. */
+  unitCents: number;
+};
 
 /** On-request: flagged on the product, or implied by an on-request brand tag (DECISIONS.md). */
 export function isOnRequestSql(db: Db): SQL<boolean> {
@@ -45,7 +51,7 @@ export function isOnRequestSql(db: Db): SQL<boolean> {
 }
 
 /** What the rules need about each variant, by id (missing ids are absent from the map). */
-export async function loadVariantFacts(db: Tx, variantIds: readonly number[]): Promise<Map<number, VariantFacts>> {
+export async function loadVariantFacts(db: Tx, variantIds: readonly number[], now = new Date()): Promise<Map<number, VariantFacts>> {
   const facts = new Map<number, VariantFacts>();
   if (variantIds.length === 0) return facts;
   const rows = await db
@@ -57,15 +63,20 @@ export async function loadVariantFacts(db: Tx, variantIds: readonly number[]): P
       isPublished: products.isPublished,
       isOnRequest: isOnRequestSql(db),
       personalisationFields: products.personalisationFields,
+      priceCents: products.priceCents,
+      discountPercent: products.discountPercent,
+      offerEndsAt: products.offerEndsAt,
     })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(inArray(productVariants.id, [...new Set(variantIds)]));
-  for (const row of rows) facts.set(row.variantId, row);
+  for (const { priceCents, discountPercent, offerEndsAt, ...row } of rows) {
+    facts.set(row.variantId, { ...row, unitCents: effectivePriceCents({ priceCents, discountPercent, offerEndsAt }, now) });
+  }
   return facts;
 }
 
-type LoadedCart = Cart & { id: string; lineRows: Map<string, { personalisation: Record<string, string> }> };
+type LoadedCart = Cart & { id: string; lineRows: Map<string, { personalisation: Record<string, string>; seenUnitCents: number | null }> };
 
 /** The cart and its lines, its row locked until the transaction ends (adds to one cart queue up). */
 async function loadCartForUpdate(tx: Tx, cartId: string): Promise<LoadedCart | null> {
@@ -75,8 +86,8 @@ async function loadCartForUpdate(tx: Tx, cartId: string): Promise<LoadedCart | n
   return {
     id: cart.id,
     giftListId: cart.giftListId,
-    lines: rows.map(({ personalisation: _, ...line }) => line),
-    lineRows: new Map(rows.map((row) => [row.id, { personalisation: row.personalisation }])),
+    lines: rows.map(({ personalisation: _, seenUnitCents: __, ...line }) => line),
+    lineRows: new Map(rows.map((row) => [row.id, { personalisation: row.personalisation, seenUnitCents: row.seenUnitCents }])),
   };
 }
 
@@ -84,8 +95,11 @@ function personalisationOfKey(key: string): Record<string, string> {
   return key === "" ? {} : Object.fromEntries(JSON.parse(key) as [string, string][]);
 }
 
-/** Writes what changed between `before` and `after` (lines removed, quantities changed, lines added). */
-async function saveCart(tx: Tx, cartId: string, before: Cart, after: Cart) {
+/**
+ * Writes what changed between `before` and `after` (lines removed, quantities changed, lines added).
+ * `seen`: the unit price the customer saw, by line id, for the lines they just added units to.
+ */
+async function saveCart(tx: Tx, cartId: string, before: Cart, after: Cart, seen: ReadonlyMap<string, number> = new Map()) {
   const afterById = new Map(after.lines.map((line) => [line.id, line]));
   const beforeById = new Map(before.lines.map((line) => [line.id, line]));
   const removed = before.lines.filter((line) => !afterById.has(line.id)).map((line) => line.id);
@@ -93,7 +107,11 @@ async function saveCart(tx: Tx, cartId: string, before: Cart, after: Cart) {
   for (const line of after.lines) {
     const old = beforeById.get(line.id);
     if (old && old.quantity !== line.quantity) {
-      await tx.update(cartLines).set({ quantity: line.quantity }).where(and(eq(cartLines.id, line.id), eq(cartLines.cartId, cartId)));
+      const raised = line.quantity > old.quantity && seen.has(line.id);
+      await tx
+        .update(cartLines)
+        .set(raised ? { quantity: line.quantity, seenUnitCents: seen.get(line.id) } : { quantity: line.quantity })
+        .where(and(eq(cartLines.id, line.id), eq(cartLines.cartId, cartId)));
     } else if (!old) {
       await tx.insert(cartLines).values({
         id: line.id,
@@ -103,6 +121,7 @@ async function saveCart(tx: Tx, cartId: string, before: Cart, after: Cart) {
         personalisation: personalisationOfKey(line.personalisationKey),
         personalisationKey: line.personalisationKey,
         giftListItemId: line.giftListItemId,
+        seenUnitCents: seen.get(line.id) ?? null,
       });
     }
   }
@@ -159,7 +178,7 @@ export async function addToCart(db: Db, args: AddToCartArgs): Promise<AddToCartR
     });
     if (!outcome.ok) return outcome;
     const cart = existing ?? (await createCart(tx));
-    await saveCart(tx, cart.id, before, outcome.cart);
+    await saveCart(tx, cart.id, before, outcome.cart, new Map([[outcome.lineId, variant.unitCents]]));
     return {
       ok: true,
       cartId: cart.id,
@@ -183,7 +202,8 @@ export async function increaseCartLine(db: Db, args: { cartId: string | null; li
     if (!variant) return { ok: false, error: "variant-not-found" };
     const outcome = increaseLineRule(cart, line.id, variant);
     if (!outcome.ok) return outcome;
-    await saveCart(tx, cart.id, cart, outcome.cart);
+    // The "+" is pressed on the cart page, beside today's price: that is the price seen now.
+    await saveCart(tx, cart.id, cart, outcome.cart, new Map([[line.id, variant.unitCents]]));
     return { ok: true, cartId: cart.id, lineId: line.id, lineQuantity: outcome.lineQuantity, warning: outcome.warning, count: countOf(outcome.cart) };
   });
 }
@@ -220,6 +240,8 @@ export type IncomingLine = {
   quantity: number;
   personalisation: Record<string, string>;
   giftList: GiftListRef | null;
+  /** The price its customer saw when adding it (a cart merged at login); today's price when absent. */
+  seenUnitCents?: number | null;
 };
 
 /** How each incoming line fared: `added` units (0 when refused), the reason when not all were added. */
@@ -236,6 +258,7 @@ async function addIncomingLines(tx: Tx, cart: LoadedCart, incoming: readonly Inc
   );
   let current: Cart = cart;
   const report: MergedLine[] = [];
+  const seen = new Map<string, number>();
   for (const line of incoming) {
     const variant = facts.get(line.variantId);
     if (!variant) {
@@ -254,11 +277,14 @@ async function addIncomingLines(tx: Tx, cart: LoadedCart, incoming: readonly Inc
       giftList: line.giftList,
       newLineId: crypto.randomUUID(),
     });
-    if (outcome.ok) current = outcome.cart;
+    if (outcome.ok) {
+      current = outcome.cart;
+      seen.set(outcome.lineId, line.seenUnitCents ?? variant.unitCents);
+    }
     const error = outcome.ok ? (reduced ? "stock-exceeded" : null) : outcome.error;
     report.push({ variantId: line.variantId, wanted: line.quantity, added, error });
   }
-  await saveCart(tx, cart.id, cart, current);
+  await saveCart(tx, cart.id, cart, current, seen);
   return { report, count: countOf(current) };
 }
 
@@ -309,6 +335,7 @@ export async function mergeCarts(db: Db, args: { fromCartId: string | null; toUs
       variantId: line.variantId,
       quantity: line.quantity,
       personalisation: from.lineRows.get(line.id)?.personalisation ?? {},
+      seenUnitCents: from.lineRows.get(line.id)?.seenUnitCents,
       giftList: line.giftListItemId && from.giftListId ? { giftListId: from.giftListId, giftListItemId: line.giftListItemId } : null,
     }));
     const { report } = await addIncomingLines(tx, cart, incoming);
@@ -327,6 +354,7 @@ export async function getStoredCartLines(db: Db, cartId: string) {
       personalisationKey: cartLines.personalisationKey,
       personalisation: cartLines.personalisation,
       giftListItemId: cartLines.giftListItemId,
+      seenUnitCents: cartLines.seenUnitCents,
     })
     .from(cartLines)
     .where(eq(cartLines.cartId, cartId))

@@ -20,13 +20,14 @@ import {
 } from "#server/db/schema.ts";
 import type { ListingGroup } from "./listing.inputs";
 import {
+  buildFacetOptions,
   clampPage,
-  compareColours,
-  compareSizes,
   listingFacets,
   listingPageSize,
   pageCountOf,
+  type FacetCounts,
   type ListingFacet,
+  type ListingFacetOptions,
   type ListingFilters,
   type ListingQuery,
   type ListingScope,
@@ -44,11 +45,6 @@ export type ListingSubject =
   | { kind: "category"; slug: string; name: string; subcategories: (NamedLink & { count: number })[] }
   | { kind: "subcategory"; slug: string; name: string; category: NamedLink }
   | { kind: "brand"; slug: string; name: string };
-
-export type FacetOption = { value: string; label: string; count: number; selected: boolean };
-
-/** Options of each filter; null where the page itself is that filter (a category page has no category filter). */
-export type ListingFacetOptions = Record<ListingFacet, FacetOption[] | null>;
 
 export type Listing = {
   subject: ListingSubject;
@@ -234,8 +230,7 @@ function orderOf(db: Db, query: ListingQuery, search: SearchMatch | null, now: D
   return [desc(products.createdAt)];
 }
 
-type FacetCounts = Map<string, number>;
-
+/** How many products each value of a filter would show: value (or category/brand id) -> count. */
 async function countFacet(db: Db, facet: ListingFacet, where: SQL | undefined, now: Date, offersCategoryId: number | undefined): Promise<FacetCounts> {
   const toMap = (rows: { value: string | number; count: number }[]) => new Map(rows.map((row) => [String(row.value), row.count]));
   if (facet === "categories") {
@@ -280,13 +275,6 @@ async function countFacet(db: Db, facet: ListingFacet, where: SQL | undefined, n
       .where(where)
       .groupBy(productVariants.size),
   );
-}
-
-/** Options worth showing: those with products, and any chosen one (with its count, maybe 0). */
-function toOptions(candidates: { value: string; key: string; label: string }[], counts: FacetCounts, selected: readonly string[]): FacetOption[] {
-  return candidates
-    .map(({ value, key, label }) => ({ value, label, count: counts.get(key) ?? 0, selected: selected.includes(value) }))
-    .filter((option) => option.count > 0 || option.selected);
 }
 
 /** A page of the listing with its filters; null when the category, subcategory or brand is unknown (404). */
@@ -351,30 +339,13 @@ export async function getListing(
   const cards = await getProductCards(db, { productIds: idRows.map((row) => row.id), locale, now });
 
   const name = nameIn(locale);
-  const countsOf = (facet: ListingFacet) => facetCounts[shownFacets.indexOf(facet)];
-  const facets: ListingFacetOptions = { categories: null, tags: null, colours: null, sizes: null };
-  for (const facet of shownFacets) {
-    const counts = countsOf(facet)!;
-    if (facet === "categories") {
-      facets.categories = toOptions(
-        catalogue.categories.map((category) => ({ value: category.slug, key: String(category.id), label: name(category) })),
-        counts,
-        applied.categories,
-      );
-    } else if (facet === "tags") {
-      facets.tags = toOptions(
-        catalogue.brands.map((brand) => ({ value: brand.slug, key: String(brand.id), label: brand.name })),
-        counts,
-        applied.tags,
-      );
-    } else if (facet === "colours") {
-      const values = [...new Set([...counts.keys(), ...applied.colours])].sort(compareColours);
-      facets.colours = toOptions(values.map((value) => ({ value, key: value, label: value })), counts, applied.colours);
-    } else {
-      const values = [...new Set([...counts.keys(), ...applied.sizes])].filter((size) => !isOneSize(size)).sort(compareSizes);
-      facets.sizes = toOptions(values.map((value) => ({ value, key: value, label: value })), counts, applied.sizes);
-    }
-  }
+  const facets = buildFacetOptions({
+    shownFacets,
+    counts: new Map(shownFacets.map((facet, index) => [facet, facetCounts[index]!])),
+    categories: catalogue.categories.map((category) => ({ value: category.slug, key: String(category.id), label: name(category) })),
+    brands: catalogue.brands.map((brand) => ({ value: brand.slug, key: String(brand.id), label: brand.name })),
+    applied,
+  });
 
   return {
     subject,
@@ -401,4 +372,24 @@ export async function getBrandIndex(db: Db): Promise<BrandIndexEntry[]> {
     .groupBy(brands.id)
     .orderBy(asc(brands.name));
   return rows.sort((a, b) => a.name.localeCompare(b.name, "it", { sensitivity: "base" }));
+}
+
+/**
+ * Every published product of a category, subcategory or brand (or the whole shop), newest first as
+ * the listing's default order: the API's getListaProdotti, getCategoria and getSottocategoria.
+ * Null when the slug is unknown.
+ */
+export async function getListingProductIds(db: Db, { scope, now }: { scope: ListingScope; now: Date }): Promise<number[] | null> {
+  const [categoryRows, brandRows] = await Promise.all([
+    scope.kind === "category" ? db.select().from(categories).where(eq(categories.slug, scope.slug)) : [],
+    scope.kind === "brand" ? db.select().from(brands).where(eq(brands.slug, scope.slug)) : [],
+  ]);
+  const resolved = await resolveSubject(db, scope, { categories: categoryRows, brands: brandRows }, "it", now);
+  if (!resolved) return null;
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.isPublished, true), resolved.condition))
+    .orderBy(desc(products.createdAt), asc(products.id));
+  return rows.map((row) => row.id);
 }

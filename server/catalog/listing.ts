@@ -5,6 +5,7 @@
  */
 import { localeOfPath } from "#app/lib/locale.ts";
 import { ListingParams, type ListingGroup, type ListingSort } from "./listing.inputs";
+import { isOneSize } from "./product";
 import { normaliseSearchText } from "./search";
 
 /** DECISIONS.md: 24 per page, 6 rows of 4 on large screens. */
@@ -158,6 +159,57 @@ export function paginationItems(current: number, pageCount: number): PaginationI
     items.push({ kind: "page", page });
   }
   return items;
+}
+
+export type FacetOption = { value: string; label: string; count: number; selected: boolean };
+
+/** Options of each filter; null where the page itself is that filter (a category page has no category filter). */
+export type ListingFacetOptions = Record<ListingFacet, FacetOption[] | null>;
+
+/** Products per filter value, keyed by the value (colours, sizes) or the category's or brand's id. */
+export type FacetCounts = Map<string, number>;
+
+type FacetCandidate = { value: string; key: string; label: string };
+
+/** Options worth showing: those with products, and any chosen one (with its count, maybe 0). */
+function toOptions(candidates: readonly FacetCandidate[], counts: FacetCounts, selected: readonly string[]): FacetOption[] {
+  return candidates
+    .map(({ value, key, label }) => ({ value, label, count: counts.get(key) ?? 0, selected: selected.includes(value) }))
+    .filter((option) => option.count > 0 || option.selected);
+}
+
+/**
+ * The options of the filters a page shows: categories and brands in the catalogue's order, colours
+ * and sizes in the shop's (compareColours, compareSizes), one-size never among them.
+ */
+export function buildFacetOptions({
+  shownFacets,
+  counts,
+  categories,
+  brands,
+  applied,
+}: {
+  shownFacets: readonly ListingFacet[];
+  counts: ReadonlyMap<ListingFacet, FacetCounts>;
+  categories: readonly FacetCandidate[];
+  brands: readonly FacetCandidate[];
+  applied: ListingFilters;
+}): ListingFacetOptions {
+  const facets: ListingFacetOptions = { categories: null, tags: null, colours: null, sizes: null };
+  const byValue = (values: Iterable<string>) => [...values].map((value) => ({ value, key: value, label: value }));
+  for (const facet of shownFacets) {
+    const facetCounts = counts.get(facet) ?? new Map<string, number>();
+    if (facet === "categories") facets.categories = toOptions(categories, facetCounts, applied.categories);
+    else if (facet === "tags") facets.tags = toOptions(brands, facetCounts, applied.tags);
+    else if (facet === "colours") {
+      const values = [...new Set([...facetCounts.keys(), ...applied.colours])].sort(compareColours);
+      facets.colours = toOptions(byValue(values), facetCounts, applied.colours);
+    } else {
+      const values = [...new Set([...facetCounts.keys(), ...applied.sizes])].filter((size) => !isOneSize(size)).sort(compareSizes);
+      facets.sizes = toOptions(byValue(values), facetCounts, applied.sizes);
+    }
+  }
+  return facets;
 }
 
 /** Colours in the order the sample data names them, then any other alphabetically. */

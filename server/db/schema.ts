@@ -409,6 +409,9 @@ export const carts = pgTable(
     userId: text().references(() => users.id, { onDelete: "cascade" }),
     /** Set while the cart holds gift-list items: one list only, never mixed (SPEC.md section 4). */
     giftListId: uuid().references(() => giftLists.id, { onDelete: "set null" }),
+    /** A guest buying from a gift list: their name and message to the list's owner, copied into the order. */
+    giftGiverName: text(),
+    giftMessage: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -431,10 +434,16 @@ export const cartLines = pgTable(
     /** Canonical form of `personalisation`, so equal customisations merge into one line. */
     personalisationKey: text().notNull().default(""),
     giftListItemId: uuid().references(() => giftListItems.id, { onDelete: "cascade" }),
+    /**
+     * The unit price (discount applied, personalisation excluded) the customer saw when they last added
+     * units to this line: the cart says so when today's price differs. Null on lines stored before it existed.
+     */
+    seenUnitCents: integer(),
     createdAt: createdAt(),
   },
   (t) => [
     check("cart_lines_quantity_positive", sql`${t.quantity} > 0`),
+    check("cart_lines_seen_unit_cents_not_negative", sql`${t.seenUnitCents} >= 0`),
     unique("cart_lines_merge_key").on(t.cartId, t.variantId, t.personalisationKey, t.giftListItemId).nullsNotDistinct(),
     index().on(t.cartId),
   ],

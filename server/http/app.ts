@@ -9,10 +9,13 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import * as productionBuild from "virtual:react-router/server-build";
 import { createAuth } from "#server/accounts/auth.ts";
+import { answerApiPreflight } from "#server/api/api-handler.ts";
 import { startExchangeRatesJob } from "#server/currency/rates-job.ts";
 import { readEnv, publicUrlOf, type Env } from "#server/env.ts";
 import { stopAllJobs } from "#server/jobs/scheduler.ts";
 import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
+import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
+import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { requestContext, shopContext, type ShopServices } from "./context";
 import { createLogger } from "./log";
@@ -44,12 +47,16 @@ export async function startShop(options: StartOptions) {
   const ratesJob = env.RATES_URL ? startExchangeRatesJob({ db: handle.db, url: env.RATES_URL, log }) : null;
   // Queued e-mails go out every 15 s over SMTP_URL; without it they wait in the outbox.
   startMailDeliveryJob({ db: handle.db, env, log });
+  // Card orders past their time to pay: asked of the payment provider, then paid or expired (stock back).
+  startCardPaymentExpiryJob(services);
+  // Bank-transfer orders unpaid past their due date expire and give their stock back.
+  startOrderExpiryJob(services);
 
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
   app.use(compression());
-  app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: () => newsletterOrigin }));
+  app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: () => [...newsletterOrigin, ...stripeTestOrigin(env)] }));
   app.use(logRequests(services));
 
   app.get("/healthz", async (_req, res) => {
@@ -69,6 +76,15 @@ export async function startShop(options: StartOptions) {
     app.use("/assets", express.static(`${options.clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
   }
+
+  // CORS preflights of /api (origins from settings): React Router refuses OPTIONS before any route runs.
+  app.options("/api/{*splat}", (req, res, next) => {
+    const headers = new Headers();
+    for (const name of ["origin", "accept-language"]) if (req.get(name)) headers.set(name, req.get(name)!);
+    answerApiPreflight(new Request(new URL(req.originalUrl, services.publicUrl), { headers }), services)
+      .then(async (answer) => res.status(answer.status).set(Object.fromEntries(answer.headers)).send(await answer.text()))
+      .catch(next);
+  });
 
   app.all(
     "/{*splat}",
@@ -117,6 +133,11 @@ export async function startShop(options: StartOptions) {
   process.once("SIGINT", () => void stop("SIGINT"));
 
   return { server, services, stop };
+}
+
+/** Tests point Stripe at a local server: its checkout page is where the card form redirects. */
+function stripeTestOrigin(env: Env): string[] {
+  return env.STRIPE_API_URL ? [new URL(env.STRIPE_API_URL).origin] : [];
 }
 
 async function readNewsletterOrigin(services: ShopServices) {

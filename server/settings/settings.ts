@@ -63,12 +63,22 @@ export const NewsletterSettings = z.object({
   url: z.url().nullable(),
 });
 
+/** An origin as browsers send it: scheme, host and port, no path ("https://app.example.it"). */
+const webOrigin = z.url().refine((value) => URL.parse(value)?.origin === value, "an origin has no path or trailing slash");
+
+export const ApiSettings = z.object({
+  /** Web origins whose pages may call /api from the browser (CORS); the shop's own is always allowed. */
+  allowedOrigins: z.array(webOrigin).max(50),
+});
+export type ApiSettings = z.infer<typeof ApiSettings>;
+
 export const settingsSchemas = {
   shop: ShopIdentity,
   delivery: DeliverySettings,
   bankTransfer: BankTransferSettings,
   giftListCompletion: GiftListCompletionSettings,
   newsletter: NewsletterSettings,
+  api: ApiSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -105,4 +115,5 @@ export const defaultSettings: Settings = {
   },
   giftListCompletion: { percent: 10, windowDays: 60 },
   newsletter: { url: "https://newsletter.example.com/subscribe/bimbifelici" },
+  api: { allowedOrigins: [] },
 };

@@ -1,10 +1,9 @@
-import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
-import { TextField } from "#app/ui/form-field.tsx";
+import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
+import { PrivacyConsentField, TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { oidcSettingsOf } from "#server/accounts/auth.ts";
 import { authLimits, safeRedirectPath } from "#server/accounts/auth.inputs.ts";
@@ -130,45 +129,8 @@ function LoginForm({ actionData, redirectTo, oidcName }: { actionData: ActionDat
   );
 }
 
-function PrivacyCheckbox({ error }: { error?: string }) {
-  const { t, i18n } = useTranslation();
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div>
-      <div className="flex items-start gap-3">
-        <input
-          id={id}
-          type="checkbox"
-          name="privacy"
-          required
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          className="mt-1 size-5 shrink-0 accent-brand-700"
-        />
-        <label htmlFor={id} className="text-sm">
-          {t("auth.register.privacy")}{" "}
-          <span aria-hidden="true" className="text-coral-700">
-            *
-          </span>
-        </label>
-      </div>
-      <p className="mt-1 ml-8 text-sm">
-        <Link to={localizedHref("/privacy", i18n.language === "en" ? "en" : "it")} className="link">
-          {t("auth.register.privacyLink")}
-        </Link>
-      </p>
-      {error && (
-        <p id={errorId} className="field-error ml-8">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
 function RegisterForm({ actionData, redirectTo, limits }: { actionData: ActionData; redirectTo: string; limits: typeof authLimits }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const mine = actionData?.intent === "register" ? actionData : undefined;
   const errors: FormErrors | undefined = mine?.errors;
   const errorText = useErrorText(errors, limits);
@@ -202,28 +164,13 @@ function RegisterForm({ actionData, redirectTo, limits }: { actionData: ActionDa
           defaultValue={mine?.values.email}
           error={errorText("email")}
         />
-        <TextField
-          label={t("auth.fields.password")}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={limits.passwordMin}
-          maxLength={limits.password}
-          hint={t("auth.fields.passwordHint", { min: limits.passwordMin })}
-          error={errorText("password")}
+        <NewPasswordFields errorText={errorText} label="password" limits={limits} />
+        <PrivacyConsentField
+          label={t("auth.register.privacy")}
+          linkText={t("auth.register.privacyLink")}
+          privacyHref={localizedHref("/privacy", i18n.language === "en" ? "en" : "it")}
+          error={errorText("privacy")}
         />
-        <TextField
-          label={t("auth.fields.passwordConfirm")}
-          name="passwordConfirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          maxLength={limits.password}
-          hint={t("auth.fields.passwordConfirmHint")}
-          error={errorText("passwordConfirm")}
-        />
-        <PrivacyCheckbox error={errorText("privacy")} />
         <SubmitButton intent="register" busyLabel={t("auth.register.submitting")} className="btn-coral px-8 py-3 text-base">
           {t("auth.register.submit")}
         </SubmitButton>

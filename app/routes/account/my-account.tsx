@@ -10,6 +10,7 @@ import { ChangeEmailForm, ChangePasswordForm, LogOutEverywhereForm, PrivacyPanel
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { oidcSettingsOf } from "#server/accounts/auth.ts";
 import { addressLimits } from "#server/accounts/address.inputs.ts";
+import { authLimits } from "#server/accounts/auth.inputs.ts";
 import { addAddress, deleteAddress, getAddress, listAddresses, setDefaultAddress, updateAddress, type AddressResult } from "#server/accounts/address.service.ts";
 import { changeEmail, changePassword, deleteAccount } from "#server/accounts/account-security.service.ts";
 import { logOutEverywhere, resendVerificationEmail } from "#server/accounts/auth-flows.service.ts";
@@ -42,7 +43,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     editing,
     done: doneCodes.find((code) => code === url.searchParams.get("done")) ?? null,
     oidcName: oidcSettingsOf(env)?.name ?? null,
-    limits: { ...profileLimits, ...addressLimits },
+    limits: { ...profileLimits, ...addressLimits, password: authLimits.password, passwordMin: authLimits.passwordMin },
   };
 }
 
@@ -142,8 +143,8 @@ export default function MyAccountPage({ loaderData, actionData }: Route.Componen
       <div className="mx-auto max-w-5xl space-y-8 px-4 py-10">
         {showDone && <AccountNotice kind="success">{t(`myAccount.done.${done}`)}</AccountNotice>}
         <div className="flex flex-col gap-4 rounded-3xl bg-white p-6 shadow-card sm:flex-row sm:items-start sm:justify-between">
-          <div>
-            <p className="font-semibold">{profile.email}</p>
+          <div className="min-w-0">
+            <p className="font-semibold break-all">{profile.email}</p>
             <EmailStatus profile={profile} locale={locale} state={stateOf("resend-verification")} />
           </div>
           <ul className="flex flex-wrap gap-3 sm:shrink-0">
@@ -183,7 +184,7 @@ export default function MyAccountPage({ loaderData, actionData }: Route.Componen
         <Section id="security" title={t("myAccount.security.title")}>
           <div className="grid gap-10 lg:grid-cols-2">
             <ChangeEmailForm key={done ?? ""} currentEmail={profile.email} state={stateOf("email")} locale={locale} />
-            <ChangePasswordForm key={done ?? ""} hasPassword={profile.hasPassword} oidcName={oidcName} state={stateOf("password")} locale={locale} />
+            <ChangePasswordForm key={done ?? ""} hasPassword={profile.hasPassword} oidcName={oidcName} state={stateOf("password")} limits={limits} locale={locale} />
             <LogOutEverywhereForm locale={locale} />
           </div>
         </Section>

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
+import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { authLimits, tokenField } from "#server/accounts/auth.inputs.ts";
@@ -61,27 +61,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
             <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
               <input type="hidden" name="token" value={token} />
               {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
-              <TextField
-                label={t("auth.fields.newPassword")}
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={limits.passwordMin}
-                maxLength={limits.password}
-                hint={t("auth.fields.passwordHint", { min: limits.passwordMin })}
-                error={errorText("password")}
-              />
-              <TextField
-                label={t("auth.fields.passwordConfirm")}
-                name="passwordConfirm"
-                type="password"
-                autoComplete="new-password"
-                required
-                maxLength={limits.password}
-                hint={t("auth.fields.passwordConfirmHint")}
-                error={errorText("passwordConfirm")}
-              />
+              <NewPasswordFields errorText={errorText} label="newPassword" limits={limits} />
               <SubmitButton busyLabel={t("auth.reset.submitting")} className="btn-primary px-8 py-3 text-base">
                 {t("auth.reset.submit")}
               </SubmitButton>

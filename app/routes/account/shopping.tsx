@@ -47,6 +47,11 @@ function OrderCard({ order }: { order: Order }) {
         </div>
         <p className="rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-900">{t(`purchases.status.${order.status}`)}</p>
       </header>
+      <p className="mt-3">
+        <Link to={localizedHref(`/ordine/${order.id}`, locale)} className="link font-semibold">
+          {t("order.view", { number: order.number })}
+        </Link>
+      </p>
       {order.carrier && order.trackingNumber && (
         <p className="mt-3 text-sm">{t("purchases.tracking", { carrier: order.carrier, tracking: order.trackingNumber })}</p>
       )}

@@ -1,49 +1,131 @@
 import { useTranslation } from "react-i18next";
-import { isRouteErrorResponse, Link } from "react-router";
+import { Link } from "react-router";
+import { formatDate, formatMoney } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { LoginRequiredPage } from "#app/ui/login-required-page.tsx";
-import { PageHeader } from "#app/ui/page-header.tsx";
+import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
+import { getDashboard } from "#server/admin/dashboard.service.ts";
+import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/dashboard";
 
 /** /admin: the back office's door. Only admins pass (401 logged out, 403 for customers). */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(context, request);
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "adminDashboard"), name: admin.name };
+  const { db } = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const dashboard = await getDashboard(db, { now: new Date(), locale });
+  return { meta: getPageMetaTexts(locale, "adminDashboard"), name: admin.name, locale, dashboard };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
 
 export default function AdminDashboardPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { locale, dashboard } = loaderData;
+  const href = (path: string) => localizedHref(path, locale);
+  const money = (cents: number) => formatMoney(cents, locale);
+  const max = Math.max(1, ...dashboard.days.map((day) => day.revenueCents));
+  const barWidth = 20;
   return (
-    <>
-      <PageHeader title={t("adminDashboard.title")}>
-        <p>{t("adminDashboard.greeting", { name: loaderData.name })}</p>
-      </PageHeader>
-      <div className="mx-auto max-w-5xl px-4 py-10">
-        <p>{t("adminDashboard.comingSoon")}</p>
+    <section>
+      <h1 className="text-3xl font-bold">{t("adminDashboard.title")}</h1>
+      <p className="mt-3 text-lg">{t("adminDashboard.greeting", { name: loaderData.name })}</p>
+      <dl className="mt-6 grid gap-4 sm:grid-cols-2">
+        {(["today", "month"] as const).map((period) => (
+          <div key={period} className="rounded-xl border border-brand-100 bg-white p-4">
+            <dt className="font-semibold">{t(`admin.dashboard.${period}`)}</dt>
+            <dd className="mt-1 text-2xl font-bold">{money(dashboard[period].revenueCents)}</dd>
+            <dd>{t("admin.dashboard.orders", { count: dashboard[period].orders })}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <h2 className="mt-8 text-xl font-bold">{t("admin.dashboard.chart")}</h2>
+      <svg viewBox={`0 0 ${dashboard.days.length * barWidth} 100`} className="mt-2 h-40 w-full rounded-xl border border-brand-100 bg-white" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+        {dashboard.days.map((day, index) => {
+          const height = Math.round((day.revenueCents / max) * 95);
+          return <rect key={day.day} x={index * barWidth + 3} y={100 - height} width={barWidth - 6} height={height} className="fill-brand-600" />;
+        })}
+      </svg>
+      <details className="mt-2">
+        <summary className="cursor-pointer font-semibold">{t("admin.dashboard.chartTable")}</summary>
+        <table className="mt-2 w-full border-collapse text-left text-sm">
+          <caption className="sr-only">{t("admin.dashboard.chart")}</caption>
+          <thead>
+            <tr className="border-b-2 border-brand-200">
+              <th scope="col" className="p-2">{t("admin.orders.date")}</th>
+              <th scope="col" className="p-2 text-right">{t("admin.nav.orders")}</th>
+              <th scope="col" className="p-2 text-right">{t("admin.dashboard.revenue")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {dashboard.days.map((day) => (
+              <tr key={day.day} className="border-b border-brand-100">
+                <th scope="row" className="p-2 font-normal">{formatDate(day.day, locale)}</th>
+                <td className="p-2 text-right">{day.orders}</td>
+                <td className="p-2 text-right">{money(day.revenueCents)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-3">
+        <div>
+          <h2 className="text-xl font-bold">{t("admin.dashboard.toPrepare")}</h2>
+          {dashboard.toPrepare.length === 0 ? (
+            <p className="mt-2">{t("admin.dashboard.none")}</p>
+          ) : (
+            <ul className="mt-2 space-y-2">
+              {dashboard.toPrepare.map((order) => (
+                <li key={order.id}>
+                  <Link to={href(`/admin/ordini/${order.id}`)} className="font-semibold text-brand-800 underline">
+                    {t("admin.orders.numberLink", { number: order.number })}
+                  </Link>{" "}
+                  · {order.customer} · {t(`orderStatus.${order.status}`)} · {t(`order.delivery.${order.deliveryMethod}`)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div>
+          <h2 className="text-xl font-bold">{t("admin.dashboard.lowStock")}</h2>
+          {dashboard.lowStock.length === 0 ? (
+            <p className="mt-2">{t("admin.dashboard.none")}</p>
+          ) : (
+            <ul className="mt-2 space-y-2">
+              {dashboard.lowStock.map((variant) => (
+                <li key={variant.sku}>
+                  <Link to={href(`/admin/prodotti/${variant.productId}`)} className="font-semibold text-brand-800 underline">
+                    {variant.name}
+                  </Link>{" "}
+                  · {[variant.colour, variant.size !== "TAGLIA_UNICA" ? variant.size : null].filter(Boolean).join(" · ")} · {t("admin.dashboard.left", { count: variant.stock })}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div>
+          <h2 className="text-xl font-bold">{t("admin.dashboard.giftLists")}</h2>
+          {dashboard.upcomingGiftLists.length === 0 ? (
+            <p className="mt-2">{t("admin.dashboard.none")}</p>
+          ) : (
+            <ul className="mt-2 space-y-2">
+              {dashboard.upcomingGiftLists.map((list) => (
+                <li key={list.id}>
+                  <strong>{list.title}</strong> · {list.owner} · {formatDate(list.eventDate, locale)} · <span className="font-mono">{list.code}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       </div>
-    </>
+    </section>
   );
 }
 
-/** A customer gets "reserved for the shop's staff" (403); a visitor the login page (401). */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const { t, i18n } = useTranslation();
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return (
-      <div className="mx-auto max-w-xl px-4 py-16 text-center">
-        <h1 className="text-3xl font-bold">{t("adminDashboard.forbiddenTitle")}</h1>
-        <p className="mt-4 text-muted">{t("adminDashboard.forbiddenText")}</p>
-        <Link to={localizedHref("/", i18n.language === "en" ? "en" : "it")} className="btn-primary mt-8">
-          {t("adminDashboard.home")}
-        </Link>
-      </div>
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status === 401) return <LoginRequiredPage />;
-  throw error;
+  return <AdminErrorBoundary error={error} />;
 }

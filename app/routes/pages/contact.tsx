@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { TextField } from "#app/ui/form-field.tsx";
+import { PrivacyConsentField, TextField } from "#app/ui/form-field.tsx";
 import { ClockIcon, MailIcon, MapPinIcon, PhoneIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { OpeningHoursList } from "#app/ui/opening-hours-list.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
@@ -40,7 +40,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 }
 
 function ContactForm({ actionData, limits }: { actionData: Route.ComponentProps["actionData"]; limits: typeof contactLimits }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
   const summaryId = useId();
@@ -112,50 +112,17 @@ function ContactForm({ actionData, limits }: { actionData: Route.ComponentProps[
         hint={t("contact.messageHint", { min: limits.messageMin, max: limits.message })}
         error={errorOf("message")}
       />
-      <PrivacyConsent error={errorOf("privacy")} defaultChecked={actionData?.privacy ?? false} />
+      <PrivacyConsentField
+        label={t("contact.privacyConsent")}
+        linkText={t("contact.privacyLink")}
+        privacyHref={localizedHref("/privacy", i18n.language === "en" ? "en" : "it")}
+        error={errorOf("privacy")}
+        defaultChecked={actionData?.privacy ?? false}
+      />
       <button type="submit" className="btn-primary px-8 py-3 text-base" disabled={submitting}>
         {submitting ? t("contact.sending") : t("contact.send")}
       </button>
     </Form>
-  );
-}
-
-function PrivacyConsent({ error, defaultChecked }: { error?: string; defaultChecked: boolean }) {
-  const { t } = useTranslation();
-  const root = useRootData();
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div>
-      <div className="flex items-start gap-3">
-        <input
-          id={id}
-          type="checkbox"
-          name="privacy"
-          required
-          defaultChecked={defaultChecked}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          className="mt-1 size-5 shrink-0 accent-brand-700"
-        />
-        <label htmlFor={id} className="text-sm">
-          {t("contact.privacyConsent")}{" "}
-          <span aria-hidden="true" className="text-coral-700">
-            *
-          </span>
-        </label>
-      </div>
-      <p className="mt-1 ml-8 text-sm">
-        <Link to={localizedHref("/privacy", root?.locale ?? "it")} className="link">
-          {t("contact.privacyLink")}
-        </Link>
-      </p>
-      {error && (
-        <p id={errorId} className="field-error ml-8">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 

@@ -2,22 +2,37 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
+import { savedItemsCookieName } from "#app/lib/saved-items.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { TranslatedList } from "#app/ui/prose.tsx";
+import { cartCookieName, flashCookieName } from "#server/cart/cart-cookie.ts";
+import { currencyCookieName } from "#server/currency/rates.ts";
+import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/cookie-policy";
 
-export function loader({ url }: Route.LoaderArgs) {
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "cookiePolicy") };
+/**
+ * Every cookie the shop sets, named as the browser shows them (better-auth's names come from its own
+ * settings, "__Secure-" prefixed on https). Technical cookies only (no analytics, advertising or
+ * third-party tracking): no consent banner is needed (docs/decisions/0007).
+ */
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const auth = await context.get(shopContext).auth.$context;
+  const cookies = [
+    { key: "session", name: auth.authCookies.sessionToken.name },
+    { key: "oidcState", name: auth.createAuthCookie("state").name },
+    { key: "cart", name: cartCookieName },
+    { key: "cartFlash", name: flashCookieName },
+    { key: "savedItems", name: savedItemsCookieName },
+    { key: "currency", name: currencyCookieName },
+  ] as const;
+  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "cookiePolicy"), cookies };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
 
-/** Technical cookies only (no analytics, advertising or third-party tracking): no consent banner is needed. */
-const cookies = ["session", "cart", "language", "currency"] as const;
-
-export default function CookiePolicyPage() {
+export default function CookiePolicyPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const root = useRootData();
   if (!root) return null;
@@ -32,13 +47,17 @@ export default function CookiePolicyPage() {
         <p>{t("cookiePolicy.what")}</p>
         <h2>{t("cookiePolicy.usedTitle")}</h2>
         <p>{t("cookiePolicy.used")}</p>
-        <div className="mb-6 overflow-x-auto rounded-xl bg-white shadow-card">
+        {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+        <div role="region" aria-label={t("cookiePolicy.tableCaption")} tabIndex={0} className="mb-6 overflow-x-auto rounded-xl bg-white shadow-card">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">{t("cookiePolicy.tableCaption")}</caption>
             <thead className="bg-brand-50 text-brand-900">
               <tr>
                 <th scope="col" className="px-4 py-3">
                   {t("cookiePolicy.columns.cookie")}
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  {t("cookiePolicy.columns.name")}
                 </th>
                 <th scope="col" className="px-4 py-3">
                   {t("cookiePolicy.columns.purpose")}
@@ -49,13 +68,16 @@ export default function CookiePolicyPage() {
               </tr>
             </thead>
             <tbody>
-              {cookies.map((cookie) => (
-                <tr key={cookie} className="border-t border-brand-100 align-top">
+              {loaderData.cookies.map(({ key, name }) => (
+                <tr key={key} className="border-t border-brand-100 align-top">
                   <th scope="row" className="px-4 py-3 font-semibold">
-                    {t(`cookiePolicy.cookies.${cookie}.name`)}
+                    {t(`cookiePolicy.cookies.${key}.name`)}
                   </th>
-                  <td className="px-4 py-3">{t(`cookiePolicy.cookies.${cookie}.purpose`)}</td>
-                  <td className="px-4 py-3">{t(`cookiePolicy.cookies.${cookie}.duration`)}</td>
+                  <td className="px-4 py-3">
+                    <code className="break-all">{name}</code>
+                  </td>
+                  <td className="px-4 py-3">{t(`cookiePolicy.cookies.${key}.purpose`)}</td>
+                  <td className="px-4 py-3">{t(`cookiePolicy.cookies.${key}.duration`)}</td>
                 </tr>
               ))}
             </tbody>

@@ -6,6 +6,7 @@ import { breadcrumbJsonLd } from "#app/lib/structured-data.ts";
 import { ActiveFilters, ListingFilters, type FilterGroupView } from "#app/ui/listing-filters.tsx";
 import { ListingGrid } from "#app/ui/listing-grid.tsx";
 import { ListingPagination, type PaginationView } from "#app/ui/listing-pagination.tsx";
+import { ListingHeader, type Crumb } from "#app/ui/listing-header.tsx";
 import { ListingGroups, ListingLayoutSwitch, ListingSort, type HiddenField } from "#app/ui/listing-toolbar.tsx";
 import { SearchBox } from "#app/ui/search-box.tsx";
 import {
@@ -29,8 +30,6 @@ import { maxSearchLength } from "#server/catalog/search.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/listing";
-
-type Crumb = { name: string; href: string | null };
 
 /** Fields a form must carry to keep the rest of the listing's state (`except` names the ones it sets itself). */
 function hiddenFieldsOf(query: ListingQuery, except: readonly string[]): HiddenField[] {
@@ -165,41 +164,13 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
   return tags;
 };
 
-function Breadcrumbs({ crumbs }: { crumbs: readonly Crumb[] }) {
-  const { t } = useTranslation();
-  return (
-    <nav aria-label={t("listing.breadcrumbs")} className="mb-3 text-sm">
-      <ol className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
-        {crumbs.map((crumb, index) => (
-          <li key={`${crumb.name}-${index}`} className="flex items-center gap-2">
-            {index > 0 && <span aria-hidden="true">/</span>}
-            {crumb.href ? (
-              <Link to={crumb.href} className="link">
-                {crumb.name}
-              </Link>
-            ) : (
-              <span aria-current="page" className="font-semibold text-ink">
-                {crumb.name}
-              </span>
-            )}
-          </li>
-        ))}
-      </ol>
-    </nav>
-  );
-}
-
 function BrandIndexPage({ loaderData }: { loaderData: ReturnType<typeof brandIndexData> }) {
   const { t } = useTranslation();
   return (
     <>
-      <div className="bg-linear-to-br from-brand-50 to-coral-50">
-        <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-10 lg:px-8">
-          <Breadcrumbs crumbs={loaderData.crumbs} />
-          <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{t("listing.brands.title")}</h1>
-          <p className="mt-3 max-w-3xl text-lg text-muted">{t("listing.brands.intro")}</p>
-        </div>
-      </div>
+      <ListingHeader crumbs={loaderData.crumbs} title={t("listing.brands.title")}>
+        <p className="mt-3 max-w-3xl text-lg text-muted">{t("listing.brands.intro")}</p>
+      </ListingHeader>
       <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:px-8">
         {loaderData.brands.length === 0 ? (
           <p className="text-muted">{t("listing.brands.empty")}</p>
@@ -250,27 +221,23 @@ function ProductListingPage({ loaderData }: { loaderData: ReturnType<typeof list
   const { search } = loaderData;
   return (
     <>
-      <div className="bg-linear-to-br from-brand-50 to-coral-50">
-        <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-10 lg:px-8">
-          <Breadcrumbs crumbs={loaderData.crumbs} />
-          <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{loaderData.title}</h1>
-          {search && <SearchSummary search={search} />}
-          {loaderData.subcategories.length > 0 && (
-            <nav aria-label={t("listing.subcategories")} className="mt-5">
-              <ul className="flex flex-wrap gap-2">
-                {loaderData.subcategories.map((sub) => (
-                  <li key={sub.href}>
-                    <Link to={sub.href} className="inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 shadow-sm hover:bg-brand-50">
-                      {sub.name}
-                      <span className="text-xs font-normal text-muted">({sub.count})</span>
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          )}
-        </div>
-      </div>
+      <ListingHeader crumbs={loaderData.crumbs} title={loaderData.title}>
+        {search && <SearchSummary search={search} />}
+        {loaderData.subcategories.length > 0 && (
+          <nav aria-label={t("listing.subcategories")} className="mt-5">
+            <ul className="flex flex-wrap gap-2">
+              {loaderData.subcategories.map((sub) => (
+                <li key={sub.href}>
+                  <Link to={sub.href} className="inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 shadow-sm hover:bg-brand-50">
+                    {sub.name}
+                    <span className="text-xs font-normal text-muted">({sub.count})</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </ListingHeader>
 
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8 lg:px-8">
         <div className="mb-6 space-y-6 lg:mb-0">

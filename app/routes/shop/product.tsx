@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Link, useLocation, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Link, useLoaderData, useLocation, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
 import { useNonce } from "#app/lib/nonce.tsx";
 import { productShareImage, sharingMeta } from "#app/lib/open-graph.ts";
@@ -12,7 +12,8 @@ import {
   type JsonLd,
   type ProductAvailability,
 } from "#app/lib/structured-data.ts";
-import { getInitialSelection, getSelectionSearch, type VariantSelection } from "#app/lib/variant-selection.ts";
+import { findVariant, getInitialSelection, getSelectionSearch, type VariantSelection } from "#app/lib/variant-selection.ts";
+import { GiftListSelector } from "#app/ui/gift-list-selector.tsx";
 import { MailIcon, StarIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { categoryHref } from "#app/ui/mega-menu.tsx";
 import { Price } from "#app/ui/price.tsx";
@@ -22,12 +23,16 @@ import { whatsappHref } from "#app/ui/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { parseProductId, type Availability } from "#server/catalog/product.ts";
+import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { getProductCards } from "#server/catalog/product-card.ts";
+import { getSessionUser } from "#server/accounts/guards.ts";
+import { giftListSelectorIntent, handleGiftListSelector } from "#server/gift-lists/gift-list-selector-action.ts";
+import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/product";
 
-export async function loader({ params, url, context }: Route.LoaderArgs) {
+export async function loader({ params, url, request, context }: Route.LoaderArgs) {
   // Unknown, non-numeric, negative or huge ids are a missing product: the 404 page, never a 500.
   const id = parseProductId(params.id);
   if (id === null) throw data(null, { status: 404 });
@@ -37,7 +42,20 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const product = await getProductPage(db, id, locale, now);
   if (!product) throw data(null, { status: 404 });
   const related = await getProductCards(db, { productIds: product.relatedIds, locale, now });
-  return { product, related, meta: { title: product.name, description: product.shortDescription || product.name } };
+  // The gift-list selector lists a logged-in customer's open lists (SPEC.md section 6).
+  const user = await getSessionUser(context, request);
+  const giftLists = user ? await listMyGiftListChoices(db, user.id) : null;
+  // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
+  const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
+  return { product, related, giftLists, lowestPriceCents, meta: { title: product.name, description: product.shortDescription || product.name } };
+}
+
+/** The page's one action: the gift-list selector (adding to the cart posts to /cart). */
+export async function action({ params, url, request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (form.get("intent") !== giftListSelectorIntent) throw data(null, { status: 400 });
+  const locale = localeOfPath(url.pathname);
+  return handleGiftListSelector(context.get(shopContext), context, request, { locale, form, fallbackPath: localizedHref(`/product/${params.id}`, locale) });
 }
 
 /** Choosing a colour or size only changes the query string: the product is already here. */
@@ -74,7 +92,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
 
 export default function ProductRoute({ loaderData }: Route.ComponentProps) {
   // A new id is a new page: every piece of state (gallery, selection, quantity) starts again.
-  return <ProductPage key={loaderData.product.id} product={loaderData.product} related={loaderData.related} />;
+  return <ProductPage key={loaderData.product.id} product={loaderData.product} related={loaderData.related} giftLists={loaderData.giftLists} />;
 }
 
 /**
@@ -214,7 +232,15 @@ function Paragraphs({ text }: { text: string }) {
   );
 }
 
-function ProductPage({ product, related }: { product: ProductPageData; related: Route.ComponentProps["loaderData"]["related"] }) {
+function ProductPage({
+  product,
+  related,
+  giftLists,
+}: {
+  product: ProductPageData;
+  related: Route.ComponentProps["loaderData"]["related"];
+  giftLists: Route.ComponentProps["loaderData"]["giftLists"];
+}) {
   const { t } = useTranslation();
   const root = useRootData();
   const location = useLocation();
@@ -270,6 +296,7 @@ function ProductPage({ product, related }: { product: ProductPageData; related: 
           ) : (
             <div>
               <Price cents={product.effectivePriceCents} originalCents={product.discountPercent > 0 ? product.priceCents : null} size="lg" />
+              <LowestPriceNote />
               <p className="text-sm text-muted">{t("productPage.vatIncluded")}</p>
             </div>
           )}
@@ -289,6 +316,10 @@ function ProductPage({ product, related }: { product: ProductPageData; related: 
           )}
 
           <ProductSideActions product={product} buyNowClassName="link text-sm" />
+
+          {giftLists && !product.isOnRequest && (
+            <GiftListSelector lists={giftLists} variant={findVariant(product.variants, selection)} personalisation={product.personalisation} />
+          )}
 
           <dl className="grid gap-2 border-t border-brand-100 pt-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-4">
             <dt className="font-semibold">{t("productPage.sku")}</dt>
@@ -368,5 +399,17 @@ function ProductPage({ product, related }: { product: ProductPageData; related: 
         </section>
       )}
     </div>
+  );
+}
+
+/** The lowest price of the 30 days before a reduction (EU rule), under a discounted price. */
+function LowestPriceNote() {
+  const { t } = useTranslation();
+  const { lowestPriceCents } = useLoaderData<typeof loader>();
+  if (lowestPriceCents === null) return null;
+  return (
+    <p className="text-sm text-muted">
+      {t("admin.shopPrice.lowest30")} <Price cents={lowestPriceCents} size="sm" />
+    </p>
   );
 }

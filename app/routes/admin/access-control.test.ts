@@ -1,0 +1,102 @@
+/**
+ * Every /admin page and action checks for itself (a parent layout's check protects nothing below
+ * it): a guest and a forged session cookie get 401, a customer 403, and nothing is written.
+ */
+import { expect, onTestFinished, test } from "vitest";
+import { auditLog, products } from "#server/db/schema.ts";
+import { callerFor, CookieJar, createTestAuthServices, requestFor, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
+import { logIn, registerCustomer } from "#server/accounts/auth-flows.service.ts";
+import { createTestDb } from "#tests/db.ts";
+import * as audit from "./audit";
+import * as comingSoon from "./coming-soon";
+import * as dashboard from "./dashboard";
+import * as importPage from "./import";
+import * as layout from "./layout";
+import * as order from "./order";
+import * as orders_ from "./orders";
+import * as outbox from "./outbox";
+import * as packingSlip from "./packing-slip";
+import * as rates from "./rates";
+import * as settings from "./settings";
+import * as productEdit from "./product-edit";
+import * as products_ from "./products";
+import * as productsExport from "./products-export";
+
+const slow = { timeout: 120_000 };
+const password = "Tr3no-Blu-Vesuvio";
+
+type Module = { loader: (args: never) => unknown; action?: (args: never) => unknown };
+const pages: [Module, string, Record<string, string>][] = [
+  [layout, "/admin", {}],
+  [dashboard, "/admin", {}],
+  [dashboard, "/en/admin", {}],
+  [products_, "/admin/prodotti", {}],
+  [productEdit, "/admin/prodotti/nuovo", {}],
+  [productEdit, "/admin/prodotti/24", { id: "24" }],
+  [productsExport, "/admin/prodotti/esporta.csv", {}],
+  [importPage, "/admin/importa", {}],
+  [importPage, "/admin/importa/00000000-0000-0000-0000-000000000000", { jobId: "00000000-0000-0000-0000-000000000000" }],
+  [audit, "/admin/registro", {}],
+  [comingSoon, "/admin/liste-regalo", { "*": "liste-regalo" }],
+  [orders_, "/admin/ordini", {}],
+  [order, "/admin/ordini/00000000-0000-4000-8000-000000000000", { orderId: "00000000-0000-4000-8000-000000000000" }],
+  [packingSlip, "/admin/ordini/00000000-0000-4000-8000-000000000000/bolla", { orderId: "00000000-0000-4000-8000-000000000000" }],
+  [settings, "/admin/impostazioni", {}],
+  [outbox, "/admin/posta", {}],
+  [rates, "/admin/cambi", {}],
+  [rates, "/en/admin/cambi", {}],
+];
+const actions: [Module, string, Record<string, string>, Record<string, string>][] = [
+  [productEdit, "/admin/prodotti/nuovo", {}, { intent: "save", sku: "X-1", nameIt: "X", nameEn: "X", price: "1", category: "A-spasso" }],
+  ...["colour-add", "image-add", "image-remove", "variant-add", "variant-update", "stock-adjust"].map(
+    (intent) => [productEdit, "/admin/prodotti/24", { id: "24" }, { intent, colour: "white", variantId: "1", delta: "5", reason: "x", sku: "Y-1", stock: "1", imageId: "1" }] as [Module, string, Record<string, string>, Record<string, string>],
+  ),
+  [importPage, "/admin/importa", {}, { kind: "csv", mode: "run" }],
+  ...["status", "mark-paid", "cancel", "refund"].map(
+    (intent) => [order, "/admin/ordini/00000000-0000-4000-8000-000000000000", { orderId: "00000000-0000-4000-8000-000000000000" }, { intent, to: "preparing" }] as [Module, string, Record<string, string>, Record<string, string>],
+  ),
+  [settings, "/admin/impostazioni", {}, { key: "newsletter", url: "https://evil.example" }],
+  [outbox, "/admin/posta", {}, { id: "1" }],
+  ...["set", "clear", "refresh"].map((intent) => [rates, "/admin/cambi", {}, { intent, currency: "USD", rate: "2" }] as [Module, string, Record<string, string>, Record<string, string>]),
+];
+
+async function statusOf(run: () => unknown): Promise<number> {
+  try {
+    const value = await run();
+    if (value instanceof Response) return value.status;
+    if (value && typeof value === "object" && "init" in value) return (value as { init: ResponseInit | null }).init?.status ?? 200;
+    return 200;
+  } catch (error) {
+    if (error instanceof Response) return error.status;
+    if (error && typeof error === "object" && "init" in error) return (error as { init: ResponseInit | null }).init?.status ?? 500;
+    throw error;
+  }
+}
+
+test("a guest, a forged cookie and a customer get 401/401/403 on every /admin page and action; nothing is written", slow, async () => {
+  const handle = await createTestDb();
+  onTestFinished(() => handle.close());
+  const services = createTestAuthServices(handle.db);
+  const context = routeContext(services);
+  await registerCustomer(services, callerFor("/"), { name: "Anna Esposito", email: "anna@example.com", password, passwordConfirm: password, privacy: "on" });
+  const login = await logIn(services, callerFor("/"), { email: "anna@example.com", password });
+  const customer = new CookieJar().take(login.ok ? login.headers : null);
+  const cookieName = customer.header().split("=")[0]!;
+  const who: [string, Record<string, string>, number][] = [
+    ["guest", {}, 401],
+    ["forged", { Cookie: `${cookieName}=forged-token.forged-signature` }, 401],
+    ["customer", { Cookie: customer.header() }, 403],
+  ];
+  for (const [name, headers, expected] of who) {
+    for (const [module, path, params] of pages) {
+      const status = await statusOf(() => module.loader({ request: requestFor(path, { headers }), url: new URL(path, testPublicUrl), params, context } as never));
+      expect(status, `${name} GET ${path}`).toBe(expected);
+    }
+    for (const [module, path, params, form] of actions) {
+      const status = await statusOf(() => module.action!({ request: requestFor(path, { headers, form }), url: new URL(path, testPublicUrl), params, context } as never));
+      expect(status, `${name} POST ${path} ${form.intent ?? ""}`).toBe(expected);
+    }
+  }
+  expect(await handle.db.$count(products)).toBe(0);
+  expect(await handle.db.$count(auditLog)).toBe(0);
+});

@@ -1,0 +1,33 @@
+import { useTranslation } from "react-i18next";
+import { Outlet } from "react-router";
+import { localeOfPath } from "#app/lib/locale.ts";
+import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
+import { AdminNav } from "#app/ui/admin-nav.tsx";
+import { requireAdmin } from "#server/accounts/guards.ts";
+import type { Route } from "./+types/layout";
+
+/**
+ * The frame of every /admin page: side navigation beside the page. Its check shows the 401/403
+ * pages early, but protects nothing below it: every admin loader and action checks again.
+ */
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const admin = await requireAdmin(context, request);
+  return { locale: localeOfPath(url.pathname), adminName: admin.name };
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 lg:flex-row">
+      <AdminNav locale={loaderData.locale} />
+      <div className="min-w-0 flex-1">
+        <p className="mb-2 text-sm text-muted">{t("admin.signedInAs", { name: loaderData.adminName })}</p>
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} />;
+}

@@ -1,0 +1,75 @@
+import { useTranslation } from "react-i18next";
+import { formatMoney } from "#app/lib/format.ts";
+import type { Locale } from "#app/lib/locale.ts";
+import type { OrderView } from "#server/orders/order.service.ts";
+
+/** Lines with personalisation and totals; the packing slip shows the same table. */
+export function OrderLinesTable({ order, locale, withPrices = true }: { order: OrderView; locale: Locale; withPrices?: boolean }) {
+  const { t } = useTranslation();
+  const money = (cents: number) => formatMoney(cents, locale);
+  return (
+    <div className="mt-6 overflow-x-auto">
+      <table className="w-full min-w-[36rem] border-collapse text-left text-sm">
+        <caption className="text-left text-xl font-bold">{t("order.linesTitle")}</caption>
+        <thead>
+          <tr className="border-b-2 border-brand-200">
+            <th scope="col" className="p-2">SKU</th>
+            <th scope="col" className="p-2">{t("order.product")}</th>
+            <th scope="col" className="p-2 text-right">{t("order.quantity")}</th>
+            {withPrices && <th scope="col" className="p-2 text-right">{t("order.unitPrice")}</th>}
+            {withPrices && <th scope="col" className="p-2 text-right">{t("order.lineTotal")}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {order.lines.map((line) => (
+            <tr key={line.id} className="border-b border-brand-100 align-top">
+              <td className="p-2 font-mono">{line.sku}</td>
+              <td className="p-2">
+                <strong>{line.name}</strong>
+                {[line.colour, line.size && line.size !== "TAGLIA_UNICA" ? line.size : null].filter(Boolean).length > 0 && (
+                  <span> · {[line.colour, line.size !== "TAGLIA_UNICA" ? line.size : null].filter(Boolean).join(" · ")}</span>
+                )}
+                {line.isPreorder && <span> · {t("admin.order.preorder")}</span>}
+                {line.personalisation.length > 0 && (
+                  <ul className="mt-1">
+                    {line.personalisation.map((entry) => (
+                      <li key={entry.label}>
+                        {entry.label}: <strong>«{entry.text}»</strong>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </td>
+              <td className="p-2 text-right">{line.quantity}</td>
+              {withPrices && <td className="p-2 text-right whitespace-nowrap">{money(line.unitCents + line.personalisationUnitCents)}</td>}
+              {withPrices && <td className="p-2 text-right whitespace-nowrap">{money(line.lineTotalCents)}</td>}
+            </tr>
+          ))}
+        </tbody>
+        {withPrices && (
+          <tfoot>
+            {(
+              [
+                ["order.subtotal", order.totals.subtotalCents],
+                ["order.discount", -order.totals.discountCents],
+                ["order.shipping", order.totals.shippingCents],
+                ["order.paymentFee", order.totals.paymentFeeCents],
+              ] as const
+            )
+              .filter(([key, cents]) => cents !== 0 || key === "order.shipping")
+              .map(([key, cents]) => (
+                <tr key={key}>
+                  <th scope="row" colSpan={4} className="p-2 text-right font-normal">{t(key)}</th>
+                  <td className="p-2 text-right whitespace-nowrap">{money(cents)}</td>
+                </tr>
+              ))}
+            <tr>
+              <th scope="row" colSpan={4} className="p-2 text-right">{t("order.total")}</th>
+              <td className="p-2 text-right font-bold whitespace-nowrap">{money(order.totals.totalCents)}</td>
+            </tr>
+          </tfoot>
+        )}
+      </table>
+    </div>
+  );
+}

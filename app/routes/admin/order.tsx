@@ -1,0 +1,192 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { formatMoney } from "#app/lib/format.ts";
+import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
+import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { TextField } from "#app/ui/form-field.tsx";
+import { OrderLinesTable } from "./order-lines-table";
+import { requireAdmin } from "#server/accounts/guards.ts";
+import { resolveAuthSecret } from "#server/accounts/auth.ts";
+import { AdminOrderAction, getAdminOrder, runAdminOrderAction } from "#server/admin/orders-admin.service.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import { paymentProviderOf } from "#server/payments/payment-provider.ts";
+import type { Route } from "./+types/order";
+
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  const { db } = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const detail = await getAdminOrder(db, { orderId: params.orderId, locale });
+  if (!detail) throw data(null, { status: 404 });
+  const done = url.searchParams.get("done");
+  return { meta: getPageMetaTexts(locale, "admin.order"), locale, detail, done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null };
+}
+
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const services = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const form = Object.fromEntries([...(await request.formData())].map(([key, value]) => [key, String(value)]));
+  const parsed = AdminOrderAction.safeParse(form);
+  if (!parsed.success) return data({ error: parsed.error.issues[0]?.message.startsWith("admin.") ? parsed.error.issues[0].message : "admin.orders.errors.transition-not-allowed" }, { status: 400 });
+  const result = await runAdminOrderAction(
+    { db: services.db, actorUserId: admin.id, now: new Date(), links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) }, provider: () => paymentProviderOf(services) },
+    params.orderId,
+    parsed.data,
+  );
+  if (!result.ok) {
+    if (result.error === "admin.orders.errors.not-found") throw data(null, { status: 404 });
+    return data({ error: result.error }, { status: 409 });
+  }
+  return redirect(`${localizedHref(`/admin/ordini/${params.orderId}`, locale)}?done=${result.done}`);
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { locale, detail, done } = loaderData;
+  const { order } = detail;
+  const money = (cents: number) => formatMoney(cents, locale);
+  const dateTime = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Rome" });
+  const address = order.delivery.address;
+  return (
+    <section>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold">{t("order.title", { number: order.number })}</h1>
+        <div className="flex flex-wrap gap-3">
+          <Link to={localizedHref("/admin/ordini", locale)} className="btn-secondary">
+            {t("admin.order.back")}
+          </Link>
+          <a href={localizedHref(`/admin/ordini/${order.id}/bolla`, locale)} className="btn-secondary" target="_blank" rel="noopener">
+            {t("admin.order.packingSlip")}
+          </a>
+        </div>
+      </div>
+      <p className="mt-2 text-lg">
+        {t("order.status", { status: t(`orderStatus.${order.status}`) })} · {dateTime.format(new Date(order.createdAt))}
+      </p>
+      <div className="mt-4 space-y-3">
+        {done && <Notice>{t(`admin.order.done.${done}`)}</Notice>}
+        {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
+      </div>
+
+      <div className="mt-6 rounded-xl border border-brand-100 bg-white p-4">
+        <h2 className="text-xl font-bold">{t("admin.order.actions")}</h2>
+        <div className="mt-3 flex flex-wrap items-end gap-3">
+          {detail.moves
+            .filter((status) => status !== "shipped")
+            .map((status) => (
+              <Form method="post" key={status}>
+                <input type="hidden" name="intent" value="status" />
+                <input type="hidden" name="to" value={status} />
+                <button type="submit" className="btn-primary">
+                  {t("admin.order.moveTo", { status: t(`orderStatus.${status}`) })}
+                </button>
+              </Form>
+            ))}
+          {detail.canMarkPaid && (
+            <Form method="post">
+              <input type="hidden" name="intent" value="mark-paid" />
+              <button type="submit" className="btn-primary">
+                {t("admin.order.markPaid", { total: money(order.totals.totalCents) })}
+              </button>
+            </Form>
+          )}
+          {detail.canCancel && (
+            <Form method="post">
+              <input type="hidden" name="intent" value="cancel" />
+              <button type="submit" className="btn-secondary">
+                {t("admin.order.cancel")}
+              </button>
+            </Form>
+          )}
+          {detail.canRefund && (
+            <Form method="post">
+              <input type="hidden" name="intent" value="refund" />
+              <button type="submit" className="btn-secondary">
+                {detail.cardPaymentRef ? t("admin.order.refundCard", { total: money(order.totals.totalCents) }) : t("admin.order.refundRecord", { total: money(order.totals.totalCents) })}
+              </button>
+            </Form>
+          )}
+        </div>
+        {detail.moves.includes("shipped") && (
+          <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3">
+            <input type="hidden" name="intent" value="status" />
+            <input type="hidden" name="to" value="shipped" />
+            <TextField label={t("admin.order.carrier")} name="carrier" required maxLength={80} />
+            <TextField label={t("admin.order.tracking")} name="trackingNumber" maxLength={80} />
+            <div className="flex items-end">
+              <button type="submit" className="btn-primary w-full">
+                {t("admin.order.ship")}
+              </button>
+            </div>
+          </Form>
+        )}
+        {detail.moves.length === 0 && !detail.canMarkPaid && !detail.canCancel && !detail.canRefund && <p className="mt-2">{t("admin.order.noActions")}</p>}
+      </div>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <div className="rounded-xl border border-brand-100 bg-white p-4">
+          <h2 className="text-xl font-bold">{t("admin.order.customer")}</h2>
+          <p className="mt-2">
+            {order.firstName} {order.lastName}
+            <br />
+            <a className="underline break-all" href={`mailto:${order.email}`}>{order.email}</a>
+            <br />
+            <a className="underline" href={`tel:${order.phone.replace(/\s/g, "")}`}>{order.phone}</a>
+          </p>
+          {order.invoice && (
+            <p className="mt-2">
+              {order.invoice.companyName} · {order.invoice.vatNumber}
+              {order.invoice.sdiCode && ` · SDI ${order.invoice.sdiCode}`}
+              {order.invoice.pec && ` · PEC ${order.invoice.pec}`}
+            </p>
+          )}
+        </div>
+        <div className="rounded-xl border border-brand-100 bg-white p-4">
+          <h2 className="text-xl font-bold">{t("order.delivery.title")}</h2>
+          <p className="mt-2 font-semibold">{t(`order.delivery.${order.delivery.method}`)}</p>
+          {address ? (
+            <p>
+              {address.street} {address.houseNumber}
+              <br />
+              {address.postcode} {address.city} ({address.province}) {address.country}
+            </p>
+          ) : (
+            <p>{t("order.delivery.collectAt")}</p>
+          )}
+          {order.delivery.carrier && <p className="mt-2">{t("order.delivery.tracking", { carrier: order.delivery.carrier, tracking: order.delivery.trackingNumber ?? "—" })}</p>}
+        </div>
+        <div className="rounded-xl border border-brand-100 bg-white p-4">
+          <h2 className="text-xl font-bold">{t("order.payment.title")}</h2>
+          <p className="mt-2">
+            {t(`order.payment.${order.payment.method}`)} · {t(`order.payment.status.${order.payment.status}`)}
+          </p>
+          {order.payment.paidAt && <p>{t("order.payment.paidOn", { date: dateTime.format(new Date(order.payment.paidAt)) })}</p>}
+          {detail.refundedCents > 0 && <p>{t("admin.order.refunded", { total: money(detail.refundedCents) })}</p>}
+        </div>
+        <div className="rounded-xl border border-brand-100 bg-white p-4">
+          <h2 className="text-xl font-bold">{t("order.history.title")}</h2>
+          <ol className="mt-2 space-y-1">
+            {order.history.map((entry, index) => (
+              <li key={index}>
+                <span className="whitespace-nowrap">{dateTime.format(new Date(entry.at))}</span> · <strong>{t(`orderStatus.${entry.status}`)}</strong>
+                {entry.note && <span className="text-muted"> · {entry.note}</span>}
+              </li>
+            ))}
+          </ol>
+        </div>
+      </div>
+
+      <OrderLinesTable order={order} locale={locale} />
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} />;
+}

@@ -1,0 +1,136 @@
+import { useTranslation } from "react-i18next";
+import { Form, Link } from "react-router";
+import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { formatMoney } from "#app/lib/format.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
+import { AdminPagination, CheckboxField, SelectField } from "#app/ui/admin-form.tsx";
+import { TextField } from "#app/ui/form-field.tsx";
+import { requireAdmin } from "#server/accounts/guards.ts";
+import { getTaxonomyOptions, listAdminProducts, parseAdminProductFilters } from "#server/admin/product-admin.service.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/products";
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  const { db } = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const filters = parseAdminProductFilters(url.searchParams);
+  const [list, options] = await Promise.all([listAdminProducts(db, filters, locale), getTaxonomyOptions(db, locale)]);
+  return { meta: getPageMetaTexts(locale, "admin.products"), locale, filters, list, categories: options.categories.map(({ slug, name }) => ({ slug, name })) };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+
+export default function AdminProducts({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { locale, filters, list, categories } = loaderData;
+  const href = (path: string) => localizedHref(path, locale);
+  const pageHref = (page: number) => {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(filters)) if (key !== "page" && value) params.set(key, value === true ? "1" : String(value));
+    params.set("page", String(page));
+    return `?${params}`;
+  };
+  return (
+    <section>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold">{t("admin.products.title")}</h1>
+        <div className="flex flex-wrap gap-3">
+          <Link to={href("/admin/prodotti/nuovo")} className="btn-primary">
+            {t("admin.products.new")}
+          </Link>
+          <Link to={href("/admin/importa")} className="btn-secondary">
+            {t("admin.import.title")}
+          </Link>
+          <a href={href("/admin/prodotti/esporta.csv")} className="btn-secondary" download>
+            {t("admin.products.export")}
+          </a>
+        </div>
+      </div>
+      <Form method="get" className="mt-6 grid gap-4 rounded-xl border border-brand-100 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3">
+        <TextField label={t("admin.products.search")} name="q" type="search" defaultValue={filters.q} />
+        <SelectField label={t("admin.products.category")} name="category" defaultValue={filters.category}>
+          <option value="">{t("admin.products.all")}</option>
+          {categories.map((category) => (
+            <option key={category.slug} value={category.slug}>
+              {category.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={t("admin.products.published")} name="published" defaultValue={filters.published}>
+          <option value="">{t("admin.products.all")}</option>
+          <option value="yes">{t("admin.yes")}</option>
+          <option value="no">{t("admin.no")}</option>
+        </SelectField>
+        <SelectField label={t("admin.products.onRequest")} name="onRequest" defaultValue={filters.onRequest}>
+          <option value="">{t("admin.products.all")}</option>
+          <option value="yes">{t("admin.yes")}</option>
+          <option value="no">{t("admin.no")}</option>
+        </SelectField>
+        <div className="flex items-end">
+          <CheckboxField label={t("admin.products.lowStock")} name="lowStock" defaultChecked={filters.lowStock} />
+        </div>
+        <div className="flex items-end">
+          <button type="submit" className="btn-primary w-full">
+            {t("admin.products.filter")}
+          </button>
+        </div>
+      </Form>
+      <p className="mt-4" role="status">
+        {t("admin.products.count", { count: list.total })}
+      </p>
+      <div className="mt-2 overflow-x-auto">
+        <table className="w-full min-w-[40rem] border-collapse text-left">
+          <caption className="sr-only">{t("admin.products.title")}</caption>
+          <thead>
+            <tr className="border-b-2 border-brand-200">
+              <th scope="col" className="p-2">{t("admin.products.name")}</th>
+              <th scope="col" className="p-2">SKU</th>
+              <th scope="col" className="p-2">{t("admin.products.category")}</th>
+              <th scope="col" className="p-2 text-right">{t("admin.products.price")}</th>
+              <th scope="col" className="p-2 text-right">{t("admin.products.stock")}</th>
+              <th scope="col" className="p-2">{t("admin.products.state")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.rows.map((row) => (
+              <tr key={row.id} className="border-b border-brand-100">
+                <td className="p-2">
+                  <Link to={href(`/admin/prodotti/${row.id}`)} className="font-semibold underline">
+                    {row.name}
+                  </Link>
+                </td>
+                <td className="p-2 font-mono text-sm">{row.sku}</td>
+                <td className="p-2">{row.category}</td>
+                <td className="p-2 text-right">
+                  {formatMoney(row.priceCents, locale)}
+                  {row.discountPercent > 0 && <span className="ml-1 text-sm text-coral-700">−{row.discountPercent}%</span>}
+                </td>
+                <td className="p-2 text-right">
+                  {row.stock}
+                  {row.lowStockCount > 0 && <span className="ml-1 text-sm font-semibold text-coral-700">({t("admin.products.lowStockBadge", { count: row.lowStockCount })})</span>}
+                </td>
+                <td className="p-2 text-sm">
+                  {row.isPublished ? t("admin.products.isPublished") : t("admin.products.hidden")}
+                  {row.isOnRequest && ` · ${t("admin.products.onRequest")}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <AdminPagination
+        page={list.page}
+        pageCount={list.pageCount}
+        hrefFor={pageHref}
+        label={{ nav: t("admin.pagination.label"), previous: t("admin.pagination.previous"), next: t("admin.pagination.next"), of: t("admin.pagination.of", { page: list.page, count: list.pageCount }) }}
+      />
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} />;
+}

@@ -1,0 +1,101 @@
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect } from "react-router";
+import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
+import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { TextField } from "#app/ui/form-field.tsx";
+import { requireAdmin } from "#server/accounts/guards.ts";
+import { isSettingsKey, saveSettings, settingsKeys, settingsToForm, weekdays } from "#server/admin/settings-admin.service.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import type { Route } from "./+types/settings";
+
+/** The fields of each settings form, in page order; "long" ones are text areas. */
+const sections = {
+  shop: ["name", "legalName", "vatNumber", "street", "postcode", "city", "province", "phone", "whatsapp", "email", "facebookUrl", "instagramUrl", ...weekdays.map((day) => `hours${day}`)],
+  delivery: ["localPostcodes", "standardFee", "cashOnDeliveryFee"],
+  bankTransfer: ["iban", "beneficiary", "bankName", "daysToPay"],
+  giftListCompletion: ["percent", "windowDays"],
+  newsletter: ["url"],
+  api: ["allowedOrigins"],
+} as const;
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  await requireAdmin(context, request);
+  const { db } = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const settings = await getSettings(db, settingsKeys);
+  const saved = url.searchParams.get("saved");
+  return { meta: getPageMetaTexts(locale, "admin.settings"), locale, values: settingsToForm(settings), saved: isSettingsKey(saved) ? saved : null };
+}
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(context, request);
+  const { db } = context.get(shopContext);
+  const form = Object.fromEntries([...(await request.formData())].map(([key, value]) => [key, String(value).slice(0, 5000)]));
+  const key = form.key;
+  if (!isSettingsKey(key)) return data({ key: null, errors: { form: "admin.errors.invalid" } as Record<string, string>, values: form }, { status: 400 });
+  const result = await saveSettings(db, { key, form, actorUserId: admin.id });
+  if (!result.ok) return data({ key, errors: result.errors, values: form }, { status: 400 });
+  return redirect(`${localizedHref("/admin/impostazioni", localeOfPath(url.pathname))}?saved=${key}#${key}`);
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+
+export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { locale, values, saved } = loaderData;
+  return (
+    <section>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold">{t("admin.settings.title")}</h1>
+        <div className="flex flex-wrap gap-3">
+          <Link to={localizedHref("/admin/posta", locale)} className="btn-secondary">
+            {t("admin.outbox.title")}
+          </Link>
+          <Link to={localizedHref("/admin/cambi", locale)} className="btn-secondary">
+            {t("admin.rates.title")}
+          </Link>
+        </div>
+      </div>
+      {saved && (
+        <div className="mt-4">
+          <Notice>{t("admin.settings.saved", { section: t(`admin.settings.sections.${saved}`) })}</Notice>
+        </div>
+      )}
+      {(Object.keys(sections) as (keyof typeof sections)[]).map((key) => {
+        const failed = actionData?.key === key ? actionData : null;
+        const current = failed ? failed.values : values[key];
+        return (
+          <Form key={key} method="post" id={key} className="mt-6 rounded-xl border border-brand-100 bg-white p-4" aria-labelledby={`${key}-title`}>
+            <h2 id={`${key}-title`} className="text-xl font-bold">
+              {t(`admin.settings.sections.${key}`)}
+            </h2>
+            {failed && (
+              <div className="mt-3">
+                <FormAlert>{t("admin.settings.fixErrors")}</FormAlert>
+              </div>
+            )}
+            <input type="hidden" name="key" value={key} />
+            <div className="mt-4 grid gap-4 sm:grid-cols-2">
+              {sections[key].map((name) => {
+                const label = name.startsWith("hours") ? t("admin.settings.fields.hours", { day: t(`weekdays.${name.slice(5)}`) }) : t(`admin.settings.fields.${name}`);
+                const hint = name.startsWith("hours") ? t("admin.settings.hints.hours") : t(`admin.settings.hints.${name}`, { defaultValue: "" }) || undefined;
+                return <TextField key={name} label={label} name={name} defaultValue={current?.[name] ?? ""} error={failed?.errors[name] ? t(failed.errors[name]) : undefined} hint={hint} />;
+              })}
+            </div>
+            <button type="submit" className="btn-primary mt-4">
+              {t("admin.settings.save", { section: t(`admin.settings.sections.${key}`) })}
+            </button>
+          </Form>
+        );
+      })}
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <AdminErrorBoundary error={error} />;
+}

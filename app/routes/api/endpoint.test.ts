@@ -1,0 +1,380 @@
+/**
+ * The contract of /api (issue 9), through the real route handlers with Request objects, on the sample
+ * catalogue: every endpoint answers a valid request with 200 in the shape its OpenAPI schema gives
+ * (checked with its zod schema, and the served document's JSON Schema is the one generated from it);
+ * and every endpoint refuses what it must (no token, expired or forged token, another customer's data,
+ * malformed JSON, wrong types, missing and unknown fields, oversize bodies, cross-site cookie calls)
+ * with the right 4xx, a clear message, and nothing changed in the database.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { clientIpHeader } from "#server/accounts/auth-request.ts";
+import { callerFor, CookieJar, createTestAuthServices, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
+import { registerCustomer } from "#server/accounts/auth-flows.service.ts";
+import { answerApiPreflight } from "#server/api/api-handler.ts";
+import { maxApiBodyBytes } from "#server/api/api-http.ts";
+import { apiEndpoints } from "#server/api/api-registry.ts";
+import type { ApiEndpoint } from "#server/api/api-route.ts";
+import type { DbHandle } from "#server/db/client.ts";
+import { addresses, profiles, sessions, shopSettings, subcategories, users } from "#server/db/schema.ts";
+import { seedSampleCatalogue } from "#server/db/seed.ts";
+import { shopContext } from "#server/http/context.ts";
+import { createTestDb } from "#tests/db.ts";
+import * as endpointRoute from "./endpoint";
+import * as openApiRoute from "./openapi-json";
+
+const password = "Tr3no-Blu-Vesuvio";
+const slow = { timeout: 120_000 };
+
+type Shop = {
+  handle: DbHandle;
+  services: ReturnType<typeof createTestAuthServices>;
+  tokens: { anna: string; bruno: string; expired: string };
+  jars: { anna: CookieJar };
+  subcategorySlug: string;
+};
+let shop: Shop;
+
+async function signIn(services: Shop["services"], name: string, email: string) {
+  await registerCustomer(services, callerFor("/"), { name, email, password, passwordConfirm: password, privacy: "on" });
+  const response = await services.auth.handler(
+    new Request(`${testPublicUrl}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: testPublicUrl, [clientIpHeader]: "203.0.113.9" },
+      body: JSON.stringify({ email, password }),
+    }),
+  );
+  expect(response.status).toBe(200);
+  return { token: response.headers.get("set-auth-token")!, jar: new CookieJar().take(response.headers) };
+}
+
+beforeAll(async () => {
+  const handle = await createTestDb();
+  const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-contract-"));
+  await seedSampleCatalogue(handle.db, { mediaDir, writeImages: false, now: new Date() });
+  const services = createTestAuthServices(handle.db);
+  const anna = await signIn(services, "Anna Esposito", "anna@example.com");
+  const bruno = await signIn(services, "Bruno Russo", "bruno@example.com");
+  const carla = await signIn(services, "Carla Bianchi", "carla@example.com");
+  const [carlaRow] = await handle.db.select({ id: users.id }).from(users).where(eq(users.email, "carla@example.com"));
+  await handle.db.update(sessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sessions.userId, carlaRow!.id));
+  const [subcategory] = await handle.db.select({ slug: subcategories.slug }).from(subcategories).orderBy(asc(subcategories.id)).limit(1);
+  shop = { handle, services, tokens: { anna: anna.token, bruno: bruno.token, expired: carla.token }, jars: { anna: anna.jar }, subcategorySlug: subcategory!.slug };
+}, 300_000);
+
+afterAll(() => shop?.handle.close());
+
+type CallOptions = {
+  token?: string;
+  jar?: CookieJar;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  method?: string;
+};
+
+/** A request as a client sends it, through the route module the router calls. */
+async function call(endpointPath: string, options: CallOptions & { method: string }) {
+  const url = new URL(endpointPath, testPublicUrl);
+  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
+  if (options.jar) headers.set("Cookie", options.jar.header());
+  const hasBody = options.rawBody !== undefined || options.body !== undefined;
+  if (hasBody && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+  const request = new Request(url, { method: options.method, headers, body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)) });
+  const args = { request, context: routeContext(shop.services), params: { "*": endpointPath.slice(5) } } as never;
+  const response = options.method === "GET" ? await endpointRoute.loader(args) : await endpointRoute.action(args);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, json: text ? (JSON.parse(text) as unknown) : null };
+}
+
+const callEndpoint = (endpoint: ApiEndpoint, options: CallOptions = {}) => call(endpoint.path, { method: endpoint.method, ...options });
+
+/** What an API call may change for customers: any difference after a refused call is a bug. */
+async function customerRows() {
+  const db = shop.handle.db;
+  const [userRows, profileRows, addressRows] = await Promise.all([
+    db.select({ id: users.id, name: users.name, email: users.email, updatedAt: users.updatedAt }).from(users).orderBy(asc(users.id)),
+    db.select().from(profiles).orderBy(asc(profiles.userId)),
+    db.select().from(addresses).orderBy(asc(addresses.id)),
+  ]);
+  return { userRows, profileRows, addressRows };
+}
+
+const ErrorBody = z.strictObject({ error: z.strictObject({ code: z.string(), message: z.string().min(10), fields: z.record(z.string(), z.string()).optional() }) });
+
+function expectError(answer: { status: number; json: unknown }, status: number, code: string) {
+  expect(answer.status).toBe(status);
+  const body = ErrorBody.parse(answer.json);
+  expect(body.error.code).toBe(code);
+  return body.error;
+}
+
+const annaHome = { label: "Casa", firstName: "Anna", lastName: "Esposito", street: "Via dell'Orto", houseNumber: "12/B", postcode: "80013", city: "Casalnuovo di Napoli", province: "NA", phone: "+39 333 123 4567" };
+
+async function annasAddressId() {
+  const added = await call("/api/addaddress", { method: "POST", token: shop.tokens.anna, body: { ...annaHome, label: `Casa ${Math.random().toString(36).slice(2, 7)}` } });
+  expect(added.status).toBe(200);
+  return (added.json as { id: number }).id;
+}
+
+/** A valid request per endpoint, and what the answer must show beyond its schema. */
+const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (json: unknown) => void | Promise<void> }>> = {
+  "GET /api/getListaProdotti": async () => ({
+    options: {},
+    check: (json) => expect((json as unknown[]).length).toBeGreaterThan(100),
+  }),
+  "GET /api/public/foto": async () => ({ options: {}, check: (json) => expect((json as { url: string }[])[0]!.url).toMatch(/^http:\/\/shop\.test\/media\/products\/.+\.webp$/) }),
+  "POST /api/getCategoria": async () => ({
+    options: { body: { categoria: "A-spasso" } },
+    check: (json) => {
+      const found = json as { category: string[] }[];
+      expect(found.length).toBeGreaterThan(0);
+      for (const product of found) expect(product.category).toContain("A-spasso");
+    },
+  }),
+  "POST /api/getSottocategoria": async () => ({
+    options: { body: { sottocategoria: shop.subcategorySlug } },
+    check: (json) => {
+      for (const product of json as { sottocategoria: string }[]) expect(product.sottocategoria).toBe(shop.subcategorySlug);
+    },
+  }),
+  "POST /api/setInfo": async () => ({
+    options: { token: shop.tokens.anna, body: { name: "Anna Esposito", phone: "+39 333 765 4321", fiscalCode: null } },
+    check: (json) => expect(json).toMatchObject({ name: "Anna Esposito", phone: "+39 333 765 4321", email: "anna@example.com" }),
+  }),
+  "POST /api/modifyInfo": async () => ({
+    options: { token: shop.tokens.anna, body: { phone: "+39 081 842 0000" } },
+    check: (json) => expect(json).toMatchObject({ name: "Anna Esposito", phone: "+39 081 842 0000" }),
+  }),
+  "POST /api/addaddress": async () => ({
+    options: { token: shop.tokens.anna, body: { ...annaHome, province: "na" } },
+    check: (json) => expect(json).toMatchObject({ city: "Casalnuovo di Napoli", province: "NA" }),
+  }),
+  "POST /api/updateaddress": async () => {
+    const id = await annasAddressId();
+    return { options: { token: shop.tokens.anna, body: { id, ...annaHome, city: "Napoli", postcode: "80134" } }, check: (json) => expect(json).toMatchObject({ id, city: "Napoli" }) };
+  },
+  "POST /api/deleteaddress": async () => {
+    const id = await annasAddressId();
+    return {
+      options: { token: shop.tokens.anna, body: { id } },
+      check: async (json) => {
+        expect(json).toEqual({ deleted: id });
+        expect(await shop.handle.db.select().from(addresses).where(eq(addresses.id, id))).toEqual([]);
+      },
+    };
+  },
+  "GET /api/setInfoEmail": async () => ({ options: { token: shop.tokens.anna }, check: (json) => expect(json).toEqual({ email: "anna@example.com", emailVerified: false }) }),
+  "GET /api/getAllinformation": async () => ({
+    options: { token: shop.tokens.anna },
+    check: (json) => expect(json).toMatchObject({ info: { email: "anna@example.com" } }),
+  }),
+};
+
+const keyOf = (endpoint: ApiEndpoint) => `${endpoint.method} ${endpoint.path}`;
+
+/** `#/components/schemas/X` references inlined, so documents can be compared with zod's own output. */
+function inline(schema: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => inline(item, components));
+  if (schema && typeof schema === "object") {
+    const ref = (schema as { $ref?: string }).$ref;
+    if (ref) return inline(components[ref.replace("#/components/schemas/", "")] ?? components[ref.replace("#/$defs/", "")], components);
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inline(value, components)]));
+  }
+  return schema;
+}
+
+function zodJsonSchema(schema: z.ZodType, io: "input" | "output") {
+  const { $schema: _dialect, $defs, ...root } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
+  return inline(root, ($defs ?? {}) as Record<string, unknown>);
+}
+
+async function servedDocument() {
+  const response = await openApiRoute.loader({ request: new Request(`${testPublicUrl}/api/openapi.json`), context: routeContext(shop.services), params: {} } as never);
+  return (await response.json()) as {
+    openapi: string;
+    paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>>;
+    components: { schemas: Record<string, unknown> };
+  };
+}
+
+test("every endpoint of the registry has a valid-request case here, and the paths are those of SPEC.md section 7", () => {
+  expect(apiEndpoints.map(keyOf).sort()).toEqual(Object.keys(validCases).sort());
+});
+
+describe.each(apiEndpoints.map((endpoint) => [keyOf(endpoint), endpoint] as const))("%s", (_name, endpoint) => {
+  test("a valid request answers 200 in the shape of its OpenAPI schema", slow, async () => {
+    const { options, check } = await validCases[keyOf(endpoint)]!();
+    const answer = await callEndpoint(endpoint, options);
+    expect(answer.status, JSON.stringify(answer.json).slice(0, 500)).toBe(200);
+    expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    // zod drops keys it does not know: equal means no field outside the schema either.
+    expect(endpoint.response.parse(answer.json)).toEqual(answer.json);
+    await check?.(answer.json);
+
+    const document = await servedDocument();
+    const operation = document.paths[endpoint.path]![endpoint.method.toLowerCase()]!;
+    const documented = operation.responses["200"]!.content["application/json"]!.schema;
+    expect(inline(documented, document.components.schemas)).toEqual(zodJsonSchema(endpoint.response, "output"));
+    if (endpoint.body) {
+      expect(inline(operation.requestBody!.content["application/json"]!.schema, document.components.schemas)).toEqual(zodJsonSchema(endpoint.body, "input"));
+    }
+  });
+
+  if (endpoint.auth === "user") {
+    test("no token, a forged or expired token, a malformed Authorization header: 401, nothing changed", slow, async () => {
+      const { options } = await validCases[keyOf(endpoint)]!();
+      const before = await customerRows();
+      const { token: _valid, ...withoutToken } = options;
+      expectError(await callEndpoint(endpoint, withoutToken), 401, "unauthorized");
+      expectError(await callEndpoint(endpoint, { ...withoutToken, token: shop.tokens.expired }), 401, "unauthorized");
+      expectError(await callEndpoint(endpoint, { ...withoutToken, token: `${shop.tokens.anna.split(".")[0]}.forged` }), 401, "unauthorized");
+      expectError(await callEndpoint(endpoint, { ...withoutToken, headers: { Authorization: "Basic YW5uYTpzZWdyZXRv" } }), 401, "unauthorized");
+      // A bearer token wins over a cookie: a bad token is not rescued by Anna's session cookie.
+      expectError(await callEndpoint(endpoint, { ...withoutToken, token: "not-a-token", jar: shop.jars.anna, headers: { Origin: testPublicUrl } }), 401, "unauthorized");
+      expect(await customerRows()).toEqual(before);
+    });
+  }
+
+  if (endpoint.auth === "user" && endpoint.method === "POST") {
+    test("Anna's session cookie from another site: 403, nothing changed; from the shop's own pages it works", slow, async () => {
+      const { options } = await validCases[keyOf(endpoint)]!();
+      const { token: _valid, ...withoutToken } = options;
+      const before = await customerRows();
+      const crossSite: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" }, {}];
+      for (const headers of crossSite) {
+        expectError(await callEndpoint(endpoint, { ...withoutToken, jar: shop.jars.anna, headers }), 403, "cross-site-request");
+      }
+      expect(await customerRows()).toEqual(before);
+      const sameSite = await callEndpoint(endpoint, { ...withoutToken, jar: shop.jars.anna, headers: { Origin: testPublicUrl, "Sec-Fetch-Site": "same-origin" } });
+      expect(sameSite.status).toBe(200);
+    });
+  }
+
+  if (endpoint.method === "POST") {
+    test("malformed JSON, wrong types, missing and unknown fields, other media types, oversize bodies: 4xx in the caller's language, nothing changed", slow, async () => {
+      const { options } = await validCases[keyOf(endpoint)]!();
+      const valid = options.body as Record<string, unknown>;
+      const before = await customerRows();
+      const send = (extra: CallOptions) => callEndpoint(endpoint, { token: options.token, ...extra });
+
+      expectError(await send({ rawBody: '{"categoria": "A-spasso",' }), 400, "invalid-json");
+      expectError(await send({ rawBody: "" }), 400, "invalid-json");
+      expect(expectError(await send({ rawBody: "{oops", headers: { "Accept-Language": "en-GB,en;q=0.9,it;q=0.5" } }), 400, "invalid-json").message).toBe(
+        "The request body is not valid JSON.",
+      );
+
+      const [firstField, firstValue] = Object.entries(valid)[0]!;
+      const wrongType = typeof firstValue === "number" ? "dodici" : typeof firstValue === "boolean" ? "yes" : 12345;
+      const typeError = expectError(await send({ body: { ...valid, [firstField]: wrongType } }), 400, "invalid-input");
+      expect(typeError.fields?.[firstField]).toMatch(/^Tipo non valido/);
+      expectError(await send({ body: [valid] }), 400, "invalid-input");
+      expectError(await send({ body: "text" }), 400, "invalid-input");
+
+      const required = (endpoint.body as z.ZodObject).shape as Record<string, z.ZodType>;
+      const requiredNames = Object.keys(required).filter((name) => !required[name]!.safeParse(undefined).success);
+      if (requiredNames.length > 0) {
+        const missing = expectError(await send({ body: {} }), 400, "invalid-input");
+        for (const name of requiredNames) expect(missing.fields?.[name]).toBe("Campo obbligatorio.");
+      }
+
+      const unknown = expectError(await send({ body: { ...valid, prezzo: 0.01 } }), 400, "invalid-input");
+      expect(unknown.fields).toEqual({ prezzo: "Campo non previsto." });
+
+      expectError(await send({ rawBody: JSON.stringify(valid), headers: { "Content-Type": "text/plain" } }), 415, "unsupported-media-type");
+      expectError(await send({ rawBody: new URLSearchParams({ x: "1" }).toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" } }), 415, "unsupported-media-type");
+
+      const huge = JSON.stringify({ ...valid, padding: "x".repeat(maxApiBodyBytes) });
+      expectError(await send({ rawBody: huge }), 413, "payload-too-large");
+      expectError(await send({ rawBody: huge, headers: { "Content-Type": "application/json", "Content-Length": String(huge.length) } }), 413, "payload-too-large");
+
+      expect(await customerRows()).toEqual(before);
+    });
+  }
+
+  test("an unknown query parameter is refused, and the other method is 405", slow, async () => {
+    const { options } = await validCases[keyOf(endpoint)]!();
+    const error = expectError(await callEndpoint(endpoint, { ...options, query: { debug: "1" } }), 400, "invalid-input");
+    expect(error.fields).toEqual({ debug: "Campo non previsto." });
+    const other = await call(endpoint.path, { method: endpoint.method === "GET" ? "POST" : "GET", token: options.token });
+    expectError(other, 405, "method-not-allowed");
+    expect(other.headers.get("allow")).toBe(endpoint.method);
+  });
+});
+
+test("another customer's address: 404 to Bruno, and Anna's address is untouched", slow, async () => {
+  const id = await annasAddressId();
+  const before = await customerRows();
+  expectError(await call("/api/updateaddress", { method: "POST", token: shop.tokens.bruno, body: { id, ...annaHome, city: "Roma", province: "RM", postcode: "00100" } }), 404, "not-found");
+  expectError(await call("/api/deleteaddress", { method: "POST", token: shop.tokens.bruno, body: { id } }), 404, "not-found");
+  expect(await customerRows()).toEqual(before);
+  const brunos = await call("/api/getAllinformation", { method: "GET", token: shop.tokens.bruno });
+  expect(brunos.json).toMatchObject({ info: { email: "bruno@example.com" }, addresses: [] });
+});
+
+test("the shop's own rules answer with their messages: a postcode of four digits, an unknown province", slow, async () => {
+  const before = await customerRows();
+  const refused = expectError(await call("/api/addaddress", { method: "POST", token: shop.tokens.anna, body: { ...annaHome, postcode: "8001", province: "ZZ" } }), 400, "invalid-input");
+  expect(Object.keys(refused.fields ?? {}).sort()).toEqual(["postcode", "province"]);
+  for (const message of Object.values(refused.fields ?? {})) expect(message).not.toMatch(/^auth\./);
+  expect(await customerRows()).toEqual(before);
+});
+
+test("products come in the client form: prices with 2 decimals, variants with sizes, simple products with stock", slow, async () => {
+  const answer = await call("/api/getListaProdotti", { method: "GET", headers: { "Accept-Language": "en" } });
+  const products = answer.json as Record<string, unknown>[];
+  for (const product of products) {
+    expect(Math.round((product.price as number) * 100) / 100).toBe(product.price);
+    expect("stock" in product !== "variation" in product).toBe(true);
+    expect(["{}", "Non Supportata"]).toContain(product.personalizzazione);
+  }
+  const withSizes = products.find((product) => (product.variation as unknown[] | undefined)?.length);
+  expect(withSizes?.variation).toEqual(
+    expect.arrayContaining([expect.objectContaining({ size: expect.arrayContaining([expect.objectContaining({ prenotazione: expect.stringMatching(/^(Si|No)$/) })]) })]),
+  );
+  const italian = (await call("/api/getListaProdotti", { method: "GET" })).json as { id: number; name: string }[];
+  expect(italian.map((product) => product.id)).toEqual(products.map((product) => product.id));
+  expect(italian.some((product, index) => product.name !== products[index]!.name)).toBe(true);
+});
+
+test("an unknown category or subcategory is 404; an unknown /api path is a JSON 404", slow, async () => {
+  expectError(await call("/api/getCategoria", { method: "POST", body: { categoria: "nessuna" } }), 404, "not-found");
+  expectError(await call("/api/getSottocategoria", { method: "POST", body: { sottocategoria: "nessuna" } }), 404, "not-found");
+  expectError(await call("/api/getListaProdottiTutti", { method: "GET" }), 404, "not-found");
+});
+
+test("CORS only for the origins in settings; preflights likewise", slow, async () => {
+  const friendly = "https://app.bimbifelici.example";
+  const asked = () => call("/api/getListaProdotti", { method: "GET", headers: { Origin: friendly } });
+  expect((await asked()).headers.get("access-control-allow-origin")).toBeNull();
+  const preflight = (origin: string) =>
+    answerApiPreflight(new Request(`${testPublicUrl}/api/setInfo`, { method: "OPTIONS", headers: { Origin: origin } }), routeContext(shop.services).get(shopContext));
+  expect((await preflight(friendly)).status).toBe(403);
+
+  await shop.handle.db.insert(shopSettings).values({ key: "api", value: { allowedOrigins: [friendly] } }).onConflictDoUpdate({ target: shopSettings.key, set: { value: { allowedOrigins: [friendly] } } });
+  expect((await asked()).headers.get("access-control-allow-origin")).toBe(friendly);
+  const allowed = await preflight(friendly);
+  expect(allowed.status).toBe(204);
+  expect(allowed.headers.get("access-control-allow-headers")).toContain("Authorization");
+  expect(allowed.headers.get("access-control-allow-credentials")).toBeNull();
+  expect((await preflight("https://evil.example")).status).toBe(403);
+  // An allowed site still cannot use Anna's cookie to change anything: it must send her token.
+  expectError(await call("/api/setInfo", { method: "POST", jar: shop.jars.anna, headers: { Origin: friendly }, body: { name: "Mallory" } }), 403, "cross-site-request");
+});
+
+test("the OpenAPI document is 3.1, lists every endpoint once, and refers only to schemas it has", slow, async () => {
+  const document = await servedDocument();
+  expect(document.openapi).toBe("3.1.0");
+  expect(Object.entries(document.paths).flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`)).sort()).toEqual(
+    apiEndpoints.map(keyOf).sort(),
+  );
+  const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
+  for (const ref of new Set(refs)) expect(document.components.schemas).toHaveProperty(ref.split("/").at(-1)!);
+});

@@ -1,0 +1,126 @@
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Link, redirect, useLocation, useRevalidator, type RouterContextProvider } from "react-router";
+import { z } from "zod";
+import { formatDate } from "#app/lib/format.ts";
+import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
+import { useRootData } from "#app/lib/root-data.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { OrderDelivery, OrderHistory, OrderPayment } from "#app/ui/order-details.tsx";
+import { OrderLines } from "#app/ui/order-lines.tsx";
+import { PageHeader } from "#app/ui/page-header.tsx";
+import { resolveAuthSecret } from "#server/accounts/auth.ts";
+import { getSessionUser } from "#server/accounts/guards.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
+import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
+import { getOrderView } from "#server/orders/order.service.ts";
+import { startCardPayment } from "#server/payments/payment.service.ts";
+import type { Route } from "./+types/order";
+
+const OrderId = z.uuid();
+
+/**
+ * The order, for whoever may see it: the holder of the link's token (the browser that placed it, the
+ * confirmation e-mail), the signed-in customer who placed it, or an admin. Anyone else gets the same
+ * 404 as for an order that does not exist.
+ */
+async function findVisibleOrder(context: Readonly<RouterContextProvider>, request: Request, url: URL, rawOrderId: string) {
+  const id = OrderId.safeParse(rawOrderId);
+  if (!id.success) throw data(null, { status: 404 });
+  const { db, env } = context.get(shopContext);
+  const order = await getOrderView(db, { orderId: id.data, locale: localeOfPath(url.pathname) });
+  if (!order) throw data(null, { status: 404 });
+  if (isOrderAccessTokenValid(resolveAuthSecret(env), order.id, url.searchParams.get("t"))) return order;
+  const user = await getSessionUser(context, request);
+  if (user && (user.role === "admin" || user.id === order.userId)) return order;
+  throw data(null, { status: 404 });
+}
+
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
+  const order = await findVisibleOrder(context, request, url, params.orderId);
+  const t = getTranslator(localeOfPath(url.pathname));
+  return {
+    meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
+    order,
+    payProblem: url.searchParams.get("pagamento") === "non-disponibile",
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
+
+/** "Paga ora": back to the open card payment session (or a new one). */
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const order = await findVisibleOrder(context, request, url, params.orderId);
+  const form = await request.formData();
+  if (form.get("intent") !== "pay") throw data(null, { status: 400 });
+  const payment = await startCardPayment(context.get(shopContext), { orderId: order.id, locale: localeOfPath(url.pathname) });
+  if (payment.ok) return redirect(payment.redirectUrl, 303);
+  const back = new URL(url);
+  back.searchParams.set("pagamento", "non-disponibile");
+  return redirect(`${back.pathname}${back.search}`, 303);
+}
+
+const refreshEveryMs = 3000;
+const refreshTimes = 5;
+
+/** While a card payment's confirmation is on its way, ask again a few times (JavaScript only). */
+function useRefreshWhileCardPending(pending: boolean) {
+  const revalidator = useRevalidator();
+  const done = useRef(0);
+  useEffect(() => {
+    if (!pending || done.current >= refreshTimes) return;
+    const timer = window.setTimeout(() => {
+      done.current += 1;
+      void revalidator.revalidate();
+    }, refreshEveryMs);
+    return () => window.clearTimeout(timer);
+  }, [pending, revalidator]);
+}
+
+const closedStatuses = new Set(["cancelled", "expired", "refunded"]);
+
+export default function OrderPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const locale: Locale = localeOfPath(pathname);
+  const root = useRootData();
+  const shop = root?.shop;
+  const { order, payProblem } = loaderData;
+  const cardPending = order.status === "awaiting_payment" && order.payment.method === "card";
+  useRefreshWhileCardPending(cardPending && order.payment.status === "pending");
+  const heading = closedStatuses.has(order.status) ? t("order.title", { number: order.number }) : t("order.thanks", { number: order.number });
+  return (
+    <>
+      <PageHeader title={heading}>
+        <p>
+          {t("order.placedOn", { date: formatDate(order.createdAt, locale) })} ·{" "}
+          <span className="font-semibold text-ink" data-testid="order-status">
+            {t("order.status", { status: t(`purchases.status.${order.status}`) })}
+          </span>
+        </p>
+        <p className="text-base">{t("order.emailSent", { email: order.email })}</p>
+      </PageHeader>
+      <div className="mx-auto grid max-w-5xl gap-6 px-4 py-8 sm:py-10 lg:grid-cols-[1fr_22rem] lg:items-start">
+        <div className="space-y-6">
+          <OrderPayment order={order} locale={locale} payProblem={payProblem} />
+          <OrderLines order={order} locale={locale} />
+        </div>
+        <div className="space-y-6">
+          {shop && <OrderDelivery order={order} shop={shop} />}
+          <OrderHistory order={order} locale={locale} />
+          <div className="flex flex-wrap gap-3">
+            {root?.user && (
+              <Link to={localizedHref("/shopping", locale)} className="btn-secondary">
+                {t("order.myOrders")}
+              </Link>
+            )}
+            <Link to={localizedHref("/shop", locale)} className="btn-primary">
+              {t("order.continueShopping")}
+            </Link>
+          </div>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+import { useTranslation } from "react-i18next";
+import { data, redirect, useSearchParams } from "react-router";
+import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { useRootData } from "#app/lib/root-data.ts";
+import { pageMeta } from "#app/lib/seo.ts";
+import { AccountNotice } from "#app/ui/account-form-parts.tsx";
+import { GiftListForm } from "#app/ui/gift-list-form.tsx";
+import { OwnGiftListCard, type OwnGiftList } from "#app/ui/gift-list-manage.tsx";
+import { PageHeader } from "#app/ui/page-header.tsx";
+import { listAddresses } from "#server/accounts/address.service.ts";
+import { echoFields, formFields } from "#server/accounts/form-values.ts";
+import { requireUser } from "#server/accounts/guards.ts";
+import { italianDateOf } from "#server/gift-lists/gift-list.ts";
+import { listInvitations, sendGiftListInvitations } from "#server/gift-lists/gift-list-invitations.service.ts";
+import {
+  createGiftList,
+  deleteGiftList,
+  listMyGiftLists,
+  removeGiftListItem,
+  setGiftListStatus,
+  updateGiftList,
+  updateGiftListItem,
+} from "#server/gift-lists/gift-list.service.ts";
+import { shopContext } from "#server/http/context.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { Route } from "./+types/my-gift-lists";
+
+/** Confirmations after a change (Post/Redirect/Get: `?done=...`). */
+const doneCodes = ["created", "updated", "deleted", "closed", "reopened", "itemUpdated", "itemRemoved", "invited"] as const;
+type DoneCode = (typeof doneCodes)[number];
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const user = await requireUser(context, request);
+  const { db } = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const now = new Date();
+  const [lists, addresses] = await Promise.all([listMyGiftLists(db, { userId: user.id, locale, now }), listAddresses(db, user.id)]);
+  const withInvitations = await Promise.all(
+    lists.map(async (list) => ({ ...list, invitations: (await listInvitations(db, { userId: user.id, giftListId: list.id })) ?? [] })),
+  );
+  const editId = url.searchParams.get("edit");
+  const editing = editId === null ? null : (withInvitations.find((list) => list.id === editId) ?? null);
+  // Someone else's list (or none): not found, and nothing about it is shown.
+  if (editId !== null && !editing) throw data(null, { status: 404 });
+  const sent = Number(url.searchParams.get("count") ?? 0);
+  return {
+    meta: getPageMetaTexts(locale, "giftLists"),
+    lists: withInvitations.map(({ ownerUserId: _owner, createdAt: _created, updatedAt: _updated, purchaseCount: _p, invitationCount: _i, ...list }) => list),
+    editingId: editing?.id ?? null,
+    addresses: addresses.map((address) => ({
+      id: address.id,
+      text: `${address.label ? `${address.label}: ` : ""}${address.street} ${address.houseNumber}, ${address.postcode} ${address.city} (${address.province})`,
+    })),
+    today: italianDateOf(now),
+    done: doneCodes.find((code) => code === url.searchParams.get("done")) ?? null,
+    sent: Number.isSafeInteger(sent) && sent > 0 && sent <= 50 ? sent : 0,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
+
+const listFields = ["title", "type", "eventDate", "celebratedNames", "messageToGuests", "shippingAddressId", "visibility"];
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  // Every action checks who is asking itself: the loader's check protects nothing here.
+  const user = await requireUser(context, request);
+  const { db, publicUrl } = context.get(shopContext);
+  const locale = localeOfPath(url.pathname);
+  const form = await request.formData();
+  const fields = formFields(form);
+  const intent = fields.intent ?? "";
+  const listId = fields.giftListId;
+  const path = localizedHref("/crea-lista-nascita", locale);
+  const done = (code: DoneCode, extra = "") => redirect(`${path}?done=${code}${extra}`, { status: 303 });
+  const refused = (errors: Partial<Record<string, string>>, echo: string[] = [], more: Record<string, unknown> = {}) =>
+    data({ intent, listId: listId ?? null, errors, values: echoFields(form, echo), ...more }, { status: 400 });
+  const missing = () => {
+    throw data(null, { status: 404 });
+  };
+  const now = new Date();
+
+  switch (intent) {
+    case "create": {
+      const result = await createGiftList(db, { userId: user.id, input: fields, now });
+      return result.ok ? done("created") : refused(result.errors, listFields);
+    }
+    case "update": {
+      const result = await updateGiftList(db, { userId: user.id, giftListId: listId, input: fields, now });
+      if (result.ok) return done("updated");
+      if ("error" in result) return missing();
+      return refused(result.errors, listFields);
+    }
+    case "delete": {
+      const result = await deleteGiftList(db, { userId: user.id, giftListId: listId });
+      if (result.ok) return done("deleted");
+      if (result.error === "not-found") return missing();
+      return refused({ form: `giftLists.errors.${result.error}` });
+    }
+    case "close":
+    case "reopen": {
+      const result = await setGiftListStatus(db, { userId: user.id, giftListId: listId, status: intent === "close" ? "closed" : "open" });
+      return result.ok ? done(intent === "close" ? "closed" : "reopened") : missing();
+    }
+    case "item-update": {
+      const result = await updateGiftListItem(db, { userId: user.id, input: fields });
+      if (result.ok) return done("itemUpdated");
+      if ("error" in result && result.error === "not-found") return missing();
+      const errors = "errors" in result ? result.errors : { quantity: `giftLists.errors.${result.error}` };
+      return refused(errors.itemId ? { form: "giftLists.errors.not-found" } : errors, [], { itemId: fields.itemId ?? null });
+    }
+    case "item-remove": {
+      const result = await removeGiftListItem(db, { userId: user.id, itemId: fields.itemId });
+      if (result.ok) return done("itemRemoved");
+      if (result.error === "not-found") return missing();
+      return refused({ form: `giftLists.errors.${result.error}` }, [], { itemId: fields.itemId ?? null });
+    }
+    case "invite": {
+      const result = await sendGiftListInvitations(db, { userId: user.id, giftListId: listId, input: fields, locale, publicUrl, inviterName: user.name });
+      if (result.ok) return done("invited", `&count=${result.sent}`);
+      if ("error" in result) return missing();
+      return refused(result.errors, ["emails"], { bad: result.bad ?? [] });
+    }
+  }
+  return refused({ form: "giftLists.errors.invalid" });
+}
+
+export default function MyGiftListsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language === "en" ? "en" : "it";
+  const root = useRootData();
+  const [searchParams] = useSearchParams();
+  const { lists, editingId, addresses, today, done, sent } = loaderData;
+  const editing = (lists.find((list) => list.id === editingId) ?? null) as OwnGiftList | null;
+  const showDone = done && !actionData && searchParams.get("done") === done;
+  const formState = actionData && (actionData.intent === "create" || actionData.intent === "update") ? actionData : undefined;
+  const stateFor = (listId: string, ...intents: string[]) =>
+    actionData && intents.includes(actionData.intent) && actionData.listId === listId ? actionData : undefined;
+  const itemStateFor = (list: OwnGiftList) => {
+    if (!actionData || !(actionData.intent === "item-update" || actionData.intent === "item-remove")) return undefined;
+    const itemId = "itemId" in actionData ? (actionData.itemId as string | null) : null;
+    return list.items.some((item) => item.id === itemId) ? { ...actionData, itemId: itemId ?? undefined } : undefined;
+  };
+  return (
+    <>
+      <PageHeader title={t("giftLists.title")}>
+        <p>{t("giftLists.lead")}</p>
+      </PageHeader>
+      <div className="mx-auto max-w-5xl space-y-8 px-4 py-10">
+        {showDone && (
+          <AccountNotice kind="success">{done === "invited" ? t("giftLists.mine.done.invited", { count: sent }) : t(`giftLists.mine.done.${done}`)}</AccountNotice>
+        )}
+        {actionData?.intent === "delete" && actionData.errors.form && <AccountNotice kind="error">{t(actionData.errors.form)}</AccountNotice>}
+        {lists.length === 0 && <p className="rounded-3xl bg-white p-6 text-muted shadow-card">{t("giftLists.mine.empty")}</p>}
+        {(lists as OwnGiftList[]).map((list) => (
+          <OwnGiftListCard
+            key={list.id}
+            list={list}
+            publicUrl={root?.publicUrl ?? ""}
+            locale={locale}
+            inviteState={stateFor(list.id, "invite")}
+            itemState={itemStateFor(list)}
+          />
+        ))}
+        <GiftListForm key={`${editingId ?? "new"}:${lists.length}:${done ?? ""}`} editing={editing} addresses={addresses} state={formState} today={today} locale={locale} />
+      </div>
+    </>
+  );
+}

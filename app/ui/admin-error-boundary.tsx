@@ -1,0 +1,29 @@
+import { useTranslation } from "react-i18next";
+import { isRouteErrorResponse, Link } from "react-router";
+import { localizedHref } from "#app/lib/locale.ts";
+import { LoginRequiredPage } from "#app/ui/login-required-page.tsx";
+
+/** Every /admin page: a customer gets "reserved for the shop's staff" (403); a visitor the login page (401). */
+export function AdminErrorBoundary({ error }: { error: unknown }) {
+  const { t, i18n } = useTranslation();
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-16 text-center">
+        <h1 className="text-3xl font-bold">{t("adminDashboard.forbiddenTitle")}</h1>
+        <p className="mt-4 text-muted">{t("adminDashboard.forbiddenText")}</p>
+        <Link to={localizedHref("/", i18n.language === "en" ? "en" : "it")} className="btn-primary mt-8">
+          {t("adminDashboard.home")}
+        </Link>
+      </div>
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status === 401) return <LoginRequiredPage />;
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-16 text-center">
+        <h1 className="text-3xl font-bold">{t("admin.notFound")}</h1>
+      </div>
+    );
+  }
+  throw error;
+}

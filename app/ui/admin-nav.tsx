@@ -1,0 +1,37 @@
+import { useTranslation } from "react-i18next";
+import { NavLink } from "react-router";
+import { localizedHref, type Locale } from "#app/lib/locale.ts";
+
+/** The back office's sections; pages a later issue fills show "coming soon" until then. */
+export const adminSections = [
+  { path: "/admin", key: "dashboard", end: true },
+  { path: "/admin/prodotti", key: "products", end: false },
+  { path: "/admin/ordini", key: "orders", end: false },
+  { path: "/admin/liste-regalo", key: "giftLists", end: false },
+  { path: "/admin/clienti", key: "customers", end: false },
+  { path: "/admin/impostazioni", key: "settings", end: false },
+  { path: "/admin/registro", key: "audit", end: false },
+] as const;
+
+export function AdminNav({ locale }: { locale: Locale }) {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t("admin.nav.label")} className="lg:w-56 lg:shrink-0">
+      <ul className="flex gap-2 overflow-x-auto pb-2 lg:flex-col lg:overflow-visible">
+        {adminSections.map((section) => (
+          <li key={section.key} className="shrink-0">
+            <NavLink
+              to={localizedHref(section.path, locale)}
+              end={section.end}
+              className={({ isActive }) =>
+                `block rounded-lg px-4 py-3 font-semibold ${isActive ? "bg-brand-700 text-white" : "bg-white text-ink hover:bg-brand-50 border border-brand-100"}`
+              }
+            >
+              {t(`admin.nav.${section.key}`)}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

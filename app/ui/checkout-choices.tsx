@@ -1,0 +1,120 @@
+import { useTranslation } from "react-i18next";
+import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
+import { ChoiceCard, CheckoutSection } from "./checkout-fields";
+import { OpeningHoursList } from "./opening-hours-list";
+import { useFormatPrice } from "./price";
+import { postalAddress, type ShopIdentity } from "./shop-contacts";
+
+export type DeliveryChoice = CheckoutSummary["deliveries"][number]["method"];
+export type PaymentChoice = CheckoutSummary["allowedPayments"][number];
+
+export const deliveryChoices: readonly DeliveryChoice[] = ["local_delivery", "collection", "standard"];
+export const paymentChoices: readonly PaymentChoice[] = ["card", "cash_on_delivery", "bank_transfer", "in_shop"];
+
+/**
+ * Delivery as radio cards, with the fee the server quoted for the postcode given. An option the
+ * postcode rules out is disabled and says why.
+ */
+export function DeliveryChoices({
+  summary,
+  value,
+  onChange,
+  shop,
+  error,
+}: {
+  summary: CheckoutSummary;
+  value: DeliveryChoice | null;
+  onChange: (value: DeliveryChoice) => void;
+  shop: ShopIdentity;
+  error?: string;
+}) {
+  const { t } = useTranslation();
+  const format = useFormatPrice();
+  return (
+    <CheckoutSection title={t("checkout.delivery.title")}>
+      <div id="checkout-deliveryMethod" tabIndex={-1} className="space-y-3">
+        {deliveryChoices.map((method) => {
+          const quote = summary.deliveries.find((candidate) => candidate.method === method);
+          if (!quote) return null;
+          return (
+            <ChoiceCard
+              key={method}
+              name="deliveryMethod"
+              value={method}
+              checked={value === method}
+              disabled={!quote.available}
+              onChange={(chosen) => onChange(chosen as DeliveryChoice)}
+              title={t(`checkout.delivery.${method}.name`)}
+              price={quote.feeCents === 0 ? t("checkout.delivery.free") : format(quote.feeCents)}
+              reason={quote.reason ? t(`checkout.delivery.reason.${quote.reason}`, { city: shop.city }) : null}
+            >
+              {t(`checkout.delivery.${method}.text`, { city: shop.city, address: postalAddress(shop) })}
+              {method === "collection" && (
+                <details className="mt-1">
+                  <summary className="link inline">{t("checkout.delivery.openingHours")}</summary>
+                  <OpeningHoursList hours={shop.openingHours} className="mt-1 text-ink" />
+                </details>
+              )}
+            </ChoiceCard>
+          );
+        })}
+      </div>
+      {error && (
+        <p id="checkout-deliveryMethod-error" className="field-error">
+          {error}
+        </p>
+      )}
+    </CheckoutSection>
+  );
+}
+
+/**
+ * Payment as radio cards. The ones the chosen delivery does not allow are disabled with the reason
+ * (the server refuses them anyway).
+ */
+export function PaymentChoices({
+  summary,
+  value,
+  onChange,
+  codFeeCents,
+  daysToPay,
+  error,
+}: {
+  summary: CheckoutSummary;
+  value: PaymentChoice | null;
+  onChange: (value: PaymentChoice) => void;
+  codFeeCents: number;
+  daysToPay: number;
+  error?: string;
+}) {
+  const { t } = useTranslation();
+  const format = useFormatPrice();
+  return (
+    <CheckoutSection title={t("checkout.payment.title")}>
+      <div id="checkout-paymentMethod" tabIndex={-1} className="space-y-3">
+        {paymentChoices.map((method) => {
+          const allowed = summary.allowedPayments.includes(method);
+          return (
+            <ChoiceCard
+              key={method}
+              name="paymentMethod"
+              value={method}
+              checked={value === method}
+              disabled={!allowed}
+              onChange={(chosen) => onChange(chosen as PaymentChoice)}
+              title={t(`checkout.payment.${method}.name`)}
+              reason={allowed ? null : t(`checkout.payment.disabled.${method}`)}
+            >
+              {t(`checkout.payment.${method}.text`, { fee: format(codFeeCents), days: daysToPay })}
+            </ChoiceCard>
+          );
+        })}
+      </div>
+      {error && (
+        <p id="checkout-paymentMethod-error" className="field-error">
+          {error}
+        </p>
+      )}
+    </CheckoutSection>
+  );
+}

@@ -1,0 +1,72 @@
+import { useTranslation } from "react-i18next";
+import { formatMoney } from "#app/lib/format.ts";
+import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
+import { LineDetails } from "./cart-line-item";
+import { useDisplayCurrency, useFormatPrice } from "./price";
+import { ProductImage } from "./product-image";
+
+/**
+ * The order as the server priced it just now: lines, subtotal, delivery, cash-on-delivery fee and
+ * total. Nothing here is computed in the browser; `updating` dims it while a new one is on its way.
+ */
+export function CheckoutSummaryPanel({ summary, updating = false }: { summary: CheckoutSummary; updating?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const format = useFormatPrice();
+  const currency = useDisplayCurrency();
+  const locale = i18n.language === "en" ? "en" : "it";
+  const { cart } = summary;
+  return (
+    <section aria-labelledby="checkout-summary-title" aria-busy={updating} className="rounded-2xl bg-white p-5 shadow-card sm:p-6">
+      <h2 id="checkout-summary-title" className="text-xl font-bold">
+        {t("checkout.summary.title")}
+      </h2>
+      <ul aria-label={t("checkout.summary.linesLabel")} className="mt-3 divide-y divide-brand-100">
+        {cart.lines.map((line) => (
+          <li key={line.id} className="grid grid-cols-[3.5rem_1fr_auto] items-start gap-3 py-3">
+            <div className="overflow-hidden rounded-lg bg-sky-soft">
+              <ProductImage image={line.image} sizes="56px" fallbackWidth={160} className="aspect-square size-full object-contain p-0.5" />
+            </div>
+            <div className="min-w-0">
+              <p className="leading-snug font-semibold">{line.name}</p>
+              <LineDetails line={line} />
+              <p className="text-sm text-muted">{t("checkout.summary.quantity", { count: line.quantity })}</p>
+            </div>
+            <p className="font-semibold whitespace-nowrap">{format(line.lineTotalCents)}</p>
+          </li>
+        ))}
+      </ul>
+      <dl className={`mt-3 space-y-2 border-t border-brand-100 pt-3 transition-opacity ${updating ? "opacity-60" : ""}`}>
+        <SummaryRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalCents)} />
+        {cart.totals.discountCents > 0 && <SummaryRow term={t("checkout.summary.discount")} value={`−${format(cart.totals.discountCents)}`} />}
+        {summary.personalisationCents > 0 && <SummaryRow term={t("checkout.summary.personalisation")} value={`+${format(summary.personalisationCents)}`} />}
+        <SummaryRow
+          term={t("checkout.summary.shipping")}
+          value={summary.delivery === null ? t("checkout.summary.shippingToChoose") : summary.shippingCents === 0 ? t("checkout.summary.free") : format(summary.shippingCents)}
+          testId="summary-shipping"
+        />
+        {summary.paymentFeeCents > 0 && <SummaryRow term={t("checkout.summary.paymentFee")} value={format(summary.paymentFeeCents)} testId="summary-payment-fee" />}
+        <div className="flex justify-between gap-4 border-t border-brand-100 pt-3 text-lg font-bold">
+          <dt>{t("checkout.summary.total")}</dt>
+          <dd data-testid="summary-total">{format(summary.totalCents)}</dd>
+        </div>
+      </dl>
+      <p className="mt-2 text-sm text-muted">{t("checkout.summary.vatIncluded")}</p>
+      {currency.code !== "EUR" && (
+        <p className="mt-2 rounded-lg bg-sun-50 px-3 py-2 text-sm" data-testid="summary-eur-note">
+          {t("checkout.summary.eurNote", { total: formatMoney(summary.totalCents, locale, "EUR") })}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function SummaryRow({ term, value, testId }: { term: string; value: string; testId?: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt>{term}</dt>
+      <dd className="font-semibold" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { useTranslation } from "react-i18next";
+import { useFetcher, useLocation } from "react-router";
+import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
+import { Price } from "./price";
+import { ProductImage, type ProductImageData } from "./product-image";
+import { formatSize, useColourName } from "./variant-picker";
+
+export type PublicGiftListItem = {
+  id: string;
+  productId: number;
+  name: string;
+  colour: string | null;
+  size: string | null;
+  image: ProductImageData | null;
+  unitCents: number;
+  listUnitCents: number;
+  discountPercent: number;
+  personalisationUnitCents: number;
+  personalisation: { label: string; text: string }[];
+  quantityWished: number;
+  stillNeeded: number;
+  inCart: number;
+  maxAddable: number;
+  stock: number;
+  isPreorder: boolean;
+  preorderDays: number | null;
+  arrivesAfterEvent: boolean;
+};
+
+/**
+ * One wished gift: picture, variant, price, how many are still needed, the pre-order warning, and
+ * "give this" (a fetcher post to the list page; without JavaScript a plain post and a redirect).
+ */
+export function PublicGiftListItemCard({ item, code }: { item: PublicGiftListItem; code: string }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const locale = localeOfPath(location.pathname);
+  const colourName = useColourName();
+  const key = `gift-list-add:${item.id}`;
+  const fetcher = useFetcher<CartActionData>({ key });
+  useCartFetcherToasts(fetcher);
+  const variantText = [item.colour ? colourName(item.colour) : null, item.size ? formatSize(item.size) : null].filter(Boolean).join(" · ");
+  const headingId = `gift-${item.id}`;
+  const quantityId = `gift-qty-${item.id}`;
+  const statusId = `gift-status-${item.id}`;
+  const given = item.stillNeeded === 0;
+  return (
+    <article aria-labelledby={headingId} className="flex h-full flex-col overflow-hidden rounded-3xl bg-white shadow-card">
+      <div className="aspect-square bg-brand-50">
+        <ProductImage image={item.image} sizes="(min-width: 1024px) 300px, (min-width: 640px) 45vw, 90vw" />
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <h3 id={headingId} className="text-lg leading-snug font-bold">
+          <a href={localizedHref(`/product/${item.productId}`, locale)} className="hover:underline">
+            {item.name}
+          </a>
+        </h3>
+        {variantText && <p className="text-sm text-muted">{variantText}</p>}
+        {item.personalisation.map((entry) => (
+          <p key={entry.label} className="text-sm text-muted">
+            {entry.label}: {entry.text}
+          </p>
+        ))}
+        <Price cents={item.unitCents + item.personalisationUnitCents} originalCents={item.discountPercent > 0 ? item.listUnitCents + item.personalisationUnitCents : null} />
+        <p id={statusId} className={`text-sm font-semibold ${given ? "text-brand-800" : "text-ink"}`}>
+          {given ? t("giftLists.public.complete") : t("giftLists.public.stillNeeded", { count: item.stillNeeded, wished: item.quantityWished })}
+          {item.inCart > 0 && <span className="block font-normal text-muted">{t("giftLists.public.inCart", { count: item.inCart })}</span>}
+        </p>
+        {item.arrivesAfterEvent && !given && (
+          <p className="rounded-xl border-l-4 border-amber-500 bg-sun-50 px-3 py-2 text-sm font-semibold">{t("giftLists.public.preorderLate", { days: item.preorderDays ?? 0 })}</p>
+        )}
+        {!given && (
+          <fetcher.Form
+            method="post"
+            action={localizedHref(`/lista-nascita/${code}`, locale)}
+            className="mt-auto flex items-end gap-3 pt-2"
+            onSubmit={() => awaitCartAnswer(key)}
+          >
+            <input type="hidden" name="intent" value="add" />
+            <input type="hidden" name="itemId" value={item.id} />
+            <FetcherMarker />
+            {item.maxAddable > 0 && (
+              <div>
+                <label htmlFor={quantityId} className="field-label">
+                  {t("giftLists.public.quantity")}
+                </label>
+                <input
+                  id={quantityId}
+                  name="quantity"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={item.maxAddable}
+                  defaultValue={1}
+                  aria-describedby={statusId}
+                  className="field-input w-20"
+                />
+              </div>
+            )}
+            <button
+              type="submit"
+              disabled={item.maxAddable === 0}
+              aria-busy={fetcher.state !== "idle" || undefined}
+              className={`${item.maxAddable > 0 ? "btn-primary" : "btn bg-slate-200 text-slate-800"} h-11 disabled:cursor-not-allowed`}
+            >
+              {item.stock === 0 ? t("giftLists.public.notAvailable") : t("giftLists.public.addToCart")}
+              <span className="sr-only"> {item.name}</span>
+            </button>
+          </fetcher.Form>
+        )}
+      </div>
+    </article>
+  );
+}

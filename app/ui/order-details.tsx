@@ -1,0 +1,186 @@
+import { useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, useLocation } from "react-router";
+import { formatDate, formatMoney } from "#app/lib/format.ts";
+import type { Locale } from "#app/lib/locale.ts";
+import type { OrderView } from "#server/orders/order.service.ts";
+import { OpeningHoursList } from "./opening-hours-list";
+import { postalAddress, type ShopIdentity } from "./shop-contacts";
+import { useHydrated } from "./use-hydrated";
+
+const intlLocale: Record<Locale, string> = { it: "it-IT", en: "en-GB" };
+
+/** "12 mar 2026, 10:42" in the shop's time zone. */
+export function formatDateTime(at: Date | string, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Rome" }).format(new Date(at));
+}
+
+function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-2xl bg-white p-5 shadow-card sm:p-6">
+      <h2 id={id} className="text-xl font-bold">
+        {title}
+      </h2>
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+/** Home delivery address, or the shop's address and hours for collection; tracking once shipped. */
+export function OrderDelivery({ order, shop }: { order: OrderView; shop: ShopIdentity }) {
+  const { t } = useTranslation();
+  const { delivery } = order;
+  return (
+    <Panel id="order-delivery-title" title={t("order.delivery.title")}>
+      <p className="font-semibold">{t(`order.delivery.${delivery.method}`)}</p>
+      {delivery.method === "collection" ? (
+        <div className="mt-2">
+          <p className="text-sm text-muted">{t("order.delivery.collectAt")}</p>
+          <address className="not-italic">{postalAddress(shop)}</address>
+          <OpeningHoursList hours={shop.openingHours} className="mt-2 text-sm" />
+        </div>
+      ) : (
+        delivery.address && (
+          <div className="mt-2">
+            <p className="text-sm text-muted">{t("order.delivery.shipTo")}</p>
+            <address className="not-italic">
+              <span className="block">
+                {order.firstName} {order.lastName}
+              </span>
+              <span className="block">
+                {delivery.address.street} {delivery.address.houseNumber}
+              </span>
+              <span className="block">
+                {delivery.address.postcode} {delivery.address.city} ({delivery.address.province})
+              </span>
+            </address>
+          </div>
+        )
+      )}
+      {delivery.carrier && delivery.trackingNumber && (
+        <p className="mt-3 rounded-lg bg-brand-50 px-3 py-2 text-sm">{t("order.delivery.tracking", { carrier: delivery.carrier, tracking: delivery.trackingNumber })}</p>
+      )}
+    </Panel>
+  );
+}
+
+/** A value to type into the bank's form, with a copy button once JavaScript runs. */
+function CopyableValue({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2">
+      <dt className="w-full text-sm text-muted sm:w-28">{label}</dt>
+      <dd className="min-w-0 flex-1 font-mono font-semibold break-all">{value}</dd>
+      {hydrated && (
+        <dd>
+          <button
+            type="button"
+            className="btn-secondary px-3 py-1"
+            aria-label={t("order.payment.copyLabel", { what: label })}
+            onClick={() => {
+              void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+            }}
+          >
+            {t("order.payment.copy")}
+          </button>
+          <span role="status" className="ml-2 text-sm text-brand-800">
+            {copied ? t("order.payment.copied") : ""}
+          </span>
+        </dd>
+      )}
+    </div>
+  );
+}
+
+/**
+ * How the order is paid: bank-transfer details with copy buttons, what to pay on delivery or in the
+ * shop, or, for a card payment not yet confirmed, a note and "Paga ora".
+ */
+export function OrderPayment({ order, locale, payProblem }: { order: OrderView; locale: Locale; payProblem: boolean }) {
+  const { t } = useTranslation();
+  const { pathname, search } = useLocation();
+  const { payment } = order;
+  const total = formatMoney(order.totals.totalCents, locale, "EUR");
+  const awaiting = order.status === "awaiting_payment";
+  return (
+    <Panel id="order-payment-title" title={t("order.payment.title")}>
+      <p className="flex flex-wrap items-center gap-2 font-semibold">
+        {t(`order.payment.${payment.method}`)}
+        <span className="rounded-full bg-brand-50 px-2 py-0.5 text-sm text-brand-900">{t(`order.payment.status.${payment.status}`)}</span>
+      </p>
+      {payment.paidAt && <p className="mt-2">{t("order.payment.paidOn", { date: formatDate(payment.paidAt, locale) })}</p>}
+      {awaiting && payment.method === "bank_transfer" && payment.bankTransfer && (
+        <div className="mt-3" data-testid="bank-transfer">
+          <p>{t("order.payment.bankIntro")}</p>
+          <dl className="mt-2 divide-y divide-brand-100">
+            <CopyableValue label={t("order.payment.iban")} value={payment.bankTransfer.iban} />
+            <CopyableValue label={t("order.payment.holder")} value={payment.bankTransfer.beneficiary} />
+            <div className="flex flex-wrap gap-x-3 py-2">
+              <dt className="w-full text-sm text-muted sm:w-28">{t("order.payment.bank")}</dt>
+              <dd className="font-semibold">{payment.bankTransfer.bankName}</dd>
+            </div>
+            <CopyableValue label={t("order.payment.reason")} value={payment.bankTransfer.reason} />
+            <CopyableValue label={t("order.payment.amount")} value={formatMoney(payment.bankTransfer.amountCents, locale, "EUR")} />
+            {payment.bankTransfer.dueAt && (
+              <div className="flex flex-wrap gap-x-3 py-2">
+                <dt className="w-full text-sm text-muted sm:w-28">{t("order.payment.dueBy")}</dt>
+                <dd className="font-semibold">{formatDate(payment.bankTransfer.dueAt, locale)}</dd>
+              </div>
+            )}
+          </dl>
+          <p className="mt-2 text-sm text-muted">{t("order.payment.bankNote")}</p>
+        </div>
+      )}
+      {awaiting && payment.method === "cash_on_delivery" && <p className="mt-2">{t("order.payment.cashOnDelivery", { total })}</p>}
+      {awaiting && payment.method === "in_shop" && <p className="mt-2">{t("order.payment.inShop", { total })}</p>}
+      {awaiting && payment.method === "card" && (
+        <div className="mt-2" data-testid="card-pending">
+          <p role="status">{t("order.payment.cardPending")}</p>
+          {payProblem && (
+            <p role="alert" className="mt-2 rounded-lg bg-coral-50 px-3 py-2 font-semibold text-coral-700">
+              {t("order.payment.paymentProblem")}
+            </p>
+          )}
+          <Form method="post" action={`${pathname}${search}`} className="mt-3">
+            <input type="hidden" name="intent" value="pay" />
+            <button type="submit" className="btn-coral">
+              {t("order.payment.payNow")}
+            </button>
+          </Form>
+        </div>
+      )}
+    </Panel>
+  );
+}
+
+const knownNotes = new Set(["order-placed", "card-payment-expired", "card-payment-abandoned", "bank-transfer-not-received"]);
+
+/** Every status the order went through, oldest first, with the shop's notes. */
+export function OrderHistory({ order, locale }: { order: OrderView; locale: Locale }) {
+  const { t } = useTranslation();
+  // The shop's own codes become sentences; other codes stay for the back office; staff's words are shown.
+  const noteText = (note: string | null) => {
+    if (!note) return null;
+    if (note.startsWith("paid:")) return t("order.history.notes.paid");
+    if (knownNotes.has(note)) return t(`order.history.notes.${note}`);
+    return /^[a-z0-9_:-]+$/.test(note) ? null : note;
+  };
+  return (
+    <Panel id="order-history-title" title={t("order.history.title")}>
+      <ol className="relative space-y-4 border-l-2 border-brand-100 pl-5">
+        {order.history.map((entry, index) => (
+          <li key={`${entry.status}-${index}`} className="relative">
+            <span aria-hidden="true" className="absolute top-1.5 -left-[1.72rem] size-3 rounded-full border-2 border-white bg-brand-700" />
+            <p className="font-semibold">{t(`purchases.status.${entry.status}`)}</p>
+            <p className="text-sm text-muted">
+              <time dateTime={new Date(entry.at).toISOString()}>{formatDateTime(entry.at, locale)}</time>
+            </p>
+            {noteText(entry.note) && <p className="text-sm">{noteText(entry.note)}</p>}
+          </li>
+        ))}
+      </ol>
+    </Panel>
+  );
+}

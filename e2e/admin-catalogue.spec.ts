@@ -1,0 +1,268 @@
+import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import sharp from "sharp";
+import { csvColumns } from "../server/admin/product-csv.service";
+import { expect as baseExpect, test } from "./fixtures";
+import { startPeerShop, type PeerShop } from "./peer-shop";
+
+// Issue 8, back office (catalogue half). A shop of its own: its administrator is made with
+// `npm run admin:create` on the data folder before the shop starts (PGlite: one process per folder).
+// Logins hash a password and each form is a full page load: give them time on a busy 2-core machine.
+const expect = baseExpect.configure({ timeout: 15_000 });
+// The 403 page for the customer, and refused forms (400), are logged by Chromium as failed resources.
+test.use({ allowedBrowserErrors: [/status of (400|403)/] });
+test.describe.configure({ timeout: 180_000 });
+
+const root = path.resolve(import.meta.dirname, "..");
+const adminEmail = "titolare@bimbifelici.test";
+const password = "Tr3no-Blu-Vesuvio";
+const shotsDir = process.env.ADMIN_SHOTS_DIR;
+
+let shop: PeerShop;
+let scratch: string;
+
+test.beforeAll(async ({}, testInfo) => {
+  testInfo.setTimeout(300_000);
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-admin-"));
+  const dataDir = path.join(scratch, "data");
+  // Uploaded pictures go to a copy of the drawn sample pictures, not to the shared cache.
+  const mediaDir = path.join(scratch, "media");
+  fs.cpSync(path.resolve(root, "node_modules/.cache/e2e-media"), mediaDir, { recursive: true });
+  const made = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server/accounts/admin-cli.ts", adminEmail, "--password", password], {
+    cwd: root,
+    env: { PATH: process.env.PATH, DATA_DIR: dataDir, MEDIA_DIR: mediaDir, LOG_LEVEL: "silent" },
+    encoding: "utf8",
+  });
+  if (made.status !== 0) throw new Error(`admin:create failed: ${made.stderr}${made.stdout}`);
+  shop = await startPeerShop({ name: "admin", env: () => ({ DATA_DIR: dataDir, MEDIA_DIR: mediaDir, SEED_SAMPLE_DATA: "true" }) });
+});
+
+test.afterAll(async () => {
+  await shop?.stop();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+const main = (page: Page) => page.locator("main");
+
+async function open(page: Page, url: string) {
+  const response = await page.goto(`${shop.baseUrl}${url}`);
+  await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
+  return response;
+}
+
+async function shot(page: Page, name: string) {
+  if (!shotsDir) return;
+  fs.mkdirSync(shotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotsDir, `${name}-${page.viewportSize()?.width}.png`), fullPage: true });
+}
+
+async function logIn(page: Page, email: string, secret = password) {
+  await open(page, "/login-register");
+  const form = page.getByRole("region", { name: "Hai già un account?" });
+  await form.getByLabel("E-mail").fill(email);
+  await form.locator("input[name=password]").fill(secret);
+  await form.getByRole("button", { name: "Accedi", exact: true }).click();
+  await expect(page).not.toHaveURL(/login-register/);
+}
+
+async function uploadPicture(input: ReturnType<Page["getByLabel"]>, name: string, colour: { r: number; g: number; b: number }) {
+  const buffer = await sharp({ create: { width: 640, height: 640, channels: 3, background: colour } }).png().toBuffer();
+  await input.setInputFiles({ name, mimeType: "image/png", buffer });
+}
+
+function csvLine(values: Record<string, string>): string {
+  return csvColumns.map((column) => values[column] ?? "").join(";");
+}
+
+const csvBase = {
+  name_en: "Cotton bodysuit", price: "12,50", discount_percent: "0", vat_rate_percent: "22", is_new: "1", is_free_shipping: "0",
+  is_on_request: "0", is_published: "1", category: "abbigliamento", subcategory: "Tutine-Body", brands: "Chicco", personalisation_cost: "0",
+  is_preorder: "0",
+};
+
+test("an administrator creates a product with colours, sizes and a picture, adjusts its stock and imports a CSV and the old JSON", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
+  await logIn(page, adminEmail);
+  await open(page, "/admin/prodotti");
+  await expect(page.getByRole("heading", { level: 1, name: "Prodotti" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shot(page, "products");
+
+  // The product itself.
+  await page.getByRole("link", { name: "Nuovo prodotto" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Nuovo prodotto" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const fields = page.getByRole("form", { name: "Dati del prodotto" });
+  await fields.getByLabel("SKU", { exact: true }).fill("BFE-E2E-1");
+  await fields.getByLabel("Prezzo (€, IVA inclusa)").fill("abc");
+  await fields.getByLabel("Nome (italiano)").fill("Tutina Golfo di Napoli");
+  await fields.getByLabel("Nome (inglese)").fill("Gulf of Naples sleepsuit");
+  await fields.getByLabel("Categoria", { exact: true }).selectOption("abbigliamento");
+  await fields.getByLabel("Marche").fill("Chicco");
+  await fields.getByRole("button", { name: "Salva il prodotto" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Alcuni campi vanno corretti" })).toBeVisible();
+  await expect(fields.getByLabel("Prezzo (€, IVA inclusa)")).toHaveAccessibleDescription(/Scrivi il prezzo in euro, per esempio 12,50\./);
+  await expect(fields.getByLabel("Nome (italiano)")).toHaveValue("Tutina Golfo di Napoli");
+  await expectNoAxeViolations(page);
+  await fields.getByLabel("Prezzo (€, IVA inclusa)").fill("24,90");
+  await fields.getByRole("button", { name: "Salva il prodotto" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Prodotto creato." })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Tutina Golfo di Napoli" })).toBeVisible();
+  const productPath = new URL(page.url()).pathname;
+  const productId = productPath.split("/").at(-1)!;
+
+  // Two colours, the first with a picture.
+  const colours = page.getByRole("region", { name: "Colori e foto" });
+  await colours.getByLabel("Nuovo colore").fill("white");
+  await uploadPicture(colours.getByLabel("Foto (facoltativa)"), "tutina-bianca.png", { r: 240, g: 240, b: 235 });
+  await colours.getByRole("button", { name: "Aggiungi colore" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Colore aggiunto." })).toBeVisible();
+  await expect(colours.getByRole("img", { name: "Tutina Golfo di Napoli - white" })).toBeVisible();
+  await colours.getByLabel("Nuovo colore").fill("blue");
+  await colours.getByRole("button", { name: "Aggiungi colore" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Colore aggiunto." })).toBeVisible();
+  await expect(colours.getByRole("heading", { level: 3, name: "blue" })).toBeVisible();
+
+  // Three sizes in each colour.
+  const sizes = page.getByRole("region", { name: "Taglie e scorte" });
+  const stocks: Record<string, number> = { s: 4, m: 6, l: 2 };
+  for (const colour of ["white", "blue"]) {
+    for (const size of ["s", "m", "l"]) {
+      const form = sizes.getByRole("form", { name: "Aggiungi taglia" });
+      await form.getByLabel("Colore").selectOption({ label: colour });
+      await form.getByLabel("Taglia", { exact: true }).fill(size);
+      await form.getByLabel("SKU").fill(`BFE-E2E-1-${colour[0]!.toUpperCase()}-${size.toUpperCase()}`);
+      await form.getByLabel("Scorte").fill(String(stocks[size]));
+      await form.getByRole("button", { name: "Aggiungi taglia" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "Taglia aggiunta." })).toBeVisible();
+    }
+  }
+  await expect(sizes.getByRole("table").getByRole("row")).toHaveCount(7);
+  await expectNoAxeViolations(page);
+  await shot(page, "product-edit");
+
+  // Stock: take 2 away from the white M (6 → 4), never below zero.
+  const adjust = sizes.getByRole("form", { name: "Rettifica scorte" });
+  await adjust.getByLabel("Taglia").selectOption({ label: "white · m · BFE-E2E-1-W-M (6)" });
+  await adjust.getByLabel("Quantità da aggiungere o togliere").fill("-9");
+  await adjust.getByLabel("Motivo").fill("Inventario");
+  await adjust.getByRole("button", { name: "Registra rettifica" }).click();
+  await expect(sizes.getByRole("form", { name: "Rettifica scorte" }).getByLabel("Quantità da aggiungere o togliere")).toHaveAccessibleDescription(/Non ci sono abbastanza pezzi da togliere\./);
+  await expectNoAxeViolations(page);
+  await adjust.getByLabel("Taglia").selectOption({ label: "white · m · BFE-E2E-1-W-M (6)" });
+  await adjust.getByLabel("Quantità da aggiungere o togliere").fill("-2");
+  await adjust.getByLabel("Motivo").fill("Due pezzi rovinati");
+  await adjust.getByRole("button", { name: "Registra rettifica" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Scorte rettificate." })).toBeVisible();
+  await expect(sizes.getByText(/BFE-E2E-1-W-M · -2 · Due pezzi rovinati/)).toBeVisible();
+
+  // In the shop: the colours, the sizes and the stock left.
+  await open(page, `/product/${productId}?colour=white&size=m`);
+  await expect(page.getByRole("heading", { level: 1, name: "Tutina Golfo di Napoli" })).toBeVisible();
+  await expect(main(page).getByRole("group", { name: /^Colore/ }).getByRole("link")).toHaveCount(2);
+  await expect(main(page).getByRole("group", { name: /^Taglia/ }).getByRole("link")).toHaveCount(3);
+  await expect(main(page).getByText("Disponibili: 4")).toBeVisible();
+  await expect(main(page).getByText("24,90")).toBeVisible();
+
+  // CSV: the dry run shows the bad row and imports nothing; the real run imports the rest.
+  await open(page, "/admin/importa");
+  await expectNoAxeViolations(page);
+  await shot(page, "import");
+  const csv = [
+    csvColumns.join(";"),
+    csvLine({ ...csvBase, product_sku: "CSV-E2E-1", name_it: "Body cotone Capri", colour: "white", size: "m", variant_sku: "CSV-E2E-1-W-M", stock: "5" }),
+    csvLine({ ...csvBase, product_sku: "CSV-E2E-1", name_it: "Body cotone Capri", colour: "white", size: "l", variant_sku: "CSV-E2E-1-W-L", stock: "3" }),
+    csvLine({ ...csvBase, product_sku: "CSV-E2E-2", name_it: "Body cotone Ischia", price: "-4", variant_sku: "CSV-E2E-2-U", stock: "1" }),
+  ].join("\n");
+  const csvForm = page.getByRole("form", { name: "File CSV (una riga per taglia)" });
+  await csvForm.getByLabel("File").setInputFiles({ name: "prodotti.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await csvForm.getByRole("button", { name: "Prova (non importa nulla)" }).click();
+  const dryReport = page.getByRole("region", { name: "Risultato della prova (nulla è stato importato)" });
+  await expect(dryReport).toBeVisible();
+  await expect(dryReport.getByRole("row").filter({ hasText: "price" })).toContainText("4");
+  await expect(dryReport.getByRole("row").filter({ hasText: "price" })).toContainText("Il prezzo non può essere negativo.");
+  await expectNoAxeViolations(page);
+  await shot(page, "import-dry");
+  await open(page, "/admin/prodotti?q=CSV-E2E");
+  await expect(page.getByText("0 prodotti")).toBeVisible();
+
+  await open(page, "/admin/importa");
+  await csvForm.getByLabel("File").setInputFiles({ name: "prodotti.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await csvForm.getByRole("button", { name: "Importa", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Importazione" }).or(page.getByRole("heading", { level: 1 }))).toBeVisible();
+  const runReport = page.getByRole("region", { name: "Risultato dell'importazione" });
+  await expect(runReport).toBeVisible({ timeout: 30_000 });
+  await expect(runReport.getByRole("row").filter({ hasText: "price" })).toContainText("Il prezzo non può essere negativo.");
+  await expectNoAxeViolations(page);
+  await open(page, "/admin/prodotti?q=CSV-E2E");
+  await expect(page.getByText("1 prodotto", { exact: true })).toBeVisible();
+  await expect(main(page).getByRole("link", { name: "Body cotone Capri" })).toBeVisible();
+
+  // A sample of the old back end's JSON: one product imported, its repeat reported.
+  const legacy = [
+    {
+      idArticolo: 9024, sku: "LEG-E2E", nomeArticolo: "Culla Sogno Partenopeo", prezzo: 249.9, descrizione: "Culla in legno", categoria: "arredamento",
+      sottoCategoria: "Culle-per-neonati", marca: "Foppapedretti", ultimiArrivi: true, offerta: 0, gratis: 1,
+      coloriDisp: [{ color: "white", image: ["culla-bianca.jpg"], size: { TAGLIA_UNICA: { stock: 3, prenotazione: "No", giorni: 0 } } }],
+    },
+    { idArticolo: 9025, sku: "LEG-E2E", nomeArticolo: "Culla Sogno Partenopeo", prezzo: 249.9, categoria: "arredamento", coloriDisp: [] },
+  ];
+  await open(page, "/admin/importa");
+  const legacyForm = page.getByRole("form", { name: "JSON del vecchio gestionale" });
+  await legacyForm.getByLabel("File").setInputFiles({ name: "articoli.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(legacy)) });
+  await legacyForm.getByRole("button", { name: "Importa", exact: true }).click();
+  const legacyReport = page.getByRole("region", { name: "Risultato dell'importazione" });
+  await expect(legacyReport).toBeVisible({ timeout: 30_000 });
+  await expect(legacyReport).toContainText("LEG-E2E");
+  await expectNoAxeViolations(page);
+  await shot(page, "import-legacy");
+  await open(page, "/admin/prodotti?q=LEG-E2E");
+  await expect(main(page).getByRole("link", { name: "Culla Sogno Partenopeo" })).toBeVisible();
+
+  // Every change is in the activity log.
+  await open(page, "/admin/registro");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shot(page, "audit");
+});
+
+test("a customer gets the 403 page on /admin, and a guest the login page", async ({ page, expectNoAxeViolations }) => {
+  const guest = await open(page, "/admin/prodotti");
+  expect(guest?.status()).toBe(401);
+  await expectNoAxeViolations(page);
+
+  const email = `cliente-${crypto.randomBytes(4).toString("hex")}@example.com`;
+  await open(page, "/login-register");
+  const register = page.getByRole("region", { name: "Nuovo cliente?" });
+  await register.getByLabel("Nome e cognome").fill("Maria Rossi");
+  await register.getByLabel("E-mail").fill(email);
+  await register.locator("input[name=password]").fill(password);
+  await register.getByLabel("Conferma password").fill(password);
+  await register.getByLabel(/Ho letto l'informativa/).check();
+  await register.getByRole("button", { name: "Registrati" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Controlla la tua casella di posta" })).toBeVisible();
+  await logIn(page, email);
+  for (const url of ["/admin", "/admin/prodotti/nuovo", "/en/admin/importa"]) {
+    const response = await open(page, url);
+    expect(response?.status(), url).toBe(403);
+    await expect(page.getByRole("heading", { level: 1, name: url.startsWith("/en") ? /restricted|admin/i : "Accesso riservato" })).toBeVisible();
+  }
+  await expectNoAxeViolations(page);
+});
+
+test("the back office on a small screen and in English: every page readable and accessible", async ({ page, expectNoAxeViolations }) => {
+  await logIn(page, adminEmail);
+  for (const url of ["/admin", "/admin/prodotti", "/admin/prodotti/nuovo", "/admin/prodotti/1", "/admin/importa", "/admin/registro", "/en/admin/prodotti", "/en/admin/prodotti/24", "/en/admin/importa"]) {
+    const response = await open(page, url);
+    expect(response?.status(), url).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // Nothing wider than the screen but the tables, which scroll inside their own box.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${url} scrolls sideways`).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page);
+    await shot(page, url.replaceAll("/", "_").slice(1));
+  }
+});

@@ -1,0 +1,236 @@
+import crypto from "node:crypto";
+import type { Browser, Page } from "@playwright/test";
+import { expect as baseExpect, test } from "./fixtures";
+
+// Each step waits for a server round trip on a machine shared with other suites: allow for it.
+const expect = baseExpect.configure({ timeout: 20_000 });
+
+// Issue 7, gift lists (first part). Sample products (server/catalog/sample-catalogue.ts):
+//  47 Parapioggia universale per passeggino: simple, stock 13
+// 111 Cornice in legno con nome inciso: two personalisation fields
+//  83 Culla a dondolo Foppapedretti: pre-order sizes (21 days)
+//  50 Organizer portaoggetti per passeggino: an ordinary item for the mixing rule
+
+// Pages answering 401 (logged out) and 404 (unknown codes) are part of the journeys.
+test.use({ allowedBrowserErrors: [/status of (400|401|404|409)/] });
+
+const password = "Tr3no-Blu-Vesuvio";
+const conflictOrdinary =
+  "Il tuo carrello contiene già 1 o più articoli. Completa l'acquisto o svuota il carrello prima di aggiungere articoli della lista regalo.";
+const conflictGiftList =
+  "Il tuo carrello contiene già 1 o più articoli della Lista Regalo. Completa l'acquisto o svuota il carrello prima di aggiungere articoli della lista regalo.";
+
+async function open(page: Page, path: string) {
+  const response = await page.goto(path);
+  await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
+  return response;
+}
+
+const toast = (page: Page, text: string) => page.locator("[data-toast-kind]").filter({ hasText: text });
+
+/** A date `days` from now, as the date input takes it. */
+function dateIn(days: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/** A new customer, registered and logged in through the pages (see e2e/accounts.spec.ts). */
+async function registerAndLogIn(page: Page, email: string) {
+  await open(page, "/login-register");
+  const register = page.getByRole("region", { name: "Nuovo cliente?" });
+  await register.getByLabel("Nome e cognome").fill("Anna Esposito");
+  await register.getByLabel("E-mail").fill(email);
+  await register.locator("input[name=password]").fill(password);
+  await register.getByLabel("Conferma password").fill(password);
+  await register.getByLabel(/Ho letto l'informativa/).check();
+  await register.getByRole("button", { name: "Registrati" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Controlla la tua casella di posta" })).toBeVisible({ timeout: 30_000 });
+  const login = page.getByRole("region", { name: "Hai già un account?" });
+  await login.getByLabel("E-mail").fill(email);
+  await login.locator("input[name=password]").fill(password);
+  await login.getByRole("button", { name: "Accedi", exact: true }).click();
+  await expect(page.locator("summary").filter({ hasText: "Anna Esposito" })).toBeVisible({ timeout: 30_000 });
+}
+
+async function addFromProductPage(page: Page, productId: number, listTitle: string, personalisation: string[] = []) {
+  await open(page, `/product/${productId}`);
+  const selector = page.getByRole("region", {
+    name: "Aggiungi alla lista nascita",
+  });
+  for (const [index, text] of personalisation.entries()) await selector.locator(`input[name="personalisation.${index}"]`).fill(text);
+  await selector.getByLabel("La tua lista").selectOption({ label: listTitle });
+  await selector.getByRole("button", { name: "Aggiungi alla lista" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(
+    dialog.getByRole("heading", {
+      name: "Sto aggiungendo questo prodotto alla lista selezionata",
+    }),
+  ).toBeVisible();
+  await dialog.getByRole("button", { name: "Ok, confermo la selezione!" }).click();
+  await expect(
+    dialog.getByRole("heading", {
+      name: "Prodotto aggiunto alla lista selezionata",
+    }),
+  ).toBeVisible();
+  await expect(dialog.getByText("I dati sono stati salvati correttamente.")).toBeVisible();
+  await dialog.getByRole("button", { name: "Chiudi" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+async function guest(browser: Browser) {
+  const context = await browser.newContext();
+  return { context, page: await context.newPage() };
+}
+
+// One family and its guests, step by step (each step its own test: the machine may be slow).
+test.describe.serial("a birth list from creation to gifts @desktop-only", () => {
+  const tag = crypto.randomBytes(3).toString("hex");
+  const names = `Nicolò e Andrea ${tag}`;
+  const title = `La lista di Nicolò ${tag}`;
+  let code = "";
+
+  test("a parent creates the list, adds three products from their pages and invites two addresses", async ({ page, expectNoAxeViolations }) => {
+    test.setTimeout(240_000);
+
+    // The parent: logged out, the page asks to log in first.
+    expect((await open(page, "/crea-lista-nascita"))?.status()).toBe(401);
+    await registerAndLogIn(page, `genitore-${tag}@example.com`);
+
+    await open(page, "/crea-lista-nascita");
+    await expectNoAxeViolations(page);
+    const form = page.getByRole("form", { name: "Crea una nuova lista" });
+    await form.getByLabel("Titolo della lista").fill(title);
+    await form.getByLabel("Data dell'evento").fill("2020-01-01");
+    await form.getByLabel("Nomi dei festeggiati").fill(names);
+    await form.getByRole("button", { name: "Crea la lista" }).click();
+    await expect(form.getByLabel("Data dell'evento")).toHaveAccessibleDescription("La data dell'evento non può essere nel passato.");
+    await form.getByLabel("Data dell'evento").fill(dateIn(10));
+    await form.getByLabel("Messaggio per gli invitati").fill("Grazie di cuore!");
+    await form.getByRole("button", { name: "Crea la lista" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "La lista è stata creata." })).toBeVisible();
+    const card = page.getByRole("article", { name: title });
+    code = (await card.locator("strong.font-mono").textContent())!.trim();
+    expect(code).toMatch(/^[A-HJ-KM-NP-Z2-9]{8}$/);
+
+    // The product page's selector: no list chosen, then cancel (clears the choice), then three products.
+    await open(page, "/product/47");
+    const selector = page.getByRole("region", {
+      name: "Aggiungi alla lista nascita",
+    });
+    await selector.getByRole("button", { name: "Aggiungi alla lista" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Oops..." })).toBeVisible();
+    await expect(dialog.getByText("Non hai selezionato nessuna lista")).toBeVisible();
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("button", { name: "Chiudi" }).click();
+    await selector.getByLabel("La tua lista").selectOption({ label: title });
+    await selector.getByRole("button", { name: "Aggiungi alla lista" }).click();
+    await expect(dialog.getByText("Quantità: 1")).toBeVisible();
+    await dialog.getByRole("button", { name: "Annulla" }).click();
+    await expect(selector.getByLabel("La tua lista")).toHaveValue("");
+
+    await addFromProductPage(page, 47, title);
+    await addFromProductPage(page, 111, title, ["Nicolò", "1 marzo 2026"]);
+    await addFromProductPage(page, 83, title);
+
+    // My lists: the three items with wished and bought; invitations (a bad address first).
+    await open(page, "/crea-lista-nascita");
+    await expect(card.getByRole("link", { name: "Parapioggia universale per passeggino" })).toBeVisible();
+    await expect(card.getByRole("link", { name: "Cornice in legno con nome inciso" })).toBeVisible();
+    await expect(card.getByText("Nome del bambino: Nicolò")).toBeVisible();
+    await expect(card.getByText("Su prenotazione: arriverebbe dopo la data dell'evento.")).toBeVisible();
+    const invite = card.getByRole("region", { name: "Invita parenti e amici" });
+    await invite.getByLabel("Indirizzi e-mail").fill("nonna@example.com, zia@");
+    await invite.getByRole("button", { name: "Invia gli inviti" }).click();
+    await expect(page.getByRole("article", { name: title }).getByLabel("Indirizzi e-mail")).toHaveAccessibleDescription(
+      /Questi indirizzi non sono validi: zia@/,
+    );
+    await page.getByRole("article", { name: title }).getByLabel("Indirizzi e-mail").fill("nonna@example.com\nzia.carla@example.com");
+    await page.getByRole("article", { name: title }).getByRole("button", { name: "Invia gli inviti" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Abbiamo inviato 2 inviti." })).toBeVisible();
+    await expect(card.getByText("zia.carla@example.com")).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test("a guest finds the list by name and by code, gives an item and leaves a message", async ({ browser, expectNoAxeViolations }) => {
+    test.setTimeout(240_000);
+    // A guest finds it by name (case and accents ignored) and by code.
+    const first = await guest(browser);
+    await open(first.page, "/lista-nascita");
+    await expectNoAxeViolations(first.page);
+    await first.page.getByLabel("Nome dei festeggiati o titolo").fill(`NICOLO ${tag.toUpperCase()}`);
+    await first.page.getByRole("button", { name: "Cerca", exact: true }).click();
+    await expect(first.page.getByRole("heading", { name: "1 lista trovata" })).toBeVisible();
+    await first.page.getByRole("link", { name: title }).click();
+    await expect(first.page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    await open(first.page, "/lista-nascita");
+    await first.page.getByLabel("Codice della lista").fill("<b>nope</b>");
+    await first.page.getByRole("button", { name: "Apri la lista" }).click();
+    await expect(first.page.getByLabel("Codice della lista")).toHaveAccessibleDescription(/Il codice non è valido/);
+    await first.page.getByLabel("Codice della lista").fill(code.toLowerCase());
+    await first.page.getByRole("button", { name: "Apri la lista" }).click();
+    await expect(first.page).toHaveURL(new RegExp(`/lista-nascita/${code}$`));
+    await first.page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
+    await expect(first.page.getByText(`Per ${names}`)).toBeVisible();
+    await expect(first.page.getByText(/Attenzione: è su prenotazione/)).toBeVisible();
+    await expect(first.page.getByText("Ne manca 1 di 1").first()).toBeVisible();
+    await expectNoAxeViolations(first.page);
+
+    // The guest gives the rain cover; an ordinary item then meets the SPEC.md text.
+    const rainCover = first.page.getByRole("article", {
+      name: "Parapioggia universale per passeggino",
+    });
+    await rainCover.getByRole("button", { name: /Regala/ }).click();
+    await expect(toast(first.page, "Aggiunto al carrello")).toBeVisible();
+    await expect(rainCover.getByText("Nel tuo carrello: 1")).toBeVisible();
+    await expect(first.page.getByRole("heading", { name: "Un messaggio per la famiglia" })).toBeVisible();
+    await first.page.getByLabel("Il tuo nome").fill("Zia Carla");
+    await first.page.getByLabel("Il tuo messaggio").fill("Benvenuti!");
+    await first.page.getByRole("button", { name: "Salva il messaggio" }).click();
+    await expect(first.page.getByRole("status").filter({ hasText: "Il messaggio è stato salvato" })).toBeVisible();
+    await open(first.page, "/product/50");
+    await first.page.getByRole("button", { name: "Aggiungi al carrello" }).first().click();
+    await expect(toast(first.page, conflictGiftList)).toBeVisible();
+    await first.context.close();
+  });
+
+  test("another guest with an ordinary item cannot add from the list; the list in English", async ({ browser, expectNoAxeViolations }) => {
+    test.setTimeout(240_000);
+    // Another guest with an ordinary item in the cart cannot add from the list.
+    const second = await guest(browser);
+    await open(second.page, "/product/50");
+    await second.page.getByRole("button", { name: "Aggiungi al carrello" }).first().click();
+    await expect(toast(second.page, "Aggiunto al carrello")).toBeVisible();
+    await open(second.page, `/lista-nascita/${code}`);
+    await second.page
+      .getByRole("article", { name: "Parapioggia universale per passeggino" })
+      .getByRole("button", { name: /Regala/ })
+      .click();
+    await expect(toast(second.page, conflictOrdinary)).toBeVisible();
+    // Persistent: still there after the usual toast time.
+    await second.page.waitForTimeout(6000);
+    await expect(toast(second.page, conflictOrdinary)).toBeVisible();
+
+    // In English, by code.
+    await open(second.page, "/en/lista-nascita");
+    await second.page.getByLabel("List code").fill(code);
+    await second.page.getByRole("button", { name: "Open the list" }).click();
+    await expect(second.page).toHaveURL(new RegExp(`/en/lista-nascita/${code}$`));
+    await second.page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
+    await expect(second.page.getByRole("heading", { name: "The gifts wished for" })).toBeVisible();
+    await expect(second.page.getByText(/Note: this is a pre-order/)).toBeVisible();
+    await expectNoAxeViolations(second.page);
+    await second.context.close();
+  });
+});
+
+test("unknown codes and other customers: nothing is found or shown", async ({ page, expectNoAxeViolations }) => {
+  test.setTimeout(90_000);
+  expect((await open(page, "/lista-nascita/ZZZZZZZZ"))?.status()).toBe(404);
+  expect((await open(page, "/lista-nascita/%3Cscript%3E"))?.status()).toBe(404);
+  await open(page, "/en/lista-nascita?nome=%25");
+  await expect(page.getByRole("heading", { name: "0 lists found" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  expect((await open(page, "/en/crea-lista-nascita"))?.status()).toBe(401);
+});

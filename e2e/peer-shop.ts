@@ -1,0 +1,82 @@
+/**
+ * A shop of its own for journeys that need outside peers (a local SMTP server, an OpenID Connect
+ * provider, a local Stripe): the built shop (`node server.js`) on a free port with a fresh DATA_DIR
+ * and the peers' settings in `env`. Settings not given are cleared, so nothing of the host leaks in.
+ *
+ *   const shop = await startPeerShop({ name: "accounts", env: (baseUrl) => ({ SMTP_URL: smtp.url }) });
+ *   ...; await shop.stop();
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export type PeerShop = { baseUrl: string; stop: () => Promise<void> };
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPeerShop(options: {
+  name: string;
+  env: (baseUrl: string) => Record<string, string>;
+  /** A port chosen beforehand (a peer must know the shop's address first); default any free one. */
+  port?: number;
+}): Promise<PeerShop> {
+  const port = options.port ?? (await freePort());
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `bimbi-e2e-${options.name}-`));
+  const server: ChildProcess = spawn(process.execPath, ["server.js"], {
+    // E2E_SHOP_DIR: a copy of the built shop to run instead of this checkout's (when others rebuild it meanwhile).
+    cwd: process.env.E2E_SHOP_DIR ?? path.resolve(import.meta.dirname, ".."),
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: path.join(scratch, "data"),
+      MEDIA_DIR: path.resolve("node_modules/.cache/e2e-media"),
+      AUTH_SECRET: crypto.randomBytes(32).toString("hex"),
+      DATABASE_URL: "",
+      SMTP_URL: "",
+      OIDC_ISSUER: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
+      STRIPE_API_URL: "",
+      RATES_URL: "",
+      LOG_LEVEL: "error",
+      ...options.env(baseUrl),
+    },
+  });
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    fs.rmSync(scratch, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) {
+      await stop();
+      throw new Error(`the ${options.name} shop exited (${server.exitCode})`);
+    }
+    const healthy = await fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false);
+    if (healthy) return { baseUrl, stop };
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  await stop();
+  throw new Error(`the ${options.name} shop was not healthy within 180 s`);
+}

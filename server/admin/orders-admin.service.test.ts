@@ -1,0 +1,122 @@
+import { asc, eq } from "drizzle-orm";
+import { expect, onTestFinished, test } from "vitest";
+import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { cartWith, checkoutInput, placeTestOrder, testPublicUrl, testSecret } from "#server/checkout/checkout-fixtures.ts";
+import type { Db } from "#server/db/client.ts";
+import { auditLog, orders, outboxEmails, payments, productVariants } from "#server/db/schema.ts";
+import type { PaymentProvider } from "#server/payments/payment-provider.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import { createTestDb } from "#tests/db.ts";
+import { createAdminUser } from "./admin-fixtures";
+import { getDashboard } from "./dashboard.service";
+import { getAdminOrder, listAdminOrders, parseAdminOrderFilters, runAdminOrderAction } from "./orders-admin.service";
+import { parseOpeningSlots, saveSettings } from "./settings-admin.service";
+
+async function openDb() {
+  const handle = await createTestDb();
+  onTestFinished(() => handle.close());
+  return handle.db;
+}
+
+async function anOrder(db: Db, fields: Record<string, string> = {}, stock = 5) {
+  const { variantId } = await createProduct(db, { priceCents: 1500, variants: [{ stock }] });
+  const cartId = await cartWith(db, [{ variantId, quantity: 2 }]);
+  const result = await placeTestOrder(db, { cartId, input: checkoutInput(fields), now: new Date() });
+  if (!result.ok) throw new Error(result.error);
+  return { orderId: result.orderId, variantId };
+}
+
+const refunds: string[] = [];
+const provider = { refund: async (ref: string, cents: number) => (refunds.push(`${ref}:${cents}`), { refundRef: `re_${ref}` }) } as unknown as PaymentProvider;
+
+function ctx(db: Db, actorUserId: string) {
+  return { db, actorUserId, now: new Date(), links: { publicUrl: testPublicUrl, secret: testSecret }, provider: () => provider };
+}
+
+async function stockOf(db: Db, variantId: number) {
+  const [row] = await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
+  return row!.stock;
+}
+
+test("a bank-transfer order: marked paid by the admin, prepared, shipped with the carrier in the customer's mail, each step audited", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const { orderId } = await anOrder(db, { paymentMethod: "bank_transfer" });
+  expect((await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped" })).ok).toBe(false);
+  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "mark-paid" })).toEqual({ ok: true, done: "mark-paid" });
+  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "mark-paid" })).toMatchObject({ ok: false });
+  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "preparing" })).toEqual({ ok: true, done: "status" });
+  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped" })).toEqual({ ok: false, error: "admin.orders.errors.carrier-required" });
+  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped", carrier: "BRT", trackingNumber: "BRT123" })).toEqual({ ok: true, done: "status" });
+  const detail = await getAdminOrder(db, { orderId, locale: "it" });
+  expect(detail!.order.status).toBe("shipped");
+  expect(detail!.order.delivery.carrier).toBe("BRT");
+  expect(detail!.moves).toEqual(["completed"]);
+  const [shipped] = await db.select({ text: outboxEmails.textBody }).from(outboxEmails).where(eq(outboxEmails.kind, "order-shipped"));
+  expect(shipped!.text).toContain("BRT123");
+  const audit = await db.select({ action: auditLog.action, actor: auditLog.actorUserId }).from(auditLog).orderBy(asc(auditLog.id));
+  expect(audit.map((row) => row.action)).toEqual(["order.mark-paid", "order.status", "order.status"]);
+  expect(audit.every((row) => row.actor === admin)).toBe(true);
+});
+
+test("cancelling gives the stock back; refunding a card order asks the provider once and records it", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const cancelled = await anOrder(db, { paymentMethod: "bank_transfer" }, 5);
+  expect(await stockOf(db, cancelled.variantId)).toBe(3);
+  expect(await runAdminOrderAction(ctx(db, admin), cancelled.orderId, { intent: "cancel" })).toEqual({ ok: true, done: "cancel" });
+  expect(await stockOf(db, cancelled.variantId)).toBe(5);
+  expect(await runAdminOrderAction(ctx(db, admin), cancelled.orderId, { intent: "refund" })).toMatchObject({ ok: false });
+
+  const card = await anOrder(db, {}, 5);
+  const [order] = await db.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, card.orderId));
+  await db.insert(payments).values({ orderId: card.orderId, provider: "test", providerRef: "test_abc", status: "succeeded", amountCents: order!.totalCents });
+  await db.update(orders).set({ status: "paid", paidAt: new Date() }).where(eq(orders.id, card.orderId));
+  refunds.length = 0;
+  expect(await runAdminOrderAction(ctx(db, admin), card.orderId, { intent: "refund" })).toEqual({ ok: true, done: "refund" });
+  expect(refunds).toEqual([`test_abc:${order!.totalCents}`]);
+  expect(await stockOf(db, card.variantId)).toBe(5);
+  const detail = await getAdminOrder(db, { orderId: card.orderId, locale: "en" });
+  expect(detail!.order.status).toBe("refunded");
+  expect(detail!.refundedCents).toBe(order!.totalCents);
+  expect(await runAdminOrderAction(ctx(db, admin), card.orderId, { intent: "refund" })).toMatchObject({ ok: false });
+  expect(refunds).toHaveLength(1);
+});
+
+test("the list filters by status, payment and number or e-mail; the dashboard counts confirmed sales and orders to prepare", async () => {
+  const db = await openDb();
+  const cod = await anOrder(db, { paymentMethod: "cash_on_delivery", email: "lucia@example.it" });
+  await anOrder(db, { paymentMethod: "bank_transfer" });
+  const all = await listAdminOrders(db, parseAdminOrderFilters(new URLSearchParams()));
+  expect(all.total).toBe(2);
+  const byMail = await listAdminOrders(db, parseAdminOrderFilters(new URLSearchParams({ q: "LUCIA@" })));
+  expect(byMail.rows.map((row) => row.id)).toEqual([cod.orderId]);
+  const byNumber = await listAdminOrders(db, parseAdminOrderFilters(new URLSearchParams({ q: `#${all.rows[0]!.number}` })));
+  expect(byNumber.total).toBe(1);
+  expect((await listAdminOrders(db, parseAdminOrderFilters(new URLSearchParams({ payment: "bank_transfer", status: "nonsense" })))).total).toBe(1);
+  const dashboard = await getDashboard(db, { now: new Date(), locale: "it" });
+  expect(dashboard.today.orders).toBe(1);
+  expect(dashboard.days).toHaveLength(30);
+  expect(dashboard.days.at(-1)!.orders).toBe(1);
+  expect(dashboard.toPrepare.map((row) => row.id)).toEqual([cod.orderId]);
+});
+
+test("settings: opening hours are saved from the form with an audit row; bad input is refused field by field", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  expect(parseOpeningSlots("9:00-13:00, 15.30-19:00")).toEqual([{ opens: "09:00", closes: "13:00" }, { opens: "15:30", closes: "19:00" }]);
+  expect(parseOpeningSlots("13:00-09:00")).toBeNull();
+  const { shop } = await getSettings(db, ["shop"]);
+  const form: Record<string, string> = { ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")) as Record<string, string>, facebookUrl: "", instagramUrl: "" };
+  for (const day of [1, 2, 3, 4, 5, 6]) form[`hours${day}`] = "10:00-19:00";
+  form.hours7 = "";
+  expect(await saveSettings(db, { key: "shop", form, actorUserId: admin })).toEqual({ ok: true });
+  const saved = await getSettings(db, ["shop"]);
+  expect(saved.shop.openingHours[1]).toEqual([{ opens: "10:00", closes: "19:00" }]);
+  expect(saved.shop.facebookUrl).toBeNull();
+  const bad = await saveSettings(db, { key: "shop", form: { ...form, postcode: "8001", hours3: "sempre" }, actorUserId: admin });
+  expect(bad).toEqual({ ok: false, errors: { postcode: "admin.settings.errors.postcode", hours3: "admin.settings.errors.hours" } });
+  expect(await saveSettings(db, { key: "delivery", form: { localPostcodes: "80013, 80011", standardFee: "-1", cashOnDeliveryFee: "3,00" }, actorUserId: admin })).toMatchObject({ ok: false, errors: { standardFee: "admin.errors.priceNegative" } });
+  expect(await saveSettings(db, { key: "giftListCompletion", form: { percent: "51", windowDays: "60" }, actorUserId: admin })).toEqual({ ok: false, errors: { percent: "admin.settings.errors.range.giftListCompletion.percent" } });
+  expect(await db.$count(auditLog)).toBe(1);
+});

@@ -1,0 +1,229 @@
+/**
+ * The back office's settings, mail outbox and exchange rates. A settings form arrives as strings
+ * (money in euros, lists one per line or comma separated, opening hours "09:30-13:00, 16:30-20:00"
+ * per weekday), becomes the key's value and is checked by the key's own zod shape (settings.ts)
+ * before it is stored, with its audit row in the same transaction.
+ */
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { shopSettings } from "#server/db/schema.ts";
+import { clearExchangeRateOverride, getExchangeRates, overrideExchangeRate, refreshExchangeRates } from "#server/currency/rates.service.ts";
+import { convertedCurrencies, isConvertedCurrency, isUsableRate, type ConvertedCurrency } from "#server/currency/rates.ts";
+import { resendEmail } from "#server/mail/delivery.service.ts";
+import { settingsSchemas, type Settings, type SettingsKey } from "#server/settings/settings.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import { formatEuroInput, parseEuroCents } from "./product-admin.inputs";
+import { recordAudit } from "./audit.service";
+
+export const settingsKeys = Object.keys(settingsSchemas) as SettingsKey[];
+export const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
+
+export function isSettingsKey(value: unknown): value is SettingsKey {
+  return typeof value === "string" && (settingsKeys as string[]).includes(value);
+}
+
+/** Field name -> error message key. */
+export type SettingsErrors = Record<string, string>;
+
+const list = (raw: string) =>
+  raw
+    .split(/[\n,;]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+const optionalUrl = (raw: string) => (raw.trim() === "" ? null : raw.trim());
+
+/** "09:30-13:00, 16:30-20:00" -> slots; "" or "chiuso"/"closed" -> closed. Null when unreadable. */
+export function parseOpeningSlots(raw: string): { opens: string; closes: string }[] | null {
+  const text = raw.trim();
+  if (text === "" || /^(chiuso|closed)$/i.test(text)) return [];
+  const slots = text.split(/[,;]/).map((part) => /^\s*(\d{1,2})[:.](\d{2})\s*[-–]\s*(\d{1,2})[:.](\d{2})\s*$/.exec(part));
+  if (slots.some((match) => !match)) return null;
+  const result = slots.map((match) => ({ opens: `${match![1]!.padStart(2, "0")}:${match![2]}`, closes: `${match![3]!.padStart(2, "0")}:${match![4]}` }));
+  if (result.some((slot) => slot.opens >= slot.closes)) return null;
+  return result;
+}
+
+export function formatOpeningSlots(slots: { opens: string; closes: string }[]): string {
+  return slots.map((slot) => `${slot.opens}-${slot.closes}`).join(", ");
+}
+
+function wholeNumber(raw: string): number | null {
+  return /^\s*\d{1,6}\s*$/.test(raw) ? Number(raw) : null;
+}
+
+/** The form's fields for one key, as the page fills them in. */
+export function settingsToForm(settings: Settings): Record<SettingsKey, Record<string, string>> {
+  const { shop, delivery, bankTransfer, giftListCompletion, newsletter, api } = settings;
+  return {
+    shop: {
+      ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")),
+      facebookUrl: shop.facebookUrl ?? "",
+      instagramUrl: shop.instagramUrl ?? "",
+      ...Object.fromEntries(weekdays.map((day) => [`hours${day}`, formatOpeningSlots(shop.openingHours[day])])),
+    },
+    delivery: { localPostcodes: delivery.localPostcodes.join(", "), standardFee: formatEuroInput(delivery.standardFeeCents), cashOnDeliveryFee: formatEuroInput(delivery.cashOnDeliveryFeeCents) },
+    bankTransfer: { iban: bankTransfer.iban, beneficiary: bankTransfer.beneficiary, bankName: bankTransfer.bankName, daysToPay: String(bankTransfer.daysToPay) },
+    giftListCompletion: { percent: String(giftListCompletion.percent), windowDays: String(giftListCompletion.windowDays) },
+    newsletter: { url: newsletter.url ?? "" },
+    api: { allowedOrigins: api.allowedOrigins.join("\n") },
+  };
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; errors: SettingsErrors };
+
+/** Builds the key's value from the form; errors point at fields. */
+export function parseSettingsForm(key: SettingsKey, form: Record<string, string>): Parsed {
+  const errors: SettingsErrors = {};
+  const field = (name: string) => (form[name] ?? "").trim();
+  let value: unknown;
+  switch (key) {
+    case "shop": {
+      const openingHours: Record<number, unknown> = {};
+      for (const day of weekdays) {
+        const slots = parseOpeningSlots(field(`hours${day}`));
+        if (slots === null) errors[`hours${day}`] = "admin.settings.errors.hours";
+        openingHours[day] = slots ?? [];
+      }
+      value = {
+        name: field("name"),
+        legalName: field("legalName"),
+        vatNumber: field("vatNumber"),
+        street: field("street"),
+        postcode: field("postcode"),
+        city: field("city"),
+        province: field("province").toUpperCase(),
+        phone: field("phone"),
+        whatsapp: field("whatsapp").replace(/[\s+]/g, ""),
+        email: field("email"),
+        facebookUrl: optionalUrl(field("facebookUrl")),
+        instagramUrl: optionalUrl(field("instagramUrl")),
+        openingHours,
+      };
+      break;
+    }
+    case "delivery": {
+      const standard = parseEuroCents(field("standardFee"));
+      const cod = parseEuroCents(field("cashOnDeliveryFee"));
+      if (!standard.ok) errors.standardFee = standard.error;
+      if (!cod.ok) errors.cashOnDeliveryFee = cod.error;
+      value = { localPostcodes: list(field("localPostcodes")), standardFeeCents: standard.ok ? standard.cents : -1, cashOnDeliveryFeeCents: cod.ok ? cod.cents : -1 };
+      break;
+    }
+    case "bankTransfer":
+      value = { iban: field("iban").replace(/\s/g, "").toUpperCase(), beneficiary: field("beneficiary"), bankName: field("bankName"), daysToPay: wholeNumber(field("daysToPay")) };
+      break;
+    case "giftListCompletion":
+      value = { percent: wholeNumber(field("percent")), windowDays: wholeNumber(field("windowDays")) };
+      break;
+    case "newsletter":
+      value = { url: optionalUrl(field("url")) };
+      break;
+    case "api":
+      value = { allowedOrigins: list(field("allowedOrigins")) };
+      break;
+  }
+  const checked = settingsSchemas[key].safeParse(value);
+  if (!checked.success) {
+    for (const issue of checked.error.issues) {
+      const [first, second] = issue.path.map(String);
+      const name = first === "openingHours" ? `hours${second}` : first === "standardFeeCents" ? "standardFee" : first === "cashOnDeliveryFeeCents" ? "cashOnDeliveryFee" : (first ?? "form");
+      errors[name] ??= `admin.settings.errors.${issueKind(key, name)}`;
+    }
+  }
+  if (Object.keys(errors).length) return { ok: false, errors };
+  return { ok: true, value: checked.data };
+}
+
+/** One message per field kind: what a person can fix. */
+function issueKind(key: SettingsKey, name: string): string {
+  if (["postcode", "localPostcodes"].includes(name)) return "postcode";
+  if (["facebookUrl", "instagramUrl", "url", "allowedOrigins"].includes(name)) return "url";
+  if (name === "email") return "email";
+  if (name === "province") return "province";
+  if (name === "whatsapp") return "whatsapp";
+  if (name === "iban") return "iban";
+  if (name.startsWith("hours")) return "hours";
+  if (["daysToPay", "percent", "windowDays"].includes(name)) return `range.${key}.${name}`;
+  if (["standardFee", "cashOnDeliveryFee"].includes(name)) return "money";
+  return "required";
+}
+
+export async function saveSettings(db: Db, args: { key: SettingsKey; form: Record<string, string>; actorUserId: string }): Promise<{ ok: true } | { ok: false; errors: SettingsErrors }> {
+  const parsed = parseSettingsForm(args.key, args.form);
+  if (!parsed.ok) return parsed;
+  await db.transaction(async (tx) => {
+    const before = await getSettings(tx, [args.key]);
+    await tx
+      .insert(shopSettings)
+      .values({ key: args.key, value: parsed.value, updatedByUserId: args.actorUserId })
+      .onConflictDoUpdate({ target: shopSettings.key, set: { value: parsed.value, updatedByUserId: args.actorUserId, updatedAt: new Date() } });
+    await recordAudit(tx, { actorUserId: args.actorUserId, action: "settings.update", entity: "settings", entityId: args.key, details: { before: before[args.key], after: parsed.value } });
+  });
+  return { ok: true };
+}
+
+export async function getSettingsUpdatedAt(db: Db): Promise<Partial<Record<SettingsKey, string>>> {
+  const rows = await db.select({ key: shopSettings.key, updatedAt: shopSettings.updatedAt }).from(shopSettings);
+  return Object.fromEntries(rows.filter((row) => isSettingsKey(row.key)).map((row) => [row.key, row.updatedAt.toISOString()]));
+}
+
+// ---------------------------------------------------------------- outbox
+
+export async function resendOutboxEmail(db: Db, args: { id: number; actorUserId: string; now?: Date }) {
+  return db.transaction(async (tx) => {
+    const result = await resendEmail(tx, args.id, { now: args.now });
+    if (result.ok) await recordAudit(tx, { actorUserId: args.actorUserId, action: "mail.resend", entity: "mail", entityId: args.id, details: { queuedAs: result.id } });
+    return result;
+  });
+}
+
+// ---------------------------------------------------------------- exchange rates
+
+export async function listExchangeRates(db: Db) {
+  const rates = await getExchangeRates(db);
+  return convertedCurrencies.map((currency) => ({ currency, ratePerEur: rates[currency].ratePerEur, source: rates[currency].source, updatedAt: rates[currency].updatedAt?.toISOString() ?? null }));
+}
+
+/** "1,0825" or "1.0825" -> 1.0825; only plain decimals with up to 6 places. */
+export function parseRate(raw: string): number | null {
+  const match = /^\s*(\d{1,6})(?:[.,](\d{1,6}))?\s*$/.exec(raw);
+  if (!match) return null;
+  const rate = Number(`${match[1]}.${match[2] ?? "0"}`);
+  return isUsableRate(rate) ? rate : null;
+}
+
+export async function setExchangeRate(db: Db, args: { currency: string; rate: string; actorUserId: string }): Promise<{ ok: true } | { ok: false; error: "admin.rates.errors.rate" | "admin.rates.errors.currency" }> {
+  if (!isConvertedCurrency(args.currency)) return { ok: false, error: "admin.rates.errors.currency" };
+  const ratePerEur = parseRate(args.rate);
+  if (ratePerEur === null) return { ok: false, error: "admin.rates.errors.rate" };
+  const currency: ConvertedCurrency = args.currency;
+  await db.transaction(async (tx) => {
+    await overrideExchangeRate(tx, { currency, ratePerEur });
+    await recordAudit(tx, { actorUserId: args.actorUserId, action: "rates.override", entity: "exchange-rate", entityId: currency, details: { ratePerEur } });
+  });
+  return { ok: true };
+}
+
+export async function clearExchangeRate(db: Db, args: { currency: string; actorUserId: string }): Promise<{ ok: true } | { ok: false; error: "admin.rates.errors.currency" }> {
+  if (!isConvertedCurrency(args.currency)) return { ok: false, error: "admin.rates.errors.currency" };
+  const currency: ConvertedCurrency = args.currency;
+  await db.transaction(async (tx) => {
+    await clearExchangeRateOverride(tx, currency);
+    await recordAudit(tx, { actorUserId: args.actorUserId, action: "rates.clear-override", entity: "exchange-rate", entityId: currency });
+  });
+  return { ok: true };
+}
+
+/** Fetches the rates now (RATES_URL); without a URL there is nothing to fetch. */
+export async function refreshRatesNow(db: Db, args: { url: string | undefined; actorUserId: string; fetch?: typeof globalThis.fetch }) {
+  if (!args.url) return { ok: false as const, error: "admin.rates.errors.noUrl" };
+  const result = await refreshExchangeRates(db, { url: args.url, fetch: args.fetch });
+  await recordAudit(db, { actorUserId: args.actorUserId, action: "rates.refresh", entity: "exchange-rate", entityId: null, details: result.ok ? { updated: result.updated, keptManual: result.keptManual } : { error: result.error } });
+  return result.ok ? { ok: true as const, updated: result.updated, keptManual: result.keptManual } : { ok: false as const, error: `admin.rates.errors.${result.error}` };
+}
+
+export async function getSettingRow(db: Db, key: SettingsKey) {
+  const [row] = await db.select().from(shopSettings).where(eq(shopSettings.key, key));
+  return row ?? null;
+}

@@ -1,0 +1,6 @@
+/** Every /api endpoint, in the order of SPEC.md section 7: the router, the OpenAPI document and the docs page read this list. */
+import { accountEndpoints } from "./account-api";
+import type { ApiEndpoint } from "./api-route";
+import { catalogEndpoints } from "./catalog-api";
+
+export const apiEndpoints: readonly ApiEndpoint[] = [...catalogEndpoints, ...accountEndpoints];

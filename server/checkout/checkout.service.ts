@@ -1,0 +1,340 @@
+/**
+ * Checkout's use-cases: the summary the checkout page shows, and placeOrder, which turns a cart into an
+ * order in one transaction: prices from the database (never the form), quantities summed per variant,
+ * variants locked in id order, one conditional UPDATE per variant, the order with its snapshot lines,
+ * history and payment row, the cart emptied. Idempotent on the form's idempotency key.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Locale } from "#app/lib/locale.ts";
+import { getCartView, describeVariants, type CartView, type VariantDisplay } from "#server/cart/cart-view.service.ts";
+import { lineTotalCents } from "#server/cart/cart.ts";
+import { getStoredCartLines } from "#server/cart/cart.service.ts";
+import type { Db } from "#server/db/client.ts";
+import {
+  addresses,
+  cartLines,
+  carts,
+  orderLines,
+  orders,
+  orderStatusHistory,
+  payments,
+  products,
+  productVariants,
+  stockMovements,
+} from "#server/db/schema.ts";
+import { queueOrderMail } from "#server/orders/order-emails.ts";
+import type { OrderStatus } from "#server/orders/order-status.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import type { BankTransferSettings } from "#server/settings/settings.ts";
+import {
+  allowedPaymentMethods,
+  isPaymentAllowed,
+  orderTotals,
+  paymentDueAt,
+  paymentFeeCents,
+  paymentMethods,
+  quantitiesPerVariant,
+  quoteDeliveries,
+  shortages,
+  type CheckoutErrorCode,
+  type DeliveryMethod,
+  type DeliveryQuote,
+  type PaymentMethod,
+} from "./checkout";
+import type { CheckoutInput } from "./checkout.inputs";
+
+export type CheckoutSummary = {
+  cart: CartView;
+  deliveries: DeliveryQuote[];
+  /** The delivery and payment chosen, when offered (else null: the page asks again). */
+  delivery: DeliveryMethod | null;
+  payment: PaymentMethod | null;
+  /** Goods at today's prices, discounts applied. */
+  subtotalCents: number;
+  /** Saved by discounts (already out of the subtotal). */
+  discountCents: number;
+  personalisationCents: number;
+  shippingCents: number;
+  paymentFeeCents: number;
+  totalCents: number;
+  allowedPayments: PaymentMethod[];
+  bankTransfer: BankTransferSettings;
+  codFeeCents: number;
+  /** Checkout cannot go on: the cart is empty, a gift-list cart, or has lines out of stock or no longer for sale. */
+  blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-checkout" | "out-of-stock" | "unavailable-product"> | null;
+};
+
+export type PlaceOrderResult =
+  | { ok: true; orderId: string; orderNumber: number; paymentMethod: PaymentMethod; status: OrderStatus; alreadyPlaced: boolean }
+  | { ok: false; error: CheckoutErrorCode; lines?: { variantId: number; name: string; available: number }[] };
+
+/** Whether every product in the list ships free (standard delivery then costs nothing). */
+async function allFreeShipping(db: Db, productIds: readonly number[]): Promise<boolean> {
+  if (productIds.length === 0) return false;
+  const rows = await db
+    .select({ isFreeShipping: products.isFreeShipping })
+    .from(products)
+    .where(inArray(products.id, [...new Set(productIds)]));
+  return rows.length > 0 && rows.every((row) => row.isFreeShipping);
+}
+
+function blockerOf(cart: CartView): CheckoutSummary["blocker"] {
+  if (cart.lines.length === 0) return "empty-cart";
+  if (cart.giftList) return "gift-list-checkout";
+  if (cart.lines.some((line) => line.status === "unavailable")) return "unavailable-product";
+  if (cart.lines.some((line) => line.status !== "ok")) return "out-of-stock";
+  return null;
+}
+
+/** The checkout page's data: the cart at today's prices, the deliveries for the postcode, fees and totals. */
+export async function getCheckoutSummary(
+  db: Db,
+  args: { cartId: string | null; locale: Locale; now: Date; postcode?: string | null; delivery?: DeliveryMethod | null; payment?: PaymentMethod | null },
+): Promise<CheckoutSummary> {
+  const [cart, settings] = await Promise.all([
+    getCartView(db, { cartId: args.cartId, locale: args.locale, now: args.now }),
+    getSettings(db, ["delivery", "bankTransfer"]),
+  ]);
+  const postcode = args.postcode && /^[0-9]{5}$/.test(args.postcode.trim()) ? args.postcode.trim() : null;
+  const deliveries = quoteDeliveries(settings.delivery, {
+    postcode,
+    allLinesFreeShipping: await allFreeShipping(
+      db,
+      cart.lines.map((line) => line.productId),
+    ),
+  });
+  const quote = deliveries.find((candidate) => candidate.method === args.delivery && candidate.available) ?? null;
+  const allowedPayments = quote ? allowedPaymentMethods(quote.method) : [...paymentMethods];
+  const payment = args.payment && allowedPayments.includes(args.payment) ? args.payment : null;
+  const totals = orderTotals(cart.lines, {
+    shippingCents: quote?.feeCents ?? 0,
+    paymentFeeCents: payment ? paymentFeeCents(settings.delivery, payment) : 0,
+  });
+  return {
+    cart,
+    deliveries,
+    delivery: quote?.method ?? null,
+    payment,
+    ...totals,
+    allowedPayments,
+    bankTransfer: settings.bankTransfer,
+    codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
+    blocker: blockerOf(cart),
+  };
+}
+
+type Refused = Extract<PlaceOrderResult, { ok: false }>;
+
+/** Thrown inside the transaction to roll it back with an answer (or because the same checkout won the race). */
+class CheckoutRollback extends Error {
+  constructor(readonly outcome: Refused | "already-placed") {
+    super(typeof outcome === "string" ? outcome : outcome.error);
+  }
+}
+
+async function findOrderByKey(db: Db, idempotencyKey: string): Promise<PlaceOrderResult | null> {
+  const [order] = await db
+    .select({ id: orders.id, number: orders.number, paymentMethod: orders.paymentMethod, status: orders.status })
+    .from(orders)
+    .where(eq(orders.idempotencyKey, idempotencyKey));
+  return order ? { ok: true, orderId: order.id, orderNumber: order.number, paymentMethod: order.paymentMethod, status: order.status, alreadyPlaced: true } : null;
+}
+
+export type PlaceOrderArgs = {
+  /** From the verified cart cookie. */
+  cartId: string | null;
+  /** The signed-in customer, or null for a guest. */
+  userId: string | null;
+  locale: Locale;
+  input: CheckoutInput;
+  now: Date;
+  /** For the order page link in the confirmation e-mail. */
+  publicUrl: string;
+  secret: string;
+};
+
+/** Turns the cart into an order (see the top of this file); the same checkout twice gives one order. */
+export async function placeOrder(db: Db, args: PlaceOrderArgs): Promise<PlaceOrderResult> {
+  const earlier = await findOrderByKey(db, args.input.idempotencyKey);
+  if (earlier) return earlier;
+  if (!args.cartId) return { ok: false, error: "empty-cart" };
+  try {
+    return await db.transaction((tx) => placeOrderIn(tx, { ...args, cartId: args.cartId! }));
+  } catch (error) {
+    if (!(error instanceof CheckoutRollback)) throw error;
+    if (error.outcome !== "already-placed") return error.outcome;
+    const first = await findOrderByKey(db, args.input.idempotencyKey);
+    if (!first) throw new Error("placeOrder: the order of a concurrent identical checkout is missing", { cause: error });
+    return first;
+  }
+}
+
+async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): Promise<PlaceOrderResult> {
+  const { input, now, locale } = args;
+  // One checkout of a cart at a time: a double submit waits here, then finds the first order.
+  const [cart] = await tx.select({ id: carts.id, giftListId: carts.giftListId }).from(carts).where(eq(carts.id, args.cartId)).for("update");
+  if (!cart) return { ok: false, error: "empty-cart" };
+  const earlier = await findOrderByKey(tx, input.idempotencyKey);
+  if (earlier) return earlier;
+  if (cart.giftListId) return { ok: false, error: "gift-list-checkout" };
+  const lines = await getStoredCartLines(tx, cart.id);
+  if (lines.length === 0) return { ok: false, error: "empty-cart" };
+
+  const wanted = quantitiesPerVariant(lines);
+  const variantIds = [...wanted.keys()];
+  const display = await describeVariants(tx, variantIds, locale, now);
+  const unavailable = variantIds.filter((id) => !display.get(id)?.isForSale);
+  if (unavailable.length > 0) {
+    return { ok: false, error: "unavailable-product", lines: unavailable.map((variantId) => ({ variantId, name: display.get(variantId)?.name ?? "", available: 0 })) };
+  }
+
+  const facts = new Map(
+    (
+      await tx
+        .select({ id: productVariants.id, sku: productVariants.sku, vatRatePercent: products.vatRatePercent, isFreeShipping: products.isFreeShipping })
+        .from(productVariants)
+        .innerJoin(products, eq(products.id, productVariants.productId))
+        .where(inArray(productVariants.id, variantIds))
+    ).map((row) => [row.id, row]),
+  );
+  // A first look without locks: a cart plainly beyond today's stock is refused before any work.
+  const short = shortages(wanted, (variantId) => display.get(variantId)?.stock ?? 0);
+  if (short.length > 0) return outOfStock(short, display);
+
+  const address = input.savedAddressId !== undefined ? await savedAddressOf(tx, args.userId, input.savedAddressId) : typedAddressOf(input);
+  if (address === "not-found") return { ok: false, error: "address-not-found" };
+  const settings = await getSettings(tx, ["delivery", "bankTransfer"]);
+  const quote = quoteDeliveries(settings.delivery, {
+    postcode: address?.postcode ?? null,
+    allLinesFreeShipping: [...facts.values()].every((row) => row.isFreeShipping),
+  }).find((candidate) => candidate.method === input.deliveryMethod);
+  if (!quote?.available || (input.deliveryMethod !== "collection" && !address)) return { ok: false, error: "delivery-not-available" };
+  if (!isPaymentAllowed(input.deliveryMethod, input.paymentMethod)) return { ok: false, error: "payment-not-allowed" };
+
+  const priced = lines.map((line) => {
+    const variant = display.get(line.variantId)!;
+    return { ...line, variant, listUnitCents: variant.listUnitCents, unitCents: variant.unitCents, personalisationUnitCents: variant.personalisationUnitCents };
+  });
+  const totals = orderTotals(priced, { shippingCents: quote.feeCents, paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod) });
+  const dueAt = paymentDueAt(input.paymentMethod, now, settings.bankTransfer.daysToPay);
+  const status: OrderStatus = "awaiting_payment";
+  // Every check passed: take the stock now. A checkout that loses the race for the last units waits for
+  // the row, finds too few and is refused before writing anything.
+  await takeStock(tx, wanted, display);
+
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      idempotencyKey: input.idempotencyKey,
+      userId: args.userId,
+      cartId: cart.id,
+      status,
+      locale,
+      email: input.email,
+      phone: input.phone,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      ...(address ?? {}),
+      companyName: input.companyName,
+      vatNumber: input.vatNumber,
+      sdiCode: input.sdiCode,
+      pec: input.pec,
+      deliveryMethod: input.deliveryMethod,
+      paymentMethod: input.paymentMethod,
+      ...totals,
+      paymentDueAt: dueAt,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: orders.idempotencyKey })
+    .returning({ id: orders.id, number: orders.number });
+  // The same checkout committed meanwhile from elsewhere: undo everything and answer with that order.
+  if (!order) throw new CheckoutRollback("already-placed");
+  await tx.insert(stockMovements).values(
+    [...wanted].map(([variantId, quantity]) => ({ variantId, delta: -quantity, reason: "order-placed", orderId: order.id, actorUserId: args.userId, createdAt: now })),
+  );
+
+  await tx.insert(orderLines).values(
+    priced.map((line) => ({
+      orderId: order.id,
+      productId: line.variant.productId,
+      variantId: line.variantId,
+      sku: facts.get(line.variantId)!.sku,
+      name: line.variant.name,
+      colour: line.variant.colour,
+      size: line.variant.size,
+      quantity: line.quantity,
+      listPriceCents: line.listUnitCents,
+      discountPercent: line.variant.discountPercent,
+      unitPriceCents: line.unitCents,
+      // Labels in the order's language, so the snapshot reads the same whatever the product becomes.
+      personalisation: Object.fromEntries(
+        line.variant.personalisationLabels.flatMap((label, index) => {
+          const text = line.personalisation[String(index)];
+          return text ? [[label, text]] : [];
+        }),
+      ),
+      personalisationUnitCents: line.personalisationUnitCents,
+      lineTotalCents: lineTotalCents(line, line.quantity),
+      vatRatePercent: facts.get(line.variantId)!.vatRatePercent,
+      isPreorder: line.variant.isPreorder,
+    })),
+  );
+  await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: null, toStatus: status, note: "order-placed", actorUserId: args.userId, createdAt: now });
+  // Card payments get their row per provider session from the payments module (server/payments).
+  if (input.paymentMethod !== "card") {
+    await tx.insert(payments).values({ orderId: order.id, provider: input.paymentMethod, status: "pending", amountCents: totals.totalCents, expiresAt: dueAt });
+  }
+  await tx.delete(cartLines).where(eq(cartLines.cartId, cart.id));
+  await tx.update(carts).set({ giftListId: null, updatedAt: now }).where(eq(carts.id, cart.id));
+  // The card order's mail goes when it is paid; every other order is confirmed now.
+  if (input.paymentMethod !== "card") {
+    await queueOrderMail(tx, { orderId: order.id, kind: "confirmation", links: { publicUrl: args.publicUrl, secret: args.secret } });
+  }
+  return { ok: true, orderId: order.id, orderNumber: order.number, paymentMethod: input.paymentMethod, status, alreadyPlaced: false };
+}
+
+function outOfStock(short: { variantId: number; available: number }[], display: Map<number, VariantDisplay>): Refused {
+  return { ok: false, error: "out-of-stock", lines: short.map((line) => ({ ...line, name: display.get(line.variantId)?.name ?? "" })) };
+}
+
+/**
+ * One conditional UPDATE per variant, in id order (two checkouts never wait on each other crosswise): the
+ * row lock it takes is held until the order commits. A variant without enough units rolls everything back;
+ * the answer says how many are left.
+ */
+async function takeStock(tx: Db, wanted: Map<number, number>, display: Map<number, VariantDisplay>) {
+  for (const [variantId, quantity] of wanted) {
+    const taken = await tx
+      .update(productVariants)
+      .set({ stock: sql`${productVariants.stock} - ${quantity}` })
+      .where(and(eq(productVariants.id, variantId), sql`${productVariants.stock} >= ${quantity}`))
+      .returning({ id: productVariants.id });
+    if (taken.length === 0) {
+      const stock = await tx
+        .select({ id: productVariants.id, stock: productVariants.stock })
+        .from(productVariants)
+        .where(inArray(productVariants.id, [...wanted.keys()]));
+      const stockOf = new Map(stock.map((row) => [row.id, row.stock]));
+      throw new CheckoutRollback(outOfStock(shortages(wanted, (id) => stockOf.get(id) ?? 0), display));
+    }
+  }
+}
+
+type OrderAddress = { street: string; houseNumber: string; postcode: string; city: string; province: string };
+
+function typedAddressOf(input: CheckoutInput): OrderAddress | null {
+  if (input.deliveryMethod === "collection") return null;
+  const { street, houseNumber, postcode, city, province } = input;
+  return street && houseNumber && postcode && city && province ? { street, houseNumber, postcode, city, province } : null;
+}
+
+/** A saved address is copied only for its owner. */
+async function savedAddressOf(tx: Db, userId: string | null, addressId: number): Promise<OrderAddress | "not-found"> {
+  if (!userId) return "not-found";
+  const [row] = await tx
+    .select({ street: addresses.street, houseNumber: addresses.houseNumber, postcode: addresses.postcode, city: addresses.city, province: addresses.province })
+    .from(addresses)
+    .where(and(eq(addresses.id, addressId), eq(addresses.userId, userId)));
+  return row ?? "not-found";
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "cart_lines" ADD COLUMN "seen_unit_cents" integer;--> statement-breakpoint
+ALTER TABLE "cart_lines" ADD CONSTRAINT "cart_lines_seen_unit_cents_not_negative" CHECK ("cart_lines"."seen_unit_cents" >= 0);

@@ -1,0 +1,206 @@
+/**
+ * What checkout and payment need from gift lists (wired into placeOrder / markOrderPaid by the lead):
+ * the delivery of a gift-list order (the list's address copied into the order, never shown to the
+ * guest, or collection in the shop), and recording what was bought once the order is paid.
+ */
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import type { Db } from "#server/db/client.ts";
+import { addresses, cartLines, carts, giftListItems, giftListPurchases, giftLists, orderLines, orders, profiles, users } from "#server/db/schema.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
+import { queueEmail } from "#server/mail/outbox.ts";
+import { renderEmail } from "#server/mail/templates.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import { stillNeeded } from "./gift-list";
+
+export type GiftListDelivery =
+  | {
+      kind: "address";
+      firstName: string;
+      lastName: string;
+      street: string;
+      houseNumber: string;
+      postcode: string;
+      city: string;
+      province: string;
+      country: string;
+      phone: string | null;
+    }
+  | { kind: "collection" };
+
+/**
+ * Where a gift-list order goes: the list's shipping address (to copy into the order's address
+ * columns; the checkout page must not show it) or collection in the shop. Null when the list is gone
+ * or closed: then the order is refused.
+ */
+export async function giftListDeliveryFor(db: Db, giftListId: string): Promise<GiftListDelivery | null> {
+  const [list] = await db
+    .select({ status: giftLists.status, ownerUserId: giftLists.ownerUserId, shippingAddressId: giftLists.shippingAddressId })
+    .from(giftLists)
+    .where(eq(giftLists.id, giftListId));
+  if (!list || list.status !== "open") return null;
+  if (list.shippingAddressId === null) return { kind: "collection" };
+  const [address] = await db
+    .select()
+    .from(addresses)
+    .where(and(eq(addresses.id, list.shippingAddressId), eq(addresses.userId, list.ownerUserId)));
+  // The owner deleted the address after choosing it: collection in the shop, as for a list without one.
+  if (!address) return { kind: "collection" };
+  const { firstName, lastName, street, houseNumber, postcode, city, province, country, phone } = address;
+  return { kind: "address", firstName, lastName, street, houseNumber, postcode, city, province, country, phone };
+}
+
+/** The giver's name and message kept on the cart (the list page's form), for placeOrder to copy. */
+export async function giftNoteOfCart(db: Db, cartId: string): Promise<{ giverName: string | null; giftMessage: string | null }> {
+  const [row] = await db.select({ giverName: carts.giftGiverName, giftMessage: carts.giftMessage }).from(carts).where(eq(carts.id, cartId));
+  return { giverName: row?.giverName ?? null, giftMessage: row?.giftMessage ?? null };
+}
+
+/**
+ * Lines of a gift-list cart asking for more than is still needed (someone bought meanwhile): for
+ * placeOrder to refuse before taking stock. Empty when all is well.
+ */
+export async function giftListShortfalls(db: Db, cartId: string): Promise<{ giftListItemId: string; variantId: number; wanted: number; stillNeeded: number }[]> {
+  const rows = await db
+    .select({
+      giftListItemId: giftListItems.id,
+      variantId: giftListItems.variantId,
+      wanted: sql<number>`sum(${cartLines.quantity})`.mapWith(Number),
+      quantityWished: giftListItems.quantityWished,
+      quantityBought: giftListItems.quantityBought,
+    })
+    .from(cartLines)
+    .innerJoin(giftListItems, eq(giftListItems.id, cartLines.giftListItemId))
+    .where(and(eq(cartLines.cartId, cartId), isNotNull(cartLines.giftListItemId)))
+    .groupBy(giftListItems.id);
+  return rows
+    .map((row) => ({ giftListItemId: row.giftListItemId, variantId: row.variantId, wanted: row.wanted, stillNeeded: stillNeeded(row) }))
+    .filter((row) => row.wanted > row.stillNeeded);
+}
+
+export type RecordedPurchases = {
+  /** Items whose bought quantity went up, and by how much. */
+  recorded: { giftListItemId: string; quantity: number }[];
+  /** Units paid for beyond what was still needed (two guests raced for the last one): for the shop to sort out. */
+  overflow: { giftListItemId: string; quantity: number }[];
+};
+
+/**
+ * On payment (markOrderPaid, in its transaction): raises each item's bought quantity with a
+ * conditional UPDATE (never above wished; rows locked in id order, so two guests cannot both take
+ * the last unit), records one gift_list_purchases row per order item (unique: a repeated webhook
+ * changes nothing) and queues the owner's mail with the giver's name and message, once.
+ */
+export async function recordGiftListPurchases(tx: Db, args: { orderId: string; now: Date; publicUrl: string }): Promise<RecordedPurchases> {
+  const none: RecordedPurchases = { recorded: [], overflow: [] };
+  const [order] = await tx
+    .select({
+      id: orders.id,
+      number: orders.number,
+      giftListId: orders.giftListId,
+      giverName: orders.giverName,
+      giftMessage: orders.giftMessage,
+      email: orders.email,
+      firstName: orders.firstName,
+      lastName: orders.lastName,
+    })
+    .from(orders)
+    .where(eq(orders.id, args.orderId));
+  if (!order?.giftListId) return none;
+  const lines = await tx
+    .select({ giftListItemId: orderLines.giftListItemId, quantity: orderLines.quantity, name: orderLines.name, lineTotalCents: orderLines.lineTotalCents })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, order.id), isNotNull(orderLines.giftListItemId)));
+  const perItem = new Map<string, { quantity: number; amountCents: number; names: string[] }>();
+  for (const line of lines) {
+    const entry = perItem.get(line.giftListItemId!) ?? { quantity: 0, amountCents: 0, names: [] };
+    entry.quantity += line.quantity;
+    entry.amountCents += line.lineTotalCents;
+    entry.names.push(line.name);
+    perItem.set(line.giftListItemId!, entry);
+  }
+  if (perItem.size === 0) return none;
+
+  const itemIds = [...perItem.keys()].sort();
+  const items = await tx
+    .select({ id: giftListItems.id, quantityWished: giftListItems.quantityWished, quantityBought: giftListItems.quantityBought })
+    .from(giftListItems)
+    .where(and(inArray(giftListItems.id, itemIds), eq(giftListItems.giftListId, order.giftListId)))
+    .orderBy(asc(giftListItems.id))
+    .for("update");
+  const giverName = order.giverName?.trim() || `${order.firstName} ${order.lastName}`.trim();
+  const result: RecordedPurchases = { recorded: [], overflow: [] };
+  for (const item of items) {
+    const { quantity, amountCents } = perItem.get(item.id)!;
+    const [inserted] = await tx
+      .insert(giftListPurchases)
+      .values({
+        giftListId: order.giftListId,
+        giftListItemId: item.id,
+        orderId: order.id,
+        kind: "item",
+        quantity,
+        amountCents,
+        giverName,
+        giverEmail: order.email,
+        message: order.giftMessage,
+        createdAt: args.now,
+      })
+      .onConflictDoNothing({ target: [giftListPurchases.orderId, giftListPurchases.giftListItemId] })
+      .returning({ id: giftListPurchases.id });
+    if (!inserted) continue;
+    const take = Math.min(quantity, stillNeeded(item));
+    if (take > 0) {
+      const [raised] = await tx
+        .update(giftListItems)
+        .set({ quantityBought: sql`${giftListItems.quantityBought} + ${take}` })
+        .where(and(eq(giftListItems.id, item.id), sql`${giftListItems.quantityBought} + ${take} <= ${giftListItems.quantityWished}`))
+        .returning({ id: giftListItems.id });
+      if (raised) result.recorded.push({ giftListItemId: item.id, quantity: take });
+    }
+    if (take < quantity) result.overflow.push({ giftListItemId: item.id, quantity: quantity - take });
+  }
+  if (result.recorded.length + result.overflow.length > 0) await queueOwnerNotification(tx, { order, giverName, lines, publicUrl: args.publicUrl });
+  return result;
+}
+
+async function queueOwnerNotification(
+  tx: Db,
+  args: {
+    order: { id: string; number: number; giftListId: string | null; giftMessage: string | null };
+    giverName: string;
+    lines: { name: string; quantity: number }[];
+    publicUrl: string;
+  },
+) {
+  const [owner] = await tx
+    .select({ email: users.email, name: users.name, title: giftLists.title, locale: profiles.preferredLocale })
+    .from(giftLists)
+    .innerJoin(users, eq(users.id, giftLists.ownerUserId))
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(giftLists.id, args.order.giftListId!));
+  if (!owner) return;
+  const locale: Locale = owner.locale === "en" ? "en" : "it";
+  const t = getTranslator(locale);
+  const { shop } = await getSettings(tx, ["shop"]);
+  await queueEmail(tx, {
+    to: owner.email,
+    kind: "gift-list-purchase",
+    locale,
+    dedupeKey: `gift-list-purchase:${args.order.id}`,
+    ...renderEmail({
+      locale,
+      shop,
+      siteUrl: args.publicUrl,
+      subject: t("giftLists.mail.purchase.subject", { giver: args.giverName, title: owner.title }),
+      heading: t("giftLists.mail.purchase.heading", { giver: args.giverName }),
+      paragraphs: [
+        t("giftLists.mail.purchase.intro", { giver: args.giverName, title: owner.title }),
+        ...(args.order.giftMessage ? [t("giftLists.mail.purchase.message", { message: args.order.giftMessage })] : []),
+      ],
+      detailsTitle: t("giftLists.mail.purchase.detailsTitle"),
+      details: args.lines.map((line) => [line.name, `× ${line.quantity}`]),
+      action: { label: t("giftLists.mail.purchase.action"), url: `${args.publicUrl}${localizedHref("/crea-lista-nascita", locale)}` },
+    }),
+  });
+}

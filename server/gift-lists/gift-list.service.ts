@@ -1,0 +1,331 @@
+/**
+ * The owner's side of gift lists: create, edit, delete or close, and the items. Every query names the
+ * owner: someone else's list is "not found" and nothing changes (the page answers 404).
+ */
+import crypto from "node:crypto";
+import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Locale } from "#app/lib/locale.ts";
+import type { Db } from "#server/db/client.ts";
+import { addresses, giftListInvitations, giftListItems, giftListPurchases, giftLists, productVariants, products } from "#server/db/schema.ts";
+import { checkPersonalisation } from "#server/cart/cart.ts";
+import { describeVariants, type VariantDisplay } from "#server/cart/cart-view.service.ts";
+import { isOnRequestSql } from "#server/cart/cart.service.ts";
+import {
+  arrivesAfterEvent,
+  canDeleteGiftList,
+  generateGiftListCode,
+  isEventDateAllowed,
+  maxWishedQuantity,
+  stillNeeded,
+  type GiftListErrorCode,
+} from "./gift-list";
+import {
+  AddToGiftListInput,
+  errorKey,
+  GiftListId,
+  GiftListInput,
+  GiftListItemId,
+  parseGiftListForm,
+  UpdateGiftListItemInput,
+  type GiftListFieldErrors,
+} from "./gift-list.inputs";
+
+export type GiftListRow = typeof giftLists.$inferSelect;
+
+const notFound = { ok: false, error: "not-found" } as const;
+export type NotFound = typeof notFound;
+export type FormRefused = { ok: false; errors: GiftListFieldErrors };
+export type Refused = { ok: false; error: GiftListErrorCode };
+
+/** A customer keeps at most this many lists (an open door for scripts otherwise). */
+export const maxListsPerOwner = 20;
+/** And at most this many items per list. */
+export const maxItemsPerList = 200;
+
+/** The owner's list, or null (unknown id, malformed id, or someone else's). */
+export async function getOwnGiftList(db: Db, userId: string, rawId: unknown): Promise<GiftListRow | null> {
+  const id = GiftListId.safeParse(rawId);
+  if (!id.success) return null;
+  const [row] = await db
+    .select()
+    .from(giftLists)
+    .where(and(eq(giftLists.id, id.data), eq(giftLists.ownerUserId, userId)));
+  return row ?? null;
+}
+
+/** The address id must be one of MY addresses; null means collection in the shop. */
+async function checkDelivery(db: Db, userId: string, addressId: number | null): Promise<boolean> {
+  if (addressId === null) return true;
+  const [row] = await db
+    .select({ id: addresses.id })
+    .from(addresses)
+    .where(and(eq(addresses.id, addressId), eq(addresses.userId, userId)));
+  return Boolean(row);
+}
+
+export async function createGiftList(
+  db: Db,
+  args: { userId: string; input: unknown; now: Date },
+): Promise<{ ok: true; id: string; code: string } | FormRefused> {
+  const parsed = parseGiftListForm(GiftListInput, args.input);
+  if (!parsed.ok) return parsed;
+  const input = parsed.value;
+  if (!isEventDateAllowed(input.eventDate, args.now)) return { ok: false, errors: { eventDate: errorKey("eventDatePast") } };
+  if (!(await checkDelivery(db, args.userId, input.shippingAddressId))) return { ok: false, errors: { shippingAddressId: errorKey("address-not-found") } };
+  const [{ value: owned } = { value: 0 }] = await db.select({ value: count() }).from(giftLists).where(eq(giftLists.ownerUserId, args.userId));
+  if (owned >= maxListsPerOwner) return { ok: false, errors: { form: errorKey("tooManyLists") } };
+  // A fresh code; a clash with an existing one (about 1 in 10^12) just draws again.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const code = generateGiftListCode((size) => crypto.randomInt(size));
+    const [row] = await db
+      .insert(giftLists)
+      .values({ ...input, code, ownerUserId: args.userId })
+      .onConflictDoNothing({ target: giftLists.code })
+      .returning({ id: giftLists.id, code: giftLists.code });
+    if (row) return { ok: true, ...row };
+  }
+  throw new Error("createGiftList: could not draw a free code");
+}
+
+export async function updateGiftList(
+  db: Db,
+  args: { userId: string; giftListId: unknown; input: unknown; now: Date },
+): Promise<{ ok: true } | FormRefused | NotFound> {
+  const list = await getOwnGiftList(db, args.userId, args.giftListId);
+  if (!list) return notFound;
+  const parsed = parseGiftListForm(GiftListInput, args.input);
+  if (!parsed.ok) return parsed;
+  const input = parsed.value;
+  // A list whose day has passed may keep its date; a changed date may not be in the past.
+  if (input.eventDate !== list.eventDate && !isEventDateAllowed(input.eventDate, args.now)) {
+    return { ok: false, errors: { eventDate: errorKey("eventDatePast") } };
+  }
+  if (!(await checkDelivery(db, args.userId, input.shippingAddressId))) return { ok: false, errors: { shippingAddressId: errorKey("address-not-found") } };
+  await db
+    .update(giftLists)
+    .set({ ...input, updatedAt: new Date() })
+    .where(and(eq(giftLists.id, list.id), eq(giftLists.ownerUserId, args.userId)));
+  return { ok: true };
+}
+
+async function purchaseCountOf(db: Db, giftListId: string): Promise<number> {
+  const [{ value } = { value: 0 }] = await db.select({ value: count() }).from(giftListPurchases).where(eq(giftListPurchases.giftListId, giftListId));
+  return value;
+}
+
+/** Refused once someone bought from the list ("has-purchases"): then it can only be closed. */
+export async function deleteGiftList(db: Db, args: { userId: string; giftListId: unknown }): Promise<{ ok: true } | NotFound | Refused> {
+  const list = await getOwnGiftList(db, args.userId, args.giftListId);
+  if (!list) return notFound;
+  return db.transaction(async (tx) => {
+    const items = await tx.select({ quantityBought: giftListItems.quantityBought }).from(giftListItems).where(eq(giftListItems.giftListId, list.id)).for("update");
+    if (!canDeleteGiftList(items, await purchaseCountOf(tx, list.id))) return { ok: false as const, error: "has-purchases" as const };
+    await tx.delete(giftLists).where(and(eq(giftLists.id, list.id), eq(giftLists.ownerUserId, args.userId)));
+    return { ok: true as const };
+  });
+}
+
+/** A closed list is still shown by its code but nothing can be bought from it; reopening is allowed. */
+export async function setGiftListStatus(db: Db, args: { userId: string; giftListId: unknown; status: "open" | "closed" }): Promise<{ ok: true } | NotFound> {
+  const list = await getOwnGiftList(db, args.userId, args.giftListId);
+  if (!list) return notFound;
+  await db
+    .update(giftLists)
+    .set({ status: args.status, updatedAt: new Date() })
+    .where(and(eq(giftLists.id, list.id), eq(giftLists.ownerUserId, args.userId)));
+  return { ok: true };
+}
+
+export function closeGiftList(db: Db, args: { userId: string; giftListId: unknown }) {
+  return setGiftListStatus(db, { ...args, status: "closed" });
+}
+
+// ---------------------------------------------------------------- items
+
+export type GiftListItemView = VariantDisplay & {
+  id: string;
+  quantityWished: number;
+  quantityBought: number;
+  stillNeeded: number;
+  personalisation: { label: string; text: string }[];
+  /** A pre-order that would arrive after the event date. */
+  arrivesAfterEvent: boolean;
+};
+
+/** The items of lists with today's product data, in the order they were added. */
+export async function describeGiftListItems(
+  db: Db,
+  lists: readonly Pick<GiftListRow, "id" | "eventDate">[],
+  locale: Locale,
+  now: Date,
+): Promise<Map<string, GiftListItemView[]>> {
+  const result = new Map<string, GiftListItemView[]>(lists.map((list) => [list.id, []]));
+  if (lists.length === 0) return result;
+  const rows = await db
+    .select()
+    .from(giftListItems)
+    .where(inArray(giftListItems.giftListId, lists.map((list) => list.id)))
+    .orderBy(asc(giftListItems.position), asc(giftListItems.createdAt), asc(giftListItems.id));
+  const variants = await describeVariants(
+    db,
+    rows.map((row) => row.variantId),
+    locale,
+    now,
+  );
+  const eventDateOf = new Map(lists.map((list) => [list.id, list.eventDate]));
+  for (const row of rows) {
+    const variant = variants.get(row.variantId);
+    if (!variant) continue;
+    result.get(row.giftListId)!.push({
+      ...variant,
+      id: row.id,
+      quantityWished: row.quantityWished,
+      quantityBought: row.quantityBought,
+      stillNeeded: stillNeeded(row),
+      personalisation: variant.personalisationLabels.flatMap((label, index) => {
+        const text = row.personalisation[String(index)];
+        return text ? [{ label, text }] : [];
+      }),
+      arrivesAfterEvent: arrivesAfterEvent(variant, eventDateOf.get(row.giftListId)!, now),
+    });
+  }
+  return result;
+}
+
+export type MyGiftList = GiftListRow & { items: GiftListItemView[]; purchaseCount: number; invitationCount: number; canDelete: boolean };
+
+/** The owner's lists, newest first, with each item's wished and bought quantities. */
+export async function listMyGiftLists(db: Db, args: { userId: string; locale: Locale; now: Date }): Promise<MyGiftList[]> {
+  const lists = await db.select().from(giftLists).where(eq(giftLists.ownerUserId, args.userId)).orderBy(desc(giftLists.createdAt), desc(giftLists.id));
+  if (lists.length === 0) return [];
+  const ids = lists.map((list) => list.id);
+  const [items, purchases, invitations] = await Promise.all([
+    describeGiftListItems(db, lists, args.locale, args.now),
+    db
+      .select({ giftListId: giftListPurchases.giftListId, value: count() })
+      .from(giftListPurchases)
+      .where(inArray(giftListPurchases.giftListId, ids))
+      .groupBy(giftListPurchases.giftListId),
+    db
+      .select({ giftListId: giftListInvitations.giftListId, value: count() })
+      .from(giftListInvitations)
+      .where(inArray(giftListInvitations.giftListId, ids))
+      .groupBy(giftListInvitations.giftListId),
+  ]);
+  const purchaseCount = new Map(purchases.map((row) => [row.giftListId, row.value]));
+  const invitationCount = new Map(invitations.map((row) => [row.giftListId, row.value]));
+  return lists.map((list) => {
+    const listItems = items.get(list.id) ?? [];
+    const purchasesOfList = purchaseCount.get(list.id) ?? 0;
+    return {
+      ...list,
+      items: listItems,
+      purchaseCount: purchasesOfList,
+      invitationCount: invitationCount.get(list.id) ?? 0,
+      canDelete: canDeleteGiftList(listItems, purchasesOfList),
+    };
+  });
+}
+
+/** The owner's lists by title, for the product page's selector. */
+export function listMyGiftListChoices(db: Db, userId: string) {
+  return db
+    .select({ id: giftLists.id, title: giftLists.title, code: giftLists.code })
+    .from(giftLists)
+    .where(and(eq(giftLists.ownerUserId, userId), eq(giftLists.status, "open")))
+    .orderBy(desc(giftLists.createdAt), desc(giftLists.id));
+}
+
+/**
+ * The product page's selector (SPEC.md section 7 `ProdinListaRegalo`): a variant with a quantity and
+ * its personalisation onto one of MY open lists. The same variant again raises its wished quantity.
+ */
+export async function addProductToGiftList(
+  db: Db,
+  args: { userId: string; input: unknown },
+): Promise<{ ok: true; itemId: string; quantityWished: number } | FormRefused | NotFound | Refused> {
+  const parsed = parseGiftListForm(AddToGiftListInput, args.input);
+  if (!parsed.ok) return parsed;
+  const input = parsed.value;
+  const list = await getOwnGiftList(db, args.userId, input.giftListId);
+  if (!list) return notFound;
+  if (list.status === "closed") return { ok: false, error: "closed" };
+  const [variant] = await db
+    .select({ id: productVariants.id, isPublished: products.isPublished, isOnRequest: isOnRequestSql(db), fields: products.personalisationFields })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(eq(productVariants.id, input.variantId));
+  if (!variant) return { ok: false, error: "variant-not-found" };
+  if (!variant.isPublished || variant.isOnRequest) return { ok: false, error: "not-for-sale" };
+  const checked = checkPersonalisation(variant.fields, input.personalisation);
+  if (!checked.ok) return { ok: false, error: checked.error };
+  const [{ value: items } = { value: 0 }] = await db.select({ value: count() }).from(giftListItems).where(eq(giftListItems.giftListId, list.id));
+  if (items >= maxItemsPerList) {
+    const [existing] = await db
+      .select({ id: giftListItems.id })
+      .from(giftListItems)
+      .where(and(eq(giftListItems.giftListId, list.id), eq(giftListItems.variantId, variant.id)));
+    if (!existing) return { ok: false, errors: { form: errorKey("tooManyItems") } };
+  }
+  const [row] = await db
+    .insert(giftListItems)
+    .values({ giftListId: list.id, variantId: variant.id, quantityWished: input.quantity, personalisation: checked.personalisation, position: items })
+    .onConflictDoUpdate({
+      target: [giftListItems.giftListId, giftListItems.variantId],
+      set: {
+        quantityWished: sql`least(${giftListItems.quantityWished} + ${input.quantity}, ${maxWishedQuantity})`,
+        personalisation: checked.personalisation,
+      },
+    })
+    .returning({ id: giftListItems.id, quantityWished: giftListItems.quantityWished });
+  return { ok: true, itemId: row!.id, quantityWished: row!.quantityWished };
+}
+
+/** The owner's item (through its list), or null. */
+async function getOwnItem(db: Db, userId: string, rawItemId: unknown) {
+  const id = GiftListItemId.safeParse(rawItemId);
+  if (!id.success) return null;
+  const [row] = await db
+    .select({ id: giftListItems.id, giftListId: giftListItems.giftListId, quantityBought: giftListItems.quantityBought })
+    .from(giftListItems)
+    .innerJoin(giftLists, eq(giftLists.id, giftListItems.giftListId))
+    .where(and(eq(giftListItems.id, id.data), eq(giftLists.ownerUserId, userId)));
+  return row ?? null;
+}
+
+/** A new wished quantity: never below what was already bought. */
+export async function updateGiftListItem(db: Db, args: { userId: string; input: unknown }): Promise<{ ok: true } | FormRefused | NotFound | Refused> {
+  const parsed = parseGiftListForm(UpdateGiftListItemInput, args.input);
+  if (!parsed.ok) return parsed;
+  const item = await getOwnItem(db, args.userId, parsed.value.itemId);
+  if (!item) return notFound;
+  const [updated] = await db
+    .update(giftListItems)
+    .set({ quantityWished: parsed.value.quantity })
+    .where(and(eq(giftListItems.id, item.id), sql`${giftListItems.quantityBought} <= ${parsed.value.quantity}`))
+    .returning({ id: giftListItems.id });
+  return updated ? { ok: true } : { ok: false, error: "below-bought" };
+}
+
+/** An item nobody bought yet can go; a bought one stays (the owner's record of who gave what). */
+export async function removeGiftListItem(db: Db, args: { userId: string; itemId: unknown }): Promise<{ ok: true } | NotFound | Refused> {
+  const item = await getOwnItem(db, args.userId, args.itemId);
+  if (!item) return notFound;
+  const [deleted] = await db
+    .delete(giftListItems)
+    .where(and(eq(giftListItems.id, item.id), eq(giftListItems.quantityBought, 0)))
+    .returning({ id: giftListItems.id });
+  return deleted ? { ok: true } : { ok: false, error: "has-purchases" };
+}
+
+/** SPEC.md section 7 `lista-regalo/search-address`: the list's shipping address, to its owner only. */
+export async function getGiftListShippingAddress(db: Db, args: { userId: string; giftListId: unknown }) {
+  const list = await getOwnGiftList(db, args.userId, args.giftListId);
+  if (!list) return notFound;
+  if (list.shippingAddressId === null) return { ok: true as const, address: null };
+  const [address] = await db
+    .select()
+    .from(addresses)
+    .where(and(eq(addresses.id, list.shippingAddressId), eq(addresses.userId, args.userId)));
+  return { ok: true as const, address: address ?? null };
+}

@@ -1,0 +1,138 @@
+/**
+ * The order e-mails, in the order's language, through the outbox (sent by the mail job with retries):
+ * confirmation (with the bank-transfer instructions when paying by transfer), payment received, shipped
+ * (carrier and tracking), ready for collection, cancelled for non-payment. Each is queued at most once
+ * per order (dedupe key), in the caller's transaction. Every mail links to the order page with its token.
+ */
+import { formatDate, formatMoney } from "#app/lib/format.ts";
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { orders } from "#server/db/schema.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
+import { queueEmail } from "#server/mail/outbox.ts";
+import { renderEmail } from "#server/mail/templates.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import { orderAccessToken, orderPageHref } from "./order-access";
+import { getOrderView, type OrderView } from "./order-view.service";
+
+export type OrderMailKind = "confirmation" | "paid" | "shipped" | "ready" | "expired";
+
+/** What links in mail need: the shop's public origin and the secret the order-page tokens are made with. */
+export type OrderMailLinks = { publicUrl: string; secret: string };
+
+/** The absolute order page link of the e-mails. */
+export function orderPageUrl(links: OrderMailLinks, order: Pick<OrderView, "id" | "locale">): string {
+  return `${links.publicUrl}${orderPageHref(order.locale, order.id, orderAccessToken(links.secret, order.id))}`;
+}
+
+/** "2 × Body (white, M)" */
+function lineLabel(t: ReturnType<typeof getTranslator>, line: OrderView["lines"][number]): string {
+  const options = [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, line.size].filter(Boolean).join(", ");
+  const personalisation = line.personalisation.map((entry) => `${entry.label}: ${entry.text}`).join("; ");
+  return `${line.quantity} × ${line.name}${options ? ` (${options})` : ""}${personalisation ? ` — ${personalisation}` : ""}`;
+}
+
+function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [string, string][] {
+  const money = (cents: number) => formatMoney(cents, order.locale);
+  const rows: [string, string][] = order.lines.map((line) => [lineLabel(t, line), money(line.lineTotalCents)]);
+  rows.push([t("orderEmails.subtotal"), money(order.totals.subtotalCents)]);
+  if (order.totals.personalisationCents > 0) rows.push([t("orderEmails.personalisation"), money(order.totals.personalisationCents)]);
+  rows.push([t("orderEmails.shipping"), order.totals.shippingCents > 0 ? money(order.totals.shippingCents) : t("orderEmails.free")]);
+  if (order.totals.paymentFeeCents > 0) rows.push([t("orderEmails.paymentFee"), money(order.totals.paymentFeeCents)]);
+  rows.push([t("orderEmails.total"), money(order.totals.totalCents)]);
+  rows.push([t("orderEmails.deliveryMethod"), t(`orderEmails.delivery.${order.delivery.method}`)]);
+  const address = order.delivery.address;
+  if (address) {
+    rows.push([
+      t("orderEmails.address"),
+      `${order.firstName} ${order.lastName}, ${address.street} ${address.houseNumber}, ${address.postcode} ${address.city} (${address.province})`,
+    ]);
+  }
+  rows.push([t("orderEmails.paymentMethod"), t(`orderEmails.payment.${order.payment.method}`)]);
+  return rows;
+}
+
+function bankTransferParagraphs(t: ReturnType<typeof getTranslator>, order: OrderView): string[] {
+  const transfer = order.payment.bankTransfer;
+  if (!transfer || order.status !== "awaiting_payment") return [];
+  return [
+    t("orderEmails.bankTransfer.instructions", {
+      amount: formatMoney(transfer.amountCents, order.locale),
+      date: transfer.dueAt ? formatDate(transfer.dueAt, order.locale) : "",
+    }),
+    [
+      t("orderEmails.bankTransfer.iban", { iban: transfer.iban }),
+      t("orderEmails.bankTransfer.beneficiary", { beneficiary: transfer.beneficiary }),
+      t("orderEmails.bankTransfer.bank", { bank: transfer.bankName }),
+      t("orderEmails.bankTransfer.reason", { reason: transfer.reason }),
+    ].join("\n"),
+  ];
+}
+
+function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order: OrderView, shopAddress: string): string[] {
+  const amount = formatMoney(order.totals.totalCents, order.locale);
+  switch (kind) {
+    case "confirmation": {
+      const payment =
+        order.payment.method === "bank_transfer"
+          ? bankTransferParagraphs(t, order)
+          : order.payment.method === "cash_on_delivery"
+            ? [t("orderEmails.confirmation.cashOnDelivery", { amount })]
+            : order.payment.method === "in_shop"
+              ? [t("orderEmails.confirmation.inShop", { amount })]
+              : [t("orderEmails.confirmation.cardPaid", { amount })];
+      const delivery = order.delivery.method === "collection" ? [t("orderEmails.confirmation.collection", { address: shopAddress })] : [t("orderEmails.confirmation.homeDelivery")];
+      return [t("orderEmails.confirmation.intro", { number: order.number }), ...payment, ...delivery];
+    }
+    case "paid":
+      return [t("orderEmails.paid.intro", { number: order.number, amount }), t(order.delivery.method === "collection" ? "orderEmails.paid.collection" : "orderEmails.paid.homeDelivery")];
+    case "shipped":
+      return [
+        t("orderEmails.shipped.intro", { number: order.number }),
+        ...(order.delivery.carrier ? [t("orderEmails.shipped.carrier", { carrier: order.delivery.carrier })] : []),
+        ...(order.delivery.trackingNumber ? [t("orderEmails.shipped.tracking", { trackingNumber: order.delivery.trackingNumber })] : []),
+      ];
+    case "ready":
+      return [
+        t("orderEmails.ready.intro", { number: order.number, address: shopAddress }),
+        ...(order.payment.method === "in_shop" && !order.payment.paidAt ? [t("orderEmails.confirmation.inShop", { amount })] : []),
+      ];
+    case "expired":
+      return [t("orderEmails.expired.intro", { number: order.number })];
+  }
+}
+
+/**
+ * Queues one order e-mail (once per order and kind), in `db` (pass the transaction that changed the order).
+ * Returns false when the order does not exist or the mail was already queued.
+ */
+export async function queueOrderMail(db: Db, args: { orderId: string; kind: OrderMailKind; links: OrderMailLinks | null }): Promise<boolean> {
+  const [order] = await db.select({ locale: orders.locale }).from(orders).where(eq(orders.id, args.orderId));
+  const view = order ? await getOrderView(db, { orderId: args.orderId, locale: order.locale === "en" ? "en" : "it" }) : null;
+  if (!view) return false;
+  const t = getTranslator(view.locale);
+  const { shop } = await getSettings(db, ["shop"]);
+  const shopAddress = `${shop.street}, ${shop.postcode} ${shop.city} (${shop.province})`;
+  const texts = (key: string) => t(`orderEmails.${args.kind}.${key}`, { number: view.number, name: view.firstName, shopName: shop.name });
+  const id = await queueEmail(db, {
+    to: view.email,
+    kind: `order-${args.kind}`,
+    locale: view.locale,
+    dedupeKey: `order-${args.kind}:${view.id}`,
+    ...renderEmail({
+      locale: view.locale,
+      shop,
+      siteUrl: args.links?.publicUrl,
+      subject: texts("subject"),
+      preheader: texts("preheader"),
+      heading: texts("heading"),
+      paragraphs: bodyOf(t, args.kind, view, shopAddress),
+      detailsTitle: t("orderEmails.summaryTitle", { number: view.number }),
+      details: summaryRows(t, view),
+      // Without the links (a caller that lacks the secret) the mail still goes, without its button.
+      action: args.links ? { label: t("orderEmails.viewOrder"), url: orderPageUrl(args.links, view) } : undefined,
+      footnote: t("orderEmails.footnote"),
+    }),
+  });
+  return id !== null;
+}

@@ -1,0 +1,170 @@
+/**
+ * An order as its page, its e-mails and /shopping show it: the snapshot lines (with today's picture of
+ * the product when it still exists), totals, delivery, payment (bank-transfer instructions while it
+ * waits) and the status history. Who may see it is the caller's check (token, owner or admin).
+ */
+import { asc, desc, eq } from "drizzle-orm";
+import type { Locale } from "#app/lib/locale.ts";
+import type { DeliveryMethod, PaymentMethod } from "#server/checkout/checkout.ts";
+import { describeVariants } from "#server/cart/cart-view.service.ts";
+import type { Db } from "#server/db/client.ts";
+import { orderLines, orders, orderStatusHistory, payments } from "#server/db/schema.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import type { OrderStatus } from "./order-status";
+
+export type OrderLineView = {
+  id: string;
+  productId: number | null;
+  variantId: number | null;
+  sku: string;
+  name: string;
+  colour: string | null;
+  size: string | null;
+  personalisation: { label: string; text: string }[];
+  quantity: number;
+  unitCents: number;
+  listUnitCents: number;
+  personalisationUnitCents: number;
+  lineTotalCents: number;
+  isPreorder: boolean;
+  image: { storageKey: string; width: number; height: number; alt: string } | null;
+};
+
+export type PaymentState = "pending" | "succeeded" | "failed" | "expired" | "refunded";
+
+export type OrderView = {
+  id: string;
+  number: number;
+  status: OrderStatus;
+  createdAt: Date;
+  locale: Locale;
+  userId: string | null;
+  email: string;
+  phone: string;
+  firstName: string;
+  lastName: string;
+  lines: OrderLineView[];
+  totals: {
+    subtotalCents: number;
+    discountCents: number;
+    personalisationCents: number;
+    shippingCents: number;
+    paymentFeeCents: number;
+    totalCents: number;
+  };
+  delivery: {
+    method: DeliveryMethod;
+    /** Null for collection in the shop. */
+    address: { street: string; houseNumber: string; postcode: string; city: string; province: string; country: string } | null;
+    carrier: string | null;
+    trackingNumber: string | null;
+  };
+  invoice: { companyName: string; vatNumber: string; sdiCode: string | null; pec: string | null } | null;
+  payment: {
+    method: PaymentMethod;
+    /** The latest payment row's status; "pending" before there is one. */
+    status: PaymentState;
+    paidAt: Date | null;
+    /** Until when an unpaid order holds its stock; null: no deadline (paid on handover) or already settled. */
+    dueAt: Date | null;
+    /** Bank transfer: what to pay to whom, with the reason "Ordine {number}". */
+    bankTransfer: { iban: string; beneficiary: string; bankName: string; reason: string; amountCents: number; dueAt: Date | null } | null;
+  };
+  history: { status: OrderStatus; at: Date; note: string | null }[];
+};
+
+/** The reason customers write on their bank transfer (the same in both languages: the shop reads it). */
+export function bankTransferReason(orderNumber: number): string {
+  return `Ordine ${orderNumber}`;
+}
+
+/** Null when there is no such order (or the id is not a uuid). */
+export async function getOrderView(db: Db, args: { orderId: string; locale: Locale }): Promise<OrderView | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(args.orderId)) return null;
+  const [order] = await db.select().from(orders).where(eq(orders.id, args.orderId));
+  if (!order) return null;
+  // One query after another: inside a caller's transaction (the e-mails) there is a single connection.
+  const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(asc(orderLines.sku), asc(orderLines.id));
+  const history = await db
+    .select({ status: orderStatusHistory.toStatus, at: orderStatusHistory.createdAt, note: orderStatusHistory.note })
+    .from(orderStatusHistory)
+    .where(eq(orderStatusHistory.orderId, order.id))
+    .orderBy(asc(orderStatusHistory.id));
+  const paymentRows = await db.select({ status: payments.status }).from(payments).where(eq(payments.orderId, order.id)).orderBy(desc(payments.createdAt)).limit(1);
+  const settings = await getSettings(db, ["bankTransfer"]);
+  // Today's picture of each variant still in the catalogue, picked as the cart picks it.
+  const variants = await describeVariants(
+    db,
+    lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])),
+    args.locale,
+    order.createdAt,
+  );
+  const paymentStatus: PaymentState = order.paidAt ? "succeeded" : (paymentRows[0]?.status ?? "pending");
+  const awaitingTransfer = order.paymentMethod === "bank_transfer" && order.status === "awaiting_payment";
+  const { bankTransfer } = settings;
+  return {
+    id: order.id,
+    number: order.number,
+    status: order.status,
+    createdAt: order.createdAt,
+    locale: order.locale === "en" ? "en" : "it",
+    userId: order.userId,
+    email: order.email,
+    phone: order.phone,
+    firstName: order.firstName,
+    lastName: order.lastName,
+    lines: lines.map((line) => ({
+      id: line.id,
+      productId: line.productId,
+      variantId: line.variantId,
+      sku: line.sku,
+      name: line.name,
+      colour: line.colour,
+      size: line.size,
+      personalisation: Object.entries(line.personalisation).map(([label, text]) => ({ label, text })),
+      quantity: line.quantity,
+      unitCents: line.unitPriceCents,
+      listUnitCents: line.listPriceCents,
+      personalisationUnitCents: line.personalisationUnitCents,
+      lineTotalCents: line.lineTotalCents,
+      isPreorder: line.isPreorder,
+      image: (line.variantId !== null && variants.get(line.variantId)?.image) || null,
+    })),
+    totals: {
+      subtotalCents: order.subtotalCents,
+      discountCents: order.discountCents,
+      personalisationCents: order.personalisationCents,
+      shippingCents: order.shippingCents,
+      paymentFeeCents: order.paymentFeeCents,
+      totalCents: order.totalCents,
+    },
+    delivery: {
+      method: order.deliveryMethod,
+      address:
+        order.street && order.houseNumber && order.postcode && order.city && order.province
+          ? { street: order.street, houseNumber: order.houseNumber, postcode: order.postcode, city: order.city, province: order.province, country: order.country }
+          : null,
+      carrier: order.carrier,
+      trackingNumber: order.trackingNumber,
+    },
+    invoice: order.companyName && order.vatNumber ? { companyName: order.companyName, vatNumber: order.vatNumber, sdiCode: order.sdiCode, pec: order.pec } : null,
+    payment: {
+      method: order.paymentMethod,
+      status: paymentStatus,
+      paidAt: order.paidAt,
+      dueAt: order.status === "awaiting_payment" ? order.paymentDueAt : null,
+      bankTransfer:
+        order.paymentMethod === "bank_transfer"
+          ? {
+              iban: bankTransfer.iban,
+              beneficiary: bankTransfer.beneficiary,
+              bankName: bankTransfer.bankName,
+              reason: bankTransferReason(order.number),
+              amountCents: order.totalCents,
+              dueAt: awaitingTransfer ? order.paymentDueAt : null,
+            }
+          : null,
+    },
+    history: history.map((row) => ({ status: row.status, at: row.at, note: row.note })),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The boundary between the shop and whoever takes card payments: Stripe Checkout when
+ * STRIPE_SECRET_KEY is set, otherwise the shop's own clearly labelled test-payment page.
+ * Everything after this boundary (payment.service.ts) is the same for both.
+ */
+import type { Locale } from "#app/lib/locale.ts";
+import type { ShopServices } from "#server/http/context.ts";
+import { createStripeProvider } from "./stripe";
+import { createTestPaymentProvider } from "./test-payment";
+
+export type PaymentProviderName = "stripe" | "test";
+
+export type PaymentSession = { ref: string; url: string; expiresAt: Date };
+
+export type CreateSessionArgs = {
+  orderId: string;
+  orderNumber: number;
+  email: string;
+  locale: Locale;
+  lines: { name: string; unitAmountCents: number; quantity: number }[];
+  totalCents: number;
+  successUrl: string;
+  cancelUrl: string;
+  expiresAt: Date;
+  /** The same key gives the same session (a double click, a retried request). */
+  idempotencyKey: string;
+};
+
+export type ProviderSessionState = {
+  status: "open" | "complete" | "expired";
+  isPaid: boolean;
+  amountCents: number;
+  orderId: string | null;
+  /** Where the customer pays while the session is open. */
+  url: string | null;
+};
+
+export type PaymentProvider = {
+  name: PaymentProviderName;
+  createSession(args: CreateSessionArgs): Promise<PaymentSession>;
+  retrieveSession(ref: string): Promise<ProviderSessionState>;
+  /** Closes an open session so it can no longer be paid; already closed sessions are left as they are. */
+  expireSession(ref: string): Promise<void>;
+  refund(ref: string, amountCents: number): Promise<{ refundRef: string }>;
+};
+
+const providers = new WeakMap<object, PaymentProvider>();
+
+/** One provider per services object (the Stripe client keeps its connections). */
+export function paymentProviderOf(services: Pick<ShopServices, "db" | "env" | "publicUrl">): PaymentProvider {
+  let provider = providers.get(services);
+  if (!provider) {
+    provider = services.env.STRIPE_SECRET_KEY
+      ? createStripeProvider(services.env)
+      : createTestPaymentProvider(services.db, services.publicUrl);
+    providers.set(services, provider);
+  }
+  return provider;
+}

@@ -1,0 +1,391 @@
+/**
+ * Card payments end to end below the web pages: the real Stripe SDK talks to local-stripe-server.ts,
+ * webhooks arrive signed over HTTP at a tiny endpoint that calls applyStripeWebhook with the raw body.
+ */
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq } from "drizzle-orm";
+import { expect, onTestFinished, test, vi } from "vitest";
+import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { addToCart } from "#server/cart/cart.service.ts";
+import { getCartView } from "#server/cart/cart-view.service.ts";
+import { parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
+import { placeOrder } from "#server/checkout/checkout.service.ts";
+import type { Db } from "#server/db/client.ts";
+import { orders, orderStatusHistory, paymentEvents, payments, productVariants } from "#server/db/schema.ts";
+import { readEnv } from "#server/env.ts";
+import { createTestDb, testOnPostgres } from "#tests/db.ts";
+import { startLocalStripeServer, type LocalStripeServer } from "./local-stripe-server";
+import { abandonCardPayment, applyStripeWebhook, settleOverdueCardOrders, startCardPayment, submitTestPayment } from "./payment.service";
+
+// Each test loads a database, places orders and talks HTTP to two local servers: slow on a busy 2-core machine.
+vi.setConfig({ testTimeout: 60_000 });
+
+const publicUrl = "http://shop.test";
+const authSecret = crypto.randomBytes(32).toString("hex");
+
+function servicesFor(db: Db, stripe: LocalStripeServer | null) {
+  const env = readEnv({
+    NODE_ENV: "test",
+    AUTH_SECRET: authSecret,
+    ...(stripe ? { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url } : {}),
+  });
+  return { db, env, publicUrl };
+}
+
+type Services = ReturnType<typeof servicesFor>;
+
+/** The shop's webhook URL: the raw body and signature go to applyStripeWebhook, its status comes back. */
+async function startWebhookEndpoint(services: () => Services) {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const signature = typeof req.headers["stripe-signature"] === "string" ? req.headers["stripe-signature"] : null;
+      applyStripeWebhook(services(), Buffer.concat(chunks).toString("utf8"), signature).then(
+        (result) => res.writeHead(result.status).end(result.outcome),
+        () => res.writeHead(503).end(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/payments/stripe/webhook`;
+}
+
+async function setUp(options: { stripe?: boolean } = {}) {
+  const handle = await createTestDb({ poolSize: 12 });
+  onTestFinished(() => handle.close());
+  let stripe: LocalStripeServer | null = null;
+  if (options.stripe !== false) {
+    stripe = await startLocalStripeServer();
+    onTestFinished(() => stripe!.close());
+  }
+  let services = servicesFor(handle.db, stripe);
+  if (stripe) stripe.webhookUrl = await startWebhookEndpoint(() => services);
+  return {
+    db: handle.db,
+    stripe,
+    services: () => services,
+    /** A fresh services object, as after the process was killed and started again. */
+    restart: () => {
+      services = servicesFor(handle.db, stripe);
+      return services;
+    },
+  };
+}
+
+/** A guest's card order for `quantity` units of a product at 24,90 with stock 5, shipped in Italy. */
+async function placeCardOrder(db: Db, options: { quantity?: number; now?: Date; variantId?: number; locale?: "it" | "en" } = {}) {
+  const variantId = options.variantId ?? (await createProduct(db, { priceCents: 2490, nameIt: "Body in cotone", variants: [{ stock: 5 }] })).variantId;
+  const added = await addToCart(db, { cartId: null, variantId, quantity: options.quantity ?? 2, personalisation: {} });
+  if (!added.ok) throw new Error(added.error);
+  const parsed = parseCheckoutForm(
+    {
+      idempotencyKey: crypto.randomUUID(),
+      firstName: "Anna",
+      lastName: "Esposito",
+      email: "anna@example.it",
+      phone: "3331234567",
+      deliveryMethod: "standard",
+      paymentMethod: "card",
+      street: "Via Toledo",
+      houseNumber: "12",
+      postcode: "20121",
+      city: "Milano",
+      province: "MI",
+      acceptTerms: "on",
+    },
+    "it",
+  );
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  const placed = await placeOrder(db, { cartId: added.cartId, userId: null, locale: options.locale ?? "it", input: parsed.input, now: options.now ?? new Date(), publicUrl, secret: authSecret });
+  if (!placed.ok) throw new Error(placed.error);
+  return { orderId: placed.orderId, variantId, cartId: added.cartId };
+}
+
+async function orderOf(db: Db, orderId: string) {
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+  return order!;
+}
+
+async function stockOf(db: Db, variantId: number) {
+  const [row] = await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
+  return row!.stock;
+}
+
+async function timesBecame(db: Db, orderId: string, status: "paid" | "expired" | "cancelled") {
+  const rows = await db
+    .select()
+    .from(orderStatusHistory)
+    .where(and(eq(orderStatusHistory.orderId, orderId), eq(orderStatusHistory.toStatus, status)));
+  return rows.length;
+}
+
+function sessionIdOf(redirectUrl: string) {
+  return redirectUrl.split("/checkout/")[1]!;
+}
+
+test("a card order opens a Stripe Checkout Session in euro cents, and a double click gets the same session", async () => {
+  const { db, stripe, services } = await setUp();
+  const { orderId } = await placeCardOrder(db);
+  const order = await orderOf(db, orderId);
+
+  const [first, second] = await Promise.all([startCardPayment(services(), { orderId, locale: "it" }), startCardPayment(services(), { orderId, locale: "it" })]);
+  const third = await startCardPayment(services(), { orderId, locale: "it" });
+  expect(first.ok && second.ok && third.ok).toBe(true);
+  if (!first.ok || !second.ok || !third.ok) return;
+  expect(second.redirectUrl).toBe(first.redirectUrl);
+  expect(third.redirectUrl).toBe(first.redirectUrl);
+  expect(stripe!.sessions.size).toBe(1);
+
+  const session = stripe!.sessions.get(sessionIdOf(first.redirectUrl))!;
+  expect(session.currency).toBe("eur");
+  expect(session.amount_total).toBe(order.totalCents);
+  expect(session.line_items_sent[0]).toEqual({ name: "Body in cotone", unit_amount: 2490, quantity: 2, currency: "eur" });
+  expect(session.line_items_sent.find((line) => line.name === "Spedizione")?.unit_amount ?? 0).toBe(order.shippingCents);
+  expect(session.customer_email).toBe("anna@example.it");
+  expect(session.metadata.orderId).toBe(orderId);
+  expect(session.client_reference_id).toBe(orderId);
+  expect(session.locale).toBe("it");
+  expect(session.success_url).toMatch(new RegExp(`^${publicUrl}/ordine/${orderId}\\?t=[\\w-]+&pagamento=ok$`));
+  expect(session.cancel_url).toMatch(new RegExp(`^${publicUrl}/ordine/${orderId}/annulla-pagamento\\?t=`));
+  expect(session.expires_at * 1000).toBeGreaterThanOrEqual(order.paymentDueAt!.getTime() - 1000);
+  // Every creation carried an idempotency key; the concurrent double click used the same one.
+  const creations = stripe!.requests.filter((request) => request.path === "/v1/checkout/sessions");
+  expect(new Set(creations.map((request) => request.idempotencyKey)).size).toBe(1);
+});
+
+test("a paid webhook delivered 5 times marks the order paid once", async () => {
+  const { db, stripe, services } = await setUp();
+  const { orderId } = await placeCardOrder(db);
+  const started = await startCardPayment(services(), { orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  const sessionId = sessionIdOf(started.redirectUrl);
+
+  const delivery = await stripe!.pay(sessionId);
+  expect(delivery?.status).toBe(200);
+  const event = stripe!.buildEvent("checkout.session.completed", sessionId);
+  const again = [await stripe!.deliver(event.payload, event.signature)];
+  for (let i = 0; i < 3; i++) again.push(await stripe!.deliver(event.payload, event.signature));
+  expect(again).toEqual([200, 200, 200, 200]);
+
+  const order = await orderOf(db, orderId);
+  expect(order.status).toBe("paid");
+  expect(order.paidAt).not.toBeNull();
+  expect(await timesBecame(db, orderId, "paid")).toBe(1);
+  expect(await db.select().from(paymentEvents)).toHaveLength(2);
+  const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId));
+  expect(payment).toMatchObject({ provider: "stripe", providerRef: sessionId, status: "succeeded", amountCents: order.totalCents });
+});
+
+test("events out of order: an expired event for a session that was paid leaves the order paid (the session is re-read)", async () => {
+  const { db, stripe, services } = await setUp();
+  const { orderId, variantId } = await placeCardOrder(db);
+  const started = await startCardPayment(services(), { orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  const sessionId = sessionIdOf(started.redirectUrl);
+  const webhookUrl = stripe!.webhookUrl;
+  stripe!.webhookUrl = null; // paid at Stripe; its own event is late
+  await stripe!.pay(sessionId);
+  stripe!.webhookUrl = webhookUrl;
+
+  const expired = stripe!.buildEvent("checkout.session.expired", sessionId);
+  expect(await stripe!.deliver(expired.payload, expired.signature)).toBe(200);
+  expect((await orderOf(db, orderId)).status).toBe("paid");
+  const completed = stripe!.buildEvent("checkout.session.completed", sessionId);
+  expect(await stripe!.deliver(completed.payload, completed.signature)).toBe(200);
+
+  expect((await orderOf(db, orderId)).status).toBe("paid");
+  expect(await timesBecame(db, orderId, "paid")).toBe(1);
+  expect(await timesBecame(db, orderId, "expired")).toBe(0);
+  expect(await stockOf(db, variantId)).toBe(3);
+});
+
+test("a forged, unsigned or altered webhook is refused with 400 and changes nothing", async () => {
+  const { db, stripe, services } = await setUp();
+  const { orderId } = await placeCardOrder(db);
+  const started = await startCardPayment(services(), { orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  const sessionId = sessionIdOf(started.redirectUrl);
+  const webhookUrl = stripe!.webhookUrl;
+  stripe!.webhookUrl = null;
+  await stripe!.pay(sessionId);
+  stripe!.webhookUrl = webhookUrl;
+
+  const event = stripe!.buildEvent("checkout.session.completed", sessionId);
+  const { signStripeWebhookPayload } = await import("./stripe");
+  const otherSecret = signStripeWebhookPayload(event.payload, "whsec_not_the_shops_secret");
+  const altered = event.payload.replace(`"type": "checkout.session.completed"`, `"type": "checkout.session.expired"`);
+  expect(await stripe!.deliver(event.payload, otherSecret)).toBe(400);
+  expect(await stripe!.deliver(event.payload, null)).toBe(400);
+  expect(await stripe!.deliver(altered, event.signature)).toBe(400);
+  expect(await stripe!.deliver("not json", event.signature)).toBe(400);
+
+  expect((await orderOf(db, orderId)).status).toBe("awaiting_payment");
+  expect(await db.select().from(paymentEvents)).toHaveLength(0);
+});
+
+test("an expired session expires the order and gives its stock back once", async () => {
+  const { db, stripe, services } = await setUp();
+  const { orderId, variantId } = await placeCardOrder(db);
+  expect(await stockOf(db, variantId)).toBe(3);
+  const started = await startCardPayment(services(), { orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  const sessionId = sessionIdOf(started.redirectUrl);
+
+  expect((await stripe!.expire(sessionId))?.status).toBe(200);
+  const event = stripe!.buildEvent("checkout.session.expired", sessionId);
+  await stripe!.deliver(event.payload, event.signature);
+
+  expect((await orderOf(db, orderId)).status).toBe("expired");
+  expect(await timesBecame(db, orderId, "expired")).toBe(1);
+  expect(await stockOf(db, variantId)).toBe(5);
+  expect(await startCardPayment(services(), { orderId, locale: "it" })).toEqual({ ok: false, error: "not-payable" });
+});
+
+test("after a crash the expiry job asks Stripe: the paid order is paid, the unpaid ones expire with their stock back", async () => {
+  const { db, stripe, services, restart } = await setUp();
+  const placedAt = new Date();
+  const paidOne = await placeCardOrder(db, { now: placedAt });
+  const unpaidOne = await placeCardOrder(db, { now: placedAt });
+  const neverStarted = await placeCardOrder(db, { now: placedAt });
+  for (const { orderId } of [paidOne, unpaidOne]) {
+    const started = await startCardPayment(services(), { orderId, locale: "it", now: placedAt });
+    if (!started.ok) throw new Error(started.error);
+  }
+  // Paid at Stripe while the shop was down: the webhook never arrived.
+  stripe!.webhookUrl = null;
+  const paidSession = [...stripe!.sessions.values()].find((session) => session.metadata.orderId === paidOne.orderId)!;
+  await stripe!.pay(paidSession.id);
+
+  // Restart: nothing but the database and Stripe. Two hours later every order is settled.
+  const fresh = restart();
+  const later = new Date(placedAt.getTime() + 2 * 3600_000);
+  const report = await settleOverdueCardOrders(fresh, later);
+  expect(report).toEqual({ paid: 1, expired: 2, waiting: 0, failed: 0 });
+
+  expect((await orderOf(db, paidOne.orderId)).status).toBe("paid");
+  expect(await stockOf(db, paidOne.variantId)).toBe(3);
+  for (const { orderId, variantId } of [unpaidOne, neverStarted]) {
+    expect((await orderOf(db, orderId)).status).toBe("expired");
+    expect(await stockOf(db, variantId)).toBe(5);
+  }
+  const unpaidSession = [...stripe!.sessions.values()].find((session) => session.metadata.orderId === unpaidOne.orderId)!;
+  expect(unpaidSession.status).toBe("expired");
+  // A second run finds nothing left to do.
+  expect(await settleOverdueCardOrders(fresh, later)).toEqual({ paid: 0, expired: 0, waiting: 0, failed: 0 });
+});
+
+test("the expiry job waits for a session still open, so it can be paid until its end", async () => {
+  const { db, services } = await setUp();
+  const placedAt = new Date();
+  const { orderId } = await placeCardOrder(db, { now: placedAt });
+  const started = await startCardPayment(services(), { orderId, locale: "it", now: new Date(placedAt.getTime() + 50 * 60_000) });
+  if (!started.ok) throw new Error(started.error);
+  // Due at +60 min, but the session opened at +50 min runs 31 minutes.
+  const report = await settleOverdueCardOrders(services(), new Date(placedAt.getTime() + 65 * 60_000));
+  expect(report.waiting).toBe(1);
+  expect((await orderOf(db, orderId)).status).toBe("awaiting_payment");
+});
+
+test("coming back from the cancel link cancels the order, returns the stock and puts the lines back in the cart", async () => {
+  const { db, stripe, services } = await setUp();
+  const { orderId, variantId, cartId } = await placeCardOrder(db, { quantity: 2 });
+  const started = await startCardPayment(services(), { orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  expect((await getCartView(db, { cartId, locale: "it", now: new Date() })).count).toBe(0);
+
+  const result = await abandonCardPayment(services(), { orderId, cartId });
+  expect(result).toEqual({ ok: true, cartId, restored: true });
+  expect((await orderOf(db, orderId)).status).toBe("cancelled");
+  expect(await stockOf(db, variantId)).toBe(5);
+  expect(stripe!.sessions.get(sessionIdOf(started.redirectUrl))!.status).toBe("expired");
+  const cart = await getCartView(db, { cartId, locale: "it", now: new Date() });
+  expect(cart.lines.map((line) => [line.variantId, line.quantity])).toEqual([[variantId, 2]]);
+
+  // The link again: nothing more happens.
+  expect(await abandonCardPayment(services(), { orderId, cartId })).toEqual({ ok: true, cartId, restored: false });
+  expect((await getCartView(db, { cartId, locale: "it", now: new Date() })).count).toBe(2);
+});
+
+test("the cancel link of an order paid meanwhile undoes nothing", async () => {
+  const { db, stripe, services } = await setUp();
+  const { orderId, cartId } = await placeCardOrder(db);
+  const started = await startCardPayment(services(), { orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  stripe!.webhookUrl = null;
+  await stripe!.pay(sessionIdOf(started.redirectUrl));
+
+  expect(await abandonCardPayment(services(), { orderId, cartId })).toEqual({ ok: false, reason: "paid" });
+  expect((await orderOf(db, orderId)).status).toBe("paid");
+});
+
+test("Stripe unreachable: the customer is told card payment is unavailable, the order keeps waiting", async () => {
+  const { db } = await setUp({ stripe: false });
+  const { orderId } = await placeCardOrder(db);
+  const env = readEnv({ NODE_ENV: "test", AUTH_SECRET: authSecret, STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_API_URL: "http://127.0.0.1:9" });
+  const result = await startCardPayment({ db, env, publicUrl }, { orderId, locale: "en" });
+  expect(result).toEqual({ ok: false, error: "payment-unavailable" });
+  expect((await orderOf(db, orderId)).status).toBe("awaiting_payment");
+});
+
+test("without Stripe keys the labelled test-payment page takes the same path: pay marks the order paid", async () => {
+  const { db, services } = await setUp({ stripe: false });
+  const { orderId } = await placeCardOrder(db, { locale: "en" });
+  const started = await startCardPayment(services(), { orderId, locale: "en" });
+  const again = await startCardPayment(services(), { orderId, locale: "en" });
+  if (!started.ok) throw new Error(started.error);
+  expect(started.redirectUrl).toMatch(new RegExp(`^${publicUrl}/en/pagamento-di-prova/test_\\w+$`));
+  expect(again).toEqual(started);
+  const ref = started.redirectUrl.split("/").pop()!;
+
+  const paid = await submitTestPayment(services(), { ref, intent: "pay", locale: "en" });
+  expect(paid).toEqual({ ok: true, redirectTo: expect.stringMatching(new RegExp(`^/en/ordine/${orderId}\\?t=[\\w-]+&pagamento=ok$`)) });
+  expect((await orderOf(db, orderId)).status).toBe("paid");
+  // Pressing it again (back button) changes nothing.
+  await submitTestPayment(services(), { ref, intent: "pay", locale: "en" });
+  expect(await timesBecame(db, orderId, "paid")).toBe(1);
+});
+
+test("on the test-payment page a declined payment expires the order and cancel goes to the cancel link", async () => {
+  const { db, services } = await setUp({ stripe: false });
+  const declined = await placeCardOrder(db);
+  const started = await startCardPayment(services(), { orderId: declined.orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  const ref = started.redirectUrl.split("/").pop()!;
+  const result = await submitTestPayment(services(), { ref, intent: "fail", locale: "it" });
+  expect(result).toEqual({ ok: true, redirectTo: expect.stringMatching(new RegExp(`^/ordine/${declined.orderId}\\?t=[\\w-]+$`)) });
+  expect((await orderOf(db, declined.orderId)).status).toBe("expired");
+  expect(await stockOf(db, declined.variantId)).toBe(5);
+
+  const cancelled = await placeCardOrder(db);
+  const second = await startCardPayment(services(), { orderId: cancelled.orderId, locale: "it" });
+  if (!second.ok) throw new Error(second.error);
+  const cancel = await submitTestPayment(services(), { ref: second.redirectUrl.split("/").pop()!, intent: "cancel", locale: "it" });
+  expect(cancel).toEqual({ ok: true, redirectTo: expect.stringMatching(new RegExp(`^/ordine/${cancelled.orderId}/annulla-pagamento\\?t=`)) });
+  expect(await submitTestPayment(services(), { ref: "test_unknown", intent: "pay", locale: "it" })).toEqual({ ok: false, error: "not-found" });
+});
+
+testOnPostgres("concurrent duplicate deliveries of one event, and two different events at once, change the order once", async () => {
+  const { db, stripe, services } = await setUp();
+  const { orderId } = await placeCardOrder(db);
+  const started = await startCardPayment(services(), { orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  const sessionId = sessionIdOf(started.redirectUrl);
+  stripe!.webhookUrl = null;
+  await stripe!.pay(sessionId);
+  stripe!.webhookUrl = (await startWebhookEndpoint(() => services()));
+
+  const completed = stripe!.buildEvent("checkout.session.completed", sessionId);
+  const succeeded = stripe!.buildEvent("checkout.session.async_payment_succeeded", sessionId);
+  const statuses = await Promise.all([
+    ...Array.from({ length: 6 }, () => stripe!.deliver(completed.payload, completed.signature)),
+    ...Array.from({ length: 3 }, () => stripe!.deliver(succeeded.payload, succeeded.signature)),
+  ]);
+  expect(statuses.every((status) => status === 200)).toBe(true);
+  expect((await orderOf(db, orderId)).status).toBe("paid");
+  expect(await timesBecame(db, orderId, "paid")).toBe(1);
+  expect((await db.select().from(paymentEvents)).map((row) => row.id).sort()).toEqual([completed.id, succeeded.id].sort());
+});
