@@ -223,6 +223,58 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     await expectNoAxeViolations(second.page);
     await second.context.close();
   });
+
+  test("a guest buys from the list through checkout, paying by card; the parent sees it bought", async ({ browser, page, expectNoAxeViolations }) => {
+    test.setTimeout(240_000);
+    const buyer = await guest(browser);
+    await open(buyer.page, `/lista-nascita/${code}`);
+    const rainCover = buyer.page.getByRole("article", { name: "Parapioggia universale per passeggino" });
+    await rainCover.getByRole("button", { name: /Regala/ }).click();
+    await expect(toast(buyer.page, "Aggiunto al carrello")).toBeVisible();
+    await buyer.page.getByLabel("Il tuo nome").fill("Nonna Lucia");
+    await buyer.page.getByLabel("Il tuo messaggio").fill("Un abbraccio grande!");
+    await buyer.page.getByRole("button", { name: "Salva il messaggio" }).click();
+    await expect(buyer.page.getByRole("status").filter({ hasText: "Il messaggio è stato salvato" })).toBeVisible();
+
+    // Checkout: the list's delivery as text, no address to type, the giver's note, no cash on delivery.
+    await open(buyer.page, "/checkout");
+    await expect(buyer.page.getByRole("group", { name: `Un regalo dalla lista «${title}»` })).toBeVisible();
+    await expect(buyer.page.getByTestId("gift-list-delivery")).toContainText("La famiglia lo ritira in negozio");
+    await expect(buyer.page.getByTestId("gift-list-note")).toContainText("Nonna Lucia");
+    await expect(buyer.page.getByTestId("gift-list-note")).toContainText("Un abbraccio grande!");
+    await expect(buyer.page.getByRole("textbox", { name: "CAP", exact: true })).toHaveCount(0);
+    await expect(buyer.page.getByRole("radio", { name: /^Contrassegno/ })).toBeDisabled();
+    await expect(buyer.page.getByText("Per i regali dalla lista il contrassegno non è disponibile")).toBeVisible();
+    await expectNoAxeViolations(buyer.page);
+    const field = (name: string) => buyer.page.getByRole("textbox", { name, exact: true });
+    await field("Nome").fill("Lucia");
+    await field("Cognome").fill("Russo");
+    await field("E-mail").fill(`nonna-${tag}@example.com`);
+    await field("Telefono").fill("+39 333 765 4321");
+    await buyer.page.getByRole("radio", { name: /^Carta di credito o di debito/ }).check();
+    await buyer.page.getByRole("checkbox", { name: /Ho letto e accetto le condizioni di vendita/ }).check();
+    await buyer.page.getByRole("button", { name: "Ordine con obbligo di pagamento" }).click();
+
+    // The labelled test-payment page stands in for the card provider (no keys in e2e).
+    await expect(buyer.page).toHaveURL(/\/pagamento-di-prova\//);
+    await buyer.page.getByRole("button", { name: /^Paga / }).click();
+    await expect(buyer.page.getByTestId("order-status")).toHaveText("Stato: Pagato", { timeout: 20_000 });
+    await expect(buyer.page.getByText("Ritiro in negozio").first()).toBeVisible();
+    await expectNoAxeViolations(buyer.page);
+    await buyer.context.close();
+
+    // The parent logs in again and sees the rain cover bought.
+    await open(page, "/login-register");
+    const login = page.getByRole("region", { name: "Hai già un account?" });
+    await login.getByLabel("E-mail").fill(`genitore-${tag}@example.com`);
+    await login.locator("input[name=password]").fill(password);
+    await login.getByRole("button", { name: "Accedi", exact: true }).click();
+    await expect(page.locator("summary").filter({ hasText: "Anna Esposito" })).toBeVisible({ timeout: 30_000 });
+    await open(page, "/crea-lista-nascita");
+    const item = page.getByRole("article", { name: title }).getByRole("listitem").filter({ hasText: "Parapioggia universale per passeggino" });
+    await expect(item.getByRole("definition").nth(1)).toHaveText("1");
+    await expect(item).toContainText("Regalati:1");
+  });
 });
 
 test("unknown codes and other customers: nothing is found or shown", async ({ page, expectNoAxeViolations }) => {

@@ -1,4 +1,6 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
 import { ChoiceCard, CheckoutSection } from "./checkout-fields";
 import { OpeningHoursList } from "./opening-hours-list";
@@ -103,7 +105,7 @@ export function PaymentChoices({
               disabled={!allowed}
               onChange={(chosen) => onChange(chosen as PaymentChoice)}
               title={t(`checkout.payment.${method}.name`)}
-              reason={allowed ? null : t(`checkout.payment.disabled.${method}`)}
+              reason={allowed ? null : t(summary.giftList && method === "cash_on_delivery" ? "checkout.giftList.noCashOnDelivery" : `checkout.payment.disabled.${method}`)}
             >
               {t(`checkout.payment.${method}.text`, { fee: format(codFeeCents), days: daysToPay })}
             </ChoiceCard>
@@ -115,6 +117,62 @@ export function PaymentChoices({
           {error}
         </p>
       )}
+    </CheckoutSection>
+  );
+}
+
+/**
+ * A gift-list cart's delivery: fixed by the list, shown as text without the family's address (the
+ * server copies it into the order). The giver's name and message come from the list's page.
+ */
+export function GiftListDelivery({
+  giftList,
+  summary,
+  shop,
+  locale,
+}: {
+  giftList: NonNullable<CheckoutSummary["giftList"]>;
+  summary: CheckoutSummary;
+  shop: ShopIdentity;
+  locale: Locale;
+}) {
+  const { t } = useTranslation();
+  const format = useFormatPrice();
+  const collection = giftList.delivery === "collection";
+  return (
+    <CheckoutSection title={t("checkout.giftList.title", { title: giftList.title })}>
+      <div id="checkout-deliveryMethod" tabIndex={-1} className="rounded-xl border-2 border-brand-200 bg-brand-50 p-4" data-testid="gift-list-delivery">
+        <input type="hidden" name="deliveryMethod" value={giftList.delivery} />
+        <p className="flex justify-between gap-4 font-semibold">
+          <span>{collection ? t("checkout.delivery.collection.name") : t("checkout.giftList.shippedToList")}</span>
+          <span>{summary.shippingCents === 0 ? t("checkout.delivery.free") : format(summary.shippingCents)}</span>
+        </p>
+        <p className="mt-1 text-sm text-muted">
+          {collection ? t("checkout.giftList.collectionText", { address: postalAddress(shop) }) : t("checkout.giftList.shippedToListText")}
+        </p>
+      </div>
+      <h3 className="mt-5 font-bold">{t("checkout.giftList.noteTitle")}</h3>
+      {giftList.giverName || giftList.giftMessage ? (
+        <dl className="mt-2 space-y-1" data-testid="gift-list-note">
+          {giftList.giverName && (
+            <div>
+              <dt className="text-sm text-muted">{t("checkout.giftList.giverName")}</dt>
+              <dd className="font-semibold">{giftList.giverName}</dd>
+            </div>
+          )}
+          {giftList.giftMessage && (
+            <div>
+              <dt className="text-sm text-muted">{t("checkout.giftList.giftMessage")}</dt>
+              <dd className="whitespace-pre-line">{giftList.giftMessage}</dd>
+            </div>
+          )}
+        </dl>
+      ) : (
+        <p className="mt-2 text-sm text-muted">{t("checkout.giftList.noNote")}</p>
+      )}
+      <Link to={localizedHref(`/lista-nascita/${giftList.code}`, locale)} className="link mt-2 inline-block">
+        {t("checkout.giftList.editNote")}
+      </Link>
     </CheckoutSection>
   );
 }

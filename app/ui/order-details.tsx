@@ -39,6 +39,8 @@ export function OrderDelivery({ order, shop }: { order: OrderView; shop: ShopIde
           <address className="not-italic">{postalAddress(shop)}</address>
           <OpeningHoursList hours={shop.openingHours} className="mt-2 text-sm" />
         </div>
+      ) : delivery.toGiftList ? (
+        <p className="mt-2">{t("order.delivery.giftListAddress")}</p>
       ) : (
         delivery.address && (
           <div className="mt-2">

@@ -36,6 +36,7 @@ export type Dashboard = {
   /** The last 30 Italian days, oldest first, every day present (0 when nothing sold). */
   days: { day: string; orders: number; revenueCents: number }[];
   toPrepare: { id: string; number: number; status: string; customer: string; deliveryMethod: string; createdAt: string }[];
+  /** The ten emptiest sizes (the products page lists them all). */
   lowStock: { productId: number; name: string; sku: string; colour: string | null; size: string; stock: number }[];
   upcomingGiftLists: { id: string; code: string; title: string; eventDate: string; owner: string }[];
 };
@@ -80,7 +81,7 @@ export async function getDashboard(db: Db, args: { now: Date; locale: Locale }):
     .leftJoin(productColours, eq(productColours.id, productVariants.colourId))
     .where(and(lte(productVariants.stock, lowStockThreshold), eq(productVariants.isPreorder, false), eq(products.isPublished, true)))
     .orderBy(asc(productVariants.stock), asc(productVariants.sku))
-    .limit(50);
+    .limit(10);
 
   const upcomingGiftLists = await db
     .select({ id: giftLists.id, code: giftLists.code, title: giftLists.title, eventDate: giftLists.eventDate, owner: users.name })

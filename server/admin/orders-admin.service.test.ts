@@ -5,12 +5,10 @@ import { cartWith, checkoutInput, placeTestOrder, testPublicUrl, testSecret } fr
 import type { Db } from "#server/db/client.ts";
 import { auditLog, orders, outboxEmails, payments, productVariants } from "#server/db/schema.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
-import { getSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createAdminUser } from "./admin-fixtures";
 import { getDashboard } from "./dashboard.service";
 import { getAdminOrder, listAdminOrders, parseAdminOrderFilters, runAdminOrderAction } from "./orders-admin.service";
-import { parseOpeningSlots, saveSettings } from "./settings-admin.service";
 
 async function openDb() {
   const handle = await createTestDb();
@@ -99,24 +97,4 @@ test("the list filters by status, payment and number or e-mail; the dashboard co
   expect(dashboard.days).toHaveLength(30);
   expect(dashboard.days.at(-1)!.orders).toBe(1);
   expect(dashboard.toPrepare.map((row) => row.id)).toEqual([cod.orderId]);
-});
-
-test("settings: opening hours are saved from the form with an audit row; bad input is refused field by field", async () => {
-  const db = await openDb();
-  const admin = await createAdminUser(db);
-  expect(parseOpeningSlots("9:00-13:00, 15.30-19:00")).toEqual([{ opens: "09:00", closes: "13:00" }, { opens: "15:30", closes: "19:00" }]);
-  expect(parseOpeningSlots("13:00-09:00")).toBeNull();
-  const { shop } = await getSettings(db, ["shop"]);
-  const form: Record<string, string> = { ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")) as Record<string, string>, facebookUrl: "", instagramUrl: "" };
-  for (const day of [1, 2, 3, 4, 5, 6]) form[`hours${day}`] = "10:00-19:00";
-  form.hours7 = "";
-  expect(await saveSettings(db, { key: "shop", form, actorUserId: admin })).toEqual({ ok: true });
-  const saved = await getSettings(db, ["shop"]);
-  expect(saved.shop.openingHours[1]).toEqual([{ opens: "10:00", closes: "19:00" }]);
-  expect(saved.shop.facebookUrl).toBeNull();
-  const bad = await saveSettings(db, { key: "shop", form: { ...form, postcode: "8001", hours3: "sempre" }, actorUserId: admin });
-  expect(bad).toEqual({ ok: false, errors: { postcode: "admin.settings.errors.postcode", hours3: "admin.settings.errors.hours" } });
-  expect(await saveSettings(db, { key: "delivery", form: { localPostcodes: "80013, 80011", standardFee: "-1", cashOnDeliveryFee: "3,00" }, actorUserId: admin })).toMatchObject({ ok: false, errors: { standardFee: "admin.errors.priceNegative" } });
-  expect(await saveSettings(db, { key: "giftListCompletion", form: { percent: "51", windowDays: "60" }, actorUserId: admin })).toEqual({ ok: false, errors: { percent: "admin.settings.errors.range.giftListCompletion.percent" } });
-  expect(await db.$count(auditLog)).toBe(1);
 });

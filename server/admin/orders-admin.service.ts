@@ -103,6 +103,9 @@ export type AdminOrderDetail = {
   refundedCents: number;
 };
 
+/** Money the shop takes itself is recorded while the order waits for it or is on its way (paid on handover). */
+const markableStatuses: ReadonlySet<OrderStatus> = new Set(["awaiting_payment", "preparing", "shipped", "ready_for_collection"]);
+
 const ownButtons: ReadonlySet<OrderStatus> = new Set(["paid", "cancelled", "refunded"]);
 
 export async function getAdminOrder(db: Db, args: { orderId: string; locale: Locale }): Promise<AdminOrderDetail | null> {
@@ -115,7 +118,7 @@ export async function getAdminOrder(db: Db, args: { orderId: string; locale: Loc
   return {
     order,
     moves: next.filter((status) => !ownButtons.has(status)),
-    canMarkPaid: order.payment.method !== "card" && order.payment.paidAt === null && ["awaiting_payment", "preparing", "shipped", "ready_for_collection"].includes(order.status),
+    canMarkPaid: order.payment.method !== "card" && order.payment.paidAt === null && markableStatuses.has(order.status),
     canCancel: next.includes("cancelled"),
     canRefund: next.includes("refunded") && order.payment.paidAt !== null,
     cardPaymentRef: card?.providerRef ?? null,
@@ -179,7 +182,7 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
       });
     }
     case "mark-paid": {
-      if (order.paymentMethod === "card" || order.paidAt) return notAllowed;
+      if (order.paymentMethod === "card" || order.paidAt || !markableStatuses.has(order.status)) return notAllowed;
       return ctx.db.transaction(async (tx) => {
         const paid = await markOrderPaid(tx, { orderId, provider: order.paymentMethod, providerRef: null, amountCents: order.totalCents, now: ctx.now, actorUserId: ctx.actorUserId, links: ctx.links });
         if (!paid.changed) return notAllowed;

@@ -4,7 +4,6 @@
  * per weekday), becomes the key's value and is checked by the key's own zod shape (settings.ts)
  * before it is stored, with its audit row in the same transaction.
  */
-import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { shopSettings } from "#server/db/schema.ts";
 import { clearExchangeRateOverride, getExchangeRates, overrideExchangeRate, refreshExchangeRates } from "#server/currency/rates.service.ts";
@@ -163,11 +162,6 @@ export async function saveSettings(db: Db, args: { key: SettingsKey; form: Recor
   return { ok: true };
 }
 
-export async function getSettingsUpdatedAt(db: Db): Promise<Partial<Record<SettingsKey, string>>> {
-  const rows = await db.select({ key: shopSettings.key, updatedAt: shopSettings.updatedAt }).from(shopSettings);
-  return Object.fromEntries(rows.filter((row) => isSettingsKey(row.key)).map((row) => [row.key, row.updatedAt.toISOString()]));
-}
-
 // ---------------------------------------------------------------- outbox
 
 export async function resendOutboxEmail(db: Db, args: { id: number; actorUserId: string; now?: Date }) {
@@ -223,7 +217,3 @@ export async function refreshRatesNow(db: Db, args: { url: string | undefined; a
   return result.ok ? { ok: true as const, updated: result.updated, keptManual: result.keptManual } : { ok: false as const, error: `admin.rates.errors.${result.error}` };
 }
 
-export async function getSettingRow(db: Db, key: SettingsKey) {
-  const [row] = await db.select().from(shopSettings).where(eq(shopSettings.key, key));
-  return row ?? null;
-}

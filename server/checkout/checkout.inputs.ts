@@ -119,8 +119,11 @@ function firstMessage(result: z.ZodSafeParseResult<unknown>): string | null {
   return result.success ? null : (result.error.issues[0]?.message ?? fieldKey("invalidRequest"));
 }
 
+/** A gift-list cart's form has no address: the order goes to the list's (copied on the server, never shown). */
+type FormKind = { giftList: boolean };
+
 /** The checks between fields; runs even when other fields have problems, so every message shows at once. */
-function checkCrossFields(value: Partial<Fields>, ctx: z.RefinementCtx) {
+function checkCrossFields(value: Partial<Fields>, ctx: z.RefinementCtx, kind: FormKind) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   const delivery = deliveryMethods.find((method) => method === value.deliveryMethod);
   const payment = paymentMethods.find((method) => method === value.paymentMethod);
@@ -128,7 +131,7 @@ function checkCrossFields(value: Partial<Fields>, ctx: z.RefinementCtx) {
     if (payment === "cash_on_delivery" && delivery === "collection") issue("paymentMethod", fieldKey("cashOnDeliveryNeedsHomeDelivery"));
     if (payment === "in_shop" && delivery !== "collection") issue("paymentMethod", fieldKey("inShopNeedsCollection"));
   }
-  if (delivery !== "collection" && value.savedAddressId === undefined) {
+  if (!kind.giftList && delivery !== "collection" && value.savedAddressId === undefined) {
     for (const field of addressFields) {
       const message = firstMessage(AddressInput.shape[field].safeParse(value[field] ?? ""));
       if (message) issue(field, message);
@@ -148,8 +151,8 @@ function checkCrossFields(value: Partial<Fields>, ctx: z.RefinementCtx) {
 }
 
 /** The form once valid, flat: the address typed (nulls for collection or a saved address), invoice data only when asked for. */
-function normalise(value: Fields) {
-  const typesAddress = value.deliveryMethod !== "collection" && value.savedAddressId === undefined;
+function normalise(value: Fields, kind: FormKind) {
+  const typesAddress = !kind.giftList && value.deliveryMethod !== "collection" && value.savedAddressId === undefined;
   const address = (field: (typeof addressFields)[number]) => (typesAddress ? AddressInput.shape[field].parse(value[field]) : null);
   const invoice = value.wantsInvoice;
   return {
@@ -160,7 +163,7 @@ function normalise(value: Fields) {
     phone: value.phone,
     deliveryMethod: value.deliveryMethod as DeliveryMethod,
     paymentMethod: value.paymentMethod as PaymentMethod,
-    savedAddressId: value.deliveryMethod === "collection" ? undefined : value.savedAddressId,
+    savedAddressId: kind.giftList || value.deliveryMethod === "collection" ? undefined : value.savedAddressId,
     street: address("street"),
     houseNumber: address("houseNumber"),
     postcode: address("postcode"),
@@ -175,10 +178,15 @@ function normalise(value: Fields) {
   };
 }
 
-export const CheckoutInput = CheckoutFields.superRefine(checkCrossFields, {
-  when: (payload) => typeof payload.value === "object" && payload.value !== null,
-}).transform(normalise);
+function checkoutInputOf(kind: FormKind) {
+  return CheckoutFields.superRefine((value, ctx) => checkCrossFields(value, ctx, kind), {
+    when: (payload) => typeof payload.value === "object" && payload.value !== null,
+  }).transform((value) => normalise(value, kind));
+}
+
+export const CheckoutInput = checkoutInputOf({ giftList: false });
 export type CheckoutInput = z.infer<typeof CheckoutInput>;
+const GiftListCheckoutInput = checkoutInputOf({ giftList: true });
 
 /** Field -> message already in the page's language. */
 export type CheckoutFieldErrors = Partial<Record<string, string>>;
@@ -207,9 +215,10 @@ function echoValues(raw: Record<string, unknown>): Record<string, string> {
 export function parseCheckoutForm(
   form: FormData | URLSearchParams | Record<string, unknown>,
   locale: Locale,
+  options: { giftList?: boolean } = {},
 ): { ok: true; input: CheckoutInput } | { ok: false; errors: CheckoutFieldErrors; values: Record<string, string> } {
   const raw = rawFields(form);
-  const parsed = CheckoutInput.safeParse(raw);
+  const parsed = (options.giftList ? GiftListCheckoutInput : CheckoutInput).safeParse(raw);
   if (parsed.success) return { ok: true, input: parsed.data };
   const t = getTranslator(locale);
   const errors: CheckoutFieldErrors = {};

@@ -22,12 +22,14 @@ import {
   productVariants,
   stockMovements,
 } from "#server/db/schema.ts";
+import { giftListDeliveryFor, giftListShortfalls, giftNoteOfCart, type GiftListDelivery } from "#server/gift-lists/gift-list-orders.service.ts";
 import { queueOrderMail } from "#server/orders/order-emails.ts";
 import type { OrderStatus } from "#server/orders/order-status.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import type { BankTransferSettings } from "#server/settings/settings.ts";
+import type { BankTransferSettings, DeliverySettings } from "#server/settings/settings.ts";
 import {
   allowedPaymentMethods,
+  giftListDeliveryMethod,
   isPaymentAllowed,
   orderTotals,
   paymentDueAt,
@@ -60,8 +62,13 @@ export type CheckoutSummary = {
   allowedPayments: PaymentMethod[];
   bankTransfer: BankTransferSettings;
   codFeeCents: number;
-  /** Checkout cannot go on: the cart is empty, a gift-list cart, or has lines out of stock or no longer for sale. */
-  blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-checkout" | "out-of-stock" | "unavailable-product"> | null;
+  /**
+   * A gift-list cart: the delivery is the list's (shown without its address), and the giver's name and
+   * message from the list page. Null for an ordinary cart.
+   */
+  giftList: { code: string; title: string; delivery: DeliveryMethod; giverName: string | null; giftMessage: string | null } | null;
+  /** Checkout cannot go on: the cart is empty, its list closed or bought meanwhile, or lines out of stock or no longer for sale. */
+  blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-closed" | "gift-list-shortfall" | "out-of-stock" | "unavailable-product"> | null;
 };
 
 export type PlaceOrderResult =
@@ -78,9 +85,9 @@ async function allFreeShipping(db: Db, productIds: readonly number[]): Promise<b
   return rows.length > 0 && rows.every((row) => row.isFreeShipping);
 }
 
-function blockerOf(cart: CartView): CheckoutSummary["blocker"] {
+function blockerOf(cart: CartView, giftList: GiftListCheckout | null): CheckoutSummary["blocker"] {
   if (cart.lines.length === 0) return "empty-cart";
-  if (cart.giftList) return "gift-list-checkout";
+  if (giftList?.problem) return giftList.problem;
   if (cart.lines.some((line) => line.status === "unavailable")) return "unavailable-product";
   if (cart.lines.some((line) => line.status !== "ok")) return "out-of-stock";
   return null;
@@ -95,16 +102,21 @@ export async function getCheckoutSummary(
     getCartView(db, { cartId: args.cartId, locale: args.locale, now: args.now }),
     getSettings(db, ["delivery", "bankTransfer"]),
   ]);
-  const postcode = args.postcode && /^[0-9]{5}$/.test(args.postcode.trim()) ? args.postcode.trim() : null;
-  const deliveries = quoteDeliveries(settings.delivery, {
+  const giftList = cart.giftList && args.cartId ? await giftListCheckoutOf(db, args.cartId, settings.delivery) : null;
+  const typedPostcode = args.postcode && /^[0-9]{5}$/.test(args.postcode.trim()) ? args.postcode.trim() : null;
+  const postcode = giftList ? giftList.postcode : typedPostcode;
+  const quoted = quoteDeliveries(settings.delivery, {
     postcode,
     allLinesFreeShipping: await allFreeShipping(
       db,
       cart.lines.map((line) => line.productId),
     ),
   });
-  const quote = deliveries.find((candidate) => candidate.method === args.delivery && candidate.available) ?? null;
-  const allowedPayments = quote ? allowedPaymentMethods(quote.method) : [...paymentMethods];
+  // A gift-list cart has no choice: only the list's delivery is offered.
+  const deliveries = giftList ? quoted.filter((candidate) => candidate.method === giftList.method) : quoted;
+  const wantedDelivery = giftList ? giftList.method : args.delivery;
+  const quote = deliveries.find((candidate) => candidate.method === wantedDelivery && candidate.available) ?? null;
+  const allowedPayments = quote ? allowedPaymentMethods(quote.method, { giftList: Boolean(giftList) }) : [...paymentMethods];
   const payment = args.payment && allowedPayments.includes(args.payment) ? args.payment : null;
   const totals = orderTotals(cart.lines, {
     shippingCents: quote?.feeCents ?? 0,
@@ -119,8 +131,43 @@ export async function getCheckoutSummary(
     allowedPayments,
     bankTransfer: settings.bankTransfer,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
-    blocker: blockerOf(cart),
+    giftList:
+      cart.giftList && giftList
+        ? { code: cart.giftList.code, title: cart.giftList.title, delivery: giftList.method, giverName: giftList.giverName, giftMessage: giftList.giftMessage }
+        : null,
+    blocker: blockerOf(cart, giftList),
   };
+}
+
+type GiftListCheckout = {
+  method: DeliveryMethod;
+  /** The list's postcode decides the fee; it stays on the server (the page never gets the address). */
+  postcode: string | null;
+  giverName: string | null;
+  giftMessage: string | null;
+  problem: "gift-list-closed" | "gift-list-shortfall" | null;
+};
+
+/** What the checkout page needs of a gift-list cart: the list's delivery, the giver's note, and whether it can still be bought. */
+async function giftListCheckoutOf(db: Db, cartId: string, settings: DeliverySettings): Promise<GiftListCheckout> {
+  const [cart] = await db.select({ giftListId: carts.giftListId }).from(carts).where(eq(carts.id, cartId));
+  const delivery = cart?.giftListId ? await giftListDeliveryFor(db, cart.giftListId) : null;
+  const note = await giftNoteOfCart(db, cartId);
+  const postcode = delivery?.kind === "address" ? delivery.postcode : null;
+  const shortfalls = delivery ? await giftListShortfalls(db, cartId) : [];
+  return {
+    method: giftListDeliveryMethod(settings, postcode),
+    postcode,
+    ...note,
+    problem: !delivery ? "gift-list-closed" : shortfalls.length > 0 ? "gift-list-shortfall" : null,
+  };
+}
+
+/** Whether this cart buys from a gift list (its checkout form then carries no address). */
+export async function isGiftListCart(db: Db, cartId: string | null): Promise<boolean> {
+  if (!cartId) return false;
+  const [cart] = await db.select({ giftListId: carts.giftListId }).from(carts).where(eq(carts.id, cartId));
+  return Boolean(cart?.giftListId);
 }
 
 type Refused = Extract<PlaceOrderResult, { ok: false }>;
@@ -176,9 +223,10 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   if (!cart) return { ok: false, error: "empty-cart" };
   const earlier = await findOrderByKey(tx, input.idempotencyKey);
   if (earlier) return earlier;
-  if (cart.giftListId) return { ok: false, error: "gift-list-checkout" };
   const lines = await getStoredCartLines(tx, cart.id);
   if (lines.length === 0) return { ok: false, error: "empty-cart" };
+  const giftList = cart.giftListId ? await giftListDeliveryFor(tx, cart.giftListId) : undefined;
+  if (giftList === null) return { ok: false, error: "gift-list-closed" };
 
   const wanted = quantitiesPerVariant(lines);
   const variantIds = [...wanted.keys()];
@@ -200,16 +248,31 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   // A first look without locks: a cart plainly beyond today's stock is refused before any work.
   const short = shortages(wanted, (variantId) => display.get(variantId)?.stock ?? 0);
   if (short.length > 0) return outOfStock(short, display);
+  if (giftList) {
+    // A guest's gift was paid meanwhile: the list needs fewer units than this cart holds.
+    const shortfalls = await giftListShortfalls(tx, cart.id);
+    if (shortfalls.length > 0) {
+      const lines = shortfalls.map((line) => ({ variantId: line.variantId, name: display.get(line.variantId)?.name ?? "", available: line.stillNeeded }));
+      return { ok: false, error: "gift-list-shortfall", lines };
+    }
+  }
 
-  const address = input.savedAddressId !== undefined ? await savedAddressOf(tx, args.userId, input.savedAddressId) : typedAddressOf(input);
+  // A gift-list order goes where the list says (its address copied, never shown); the form's delivery is not asked.
+  const address = giftList
+    ? giftListAddressOf(giftList)
+    : input.savedAddressId !== undefined
+      ? await savedAddressOf(tx, args.userId, input.savedAddressId)
+      : typedAddressOf(input);
   if (address === "not-found") return { ok: false, error: "address-not-found" };
   const settings = await getSettings(tx, ["delivery", "bankTransfer"]);
+  const deliveryMethod = giftList ? giftListDeliveryMethod(settings.delivery, address?.postcode ?? null) : input.deliveryMethod;
   const quote = quoteDeliveries(settings.delivery, {
     postcode: address?.postcode ?? null,
     allLinesFreeShipping: [...facts.values()].every((row) => row.isFreeShipping),
-  }).find((candidate) => candidate.method === input.deliveryMethod);
-  if (!quote?.available || (input.deliveryMethod !== "collection" && !address)) return { ok: false, error: "delivery-not-available" };
-  if (!isPaymentAllowed(input.deliveryMethod, input.paymentMethod)) return { ok: false, error: "payment-not-allowed" };
+  }).find((candidate) => candidate.method === deliveryMethod);
+  if (!quote?.available || (deliveryMethod !== "collection" && !address)) return { ok: false, error: "delivery-not-available" };
+  if (!isPaymentAllowed(deliveryMethod, input.paymentMethod, { giftList: Boolean(giftList) })) return { ok: false, error: "payment-not-allowed" };
+  const giftNote = giftList ? await giftNoteOfCart(tx, cart.id) : { giverName: null, giftMessage: null };
 
   const priced = lines.map((line) => {
     const variant = display.get(line.variantId)!;
@@ -239,10 +302,12 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       vatNumber: input.vatNumber,
       sdiCode: input.sdiCode,
       pec: input.pec,
-      deliveryMethod: input.deliveryMethod,
+      deliveryMethod,
       paymentMethod: input.paymentMethod,
       ...totals,
       paymentDueAt: dueAt,
+      giftListId: cart.giftListId,
+      ...giftNote,
       createdAt: now,
       updatedAt: now,
     })
@@ -278,6 +343,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       lineTotalCents: lineTotalCents(line, line.quantity),
       vatRatePercent: facts.get(line.variantId)!.vatRatePercent,
       isPreorder: line.variant.isPreorder,
+      giftListItemId: line.giftListItemId,
     })),
   );
   await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: null, toStatus: status, note: "order-placed", actorUserId: args.userId, createdAt: now });
@@ -286,7 +352,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     await tx.insert(payments).values({ orderId: order.id, provider: input.paymentMethod, status: "pending", amountCents: totals.totalCents, expiresAt: dueAt });
   }
   await tx.delete(cartLines).where(eq(cartLines.cartId, cart.id));
-  await tx.update(carts).set({ giftListId: null, updatedAt: now }).where(eq(carts.id, cart.id));
+  await tx.update(carts).set({ giftListId: null, giftGiverName: null, giftMessage: null, updatedAt: now }).where(eq(carts.id, cart.id));
   // The card order's mail goes when it is paid; every other order is confirmed now.
   if (input.paymentMethod !== "card") {
     await queueOrderMail(tx, { orderId: order.id, kind: "confirmation", links: { publicUrl: args.publicUrl, secret: args.secret } });
@@ -322,6 +388,12 @@ async function takeStock(tx: Db, wanted: Map<number, number>, display: Map<numbe
 }
 
 type OrderAddress = { street: string; houseNumber: string; postcode: string; city: string; province: string };
+
+function giftListAddressOf(delivery: GiftListDelivery): OrderAddress | null {
+  if (delivery.kind === "collection") return null;
+  const { street, houseNumber, postcode, city, province } = delivery;
+  return { street, houseNumber, postcode, city, province };
+}
 
 function typedAddressOf(input: CheckoutInput): OrderAddress | null {
   if (input.deliveryMethod === "collection") return null;

@@ -22,7 +22,8 @@ export type CheckoutErrorCode =
   | "payment-not-allowed"
   | "address-not-found"
   | "invalid-input"
-  | "gift-list-checkout";
+  | "gift-list-closed"
+  | "gift-list-shortfall";
 
 export const checkoutErrorCodes: readonly CheckoutErrorCode[] = [
   "empty-cart",
@@ -32,7 +33,8 @@ export const checkoutErrorCodes: readonly CheckoutErrorCode[] = [
   "payment-not-allowed",
   "address-not-found",
   "invalid-input",
-  "gift-list-checkout",
+  "gift-list-closed",
+  "gift-list-shortfall",
 ];
 
 export type DeliveryQuote = {
@@ -72,13 +74,23 @@ export function quoteDeliveries(settings: DeliverySettings, args: { postcode: st
   ];
 }
 
-/** Card and bank transfer always; cash on delivery with a home delivery; pay in shop with collection. */
-export function allowedPaymentMethods(delivery: DeliveryMethod): PaymentMethod[] {
-  return delivery === "collection" ? ["card", "bank_transfer", "in_shop"] : ["card", "cash_on_delivery", "bank_transfer"];
+/**
+ * Card and bank transfer always; cash on delivery with a home delivery; pay in shop with collection. A
+ * gift-list order never goes cash on delivery: it is delivered to the list's family, not to the giver who pays.
+ */
+export function allowedPaymentMethods(delivery: DeliveryMethod, options: { giftList?: boolean } = {}): PaymentMethod[] {
+  if (delivery === "collection") return ["card", "bank_transfer", "in_shop"];
+  return options.giftList ? ["card", "bank_transfer"] : ["card", "cash_on_delivery", "bank_transfer"];
 }
 
-export function isPaymentAllowed(delivery: DeliveryMethod, payment: PaymentMethod): boolean {
-  return allowedPaymentMethods(delivery).includes(payment);
+export function isPaymentAllowed(delivery: DeliveryMethod, payment: PaymentMethod, options: { giftList?: boolean } = {}): boolean {
+  return allowedPaymentMethods(delivery, options).includes(payment);
+}
+
+/** A gift-list order's delivery is the list's: collection in the shop, or the home delivery its address's postcode gets. */
+export function giftListDeliveryMethod(settings: DeliverySettings, postcode: string | null): DeliveryMethod {
+  if (postcode === null) return "collection";
+  return isLocalPostcode(settings, postcode) ? "local_delivery" : "standard";
 }
 
 /** The cash-on-delivery fee; other payments cost nothing extra. */

@@ -91,7 +91,7 @@ export type RecordedPurchases = {
  * the last unit), records one gift_list_purchases row per order item (unique: a repeated webhook
  * changes nothing) and queues the owner's mail with the giver's name and message, once.
  */
-export async function recordGiftListPurchases(tx: Db, args: { orderId: string; now: Date; publicUrl: string }): Promise<RecordedPurchases> {
+export async function recordGiftListPurchases(tx: Db, args: { orderId: string; now: Date; publicUrl: string | null }): Promise<RecordedPurchases> {
   const none: RecordedPurchases = { recorded: [], overflow: [] };
   const [order] = await tx
     .select({
@@ -170,7 +170,8 @@ async function queueOwnerNotification(
     order: { id: string; number: number; giftListId: string | null; giftMessage: string | null };
     giverName: string;
     lines: { name: string; quantity: number }[];
-    publicUrl: string;
+    /** Without it the mail goes without its button (never dropped for want of a link). */
+    publicUrl: string | null;
   },
 ) {
   const [owner] = await tx
@@ -191,7 +192,7 @@ async function queueOwnerNotification(
     ...renderEmail({
       locale,
       shop,
-      siteUrl: args.publicUrl,
+      siteUrl: args.publicUrl ?? undefined,
       subject: t("giftLists.mail.purchase.subject", { giver: args.giverName, title: owner.title }),
       heading: t("giftLists.mail.purchase.heading", { giver: args.giverName }),
       paragraphs: [
@@ -200,7 +201,7 @@ async function queueOwnerNotification(
       ],
       detailsTitle: t("giftLists.mail.purchase.detailsTitle"),
       details: args.lines.map((line) => [line.name, `× ${line.quantity}`]),
-      action: { label: t("giftLists.mail.purchase.action"), url: `${args.publicUrl}${localizedHref("/crea-lista-nascita", locale)}` },
+      ...(args.publicUrl ? { action: { label: t("giftLists.mail.purchase.action"), url: `${args.publicUrl}${localizedHref("/crea-lista-nascita", locale)}` } } : {}),
     }),
   });
 }

@@ -42,7 +42,9 @@ export async function startShop(options: StartOptions) {
   const handle = await openShopDatabase(env, log);
   const publicUrl = publicUrlOf(env);
   const services: ShopServices = { db: handle.db, auth: createAuth({ db: handle.db, env, publicUrl }), env, log, publicUrl };
-  const newsletterOrigin = await readNewsletterOrigin(services);
+  // The back office can change the newsletter URL: its origin (CSP form-action) is read again at most every 30 s.
+  let newsletterOrigin = await readNewsletterOrigin(services);
+  let newsletterReadAt = Date.now();
   // Display-currency rates from the ECB when configured; otherwise the stored or bundled ones.
   const ratesJob = env.RATES_URL ? startExchangeRatesJob({ db: handle.db, url: env.RATES_URL, log }) : null;
   // Queued e-mails go out every 15 s over SMTP_URL; without it they wait in the outbox.
@@ -56,6 +58,17 @@ export async function startShop(options: StartOptions) {
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
   app.use(compression());
+  app.use((_req: Request, _res: Response, next: NextFunction) => {
+    if (Date.now() - newsletterReadAt < 30_000) return next();
+    newsletterReadAt = Date.now();
+    readNewsletterOrigin(services).then((origin) => {
+      newsletterOrigin = origin;
+      next();
+    }, (error: unknown) => {
+      log.warn({ err: error }, "newsletter origin kept: settings unreadable");
+      next();
+    });
+  });
   app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: () => [...newsletterOrigin, ...stripeTestOrigin(env)] }));
   app.use(logRequests(services));
 

@@ -13,7 +13,7 @@ import { queueEmail } from "#server/mail/outbox.ts";
 import { renderEmail } from "#server/mail/templates.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { orderAccessToken, orderPageHref } from "./order-access";
-import { getOrderView, type OrderView } from "./order-view.service";
+import { getOrderView, withoutGiftListAddress, type OrderView } from "./order-view.service";
 
 export type OrderMailKind = "confirmation" | "paid" | "shipped" | "ready" | "expired";
 
@@ -42,7 +42,8 @@ function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [st
   rows.push([t("orderEmails.total"), money(order.totals.totalCents)]);
   rows.push([t("orderEmails.deliveryMethod"), t(`orderEmails.delivery.${order.delivery.method}`)]);
   const address = order.delivery.address;
-  if (address) {
+  if (order.delivery.toGiftList && order.delivery.method !== "collection") rows.push([t("orderEmails.address"), t("orderEmails.giftListAddress")]);
+  else if (address) {
     rows.push([
       t("orderEmails.address"),
       `${order.firstName} ${order.lastName}, ${address.street} ${address.houseNumber}, ${address.postcode} ${address.city} (${address.province})`,
@@ -108,8 +109,9 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
  */
 export async function queueOrderMail(db: Db, args: { orderId: string; kind: OrderMailKind; links: OrderMailLinks | null }): Promise<boolean> {
   const [order] = await db.select({ locale: orders.locale }).from(orders).where(eq(orders.id, args.orderId));
-  const view = order ? await getOrderView(db, { orderId: args.orderId, locale: order.locale === "en" ? "en" : "it" }) : null;
-  if (!view) return false;
+  const found = order ? await getOrderView(db, { orderId: args.orderId, locale: order.locale === "en" ? "en" : "it" }) : null;
+  if (!found) return false;
+  const view = withoutGiftListAddress(found);
   const t = getTranslator(view.locale);
   const { shop } = await getSettings(db, ["shop"]);
   const shopAddress = `${shop.street}, ${shop.postcode} ${shop.city} (${shop.province})`;

@@ -54,8 +54,10 @@ export type OrderView = {
   };
   delivery: {
     method: DeliveryMethod;
-    /** Null for collection in the shop. */
+    /** Null for collection in the shop, and in what the giver sees of a gift-list order (`withoutGiftListAddress`). */
     address: { street: string; houseNumber: string; postcode: string; city: string; province: string; country: string } | null;
+    /** A gift-list order: it goes to the list's family (or is collected by them), whose address the giver never sees. */
+    toGiftList: boolean;
     carrier: string | null;
     trackingNumber: string | null;
   };
@@ -144,6 +146,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
         order.street && order.houseNumber && order.postcode && order.city && order.province
           ? { street: order.street, houseNumber: order.houseNumber, postcode: order.postcode, city: order.city, province: order.province, country: order.country }
           : null,
+      toGiftList: order.giftListId !== null,
       carrier: order.carrier,
       trackingNumber: order.trackingNumber,
     },
@@ -167,4 +170,9 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     },
     history: history.map((row) => ({ status: row.status, at: row.at, note: row.note })),
   };
+}
+
+/** What the customer's page and e-mails show: a gift-list order without the family's address (staff views keep it). */
+export function withoutGiftListAddress(view: OrderView): OrderView {
+  return view.delivery.toGiftList ? { ...view, delivery: { ...view.delivery, address: null } } : view;
 }

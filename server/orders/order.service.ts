@@ -8,11 +8,12 @@ import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { addLinesToCart } from "#server/cart/cart.service.ts";
 import { isPaidOnHandover } from "#server/checkout/checkout.ts";
 import type { Db } from "#server/db/client.ts";
+import { recordGiftListPurchases } from "#server/gift-lists/gift-list-orders.service.ts";
 import { orderLines, orders, orderStatusHistory, payments, products, productVariants, stockMovements } from "#server/db/schema.ts";
 import { queueOrderMail, type OrderMailKind, type OrderMailLinks } from "./order-emails";
 import { canChangeStatus, returnsStockOn, type OrderStatus } from "./order-status";
 
-export { getOrderView, bankTransferReason, type OrderView, type OrderLineView } from "./order-view.service";
+export { getOrderView, withoutGiftListAddress, bankTransferReason, type OrderView, type OrderLineView } from "./order-view.service";
 
 type LockedOrder = typeof orders.$inferSelect;
 
@@ -115,6 +116,28 @@ async function retakeStock(tx: Db, order: LockedOrder, now: Date): Promise<boole
   return true;
 }
 
+/**
+ * A paid gift-list order raises the list's bought quantities (once: a repeated call changes nothing) and
+ * mails the owner. Units paid beyond what the list still needed (two guests paid for the last one) leave
+ * the order as it is, with a history note for the staff: refund them or keep them as an extra gift
+ * (docs/decisions/0016-gift-lists.md).
+ */
+async function recordGiftListPayment(tx: Db, order: LockedOrder, args: { now: Date; links: OrderMailLinks | null; actorUserId: string | null; status: OrderStatus }) {
+  if (!order.giftListId) return;
+  const { overflow } = await recordGiftListPurchases(tx, { orderId: order.id, now: args.now, publicUrl: args.links?.publicUrl ?? null });
+  if (overflow.length === 0) return;
+  const units = overflow.reduce((sum, item) => sum + item.quantity, 0);
+  await tx.insert(orderStatusHistory).values({
+    orderId: order.id,
+    fromStatus: args.status,
+    toStatus: args.status,
+    // For the staff, in the back office's language: the code first, then what to do.
+    note: `gift-list-overflow:${units} · ${units} pz. pagati oltre quanto la lista chiedeva ancora: chiedere a chi regala se rimborsarli o tenerli come regalo in più`,
+    actorUserId: args.actorUserId,
+    createdAt: args.now,
+  });
+}
+
 export type MarkOrderPaidResult = {
   changed: boolean;
   status: OrderStatus;
@@ -153,6 +176,7 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
       await recordPayment(tx, order, args);
       if (await retakeStock(tx, order, args.now)) {
         await moveOrder(tx, order, "paid", { now: args.now, note: `${paidNote}:after-${order.status}`, actorUserId, set: { paidAt: args.now, paymentDueAt: null } });
+        await recordGiftListPayment(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: "paid" });
         if (mail) await queueOrderMail(tx, { orderId: order.id, kind: mail, links: args.links ?? null });
         return { changed: true, status: "paid" };
       }
@@ -171,12 +195,14 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
     await recordPayment(tx, order, args);
     if (order.status === "awaiting_payment") {
       await moveOrder(tx, order, "paid", { now: args.now, note: paidNote, actorUserId, set: { paidAt: args.now, paymentDueAt: null } });
+      await recordGiftListPayment(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: "paid" });
       if (mail) await queueOrderMail(tx, { orderId: order.id, kind: mail, links: args.links ?? null });
       return { changed: true, status: "paid" };
     }
     // Paid on handover: the order is already on its way (or done); the money is recorded, the status stays.
     await tx.update(orders).set({ paidAt: args.now, updatedAt: args.now }).where(eq(orders.id, order.id));
     await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, note: paidNote, actorUserId, createdAt: args.now });
+    await recordGiftListPayment(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: order.status });
     return { changed: true, status: order.status };
   });
 }
@@ -268,7 +294,10 @@ export async function changeOrderStatus(
     if (!(await moveOrder(tx, order, args.to, { now: args.now, note: args.note ?? null, actorUserId: args.actorUserId, set }))) {
       return { ok: false, error: "transition-not-allowed" };
     }
-    if (completesUnpaidHandover) await recordPayment(tx, order, { provider: order.paymentMethod, providerRef: null, amountCents: order.totalCents, now: args.now });
+    if (completesUnpaidHandover) {
+      await recordPayment(tx, order, { provider: order.paymentMethod, providerRef: null, amountCents: order.totalCents, now: args.now });
+      await recordGiftListPayment(tx, order, { now: args.now, links, actorUserId: args.actorUserId, status: args.to });
+    }
     if (args.to === "shipped") await queueOrderMail(tx, { orderId: order.id, kind: "shipped", links });
     if (args.to === "ready_for_collection") await queueOrderMail(tx, { orderId: order.id, kind: "ready", links });
     return { ok: true };

@@ -51,7 +51,8 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       <p className="mt-4" role="status">
         {t("admin.audit.count", { count: audit.total })}
       </p>
-      <div className="mt-2 overflow-x-auto">
+      {/* Focusable, so a keyboard can scroll the table sideways on a narrow screen. */}
+      <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label={t("admin.audit.metaTitle")}>
         <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
           <caption className="sr-only">{t("admin.audit.metaTitle")}</caption>
           <thead>

@@ -4,6 +4,7 @@ import { formatDate, formatMoney } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
+import { formatSize, useColourName } from "#app/ui/variant-picker.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { getDashboard } from "#server/admin/dashboard.service.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -26,6 +27,8 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
   const { locale, dashboard } = loaderData;
   const href = (path: string) => localizedHref(path, locale);
   const money = (cents: number) => formatMoney(cents, locale);
+  const colourName = useColourName();
+  const variantText = (colour: string | null, size: string) => [colour ? colourName(colour) : null, size !== "TAGLIA_UNICA" ? formatSize(size) : null].filter(Boolean).join(" · ");
   const max = Math.max(1, ...dashboard.days.map((day) => day.revenueCents));
   const barWidth = 20;
   return (
@@ -100,11 +103,16 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
                 <li key={variant.sku}>
                   <Link to={href(`/admin/prodotti/${variant.productId}`)} className="font-semibold text-brand-800 underline">
                     {variant.name}
-                  </Link>{" "}
-                  · {[variant.colour, variant.size !== "TAGLIA_UNICA" ? variant.size : null].filter(Boolean).join(" · ")} · {t("admin.dashboard.left", { count: variant.stock })}
+                  </Link>
+                  {[variantText(variant.colour, variant.size), t("admin.dashboard.left", { count: variant.stock })].filter(Boolean).map((part) => ` · ${part}`)}
                 </li>
               ))}
             </ul>
+          )}
+          {dashboard.lowStock.length > 0 && (
+            <Link to={href("/admin/prodotti?lowStock=1")} className="btn-secondary mt-3">
+              {t("admin.dashboard.allLowStock")}
+            </Link>
           )}
         </div>
         <div>

@@ -132,7 +132,7 @@ function ImportForm({ kind, title, accept, hint }: { kind: "csv" | "legacy"; tit
         <label htmlFor={`${id}-file`} className="field-label">
           {t("admin.import.file")}
         </label>
-        <input id={`${id}-file`} type="file" name="file" accept={accept} required aria-describedby={`${id}-hint`} className="block" />
+        <input id={`${id}-file`} type="file" name="file" accept={accept} required aria-describedby={`${id}-hint`} className="block w-full max-w-full" />
         <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
           {hint}
         </p>
@@ -174,7 +174,7 @@ function CsvReport({ report }: { report: CsvImportReport }) {
         })}
       </p>
       {report.errors.length > 0 && (
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={t("admin.import.errorsTitle")}>
           <table className="w-full text-left text-sm">
             <caption className="text-left font-semibold">{t("admin.import.errorsTitle")}</caption>
             <thead>

@@ -2,13 +2,16 @@ import { useTranslation } from "react-i18next";
 import { formatMoney } from "#app/lib/format.ts";
 import type { Locale } from "#app/lib/locale.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
+import { formatSize, useColourName } from "#app/ui/variant-picker.tsx";
 
 /** Lines with personalisation and totals; the packing slip shows the same table. */
 export function OrderLinesTable({ order, locale, withPrices = true }: { order: OrderView; locale: Locale; withPrices?: boolean }) {
   const { t } = useTranslation();
   const money = (cents: number) => formatMoney(cents, locale);
+  const colourName = useColourName();
+  const variantText = (colour: string | null, size: string | null) => [colour ? colourName(colour) : null, size && size !== "TAGLIA_UNICA" ? formatSize(size) : null].filter(Boolean).join(" · ");
   return (
-    <div className="mt-6 overflow-x-auto">
+    <div className="mt-6 overflow-x-auto" role="region" aria-label={t("order.linesTitle")} tabIndex={0}>
       <table className="w-full min-w-[36rem] border-collapse text-left text-sm">
         <caption className="text-left text-xl font-bold">{t("order.linesTitle")}</caption>
         <thead>
@@ -26,9 +29,7 @@ export function OrderLinesTable({ order, locale, withPrices = true }: { order: O
               <td className="p-2 font-mono">{line.sku}</td>
               <td className="p-2">
                 <strong>{line.name}</strong>
-                {[line.colour, line.size && line.size !== "TAGLIA_UNICA" ? line.size : null].filter(Boolean).length > 0 && (
-                  <span> · {[line.colour, line.size !== "TAGLIA_UNICA" ? line.size : null].filter(Boolean).join(" · ")}</span>
-                )}
+                {variantText(line.colour, line.size) && <span> · {variantText(line.colour, line.size)}</span>}
                 {line.isPreorder && <span> · {t("admin.order.preorder")}</span>}
                 {line.personalisation.length > 0 && (
                   <ul className="mt-1">

@@ -175,7 +175,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {order.history.map((entry, index) => (
               <li key={index}>
                 <span className="whitespace-nowrap">{dateTime.format(new Date(entry.at))}</span> · <strong>{t(`orderStatus.${entry.status}`)}</strong>
-                {entry.note && <span className="text-muted"> · {entry.note}</span>}
+                {entry.note && <span className="text-muted"> · {t(`order.history.notes.${entry.note.split(":")[0]}`, { defaultValue: entry.note })}</span>}
               </li>
             ))}
           </ol>

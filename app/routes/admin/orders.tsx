@@ -72,7 +72,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       <p className="mt-4" role="status">
         {t("admin.orders.count", { count: list.total })}
       </p>
-      <div className="mt-2 overflow-x-auto">
+      <div className="mt-2 overflow-x-auto" role="region" aria-label={t("admin.orders.title")} tabIndex={0}>
         <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
           <caption className="sr-only">{t("admin.orders.title")}</caption>
           <thead>

@@ -20,7 +20,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const status = (outboxStatuses as readonly string[]).includes(requested ?? "") ? (requested as OutboxStatus) : null;
   const page = Number(url.searchParams.get("page")) || 1;
   const [outbox, counts] = await Promise.all([listOutbox(db, { status, page: Number.isSafeInteger(page) ? page : 1 }), countOutboxByStatus(db)]);
-  return { meta: getPageMetaTexts(locale, "admin.outbox"), locale, status, outbox, counts, resent: url.searchParams.get("resent") === "1" };
+  return { meta: getPageMetaTexts(locale, "admin.outbox"), locale, status, statuses: outboxStatuses, outbox, counts, resent: url.searchParams.get("resent") === "1" };
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {
@@ -40,7 +40,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 
 export default function AdminOutbox({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale, status, outbox, counts, resent } = loaderData;
+  const { locale, status, statuses, outbox, counts, resent } = loaderData;
   const dateTime = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Rome" });
   const hrefFor = (next: { status?: string | null; page?: number }) => {
     const params = new URLSearchParams();
@@ -54,7 +54,7 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
       <h1 className="text-3xl font-bold">{t("admin.outbox.title")}</h1>
       <nav aria-label={t("admin.outbox.filter")} className="mt-4">
         <ul className="flex flex-wrap gap-2">
-          {[null, ...outboxStatuses].map((each) => (
+          {[null, ...statuses].map((each) => (
             <li key={each ?? "all"}>
               <Link to={hrefFor({ status: each })} aria-current={each === status ? "page" : undefined} className={each === status ? "btn-primary" : "btn-secondary"}>
                 {each ? `${t(`mail.status.${each}`)} (${counts[each]})` : t("admin.products.all")}
@@ -67,7 +67,7 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
         {resent && <Notice>{t("admin.outbox.resent")}</Notice>}
         {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
       </div>
-      <div className="mt-4 overflow-x-auto">
+      <div className="mt-4 overflow-x-auto" role="region" aria-label={t("admin.outbox.title")} tabIndex={0}>
         <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
           <caption className="sr-only">{t("admin.outbox.title")}</caption>
           <thead>

@@ -27,7 +27,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const dateText = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "long", timeZone: "Europe/Rome" }).format(order.createdAt);
   const lines = order.lines
     .map((line) => {
-      const variant = [line.colour, line.size && line.size !== "TAGLIA_UNICA" ? line.size : null].filter(Boolean).join(" · ");
+      const variant = [line.colour ? t(`productPage.colours.${line.colour}`, { defaultValue: line.colour }) : null, line.size && line.size !== "TAGLIA_UNICA" ? line.size : null].filter(Boolean).join(" · ");
       const personalisation = line.personalisation.map((entry) => `<li>${e(entry.label)}: <strong>«${e(entry.text)}»</strong></li>`).join("");
       return `<tr><td class="check" aria-hidden="true">☐</td><td class="mono">${e(line.sku)}</td><td><strong>${e(line.name)}</strong>${variant ? ` · ${e(variant)}` : ""}${line.isPreorder ? ` · ${e(t("admin.order.preorder"))}` : ""}${personalisation ? `<ul>${personalisation}</ul>` : ""}</td><td class="num">${line.quantity}</td></tr>`;
     })
@@ -42,6 +42,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${e(title)}</title>
 <style>
   body { font-family: system-ui, sans-serif; color: #111; margin: 2rem auto; max-width: 48rem; padding: 0 1rem; line-height: 1.4; }

@@ -289,9 +289,9 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                   <Form method="post" encType="multipart/form-data" className="mt-3 flex flex-wrap items-end gap-3">
                     <input type="hidden" name="intent" value="image-add" />
                     <input type="hidden" name="colourId" value={colour.id} />
-                    <label className="field-label">
+                    <label className="field-label min-w-0 max-w-full flex-1">
                       {t("admin.product.imageFor", { colour: colour.colour })}
-                      <input type="file" name="image" accept="image/jpeg,image/png,image/webp,image/avif" className="mt-1 block" />
+                      <input type="file" name="image" accept="image/jpeg,image/png,image/webp,image/avif" className="mt-1 block w-full max-w-full" />
                     </label>
                     <button type="submit" className="btn-secondary">
                       {t("admin.product.upload")}
@@ -303,9 +303,9 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
             <Form method="post" encType="multipart/form-data" noValidate className="grid gap-4 sm:grid-cols-3 sm:items-end">
               <input type="hidden" name="intent" value="colour-add" />
               <TextField label={t("admin.product.colourName")} name="colour" required error={err(errorsFor("colour-add"), "colour")} hint={t("admin.product.colourHint")} />
-              <label className="field-label">
+              <label className="field-label min-w-0">
                 {t("admin.product.image")}
-                <input type="file" name="image" accept="image/jpeg,image/png,image/webp,image/avif" className="mt-1 block" />
+                <input type="file" name="image" accept="image/jpeg,image/png,image/webp,image/avif" className="mt-1 block w-full max-w-full" />
               </label>
               <button type="submit" className="btn-primary">
                 {t("admin.product.addColour")}
@@ -328,6 +328,9 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                     <th scope="col" className="p-2">SKU</th>
                     <th scope="col" className="p-2 text-right">{t("admin.product.stock")}</th>
                     <th scope="col" className="p-2">{t("admin.product.preorder")}</th>
+                    <th scope="col" className="p-2">
+                      <span className="sr-only">{t("admin.product.editSize")}</span>
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
@@ -335,9 +338,16 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                     <tr key={variant.id} className="border-b border-brand-100">
                       <td className="p-2">{variant.colour ?? "—"}</td>
                       <td className="p-2">{variant.size}</td>
-                      <td className="p-2 font-mono text-sm">{variant.sku}</td>
+                      <td className="p-2 font-mono text-sm whitespace-nowrap">{variant.sku}</td>
                       <td className="p-2 text-right font-bold">{variant.stock}</td>
                       <td className="p-2">{variant.isPreorder ? t("admin.product.preorderDaysValue", { count: variant.preorderDays ?? 0 }) : "—"}</td>
+                      <td className="p-2 align-top">
+                        <VariantUpdateForm
+                          variant={variant}
+                          errors={errorsFor(`variant-update-${variant.id}`)}
+                          values={failure?.intent === `variant-update-${variant.id}` ? (failure.values ?? {}) : null}
+                        />
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -383,6 +393,31 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
         </>
       )}
     </section>
+  );
+}
+
+/** SKU and pre-order of one size, folded in its table row; open again when the server refused it. */
+function VariantUpdateForm({ variant, errors, values }: { variant: { id: number; colour: string | null; size: string; sku: string; isPreorder: boolean; preorderDays: number | null }; errors: FieldErrors; values: Record<string, string> | null }) {
+  const { t } = useTranslation();
+  const err = (field: string) => (errors[field] ? t(errors[field]!) : undefined);
+  const name = [variant.colour, variant.size].filter(Boolean).join(" · ") || variant.sku;
+  return (
+    <details open={values !== null} className="min-w-48">
+      <summary className="flex min-h-11 cursor-pointer items-center font-semibold underline" aria-label={t("admin.product.editSizeLabel", { size: name })}>
+        {t("admin.product.editSize")}
+      </summary>
+      <Form method="post" noValidate className="mt-2 space-y-3" aria-label={t("admin.product.editSizeLabel", { size: name })}>
+        {Object.keys(errors).length > 0 && <FormAlert>{t("admin.errors.summary")}</FormAlert>}
+        <input type="hidden" name="intent" value="variant-update" />
+        <input type="hidden" name="variantId" value={variant.id} />
+        <TextField label="SKU" name="sku" required defaultValue={values?.sku ?? variant.sku} error={err("sku")} />
+        <CheckboxField label={t("admin.product.preorder")} name="isPreorder" defaultChecked={values ? values.isPreorder === "on" : variant.isPreorder} />
+        <TextField label={t("admin.product.preorderDays")} name="preorderDays" inputMode="numeric" defaultValue={values?.preorderDays ?? (variant.preorderDays === null ? "" : String(variant.preorderDays))} error={err("preorderDays")} />
+        <button type="submit" className="btn-primary">
+          {t("admin.product.saveSize")}
+        </button>
+      </Form>
+    </details>
   );
 }
 

@@ -6,11 +6,14 @@ import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
-import { isSettingsKey, saveSettings, settingsKeys, settingsToForm, weekdays } from "#server/admin/settings-admin.service.ts";
+import { isSettingsKey, saveSettings, settingsKeys, settingsToForm } from "#server/admin/settings-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/settings";
+
+/** ISO weekdays, Monday first (as settings.ts stores opening hours). */
+const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
 
 /** The fields of each settings form, in page order; "long" ones are text areas. */
 const sections = {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { deliveryChoices, DeliveryChoices, paymentChoices, PaymentChoices, type DeliveryChoice, type PaymentChoice } from "#app/ui/checkout-choices.tsx";
+import { deliveryChoices, DeliveryChoices, GiftListDelivery, paymentChoices, PaymentChoices, type DeliveryChoice, type PaymentChoice } from "#app/ui/checkout-choices.tsx";
 import { addressFieldNames, CheckoutErrorSummary, CheckoutField, CheckoutSection, checkoutFieldId, type CheckoutErrors } from "#app/ui/checkout-fields.tsx";
 import { CheckoutSummaryPanel } from "#app/ui/checkout-summary.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
@@ -19,7 +19,7 @@ import { getAccountProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { deliveryMethods, paymentMethods } from "#server/checkout/checkout.ts";
 import { addressFields, checkoutFields, parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
-import { getCheckoutSummary, placeOrder } from "#server/checkout/checkout.service.ts";
+import { getCheckoutSummary, isGiftListCart, placeOrder } from "#server/checkout/checkout.service.ts";
 import { shopContext, type ShopServices } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
@@ -117,11 +117,12 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     return answer(saved ? { ...values, ...addressValues(saved) } : values, null, null, 200);
   }
 
-  const parsed = parseCheckoutForm(form, locale);
+  const { cartId } = readCartRequest(request, services);
+  // A gift-list cart's form has no address: the order goes where the list says.
+  const parsed = parseCheckoutForm(form, locale, { giftList: await isGiftListCart(services.db, cartId) });
   if (!parsed.ok) return answer(parsed.values, parsed.errors, null, 400);
 
   const secret = resolveAuthSecret(services.env);
-  const { cartId } = readCartRequest(request, services);
   const result = await placeOrder(services.db, {
     cartId,
     userId: user?.id ?? null,
@@ -179,7 +180,7 @@ function ProblemNotice({ problem, locale }: { problem: CheckoutProblem; locale: 
           ))}
         </ul>
       )}
-      {["out-of-stock", "unavailable-product", "gift-list-checkout", "empty-cart"].includes(problem.code) && (
+      {["out-of-stock", "unavailable-product", "gift-list-closed", "gift-list-shortfall", "empty-cart"].includes(problem.code) && (
         <Link to={localizedHref("/cart", locale)} className="btn-secondary mt-3">
           {t("checkout.backToCart")}
         </Link>
@@ -317,77 +318,86 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               </div>
             </CheckoutSection>
 
-            <DeliveryChoices
-              summary={summary}
-              value={deliveryShown}
-              onChange={(method) => {
-                setDelivery(method);
-                refreshSummary({ deliveryMethod: method });
-              }}
-              shop={shop}
-              error={errors.deliveryMethod}
-            />
-
-            {/* Not needed for collection: hidden by CSS alone, so it also works before JavaScript. */}
-            <CheckoutSection title={t("checkout.address.title")} className="group-has-[#checkout-deliveryMethod-collection:checked]/checkout:hidden">
-              {loaderData.addresses.length > 0 && (
-                <div className="mb-4">
-                  <label htmlFor={checkoutFieldId("savedAddressId")} className="field-label">
-                    {labels.savedAddressId}
-                  </label>
-                  <select
-                    id={checkoutFieldId("savedAddressId")}
-                    name="savedAddressId"
-                    value={savedAddressId}
-                    onChange={(event) => chooseSavedAddress(event.target.value)}
-                    aria-invalid={errors.savedAddressId ? true : undefined}
-                    aria-describedby={errors.savedAddressId ? `${checkoutFieldId("savedAddressId")}-error` : undefined}
-                    className="field-input"
-                  >
-                    {loaderData.addresses.map((address) => (
-                      <option key={address.id} value={address.id}>
-                        {[address.label, `${address.street} ${address.houseNumber}, ${address.postcode} ${address.city}`].filter(Boolean).join(": ")}
-                      </option>
-                    ))}
-                    <option value="">{t("checkout.fields.newAddress")}</option>
-                  </select>
-                  {errors.savedAddressId && (
-                    <p id={`${checkoutFieldId("savedAddressId")}-error`} className="field-error">
-                      {errors.savedAddressId}
-                    </p>
-                  )}
-                </div>
-              )}
-              <div
-                className="grid gap-4 sm:grid-cols-[1fr_10rem]"
-                onChange={(event) => {
-                  // Typing over a saved address makes it a new one.
-                  const name = (event.target as HTMLInputElement).name;
-                  if (savedAddressId && (addressFieldNames as readonly string[]).includes(name)) setSavedAddressId("");
+            {summary.giftList ? (
+              <GiftListDelivery giftList={summary.giftList} summary={summary} shop={shop} locale={locale} />
+            ) : (
+              <DeliveryChoices
+                summary={summary}
+                value={deliveryShown}
+                onChange={(method) => {
+                  setDelivery(method);
+                  refreshSummary({ deliveryMethod: method });
                 }}
-              >
-                <CheckoutField {...field("street")} autoComplete="address-line1" required maxLength={120} />
-                <CheckoutField {...field("houseNumber")} required maxLength={20} />
-                <CheckoutField
-                  {...field("postcode")}
-                  autoComplete="postal-code"
-                  inputMode="numeric"
-                  required
-                  maxLength={5}
-                  hint={t("checkout.fields.postcodeHint")}
-                  onChange={(event) => {
-                    const postcode = event.target.value.trim();
-                    if (postcode === "" || /^[0-9]{5}$/.test(postcode)) refreshSummary({ postcode });
-                  }}
-                />
-                <div aria-hidden="true" className="hidden sm:block" />
-                <CheckoutField {...field("city")} autoComplete="address-level2" required maxLength={100} />
-                <CheckoutField {...field("province")} autoComplete="address-level1" required maxLength={2} hint={t("checkout.fields.provinceHint")} />
-              </div>
-            </CheckoutSection>
-            <p className="hidden rounded-xl bg-brand-50 px-4 py-3 text-sm group-has-[#checkout-deliveryMethod-collection:checked]/checkout:block">
-              {t("checkout.address.notNeeded")}
-            </p>
+                shop={shop}
+                error={errors.deliveryMethod}
+              />
+            )}
+
+            {/* A gift-list order goes to the list's address, which the giver never sees. */}
+            {!summary.giftList && (
+              <>
+                {/* Not needed for collection: hidden by CSS alone, so it also works before JavaScript. */}
+                <CheckoutSection title={t("checkout.address.title")} className="group-has-[#checkout-deliveryMethod-collection:checked]/checkout:hidden">
+                  {loaderData.addresses.length > 0 && (
+                    <div className="mb-4">
+                      <label htmlFor={checkoutFieldId("savedAddressId")} className="field-label">
+                        {labels.savedAddressId}
+                      </label>
+                      <select
+                        id={checkoutFieldId("savedAddressId")}
+                        name="savedAddressId"
+                        value={savedAddressId}
+                        onChange={(event) => chooseSavedAddress(event.target.value)}
+                        aria-invalid={errors.savedAddressId ? true : undefined}
+                        aria-describedby={errors.savedAddressId ? `${checkoutFieldId("savedAddressId")}-error` : undefined}
+                        className="field-input"
+                      >
+                        {loaderData.addresses.map((address) => (
+                          <option key={address.id} value={address.id}>
+                            {[address.label, `${address.street} ${address.houseNumber}, ${address.postcode} ${address.city}`].filter(Boolean).join(": ")}
+                          </option>
+                        ))}
+                        <option value="">{t("checkout.fields.newAddress")}</option>
+                      </select>
+                      {errors.savedAddressId && (
+                        <p id={`${checkoutFieldId("savedAddressId")}-error`} className="field-error">
+                          {errors.savedAddressId}
+                        </p>
+                      )}
+                    </div>
+                  )}
+                  <div
+                    className="grid gap-4 sm:grid-cols-[1fr_10rem]"
+                    onChange={(event) => {
+                      // Typing over a saved address makes it a new one.
+                      const name = (event.target as HTMLInputElement).name;
+                      if (savedAddressId && (addressFieldNames as readonly string[]).includes(name)) setSavedAddressId("");
+                    }}
+                  >
+                    <CheckoutField {...field("street")} autoComplete="address-line1" required maxLength={120} />
+                    <CheckoutField {...field("houseNumber")} required maxLength={20} />
+                    <CheckoutField
+                      {...field("postcode")}
+                      autoComplete="postal-code"
+                      inputMode="numeric"
+                      required
+                      maxLength={5}
+                      hint={t("checkout.fields.postcodeHint")}
+                      onChange={(event) => {
+                        const postcode = event.target.value.trim();
+                        if (postcode === "" || /^[0-9]{5}$/.test(postcode)) refreshSummary({ postcode });
+                      }}
+                    />
+                    <div aria-hidden="true" className="hidden sm:block" />
+                    <CheckoutField {...field("city")} autoComplete="address-level2" required maxLength={100} />
+                    <CheckoutField {...field("province")} autoComplete="address-level1" required maxLength={2} hint={t("checkout.fields.provinceHint")} />
+                  </div>
+                </CheckoutSection>
+                <p className="hidden rounded-xl bg-brand-50 px-4 py-3 text-sm group-has-[#checkout-deliveryMethod-collection:checked]/checkout:block">
+                  {t("checkout.address.notNeeded")}
+                </p>
+              </>
+            )}
 
             <CheckoutSection title={t("checkout.invoice.title")}>
               <div className="group/invoice">

@@ -14,7 +14,7 @@ import { getSessionUser } from "#server/accounts/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
-import { getOrderView } from "#server/orders/order.service.ts";
+import { getOrderView, withoutGiftListAddress } from "#server/orders/order.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/order";
 
@@ -42,7 +42,8 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const t = getTranslator(localeOfPath(url.pathname));
   return {
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
-    order,
+    // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
+    order: withoutGiftListAddress(order),
     payProblem: url.searchParams.get("pagamento") === "non-disponibile",
   };
 }

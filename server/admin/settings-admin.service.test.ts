@@ -1,0 +1,78 @@
+import { asc, eq } from "drizzle-orm";
+import { expect, onTestFinished, test } from "vitest";
+import { ecbDailyXml, startRatesEndpoint } from "#server/currency/rates.fixtures.ts";
+import { auditLog, outboxEmails } from "#server/db/schema.ts";
+import { queueEmail } from "#server/mail/outbox.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import { createTestDb } from "#tests/db.ts";
+import { createAdminUser } from "./admin-fixtures";
+import { clearExchangeRate, listExchangeRates, parseOpeningSlots, refreshRatesNow, resendOutboxEmail, saveSettings, setExchangeRate } from "./settings-admin.service";
+
+async function openDb() {
+  const handle = await createTestDb();
+  onTestFinished(() => handle.close());
+  return handle.db;
+}
+
+test("a failed mail goes back to the queue, a sent one is copied, a queued one is refused; each resend audited", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const mail = { to: "maria@example.it", subject: "Ordine 1001", text: "Grazie", kind: "order-confirmation", locale: "it" as const };
+  const failed = (await queueEmail(db, mail))!;
+  const sent = (await queueEmail(db, { ...mail, subject: "Ordine 1002" }))!;
+  const queued = (await queueEmail(db, { ...mail, subject: "Ordine 1003" }))!;
+  await db.update(outboxEmails).set({ status: "failed", lastError: "550 no such user" }).where(eq(outboxEmails.id, failed));
+  await db.update(outboxEmails).set({ status: "sent", sentAt: new Date() }).where(eq(outboxEmails.id, sent));
+  expect(await resendOutboxEmail(db, { id: failed, actorUserId: admin })).toEqual({ ok: true, id: failed });
+  const copy = await resendOutboxEmail(db, { id: sent, actorUserId: admin });
+  expect(copy.ok && copy.id).not.toBe(sent);
+  expect(await resendOutboxEmail(db, { id: queued, actorUserId: admin })).toEqual({ ok: false, error: "mail.errors.alreadyQueued" });
+  const rows = await db.select({ subject: outboxEmails.subject, status: outboxEmails.status }).from(outboxEmails).orderBy(asc(outboxEmails.id));
+  expect(rows).toEqual([
+    { subject: "Ordine 1001", status: "queued" },
+    { subject: "Ordine 1002", status: "sent" },
+    { subject: "Ordine 1003", status: "queued" },
+    { subject: "Ordine 1002", status: "queued" },
+  ]);
+  expect((await db.select({ action: auditLog.action }).from(auditLog)).map((row) => row.action)).toEqual(["mail.resend", "mail.resend"]);
+});
+
+test("exchange rates: a manual rate survives a refresh until cleared; bad rates and unknown currencies are refused", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const source = await startRatesEndpoint({ body: ecbDailyXml({ USD: "1.0900", GBP: "0.8600" }) });
+  onTestFinished(source.close);
+  expect(await setExchangeRate(db, { currency: "USD", rate: "1,2", actorUserId: admin })).toEqual({ ok: true });
+  expect(await setExchangeRate(db, { currency: "USD", rate: "-1", actorUserId: admin })).toEqual({ ok: false, error: "admin.rates.errors.rate" });
+  expect(await setExchangeRate(db, { currency: "JPY", rate: "160", actorUserId: admin })).toEqual({ ok: false, error: "admin.rates.errors.currency" });
+  expect(await refreshRatesNow(db, { url: source.url, actorUserId: admin })).toEqual({ ok: true, updated: ["GBP"], keptManual: ["USD"] });
+  expect((await listExchangeRates(db)).map(({ currency, ratePerEur, source: from }) => ({ currency, ratePerEur, from }))).toEqual([
+    { currency: "USD", ratePerEur: 1.2, from: "manual" },
+    { currency: "GBP", ratePerEur: 0.86, from: "ecb" },
+  ]);
+  expect(await clearExchangeRate(db, { currency: "USD", actorUserId: admin })).toEqual({ ok: true });
+  await refreshRatesNow(db, { url: source.url, actorUserId: admin });
+  expect((await listExchangeRates(db))[0]).toMatchObject({ currency: "USD", ratePerEur: 1.09, source: "ecb" });
+  expect(await refreshRatesNow(db, { url: undefined, actorUserId: admin })).toEqual({ ok: false, error: "admin.rates.errors.noUrl" });
+  expect((await db.select({ action: auditLog.action }).from(auditLog).orderBy(asc(auditLog.id))).map((row) => row.action)).toEqual(["rates.override", "rates.refresh", "rates.clear-override", "rates.refresh"]);
+});
+
+test("settings: opening hours are saved from the form with an audit row; bad input is refused field by field", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  expect(parseOpeningSlots("9:00-13:00, 15.30-19:00")).toEqual([{ opens: "09:00", closes: "13:00" }, { opens: "15:30", closes: "19:00" }]);
+  expect(parseOpeningSlots("13:00-09:00")).toBeNull();
+  const { shop } = await getSettings(db, ["shop"]);
+  const form: Record<string, string> = { ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")) as Record<string, string>, facebookUrl: "", instagramUrl: "" };
+  for (const day of [1, 2, 3, 4, 5, 6]) form[`hours${day}`] = "10:00-19:00";
+  form.hours7 = "";
+  expect(await saveSettings(db, { key: "shop", form, actorUserId: admin })).toEqual({ ok: true });
+  const saved = await getSettings(db, ["shop"]);
+  expect(saved.shop.openingHours[1]).toEqual([{ opens: "10:00", closes: "19:00" }]);
+  expect(saved.shop.facebookUrl).toBeNull();
+  const bad = await saveSettings(db, { key: "shop", form: { ...form, postcode: "8001", hours3: "sempre" }, actorUserId: admin });
+  expect(bad).toEqual({ ok: false, errors: { postcode: "admin.settings.errors.postcode", hours3: "admin.settings.errors.hours" } });
+  expect(await saveSettings(db, { key: "delivery", form: { localPostcodes: "80013, 80011", standardFee: "-1", cashOnDeliveryFee: "3,00" }, actorUserId: admin })).toMatchObject({ ok: false, errors: { standardFee: "admin.errors.priceNegative" } });
+  expect(await saveSettings(db, { key: "giftListCompletion", form: { percent: "51", windowDays: "60" }, actorUserId: admin })).toEqual({ ok: false, errors: { percent: "admin.settings.errors.range.giftListCompletion.percent" } });
+  expect(await db.$count(auditLog)).toBe(1);
+});
