@@ -125,6 +125,9 @@ test("an administrator creates a product with colours, sizes and a picture, adju
   await colours.getByRole("button", { name: "Aggiungi colore" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Colore aggiunto." })).toBeVisible();
   await expect(colours.getByRole("heading", { level: 3, name: "blue" })).toBeVisible();
+  // The form starts empty again: the white picture is not sent a second time with the blue.
+  await expect(colours.getByLabel("Nuovo colore")).toHaveValue("");
+  await expect(colours.getByRole("img")).toHaveCount(1);
 
   // Three sizes in each colour.
   const sizes = page.getByRole("region", { name: "Taglie e scorte" });
@@ -134,10 +137,13 @@ test("an administrator creates a product with colours, sizes and a picture, adju
       const form = sizes.getByRole("form", { name: "Aggiungi taglia" });
       await form.getByLabel("Colore").selectOption({ label: colour });
       await form.getByLabel("Taglia", { exact: true }).fill(size);
-      await form.getByLabel("SKU").fill(`BFE-E2E-1-${colour[0]!.toUpperCase()}-${size.toUpperCase()}`);
+      const sku = `BFE-E2E-1-${colour[0]!.toUpperCase()}-${size.toUpperCase()}`;
+      await form.getByLabel("SKU").fill(sku);
       await form.getByLabel("Scorte").fill(String(stocks[size]));
       await form.getByRole("button", { name: "Aggiungi taglia" }).click();
       await expect(page.getByRole("status").filter({ hasText: "Taglia aggiunta." })).toBeVisible();
+      // The page comes back with the new row and an empty form.
+      await expect(sizes.getByRole("row").filter({ hasText: sku })).toBeVisible();
     }
   }
   await expect(sizes.getByRole("table").getByRole("row")).toHaveCount(7);

@@ -4,21 +4,11 @@
  */
 import type { DeliveryMethod, PaymentMethod } from "#server/checkout/checkout.ts";
 import { isPaidOnHandover } from "#server/checkout/checkout.ts";
-import type { orderStatus } from "#server/db/schema.ts";
+import { orderStatus } from "#server/db/schema.ts";
 
-export type OrderStatus = (typeof orderStatus.enumValues)[number];
-
-export const orderStatuses = [
-  "awaiting_payment",
-  "paid",
-  "preparing",
-  "shipped",
-  "ready_for_collection",
-  "completed",
-  "cancelled",
-  "expired",
-  "refunded",
-] as const satisfies readonly OrderStatus[];
+/** The statuses as the database enum defines them, in workflow order. */
+export const orderStatuses = orderStatus.enumValues;
+export type OrderStatus = (typeof orderStatuses)[number];
 
 /** Nothing moves an order on from these (a late card payment on an expired order is handled by markOrderPaid). */
 export const finalStatuses: ReadonlySet<OrderStatus> = new Set(["completed", "cancelled", "expired", "refunded"]);

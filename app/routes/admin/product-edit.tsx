@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, Link, redirect, useLocation } from "react-router";
 import { formatMoney } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { getProductImageUrl } from "#app/lib/media.ts";
@@ -152,8 +152,11 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
     <TextField label={t(`admin.product.${name}`)} name={name} defaultValue={values[name] ?? ""} error={err(saveErrors, name)} {...(extra as object)} />
   );
   const imageErrors = failure && ["image", "colour-add", "image-add"].includes(failure.intent) ? failure.errors : {};
+  // Every change ends in a redirect, a new location: the forms start empty again (a chosen file or
+  // colour name left in place would be sent again with the next colour). A refused form keeps its values.
+  const { key: locationKey } = useLocation();
   return (
-    <section className="space-y-10">
+    <section key={locationKey} className="space-y-10">
       <div>
         <Link to={localizedHref("/admin/prodotti", locale)} className="underline">
           ← {t("admin.products.title")}
