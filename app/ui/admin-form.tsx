@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { useId, type ReactNode } from "react";
 import { Link } from "react-router";
 
@@ -31,19 +32,21 @@ export function CheckboxField({ label, name, defaultChecked }: { label: string; 
 }
 
 /** Previous / next links that keep the other query parameters. */
-export function AdminPagination({ page, pageCount, hrefFor, label }: { page: number; pageCount: number; hrefFor: (page: number) => string; label: { nav: string; previous: string; next: string; of: string } }) {
+/** Previous/next links of a paged admin list ("Pagina 2 di 5"); nothing when everything fits on one page. */
+export function AdminPagination({ page, pageCount, hrefFor }: { page: number; pageCount: number; hrefFor: (page: number) => string }) {
+  const { t } = useTranslation();
   if (pageCount <= 1) return null;
   return (
-    <nav aria-label={label.nav} className="mt-6 flex items-center gap-4">
+    <nav aria-label={t("admin.pagination.label")} className="mt-6 flex items-center gap-4">
       {page > 1 && (
         <Link to={hrefFor(page - 1)} className="btn-secondary">
-          {label.previous}
+          {t("admin.pagination.previous")}
         </Link>
       )}
-      <span>{label.of}</span>
+      <span>{t("admin.pagination.of", { page, count: pageCount })}</span>
       {page < pageCount && (
         <Link to={hrefFor(page + 1)} className="btn-secondary">
-          {label.next}
+          {t("admin.pagination.next")}
         </Link>
       )}
     </nav>

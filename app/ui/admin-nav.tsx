@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 
-/** The back office's sections; pages a later issue fills show "coming soon" until then. */
+/** The back office's sections; those not built yet (gift lists, customers) show "coming soon". */
 export const adminSections = [
   { path: "/admin", key: "dashboard", end: true },
   { path: "/admin/prodotti", key: "products", end: false },
@@ -10,6 +10,8 @@ export const adminSections = [
   { path: "/admin/liste-regalo", key: "giftLists", end: false },
   { path: "/admin/clienti", key: "customers", end: false },
   { path: "/admin/impostazioni", key: "settings", end: false },
+  { path: "/admin/posta", key: "outbox", end: false },
+  { path: "/admin/cambi", key: "rates", end: false },
   { path: "/admin/registro", key: "audit", end: false },
 ] as const;
 

@@ -22,6 +22,7 @@ export const fieldsInPageOrder = [
   "sdiCode",
   "pec",
   "paymentMethod",
+  "discountCode",
   "acceptTerms",
 ] as const;
 

@@ -38,6 +38,13 @@ export function CheckoutSummaryPanel({ summary, updating = false }: { summary: C
       <dl className={`mt-3 space-y-2 border-t border-brand-100 pt-3 transition-opacity ${updating ? "opacity-60" : ""}`}>
         <SummaryRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalCents)} />
         {cart.totals.discountCents > 0 && <SummaryRow term={t("checkout.summary.discount")} value={`−${format(cart.totals.discountCents)}`} />}
+        {summary.discountCode && (
+          <SummaryRow
+            term={t("checkout.discount.summaryLine", { code: summary.discountCode.code, percent: summary.discountCode.percent })}
+            value={`−${format(summary.discountCode.discountCents)}`}
+            testId="summary-discount-code"
+          />
+        )}
         {summary.personalisationCents > 0 && <SummaryRow term={t("checkout.summary.personalisation")} value={`+${format(summary.personalisationCents)}`} />}
         <SummaryRow
           term={t("checkout.summary.shipping")}

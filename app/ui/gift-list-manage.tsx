@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { formatDate } from "#app/lib/format.ts";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { CompletionCodePanel, GiftThanksSection, type CompletionCodeView, type GiftThanks } from "./gift-list-thanks";
 import { AccountNotice, SubmitButton, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
 import { ProductImage, type ProductImageData } from "./product-image";
@@ -34,6 +35,9 @@ export type OwnGiftList = {
     personalisation: { label: string; text: string }[];
   }[];
   invitations: { email: string; createdAt: string | Date }[];
+  /** Who gave what (thank-you tracker) and the completion discount once its window opened. */
+  thanks?: GiftThanks[];
+  completion?: CompletionCodeView | null;
 };
 
 export type AddressChoice = { id: number; text: string };
@@ -220,6 +224,8 @@ export function OwnGiftListCard({
         )}
       </section>
 
+      {list.completion && <CompletionCodePanel completion={list.completion} locale={locale} />}
+      {list.thanks && <GiftThanksSection listCode={list.code} thanks={list.thanks} locale={locale} />}
       <InviteSection list={list} state={inviteState} locale={locale} />
     </article>
   );

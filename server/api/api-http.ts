@@ -22,6 +22,20 @@ export const apiErrorCodes = [
   "conflict",
   "too-many-requests",
   "internal-error",
+  // The shop's own refusals, with the message of the page that refuses the same (passed in `message`).
+  "invalid-code",
+  "has-purchases",
+  "gift-list-closed",
+  "not-for-sale",
+  "below-bought",
+  "empty-cart",
+  "out-of-stock",
+  "unavailable-product",
+  "delivery-not-available",
+  "payment-not-allowed",
+  "address-not-found",
+  "gift-list-shortfall",
+  "payment-unavailable",
 ] as const;
 export type ApiErrorCode = (typeof apiErrorCodes)[number];
 
@@ -29,10 +43,23 @@ export type ApiErrorCode = (typeof apiErrorCodes)[number];
 export type ApiFieldErrors = Record<string, string>;
 
 /** A refusal: the status, the code (also the message key `api.errors.{code}`) and per-field messages. */
-export type ApiFailure = { ok: false; status: number; code: ApiErrorCode; fields?: ApiFieldErrors; headers?: HeadersInit };
+export type ApiFailure = {
+  ok: false;
+  status: number;
+  code: ApiErrorCode;
+  fields?: ApiFieldErrors;
+  headers?: HeadersInit;
+  /** Already in the caller's language (a service's own message); otherwise `api.errors.{code}`. */
+  message?: string;
+};
 
 export function apiFailure(status: number, code: ApiErrorCode, fields?: ApiFieldErrors): ApiFailure {
   return { ok: false, status, code, ...(fields ? { fields } : {}) };
+}
+
+/** A refusal of the shop's own rules, with the message its page shows (already translated). */
+export function apiRefusal(status: number, code: ApiErrorCode, message: string, fields?: ApiFieldErrors): ApiFailure {
+  return { ...apiFailure(status, code, fields), message };
 }
 
 /** The caller's language from Accept-Language (highest q first); Italian unless English comes first. */
@@ -60,7 +87,7 @@ export function jsonResponse(body: unknown, status: number, headers?: HeadersIni
 
 export function errorResponse(failure: ApiFailure, locale: Locale, headers?: Headers): Response {
   const t = getTranslator(locale);
-  const error = { code: failure.code, message: t(`api.errors.${failure.code}`), ...(failure.fields ? { fields: failure.fields } : {}) };
+  const error = { code: failure.code, message: failure.message ?? t(`api.errors.${failure.code}`), ...(failure.fields ? { fields: failure.fields } : {}) };
   const response = jsonResponse({ error }, failure.status, failure.headers);
   headers?.forEach((value, name) => response.headers.set(name, value));
   if (failure.status === 401) response.headers.set("WWW-Authenticate", 'Bearer realm="api"');
@@ -78,6 +105,9 @@ export function fieldErrorsOf(error: z.ZodError, locale: Locale): ApiFieldErrors
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) put([...issue.path, key], t("api.fields.unknown"));
+    } else if (issue.code === "invalid_value" && issue.input === undefined) {
+      // A missing enum field (deliveryMethod...) is missing, not invalid.
+      put(issue.path, t("api.fields.required"));
     } else if (issue.code === "invalid_type") {
       put(issue.path, issue.input === undefined ? t("api.fields.required") : t("api.fields.wrongType", { expected: issue.expected }));
     } else if (issue.code === "too_big") {

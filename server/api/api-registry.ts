@@ -2,5 +2,7 @@
 import { accountEndpoints } from "./account-api";
 import type { ApiEndpoint } from "./api-route";
 import { catalogEndpoints } from "./catalog-api";
+import { checkoutEndpoints } from "./checkout-api";
+import { giftListEndpoints } from "./gift-list-api";
 
-export const apiEndpoints: readonly ApiEndpoint[] = [...catalogEndpoints, ...accountEndpoints];
+export const apiEndpoints: readonly ApiEndpoint[] = [...catalogEndpoints, ...accountEndpoints, ...giftListEndpoints, ...checkoutEndpoints];

@@ -28,10 +28,12 @@ const statusText: Record<number, string> = {
   403: "A cookie-authenticated call that changes something, sent from another site (cross-site-request)",
   404: "Not found, or not the caller's",
   405: "Another method is expected",
+  409: "Refused by the current state (a list with gifts, a closed list, stock that ran out...): the code says which",
   413: `Body over ${maxApiBodyBytes / 1024} KB`,
   415: "Body not sent as application/json",
   429: "Too many requests",
   500: "Unexpected error (logged)",
+  503: "The card payment could not start (the order waits: the same idempotencyKey asks again)",
 };
 
 /**

@@ -37,6 +37,7 @@ export const checkoutFields = [
   "sdiCode",
   "pec",
   "acceptTerms",
+  "discountCode",
 ] as const;
 
 /** Limits the "too long" message names. */
@@ -111,6 +112,8 @@ const CheckoutFields = z.object({
   sdiCode: looseText,
   pec: looseText,
   acceptTerms: checkbox.refine((value) => value, fieldKey("acceptTermsRequired")),
+  /** Checked on the server against the codes (server/gift-lists/gift-list-completion.service.ts). */
+  discountCode: looseText,
 });
 
 type Fields = z.infer<typeof CheckoutFields>;
@@ -175,6 +178,7 @@ function normalise(value: Fields, kind: FormKind) {
     sdiCode: invoice ? sdiCode.parse(value.sdiCode) || null : null,
     pec: invoice ? pec.parse(value.pec) || null : null,
     acceptTerms: true as const,
+    discountCode: value.discountCode.trim().slice(0, 100) || null,
   };
 }
 

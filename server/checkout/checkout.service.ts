@@ -22,6 +22,8 @@ import {
   productVariants,
   stockMovements,
 } from "#server/db/schema.ts";
+import { completionDiscount, type DiscountableLine, type DiscountCodeError } from "#server/gift-lists/gift-list-completion.ts";
+import { checkDiscountCode, takeDiscountCodeUse } from "#server/gift-lists/gift-list-completion.service.ts";
 import { giftListDeliveryFor, giftListShortfalls, giftNoteOfCart, type GiftListDelivery } from "#server/gift-lists/gift-list-orders.service.ts";
 import { queueOrderMail } from "#server/orders/order-emails.ts";
 import type { OrderStatus } from "#server/orders/order-status.ts";
@@ -67,13 +69,32 @@ export type CheckoutSummary = {
    * message from the list page. Null for an ordinary cart.
    */
   giftList: { code: string; title: string; delivery: DeliveryMethod; giverName: string | null; giftMessage: string | null } | null;
+  /** The discount code typed, applied (its saving is already out of the subtotal and among the discounts). */
+  discountCode: AppliedDiscountCode | null;
+  /** Why the typed code was refused (the field says so; nothing else changes). */
+  discountCodeError: DiscountCodeError | null;
   /** Checkout cannot go on: the cart is empty, its list closed or bought meanwhile, or lines out of stock or no longer for sale. */
   blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-closed" | "gift-list-shortfall" | "out-of-stock" | "unavailable-product"> | null;
 };
 
 export type PlaceOrderResult =
   | { ok: true; orderId: string; orderNumber: number; paymentMethod: PaymentMethod; status: OrderStatus; alreadyPlaced: boolean }
+  | { ok: false; error: "discount-code"; discountError: DiscountCodeError }
   | { ok: false; error: CheckoutErrorCode; lines?: { variantId: number; name: string; available: number }[] };
+
+export type AppliedDiscountCode = { id: number; code: string; percent: number; discountCents: number };
+
+/** A typed code checked for this customer and priced on these lines with the completion rule (one rule for summary and order). */
+async function applyDiscountCode(
+  db: Db,
+  args: { typed: string; userId: string | null; isGiftListCart: boolean; now: Date; lines: readonly DiscountableLine[] },
+): Promise<{ ok: true; applied: AppliedDiscountCode } | { ok: false; error: DiscountCodeError }> {
+  const checked = await checkDiscountCode(db, args);
+  if (!checked.ok) return checked;
+  const discount = completionDiscount(args.lines, checked.stillNeeded, checked.percent);
+  if (discount.discountCents <= 0) return { ok: false, error: "no-eligible-lines" };
+  return { ok: true, applied: { id: checked.id, code: checked.code, percent: checked.percent, discountCents: discount.discountCents } };
+}
 
 /** Whether every product in the list ships free (standard delivery then costs nothing). */
 async function allFreeShipping(db: Db, productIds: readonly number[]): Promise<boolean> {
@@ -96,7 +117,17 @@ function blockerOf(cart: CartView, giftList: GiftListCheckout | null): CheckoutS
 /** The checkout page's data: the cart at today's prices, the deliveries for the postcode, fees and totals. */
 export async function getCheckoutSummary(
   db: Db,
-  args: { cartId: string | null; locale: Locale; now: Date; postcode?: string | null; delivery?: DeliveryMethod | null; payment?: PaymentMethod | null },
+  args: {
+    cartId: string | null;
+    locale: Locale;
+    now: Date;
+    postcode?: string | null;
+    delivery?: DeliveryMethod | null;
+    payment?: PaymentMethod | null;
+    /** A discount code typed, for the signed-in customer `userId`. */
+    discountCode?: string | null;
+    userId?: string | null;
+  },
 ): Promise<CheckoutSummary> {
   const [cart, settings] = await Promise.all([
     getCartView(db, { cartId: args.cartId, locale: args.locale, now: args.now }),
@@ -118,9 +149,14 @@ export async function getCheckoutSummary(
   const quote = deliveries.find((candidate) => candidate.method === wantedDelivery && candidate.available) ?? null;
   const allowedPayments = quote ? allowedPaymentMethods(quote.method, { giftList: Boolean(giftList) }) : [...paymentMethods];
   const payment = args.payment && allowedPayments.includes(args.payment) ? args.payment : null;
+  const code =
+    args.discountCode && cart.lines.length > 0
+      ? await applyDiscountCode(db, { typed: args.discountCode, userId: args.userId ?? null, isGiftListCart: Boolean(cart.giftList), now: args.now, lines: cart.lines })
+      : null;
   const totals = orderTotals(cart.lines, {
     shippingCents: quote?.feeCents ?? 0,
     paymentFeeCents: payment ? paymentFeeCents(settings.delivery, payment) : 0,
+    codeDiscountCents: code?.ok ? code.applied.discountCents : 0,
   });
   return {
     cart,
@@ -135,6 +171,8 @@ export async function getCheckoutSummary(
       cart.giftList && giftList
         ? { code: cart.giftList.code, title: cart.giftList.title, delivery: giftList.method, giverName: giftList.giverName, giftMessage: giftList.giftMessage }
         : null,
+    discountCode: code?.ok ? code.applied : null,
+    discountCodeError: code && !code.ok ? code.error : null,
     blocker: blockerOf(cart, giftList),
   };
 }
@@ -278,12 +316,22 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     const variant = display.get(line.variantId)!;
     return { ...line, variant, listUnitCents: variant.listUnitCents, unitCents: variant.unitCents, personalisationUnitCents: variant.personalisationUnitCents };
   });
-  const totals = orderTotals(priced, { shippingCents: quote.feeCents, paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod) });
+  const code = input.discountCode
+    ? await applyDiscountCode(tx, { typed: input.discountCode, userId: args.userId, isGiftListCart: Boolean(giftList), now, lines: priced })
+    : null;
+  if (code && !code.ok) return { ok: false, error: "discount-code", discountError: code.error };
+  const totals = orderTotals(priced, {
+    shippingCents: quote.feeCents,
+    paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod),
+    codeDiscountCents: code?.applied.discountCents ?? 0,
+  });
   const dueAt = paymentDueAt(input.paymentMethod, now, settings.bankTransfer.daysToPay);
   const status: OrderStatus = "awaiting_payment";
   // Every check passed: take the stock now. A checkout that loses the race for the last units waits for
   // the row, finds too few and is refused before writing anything.
   await takeStock(tx, wanted, display);
+  // The code's last use goes to one checkout only: the loser rolls back with "used", nothing taken.
+  if (code && !(await takeDiscountCodeUse(tx, code.applied.id))) throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: "used" });
 
   const [order] = await tx
     .insert(orders)
@@ -307,6 +355,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       ...totals,
       paymentDueAt: dueAt,
       giftListId: cart.giftListId,
+      discountCodeId: code?.applied.id ?? null,
       ...giftNote,
       createdAt: now,
       updatedAt: now,

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { and, count, eq } from "drizzle-orm";
-import { expect, onTestFinished, test } from "vitest";
+import { expect, onTestFinished, test, vi } from "vitest";
 import { sampleCatalogue } from "#server/catalog/sample-catalogue.ts";
 import { defaultSettings } from "#server/settings/settings.ts";
 import { pgliteExtensions, wrapPglite, type Db } from "./client";
@@ -24,6 +24,10 @@ import {
   subcategories,
 } from "./schema";
 import { seedSampleCatalogue } from "./seed";
+
+// Each test migrates a fresh database and seeds the whole catalogue (178 products): 7 s alone, 15 s and
+// more while other suites share the 2 cores.
+vi.setConfig({ testTimeout: 60_000 });
 
 /** Seeding is judged at a fixed moment, so offers ending in 2027 still run. */
 const now = new Date("2026-12-01T10:00:00Z");

@@ -84,7 +84,6 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         page={audit.page}
         pageCount={audit.pageCount}
         hrefFor={pageHref}
-        label={{ nav: t("admin.pagination.label"), previous: t("admin.pagination.previous"), next: t("admin.pagination.next"), of: t("admin.pagination.of", { page: audit.page, count: audit.pageCount }) }}
       />
     </section>
   );

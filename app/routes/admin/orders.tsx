@@ -117,7 +117,6 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         page={list.page}
         pageCount={list.pageCount}
         hrefFor={pageHref}
-        label={{ nav: t("admin.pagination.label"), previous: t("admin.pagination.previous"), next: t("admin.pagination.next"), of: t("admin.pagination.of", { page: list.page, count: list.pageCount }) }}
       />
     </section>
   );

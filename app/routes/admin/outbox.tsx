@@ -109,7 +109,6 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
         page={outbox.page}
         pageCount={outbox.pageCount}
         hrefFor={(page) => hrefFor({ page })}
-        label={{ nav: t("admin.pagination.label"), previous: t("admin.pagination.previous"), next: t("admin.pagination.next"), of: t("admin.pagination.of", { page: outbox.page, count: outbox.pageCount }) }}
       />
     </section>
   );

@@ -9,7 +9,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
+import crypto from "node:crypto";
+import { and, asc, eq, gte, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clientIpHeader } from "#server/accounts/auth-request.ts";
@@ -20,7 +21,20 @@ import { maxApiBodyBytes } from "#server/api/api-http.ts";
 import { apiEndpoints } from "#server/api/api-registry.ts";
 import type { ApiEndpoint } from "#server/api/api-route.ts";
 import type { DbHandle } from "#server/db/client.ts";
-import { addresses, profiles, sessions, shopSettings, subcategories, users } from "#server/db/schema.ts";
+import {
+  addresses,
+  giftListInvitations,
+  giftListItems,
+  giftLists,
+  orders,
+  productVariants,
+  products,
+  profiles,
+  sessions,
+  shopSettings,
+  subcategories,
+  users,
+} from "#server/db/schema.ts";
 import { seedSampleCatalogue } from "#server/db/seed.ts";
 import { shopContext } from "#server/http/context.ts";
 import { createTestDb } from "#tests/db.ts";
@@ -36,6 +50,8 @@ type Shop = {
   tokens: { anna: string; bruno: string; expired: string };
   jars: { anna: CookieJar };
   subcategorySlug: string;
+  /** A published, one-size, colour-less product with stock, for gift lists and checkout. */
+  simple: { productId: number; variantId: number };
 };
 let shop: Shop;
 
@@ -63,7 +79,30 @@ beforeAll(async () => {
   const [carlaRow] = await handle.db.select({ id: users.id }).from(users).where(eq(users.email, "carla@example.com"));
   await handle.db.update(sessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sessions.userId, carlaRow!.id));
   const [subcategory] = await handle.db.select({ slug: subcategories.slug }).from(subcategories).orderBy(asc(subcategories.id)).limit(1);
-  shop = { handle, services, tokens: { anna: anna.token, bruno: bruno.token, expired: carla.token }, jars: { anna: anna.jar }, subcategorySlug: subcategory!.slug };
+  const [simple] = await handle.db
+    .select({ productId: products.id, variantId: productVariants.id })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(
+      and(
+        eq(products.isPublished, true),
+        eq(products.isOnRequest, false),
+        isNull(products.personalisationFields),
+        isNull(productVariants.colourId),
+        eq(productVariants.size, "TAGLIA_UNICA"),
+        gte(productVariants.stock, 20),
+      ),
+    )
+    .orderBy(asc(productVariants.id))
+    .limit(1);
+  shop = {
+    handle,
+    services,
+    tokens: { anna: anna.token, bruno: bruno.token, expired: carla.token },
+    jars: { anna: anna.jar },
+    subcategorySlug: subcategory!.slug,
+    simple: simple!,
+  };
 }, 300_000);
 
 afterAll(() => shop?.handle.close());
@@ -124,6 +163,60 @@ async function annasAddressId() {
   return (added.json as { id: number }).id;
 }
 
+/** A date some months ahead, for new gift lists. */
+const futureDate = () => new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10);
+
+const listValues = (shippingAddressId: number | null) => ({
+  title: "Lista di Sofia",
+  type: "nascita",
+  eventDate: futureDate(),
+  celebratedNames: "Sofia Esposito",
+  messageToGuests: "Grazie a tutti!",
+  shippingAddressId,
+  visibility: "public",
+});
+
+async function newAnnaList(values: Record<string, unknown> = {}) {
+  const created = await call("/api/setListaRegalo", { method: "POST", token: shop.tokens.anna, body: { values: { ...listValues(null), ...values } } });
+  expect(created.status, JSON.stringify(created.json)).toBe(200);
+  return created.json as { code: string; items: { id: string }[] };
+}
+
+/** Anna's list shipped to one of her addresses, holding the simple product: made once. */
+let annasList: Promise<{ code: string; addressId: number; itemId: string }> | null = null;
+function annasGiftList() {
+  annasList ??= (async () => {
+    const addressId = await annasAddressId();
+    const { code } = await newAnnaList({ title: "Lista di Sofia Vesuviana", shippingAddressId: addressId });
+    const added = await call("/api/ProdinListaRegalo", {
+      method: "POST",
+      token: shop.tokens.anna,
+      body: { var1: code, var2: shop.simple.productId, var3: null, var4: 2, selectedSize: null },
+    });
+    expect(added.status, JSON.stringify(added.json)).toBe(200);
+    return { code, addressId, itemId: (added.json as { items: { id: string }[] }).items[0]!.id };
+  })();
+  return annasList;
+}
+
+const checkoutBody = (extra: Record<string, unknown> = {}) => ({
+  idempotencyKey: crypto.randomUUID(),
+  firstName: "Anna",
+  lastName: "Esposito",
+  email: "anna@example.com",
+  phone: "+39 333 123 4567",
+  deliveryMethod: "standard",
+  paymentMethod: "card",
+  street: "Via Roma",
+  houseNumber: "1",
+  postcode: "00184",
+  city: "Roma",
+  province: "RM",
+  acceptTerms: true,
+  lines: [{ variantId: shop.simple.variantId, quantity: 1 }],
+  ...extra,
+});
+
 /** A valid request per endpoint, and what the answer must show beyond its schema. */
 const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (json: unknown) => void | Promise<void> }>> = {
   "GET /api/getListaProdotti": async () => ({
@@ -175,6 +268,94 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
   "GET /api/getAllinformation": async () => ({
     options: { token: shop.tokens.anna },
     check: (json) => expect(json).toMatchObject({ info: { email: "anna@example.com" } }),
+  }),
+  "GET /api/public/lista-regalo/search-id": async () => {
+    const { code } = await annasGiftList();
+    return {
+      options: { query: { codice: code.toLowerCase() } },
+      check: (json) => expect(json).toEqual({ code, title: "Lista di Sofia Vesuviana", type: "nascita", eventDate: futureDate(), celebratedNames: "Sofia Esposito" }),
+    };
+  },
+  "GET /api/public/lista-regalo/search-name": async () => {
+    const { code } = await annasGiftList();
+    return { options: { query: { name: "sofia vesuviana" } }, check: (json) => expect((json as { code: string }[]).map((list) => list.code)).toContain(code) };
+  },
+  "GET /api/public/lista-regalo/search-products": async () => {
+    const { code } = await annasGiftList();
+    return {
+      options: { query: { codice: code } },
+      check: (json) => {
+        expect(json).toMatchObject({ code, isOpen: true, isCollection: false, items: [{ productId: shop.simple.productId, quantityWished: 2, stillNeeded: 2, maxAddable: 2 }] });
+        expect(JSON.stringify(json)).not.toMatch(/Via dell'Orto|80013/);
+      },
+    };
+  },
+  "POST /api/setListaRegalo": async () => ({
+    options: { token: shop.tokens.anna, body: { values: listValues(null) } },
+    check: (json) =>
+      expect(json).toMatchObject({ title: "Lista di Sofia", status: "open", shippingAddressId: null, canDelete: true, items: [], code: expect.stringMatching(/^[A-HJ-KM-NP-Z2-9]{8}$/) }),
+  }),
+  "POST /api/updateListaRegalo": async () => {
+    const { code, addressId } = await annasGiftList();
+    return {
+      options: { token: shop.tokens.anna, body: { values: { codiceLista: code, ...listValues(addressId), title: "Lista di Sofia Vesuviana", messageToGuests: "Vi aspettiamo!" } } },
+      check: (json) => expect(json).toMatchObject({ code, messageToGuests: "Vi aspettiamo!", shippingAddressId: addressId }),
+    };
+  },
+  "GET /api/getListeUtente": async () => {
+    const { code } = await annasGiftList();
+    return { options: { token: shop.tokens.anna }, check: (json) => expect((json as { code: string }[]).map((list) => list.code)).toContain(code) };
+  },
+  "POST /api/deleteListaRegalo": async () => {
+    const { code } = await newAnnaList();
+    return {
+      options: { token: shop.tokens.anna, body: { codiceLista: code } },
+      check: async (json) => {
+        expect(json).toEqual({ deleted: code });
+        expect(await shop.handle.db.select().from(giftLists).where(eq(giftLists.code, code))).toEqual([]);
+      },
+    };
+  },
+  "POST /api/getProdLista": async () => {
+    const { code, itemId } = await annasGiftList();
+    return { options: { token: shop.tokens.anna, body: { var1: code } }, check: (json) => expect(json).toMatchObject({ code, items: [{ id: itemId }] }) };
+  },
+  "POST /api/ProdinListaRegalo": async () => {
+    const { code } = await newAnnaList();
+    return {
+      options: { token: shop.tokens.anna, body: { var1: code, var2: shop.simple.productId, var3: null, var4: 3, selectedSize: null } },
+      check: (json) =>
+        expect(json).toMatchObject({ code, items: [{ productId: shop.simple.productId, variantId: shop.simple.variantId, quantityWished: 3, quantityBought: 0 }] }),
+    };
+  },
+  "POST /api/updateProdLista": async () => {
+    const { code, itemId } = await annasGiftList();
+    return {
+      options: { token: shop.tokens.anna, body: { codiceLista: code, itemId, quantity: 4 } },
+      check: (json) => expect(json).toMatchObject({ items: [{ id: itemId, quantityWished: 4 }] }),
+    };
+  },
+  "POST /api/lista-regalo/send-emails": async () => {
+    const { code } = await annasGiftList();
+    return {
+      options: { token: shop.tokens.anna, body: { values: { codiceLista: code, emails: ["nonna.rosa@example.com", "zio.gennaro@example.com"] } } },
+      check: (json) => expect(json).toEqual({ sent: 2 }),
+    };
+  },
+  "GET /api/lista-regalo/search-address": async () => {
+    const { code, addressId } = await annasGiftList();
+    return {
+      options: { token: shop.tokens.anna, query: { idIndirizzo: String(addressId) } },
+      check: (json) => expect(json).toMatchObject({ id: addressId, city: "Casalnuovo di Napoli", giftLists: [code] }),
+    };
+  },
+  "POST /api/createcheckoutsession": async () => ({
+    options: { token: shop.tokens.anna, body: checkoutBody() },
+    check: (json) => {
+      const session = json as { orderNumber: number; url: string; sessionId: string | null };
+      expect(session.sessionId).toBeTruthy();
+      expect(session.url).toMatch(/^http:\/\/shop\.test\//);
+    },
   }),
 };
 
@@ -301,7 +482,7 @@ describe.each(apiEndpoints.map((endpoint) => [keyOf(endpoint), endpoint] as cons
 
   test("an unknown query parameter is refused, and the other method is 405", slow, async () => {
     const { options } = await validCases[keyOf(endpoint)]!();
-    const error = expectError(await callEndpoint(endpoint, { ...options, query: { debug: "1" } }), 400, "invalid-input");
+    const error = expectError(await callEndpoint(endpoint, { ...options, query: { ...options.query, debug: "1" } }), 400, "invalid-input");
     expect(error.fields).toEqual({ debug: "Campo non previsto." });
     const other = await call(endpoint.path, { method: endpoint.method === "GET" ? "POST" : "GET", token: options.token });
     expectError(other, 405, "method-not-allowed");
@@ -377,4 +558,90 @@ test("the OpenAPI document is 3.1, lists every endpoint once, and refers only to
   );
   const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
   for (const ref of new Set(refs)) expect(document.components.schemas).toHaveProperty(ref.split("/").at(-1)!);
+});
+
+/** What the gift-list calls may change: any difference after a refused call is a bug. */
+async function giftListRows() {
+  const db = shop.handle.db;
+  const [lists, items, invitations] = await Promise.all([
+    db.select().from(giftLists).orderBy(asc(giftLists.id)),
+    db.select().from(giftListItems).orderBy(asc(giftListItems.id)),
+    db.select().from(giftListInvitations).orderBy(asc(giftListInvitations.id)),
+  ]);
+  return { lists, items, invitations };
+}
+
+test("another customer's gift list or address: 404 to Bruno for every call, and Anna's list is untouched", slow, async () => {
+  const { code, addressId, itemId } = await annasGiftList();
+  const before = await giftListRows();
+  const bruno = (endpointPath: string, body: unknown) => call(endpointPath, { method: "POST", token: shop.tokens.bruno, body });
+  expectError(await bruno("/api/getProdLista", { var1: code }), 404, "not-found");
+  expectError(await bruno("/api/updateListaRegalo", { values: { codiceLista: code, ...listValues(null), title: "Rubata" } }), 404, "not-found");
+  expectError(await bruno("/api/deleteListaRegalo", { codiceLista: code }), 404, "not-found");
+  expectError(await bruno("/api/ProdinListaRegalo", { var1: code, var2: shop.simple.productId, var3: null, var4: 1, selectedSize: null }), 404, "not-found");
+  expectError(await bruno("/api/updateProdLista", { codiceLista: code, itemId, quantity: 1 }), 404, "not-found");
+  expectError(await bruno("/api/lista-regalo/send-emails", { values: { codiceLista: code, emails: "spam@example.com" } }), 404, "not-found");
+  expectError(await call("/api/lista-regalo/search-address", { method: "GET", token: shop.tokens.bruno, query: { idIndirizzo: String(addressId) } }), 404, "not-found");
+  expect((await call("/api/getListeUtente", { method: "GET", token: shop.tokens.bruno })).json).toEqual([]);
+  expect(await giftListRows()).toEqual(before);
+});
+
+test("gift lists: the list pages' rules and messages, in the caller's language", slow, async () => {
+  const { code, itemId } = await annasGiftList();
+  const before = await giftListRows();
+  const anna = (endpointPath: string, body: unknown, headers?: Record<string, string>) => call(endpointPath, { method: "POST", token: shop.tokens.anna, body, headers });
+  const blank = expectError(await anna("/api/setListaRegalo", { values: { ...listValues(null), title: " " } }), 400, "invalid-input");
+  expect(blank.fields).toEqual({ "values.title": "Inserisci il titolo della lista." });
+  const past = expectError(await anna("/api/setListaRegalo", { values: { ...listValues(null), eventDate: "2020-01-01" } }), 400, "invalid-input");
+  expect(past.fields).toEqual({ "values.eventDate": "La data dell'evento non può essere nel passato." });
+  const someoneElses = expectError(await anna("/api/setListaRegalo", { values: listValues(999_999) }, { "Accept-Language": "en" }), 400, "invalid-input");
+  expect(Object.keys(someoneElses.fields ?? {})).toEqual(["values.shippingAddressId"]);
+  const badMails = expectError(await anna("/api/lista-regalo/send-emails", { values: { codiceLista: code, emails: "nonna@example.com, non-una-mail" } }), 400, "invalid-input");
+  expect(badMails.fields?.["values.emails"]).toContain("non-una-mail");
+  expectError(await anna("/api/ProdinListaRegalo", { var1: code, var2: shop.simple.productId, var3: "viola", var4: 1, selectedSize: null }), 404, "not-found");
+  expectError(await anna("/api/updateProdLista", { codiceLista: code, itemId: crypto.randomUUID(), quantity: 1 }), 404, "not-found");
+  expect(await giftListRows()).toEqual(before);
+
+  // Public lookups: a miss is 404, something that cannot be a code is 400, both with the page's message.
+  const miss = expectError(await call("/api/public/lista-regalo/search-id", { method: "GET", query: { codice: "ZZZZZZZZ" } }), 404, "not-found");
+  expect(miss.message).toBe("Lista non trovata.");
+  expectError(await call("/api/public/lista-regalo/search-products", { method: "GET", query: { codice: "??" } }), 400, "invalid-code");
+  expect((await call("/api/public/lista-regalo/search-name", { method: "GET", query: { name: "x" } })).json).toEqual([]);
+});
+
+test("a code-only list is found by its code, never by name", slow, async () => {
+  const { code } = await newAnnaList({ title: "Battesimo segreto di Luca", visibility: "code_only" });
+  expect((await call("/api/public/lista-regalo/search-name", { method: "GET", query: { name: "segreto luca" } })).json).toEqual([]);
+  expect((await call("/api/public/lista-regalo/search-id", { method: "GET", query: { codice: code } })).status).toBe(200);
+});
+
+test("createcheckoutsession: the same idempotencyKey gives one order and one session; another customer's key is refused", slow, async () => {
+  const body = checkoutBody();
+  const stockOf = async () =>
+    (await shop.handle.db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, shop.simple.variantId)))[0]!.stock;
+  const stock = await stockOf();
+  const first = await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body });
+  expect(first.status, JSON.stringify(first.json)).toBe(200);
+  const again = await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body });
+  expect(again.json).toEqual(first.json);
+  expect(await stockOf()).toBe(stock - 1);
+  expect(await shop.handle.db.select({ id: orders.id }).from(orders).where(eq(orders.idempotencyKey, body.idempotencyKey))).toHaveLength(1);
+  expectError(await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.bruno, body: { ...body, email: "bruno@example.com" } }), 409, "conflict");
+});
+
+test("createcheckoutsession refuses with the checkout page's codes and messages, ordering nothing", slow, async () => {
+  const countOrders = async () => (await shop.handle.db.select({ id: orders.id }).from(orders)).length;
+  const before = await countOrders();
+  const send = (body: unknown, headers?: Record<string, string>) => call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body, headers });
+  const { lines: _lines, ...withoutLines } = checkoutBody();
+  const empty = expectError(await send(withoutLines), 409, "empty-cart");
+  expect(empty.message).toBe("Il carrello è vuoto: aggiungi almeno un prodotto prima di ordinare.");
+  const terms = expectError(await send(checkoutBody({ acceptTerms: false, postcode: "8001" })), 400, "invalid-input");
+  expect(terms.fields).toEqual({ acceptTerms: "Per ordinare devi accettare le condizioni di vendita.", postcode: expect.any(String) });
+  const cod = expectError(await send(checkoutBody({ deliveryMethod: "collection", paymentMethod: "cash_on_delivery" }), { "Accept-Language": "en" }), 400, "invalid-input");
+  expect(Object.keys(cod.fields ?? {})).toEqual(["paymentMethod"]);
+  const tooMany = expectError(await send(checkoutBody({ lines: [{ variantId: shop.simple.variantId, quantity: 99 }] })), 400, "invalid-input");
+  expect(Object.keys(tooMany.fields ?? {})).toEqual(["lines.0"]);
+  expectError(await send(checkoutBody({ lines: [{ variantId: 2_000_000_000, quantity: 1 }] })), 400, "invalid-input");
+  expect(await countOrders()).toBe(before);
 });

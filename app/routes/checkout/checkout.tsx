@@ -21,7 +21,7 @@ import { deliveryMethods, paymentMethods } from "#server/checkout/checkout.ts";
 import { addressFields, checkoutFields, parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
 import { getCheckoutSummary, isGiftListCart, placeOrder } from "#server/checkout/checkout.service.ts";
 import { shopContext, type ShopServices } from "#server/http/context.ts";
-import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
@@ -32,12 +32,18 @@ const SummaryChoices = z.object({
   postcode: z.string().trim().regex(/^[0-9]{5}$/).nullable().catch(null),
   deliveryMethod: z.enum(deliveryMethods).nullable().catch(null),
   paymentMethod: z.enum(paymentMethods).nullable().catch(null),
+  discountCode: z.string().trim().max(100).nullable().catch(null),
 });
 
 type FormValues = Partial<Record<(typeof checkoutFields)[number], string>>;
 
-function summaryFor(services: ShopServices, request: Request, locale: Locale, raw: Record<string, unknown>) {
-  const choices = SummaryChoices.parse({ postcode: raw.postcode ?? null, deliveryMethod: raw.deliveryMethod ?? null, paymentMethod: raw.paymentMethod ?? null });
+function summaryFor(services: ShopServices, request: Request, locale: Locale, raw: Record<string, unknown>, userId: string | null) {
+  const choices = SummaryChoices.parse({
+    postcode: raw.postcode ?? null,
+    deliveryMethod: raw.deliveryMethod ?? null,
+    paymentMethod: raw.paymentMethod ?? null,
+    discountCode: raw.discountCode ?? null,
+  });
   const { cartId } = readCartRequest(request, services);
   return getCheckoutSummary(services.db, {
     cartId,
@@ -46,6 +52,8 @@ function summaryFor(services: ShopServices, request: Request, locale: Locale, ra
     postcode: choices.postcode,
     delivery: choices.deliveryMethod,
     payment: choices.paymentMethod,
+    discountCode: choices.discountCode,
+    userId,
   });
 }
 
@@ -74,7 +82,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       }
     : {};
   const query = Object.fromEntries(url.searchParams);
-  const summary = await summaryFor(services, request, locale, { postcode: prefill.postcode, ...query });
+  const summary = await summaryFor(services, request, locale, { postcode: prefill.postcode, ...query }, user?.id ?? null);
   return {
     meta: getPageMetaTexts(locale, "checkout"),
     summary,
@@ -108,7 +116,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const form = await request.formData();
   const user = await getSessionUser(context, request);
   const answer = async (values: FormValues, errors: CheckoutErrors | null, problem: CheckoutProblem | null, status: number) =>
-    data({ values, errors, problem, summary: await summaryFor(services, request, locale, values) }, { status });
+    data({ values, errors, problem, summary: await summaryFor(services, request, locale, values, user?.id ?? null) }, { status });
 
   // "Aggiorna riepilogo" without JavaScript: the same page again, priced for the choices made.
   if (form.get("intent") === "update") {
@@ -132,6 +140,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     publicUrl: services.publicUrl,
     secret,
   });
+  if (!result.ok && result.error === "discount-code") {
+    const t = getTranslator(locale);
+    return answer(formValues(form), { discountCode: t(`checkout.discount.errors.${result.discountError}`) }, null, 400);
+  }
   if (!result.ok) {
     const problem = { code: result.error, lines: result.lines ?? [] };
     return answer(formValues(form), null, problem, result.error === "out-of-stock" ? 409 : 400);
@@ -148,7 +160,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 const asDelivery = (value: string | undefined | null): DeliveryChoice | null => deliveryChoices.find((method) => method === value) ?? null;
 const asPayment = (value: string | undefined | null): PaymentChoice | null => paymentChoices.find((method) => method === value) ?? null;
 
-type SummaryChoiceName = "postcode" | "deliveryMethod" | "paymentMethod";
+type SummaryChoiceName = "postcode" | "deliveryMethod" | "paymentMethod" | "discountCode";
 
 function EmptyCheckout({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
@@ -214,6 +226,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const [delivery, setDelivery] = useState(asDelivery(values.deliveryMethod));
   const [payment, setPayment] = useState(asPayment(values.paymentMethod));
   const [savedAddressId, setSavedAddressId] = useState(values.savedAddressId ?? "");
+  const discountCodeError = errors.discountCode ?? (summary.discountCodeError ? t(`checkout.discount.errors.${summary.discountCodeError}`) : undefined);
 
   if (summary.cart.lines.length === 0 || !shop) {
     return (
@@ -235,8 +248,10 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   /** With JavaScript the summary follows each choice: the loader prices it again. */
   const refreshSummary = (changes: Partial<Record<SummaryChoiceName, string | null>>) => {
     const postcodeInput = formRef.current?.elements.namedItem("postcode");
+    const codeInput = formRef.current?.elements.namedItem("discountCode");
     const choices = {
       postcode: postcodeInput instanceof HTMLInputElement ? postcodeInput.value.trim() : "",
+      discountCode: codeInput instanceof HTMLInputElement ? codeInput.value.trim() : "",
       deliveryMethod: delivery ?? "",
       paymentMethod: payment ?? "",
       ...changes,
@@ -275,6 +290,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     sdiCode: t("checkout.fields.sdiCode"),
     pec: t("checkout.fields.pec"),
     acceptTerms: t("checkout.fields.terms"),
+    discountCode: t("checkout.discount.label"),
   };
   const field = (name: string) => ({ name, label: labels[name] ?? name, error: errors[name], defaultValue: values[name as keyof FormValues] ?? "" });
 
@@ -436,6 +452,15 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
 
           <div className="space-y-4 lg:sticky lg:top-4">
             <CheckoutSummaryPanel summary={summary} updating={fetcher.state !== "idle"} />
+            {!summary.giftList && (
+              <DiscountCodeField
+                defaultValue={values.discountCode ?? ""}
+                error={discountCodeError}
+                applied={summary.discountCode}
+                onApply={(code) => refreshSummary({ discountCode: code })}
+                hydrated={hydrated}
+              />
+            )}
             {!hydrated && (
               <div className="rounded-2xl bg-white p-4 shadow-card">
                 <p id="update-hint" className="text-sm text-muted">
@@ -482,5 +507,76 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         </Form>
       </div>
     </>
+  );
+}
+
+/**
+ * "Codice sconto": checked and priced by the server only. With JavaScript "Applica" asks for a new
+ * summary; without, it posts the form with intent "update" (the same page, priced again).
+ */
+function DiscountCodeField({
+  defaultValue,
+  error,
+  applied,
+  onApply,
+  hydrated,
+}: {
+  defaultValue: string;
+  error?: string;
+  applied: { code: string; percent: number } | null;
+  onApply: (code: string) => void;
+  hydrated: boolean;
+}) {
+  const { t } = useTranslation();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const id = checkoutFieldId("discountCode");
+  const described = [error ? `${id}-error` : null, applied && !error ? `${id}-applied` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="rounded-2xl bg-white p-5 shadow-card">
+      <label htmlFor={id} className="field-label">
+        {t("checkout.discount.label")}
+      </label>
+      <div className="mt-1 flex gap-2">
+        <input
+          ref={inputRef}
+          id={id}
+          name="discountCode"
+          defaultValue={defaultValue}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={100}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={described}
+          className="field-input min-w-0 flex-1 uppercase"
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && hydrated) {
+              event.preventDefault();
+              onApply(event.currentTarget.value.trim());
+            }
+          }}
+        />
+        <button
+          type={hydrated ? "button" : "submit"}
+          name={hydrated ? undefined : "intent"}
+          value={hydrated ? undefined : "update"}
+          className="btn-secondary shrink-0"
+          onClick={hydrated ? () => onApply(inputRef.current?.value.trim() ?? "") : undefined}
+        >
+          {t("checkout.discount.apply")}
+        </button>
+      </div>
+      {error ? (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : (
+        applied && (
+          <p id={`${id}-applied`} className="mt-1 text-sm font-semibold text-brand-700" data-testid="discount-applied">
+            {t("checkout.discount.applied", { code: applied.code, percent: applied.percent })}
+          </p>
+        )
+      )}
+    </div>
   );
 }

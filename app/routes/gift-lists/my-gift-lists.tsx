@@ -11,7 +11,9 @@ import { listAddresses } from "#server/accounts/address.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
 import { requireUser } from "#server/accounts/guards.ts";
 import { italianDateOf } from "#server/gift-lists/gift-list.ts";
+import { getCompletionCodes } from "#server/gift-lists/gift-list-completion.service.ts";
 import { listInvitations, sendGiftListInvitations } from "#server/gift-lists/gift-list-invitations.service.ts";
+import { listGiftThanks, markGiftThanked } from "#server/gift-lists/gift-list-thanks.service.ts";
 import {
   createGiftList,
   deleteGiftList,
@@ -26,7 +28,7 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/my-gift-lists";
 
 /** Confirmations after a change (Post/Redirect/Get: `?done=...`). */
-const doneCodes = ["created", "updated", "deleted", "closed", "reopened", "itemUpdated", "itemRemoved", "invited"] as const;
+const doneCodes = ["created", "updated", "deleted", "closed", "reopened", "itemUpdated", "itemRemoved", "invited", "thanked", "unthanked"] as const;
 type DoneCode = (typeof doneCodes)[number];
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -34,9 +36,24 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const now = new Date();
-  const [lists, addresses] = await Promise.all([listMyGiftLists(db, { userId: user.id, locale, now }), listAddresses(db, user.id)]);
+  const [lists, addresses, thanks, completion] = await Promise.all([
+    listMyGiftLists(db, { userId: user.id, locale, now }),
+    listAddresses(db, user.id),
+    listGiftThanks(db, { userId: user.id, locale, now }),
+    getCompletionCodes(db, { userId: user.id, now }),
+  ]);
   const withInvitations = await Promise.all(
-    lists.map(async (list) => ({ ...list, invitations: (await listInvitations(db, { userId: user.id, giftListId: list.id })) ?? [] })),
+    lists.map(async (list) => {
+      const code = completion.get(list.id);
+      return {
+        ...list,
+        invitations: (await listInvitations(db, { userId: user.id, giftListId: list.id })) ?? [],
+        thanks: thanks.get(list.id) ?? [],
+        completion: code
+          ? { code: code.code, percent: code.percent, validFrom: code.validFrom, validUntil: code.validUntil, isUsed: code.isUsed, isExpired: code.validUntil.getTime() <= now.getTime() }
+          : null,
+      };
+    }),
   );
   const editId = url.searchParams.get("edit");
   const editing = editId === null ? null : (withInvitations.find((list) => list.id === editId) ?? null);
@@ -114,6 +131,11 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       if (result.error === "not-found") return missing();
       return refused({ form: `giftLists.errors.${result.error}` }, [], { itemId: fields.itemId ?? null });
     }
+    case "thank": {
+      const result = await markGiftThanked(db, { userId: user.id, input: fields, now });
+      if (!result.ok) return missing();
+      return done(result.thanked ? "thanked" : "unthanked");
+    }
     case "invite": {
       const result = await sendGiftListInvitations(db, { userId: user.id, giftListId: listId, input: fields, locale, publicUrl, inviterName: user.name });
       if (result.ok) return done("invited", `&count=${result.sent}`);
@@ -147,7 +169,11 @@ export default function MyGiftListsPage({ loaderData, actionData }: Route.Compon
       </PageHeader>
       <div className="mx-auto max-w-5xl space-y-8 px-4 py-10">
         {showDone && (
-          <AccountNotice kind="success">{done === "invited" ? t("giftLists.mine.done.invited", { count: sent }) : t(`giftLists.mine.done.${done}`)}</AccountNotice>
+          <AccountNotice kind="success">{done === "invited"
+              ? t("giftLists.mine.done.invited", { count: sent })
+              : done === "thanked" || done === "unthanked"
+                ? t(`giftLists.thanks.done.${done}`)
+                : t(`giftLists.mine.done.${done}`)}</AccountNotice>
         )}
         {actionData?.intent === "delete" && actionData.errors.form && <AccountNotice kind="error">{t(actionData.errors.form)}</AccountNotice>}
         {lists.length === 0 && <p className="rounded-3xl bg-white p-6 text-muted shadow-card">{t("giftLists.mine.empty")}</p>}

@@ -1,0 +1,62 @@
+/**
+ * The completion discount of a gift list (issue 7), pure: no db or clock. From the list's event date, for
+ * the configured window, its owner gets one code worth a percentage off what nobody bought from it.
+ */
+import { applyPercentOff, sumCents, timesQuantity, type Cents } from "#server/money.ts";
+import { addDays } from "./gift-list";
+
+/** Why a typed discount code is refused; each is also the message key `checkout.discount.errors.<code>`. */
+export type DiscountCodeError = "unknown" | "not-yet-valid" | "expired" | "used" | "not-yours" | "no-eligible-lines";
+
+/** The code is the list's own code behind a fixed word: one per list by construction (unique column). */
+export function completionCodeOf(giftListCode: string): string {
+  return `GRAZIE${giftListCode}`;
+}
+
+/** A code as typed: any case, spaces and dashes ignored; anything that cannot be a code reads as null. */
+export function normaliseDiscountCode(typed: string): string | null {
+  const code = typed.replace(/[\s-]+/g, "").toUpperCase();
+  return /^[A-Z0-9]{4,40}$/.test(code) ? code : null;
+}
+
+/** Midnight at the start of an Italian calendar day ("YYYY-MM-DD"), as an instant (CET +01:00 or CEST +02:00). */
+export function romeMidnight(isoDate: string): Date {
+  for (const offset of ["+01:00", "+02:00"]) {
+    const candidate = new Date(`${isoDate}T00:00:00${offset}`);
+    const day = (instant: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome" }).format(instant);
+    if (day(candidate) === isoDate && day(new Date(candidate.getTime() - 1)) !== isoDate) return candidate;
+  }
+  throw new RangeError(`No Rome midnight for ${isoDate}`);
+}
+
+/** Valid from the event day's start (Italy) for `windowDays` whole days. */
+export function completionWindow(eventDate: string, windowDays: number): { validFrom: Date; validUntil: Date } {
+  return { validFrom: romeMidnight(eventDate), validUntil: romeMidnight(addDays(eventDate, windowDays)) };
+}
+
+export function isWithinWindow(window: { validFrom: Date; validUntil: Date }, now: Date): boolean {
+  return window.validFrom.getTime() <= now.getTime() && now.getTime() < window.validUntil.getTime();
+}
+
+export type DiscountableLine = { variantId: number; quantity: number; unitCents: Cents };
+
+/**
+ * The code's discount on a cart: only the list's variants still not bought, at most as many units as are
+ * still needed (spread over the lines in cart order), percent off each line's eligible goods, rounded
+ * once per line. Personalisation, shipping and fees are not discounted.
+ */
+export function completionDiscount(
+  lines: readonly DiscountableLine[],
+  stillNeeded: ReadonlyMap<number, number>,
+  percent: number,
+): { lines: { variantId: number; units: number; discountCents: Cents }[]; discountCents: Cents } {
+  const left = new Map(stillNeeded);
+  const discounted = lines.flatMap((line) => {
+    const units = Math.min(line.quantity, left.get(line.variantId) ?? 0);
+    if (units <= 0) return [];
+    left.set(line.variantId, (left.get(line.variantId) ?? 0) - units);
+    const goodsCents = timesQuantity(line.unitCents, units);
+    return [{ variantId: line.variantId, units, discountCents: goodsCents - applyPercentOff(goodsCents, percent) }];
+  });
+  return { lines: discounted, discountCents: sumCents(discounted.map((line) => line.discountCents)) };
+}
