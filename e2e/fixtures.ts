@@ -31,6 +31,12 @@ export const test = base.extend<Fixtures>({
     await use(async (page) => {
       // A page already checked in this worker, on this viewport, with the same address and the same number
       // of elements is the same page in the same state: skip it (axe costs 5-15 s a page on 2 cores).
+      // A page still loading (aria-busy) or fading in is not the page a person reads: wait until it settles.
+      await page.waitForFunction(
+        () => !document.querySelector('[aria-busy="true"]') && document.getAnimations().every((animation) => animation.playState !== "running"),
+        null,
+        { timeout: 10_000 },
+      );
       const key = `${testInfo.project.name} ${page.url()} ${await page.evaluate(() => document.getElementsByTagName("*").length)}`;
       if (pagesWithoutViolations.has(key)) return;
       const { violations } = await new AxeBuilder({ page }).withTags(axeTags).analyze();

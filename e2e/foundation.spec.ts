@@ -96,7 +96,11 @@ test("healthz reports a reachable database, robots.txt is served @desktop-only",
 
 test("the phone menu repeats navigation and search @phone-only", async ({ page, expectNoAxeViolations }) => {
   await page.goto("/");
-  await page.locator("summary", { hasText: "Apri il menu" }).click();
+  // Once hydrated the summary carries aria-expanded. A tap before that was sometimes undone (seen twice on
+  // 2026-11-22 after the saved-list links moved into this menu): followed up in issue 5's notes.
+  const summary = page.locator("summary", { hasText: "Apri il menu" });
+  await expect(summary).toHaveAttribute("aria-expanded", "false");
+  await summary.click();
   const menu = page.locator("details[open]").filter({ has: page.getByRole("navigation", { name: "Menu del sito" }) });
   await expect(menu.getByRole("navigation", { name: "Menu del sito" })).toBeVisible();
   await expect(menu.locator('a[href="/categoria/pappa"]').first()).toBeAttached();

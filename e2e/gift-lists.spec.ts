@@ -271,9 +271,12 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     await login.getByRole("button", { name: "Accedi", exact: true }).click();
     await expect(page.locator("summary").filter({ hasText: "Anna Esposito" })).toBeVisible({ timeout: 30_000 });
     await open(page, "/crea-lista-nascita");
-    const item = page.getByRole("article", { name: title }).getByRole("listitem").filter({ hasText: "Parapioggia universale per passeggino" });
+    const list = page.getByRole("article", { name: title });
+    // The item row (wished/bought/missing), not the thank-you tracker's row naming the same product.
+    const item = list.getByRole("listitem").filter({ hasText: "Parapioggia universale per passeggino" }).filter({ hasText: "Desiderati" });
     await expect(item.getByRole("definition").nth(1)).toHaveText("1");
     await expect(item).toContainText("Regalati:1");
+    await expect(list.getByRole("listitem").filter({ hasText: "Nonna Lucia" })).toContainText("Parapioggia universale per passeggino");
   });
 });
 

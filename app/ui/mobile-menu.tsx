@@ -114,11 +114,14 @@ function SavedListLinks({ locale }: { locale: Locale }) {
         <li key={link.path}>
           <NavLink
             to={localizedHref(link.path, locale)}
-            aria-label={link.name}
             className="flex min-h-11 items-center gap-2 rounded-xl border border-brand-100 px-3 py-2 text-sm font-semibold hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
           >
             {link.icon}
-            <span className="min-w-0 flex-1">{link.label}</span>
+            {/* Named by its content, not aria-label, so the words a person sees are the name (WCAG 2.5.3). */}
+            <span aria-hidden="true" className="min-w-0 flex-1">
+              {link.label}
+            </span>
+            <span className="sr-only">{link.name}</span>
             <span
               aria-hidden="true"
               className={`grid h-6 min-w-6 shrink-0 place-items-center rounded-full px-1.5 text-xs font-bold ${link.count > 0 ? "bg-coral-600 text-white" : "bg-brand-50 text-brand-800"}`}
