@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
-import { sampleCatalogue } from "../server/catalog/sample-catalogue";
 import { startLocalStripeServer, type LocalStripeServer } from "../server/payments/local-stripe-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
+import { openHydrated, variantIdOf } from "./shop-helpers";
 
 // Issue 6, card payments through Stripe Checkout: a shop of its own with STRIPE_* keys pointing at a
 // local Stripe-compatible server (the unmodified SDK talks to it), which sends real signed webhooks.
@@ -51,17 +51,6 @@ const texts = {
 } as const;
 type Locale = keyof typeof texts;
 
-function variantIdOf(productId: number): number {
-  let id = 0;
-  for (const product of sampleCatalogue) {
-    for (const _variant of product.variants) {
-      id++;
-      if (product.id === productId) return id;
-    }
-  }
-  throw new Error(`no product ${productId}`);
-}
-
 test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, () => {
   test.describe.configure({ mode: "serial", timeout: 240_000 });
   let stripe: LocalStripeServer;
@@ -81,10 +70,7 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
     await stripe?.close();
   });
 
-  async function open(page: Page, path: string) {
-    await page.goto(`${shop.baseUrl}${path}`);
-    await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
-  }
+  const open = (page: Page, path: string) => openHydrated(page, `${shop.baseUrl}${path}`);
 
   /** A guest with product 127 in the cart fills the checkout for standard delivery and card, and orders. */
   async function orderByCard(page: Page, locale: Locale) {

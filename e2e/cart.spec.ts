@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions, Page } from "@playwright/test";
-import { sampleCatalogue } from "../server/catalog/sample-catalogue";
 import { expect, test } from "./fixtures";
+import { openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Issue 4, the cart. Products of the sample catalogue (deterministic; server/catalog/sample-catalogue.ts):
 //  47 Parapioggia universale per passeggino: simple, one size, stock 13, 14,90 €
@@ -9,21 +9,6 @@ import { expect, test } from "./fixtures";
 //  83 Culla a dondolo Foppapedretti: pre-order sizes (21 days)
 // 111 Cornice in legno con nome inciso: two personalisation fields, 8,00 € each item
 //  33 Trio Chicco Best Friend Pro edizione speciale: on request ("Chicco edition")
-
-/** Variant ids follow the seed's insertion order (products, then their variants, in catalogue order). */
-function variantIdOf(productId: number, match: { colour?: string; size?: string } = {}): number {
-  let id = 0;
-  for (const product of sampleCatalogue) {
-    for (const variant of product.variants) {
-      id++;
-      if (product.id !== productId) continue;
-      if (match.colour !== undefined && variant.colour !== match.colour) continue;
-      if (match.size !== undefined && variant.size !== match.size) continue;
-      return id;
-    }
-  }
-  throw new Error(`no variant of product ${productId} matching ${JSON.stringify(match)}`);
-}
 
 const rainCover = { id: 47, name: "Parapioggia universale per passeggino", nameEn: "Universal stroller rain cover" };
 const organizer = { id: 50, name: "Organizer portaoggetti per passeggino" };
@@ -34,12 +19,6 @@ const frame = { id: 111, name: "Cornice in legno con nome inciso" };
 test.use({ allowedBrowserErrors: [/status of 40[09]/] });
 // Journeys of many steps on a 2-core machine shared with other suites.
 test.describe.configure({ timeout: 90_000 });
-
-/** Opens a page and waits until React has hydrated it (clicks before that are plain HTML clicks). */
-async function open(page: Page, path: string) {
-  await page.goto(path);
-  await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
-}
 
 /** Posts to the cart action the way a fetcher does (JSON-ish answer, no redirect). */
 async function postToCart(page: Page, fields: Record<string, string | number>, path = "/cart") {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
-import { sampleCatalogue } from "../server/catalog/sample-catalogue";
 import { expect as baseExpect, test } from "./fixtures";
+import { openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Issue 6, checkout and the order page. Products of the sample catalogue (server/catalog/sample-catalogue.ts),
 // one per journey, with stock enough for every run of both projects:
@@ -17,17 +17,6 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 // Refused forms answer 400/409 and a hidden order 404, which Chromium logs as failed resources.
 test.use({ allowedBrowserErrors: [/status of (400|404|409)/] });
 test.describe.configure({ timeout: 120_000 });
-
-function variantIdOf(productId: number): number {
-  let id = 0;
-  for (const product of sampleCatalogue) {
-    for (const _variant of product.variants) {
-      id++;
-      if (product.id === productId) return id;
-    }
-  }
-  throw new Error(`no product ${productId}`);
-}
 
 const texts = {
   it: {
@@ -113,12 +102,6 @@ const texts = {
 } as const;
 type Locale = keyof typeof texts;
 const prefix = (locale: Locale) => (locale === "en" ? "/en" : "");
-
-/** Opens a page and waits until React has hydrated it. */
-async function open(page: Page, path: string) {
-  await page.goto(path);
-  await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
-}
 
 const origin = () => process.env.E2E_BASE_URL!;
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useId, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 
 /** A labelled select with its error, like TextField. */
 export function SelectField({ label, name, defaultValue, error, children }: { label: string; name: string; defaultValue?: string; error?: string; children: ReactNode }) {
@@ -31,7 +31,6 @@ export function CheckboxField({ label, name, defaultChecked }: { label: string; 
   );
 }
 
-/** Previous / next links that keep the other query parameters. */
 /** Previous/next links of a paged admin list ("Pagina 2 di 5"); nothing when everything fits on one page. */
 export function AdminPagination({ page, pageCount, hrefFor }: { page: number; pageCount: number; hrefFor: (page: number) => string }) {
   const { t } = useTranslation();
@@ -50,6 +49,60 @@ export function AdminPagination({ page, pageCount, hrefFor }: { page: number; pa
         </Link>
       )}
     </nav>
+  );
+}
+
+/** The query string of one page of a filtered list: the filters that are set (`true` as "1"), then the page. */
+export function filteredPageHref(filters: Record<string, string | number | boolean | null | undefined>, page: number): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (key !== "page" && value) params.set(key, value === true ? "1" : String(value));
+  params.set("page", String(page));
+  return `?${params}`;
+}
+
+/** The GET form above an admin list: its fields, then the "Filtra" button. */
+export function AdminFilterForm({ columns = "sm:grid-cols-2 lg:grid-cols-3", children }: { columns?: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Form method="get" className={`mt-6 grid gap-4 rounded-xl border border-brand-100 bg-white p-4 ${columns}`}>
+      {children}
+      <div className="flex items-end">
+        <button type="submit" className="btn-primary w-full">
+          {t("admin.products.filter")}
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/**
+ * A list table named by `label` (region and caption), its header row from `columns`. The region is
+ * focusable, so a keyboard can scroll the table sideways on a narrow screen.
+ */
+export function AdminTable({ label, columns, className, minWidth, children }: {
+  label: string;
+  columns: { label: string; isNumeric?: boolean }[];
+  /** Spacing of the region, e.g. "mt-2". */
+  className: string;
+  minWidth: "min-w-[40rem]" | "min-w-[44rem]";
+  children: ReactNode;
+}) {
+  return (
+    <div className={`${className} overflow-x-auto`} role="region" aria-label={label} tabIndex={0}>
+      <table className={`w-full ${minWidth} border-collapse text-left text-sm`}>
+        <caption className="sr-only">{label}</caption>
+        <thead>
+          <tr className="border-b-2 border-brand-200">
+            {columns.map((column) => (
+              <th key={column.label} scope="col" className={column.isNumeric ? "p-2 text-right" : "p-2"}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }
 

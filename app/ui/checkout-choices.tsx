@@ -78,15 +78,11 @@ export function PaymentChoices({
   summary,
   value,
   onChange,
-  codFeeCents,
-  daysToPay,
   error,
 }: {
   summary: CheckoutSummary;
   value: PaymentChoice | null;
   onChange: (value: PaymentChoice) => void;
-  codFeeCents: number;
-  daysToPay: number;
   error?: string;
 }) {
   const { t } = useTranslation();
@@ -107,7 +103,7 @@ export function PaymentChoices({
               title={t(`checkout.payment.${method}.name`)}
               reason={allowed ? null : t(summary.giftList && method === "cash_on_delivery" ? "checkout.giftList.noCashOnDelivery" : `checkout.payment.disabled.${method}`)}
             >
-              {t(`checkout.payment.${method}.text`, { fee: format(codFeeCents), days: daysToPay })}
+              {t(`checkout.payment.${method}.text`, { fee: format(summary.codFeeCents), days: summary.daysToPay })}
             </ChoiceCard>
           );
         })}

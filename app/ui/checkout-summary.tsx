@@ -2,8 +2,8 @@ import { useTranslation } from "react-i18next";
 import { formatMoney } from "#app/lib/format.ts";
 import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
 import { LineDetails } from "./cart-line-item";
+import { AmountRow, PricedLine } from "./order-lines";
 import { useDisplayCurrency, useFormatPrice } from "./price";
-import { ProductImage } from "./product-image";
 
 /**
  * The order as the server priced it just now: lines, subtotal, delivery, cash-on-delivery fee and
@@ -22,40 +22,39 @@ export function CheckoutSummaryPanel({ summary, updating = false }: { summary: C
       </h2>
       <ul aria-label={t("checkout.summary.linesLabel")} className="mt-3 divide-y divide-brand-100">
         {cart.lines.map((line) => (
-          <li key={line.id} className="grid grid-cols-[3.5rem_1fr_auto] items-start gap-3 py-3">
-            <div className="overflow-hidden rounded-lg bg-sky-soft">
-              <ProductImage image={line.image} sizes="56px" fallbackWidth={160} className="aspect-square size-full object-contain p-0.5" />
-            </div>
-            <div className="min-w-0">
-              <p className="leading-snug font-semibold">{line.name}</p>
-              <LineDetails line={line} />
-              <p className="text-sm text-muted">{t("checkout.summary.quantity", { count: line.quantity })}</p>
-            </div>
-            <p className="font-semibold whitespace-nowrap">{format(line.lineTotalCents)}</p>
-          </li>
+          <PricedLine
+            key={line.id}
+            image={line.image}
+            imageSize="small"
+            name={line.name}
+            details={
+              <>
+                <LineDetails line={line} />
+                <p className="text-sm text-muted">{t("checkout.summary.quantity", { count: line.quantity })}</p>
+              </>
+            }
+            amount={format(line.lineTotalCents)}
+          />
         ))}
       </ul>
       <dl className={`mt-3 space-y-2 border-t border-brand-100 pt-3 transition-opacity ${updating ? "opacity-60" : ""}`}>
-        <SummaryRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalCents)} />
-        {cart.totals.discountCents > 0 && <SummaryRow term={t("checkout.summary.discount")} value={`−${format(cart.totals.discountCents)}`} />}
+        <AmountRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalCents)} />
+        {cart.totals.discountCents > 0 && <AmountRow term={t("checkout.summary.discount")} value={`−${format(cart.totals.discountCents)}`} />}
         {summary.discountCode && (
-          <SummaryRow
+          <AmountRow
             term={t("checkout.discount.summaryLine", { code: summary.discountCode.code, percent: summary.discountCode.percent })}
             value={`−${format(summary.discountCode.discountCents)}`}
             testId="summary-discount-code"
           />
         )}
-        {summary.personalisationCents > 0 && <SummaryRow term={t("checkout.summary.personalisation")} value={`+${format(summary.personalisationCents)}`} />}
-        <SummaryRow
+        {summary.personalisationCents > 0 && <AmountRow term={t("checkout.summary.personalisation")} value={`+${format(summary.personalisationCents)}`} />}
+        <AmountRow
           term={t("checkout.summary.shipping")}
           value={summary.delivery === null ? t("checkout.summary.shippingToChoose") : summary.shippingCents === 0 ? t("checkout.summary.free") : format(summary.shippingCents)}
           testId="summary-shipping"
         />
-        {summary.paymentFeeCents > 0 && <SummaryRow term={t("checkout.summary.paymentFee")} value={format(summary.paymentFeeCents)} testId="summary-payment-fee" />}
-        <div className="flex justify-between gap-4 border-t border-brand-100 pt-3 text-lg font-bold">
-          <dt>{t("checkout.summary.total")}</dt>
-          <dd data-testid="summary-total">{format(summary.totalCents)}</dd>
-        </div>
+        {summary.paymentFeeCents > 0 && <AmountRow term={t("checkout.summary.paymentFee")} value={format(summary.paymentFeeCents)} testId="summary-payment-fee" />}
+        <AmountRow term={t("checkout.summary.total")} value={format(summary.totalCents)} testId="summary-total" isTotal />
       </dl>
       <p className="mt-2 text-sm text-muted">{t("checkout.summary.vatIncluded")}</p>
       {currency.code !== "EUR" && (
@@ -64,16 +63,5 @@ export function CheckoutSummaryPanel({ summary, updating = false }: { summary: C
         </p>
       )}
     </section>
-  );
-}
-
-function SummaryRow({ term, value, testId }: { term: string; value: string; testId?: string }) {
-  return (
-    <div className="flex justify-between gap-4">
-      <dt>{term}</dt>
-      <dd className="font-semibold" data-testid={testId}>
-        {value}
-      </dd>
-    </div>
   );
 }

@@ -5,8 +5,8 @@ import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { CompletionCodePanel, GiftThanksSection, type CompletionCodeView, type GiftThanks } from "./gift-list-thanks";
 import { AccountNotice, SubmitButton, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
-import { ProductImage, type ProductImageData } from "./product-image";
-import { formatSize, useColourName } from "./variant-picker";
+import { GiftListItemDetails, type GiftListItemBase } from "./gift-list-item-details";
+import { ProductImage } from "./product-image";
 
 /** The owner's view of a list as JSON from the loader. */
 export type OwnGiftList = {
@@ -21,19 +21,7 @@ export type OwnGiftList = {
   visibility: "public" | "code_only";
   status: "open" | "closed";
   canDelete: boolean;
-  items: {
-    id: string;
-    productId: number;
-    name: string;
-    colour: string | null;
-    size: string | null;
-    image: ProductImageData | null;
-    quantityWished: number;
-    quantityBought: number;
-    stillNeeded: number;
-    arrivesAfterEvent: boolean;
-    personalisation: { label: string; text: string }[];
-  }[];
+  items: (GiftListItemBase & { quantityBought: number })[];
   invitations: { email: string; createdAt: string | Date }[];
   /** Who gave what (thank-you tracker) and the completion discount once its window opened. */
   thanks?: GiftThanks[];
@@ -68,7 +56,6 @@ export function OwnGiftListCard({
   itemState: (FormState & { itemId?: string }) | undefined;
 }) {
   const { t } = useTranslation();
-  const colourName = useColourName();
   const action = localizedHref("/crea-lista-nascita", locale);
   const publicPath = localizedHref(`/lista-nascita/${list.code}`, locale);
   const headingId = `list-${list.code}`;
@@ -140,7 +127,6 @@ export function OwnGiftListCard({
         ) : (
           <ul className="divide-y divide-brand-100">
             {list.items.map((item) => {
-              const variantText = [item.colour ? colourName(item.colour) : null, item.size ? formatSize(item.size) : null].filter(Boolean).join(" · ");
               const quantityId = `qty-${item.id}`;
               const quantityError = itemState?.itemId === item.id && itemState.errors?.quantity ? t(itemState.errors.quantity) : undefined;
               return (
@@ -152,12 +138,7 @@ export function OwnGiftListCard({
                     <Link to={localizedHref(`/product/${item.productId}`, locale)} className="link font-semibold">
                       {item.name}
                     </Link>
-                    {variantText && <p className="text-sm text-muted">{variantText}</p>}
-                    {item.personalisation.map((entry) => (
-                      <p key={entry.label} className="text-sm text-muted">
-                        {entry.label}: {entry.text}
-                      </p>
-                    ))}
+                    <GiftListItemDetails item={item} />
                     {item.arrivesAfterEvent && <p className="text-sm font-semibold text-coral-700">{t("giftLists.mine.preorderLate")}</p>}
                     <dl className="mt-1 flex flex-wrap gap-x-4 text-sm">
                       <div className="flex gap-1">

@@ -3,29 +3,19 @@ import { useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
 import { Price } from "./price";
-import { ProductImage, type ProductImageData } from "./product-image";
-import { formatSize, useColourName } from "./variant-picker";
+import { GiftListItemDetails, type GiftListItemBase } from "./gift-list-item-details";
+import { ProductImage } from "./product-image";
 
-export type PublicGiftListItem = {
-  id: string;
-  productId: number;
-  name: string;
-  colour: string | null;
-  size: string | null;
-  image: ProductImageData | null;
+export type PublicGiftListItem = GiftListItemBase & {
   unitCents: number;
   listUnitCents: number;
   discountPercent: number;
   personalisationUnitCents: number;
-  personalisation: { label: string; text: string }[];
-  quantityWished: number;
-  stillNeeded: number;
   inCart: number;
   maxAddable: number;
   stock: number;
   isPreorder: boolean;
   preorderDays: number | null;
-  arrivesAfterEvent: boolean;
 };
 
 /**
@@ -36,11 +26,9 @@ export function PublicGiftListItemCard({ item, code }: { item: PublicGiftListIte
   const { t } = useTranslation();
   const location = useLocation();
   const locale = localeOfPath(location.pathname);
-  const colourName = useColourName();
   const key = `gift-list-add:${item.id}`;
   const fetcher = useFetcher<CartActionData>({ key });
   useCartFetcherToasts(fetcher);
-  const variantText = [item.colour ? colourName(item.colour) : null, item.size ? formatSize(item.size) : null].filter(Boolean).join(" · ");
   const headingId = `gift-${item.id}`;
   const quantityId = `gift-qty-${item.id}`;
   const statusId = `gift-status-${item.id}`;
@@ -56,12 +44,7 @@ export function PublicGiftListItemCard({ item, code }: { item: PublicGiftListIte
             {item.name}
           </a>
         </h3>
-        {variantText && <p className="text-sm text-muted">{variantText}</p>}
-        {item.personalisation.map((entry) => (
-          <p key={entry.label} className="text-sm text-muted">
-            {entry.label}: {entry.text}
-          </p>
-        ))}
+        <GiftListItemDetails item={item} />
         <Price cents={item.unitCents + item.personalisationUnitCents} originalCents={item.discountPercent > 0 ? item.listUnitCents + item.personalisationUnitCents : null} />
         <p id={statusId} className={`text-sm font-semibold ${given ? "text-brand-800" : "text-ink"}`}>
           {given ? t("giftLists.public.complete") : t("giftLists.public.stillNeeded", { count: item.stillNeeded, wished: item.quantityWished })}

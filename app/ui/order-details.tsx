@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useLocation } from "react-router";
 import { formatDate, formatMoney } from "#app/lib/format.ts";
 import type { Locale } from "#app/lib/locale.ts";
-import type { OrderView } from "#server/orders/order.service.ts";
+import type { OrderView } from "#server/orders/order-view.service.ts";
 import { OpeningHoursList } from "./opening-hours-list";
 import { postalAddress, type ShopIdentity } from "./shop-contacts";
 import { useHydrated } from "./use-hydrated";
@@ -11,7 +11,7 @@ import { useHydrated } from "./use-hydrated";
 const intlLocale: Record<Locale, string> = { it: "it-IT", en: "en-GB" };
 
 /** "12 mar 2026, 10:42" in the shop's time zone. */
-export function formatDateTime(at: Date | string, locale: Locale): string {
+function formatDateTime(at: Date | string, locale: Locale): string {
   return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Rome" }).format(new Date(at));
 }
 

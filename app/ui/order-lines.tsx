@@ -1,8 +1,9 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { formatMoney } from "#app/lib/format.ts";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import type { OrderView } from "#server/orders/order.service.ts";
+import type { OrderView } from "#server/orders/order-view.service.ts";
 import { LineDetails } from "./cart-line-item";
 import { ProductImage } from "./product-image";
 
@@ -21,53 +22,96 @@ export function OrderLines({ order, locale }: { order: OrderView; locale: Locale
       </h2>
       <ul aria-label={t("order.linesCaption", { number: order.number })} className="mt-3 divide-y divide-brand-100">
         {order.lines.map((line) => (
-          <li key={line.id} className="grid grid-cols-[4rem_1fr_auto] items-start gap-3 py-3">
-            <div className="overflow-hidden rounded-lg bg-sky-soft">
-              <ProductImage image={line.image} sizes="64px" fallbackWidth={160} className="aspect-square size-full object-contain p-0.5" />
-            </div>
-            <div className="min-w-0">
-              <p className="leading-snug font-semibold">
-                {line.productId ? (
-                  <Link to={localizedHref(`/product/${line.productId}`, locale)} className="hover:text-brand-800 hover:underline">
-                    {line.name}
-                  </Link>
-                ) : (
-                  line.name
-                )}
-              </p>
-              <LineDetails line={{ ...line, size: line.size && !oneSize.has(line.size) ? line.size : null }} />
-              <p className="text-sm text-muted">
-                {t("order.quantity")}: {line.quantity} × {format(line.unitCents + line.personalisationUnitCents)}
-              </p>
-            </div>
-            <p className="font-semibold whitespace-nowrap">
-              <span className="sr-only">{t("order.lineTotal")}: </span>
-              {format(line.lineTotalCents)}
-            </p>
-          </li>
+          <PricedLine
+            key={line.id}
+            image={line.image}
+            imageSize="large"
+            name={
+              line.productId ? (
+                <Link to={localizedHref(`/product/${line.productId}`, locale)} className="hover:text-brand-800 hover:underline">
+                  {line.name}
+                </Link>
+              ) : (
+                line.name
+              )
+            }
+            details={
+              <>
+                <LineDetails line={{ ...line, size: line.size && !oneSize.has(line.size) ? line.size : null }} />
+                <p className="text-sm text-muted">
+                  {t("order.quantity")}: {line.quantity} × {format(line.unitCents + line.personalisationUnitCents)}
+                </p>
+              </>
+            }
+            amount={
+              <>
+                <span className="sr-only">{t("order.lineTotal")}: </span>
+                {format(line.lineTotalCents)}
+              </>
+            }
+          />
         ))}
       </ul>
       <dl className="mt-3 space-y-2 border-t border-brand-100 pt-3">
-        <TotalRow term={t("order.subtotal")} value={format(totals.subtotalCents)} />
-        {totals.discountCents > 0 && <TotalRow term={t("order.discount")} value={`−${format(totals.discountCents)}`} />}
-        {totals.personalisationCents > 0 && <TotalRow term={t("order.personalisation")} value={`+${format(totals.personalisationCents)}`} />}
-        <TotalRow term={t("order.shipping")} value={totals.shippingCents === 0 ? t("order.free") : format(totals.shippingCents)} />
-        {totals.paymentFeeCents > 0 && <TotalRow term={t("order.paymentFee")} value={format(totals.paymentFeeCents)} />}
-        <div className="flex justify-between gap-4 border-t border-brand-100 pt-3 text-lg font-bold">
-          <dt>{t("order.total")}</dt>
-          <dd data-testid="order-total">{format(totals.totalCents)}</dd>
-        </div>
+        <AmountRow term={t("order.subtotal")} value={format(totals.subtotalCents)} />
+        {totals.discountCents > 0 && <AmountRow term={t("order.discount")} value={`−${format(totals.discountCents)}`} />}
+        {totals.personalisationCents > 0 && <AmountRow term={t("order.personalisation")} value={`+${format(totals.personalisationCents)}`} />}
+        <AmountRow term={t("order.shipping")} value={totals.shippingCents === 0 ? t("order.free") : format(totals.shippingCents)} />
+        {totals.paymentFeeCents > 0 && <AmountRow term={t("order.paymentFee")} value={format(totals.paymentFeeCents)} />}
+        <AmountRow term={t("order.total")} value={format(totals.totalCents)} testId="order-total" isTotal />
       </dl>
       <p className="mt-2 text-sm text-muted">{t("order.vatIncluded")}</p>
     </section>
   );
 }
 
-function TotalRow({ term, value }: { term: string; value: string }) {
+const pictureSizes = {
+  small: { columns: "grid-cols-[3.5rem_1fr_auto]", sizes: "56px" },
+  large: { columns: "grid-cols-[4rem_1fr_auto]", sizes: "64px" },
+} as const;
+
+/** One line of an order or of the checkout's summary: picture, name and details, the line's amount. */
+export function PricedLine({
+  image,
+  imageSize,
+  name,
+  details,
+  amount,
+}: {
+  image: OrderView["lines"][number]["image"];
+  imageSize: keyof typeof pictureSizes;
+  name: ReactNode;
+  details: ReactNode;
+  amount: ReactNode;
+}) {
+  const { columns, sizes } = pictureSizes[imageSize];
   return (
+    <li className={`grid ${columns} items-start gap-3 py-3`}>
+      <div className="overflow-hidden rounded-lg bg-sky-soft">
+        <ProductImage image={image} sizes={sizes} fallbackWidth={160} className="aspect-square size-full object-contain p-0.5" />
+      </div>
+      <div className="min-w-0">
+        <p className="leading-snug font-semibold">{name}</p>
+        {details}
+      </div>
+      <p className="font-semibold whitespace-nowrap">{amount}</p>
+    </li>
+  );
+}
+
+/** A row of totals (`<dl>`): what, and how much; the total stands out. */
+export function AmountRow({ term, value, testId, isTotal = false }: { term: string; value: string; testId?: string; isTotal?: boolean }) {
+  return isTotal ? (
+    <div className="flex justify-between gap-4 border-t border-brand-100 pt-3 text-lg font-bold">
+      <dt>{term}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  ) : (
     <div className="flex justify-between gap-4">
       <dt>{term}</dt>
-      <dd className="font-semibold">{value}</dd>
+      <dd className="font-semibold" data-testid={testId}>
+        {value}
+      </dd>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
 import { useRootData } from "#app/lib/root-data.ts";
 import { NavigationProgress } from "./navigation-progress";
 import { ScrollToTopButton } from "./scroll-to-top-button";
@@ -17,6 +18,8 @@ import { WhatsAppChatLink } from "./whatsapp-chat-link";
 export function SiteShell({ children, ...counts }: { children: ReactNode } & HeaderCounts) {
   const { t } = useTranslation();
   const root = useRootData();
+  // The customers' chat bubble has nothing to offer the shop's staff and covers the back office's tables.
+  const isBackOffice = /^(\/en)?\/admin(\/|$)/.test(useLocation().pathname);
   if (!root) {
     return (
       <ToastProvider>
@@ -45,7 +48,7 @@ export function SiteShell({ children, ...counts }: { children: ReactNode } & Hea
         {children}
       </main>
       <SiteFooter locale={locale} shop={shop} newsletterUrl={newsletterUrl}>
-        <WhatsAppChatLink whatsapp={shop.whatsapp} />
+        {!isBackOffice && <WhatsAppChatLink whatsapp={shop.whatsapp} />}
         <ScrollToTopButton />
       </SiteFooter>
       <Toaster />

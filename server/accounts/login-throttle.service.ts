@@ -26,6 +26,13 @@ export async function countAttempt(db: Db, key: string, rule: ThrottleRule, now 
   return judgeWindow({ count: row!.count, windowStartMs: Number(row!.lastRequest) }, nowMs, rule);
 }
 
+/** Whether `key` already used up its allowance within `rule`, without counting this request. */
+export async function isThrottled(db: Db, key: string, rule: ThrottleRule, now = new Date()): Promise<boolean> {
+  const [row] = await db.select({ count: rateLimits.count, lastRequest: rateLimits.lastRequest }).from(rateLimits).where(eq(rateLimits.key, key));
+  if (!row || Number(row.lastRequest) <= now.getTime() - rule.windowMs) return false;
+  return !judgeWindow({ count: row.count, windowStartMs: Number(row.lastRequest) }, now.getTime(), rule).allowed;
+}
+
 /** A successful login clears its account's count. */
 export async function forgetAttempts(db: Db, key: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));

@@ -8,7 +8,7 @@ import { and, asc, between, count, desc, eq, gte, inArray, isNotNull, lte, or, s
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftLists, orders, productColours, products, productVariants, users } from "#server/db/schema.ts";
-import { lowStockThreshold } from "./product-admin.service";
+import { lowStockThreshold, romeDayOf } from "./product-admin.service";
 
 const romeDay = sql<string>`to_char(${orders.createdAt} at time zone 'Europe/Rome', 'YYYY-MM-DD')`;
 
@@ -16,11 +16,6 @@ const isSale = and(
   sql`${orders.status} not in ('cancelled', 'expired', 'refunded')`,
   or(isNotNull(orders.paidAt), inArray(orders.paymentMethod, ["cash_on_delivery", "in_shop"])),
 )!;
-
-/** "YYYY-MM-DD" of an instant in Italy. */
-export function romeDate(at: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
-}
 
 function addDays(day: string, days: number): string {
   const date = new Date(`${day}T12:00:00Z`);
@@ -42,7 +37,7 @@ export type Dashboard = {
 };
 
 export async function getDashboard(db: Db, args: { now: Date; locale: Locale }): Promise<Dashboard> {
-  const today = romeDate(args.now);
+  const today = romeDayOf(args.now);
   const firstDay = addDays(today, -29);
   const monthStart = `${today.slice(0, 7)}-01`;
   const fromDay = monthStart < firstDay ? monthStart : firstDay;

@@ -229,7 +229,6 @@ export const VariantInput = z
       ctx.addIssue({ code: "custom", path: ["preorderDays"], message: "admin.errors.preorderDaysRequired" });
   });
 export type VariantInput = z.output<typeof VariantInput>;
-export const variantFormFields = ["colourId", "size", "sku", "stock", "isPreorder", "preorderDays"] as const;
 
 /** Editing a size: its stock changes only through an adjustment with a reason. */
 export const VariantUpdateInput = z

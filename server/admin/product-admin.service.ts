@@ -43,6 +43,7 @@ export function endOfDayInRome(day: string): Date {
   return new Date(guess - offsetMs);
 }
 
+/** "YYYY-MM-DD" of an instant in Italy. */
 export function romeDayOf(instant: Date): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
 }

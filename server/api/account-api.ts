@@ -93,7 +93,7 @@ async function answerAddress(db: Db, userId: string, result: AddressSaved, local
   return address ? { ok: true, data: toApiAddress(address) } : apiFailure(404, "not-found");
 }
 
-export const setInfo = apiRoute({
+const setInfo = apiRoute({
   method: "POST",
   path: "/api/setInfo",
   auth: "user",
@@ -103,7 +103,7 @@ export const setInfo = apiRoute({
   handler: ({ services, user, body, locale }) => saveInfo(services.db, user.id, body, locale),
 });
 
-export const modifyInfo = apiRoute({
+const modifyInfo = apiRoute({
   method: "POST",
   path: "/api/modifyInfo",
   auth: "user",
@@ -119,7 +119,7 @@ export const modifyInfo = apiRoute({
   },
 });
 
-export const setInfoEmail = apiRoute({
+const setInfoEmail = apiRoute({
   method: "GET",
   path: "/api/setInfoEmail",
   auth: "user",
@@ -128,7 +128,7 @@ export const setInfoEmail = apiRoute({
   handler: async ({ user }) => ({ ok: true, data: { email: user.email, emailVerified: user.emailVerified } }),
 });
 
-export const getAllinformation = apiRoute({
+const getAllinformation = apiRoute({
   method: "GET",
   path: "/api/getAllinformation",
   auth: "user",
@@ -141,7 +141,7 @@ export const getAllinformation = apiRoute({
   },
 });
 
-export const addaddress = apiRoute({
+const addaddress = apiRoute({
   method: "POST",
   path: "/api/addaddress",
   auth: "user",
@@ -151,7 +151,7 @@ export const addaddress = apiRoute({
   handler: async ({ services, user, body, locale }) => answerAddress(services.db, user.id, await addAddress(services.db, user.id, body), locale),
 });
 
-export const updateaddress = apiRoute({
+const updateaddress = apiRoute({
   method: "POST",
   path: "/api/updateaddress",
   auth: "user",
@@ -165,7 +165,7 @@ export const updateaddress = apiRoute({
   },
 });
 
-export const deleteaddress = apiRoute({
+const deleteaddress = apiRoute({
   method: "POST",
   path: "/api/deleteaddress",
   auth: "user",

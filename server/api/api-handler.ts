@@ -51,7 +51,7 @@ async function identify(request: Request, endpoint: ApiEndpoint, context: Contex
 }
 
 /** The route modules' loader and action: `context` is the router context the Express entry built. */
-export async function handleApiRequest(request: Request, context: Context, endpoints: readonly ApiEndpoint[] = apiEndpoints): Promise<Response> {
+export async function handleApiRequest(request: Request, context: Context): Promise<Response> {
   const services = context.get(shopContext);
   const { clientIp } = context.get(requestContext);
   const locale = localeOfRequest(request);
@@ -59,7 +59,7 @@ export async function handleApiRequest(request: Request, context: Context, endpo
   const cors = corsHeadersFor(request.headers.get("origin"), await allowedOriginsFor(request.headers.get("origin"), services));
   const fail = (failure: ApiFailure) => errorResponse(failure, locale, cors);
 
-  const atPath = endpoints.filter((candidate) => candidate.path === url.pathname);
+  const atPath = apiEndpoints.filter((candidate) => candidate.path === url.pathname);
   if (atPath.length === 0) return fail(apiFailure(404, "not-found"));
   const endpoint = atPath.find((candidate) => candidate.method === request.method || (candidate.method === "GET" && request.method === "HEAD"));
   if (!endpoint) return fail({ ...apiFailure(405, "method-not-allowed"), headers: { Allow: atPath.map((candidate) => candidate.method).join(", ") } });

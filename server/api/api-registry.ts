@@ -4,5 +4,12 @@ import type { ApiEndpoint } from "./api-route";
 import { catalogEndpoints } from "./catalog-api";
 import { checkoutEndpoints } from "./checkout-api";
 import { giftListEndpoints } from "./gift-list-api";
+import { giftListPublicEndpoints } from "./gift-list-public-api";
 
-export const apiEndpoints: readonly ApiEndpoint[] = [...catalogEndpoints, ...accountEndpoints, ...giftListEndpoints, ...checkoutEndpoints];
+export const apiEndpoints: readonly ApiEndpoint[] = [
+  ...catalogEndpoints,
+  ...accountEndpoints,
+  ...giftListPublicEndpoints,
+  ...giftListEndpoints,
+  ...checkoutEndpoints,
+];

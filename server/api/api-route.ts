@@ -3,7 +3,7 @@
  * schemas of its query, body and answer. The same definition runs the request (handleApiRequest) and
  * writes the OpenAPI document (openapi.ts), so the documentation cannot drift from the checks.
  *
- *   export const getCategoria = apiRoute({
+ *   const getCategoria = apiRoute({
  *     method: "POST", path: "/api/getCategoria", auth: "public", summary: "...",
  *     body: z.strictObject({ categoria: z.string() }), response: z.array(ClientProduct),
  *     handler: async ({ services, body, locale }) => ({ ok: true, data: [...] }),

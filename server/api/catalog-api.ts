@@ -20,7 +20,7 @@ async function productsOf(call: ApiCall<unknown, unknown, "public">, scope: List
 
 const slug = () => z.string().max(80).regex(slugPattern);
 
-export const getListaProdotti = apiRoute({
+const getListaProdotti = apiRoute({
   method: "GET",
   path: "/api/getListaProdotti",
   auth: "public",
@@ -29,7 +29,7 @@ export const getListaProdotti = apiRoute({
   handler: (call) => productsOf(call, { kind: "shop", layout: "grid" }),
 });
 
-export const getCategoria = apiRoute({
+const getCategoria = apiRoute({
   method: "POST",
   path: "/api/getCategoria",
   auth: "public",
@@ -40,7 +40,7 @@ export const getCategoria = apiRoute({
   handler: (call) => productsOf(call, { kind: "category", slug: call.body.categoria }),
 });
 
-export const getSottocategoria = apiRoute({
+const getSottocategoria = apiRoute({
   method: "POST",
   path: "/api/getSottocategoria",
   auth: "public",
@@ -62,7 +62,7 @@ const Photo = z.object({
   alt: z.string(),
 });
 
-export const getFoto = apiRoute({
+const getFoto = apiRoute({
   method: "GET",
   path: "/api/public/foto",
   auth: "public",

@@ -90,43 +90,20 @@ const checkoutStatus: Record<CheckoutErrorCode, number> = {
 
 async function answerOrder(
   services: ShopServices,
-  order: {
-    orderId: string;
-    orderNumber: number;
-    paymentMethod: string;
-    status: string;
-  },
+  order: { orderId: string; orderNumber: number; paymentMethod: string; status: string },
   locale: Locale,
 ): Promise<ApiOutcome<z.input<typeof CheckoutSession>>> {
   const orderUrl = `${services.publicUrl}${orderPageHref(locale, order.orderId, orderAccessToken(resolveAuthSecret(services.env), order.orderId))}`;
   if (order.paymentMethod !== "card" || order.status !== "awaiting_payment") {
-    return {
-      ok: true,
-      data: {
-        orderId: order.orderId,
-        orderNumber: order.orderNumber,
-        url: orderUrl,
-        sessionId: null,
-      },
-    };
+    return { ok: true, data: { orderId: order.orderId, orderNumber: order.orderNumber, url: orderUrl, sessionId: null } };
   }
-  const payment = await startCardPayment(services, {
-    orderId: order.orderId,
-    locale,
-  });
+  const payment = await startCardPayment(services, { orderId: order.orderId, locale });
   if (!payment.ok) {
     // The order stays and waits: the same idempotencyKey again asks for a session again.
     return apiRefusal(503, "payment-unavailable", getTranslator(locale)(`payments.errors.${payment.error}`));
   }
-  return {
-    ok: true,
-    data: {
-      orderId: order.orderId,
-      orderNumber: order.orderNumber,
-      url: payment.redirectUrl,
-      sessionId: await latestSessionOf(services.db, order.orderId),
-    },
-  };
+  const sessionId = await latestSessionOf(services.db, order.orderId);
+  return { ok: true, data: { orderId: order.orderId, orderNumber: order.orderNumber, url: payment.redirectUrl, sessionId } };
 }
 
 async function latestSessionOf(db: Db, orderId: string): Promise<string | null> {
@@ -148,29 +125,17 @@ async function cartOfLines(
   const t = getTranslator(locale);
   let cartId: string | null = null;
   for (const [index, line] of lines.entries()) {
-    const added = await addToCart(db, {
-      cartId,
-      variantId: line.variantId,
-      quantity: line.quantity,
-      personalisation: line.personalisation ?? {},
-    });
+    const added = await addToCart(db, { cartId, variantId: line.variantId, quantity: line.quantity, personalisation: line.personalisation ?? {} });
     if (!added.ok) {
       if (cartId) await db.delete(carts).where(eq(carts.id, cartId));
-      return {
-        ok: false,
-        fields: {
-          [`lines.${index}`]: t(`cart.errors.${added.error}`, {
-            count: added.maxAddable ?? 0,
-          }),
-        },
-      };
+      return { ok: false, fields: { [`lines.${index}`]: t(`cart.errors.${added.error}`, { count: added.maxAddable ?? 0 }) } };
     }
     cartId = added.cartId;
   }
   return { ok: true, cartId: cartId! };
 }
 
-export const createcheckoutsession = apiRoute({
+const createcheckoutsession = apiRoute({
   method: "POST",
   path: "/api/createcheckoutsession",
   auth: "user",
@@ -182,13 +147,7 @@ export const createcheckoutsession = apiRoute({
   handler: async ({ services, request, user, body, locale, now }) => {
     const { lines, ...form } = body;
     const earlier = await services.db
-      .select({
-        orderId: orders.id,
-        orderNumber: orders.number,
-        paymentMethod: orders.paymentMethod,
-        status: orders.status,
-        userId: orders.userId,
-      })
+      .select({ orderId: orders.id, orderNumber: orders.number, paymentMethod: orders.paymentMethod, status: orders.status, userId: orders.userId })
       .from(orders)
       .where(eq(orders.idempotencyKey, form.idempotencyKey));
     if (earlier[0]) {
@@ -226,13 +185,16 @@ export const createcheckoutsession = apiRoute({
       if (lines && cartId) await services.db.delete(carts).where(eq(carts.id, cartId));
       const t = getTranslator(locale);
       if (result.error === "discount-code")
-        return apiFailure(400, "invalid-input", {
-          discountCode: t(`checkout.discount.errors.${result.discountError}`),
-        });
+        return apiFailure(400, "invalid-input", { discountCode: t(`checkout.discount.errors.${result.discountError}`) });
       const fields = Object.fromEntries(
         (result.lines ?? []).map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
       );
-      return apiRefusal(checkoutStatus[result.error], result.error, t(`checkoutErrors.${result.error}`), Object.keys(fields).length > 0 ? fields : undefined);
+      return apiRefusal(
+        checkoutStatus[result.error],
+        result.error,
+        t(`checkoutErrors.${result.error}`),
+        Object.keys(fields).length > 0 ? fields : undefined,
+      );
     }
     // A concurrent request with the same key won: the cart built for this one is not needed.
     if (lines && cartId && result.alreadyPlaced) await services.db.delete(carts).where(eq(carts.id, cartId));

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { apiErrorCodes, maxApiBodyBytes } from "./api-http";
+import { apiEndpoints } from "./api-registry";
 import type { ApiEndpoint } from "./api-route";
 
 type JsonSchema = Record<string, unknown>;
@@ -40,7 +41,7 @@ const statusText: Record<number, string> = {
  * The JSON Schema of `schema` as the document carries it: `io` "input" for what a client sends,
  * "output" for answers. `components` collects named schemas.
  */
-export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output", components: Record<string, JsonSchema> = {}): JsonSchema {
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output", components: Record<string, JsonSchema> = {}): JsonSchema {
   const generated = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
   const { $schema: _dialect, $defs, ...root } = generated;
   const defs = ($defs ?? {}) as Record<string, JsonSchema>;
@@ -77,7 +78,7 @@ function errorStatuses(endpoint: ApiEndpoint): number[] {
 }
 
 /** The OpenAPI operation of one endpoint (also what the reference page shows). */
-export function describeEndpoint(endpoint: ApiEndpoint, components: Record<string, JsonSchema>) {
+function describeEndpoint(endpoint: ApiEndpoint, components: Record<string, JsonSchema>) {
   const errorRef = { $ref: "#/components/schemas/Error" };
   const query = endpoint.query ? jsonSchemaOf(endpoint.query, "input", components) : null;
   const queryProperties = (query?.properties ?? {}) as Record<string, JsonSchema>;
@@ -102,7 +103,7 @@ export function describeEndpoint(endpoint: ApiEndpoint, components: Record<strin
   };
 }
 
-export function buildOpenApiDocument(endpoints: readonly ApiEndpoint[], publicUrl: string) {
+function buildOpenApiDocument(endpoints: readonly ApiEndpoint[], publicUrl: string) {
   const components: Record<string, JsonSchema> = {};
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of endpoints) {
@@ -132,3 +133,14 @@ export function buildOpenApiDocument(endpoints: readonly ApiEndpoint[], publicUr
 }
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+
+let built: { publicUrl: string; document: OpenApiDocument; json: string } | undefined;
+
+/** The document of every /api endpoint and its JSON, written once per process: /api/openapi.json and /api/docs read it. */
+export function getOpenApiDocument(publicUrl: string): { document: OpenApiDocument; json: string } {
+  if (built?.publicUrl !== publicUrl) {
+    const document = buildOpenApiDocument(apiEndpoints, publicUrl);
+    built = { publicUrl, document, json: JSON.stringify(document) };
+  }
+  return built;
+}

@@ -91,7 +91,7 @@ const scaled = (value: number | null, divisor: number) => (value === null ? null
 /** The legacy default of `descrizione_personalizzazione` for products that cannot be personalised. */
 const noPersonalisation: Record<Locale, string> = { it: "Non disponibile", en: "Not available" };
 
-export function toClientProduct(page: ProductPageData, publicUrl: string, locale: Locale): ClientProduct {
+function toClientProduct(page: ProductPageData, publicUrl: string, locale: Locale): ClientProduct {
   const imageUrl = (key: string) => `${publicUrl}${getProductImageUrl(key, 800)}`;
   const colourKeys = page.colours.map((colour) => colour.key);
   const [only, ...others] = page.variants;

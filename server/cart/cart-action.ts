@@ -11,7 +11,7 @@ import { saveBasket } from "./basket.service";
 import { conflictCartErrors, persistentCartErrors, type CartErrorCode } from "./cart";
 import type { FlashToast } from "./cart-cookie";
 import { parseCartForm } from "./cart.inputs";
-import { readCartRequest } from "./cart-request";
+import { readCartRequest, type CartRequest } from "./cart-request";
 import { addToCart, clearCart, decreaseCartLine, increaseCartLine, removeCartLine, type AddToCartResult, type ChangeCartResult } from "./cart.service";
 
 /** Set by the page's forms once JavaScript runs (fetcher posts want data, not a redirect). */
@@ -39,13 +39,17 @@ export function cartErrorMessage(locale: Locale, error: CartErrorCode, maxAddabl
   return t(`cart.errors.${error}`, { count: maxAddable ?? 0 });
 }
 
-function failure(locale: Locale, error: CartErrorCode, maxAddable?: number): CartActionFailure {
-  const message = cartErrorMessage(locale, error, maxAddable);
+/** A refusal with its message; the SPEC.md conflict texts stay on screen until closed. */
+export function cartFailure(error: CartErrorCode, message: string): CartActionFailure {
   const toast: FlashToast = { kind: "error", message, ...(persistentCartErrors.has(error) ? { persistent: true } : {}) };
   return { ok: false, error, message, toast, toasts: [toast] };
 }
 
-function success(toasts: FlashToast[], result: AddToCartResult | ChangeCartResult): CartActionSuccess {
+function failure(locale: Locale, error: CartErrorCode, maxAddable?: number): CartActionFailure {
+  return cartFailure(error, cartErrorMessage(locale, error, maxAddable));
+}
+
+export function cartSuccess(toasts: FlashToast[], result: AddToCartResult | ChangeCartResult): CartActionSuccess {
   const count = result.ok ? result.count : 0;
   const line = result.ok && "lineId" in result ? { id: result.lineId, quantity: result.lineQuantity } : undefined;
   return { ok: true, toast: toasts[0]!, toasts, count, ...(line ? { line } : {}) };
@@ -98,20 +102,34 @@ export async function handleCartAction(services: ShopServices, request: Request,
         outcome = failure(locale, result.error, result.maxAddable);
       } else {
         if (result.cartId !== cartId) headers.append("Set-Cookie", cartRequest.cookieHeaders.cart(result.cartId));
-        outcome = success(toastsOf(t, result), result);
+        outcome = cartSuccess(cartToasts(t, result), result);
       }
     }
   }
 
-  if (viaFetcher) {
-    const status = outcome.ok ? 200 : conflictCartErrors.has(outcome.error) ? 409 : 400;
-    return data(outcome, { status, headers });
-  }
-  headers.append("Set-Cookie", cartRequest.cookieHeaders.flash(outcome.toasts));
-  return redirect(parsed.redirectTo ?? cartPath, { status: 303, headers });
+  return answerCartAction(outcome, { viaFetcher, headers, cartRequest, redirectTo: parsed.redirectTo ?? cartPath });
 }
 
-function toastsOf(t: ReturnType<typeof getTranslator>, result: AddToCartResult | ChangeCartResult): FlashToast[] {
+/**
+ * A fetcher gets the outcome as data (409 for a refusal caused by the cart's state, else 400); a
+ * plain form post a redirect back with the toasts in the flash cookie.
+ */
+export function answerCartAction(
+  outcome: CartActionSuccess | CartActionFailure,
+  args: { viaFetcher: boolean; headers: Headers; cartRequest: CartRequest; redirectTo: string; isConflict?: (error: CartErrorCode) => boolean },
+) {
+  const { headers } = args;
+  if (args.viaFetcher) {
+    const isConflict = args.isConflict ?? ((error: CartErrorCode) => conflictCartErrors.has(error));
+    const status = outcome.ok ? 200 : isConflict(outcome.error) ? 409 : 400;
+    return data(outcome, { status, headers });
+  }
+  headers.append("Set-Cookie", args.cartRequest.cookieHeaders.flash(outcome.toasts));
+  return redirect(args.redirectTo, { status: 303, headers });
+}
+
+/** The toasts of a successful add or change, in the page's language. */
+export function cartToasts(t: ReturnType<typeof getTranslator>, result: AddToCartResult | ChangeCartResult): FlashToast[] {
   if (!result.ok) return [];
   if ("change" in result) {
     if (result.change === "cleared") return [{ kind: "error", message: t("cart.toast.cleared") }];

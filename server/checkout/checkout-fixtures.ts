@@ -3,8 +3,10 @@
  * Test-only (also used by the concurrency worker in tests/).
  */
 import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
 import { addToCart } from "#server/cart/cart.service.ts";
 import type { Db } from "#server/db/client.ts";
+import { productVariants } from "#server/db/schema.ts";
 import { parseCheckoutForm, type CheckoutInput } from "./checkout.inputs";
 import { placeOrder, type PlaceOrderArgs } from "./checkout.service";
 
@@ -59,4 +61,9 @@ export function placeTestOrder(db: Db, args: Partial<PlaceOrderArgs> & { cartId:
     secret: testSecret,
     ...args,
   });
+}
+
+export async function stockOf(db: Db, variantId: number): Promise<number> {
+  const [row] = await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
+  return row!.stock;
 }

@@ -206,7 +206,8 @@ function rawFields(form: FormData | URLSearchParams | Record<string, unknown>): 
 }
 
 /** What a refused form shows again: the known fields as strings, control characters removed. */
-function echoValues(raw: Record<string, unknown>): Record<string, string> {
+export function checkoutFormValues(form: FormData | URLSearchParams | Record<string, unknown>): Record<string, string> {
+  const raw = rawFields(form);
   const values: Record<string, string> = {};
   for (const name of checkoutFields) {
     const value = raw[name];
@@ -230,5 +231,5 @@ export function parseCheckoutForm(
     const field = String(issue.path[0] ?? "form");
     errors[field] ??= t(issue.message, { max: fieldMax[field] });
   }
-  return { ok: false, errors, values: echoValues(raw) };
+  return { ok: false, errors, values: checkoutFormValues(raw) };
 }

@@ -16,7 +16,7 @@ import {
   stockMovements,
 } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { cartWith, checkoutInput, placeTestOrder, testPublicUrl, testSecret } from "./checkout-fixtures";
+import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "./checkout-fixtures";
 import { parseCheckoutForm } from "./checkout.inputs";
 import { getCheckoutSummary } from "./checkout.service";
 import { orderAccessToken } from "#server/orders/order-access.ts";
@@ -25,11 +25,6 @@ async function openDb() {
   const handle = await createTestDb();
   onTestFinished(() => handle.close());
   return handle.db;
-}
-
-async function stockOf(db: Db, variantId: number) {
-  const [row] = await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
-  return row!.stock;
 }
 
 async function orderCount(db: Db) {

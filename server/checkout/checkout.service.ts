@@ -28,7 +28,7 @@ import { giftListDeliveryFor, giftListShortfalls, giftNoteOfCart, type GiftListD
 import { queueOrderMail } from "#server/orders/order-emails.ts";
 import type { OrderStatus } from "#server/orders/order-status.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import type { BankTransferSettings, DeliverySettings } from "#server/settings/settings.ts";
+import type { DeliverySettings } from "#server/settings/settings.ts";
 import {
   allowedPaymentMethods,
   giftListDeliveryMethod,
@@ -62,8 +62,9 @@ export type CheckoutSummary = {
   paymentFeeCents: number;
   totalCents: number;
   allowedPayments: PaymentMethod[];
-  bankTransfer: BankTransferSettings;
+  /** What the payment choices say: the cash-on-delivery fee and the days a bank transfer may take. */
   codFeeCents: number;
+  daysToPay: number;
   /**
    * A gift-list cart: the delivery is the list's (shown without its address), and the giver's name and
    * message from the list page. Null for an ordinary cart.
@@ -165,8 +166,8 @@ export async function getCheckoutSummary(
     payment,
     ...totals,
     allowedPayments,
-    bankTransfer: settings.bankTransfer,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
+    daysToPay: settings.bankTransfer.daysToPay,
     giftList:
       cart.giftList && giftList
         ? { code: cart.giftList.code, title: cart.giftList.title, delivery: giftList.method, giverName: giftList.giverName, giftMessage: giftList.giftMessage }

@@ -2,16 +2,15 @@
  * Checkout's rules (DECISIONS.md "Cart and checkout"), pure: no db, env or clock. Which deliveries a
  * postcode gets, which payments go with a delivery, fees and the order's totals in integer cents.
  */
-import type { deliveryMethod, paymentMethod } from "#server/db/schema.ts";
+import { deliveryMethod, paymentMethod } from "#server/db/schema.ts";
 import { sumCents, timesQuantity, type Cents } from "#server/money.ts";
 import type { DeliverySettings } from "#server/settings/settings.ts";
 
-export type DeliveryMethod = (typeof deliveryMethod.enumValues)[number];
-export type PaymentMethod = (typeof paymentMethod.enumValues)[number];
-
-/** In the order the checkout page offers them. */
-export const deliveryMethods = ["local_delivery", "collection", "standard"] as const satisfies readonly DeliveryMethod[];
-export const paymentMethods = ["card", "cash_on_delivery", "bank_transfer", "in_shop"] as const satisfies readonly PaymentMethod[];
+/** As the database enums define them, in the order the checkout page offers them. */
+export const deliveryMethods = deliveryMethod.enumValues;
+export const paymentMethods = paymentMethod.enumValues;
+export type DeliveryMethod = (typeof deliveryMethods)[number];
+export type PaymentMethod = (typeof paymentMethods)[number];
 
 /** Every expected refusal of checkout; each code is also the message key `checkoutErrors.<code>`. */
 export type CheckoutErrorCode =
@@ -24,18 +23,6 @@ export type CheckoutErrorCode =
   | "invalid-input"
   | "gift-list-closed"
   | "gift-list-shortfall";
-
-export const checkoutErrorCodes: readonly CheckoutErrorCode[] = [
-  "empty-cart",
-  "out-of-stock",
-  "unavailable-product",
-  "delivery-not-available",
-  "payment-not-allowed",
-  "address-not-found",
-  "invalid-input",
-  "gift-list-closed",
-  "gift-list-shortfall",
-];
 
 export type DeliveryQuote = {
   method: DeliveryMethod;

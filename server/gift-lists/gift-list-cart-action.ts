@@ -3,11 +3,9 @@
  * the SPEC.md conflict texts persistent), a fetcher gets data, a plain form post a redirect back with
  * the toasts in the flash cookie. The cart's own rules run inside addGiftListItemToCart.
  */
-import { data, redirect } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import { conflictCartErrors, persistentCartErrors, type CartErrorCode } from "#server/cart/cart.ts";
-import { cartErrorMessage, fetcherMarkerField, type CartActionFailure, type CartActionSuccess } from "#server/cart/cart-action.ts";
-import type { FlashToast } from "#server/cart/cart-cookie.ts";
+import { conflictCartErrors, type CartErrorCode } from "#server/cart/cart.ts";
+import { answerCartAction, cartErrorMessage, cartFailure, cartSuccess, cartToasts, fetcherMarkerField } from "#server/cart/cart-action.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import type { ShopServices } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
@@ -26,23 +24,20 @@ export async function handleGiftListCartAdd(services: ShopServices, request: Req
     code,
     input: { itemId: form.get("itemId"), quantity: form.get("quantity") ?? "1" },
   });
-  let outcome: CartActionSuccess | CartActionFailure;
-  if (result.ok) {
-    if (result.cartId !== cartRequest.cartId) headers.append("Set-Cookie", cartRequest.cookieHeaders.cart(result.cartId));
-    const toasts: FlashToast[] = [{ kind: "success", message: t("cart.toast.added") }];
-    if (result.warning === "preorder") toasts.push({ kind: "warning", message: t("cart.toast.preorder") });
-    outcome = { ok: true, toast: toasts[0]!, toasts, count: result.count, line: { id: result.lineId, quantity: result.lineQuantity } };
-  } else {
-    const message = ownErrors.has(result.error)
-      ? t(`giftLists.errors.${result.error}`, { count: result.maxAddable ?? 0 })
-      : cartErrorMessage(locale, result.error as CartErrorCode, result.maxAddable);
-    const toast: FlashToast = { kind: "error", message, ...(persistentCartErrors.has(result.error as CartErrorCode) ? { persistent: true } : {}) };
-    outcome = { ok: false, error: result.error as CartErrorCode, message, toast, toasts: [toast] };
-  }
-  if (form.get(fetcherMarkerField) === "1") {
-    const status = outcome.ok ? 200 : conflictCartErrors.has(outcome.error) || ownErrors.has(outcome.error) ? 409 : 400;
-    return data(outcome, { status, headers });
-  }
-  headers.append("Set-Cookie", cartRequest.cookieHeaders.flash(outcome.toasts));
-  return redirect(localizedHref(`/lista-nascita/${code}`, locale), { status: 303, headers });
+  if (result.ok && result.cartId !== cartRequest.cartId) headers.append("Set-Cookie", cartRequest.cookieHeaders.cart(result.cartId));
+  const outcome = result.ok
+    ? cartSuccess(cartToasts(t, result), result)
+    : cartFailure(
+        result.error as CartErrorCode,
+        ownErrors.has(result.error)
+          ? t(`giftLists.errors.${result.error}`, { count: result.maxAddable ?? 0 })
+          : cartErrorMessage(locale, result.error as CartErrorCode, result.maxAddable),
+      );
+  return answerCartAction(outcome, {
+    viaFetcher: form.get(fetcherMarkerField) === "1",
+    headers,
+    cartRequest,
+    redirectTo: localizedHref(`/lista-nascita/${code}`, locale),
+    isConflict: (error) => conflictCartErrors.has(error) || ownErrors.has(error),
+  });
 }

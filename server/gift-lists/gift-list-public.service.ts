@@ -4,11 +4,11 @@
  */
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Locale } from "#app/lib/locale.ts";
-import { countAttempt } from "#server/accounts/login-throttle.service.ts";
-import { judgeWindow, type ThrottleRule } from "#server/accounts/login-throttle.ts";
+import { countAttempt, isThrottled } from "#server/accounts/login-throttle.service.ts";
+import type { ThrottleRule } from "#server/accounts/login-throttle.ts";
 import { addToCart, type AddToCartResult } from "#server/cart/cart.service.ts";
 import type { Db } from "#server/db/client.ts";
-import { cartLines, carts, giftListItems, giftLists, productVariants, rateLimits } from "#server/db/schema.ts";
+import { cartLines, carts, giftListItems, giftLists, productVariants } from "#server/db/schema.ts";
 import { escapeLikePattern, maxGuestQuantity, normaliseGiftListCode, searchWordsOf, stillNeeded, type GiftListErrorCode } from "./gift-list";
 import { GiftNoteInput, GuestAddInput, parseGiftListForm, type GiftListFieldErrors } from "./gift-list.inputs";
 import { describeGiftListItems, type GiftListItemView } from "./gift-list.service";
@@ -30,13 +30,6 @@ const summaryColumns = {
   eventDate: giftLists.eventDate,
   celebratedNames: giftLists.celebratedNames,
 };
-
-/** Whether `key` already used up its allowance, without counting this request. */
-async function isThrottled(db: Db, key: string, rule: ThrottleRule, now: Date): Promise<boolean> {
-  const [row] = await db.select({ count: rateLimits.count, lastRequest: rateLimits.lastRequest }).from(rateLimits).where(eq(rateLimits.key, key));
-  if (!row || Number(row.lastRequest) <= now.getTime() - rule.windowMs) return false;
-  return !judgeWindow({ count: row.count, windowStartMs: Number(row.lastRequest) }, now.getTime(), rule).allowed;
-}
 
 type CodeLookup<T> = { ok: true; list: T } | { ok: false; error: Extract<GiftListErrorCode, "not-found" | "invalid-code" | "throttled"> };
 

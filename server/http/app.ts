@@ -12,7 +12,7 @@ import { createAuth } from "#server/accounts/auth.ts";
 import { answerApiPreflight } from "#server/api/api-handler.ts";
 import { startExchangeRatesJob } from "#server/currency/rates-job.ts";
 import { readEnv, publicUrlOf, type Env } from "#server/env.ts";
-import { stopAllJobs } from "#server/jobs/scheduler.ts";
+import { startJob, stopAllJobs } from "#server/jobs/scheduler.ts";
 import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
@@ -42,11 +42,21 @@ export async function startShop(options: StartOptions) {
   const handle = await openShopDatabase(env, log);
   const publicUrl = publicUrlOf(env);
   const services: ShopServices = { db: handle.db, auth: createAuth({ db: handle.db, env, publicUrl }), env, log, publicUrl };
-  // The back office can change the newsletter URL: its origin (CSP form-action) is read again at most every 30 s.
+  // The back office can change the newsletter URL: its origin (CSP form-action) is read again every 30 s,
+  // in the background, so no request waits for it.
   let newsletterOrigin = await readNewsletterOrigin(services);
-  let newsletterReadAt = Date.now();
+  startJob({
+    name: "newsletter-origin",
+    everyMs: 30_000,
+    runAtStart: false,
+    log,
+    run: async () => {
+      newsletterOrigin = await readNewsletterOrigin(services);
+    },
+  });
+  const formActionsBesidesNewsletter = stripeTestOrigin(env);
   // Display-currency rates from the ECB when configured; otherwise the stored or bundled ones.
-  const ratesJob = env.RATES_URL ? startExchangeRatesJob({ db: handle.db, url: env.RATES_URL, log }) : null;
+  if (env.RATES_URL) startExchangeRatesJob({ db: handle.db, url: env.RATES_URL, log });
   // Queued e-mails go out every 15 s over SMTP_URL; without it they wait in the outbox.
   startMailDeliveryJob({ db: handle.db, env, log });
   // Card orders past their time to pay: asked of the payment provider, then paid or expired (stock back).
@@ -58,18 +68,7 @@ export async function startShop(options: StartOptions) {
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
   app.use(compression());
-  app.use((_req: Request, _res: Response, next: NextFunction) => {
-    if (Date.now() - newsletterReadAt < 30_000) return next();
-    newsletterReadAt = Date.now();
-    readNewsletterOrigin(services).then((origin) => {
-      newsletterOrigin = origin;
-      next();
-    }, (error: unknown) => {
-      log.warn({ err: error }, "newsletter origin kept: settings unreadable");
-      next();
-    });
-  });
-  app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: () => [...newsletterOrigin, ...stripeTestOrigin(env)] }));
+  app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: () => [...newsletterOrigin, ...formActionsBesidesNewsletter] }));
   app.use(logRequests(services));
 
   app.get("/healthz", async (_req, res) => {
@@ -137,7 +136,6 @@ export async function startShop(options: StartOptions) {
     forceExit.unref();
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await ratesJob?.stop();
     await stopAllJobs();
     await handle.close();
     process.exit(0);

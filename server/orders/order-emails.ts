@@ -5,9 +5,7 @@
  * per order (dedupe key), in the caller's transaction. Every mail links to the order page with its token.
  */
 import { formatDate, formatMoney } from "#app/lib/format.ts";
-import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { orders } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { renderEmail } from "#server/mail/templates.ts";
@@ -108,8 +106,7 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
  * Returns false when the order does not exist or the mail was already queued.
  */
 export async function queueOrderMail(db: Db, args: { orderId: string; kind: OrderMailKind; links: OrderMailLinks | null }): Promise<boolean> {
-  const [order] = await db.select({ locale: orders.locale }).from(orders).where(eq(orders.id, args.orderId));
-  const found = order ? await getOrderView(db, { orderId: args.orderId, locale: order.locale === "en" ? "en" : "it" }) : null;
+  const found = await getOrderView(db, { orderId: args.orderId, locale: null });
   if (!found) return false;
   const view = withoutGiftListAddress(found);
   const t = getTranslator(view.locale);

@@ -10,11 +10,8 @@ import { orderStatus } from "#server/db/schema.ts";
 export const orderStatuses = orderStatus.enumValues;
 export type OrderStatus = (typeof orderStatuses)[number];
 
-/** Nothing moves an order on from these (a late card payment on an expired order is handled by markOrderPaid). */
-export const finalStatuses: ReadonlySet<OrderStatus> = new Set(["completed", "cancelled", "expired", "refunded"]);
-
 /** Stock is still held by the order in these: cancelling or expiring gives it back. */
-export const stockHoldingStatuses: ReadonlySet<OrderStatus> = new Set(["awaiting_payment", "paid", "preparing", "ready_for_collection"]);
+const stockHoldingStatuses: ReadonlySet<OrderStatus> = new Set(["awaiting_payment", "paid", "preparing", "ready_for_collection"]);
 
 export type OrderFacts = { deliveryMethod: DeliveryMethod; paymentMethod: PaymentMethod };
 

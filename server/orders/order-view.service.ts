@@ -76,12 +76,15 @@ export type OrderView = {
 };
 
 /** The reason customers write on their bank transfer (the same in both languages: the shop reads it). */
-export function bankTransferReason(orderNumber: number): string {
+function bankTransferReason(orderNumber: number): string {
   return `Ordine ${orderNumber}`;
 }
 
-/** Null when there is no such order (or the id is not a uuid). */
-export async function getOrderView(db: Db, args: { orderId: string; locale: Locale }): Promise<OrderView | null> {
+/**
+ * Null when there is no such order (or the id is not a uuid). `locale` is the page's, for today's pictures
+ * of the products; null leaves them out (the e-mails show none).
+ */
+export async function getOrderView(db: Db, args: { orderId: string; locale: Locale | null }): Promise<OrderView | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(args.orderId)) return null;
   const [order] = await db.select().from(orders).where(eq(orders.id, args.orderId));
   if (!order) return null;
@@ -95,12 +98,8 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
   const paymentRows = await db.select({ status: payments.status }).from(payments).where(eq(payments.orderId, order.id)).orderBy(desc(payments.createdAt)).limit(1);
   const settings = await getSettings(db, ["bankTransfer"]);
   // Today's picture of each variant still in the catalogue, picked as the cart picks it.
-  const variants = await describeVariants(
-    db,
-    lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])),
-    args.locale,
-    order.createdAt,
-  );
+  const variantIds = args.locale ? lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])) : [];
+  const variants = await describeVariants(db, variantIds, args.locale ?? "it", order.createdAt);
   const paymentStatus: PaymentState = order.paidAt ? "succeeded" : (paymentRows[0]?.status ?? "pending");
   const awaitingTransfer = order.paymentMethod === "bank_transfer" && order.status === "awaiting_payment";
   const { bankTransfer } = settings;

@@ -2,7 +2,7 @@ import { asc, count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { createProduct } from "#server/cart/cart-fixtures.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
-import { cartWith, checkoutInput, placeTestOrder, testPublicUrl, testSecret } from "#server/checkout/checkout-fixtures.ts";
+import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "#server/checkout/checkout-fixtures.ts";
 import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory, outboxEmails, payments, productVariants, stockMovements } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
@@ -11,10 +11,10 @@ import {
   changeOrderStatus,
   expireOrder,
   expireOverdueOrders,
-  getOrderView,
   markOrderPaid,
   restoreOrderToCart,
 } from "./order.service";
+import { getOrderView } from "./order-view.service";
 
 const links = { publicUrl: testPublicUrl, secret: testSecret };
 
@@ -22,11 +22,6 @@ async function openDb() {
   const handle = await createTestDb();
   onTestFinished(() => handle.close());
   return handle.db;
-}
-
-async function stockOf(db: Db, variantId: number) {
-  const [row] = await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
-  return row!.stock;
 }
 
 async function statusOf(db: Db, orderId: string) {

@@ -13,7 +13,8 @@ import { orderLines, orders, orderStatusHistory, payments, products, productVari
 import { queueOrderMail, type OrderMailKind, type OrderMailLinks } from "./order-emails";
 import { canChangeStatus, returnsStockOn, type OrderStatus } from "./order-status";
 
-export { getOrderView, withoutGiftListAddress, bankTransferReason, type OrderView, type OrderLineView } from "./order-view.service";
+// The back office still imports these from here (server/admin/orders-admin.service.ts, app/routes/admin/order-lines-table.tsx).
+export { getOrderView, type OrderView } from "./order-view.service";
 
 type LockedOrder = typeof orders.$inferSelect;
 

@@ -10,8 +10,7 @@ import { expect, onTestFinished, test, vi } from "vitest";
 import { createProduct } from "#server/cart/cart-fixtures.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
-import { parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
-import { placeOrder } from "#server/checkout/checkout.service.ts";
+import { checkoutInput, placeTestOrder, stockOf, testPublicUrl as publicUrl } from "#server/checkout/checkout-fixtures.ts";
 import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory, paymentEvents, payments, productVariants } from "#server/db/schema.ts";
 import { readEnv } from "#server/env.ts";
@@ -22,7 +21,6 @@ import { abandonCardPayment, applyStripeWebhook, settleOverdueCardOrders, startC
 // Each test loads a database, places orders and talks HTTP to two local servers: slow on a busy 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-const publicUrl = "http://shop.test";
 const authSecret = crypto.randomBytes(32).toString("hex");
 
 function servicesFor(db: Db, stripe: LocalStripeServer | null) {
@@ -81,26 +79,8 @@ async function placeCardOrder(db: Db, options: { quantity?: number; now?: Date; 
   const variantId = options.variantId ?? (await createProduct(db, { priceCents: 2490, nameIt: "Body in cotone", variants: [{ stock: 5 }] })).variantId;
   const added = await addToCart(db, { cartId: null, variantId, quantity: options.quantity ?? 2, personalisation: {} });
   if (!added.ok) throw new Error(added.error);
-  const parsed = parseCheckoutForm(
-    {
-      idempotencyKey: crypto.randomUUID(),
-      firstName: "Anna",
-      lastName: "Esposito",
-      email: "anna@example.it",
-      phone: "3331234567",
-      deliveryMethod: "standard",
-      paymentMethod: "card",
-      street: "Via Toledo",
-      houseNumber: "12",
-      postcode: "20121",
-      city: "Milano",
-      province: "MI",
-      acceptTerms: "on",
-    },
-    "it",
-  );
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  const placed = await placeOrder(db, { cartId: added.cartId, userId: null, locale: options.locale ?? "it", input: parsed.input, now: options.now ?? new Date(), publicUrl, secret: authSecret });
+  const input = checkoutInput({ firstName: "Anna", lastName: "Esposito", email: "anna@example.it", phone: "3331234567", street: "Via Toledo" });
+  const placed = await placeTestOrder(db, { cartId: added.cartId, locale: options.locale ?? "it", input, now: options.now ?? new Date(), secret: authSecret });
   if (!placed.ok) throw new Error(placed.error);
   return { orderId: placed.orderId, variantId, cartId: added.cartId };
 }
@@ -108,11 +88,6 @@ async function placeCardOrder(db: Db, options: { quantity?: number; now?: Date; 
 async function orderOf(db: Db, orderId: string) {
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
   return order!;
-}
-
-async function stockOf(db: Db, variantId: number) {
-  const [row] = await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, variantId));
-  return row!.stock;
 }
 
 async function timesBecame(db: Db, orderId: string, status: "paid" | "expired" | "cancelled") {

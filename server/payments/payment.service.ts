@@ -320,7 +320,7 @@ export async function abandonCardPayment(
   const now = args.now ?? new Date();
   const order = await findOrder(services.db, args.orderId);
   if (!order || order.paymentMethod !== "card") return { ok: false, reason: "not-found" };
-  if (order.status === "paid" || (order.status !== "awaiting_payment" && order.status !== "cancelled")) {
+  if (order.status !== "awaiting_payment" && order.status !== "cancelled") {
     return { ok: false, reason: order.status === "expired" ? "not-awaiting-payment" : "paid" };
   }
   if (order.status === "cancelled") return { ok: true, cartId: args.cartId, restored: false };

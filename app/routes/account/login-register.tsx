@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
@@ -78,54 +79,89 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
 type ActionData = Route.ComponentProps["actionData"];
 
+/** The hidden fields of every form on the page: what it does and the page asked for. */
+function IntentFields({ intent, redirectTo }: { intent: "login" | "register" | "oidc"; redirectTo: string }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+    </>
+  );
+}
+
+/** One of the page's two cards: a heading, a lead and a form that takes the keyboard to its first problem. */
+function AuthFormCard({
+  intent,
+  title,
+  lead,
+  redirectTo,
+  errors,
+  children,
+  after,
+}: {
+  intent: "login" | "register";
+  title: string;
+  lead: string;
+  redirectTo: string;
+  errors: FormErrors | undefined;
+  children: ReactNode;
+  after?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const formRef = useFormWithProblems(errors);
+  return (
+    <section aria-labelledby={`${intent}-title`} className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
+      <h2 id={`${intent}-title`} className="text-2xl font-bold">
+        {title}
+      </h2>
+      <p className="mt-1 text-muted">{lead}</p>
+      <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
+        <IntentFields intent={intent} redirectTo={redirectTo} />
+        {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
+        {children}
+      </Form>
+      {after}
+    </section>
+  );
+}
+
 function LoginForm({ actionData, redirectTo, oidcName }: { actionData: ActionData; redirectTo: string; oidcName: string | null }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";
   const mine = actionData?.intent === "login" ? actionData : undefined;
   const errors: FormErrors | undefined = mine?.errors;
   const errorText = useErrorText(errors);
-  const formRef = useFormWithProblems(errors);
   const oidcErrors = actionData?.intent === "oidc" ? actionData.errors : undefined;
+  const oidcForm = oidcName && (
+    <Form method="post" className="mt-6 border-t border-brand-100 pt-6">
+      <IntentFields intent="oidc" redirectTo={redirectTo} />
+      {oidcErrors?.form && <AccountNotice kind="error">{t(oidcErrors.form)}</AccountNotice>}
+      <SubmitButton intent="oidc" busyLabel={t("auth.login.oidcStarting")} className="btn-secondary w-full py-3 text-base">
+        {t("auth.login.oidc", { provider: oidcName })}
+      </SubmitButton>
+    </Form>
+  );
   return (
-    <section aria-labelledby="login-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
-      <h2 id="login-title" className="text-2xl font-bold">
-        {t("auth.login.title")}
-      </h2>
-      <p className="mt-1 text-muted">{t("auth.login.lead")}</p>
-      <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
-        <input type="hidden" name="intent" value="login" />
-        {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
-        {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
-        <TextField
-          label={t("auth.fields.email")}
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          defaultValue={mine?.values.email}
-          error={errorText("email")}
-        />
-        <TextField label={t("auth.fields.password")} name="password" type="password" autoComplete="current-password" required error={errorText("password")} />
-        <div className="flex flex-wrap items-center justify-between gap-4">
-          <SubmitButton intent="login" busyLabel={t("auth.login.submitting")} className="btn-primary px-8 py-3 text-base">
-            {t("auth.login.submit")}
-          </SubmitButton>
-          <Link to={localizedHref("/forgot-password", locale)} className="link text-sm">
-            {t("auth.login.forgot")}
-          </Link>
-        </div>
-      </Form>
-      {oidcName && (
-        <Form method="post" className="mt-6 border-t border-brand-100 pt-6">
-          <input type="hidden" name="intent" value="oidc" />
-          {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
-          {oidcErrors?.form && <AccountNotice kind="error">{t(oidcErrors.form)}</AccountNotice>}
-          <SubmitButton intent="oidc" busyLabel={t("auth.login.oidcStarting")} className="btn-secondary w-full py-3 text-base">
-            {t("auth.login.oidc", { provider: oidcName })}
-          </SubmitButton>
-        </Form>
-      )}
-    </section>
+    <AuthFormCard intent="login" title={t("auth.login.title")} lead={t("auth.login.lead")} redirectTo={redirectTo} errors={errors} after={oidcForm}>
+      <TextField
+        label={t("auth.fields.email")}
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        defaultValue={mine?.values.email}
+        error={errorText("email")}
+      />
+      <TextField label={t("auth.fields.password")} name="password" type="password" autoComplete="current-password" required error={errorText("password")} />
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <SubmitButton intent="login" busyLabel={t("auth.login.submitting")} className="btn-primary px-8 py-3 text-base">
+          {t("auth.login.submit")}
+        </SubmitButton>
+        <Link to={localizedHref("/forgot-password", locale)} className="link text-sm">
+          {t("auth.login.forgot")}
+        </Link>
+      </div>
+    </AuthFormCard>
   );
 }
 
@@ -134,48 +170,38 @@ function RegisterForm({ actionData, redirectTo, limits }: { actionData: ActionDa
   const mine = actionData?.intent === "register" ? actionData : undefined;
   const errors: FormErrors | undefined = mine?.errors;
   const errorText = useErrorText(errors, limits);
-  const formRef = useFormWithProblems(errors);
   return (
-    <section aria-labelledby="register-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
-      <h2 id="register-title" className="text-2xl font-bold">
-        {t("auth.register.title")}
-      </h2>
-      <p className="mt-1 text-muted">{t("auth.register.lead")}</p>
-      <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
-        <input type="hidden" name="intent" value="register" />
-        {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
-        {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
-        <TextField
-          label={t("auth.fields.name")}
-          name="name"
-          autoComplete="name"
-          required
-          maxLength={limits.name}
-          defaultValue={mine?.values.name}
-          error={errorText("name")}
-        />
-        <TextField
-          label={t("auth.fields.email")}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={limits.email}
-          defaultValue={mine?.values.email}
-          error={errorText("email")}
-        />
-        <NewPasswordFields errorText={errorText} label="password" limits={limits} />
-        <PrivacyConsentField
-          label={t("auth.register.privacy")}
-          linkText={t("auth.register.privacyLink")}
-          privacyHref={localizedHref("/privacy", i18n.language === "en" ? "en" : "it")}
-          error={errorText("privacy")}
-        />
-        <SubmitButton intent="register" busyLabel={t("auth.register.submitting")} className="btn-coral px-8 py-3 text-base">
-          {t("auth.register.submit")}
-        </SubmitButton>
-      </Form>
-    </section>
+    <AuthFormCard intent="register" title={t("auth.register.title")} lead={t("auth.register.lead")} redirectTo={redirectTo} errors={errors}>
+      <TextField
+        label={t("auth.fields.name")}
+        name="name"
+        autoComplete="name"
+        required
+        maxLength={limits.name}
+        defaultValue={mine?.values.name}
+        error={errorText("name")}
+      />
+      <TextField
+        label={t("auth.fields.email")}
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        maxLength={limits.email}
+        defaultValue={mine?.values.email}
+        error={errorText("email")}
+      />
+      <NewPasswordFields errorText={errorText} label="password" limits={limits} />
+      <PrivacyConsentField
+        label={t("auth.register.privacy")}
+        linkText={t("auth.register.privacyLink")}
+        privacyHref={localizedHref("/privacy", i18n.language === "en" ? "en" : "it")}
+        error={errorText("privacy")}
+      />
+      <SubmitButton intent="register" busyLabel={t("auth.register.submitting")} className="btn-coral px-8 py-3 text-base">
+        {t("auth.register.submit")}
+      </SubmitButton>
+    </AuthFormCard>
   );
 }
 

@@ -4,8 +4,8 @@ import type { Locale } from "#app/lib/locale.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
 import { formatSize, useColourName } from "#app/ui/variant-picker.tsx";
 
-/** Lines with personalisation and totals; the packing slip shows the same table. */
-export function OrderLinesTable({ order, locale, withPrices = true }: { order: OrderView; locale: Locale; withPrices?: boolean }) {
+/** Lines with personalisation and totals (the packing slip prints its own list, without prices). */
+export function OrderLinesTable({ order, locale }: { order: OrderView; locale: Locale }) {
   const { t } = useTranslation();
   const money = (cents: number) => formatMoney(cents, locale);
   const colourName = useColourName();
@@ -19,8 +19,8 @@ export function OrderLinesTable({ order, locale, withPrices = true }: { order: O
             <th scope="col" className="p-2">SKU</th>
             <th scope="col" className="p-2">{t("order.product")}</th>
             <th scope="col" className="p-2 text-right">{t("order.quantity")}</th>
-            {withPrices && <th scope="col" className="p-2 text-right">{t("order.unitPrice")}</th>}
-            {withPrices && <th scope="col" className="p-2 text-right">{t("order.lineTotal")}</th>}
+            <th scope="col" className="p-2 text-right">{t("order.unitPrice")}</th>
+            <th scope="col" className="p-2 text-right">{t("order.lineTotal")}</th>
           </tr>
         </thead>
         <tbody>
@@ -42,34 +42,32 @@ export function OrderLinesTable({ order, locale, withPrices = true }: { order: O
                 )}
               </td>
               <td className="p-2 text-right">{line.quantity}</td>
-              {withPrices && <td className="p-2 text-right whitespace-nowrap">{money(line.unitCents + line.personalisationUnitCents)}</td>}
-              {withPrices && <td className="p-2 text-right whitespace-nowrap">{money(line.lineTotalCents)}</td>}
+              <td className="p-2 text-right whitespace-nowrap">{money(line.unitCents + line.personalisationUnitCents)}</td>
+              <td className="p-2 text-right whitespace-nowrap">{money(line.lineTotalCents)}</td>
             </tr>
           ))}
         </tbody>
-        {withPrices && (
-          <tfoot>
-            {(
-              [
-                ["order.subtotal", order.totals.subtotalCents],
-                ["order.discount", -order.totals.discountCents],
-                ["order.shipping", order.totals.shippingCents],
-                ["order.paymentFee", order.totals.paymentFeeCents],
-              ] as const
-            )
-              .filter(([key, cents]) => cents !== 0 || key === "order.shipping")
-              .map(([key, cents]) => (
-                <tr key={key}>
-                  <th scope="row" colSpan={4} className="p-2 text-right font-normal">{t(key)}</th>
-                  <td className="p-2 text-right whitespace-nowrap">{money(cents)}</td>
-                </tr>
-              ))}
-            <tr>
-              <th scope="row" colSpan={4} className="p-2 text-right">{t("order.total")}</th>
-              <td className="p-2 text-right font-bold whitespace-nowrap">{money(order.totals.totalCents)}</td>
-            </tr>
-          </tfoot>
-        )}
+        <tfoot>
+          {(
+            [
+              ["order.subtotal", order.totals.subtotalCents],
+              ["order.discount", -order.totals.discountCents],
+              ["order.shipping", order.totals.shippingCents],
+              ["order.paymentFee", order.totals.paymentFeeCents],
+            ] as const
+          )
+            .filter(([key, cents]) => cents !== 0 || key === "order.shipping")
+            .map(([key, cents]) => (
+              <tr key={key}>
+                <th scope="row" colSpan={4} className="p-2 text-right font-normal">{t(key)}</th>
+                <td className="p-2 text-right whitespace-nowrap">{money(cents)}</td>
+              </tr>
+            ))}
+          <tr>
+            <th scope="row" colSpan={4} className="p-2 text-right">{t("order.total")}</th>
+            <td className="p-2 text-right font-bold whitespace-nowrap">{money(order.totals.totalCents)}</td>
+          </tr>
+        </tfoot>
       </table>
     </div>
   );

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { formatDate, formatMoney } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { AdminPagination, SelectField } from "#app/ui/admin-form.tsx";
+import { AdminFilterForm, AdminPagination, AdminTable, filteredPageHref, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
@@ -28,16 +28,10 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, filters, list, statuses, payments, deliveries } = loaderData;
-  const pageHref = (page: number) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(filters)) if (key !== "page" && value) params.set(key, String(value));
-    params.set("page", String(page));
-    return `?${params}`;
-  };
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("admin.orders.title")}</h1>
-      <Form method="get" className="mt-6 grid gap-4 rounded-xl border border-brand-100 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3">
+      <AdminFilterForm>
         <TextField label={t("admin.orders.search")} name="q" type="search" defaultValue={filters.q} />
         <SelectField label={t("admin.orders.status")} name="status" defaultValue={filters.status}>
           <option value="">{t("admin.products.all")}</option>
@@ -63,61 +57,49 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             </option>
           ))}
         </SelectField>
-        <div className="flex items-end">
-          <button type="submit" className="btn-primary w-full">
-            {t("admin.products.filter")}
-          </button>
-        </div>
-      </Form>
+      </AdminFilterForm>
       <p className="mt-4" role="status">
         {t("admin.orders.count", { count: list.total })}
       </p>
-      <div className="mt-2 overflow-x-auto" role="region" aria-label={t("admin.orders.title")} tabIndex={0}>
-        <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
-          <caption className="sr-only">{t("admin.orders.title")}</caption>
-          <thead>
-            <tr className="border-b-2 border-brand-200">
-              <th scope="col" className="p-2">{t("admin.orders.number")}</th>
-              <th scope="col" className="p-2">{t("admin.orders.date")}</th>
-              <th scope="col" className="p-2">{t("admin.orders.customer")}</th>
-              <th scope="col" className="p-2">{t("admin.orders.status")}</th>
-              <th scope="col" className="p-2">{t("admin.orders.payment")}</th>
-              <th scope="col" className="p-2">{t("admin.orders.delivery")}</th>
-              <th scope="col" className="p-2 text-right">{t("admin.orders.total")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows.map((row) => (
-              <tr key={row.id} className="border-b border-brand-100 align-top">
-                <td className="p-2">
-                  <Link to={localizedHref(`/admin/ordini/${row.id}`, locale)} className="font-semibold text-brand-800 underline">
-                    {t("admin.orders.numberLink", { number: row.number })}
-                  </Link>
-                </td>
-                <td className="p-2 whitespace-nowrap">{formatDate(row.createdAt, locale)}</td>
-                <td className="p-2">
-                  {row.customer}
-                  <br />
-                  <span className="text-muted break-all">{row.email}</span>
-                </td>
-                <td className="p-2">{t(`orderStatus.${row.status}`)}</td>
-                <td className="p-2">
-                  {t(`order.payment.${row.paymentMethod}`)}
-                  <br />
-                  <span className="text-muted">{row.isPaid ? t("admin.orders.paid") : t("admin.orders.unpaid")}</span>
-                </td>
-                <td className="p-2">{t(`order.delivery.${row.deliveryMethod}`)}</td>
-                <td className="p-2 text-right whitespace-nowrap">{formatMoney(row.totalCents, locale)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <AdminPagination
-        page={list.page}
-        pageCount={list.pageCount}
-        hrefFor={pageHref}
-      />
+      <AdminTable
+        label={t("admin.orders.title")}
+        className="mt-2"
+        minWidth="min-w-[44rem]"
+        columns={[
+          { label: t("admin.orders.number") },
+          { label: t("admin.orders.date") },
+          { label: t("admin.orders.customer") },
+          { label: t("admin.orders.status") },
+          { label: t("admin.orders.payment") },
+          { label: t("admin.orders.delivery") },
+          { label: t("admin.orders.total"), isNumeric: true },
+        ]}
+      >
+        {list.rows.map((row) => (
+          <tr key={row.id} className="border-b border-brand-100 align-top">
+            <td className="p-2">
+              <Link to={localizedHref(`/admin/ordini/${row.id}`, locale)} className="font-semibold text-brand-800 underline">
+                {t("admin.orders.numberLink", { number: row.number })}
+              </Link>
+            </td>
+            <td className="p-2 whitespace-nowrap">{formatDate(row.createdAt, locale)}</td>
+            <td className="p-2">
+              {row.customer}
+              <br />
+              <span className="text-muted break-all">{row.email}</span>
+            </td>
+            <td className="p-2">{t(`orderStatus.${row.status}`)}</td>
+            <td className="p-2">
+              {t(`order.payment.${row.paymentMethod}`)}
+              <br />
+              <span className="text-muted">{row.isPaid ? t("admin.orders.paid") : t("admin.orders.unpaid")}</span>
+            </td>
+            <td className="p-2">{t(`order.delivery.${row.deliveryMethod}`)}</td>
+            <td className="p-2 text-right whitespace-nowrap">{formatMoney(row.totalCents, locale)}</td>
+          </tr>
+        ))}
+      </AdminTable>
+      <AdminPagination page={list.page} pageCount={list.pageCount} hrefFor={(page) => filteredPageHref(filters, page)} />
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { AdminPagination, FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { AdminPagination, AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { parseAdminId } from "#server/admin/admin-request.ts";
 import { resendOutboxEmail } from "#server/admin/settings-admin.service.ts";
@@ -67,49 +67,36 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
         {resent && <Notice>{t("admin.outbox.resent")}</Notice>}
         {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
       </div>
-      <div className="mt-4 overflow-x-auto" role="region" aria-label={t("admin.outbox.title")} tabIndex={0}>
-        <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
-          <caption className="sr-only">{t("admin.outbox.title")}</caption>
-          <thead>
-            <tr className="border-b-2 border-brand-200">
-              <th scope="col" className="p-2">{t("admin.outbox.created")}</th>
-              <th scope="col" className="p-2">{t("admin.outbox.to")}</th>
-              <th scope="col" className="p-2">{t("admin.outbox.subject")}</th>
-              <th scope="col" className="p-2">{t("admin.outbox.status")}</th>
-              <th scope="col" className="p-2">{t("admin.outbox.action")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {outbox.emails.map((mail) => (
-              <tr key={mail.id} className="border-b border-brand-100 align-top">
-                <td className="p-2 whitespace-nowrap">{dateTime.format(new Date(mail.createdAt))}</td>
-                <td className="p-2 break-all">{mail.toAddress}</td>
-                <td className="p-2">{mail.subject}</td>
-                <td className="p-2">
-                  {t(`mail.status.${mail.status}`)}
-                  {mail.sentAt && <div className="text-muted">{dateTime.format(new Date(mail.sentAt))}</div>}
-                  {mail.lastError && <div className="text-coral-700 break-all">{mail.lastError}</div>}
-                </td>
-                <td className="p-2">
-                  {(mail.status === "sent" || mail.status === "failed") && (
-                    <Form method="post">
-                      <input type="hidden" name="id" value={mail.id} />
-                      <button type="submit" className="btn-secondary" aria-label={t("admin.outbox.resendLabel", { subject: mail.subject, to: mail.toAddress })}>
-                        {t("admin.outbox.resend")}
-                      </button>
-                    </Form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <AdminPagination
-        page={outbox.page}
-        pageCount={outbox.pageCount}
-        hrefFor={(page) => hrefFor({ page })}
-      />
+      <AdminTable
+        label={t("admin.outbox.title")}
+        className="mt-4"
+        minWidth="min-w-[44rem]"
+        columns={[{ label: t("admin.outbox.created") }, { label: t("admin.outbox.to") }, { label: t("admin.outbox.subject") }, { label: t("admin.outbox.status") }, { label: t("admin.outbox.action") }]}
+      >
+        {outbox.emails.map((mail) => (
+          <tr key={mail.id} className="border-b border-brand-100 align-top">
+            <td className="p-2 whitespace-nowrap">{dateTime.format(new Date(mail.createdAt))}</td>
+            <td className="p-2 break-all">{mail.toAddress}</td>
+            <td className="p-2">{mail.subject}</td>
+            <td className="p-2">
+              {t(`mail.status.${mail.status}`)}
+              {mail.sentAt && <div className="text-muted">{dateTime.format(new Date(mail.sentAt))}</div>}
+              {mail.lastError && <div className="text-coral-700 break-all">{mail.lastError}</div>}
+            </td>
+            <td className="p-2">
+              {(mail.status === "sent" || mail.status === "failed") && (
+                <Form method="post">
+                  <input type="hidden" name="id" value={mail.id} />
+                  <button type="submit" className="btn-secondary" aria-label={t("admin.outbox.resendLabel", { subject: mail.subject, to: mail.toAddress })}>
+                    {t("admin.outbox.resend")}
+                  </button>
+                </Form>
+              )}
+            </td>
+          </tr>
+        ))}
+      </AdminTable>
+      <AdminPagination page={outbox.page} pageCount={outbox.pageCount} hrefFor={(page) => hrefFor({ page })} />
     </section>
   );
 }

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import { localeOfPath } from "#app/lib/locale.ts";
 import { requireAdmin } from "#server/accounts/guards.ts";
-import { getAdminOrder } from "#server/admin/orders-admin.service.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { escapeHtml } from "#server/mail/templates.ts";
+import { getOrderView } from "#server/orders/order-view.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/packing-slip";
 
@@ -16,12 +16,12 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   await requireAdmin(context, request);
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
-  const detail = await getAdminOrder(db, { orderId: params.orderId, locale });
-  if (!detail) throw data(null, { status: 404 });
+  // The order alone: the slip needs none of the detail page's workflow moves or payments.
+  const order = await getOrderView(db, { orderId: params.orderId, locale });
+  if (!order) throw data(null, { status: 404 });
   const { shop } = await getSettings(db, ["shop"]);
   const t = getTranslator(locale);
   const nonce = context.get(requestContext)?.cspNonce ?? "";
-  const { order } = detail;
   const e = escapeHtml;
   const address = order.delivery.address;
   const dateText = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "long", timeZone: "Europe/Rome" }).format(order.createdAt);

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { formatMoney } from "#app/lib/format.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { AdminPagination, CheckboxField, SelectField } from "#app/ui/admin-form.tsx";
+import { AdminFilterForm, AdminPagination, CheckboxField, filteredPageHref, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { getTaxonomyOptions, listAdminProducts, parseAdminProductFilters } from "#server/admin/product-admin.service.ts";
@@ -27,12 +27,6 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, filters, list, categories } = loaderData;
   const href = (path: string) => localizedHref(path, locale);
-  const pageHref = (page: number) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(filters)) if (key !== "page" && value) params.set(key, value === true ? "1" : String(value));
-    params.set("page", String(page));
-    return `?${params}`;
-  };
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -49,7 +43,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           </a>
         </div>
       </div>
-      <Form method="get" className="mt-6 grid gap-4 rounded-xl border border-brand-100 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3">
+      <AdminFilterForm>
         <TextField label={t("admin.products.search")} name="q" type="search" defaultValue={filters.q} />
         <SelectField label={t("admin.products.category")} name="category" defaultValue={filters.category}>
           <option value="">{t("admin.products.all")}</option>
@@ -72,12 +66,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         <div className="flex items-end">
           <CheckboxField label={t("admin.products.lowStock")} name="lowStock" defaultChecked={filters.lowStock} />
         </div>
-        <div className="flex items-end">
-          <button type="submit" className="btn-primary w-full">
-            {t("admin.products.filter")}
-          </button>
-        </div>
-      </Form>
+      </AdminFilterForm>
       <p className="mt-4" role="status">
         {t("admin.products.count", { count: list.total })}
       </p>
@@ -121,11 +110,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </div>
-      <AdminPagination
-        page={list.page}
-        pageCount={list.pageCount}
-        hrefFor={pageHref}
-      />
+      <AdminPagination page={list.page} pageCount={list.pageCount} hrefFor={(page) => filteredPageHref(filters, page)} />
     </section>
   );
 }

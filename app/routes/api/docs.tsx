@@ -2,8 +2,7 @@ import { useTranslation } from "react-i18next";
 import { localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { apiEndpoints } from "#server/api/api-registry.ts";
-import { buildOpenApiDocument } from "#server/api/openapi.ts";
+import { getOpenApiDocument } from "#server/api/openapi.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/docs";
@@ -18,7 +17,7 @@ type Operation = {
 
 /** /api/docs: the reference of /api, read from the same OpenAPI document /api/openapi.json serves. */
 export function loader({ url, context }: Route.LoaderArgs) {
-  const document = buildOpenApiDocument(apiEndpoints, context.get(shopContext).publicUrl);
+  const { document } = getOpenApiDocument(context.get(shopContext).publicUrl);
   const endpoints = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods as Record<string, Operation>).map(([method, operation]) => {
       const query = operation.parameters.filter((parameter) => parameter.in === "query");

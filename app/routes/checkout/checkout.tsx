@@ -18,13 +18,12 @@ import { getSessionUser } from "#server/accounts/guards.ts";
 import { getAccountProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { deliveryMethods, paymentMethods } from "#server/checkout/checkout.ts";
-import { addressFields, checkoutFields, parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
+import { addressFields, checkoutFormValues, parseCheckoutForm, type checkoutFields } from "#server/checkout/checkout.inputs.ts";
 import { getCheckoutSummary, isGiftListCart, placeOrder } from "#server/checkout/checkout.service.ts";
 import { shopContext, type ShopServices } from "#server/http/context.ts";
 import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
-import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/checkout";
 
 /** The choices the summary depends on, read leniently (query of the summary fetcher, or the form). */
@@ -64,11 +63,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db } = services;
   const locale = localeOfPath(url.pathname);
   const user = await getSessionUser(context, request);
-  const [profile, addresses, settings] = await Promise.all([
-    user ? getAccountProfile(db, user.id) : null,
-    user ? listAddresses(db, user.id) : [],
-    getSettings(db, ["delivery", "bankTransfer"]),
-  ]);
+  const [profile, addresses] = await Promise.all([user ? getAccountProfile(db, user.id) : null, user ? listAddresses(db, user.id) : []]);
   // A customer starts from their profile and default address; the summary from that postcode.
   const home = addresses[0];
   const [firstName = "", ...lastNames] = (profile?.name ?? "").trim().split(/\s+/);
@@ -91,22 +86,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     prefill,
     isCustomer: Boolean(user),
     addresses: addresses.map((address) => ({ id: address.id, label: address.label, ...addressValues(address) })),
-    codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
-    daysToPay: settings.bankTransfer.daysToPay,
   };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
-
-/** The known fields of a form as strings (what the page shows again); prices and totals are not among them. */
-function formValues(form: FormData): FormValues {
-  const values: FormValues = {};
-  for (const field of checkoutFields) {
-    const value = form.get(field);
-    if (typeof value === "string") values[field] = value.slice(0, 1000);
-  }
-  return values;
-}
 
 export type CheckoutProblem = { code: string; lines: { variantId: number; name: string; available: number }[] };
 
@@ -120,7 +103,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
   // "Aggiorna riepilogo" without JavaScript: the same page again, priced for the choices made.
   if (form.get("intent") === "update") {
-    const values = formValues(form);
+    const values = checkoutFormValues(form);
     const saved = user && values.savedAddressId ? await getAddress(services.db, user.id, values.savedAddressId) : null;
     return answer(saved ? { ...values, ...addressValues(saved) } : values, null, null, 200);
   }
@@ -142,11 +125,11 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   });
   if (!result.ok && result.error === "discount-code") {
     const t = getTranslator(locale);
-    return answer(formValues(form), { discountCode: t(`checkout.discount.errors.${result.discountError}`) }, null, 400);
+    return answer(checkoutFormValues(form), { discountCode: t(`checkout.discount.errors.${result.discountError}`) }, null, 400);
   }
   if (!result.ok) {
     const problem = { code: result.error, lines: result.lines ?? [] };
-    return answer(formValues(form), null, problem, result.error === "out-of-stock" ? 409 : 400);
+    return answer(checkoutFormValues(form), null, problem, result.error === "out-of-stock" ? 409 : 400);
   }
   const orderHref = orderPageHref(locale, result.orderId, orderAccessToken(secret, result.orderId));
   if (result.paymentMethod === "card" && result.status === "awaiting_payment") {
@@ -444,8 +427,6 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                 setPayment(method);
                 refreshSummary({ paymentMethod: method });
               }}
-              codFeeCents={loaderData.codFeeCents}
-              daysToPay={loaderData.daysToPay}
               error={errors.paymentMethod}
             />
           </div>

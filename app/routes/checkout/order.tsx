@@ -14,7 +14,7 @@ import { getSessionUser } from "#server/accounts/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
-import { getOrderView, withoutGiftListAddress } from "#server/orders/order.service.ts";
+import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/order";
 

@@ -8,6 +8,7 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { ProductImage } from "#app/ui/product-image.tsx";
+import { ScrollRegion } from "#app/ui/scroll-region.tsx";
 import {
   AvailabilityLabel,
   ClearSavedListButton,
@@ -97,7 +98,7 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
                 <ClearSavedListButton list="compare" />
               </div>
             </div>
-            <div role="region" aria-labelledby={captionId} tabIndex={0} className="relative mt-6 overflow-x-auto rounded-2xl bg-white shadow-card">
+            <ScrollRegion labelledBy={captionId} className="relative mt-6 rounded-2xl bg-white shadow-card">
               <table className="w-full border-collapse text-left">
                 <caption id={captionId} className="sr-only">
                   {t("saved.compare.caption")}
@@ -184,7 +185,7 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
                   />
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           </>
         )}
       </div>
