@@ -4,13 +4,18 @@
  */
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { addresses, profiles, users } from "#server/db/schema.ts";
+import { addresses, orders, profiles, users } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
 import { callerFor, CookieJar, createTestAuthServices, insertOrder, requestFor, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
 import { addAddress, listAddresses } from "#server/accounts/address.service.ts";
 import { logIn, registerCustomer } from "#server/accounts/auth-flows.service.ts";
 import * as adminPage from "#app/routes/admin/dashboard.tsx";
 import * as dataDownload from "./account-data";
+import * as orderPage from "#app/routes/checkout/order.tsx";
+import { resolveAuthSecret } from "#server/accounts/auth.ts";
+import { orderAccessToken } from "#server/orders/order-access.ts";
+import * as myGiftLists from "#app/routes/gift-lists/my-gift-lists.tsx";
+import { createGiftList, listMyGiftLists } from "#server/gift-lists/gift-list.service.ts";
 import * as myAccount from "./my-account";
 import * as shopping from "./shopping";
 
@@ -138,6 +143,56 @@ test("purchases and the data download show only the person's own orders", slow, 
   const json = (await (download.body as Response).json()) as { account: { email: string }; orders: { number: number }[] };
   expect(json.account.email).toBe("anna@example.com");
   expect(json.orders.map((order) => order.number)).toEqual([annas.number]);
+});
+
+test("another customer's order: its page and its pay action are 404 (as for no order); the owner, the link's holder and an admin see it", slow, async () => {
+  const { services, db, signIn } = await openShop();
+  const anna = await signIn("Anna Esposito", "anna@example.com");
+  const bruno = await signIn("Bruno Russo", "bruno@example.com");
+  const annas = await insertOrder(db, anna.id, { status: "awaiting_payment" });
+  const context = routeContext(services);
+  const path = `/ordine/${annas.id}`;
+  const open = (url: string, jar?: CookieJar) =>
+    outcomeOf(() => orderPage.loader({ request: requestFor(url, { jar }), url: new URL(url, testPublicUrl), context, params: { orderId: annas.id } } as never));
+  const pay = (url: string, jar?: CookieJar) =>
+    outcomeOf(() => orderPage.action({ request: requestFor(url, { jar, form: { intent: "pay" } }), url: new URL(url, testPublicUrl), context, params: { orderId: annas.id } } as never));
+  const before = await db.select().from(orders).where(eq(orders.id, annas.id));
+
+  expect((await open(path, bruno.jar)).status).toBe(404);
+  expect((await open(path)).status).toBe(404);
+  expect((await open(`${path}?t=forged`, bruno.jar)).status).toBe(404);
+  expect((await pay(path, bruno.jar)).status).toBe(404);
+  expect(await db.select().from(orders).where(eq(orders.id, annas.id))).toEqual(before);
+
+  expect((await open(path, anna.jar)).status).toBe(200);
+  expect((await open(`${path}?t=${orderAccessToken(resolveAuthSecret(services.env), annas.id)}`)).status).toBe(200);
+  await db.update(users).set({ role: "admin" }).where(eq(users.id, bruno.id));
+  expect((await open(path, bruno.jar)).status).toBe(200);
+});
+
+test("another customer's gift list through the pages: edit page, update, close, delete and invite are 404, and nothing changes", slow, async () => {
+  const { db, signIn, load, post } = await openShop();
+  const anna = await signIn("Anna Esposito", "anna@example.com");
+  const bruno = await signIn("Bruno Russo", "bruno@example.com");
+  const now = new Date();
+  const eventDate = new Date(now.getTime() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const list = { title: "La lista di Sofia", type: "nascita", eventDate, celebratedNames: "Sofia", visibility: "public", shippingAddressId: "collection" };
+  const created = await createGiftList(db, { userId: anna.id, input: list, now });
+  if (!created.ok) throw new Error(`setup failed: ${JSON.stringify(created)}`);
+  const annasLists = () => listMyGiftLists(db, { userId: anna.id, locale: "it", now });
+  const before = await annasLists();
+
+  expect((await load(myGiftLists, `/crea-lista-nascita?edit=${created.id}`, bruno.jar)).status).toBe(404);
+  for (const form of [
+    { intent: "update", giftListId: created.id, ...list, title: "Presa da Bruno" },
+    { intent: "close", giftListId: created.id },
+    { intent: "delete", giftListId: created.id },
+    { intent: "invite", giftListId: created.id, emails: "zia@example.com" },
+  ]) {
+    expect((await post(myGiftLists, "/crea-lista-nascita", form, bruno.jar)).status, form.intent).toBe(404);
+  }
+  expect(await annasLists()).toEqual(before);
+  expect((await load(myGiftLists, `/crea-lista-nascita?edit=${created.id}`, anna.jar)).status).toBe(200);
 });
 
 test("/admin: 403 for a customer, the dashboard for an admin", slow, async () => {
