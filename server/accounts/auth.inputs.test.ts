@@ -1,18 +1,18 @@
 import { expect, test } from "vitest";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { LoginInput, RegisterInput, safeRedirectPath } from "./auth.inputs";
+import { LoginInput, RegisterInput, pathAfterLogin } from "./auth.inputs";
 import { badTextValues } from "./accounts.fixtures";
 import { parseWith } from "./text-rules";
 
 test("after login only this shop's own paths are followed", () => {
-  expect(safeRedirectPath("/my-account", "/")).toBe("/my-account");
-  expect(safeRedirectPath("/en/crea-lista-nascita?tab=2#x", "/")).toBe("/en/crea-lista-nascita?tab=2#x");
+  expect(pathAfterLogin("/my-account", "/")).toBe("/my-account");
+  expect(pathAfterLogin("/en/crea-lista-nascita?tab=2#x", "/")).toBe("/en/crea-lista-nascita?tab=2#x");
   for (const bad of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)", "evil", "", null, undefined, 42, "/\u0000x", `/${"a".repeat(2000)}`]) {
-    expect(safeRedirectPath(bad, "/fallback"), String(bad)).toBe("/fallback");
+    expect(pathAfterLogin(bad, "/fallback"), String(bad)).toBe("/fallback");
   }
   // Never back to the login or logout pages themselves.
-  expect(safeRedirectPath("/login-register?x=1", "/my-account")).toBe("/my-account");
-  expect(safeRedirectPath("/en/logout", "/en/my-account")).toBe("/en/my-account");
+  expect(pathAfterLogin("/login-register?x=1", "/my-account")).toBe("/my-account");
+  expect(pathAfterLogin("/en/logout", "/en/my-account")).toBe("/en/my-account");
 });
 
 test("registration: every field's bad input gets its own message, in both languages", () => {

@@ -1,5 +1,6 @@
 /** Login, registration and password-reset forms as they arrive from outside. */
 import { z } from "zod";
+import { sameSitePath } from "#server/http/same-site-path.ts";
 import { checkNewPasswordPair, whenPasswordsTyped, emailField, errorKey, passwordConfirmField, passwordField, personNameChars, textLine } from "./text-rules";
 
 export const authLimits = { name: 100, email: 254, password: 128, passwordMin: 8 } as const;
@@ -40,16 +41,9 @@ export const VerificationToken = z
   .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
   .max(2000);
 
-/**
- * Where to go after logging in: a path of this shop only (no other site, no protocol-relative
- * "//host", no backslash tricks); anything else goes to the default.
- */
-export function safeRedirectPath(value: unknown, fallback: string): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 1000) return fallback;
-  if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\") || /[\u0000-\u001F\u007F]/.test(value)) return fallback;
-  const url = URL.parse(value, "http://shop.invalid");
-  if (!url || url.origin !== "http://shop.invalid") return fallback;
-  // Never back to the pages that only make sense logged out.
-  if (/^(\/en)?\/(login-register|logout)(\/|$)/.test(url.pathname)) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+/** Where to go after logging in: a path of this shop, but never back to the pages that only make sense logged out. */
+export function pathAfterLogin(value: unknown, fallback: string): string {
+  const path = sameSitePath(value);
+  if (!path || /^(\/en)?\/(login-register|logout)([/?#]|$)/.test(path)) return fallback;
+  return path;
 }

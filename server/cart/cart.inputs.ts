@@ -3,16 +3,8 @@
  * the cart page. Each refusal maps to one error code of cart.ts (also the message key).
  */
 import { z } from "zod";
+import { sameSitePath } from "#server/http/same-site-path.ts";
 import { maxQuantityPerAdd, type CartErrorCode } from "./cart";
-
-/** A same-site path to come back to after a post without JavaScript ("/x", never "//x" or "/\x"). */
-export function safeRedirectPath(value: unknown): string | null {
-  if (typeof value !== "string" || value.length > 2000) return null;
-  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
-  // Control characters would let a header be split or a URL be read differently.
-  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
-  return value;
-}
 
 /** Longest personalisation text the form may carry; each product field has its own, shorter, maxLength. */
 export const maxPersonalisationText = 500;
@@ -65,7 +57,7 @@ const personalisationField = /^personalisation\.(0|[1-9][0-9]{0,3})$/;
  * named personalisation... is an unknown field. A field sent twice counts as a malformed request.
  */
 export function parseCartForm(form: FormData | URLSearchParams): ParsedCartForm {
-  const redirectTo = safeRedirectPath(form.get("redirectTo"));
+  const redirectTo = sameSitePath(form.get("redirectTo"));
   const fields: Record<string, string> = {};
   const personalisation: Record<string, string> = {};
   const seen = new Set<string>();

@@ -6,7 +6,7 @@
 import { data, redirect } from "react-router";
 import type { Locale } from "#app/lib/locale.ts";
 import { getSessionUser } from "#server/accounts/guards.ts";
-import { safeRedirectPath } from "#server/cart/cart.inputs.ts";
+import { sameSitePath } from "#server/http/same-site-path.ts";
 import { fetcherMarkerField } from "#server/cart/cart-action.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import type { ShopServices } from "#server/http/context.ts";
@@ -45,5 +45,5 @@ export async function handleGiftListSelector(services: ShopServices, context: Co
     ? { kind: "success" as const, message: `${t("giftLists.selector.successTitle")}. ${t("giftLists.selector.successText")}` }
     : { kind: "error" as const, message: `${t("giftLists.selector.errorTitle")} ${t("giftLists.selector.errorText")} ${answer.message}` };
   const headers = new Headers({ "Set-Cookie": readCartRequest(request, services).cookieHeaders.flash([toast]) });
-  return redirect(safeRedirectPath(form.get("redirectTo")) ?? args.fallbackPath, { status: 303, headers });
+  return redirect(sameSitePath(form.get("redirectTo")) ?? args.fallbackPath, { status: 303, headers });
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { normaliseIds, savedListLimits } from "#app/lib/saved-items.ts";
-import { safeRedirectPath } from "#server/cart/cart.inputs.ts";
+import { sameSitePath } from "#server/http/same-site-path.ts";
 
 const ProductId = z
   .string()
@@ -35,7 +35,7 @@ export type ParsedSavedItemsForm =
 
 /** Reads the form once; a field sent twice or a file is a malformed request. */
 export function parseSavedItemsForm(form: FormData | URLSearchParams): ParsedSavedItemsForm {
-  const redirectTo = safeRedirectPath(form.get("redirectTo"));
+  const redirectTo = sameSitePath(form.get("redirectTo"));
   const fields: Record<string, string> = {};
   for (const [name, value] of form.entries()) {
     if (typeof value !== "string" || Object.hasOwn(fields, name)) return { ok: false, error: "invalid-request", redirectTo };

@@ -183,12 +183,13 @@ test("another customer's gift list through the pages: edit page, update, close, 
   const before = await annasLists();
 
   expect((await load(myGiftLists, `/crea-lista-nascita?edit=${created.id}`, bruno.jar)).status).toBe(404);
-  for (const form of [
+  const forms: Record<string, string>[] = [
     { intent: "update", giftListId: created.id, ...list, title: "Presa da Bruno" },
     { intent: "close", giftListId: created.id },
     { intent: "delete", giftListId: created.id },
     { intent: "invite", giftListId: created.id, emails: "zia@example.com" },
-  ]) {
+  ];
+  for (const form of forms) {
     expect((await post(myGiftLists, "/crea-lista-nascita", form, bruno.jar)).status, form.intent).toBe(404);
   }
   expect(await annasLists()).toEqual(before);

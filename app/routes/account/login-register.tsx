@@ -7,7 +7,7 @@ import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWi
 import { PrivacyConsentField, TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { oidcSettingsOf } from "#server/accounts/auth.ts";
-import { authLimits, safeRedirectPath } from "#server/accounts/auth.inputs.ts";
+import { authLimits, pathAfterLogin } from "#server/accounts/auth.inputs.ts";
 import { logIn, mergeCartIntoAccount, registerCustomer, startOidcSignIn } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
 import { getSessionUser } from "#server/accounts/guards.ts";
@@ -21,7 +21,7 @@ type Notice = (typeof notices)[number];
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
-  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"), localizedHref("/my-account", locale));
+  const redirectTo = pathAfterLogin(url.searchParams.get("redirectTo"), localizedHref("/my-account", locale));
   const user = await getSessionUser(context, request);
   if (user) {
     // Back from the external provider: the visitor's cart joins the account's, then on to the page asked for.
@@ -47,7 +47,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const caller = { request, clientIp: context.get(requestContext).clientIp, locale };
   const form = await request.formData();
   const fields = formFields(form);
-  const redirectTo = safeRedirectPath(fields.redirectTo, localizedHref("/my-account", locale));
+  const redirectTo = pathAfterLogin(fields.redirectTo, localizedHref("/my-account", locale));
   switch (fields.intent) {
     case "login": {
       const result = await logIn(services, caller, fields);
