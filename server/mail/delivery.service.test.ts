@@ -5,7 +5,7 @@ import { outboxEmails } from "#server/db/schema.ts";
 import { defaultSettings } from "#server/settings/settings.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { MailSendError, sendingLeaseMs } from "./delivery";
-import { startMailDeliveryJob } from "./delivery-job";
+import { mailDeliveryIntervalMs, startMailDeliveryJob } from "./delivery-job";
 import {
   countOutboxByStatus,
   deliverDueEmails,
@@ -364,3 +364,18 @@ test("the delivery job sends queued mail right away when SMTP is configured", as
 function silentLog() {
   return { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
 }
+
+test("a mail queued while the job waits for its next poll goes out a moment later, not at the poll", async () => {
+  const db = await openDb();
+  const smtp = await startSmtp();
+  const log = silentLog();
+  const job = startMailDeliveryJob({ db, env: { SMTP_URL: smtp.url, MAIL_FROM: from }, log })!;
+  onTestFinished(() => job.stop());
+  // The first run (at start) finds nothing; after it the next poll is 15 s away.
+  await job.runNow();
+  expect(smtp.received).toHaveLength(0);
+
+  await queue(db, { subject: "Conferma d'ordine" });
+  await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: mailDeliveryIntervalMs / 2 });
+  expect(smtp.received[0]!.headers.subject).toBe("Conferma d'ordine");
+});

@@ -13,6 +13,19 @@ export type QueuedEmail = {
   dedupeKey?: string;
 };
 
+type QueuedListener = () => void;
+const queuedListeners = new Set<QueuedListener>();
+
+/**
+ * Called (in this process) after each queued mail, so the delivery job can send it in a moment instead
+ * of at its next poll. The caller's transaction may not have committed yet: listeners must not expect
+ * the row to be visible right away. Returns the unsubscribe function.
+ */
+export function onEmailQueued(listener: QueuedListener): () => void {
+  queuedListeners.add(listener);
+  return () => queuedListeners.delete(listener);
+}
+
 /**
  * Writes an e-mail to the outbox, in the caller's transaction when given one. A job sends queued
  * mail over SMTP with retries (issue 6); without SMTP it stays visible in the back office.
@@ -31,5 +44,6 @@ export async function queueEmail(db: Db, email: QueuedEmail): Promise<number | n
     })
     .onConflictDoNothing({ target: outboxEmails.dedupeKey })
     .returning({ id: outboxEmails.id });
+  if (row) for (const listener of queuedListeners) listener();
   return row?.id ?? null;
 }
