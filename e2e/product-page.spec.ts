@@ -198,7 +198,7 @@ test("structured data: Product with its EUR offer and rating, and Home > categor
   expect(product).toMatchObject({
     name: "Pagliaccetto estivo in mussola",
     offers: { "@type": "Offer", price: "14.90", priceCurrency: "EUR", availability: "https://schema.org/InStock" },
-    aggregateRating: { "@type": "AggregateRating", bestRating: 5 },
+    review: { "@type": "Review", reviewRating: { "@type": "Rating", bestRating: 5 } },
   });
   const breadcrumbs = blocks.find((block) => block["@type"] === "BreadcrumbList") as { itemListElement: { name: string }[] };
   expect(breadcrumbs.itemListElement.map((item) => item.name)).toEqual(["Home", "Abbigliamento", "Pagliaccetto estivo in mussola"]);

@@ -92,10 +92,11 @@ test("a product's star rating becomes its aggregate rating; no rating, none", ()
     shopName: "Bimbi Felici",
   };
   expect(productJsonLd({ ...input, rating: 4 })).toMatchObject({
-    aggregateRating: { "@type": "AggregateRating", ratingValue: 4, bestRating: 5, worstRating: 1 },
+    review: { "@type": "Review", author: { "@type": "Organization", name: "Bimbi Felici" }, reviewRating: { "@type": "Rating", ratingValue: 4, bestRating: 5, worstRating: 1 } },
     offers: { availability: "https://schema.org/PreOrder" },
   });
-  expect(productJsonLd({ ...input, rating: 0 })).not.toHaveProperty("aggregateRating");
+  expect(productJsonLd({ ...input, rating: 4 })).not.toHaveProperty("aggregateRating");
+  expect(productJsonLd({ ...input, rating: 0 })).not.toHaveProperty("review");
 });
 
 test("a JSON-LD script's text cannot close the script: <, > and & are written as \\u escapes", () => {

@@ -127,7 +127,18 @@ export function productJsonLd(input: ProductJsonLdInput): JsonLd {
     image: input.imageKeys.map((key) => `${input.publicUrl}${getProductImageUrl(key, 800)}`),
     ...(input.brand ? { brand: { "@type": "Brand", name: input.brand } } : {}),
     ...(input.category ? { category: input.category } : {}),
-    ...(input.rating ? { aggregateRating: { "@type": "AggregateRating", ratingValue: input.rating, bestRating: 5, worstRating: 1 } } : {}),
+    // The stars are the shop's own rating of the product (SPEC.md: rating 1-5), not an aggregate of customers'
+    // ratings, and there is no count to give: an AggregateRating would claim what is not there and is invalid
+    // without ratingCount. It is marked up as what it is, a review by the shop (docs/decisions/0021-product-rating-markup.md).
+    ...(input.rating
+      ? {
+          review: {
+            "@type": "Review",
+            author: { "@type": "Organization", name: input.shopName },
+            reviewRating: { "@type": "Rating", ratingValue: input.rating, bestRating: 5, worstRating: 1 },
+          },
+        }
+      : {}),
     ...(input.priceCents === null
       ? {}
       : {
