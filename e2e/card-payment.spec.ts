@@ -1,12 +1,14 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
+import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local-smtp-server";
 import { startLocalStripeServer, type LocalStripeServer } from "../server/payments/local-stripe-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
 import { openHydrated, variantIdOf } from "./shop-helpers";
 
 // Issue 6, card payments through Stripe Checkout: a shop of its own with STRIPE_* keys pointing at a
-// local Stripe-compatible server (the unmodified SDK talks to it), which sends real signed webhooks.
+// local Stripe-compatible server (the unmodified SDK talks to it), which sends real signed webhooks,
+// and a local SMTP server that receives the customer's mails.
 // Product 127 of the sample catalogue: Baby monitor audio Chicco, 49,90 €; standard delivery 6,90 €.
 
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -55,19 +57,22 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
   test.describe.configure({ mode: "serial", timeout: 240_000 });
   let stripe: LocalStripeServer;
   let shop: PeerShop;
+  let smtp: LocalSmtpServer;
 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
     stripe = await startLocalStripeServer();
+    smtp = await startLocalSmtpServer();
     shop = await startPeerShop({
       name: "card-payment",
-      env: () => ({ STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url }),
+      env: () => ({ STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url, SMTP_URL: smtp.url }),
     });
     stripe.webhookUrl = `${shop.baseUrl}/api/payments/stripe/webhook`;
   });
   test.afterAll(async () => {
     await shop?.stop();
     await stripe?.close();
+    await smtp?.close();
   });
 
   const open = (page: Page, path: string) => openHydrated(page, `${shop.baseUrl}${path}`);
@@ -86,7 +91,8 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
     const field = (name: string) => page.getByRole("textbox", { name, exact: true });
     await field(t.firstName).fill("Carmela");
     await field(t.lastName).fill("Russo");
-    await field("E-mail").fill(`carta-${crypto.randomBytes(4).toString("hex")}@example.com`);
+    const email = `carta-${crypto.randomBytes(4).toString("hex")}@example.com`;
+    await field("E-mail").fill(email);
     await field(t.phone).fill("+39 333 765 4321");
     await field(t.street).fill("Via dei Fori Imperiali");
     await field(t.houseNumber).fill("1");
@@ -103,11 +109,11 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
     const session = stripe.sessions.get(page.url().split("/checkout/")[1]!)!;
     expect(session.amount_total).toBe(5680);
     expect(session.locale).toBe(locale);
-    return session;
+    return { session, email };
   }
 
   test("a guest pays by card at Stripe; the signed webhook marks the order paid", async ({ page, expectNoAxeViolations }) => {
-    const session = await orderByCard(page, "it");
+    const { session, email } = await orderByCard(page, "it");
     await page.getByRole("button", { name: "Paga 56,80 €" }).click();
 
     await expect(page).toHaveURL(new RegExp(`^${shop.baseUrl}/ordine/${session.metadata.orderId}\\?t=.+&pagamento=ok$`));
@@ -122,10 +128,17 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
     expect(await stripe.deliver(again.payload, "t=1,v1=forged")).toBe(400);
     await page.reload();
     await expect(page.getByTestId("order-status")).toHaveText(texts.it.paid);
+
+    // The customer's mail goes out through SMTP: for a card order the confirmation is the "payment received"
+    // mail, once, however often Stripe delivered (decision 0013; never a mail for an unpaid card order).
+    const number = texts.it.thanks.exec((await page.getByRole("heading", { level: 1 }).textContent()) ?? "")![1];
+    const subjectsTo = () => smtp.received.filter((mail) => mail.envelopeTo.includes(email)).map((mail) => mail.headers.subject ?? "");
+    await expect.poll(subjectsTo, { timeout: 45_000, intervals: [1_000] }).toHaveLength(1);
+    expect(subjectsTo()[0]).toMatch(new RegExp(`^Pagamento ricevuto: ordine ${number} confermato`));
   });
 
   test("a guest who cancels at Stripe finds the cart as it was (en)", async ({ page, expectNoAxeViolations }) => {
-    const session = await orderByCard(page, "en");
+    const { session } = await orderByCard(page, "en");
     await page.getByRole("button", { name: "Annulla" }).click();
 
     await expect(page).toHaveURL(`${shop.baseUrl}/en/cart`);

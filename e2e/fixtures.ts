@@ -39,7 +39,10 @@ export const test = base.extend<Fixtures>({
       );
       const key = `${testInfo.project.name} ${page.url()} ${await page.evaluate(() => document.getElementsByTagName("*").length)}`;
       if (pagesWithoutViolations.has(key)) return;
-      const { violations } = await new AxeBuilder({ page }).withTags(axeTags).analyze();
+      // Legacy mode runs axe inside the page; the default mode opens a blank page per check to merge the frames'
+      // results, which doubles the cost (measured: 2.0-2.9 s instead of 4.6-5.4 s on the home page). The shop
+      // has no cross-origin frames, the only thing legacy mode cannot see into.
+      const { violations } = await new AxeBuilder({ page }).withTags(axeTags).setLegacyMode(true).analyze();
       if (violations.length > 0) {
         await testInfo.attach(`axe ${page.url()}`, { body: JSON.stringify(violations, null, 2), contentType: "application/json" });
       }
