@@ -108,6 +108,20 @@ test("the phone menu repeats navigation and search @phone-only", async ({ page, 
   await expectNoAxeViolations(page);
 });
 
+test("on a phone the floating chat and back-to-top buttons step aside while a field is typed in @phone-only", async ({ page }) => {
+  await page.goto("/contact");
+  await page.mouse.wheel(0, 600);
+  const chat = page.getByRole("link", { name: "Chatta con noi su WhatsApp" });
+  const toTop = page.getByRole("button", { name: "Torna all'inizio della pagina" });
+  await expect(chat).toBeVisible();
+  await expect(toTop).toBeVisible();
+  await page.getByRole("textbox").last().focus();
+  await expect(chat).toBeHidden();
+  await expect(toTop).toBeHidden();
+  await page.getByRole("textbox").last().blur();
+  await expect(chat).toBeVisible();
+});
+
 test("the scroll-to-top button appears after 100px of scrolling @desktop-only", async ({ page }) => {
   await page.goto("/");
   const button = page.getByRole("button", { name: "Torna all'inizio della pagina" });

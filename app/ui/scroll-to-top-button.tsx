@@ -20,6 +20,7 @@ export function ScrollToTopButton() {
   return (
     <button
       type="button"
+      data-floating-action
       onClick={() => {
         const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
         window.scrollTo({ top: 0, behavior: smooth ? "smooth" : "auto" });

@@ -7,6 +7,7 @@ export function WhatsAppChatLink({ whatsapp }: { whatsapp: string }) {
   const { t } = useTranslation();
   return (
     <a
+      data-floating-action
       href={whatsappHref(whatsapp)}
       className="fixed right-4 bottom-4 z-30 grid size-14 place-items-center rounded-full bg-[#0b6e4f] text-white shadow-card hover:bg-[#095c42]"
     >
