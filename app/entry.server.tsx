@@ -3,15 +3,47 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
+import { ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
 import { requestContext } from "#server/http/context.ts";
+import { unavailableResponse } from "#server/http/unavailable.ts";
 import { createI18n } from "./lib/i18n";
 import { localeOfPath } from "./lib/locale";
 import { NonceProvider } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
+
+/** The errors React Router throws when it refuses a cross-site action (its only "Bad Request" error). */
+const crossSiteRefusal = /`origin` header|^Bad Request$/;
+
+/** The process's database gate, as the Express entry put it in this request's context. */
+function databaseGateOf(context: Pick<RouterContextProvider, "get"> | undefined) {
+  try {
+    return context?.get(requestContext).database;
+  } catch {
+    return undefined; // no request context: a request that failed before the entry built one
+  }
+}
+
+/**
+ * Every error a loader, action or render throws. A lost database connection closes the gate
+ * (logged there once, not per request); a refused cross-site post is a warning; anything else is
+ * logged as React Router would.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (databaseGateOf(context)?.noteError(error)) return;
+  if (request.signal.aborted) return;
+  // React Router refusing a post from another site (react-router.config.ts): an attempt to note, not a bug.
+  if (error instanceof Error && crossSiteRefusal.test(error.message)) return console.warn(`refused a cross-site ${request.method} to ${new URL(request.url).pathname}`);
+  console.error(error);
+};
+
+/** A client navigation that met a lost database gets the 503 answer (the root ErrorBoundary says to retry). */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request, context }) => {
+  if (response.status >= 500 && databaseGateOf(context)?.isDown()) return unavailableResponse(request);
+  return response;
+};
 
 export default function handleRequest(
   request: Request,
@@ -20,6 +52,8 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  // The database went away during this request: the "try again" page, not the error page.
+  if (responseStatusCode >= 500 && databaseGateOf(loadContext)?.isDown()) return unavailableResponse(request);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }

@@ -127,6 +127,14 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let page: React.ReactNode;
   if (isRouteErrorResponse(error) && error.status === 404) page = <NotFoundPage />;
   else if (isRouteErrorResponse(error) && error.status === 401) page = <LoginRequiredPage />;
+  else if (isRouteErrorResponse(error) && error.status === 503)
+    // A client navigation while the database was away (entry.server.tsx, handleDataRequest).
+    page = (
+      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
+        <h1 className="text-3xl font-bold">{t("serviceUnavailable.title")}</h1>
+        <p className="mt-4">{t("serviceUnavailable.body")}</p>
+      </div>
+    );
   else
     page = (
       <div className="mx-auto max-w-3xl px-4 py-16 text-center">

@@ -78,7 +78,11 @@ export default [
       route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
       route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
       route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),
-      route("admin/*", "routes/admin/coming-soon.tsx", { id: "admin-coming-soon" }),
+      route("admin/liste-regalo", "routes/admin/gift-lists.tsx", { id: "admin-gift-lists" }),
+      route("admin/liste-regalo/:giftListId", "routes/admin/gift-list.tsx", { id: "admin-gift-list" }),
+      route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
+      route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
+      route("admin/*", "routes/admin/not-found.tsx", { id: "admin-not-found" }),
     ]),
 
     route("*", "routes/pages/not-found.tsx"),

@@ -8,9 +8,11 @@ import sharp from "sharp";
 import { csvColumns } from "../server/admin/product-csv.service";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
+import { variantIdOf } from "./shop-helpers";
 
-// Issue 8, back office (catalogue half). A shop of its own: its administrator is made with
-// `npm run admin:create` on the data folder before the shop starts (PGlite: one process per folder).
+// Issue 8, back office. A shop of its own: its administrator is made with `npm run admin:create` on
+// the data folder before the shop starts (PGlite: one process per folder). It runs no Stripe peer, so
+// card orders are paid on the labelled test-payment page and refunded through the test provider.
 // Logins hash a password and each form is a full page load: give them time on a busy 2-core machine.
 const expect = baseExpect.configure({ timeout: 15_000 });
 // The 401/403 pages for the guest and the customer, and refused forms (400), are logged by Chromium as failed resources.
@@ -245,6 +247,106 @@ test("an administrator creates a product with colours, sizes and a picture, adju
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expectNoAxeViolations(page);
   await shot(page, "audit");
+});
+
+test("an administrator ships and refunds a card order, changes the opening hours, and finds gift lists and customers", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
+  test.setTimeout(300_000);
+  await logIn(page, adminEmail);
+  // No sale yet in this shop: the dashboard says so instead of drawing an empty chart.
+  await open(page, "/admin");
+  await expect(main(page).getByText("Nessuna vendita negli ultimi 30 giorni", { exact: false })).toBeVisible();
+  await expect(main(page).locator('svg[preserveAspectRatio="none"]')).toHaveCount(0);
+
+  // The administrator orders product 127 (49,90 €) by card with standard delivery (6,90 €), on the test-payment page.
+  await open(page, "/cart");
+  const added = await page.request.post(`${shop.baseUrl}/cart.data`, {
+    form: { js: "1", intent: "add", variantId: String(variantIdOf(127)), quantity: "1" },
+    headers: { Origin: shop.baseUrl },
+  });
+  expect(added.status()).toBe(200);
+  await open(page, "/checkout");
+  const field = (name: string) => page.getByRole("textbox", { name, exact: true });
+  for (const [name, value] of [["Nome", "Titolare"], ["Cognome", "Bimbi"], ["Telefono", "+39 333 765 4321"], ["Indirizzo (via, piazza)", "Via dei Fori Imperiali"], ["Numero civico", "1"], ["CAP", "00186"], ["Città", "Roma"], ["Provincia", "RM"]]) await field(name!).fill(value!);
+  await page.getByRole("radio", { name: /^Spedizione in Italia/ }).check();
+  await page.getByRole("radio", { name: /^Carta di credito o di debito/ }).check();
+  await page.getByRole("checkbox", { name: /Ho letto e accetto le condizioni di vendita/ }).check();
+  await page.getByRole("button", { name: "Ordine con obbligo di pagamento" }).click();
+  await expect(page).toHaveURL(/\/pagamento-di-prova\//);
+  await page.getByRole("button", { name: /^Paga / }).click();
+  await expect(page.getByTestId("order-status")).toHaveText("Stato: Pagato", { timeout: 20_000 });
+  const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+  const orderNumber = /Ordine n. (\d+)/.exec((await page.getByRole("heading", { level: 1 }).textContent()) ?? "")![1]!;
+
+  // Paid -> preparing -> shipped with a carrier, then refunded on the card; the history says so in words.
+  await open(page, `/admin/ordini/${orderId}`);
+  await page.getByRole("button", { name: "Passa a «In preparazione»" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Stato dell'ordine aggiornato." })).toBeVisible();
+  await page.getByLabel("Corriere").fill("BRT");
+  await page.getByLabel("Numero di tracciamento").fill("BRT123456");
+  await page.getByRole("button", { name: "Segna come spedito e avvisa il cliente" }).click();
+  await expect(page.getByText("Stato: Spedito")).toBeVisible();
+  await page.getByRole("button", { name: "Rimborsa 56,80 € sulla carta" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Rimborso registrato." })).toBeVisible();
+  await expect(page.getByText("Stato: Rimborsato")).toBeVisible();
+  const history = page.getByRole("list").filter({ hasText: "Ordine ricevuto." });
+  await expect(history).toContainText("Pagamento registrato: carta (pagamento di prova).");
+  await expect(history).toContainText(/Rimborso eseguito: Carta di credito o di debito, riferimento \S+/);
+  await expect(history).not.toContainText(/paid:|refund:/);
+  await expectNoAxeViolations(page);
+  await shot(page, "order-refunded");
+
+  // New opening hours show in the shop's footer at once.
+  await open(page, "/admin/impostazioni");
+  const shopForm = page.locator("form#shop");
+  await shopForm.getByLabel("Orari: Sabato").fill("09:00-13:00");
+  await shopForm.getByRole("button", { name: "Salva «Dati del negozio e orari»" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Salvato: Dati del negozio e orari." })).toBeVisible();
+  await open(page, "/");
+  const saturday = page.getByRole("contentinfo").locator("dl div").filter({ hasText: "Sabato" }).first();
+  await expect(saturday).toHaveText(/^Sabato\s*09:00-13:00$/);
+
+  // A gift list of the administrator's own, found in the back office by its code and closed there.
+  await open(page, "/crea-lista-nascita");
+  const listTitle = `Lista del negozio ${crypto.randomBytes(3).toString("hex")}`;
+  const listForm = page.getByRole("form", { name: "Crea una nuova lista" });
+  await listForm.getByLabel("Titolo della lista").fill(listTitle);
+  const eventDate = new Date(Date.now() + 20 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  await listForm.getByLabel("Data dell'evento").fill(eventDate);
+  await listForm.getByLabel("Nomi dei festeggiati").fill("Sofia");
+  await listForm.getByLabel("Messaggio per gli invitati").fill("Grazie!");
+  await listForm.getByRole("button", { name: "Crea la lista" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "La lista è stata creata." })).toBeVisible();
+  const code = (await page.getByRole("article", { name: listTitle }).locator("strong.font-mono").textContent())!.trim();
+
+  await open(page, `/admin/liste-regalo?q=${code.toLowerCase()}`);
+  await expect(page.getByRole("status").filter({ hasText: "1 lista" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shot(page, "gift-lists");
+  await main(page).getByRole("link", { name: listTitle }).click();
+  await expect(page.getByRole("heading", { level: 1, name: listTitle })).toBeVisible();
+  await expect(main(page)).toContainText("Ritiro in negozio");
+  await page.getByRole("button", { name: "Chiudi la lista (non si potranno più fare regali)" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Lista chiusa" })).toBeVisible();
+  await expect(main(page)).toContainText(`${code} · Chiusa`);
+  await expectNoAxeViolations(page);
+  await shot(page, "gift-list");
+
+  // The administrator as a customer, in English: the order and the list, and no word of a password.
+  await open(page, "/en/admin/clienti?q=titolare");
+  await expect(page.getByRole("status").filter({ hasText: "1 account" })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shot(page, "customers");
+  await main(page).getByRole("link", { name: "titolare", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "titolare" })).toBeVisible();
+  await expect(main(page).getByRole("link", { name: `Order no. ${orderNumber}` })).toBeVisible();
+  await expect(main(page).getByRole("link", { name: listTitle })).toBeVisible();
+  await expect(main(page)).not.toContainText(/password/i);
+  await expectNoAxeViolations(page);
+  await shot(page, "customer");
+
+  // Every change is in the activity log.
+  await open(page, "/admin/registro");
+  for (const action of ["order.status", "order.refund", "settings.update", "giftList.close"]) await expect(main(page).getByText(action, { exact: true }).first()).toBeVisible();
 });
 
 test("a customer gets the 403 page on /admin, and a guest the login page", async ({ page, expectNoAxeViolations }) => {

@@ -1,15 +1,17 @@
 /**
  * Playwright globalSetup: starts the built shop (`node server.js`, NODE_ENV=production) on a free
  * port with a fresh temporary DATA_DIR (embedded PGlite, sample catalogue seeded on first start),
- * waits for /healthz, and hands its address to the tests in E2E_BASE_URL. The returned teardown
+ * waits for /healthz, and hands its address to the tests in E2E_BASE_URL. Before the start, the
+ * back-office account of back-office-account.ts is made on that folder. The returned teardown
  * stops it and deletes the data. With E2E_BASE_URL already set, that server is used as it is.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { backOfficeAccount } from "./back-office-account";
 
 const root = path.resolve(import.meta.dirname, "..");
 const startTimeoutMs = Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000);
@@ -45,6 +47,7 @@ export default async function startShop() {
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
   };
   for (const name of hostSettings) delete env[name];
+  makeBackOfficeAccount(env);
 
   console.log(`e2e: starting the shop at ${baseUrl} (first start migrates and seeds; server log: ${logFile})`);
   const startedAt = Date.now();
@@ -67,6 +70,17 @@ export default async function startShop() {
     if (process.env.E2E_KEEP_DATA) console.log(`e2e: data and server log kept in ${scratch}`);
     else fs.rmSync(scratch, { recursive: true, force: true });
   };
+}
+
+/** `npm run admin:create` on the data folder before the shop opens it (PGlite: one process per folder). */
+function makeBackOfficeAccount(env: NodeJS.ProcessEnv) {
+  const made = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server/accounts/admin-cli.ts", backOfficeAccount.email, "--password", backOfficeAccount.password],
+    { cwd: root, env: { PATH: process.env.PATH, DATA_DIR: env.DATA_DIR, MEDIA_DIR: env.MEDIA_DIR, LOG_LEVEL: "silent" }, encoding: "utf8" },
+  );
+  if (made.status !== 0) throw new Error(`e2e: the back-office account could not be made: ${made.stderr}${made.stdout}`);
+  process.env.E2E_BACK_OFFICE = "1";
 }
 
 async function waitForHealth(baseUrl: string, server: ChildProcess) {

@@ -49,6 +49,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Trusted reverse-proxy hops in front of the app (Express `trust proxy`). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** `npm run serve:cluster` (server/ops/cluster.ts): app processes behind the front; unset: one per CPU core. */
+  CLUSTER_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** Seed the sample catalogue on first start (an empty database). */
   SEED_SAMPLE_DATA: z
     .enum(["true", "false"])

@@ -17,11 +17,11 @@ import {
   showsSizeChoice,
   type VariantOption,
 } from "./variant-selection";
+import { isOneSize } from "./sizes";
 
 let nextId = 1;
 function variant(colour: string | null, size: string, stock: number, overrides: Partial<VariantOption> = {}): VariantOption {
-  const oneSize = size === "TAGLIA_UNICA" || size === "tagliau";
-  return { id: nextId++, colour, size, isOneSize: oneSize, stock, isPreorder: false, preorderDays: null, ...overrides };
+  return { id: nextId++, colour, size, isOneSize: isOneSize(size), stock, isPreorder: false, preorderDays: null, ...overrides };
 }
 
 // A romper in white and blue, sizes x, m, xl; blue m is sold out; blue xl is a pre-order.

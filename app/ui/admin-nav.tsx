@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 
-/** The back office's sections; those not built yet (gift lists, customers) show "coming soon". */
+/** The back office's sections, in the order of the side navigation. */
 export const adminSections = [
   { path: "/admin", key: "dashboard", end: true },
   { path: "/admin/prodotti", key: "products", end: false },

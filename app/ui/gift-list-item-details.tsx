@@ -1,5 +1,6 @@
 import type { ProductImageData } from "./product-image";
-import { formatSize, useColourName } from "./variant-picker";
+import { formatSize } from "#app/lib/sizes.ts";
+import { useColourName } from "./variant-picker";
 
 /** What the owner's page and the guests' page both show of a wished item. */
 export type GiftListItemBase = {

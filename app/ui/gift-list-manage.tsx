@@ -5,6 +5,7 @@ import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { CompletionCodePanel, GiftThanksSection, type CompletionCodeView, type GiftThanks } from "./gift-list-thanks";
 import { AccountNotice, SubmitButton, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
+import { GroupGiftProgress, type GroupGiftView } from "./gift-list-group";
 import { GiftListItemDetails, type GiftListItemBase } from "./gift-list-item-details";
 import { ProductImage } from "./product-image";
 
@@ -21,7 +22,7 @@ export type OwnGiftList = {
   visibility: "public" | "code_only";
   status: "open" | "closed";
   canDelete: boolean;
-  items: (GiftListItemBase & { quantityBought: number })[];
+  items: (GiftListItemBase & { quantityBought: number; group: GroupGiftView | null })[];
   invitations: { email: string; createdAt: string | Date }[];
   /** Who gave what (thank-you tracker) and the completion discount once its window opened. */
   thanks?: GiftThanks[];
@@ -117,6 +118,7 @@ export function OwnGiftListCard({
           {t("giftLists.mine.items")}
         </h3>
         {itemState?.errors?.form && <AccountNotice kind="error">{t(itemState.errors.form)}</AccountNotice>}
+        {list.items.length > 0 && <p className="mb-2 text-sm text-muted">{t("giftLists.group.ownerHint")}</p>}
         {list.items.length === 0 ? (
           <p className="text-muted">
             {t("giftLists.mine.itemsEmpty")}{" "}
@@ -154,6 +156,12 @@ export function OwnGiftListCard({
                         <dd className="font-semibold">{item.stillNeeded}</dd>
                       </div>
                     </dl>
+                    {item.group && (
+                      <div className="mt-2 max-w-sm">
+                        <p className="mb-1 inline-block rounded-full bg-sun-50 px-3 py-1 text-sm font-semibold">{t("giftLists.group.badge")}</p>
+                        <GroupGiftProgress group={item.group} locale={locale} />
+                      </div>
+                    )}
                   </div>
                   <div className="flex flex-wrap items-end gap-2">
                     <Form method="post" action={action} className="flex items-end gap-2">
@@ -182,6 +190,17 @@ export function OwnGiftListCard({
                         <span className="sr-only"> {item.name}</span>
                       </button>
                     </Form>
+                    {(item.group || item.stillNeeded > 0) && (
+                      <Form method="post" action={action}>
+                        <input type="hidden" name="intent" value="group-gift" />
+                        <input type="hidden" name="itemId" value={item.id} />
+                        <input type="hidden" name="groupGift" value={item.group ? "off" : "on"} />
+                        <button type="submit" className="btn-secondary px-4 py-2">
+                          {t(item.group ? "giftLists.group.ownerClose" : "giftLists.group.ownerOpen")}
+                          <span className="sr-only"> {item.name}</span>
+                        </button>
+                      </Form>
+                    )}
                     {item.quantityBought === 0 && (
                       <Form method="post" action={action}>
                         <input type="hidden" name="intent" value="item-remove" />

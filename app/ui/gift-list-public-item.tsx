@@ -3,6 +3,8 @@ import { useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
 import { Price } from "./price";
+import { AccountNotice } from "./account-form-parts";
+import { ContributionForm, GroupGiftProgress, type ContributionState, type GroupGiftView } from "./gift-list-group";
 import { GiftListItemDetails, type GiftListItemBase } from "./gift-list-item-details";
 import { ProductImage } from "./product-image";
 
@@ -16,13 +18,24 @@ export type PublicGiftListItem = GiftListItemBase & {
   stock: number;
   isPreorder: boolean;
   preorderDays: number | null;
+  /** A group gift: given through contributions only. */
+  group: GroupGiftView | null;
 };
 
 /**
  * One wished gift: picture, variant, price, how many are still needed, the pre-order warning, and
- * "give this" (a fetcher post to the list page; without JavaScript a plain post and a redirect).
+ * "give this" (a fetcher post to the list page; without JavaScript a plain post and a redirect), or
+ * for a group gift what is collected and the contribution form (`contribution`: the list is open).
  */
-export function PublicGiftListItemCard({ item, code }: { item: PublicGiftListItem; code: string }) {
+export function PublicGiftListItemCard({
+  item,
+  code,
+  contribution,
+}: {
+  item: PublicGiftListItem;
+  code: string;
+  contribution?: { idempotencyKey: string; state: ContributionState | undefined };
+}) {
   const { t } = useTranslation();
   const location = useLocation();
   const locale = localeOfPath(location.pathname);
@@ -53,7 +66,26 @@ export function PublicGiftListItemCard({ item, code }: { item: PublicGiftListIte
         {item.arrivesAfterEvent && !given && (
           <p className="rounded-xl border-l-4 border-amber-500 bg-sun-50 px-3 py-2 text-sm font-semibold">{t("giftLists.public.preorderLate", { days: item.preorderDays ?? 0 })}</p>
         )}
-        {!given && (
+        {item.group && !given && (
+          <div className="space-y-2">
+            <p className="inline-block rounded-full bg-sun-50 px-3 py-1 text-sm font-semibold">{t("giftLists.group.badge")}</p>
+            <p className="text-sm text-muted">{t("giftLists.group.lead")}</p>
+            <GroupGiftProgress group={item.group} locale={locale} />
+            {contribution?.state?.errors.form && item.group.leftCents === 0 && <AccountNotice kind="error">{t(contribution.state.errors.form)}</AccountNotice>}
+            {contribution && item.group.leftCents > 0 && (
+              <ContributionForm
+                itemId={item.id}
+                itemName={item.name}
+                code={code}
+                group={item.group}
+                idempotencyKey={contribution.idempotencyKey}
+                state={contribution.state}
+                locale={locale}
+              />
+            )}
+          </div>
+        )}
+        {!given && !item.group && (
           <fetcher.Form
             method="post"
             action={localizedHref(`/lista-nascita/${code}`, locale)}

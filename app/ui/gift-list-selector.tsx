@@ -7,7 +7,8 @@ import type { GiftListSelectorAnswer } from "#server/gift-lists/gift-list-select
 import { FetcherMarker } from "./cart-toasts";
 import { GiftIcon } from "./icons";
 import { PersonalisationFields } from "./personalisation-fields";
-import { formatSize, useColourName } from "./variant-picker";
+import { formatSize } from "#app/lib/sizes.ts";
+import { useColourName } from "./variant-picker";
 
 type Step = "closed" | "oops" | "confirm" | "success" | "error";
 

@@ -3,7 +3,8 @@ import { Form } from "react-router";
 import { formatDate } from "#app/lib/format.ts";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { useFormatPrice } from "./price";
-import { formatSize, useColourName } from "./variant-picker";
+import { formatSize } from "#app/lib/sizes.ts";
+import { useColourName } from "./variant-picker";
 
 export type GiftThanks = {
   id: number;

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useLocation } from "react-router";
 import { formatDate, formatMoney } from "#app/lib/format.ts";
 import type { Locale } from "#app/lib/locale.ts";
+import { customerHistoryNoteText } from "#app/lib/order-history.ts";
 import type { OrderView } from "#server/orders/order-view.service.ts";
 import { OpeningHoursList } from "./opening-hours-list";
 import { postalAddress, type ShopIdentity } from "./shop-contacts";
@@ -32,8 +33,10 @@ export function OrderDelivery({ order, shop }: { order: OrderView; shop: ShopIde
   const { delivery } = order;
   return (
     <Panel id="order-delivery-title" title={t("order.delivery.title")}>
-      <p className="font-semibold">{t(`order.delivery.${delivery.method}`)}</p>
-      {delivery.method === "collection" ? (
+      <p className="font-semibold">{delivery.groupGiftContribution ? t("giftLists.group.badge") : t(`order.delivery.${delivery.method}`)}</p>
+      {delivery.groupGiftContribution ? (
+        <p className="mt-2">{t("giftLists.group.orderNote")}</p>
+      ) : delivery.method === "collection" ? (
         <div className="mt-2">
           <p className="text-sm text-muted">{t("order.delivery.collectAt")}</p>
           <address className="not-italic">{postalAddress(shop)}</address>
@@ -157,18 +160,11 @@ export function OrderPayment({ order, locale, payProblem }: { order: OrderView; 
   );
 }
 
-const knownNotes = new Set(["order-placed", "card-payment-expired", "card-payment-abandoned", "bank-transfer-not-received"]);
-
 /** Every status the order went through, oldest first, with the shop's notes. */
 export function OrderHistory({ order, locale }: { order: OrderView; locale: Locale }) {
   const { t } = useTranslation();
   // The shop's own codes become sentences; other codes stay for the back office; staff's words are shown.
-  const noteText = (note: string | null) => {
-    if (!note) return null;
-    if (note.startsWith("paid:")) return t("order.history.notes.paid");
-    if (knownNotes.has(note)) return t(`order.history.notes.${note}`);
-    return /^[a-z0-9_:-]+$/.test(note) ? null : note;
-  };
+  const noteText = (note: string | null) => customerHistoryNoteText(t, note);
   return (
     <Panel id="order-history-title" title={t("order.history.title")}>
       <ol className="relative space-y-4 border-l-2 border-brand-100 pl-5">

@@ -3,11 +3,10 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { formatMoney } from "#app/lib/format.ts";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { shownSize } from "#app/lib/sizes.ts";
 import type { OrderView } from "#server/orders/order-view.service.ts";
 import { LineDetails } from "./cart-line-item";
 import { ProductImage } from "./product-image";
-
-const oneSize = new Set(["TAGLIA_UNICA", "tagliau"]);
 
 /** The order's lines as they were bought (snapshot prices), and its totals, in euros. */
 export function OrderLines({ order, locale }: { order: OrderView; locale: Locale }) {
@@ -37,7 +36,7 @@ export function OrderLines({ order, locale }: { order: OrderView; locale: Locale
             }
             details={
               <>
-                <LineDetails line={{ ...line, size: line.size && !oneSize.has(line.size) ? line.size : null }} />
+                <LineDetails line={{ ...line, size: shownSize(line.size) }} />
                 <p className="text-sm text-muted">
                   {t("order.quantity")}: {line.quantity} × {format(line.unitCents + line.personalisationUnitCents)}
                 </p>

@@ -16,6 +16,7 @@ import {
   type VariantOption,
   type VariantSelection,
 } from "#app/lib/variant-selection.ts";
+import { formatSize } from "#app/lib/sizes.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
@@ -35,11 +36,6 @@ const swatches: Record<string, string> = {
 export function useColourName() {
   const { t } = useTranslation();
   return (colour: string) => t(`productPage.colours.${colour}`, { defaultValue: colour });
-}
-
-/** Letter sizes read as the shop prints them ("XL"); others ("0-6 mesi", "150ml") as stored. */
-export function formatSize(size: string): string {
-  return /^(x{0,3}[sml]|x{1,3})$/i.test(size) ? size.toUpperCase() : size;
 }
 
 type PickerProps = {

@@ -71,6 +71,8 @@ export function createAuth({ db, env, publicUrl }: { db: Db; env: Env; publicUrl
     rateLimit: { enabled: true, storage: "database", window: 60, max: 100 },
     trustedOrigins: [publicUrl],
     advanced: {
+      // better-auth skips its Origin check when NODE_ENV=test: keep it on, so the tests see what production does.
+      disableOriginCheck: false,
       useSecureCookies: publicUrl.startsWith("https:"),
       // The client address as Express computed it (TRUST_PROXY aware), set by every entry point.
       ipAddress: { ipAddressHeaders: [clientIpHeader] },

@@ -12,6 +12,7 @@
  */
 import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { storedSizeName } from "#app/lib/sizes.ts";
 import type { Db } from "#server/db/client.ts";
 import { brands, categories, productColours, products, productVariants, stockMovements, subcategories } from "#server/db/schema.ts";
 import { recordAudit } from "./audit.service";
@@ -122,7 +123,7 @@ function coloursOf(entry: LegacyProduct) {
       const stock = Number(str(info.stock) || "0");
       const days = Number(str(info.giorni) || "0");
       const isPreorder = str(info.prenotazione).toLowerCase() === "si" || str(info.prenotazione).toLowerCase() === "sì";
-      return { size: size.trim() || "TAGLIA_UNICA", stock: Number.isSafeInteger(stock) && stock > 0 ? Math.min(stock, 100_000) : 0, isPreorder, preorderDays: isPreorder ? Math.min(Math.max(days || 1, 1), 365) : null };
+      return { size: storedSizeName(size), stock: Number.isSafeInteger(stock) && stock > 0 ? Math.min(stock, 100_000) : 0, isPreorder, preorderDays: isPreorder ? Math.min(Math.max(days || 1, 1), 365) : null };
     }),
   }));
 }

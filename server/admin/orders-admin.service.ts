@@ -49,9 +49,14 @@ export type AdminOrderRow = {
   isPaid: boolean;
 };
 
+/** Whose orders a list shows besides the filters: one customer's account, or the gifts bought from one gift list. */
+export type AdminOrderScope = { userId?: string; giftListId?: string };
+
 /** Newest first. `q` is an order number ("1042", "#1042") or part of an e-mail address. */
-export async function listAdminOrders(db: Db, filters: AdminOrderFilters): Promise<{ rows: AdminOrderRow[]; total: number; page: number; pageCount: number }> {
+export async function listAdminOrders(db: Db, filters: AdminOrderFilters, scope: AdminOrderScope = {}): Promise<{ rows: AdminOrderRow[]; total: number; page: number; pageCount: number }> {
   const conditions: SQL[] = [];
+  if (scope.userId) conditions.push(eq(orders.userId, scope.userId));
+  if (scope.giftListId) conditions.push(eq(orders.giftListId, scope.giftListId));
   if (filters.status) conditions.push(eq(orders.status, filters.status));
   if (filters.payment) conditions.push(eq(orders.paymentMethod, filters.payment));
   if (filters.delivery) conditions.push(eq(orders.deliveryMethod, filters.delivery));

@@ -3,6 +3,7 @@
  * under `admin.errors.*`, shown next to its field in the page's language.
  */
 import { z } from "zod";
+import { storedSizeName } from "#app/lib/sizes.ts";
 
 export const productTextLimits = { sku: 40, name: 200, shortDescription: 1000, fullDescription: 20_000, material: 200, url: 500 } as const;
 export const maxStock = 100_000;
@@ -217,7 +218,7 @@ export const VariantInput = z
   .object({
     colourId: whole(1, 2_000_000_000, { range: "admin.errors.invalid" }, true),
     size: text(40)
-      .transform((value) => value || "TAGLIA_UNICA")
+      .transform(storedSizeName)
       .pipe(z.string().regex(sizePattern, { error: "admin.errors.sizeNameInvalid" })),
     sku,
     stock: wholeRequired(0, maxStock, { negative: "admin.errors.stockNegative", range: "admin.errors.stockRange" }),

@@ -8,6 +8,7 @@
  */
 import { asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { storedSizeName } from "#app/lib/sizes.ts";
 import type { Db } from "#server/db/client.ts";
 import { brands, categories, productColours, products, productVariants, stockMovements, subcategories } from "#server/db/schema.ts";
 import { recordAudit } from "./audit.service";
@@ -137,7 +138,7 @@ const CsvVariant = z
       preorderDays = /^\d{1,3}$/.test(value.preorder_days) ? Number(value.preorder_days) : 0;
       if (preorderDays < 1 || preorderDays > 365) ctx.addIssue({ code: "custom", path: ["preorder_days"], message: "admin.errors.preorderDaysRange" });
     } else if (isPreorder) ctx.addIssue({ code: "custom", path: ["preorder_days"], message: "admin.errors.preorderDaysRequired" });
-    return { colour: value.colour.toLowerCase() || null, size: value.size || "TAGLIA_UNICA", sku: value.variant_sku, stock, isPreorder, preorderDays: isPreorder ? preorderDays : null };
+    return { colour: value.colour.toLowerCase() || null, size: storedSizeName(value.size), sku: value.variant_sku, stock, isPreorder, preorderDays: isPreorder ? preorderDays : null };
   });
 type CsvVariant = NonNullable<z.output<typeof CsvVariant>>;
 

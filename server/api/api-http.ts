@@ -22,6 +22,7 @@ export const apiErrorCodes = [
   "conflict",
   "too-many-requests",
   "internal-error",
+  "service-unavailable",
   // The shop's own refusals, with the message of the page that refuses the same (passed in `message`).
   "invalid-code",
   "has-purchases",

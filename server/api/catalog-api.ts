@@ -1,6 +1,7 @@
 /** The public catalogue calls of SPEC.md section 7: products in the client form, and their photos. */
 import { z } from "zod";
 import { getProductImageUrl } from "#app/lib/media.ts";
+import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";
 import { getListingProductIds } from "#server/catalog/listing.service.ts";
 import type { ListingScope } from "#server/catalog/listing.ts";
 import { slugPattern } from "#server/catalog/listing.inputs.ts";
@@ -11,11 +12,23 @@ import { ClientProduct, getClientProducts } from "./product-client-form";
 
 const ClientProducts = z.array(ClientProduct);
 
+/**
+ * Whole lists in the client form, per language and scope (null: unknown slug). Rebuilding the full list
+ * takes tens of milliseconds; a kept one is served until the catalogue changes, and for at most
+ * 10 seconds, which bounds how old its stock figures can be (server/catalog/catalogue-cache.ts).
+ */
+const clientProductLists = createCatalogueCache<ClientProduct[] | null>({ maxAgeMs: 10_000, maxEntries: 200 });
+
 async function productsOf(call: ApiCall<unknown, unknown, "public">, scope: ListingScope): Promise<ApiOutcome<ClientProduct[]>> {
   const { services, locale, now } = call;
-  const ids = await getListingProductIds(services.db, { scope, now });
-  if (!ids) return apiFailure(404, "not-found");
-  return { ok: true, data: await getClientProducts(services.db, { ids, locale, now, publicUrl: services.publicUrl }) };
+  const { db, publicUrl } = services;
+  const key = `${locale} ${scope.kind} ${"slug" in scope ? scope.slug : ""}`;
+  const products = await clientProductLists.get(db, key, async () => {
+    const ids = await getListingProductIds(db, { scope, now });
+    return ids && (await getClientProducts(db, { ids, locale, now, publicUrl }));
+  });
+  if (!products) return apiFailure(404, "not-found");
+  return { ok: true, data: products };
 }
 
 const slug = () => z.string().max(80).regex(slugPattern);

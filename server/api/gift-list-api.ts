@@ -7,6 +7,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Locale } from "#app/lib/locale.ts";
+import { isOneSize } from "#app/lib/sizes.ts";
 import { getAddress } from "#server/accounts/address.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftListItems, giftLists, productColours, productVariants } from "#server/db/schema.ts";
@@ -151,12 +152,11 @@ async function findVariant(db: Db, productId: number, colour: string | null, siz
         colour ? eq(sql`lower(${productColours.colour})`, colour.toLowerCase()) : isNull(productVariants.colourId),
       ),
     );
-  const oneSize = (value: string) => value === "TAGLIA_UNICA" || value === "tagliau";
   const match = size
     ? rows.find((row) => row.size.toLowerCase() === size.toLowerCase())
     : rows.length === 1
       ? rows[0]
-      : rows.find((row) => oneSize(row.size));
+      : rows.find((row) => isOneSize(row.size));
   return match?.id ?? null;
 }
 

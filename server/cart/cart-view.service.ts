@@ -15,7 +15,7 @@ import {
   productVariants,
 } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
-import { isOneSize } from "#server/catalog/product.ts";
+import { isOneSize } from "#app/lib/sizes.ts";
 import { cartTotals, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
 import { isOnRequestSql } from "./cart.service";
 

@@ -18,6 +18,7 @@ import {
   productVariants,
   subcategories,
 } from "#server/db/schema.ts";
+import { createCatalogueCache } from "./catalogue-cache";
 import type { ListingGroup } from "./listing.inputs";
 import {
   buildFacetOptions,
@@ -32,7 +33,7 @@ import {
   type ListingQuery,
   type ListingScope,
 } from "./listing";
-import { isOneSize } from "./product";
+import { isOneSize } from "#app/lib/sizes.ts";
 import { getProductCards, isOnRequestSql, type ProductCardData } from "./product-card";
 import { matchSearch, type SearchMatch, type SearchMode } from "./search.service";
 import { offersCategorySlug } from "./taxonomy";
@@ -277,6 +278,13 @@ async function countFacet(db: Db, facet: ListingFacet, where: SQL | undefined, n
   );
 }
 
+/**
+ * A listing's total and its filter counts (one map per shown filter), kept per process while the catalogue
+ * stays the same and for at most 10 seconds, so an offer that ends leaves the counts soon after
+ * (server/catalog/catalogue-cache.ts). Sort and page do not change them.
+ */
+const listingCounts = createCatalogueCache<{ total: number; facetCounts: FacetCounts[] }>({ maxAgeMs: 10_000, maxEntries: 500 });
+
 /** A page of the listing with its filters; null when the category, subcategory or brand is unknown (404). */
 export async function getListing(
   db: Db,
@@ -316,13 +324,17 @@ export async function getListing(
   const base = [eq(products.isPublished, true), subjectCondition, groupCondition(db, query.group, now), search?.where];
   const where = and(...base, ...filterConditions(db, resolved, now));
   const offersCategoryId = catalogue.categories.find((category) => category.slug === offersCategorySlug)?.id;
-  const [[totalRow], ...facetCounts] = await Promise.all([
-    db.select({ total: count() }).from(products).where(where),
-    ...shownFacets.map((facet) =>
-      countFacet(db, facet, and(...base, ...filterConditions(db, resolved, now, facet)), now, offersCategoryId),
-    ),
-  ]);
-  const total = totalRow?.total ?? 0;
+  // The counts read the whole catalogue; they are the same for every visitor until it changes.
+  const countsKey = JSON.stringify([scope, query.group, query.search, search ? locale : null, resolved]);
+  const { total, facetCounts } = await listingCounts.get(db, countsKey, async () => {
+    const [[totalRow], ...counts] = await Promise.all([
+      db.select({ total: count() }).from(products).where(where),
+      ...shownFacets.map((facet) =>
+        countFacet(db, facet, and(...base, ...filterConditions(db, resolved, now, facet)), now, offersCategoryId),
+      ),
+    ]);
+    return { total: totalRow?.total ?? 0, facetCounts: counts };
+  });
   const pageCount = pageCountOf(total);
   const page = clampPage(query.page, pageCount);
 

@@ -5,7 +5,7 @@
  */
 import { localeOfPath } from "#app/lib/locale.ts";
 import { ListingParams, type ListingGroup, type ListingSort } from "./listing.inputs";
-import { isOneSize } from "./product";
+import { isOneSize } from "#app/lib/sizes.ts";
 import { normaliseSearchText } from "./search";
 
 /** DECISIONS.md: 24 per page, 6 rows of 4 on large screens. */

@@ -7,7 +7,7 @@ import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { brands, productBrands, productImages, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
-import { isOneSize } from "./product";
+import { isOneSize } from "#app/lib/sizes.ts";
 
 export type ProductCardImage = { storageKey: string; width: number; height: number; alt: string };
 

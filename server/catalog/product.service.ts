@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Locale } from "#app/lib/locale.ts";
 import { placeholderImageKey } from "#app/lib/media.ts";
 import type { VariantOption } from "#app/lib/variant-selection.ts";
@@ -16,7 +17,8 @@ import {
   subcategories,
 } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
-import { getProductAvailability, isOneSize, isProductOnRequest, pickRelatedIds, type Availability } from "./product";
+import { isOneSize } from "#app/lib/sizes.ts";
+import { getProductAvailability, isProductOnRequest, pickRelatedIds, type Availability } from "./product";
 
 export type ProductPageImage = { storageKey: string; width: number; height: number; alt: string };
 
@@ -97,98 +99,106 @@ export async function getProductPage(db: Db, id: number, locale: Locale, now: Da
   return page ?? null;
 }
 
+/** node-postgres and PGlite both parse `json` values; a driver that hands back text is read here. */
+function fromJson(value: unknown): never {
+  return (typeof value === "string" ? JSON.parse(value) : value) as never;
+}
+
+/** A product's rows of another table as one ordered JSON array (`[]` when it has none). */
+function jsonRows<Row>(select: SQL, from: SQL, orderBy: SQL): SQL<Row[]> {
+  return sql<Row[]>`coalesce((select json_agg(${select} order by ${orderBy}) ${from}), '[]'::json)`.mapWith(fromJson);
+}
+
+/**
+ * One row per published product of `ids` with what the page shows, texts in `locale` (never the search
+ * columns): its categories, brands, colours, pictures, sizes and related ids as JSON arrays beside it.
+ */
+function selectProductPageRows(db: Db, ids: number[], locale: Locale) {
+  const inLocale = (it: AnyPgColumn, en: AnyPgColumn) => sql<string>`${locale === "en" ? en : it}`;
+  return db
+    .select({
+      id: products.id,
+      sku: products.sku,
+      name: inLocale(products.nameIt, products.nameEn),
+      shortDescription: inLocale(products.shortDescriptionIt, products.shortDescriptionEn),
+      fullDescription: inLocale(products.fullDescriptionIt, products.fullDescriptionEn),
+      priceCents: products.priceCents,
+      discountPercent: products.discountPercent,
+      offerEndsAt: products.offerEndsAt,
+      isNew: products.isNew,
+      isFreeShipping: products.isFreeShipping,
+      rating: products.rating,
+      saleCount: products.saleCount,
+      isOnRequest: products.isOnRequest,
+      primaryCategoryId: products.primaryCategoryId,
+      personalisationFields: products.personalisationFields,
+      personalisationDescription: inLocale(products.personalisationDescriptionIt, products.personalisationDescriptionEn),
+      personalisationCostCents: products.personalisationCostCents,
+      lengthMm: products.lengthMm,
+      widthMm: products.widthMm,
+      heightMm: products.heightMm,
+      weightGrams: products.weightGrams,
+      // The Italian material decides whether there is one; the English one may be missing.
+      material:
+        locale === "en" ? sql<string | null>`case when ${products.materialIt} is null then null else coalesce(${products.materialEn}, ${products.materialIt}) end` : products.materialIt,
+      affiliateUrl: products.affiliateUrl,
+      subcategory: sql<CategoryRef | null>`case when ${subcategories.id} is null then null else json_build_object('slug', ${subcategories.slug}, 'name', ${inLocale(subcategories.nameIt, subcategories.nameEn)}) end`.mapWith(fromJson),
+      categoryRows: jsonRows<{ id: number; slug: string; name: string }>(
+        sql`json_build_object('id', ${categories.id}, 'slug', ${categories.slug}, 'name', ${inLocale(categories.nameIt, categories.nameEn)})`,
+        sql`from ${productCategories} join ${categories} on ${categories.id} = ${productCategories.categoryId} where ${productCategories.productId} = ${products.id}`,
+        sql`${productCategories.position}, ${categories.position}`,
+      ),
+      brandRows: jsonRows<{ slug: string; name: string; marksOnRequest: boolean }>(
+        sql`json_build_object('slug', ${brands.slug}, 'name', ${brands.name}, 'marksOnRequest', ${brands.marksOnRequest})`,
+        sql`from ${productBrands} join ${brands} on ${brands.id} = ${productBrands.brandId} where ${productBrands.productId} = ${products.id}`,
+        sql`${productBrands.position}, ${brands.id}`,
+      ),
+      colourRows: jsonRows<{ id: number; colour: string }>(
+        sql`json_build_object('id', ${productColours.id}, 'colour', ${productColours.colour})`,
+        sql`from ${productColours} where ${productColours.productId} = ${products.id}`,
+        sql`${productColours.position}, ${productColours.id}`,
+      ),
+      imageRows: jsonRows<{ colourId: number | null; storageKey: string; width: number; height: number; alt: string }>(
+        sql`json_build_object('colourId', ${productImages.colourId}, 'storageKey', ${productImages.storageKey}, 'width', ${productImages.width}, 'height', ${productImages.height}, 'alt', ${inLocale(productImages.altIt, productImages.altEn)})`,
+        sql`from ${productImages} where ${productImages.productId} = ${products.id}`,
+        sql`${productImages.position}, ${productImages.id}`,
+      ),
+      variantRows: jsonRows<{ id: number; sku: string; colourId: number | null; size: string; stock: number; isPreorder: boolean; preorderDays: number | null }>(
+        sql`json_build_object('id', ${productVariants.id}, 'sku', ${productVariants.sku}, 'colourId', ${productVariants.colourId}, 'size', ${productVariants.size}, 'stock', ${productVariants.stock}, 'isPreorder', ${productVariants.isPreorder}, 'preorderDays', ${productVariants.preorderDays})`,
+        sql`from ${productVariants} where ${productVariants.productId} = ${products.id}`,
+        sql`${productVariants.position}, ${productVariants.id}`,
+      ),
+      // Published related products only; aliased, since the outer query reads `products` too.
+      relatedIds: jsonRows<number>(
+        sql`relation.related_product_id`,
+        sql`from ${productRelations} as relation join ${products} as related on related.id = relation.related_product_id and related.is_published where relation.product_id = ${products.id}`,
+        sql`relation.position, relation.related_product_id`,
+      ),
+    })
+    .from(products)
+    .leftJoin(subcategories, eq(subcategories.id, products.subcategoryId))
+    .where(and(inArray(products.id, ids), eq(products.isPublished, true)));
+}
+
+type ProductRow = Awaited<ReturnType<typeof selectProductPageRows>>[number];
+
 /**
  * The product page's data for several published products at once (the API's client form), in the
- * order of `ids`; missing or unpublished ones are left out. Eight queries, whatever the number of ids.
+ * order of `ids`; missing or unpublished ones are left out. One query, whatever the number of ids.
  */
 export async function getProductPages(db: Db, ids: readonly number[], locale: Locale, now: Date): Promise<ProductPageData[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const productRows = await db
-    .select()
-    .from(products)
-    .where(and(inArray(products.id, wanted), eq(products.isPublished, true)));
-  if (productRows.length === 0) return [];
-  const found = productRows.map((product) => product.id);
-  const subcategoryIds = [...new Set(productRows.flatMap((product) => (product.subcategoryId === null ? [] : [product.subcategoryId])))];
-
-  const [categoryRows, subcategoryRows, brandRows, colourRows, imageRows, variantRows, relatedRows] = await Promise.all([
-    db
-      .select({ productId: productCategories.productId, id: categories.id, slug: categories.slug, nameIt: categories.nameIt, nameEn: categories.nameEn })
-      .from(productCategories)
-      .innerJoin(categories, eq(categories.id, productCategories.categoryId))
-      .where(inArray(productCategories.productId, found))
-      .orderBy(asc(productCategories.position), asc(categories.position)),
-    subcategoryIds.length === 0 ? Promise.resolve([]) : db.select().from(subcategories).where(inArray(subcategories.id, subcategoryIds)),
-    db
-      .select({ productId: productBrands.productId, slug: brands.slug, name: brands.name, marksOnRequest: brands.marksOnRequest })
-      .from(productBrands)
-      .innerJoin(brands, eq(brands.id, productBrands.brandId))
-      .where(inArray(productBrands.productId, found))
-      .orderBy(asc(productBrands.position), asc(brands.id)),
-    db.select().from(productColours).where(inArray(productColours.productId, found)).orderBy(asc(productColours.position), asc(productColours.id)),
-    db.select().from(productImages).where(inArray(productImages.productId, found)).orderBy(asc(productImages.position), asc(productImages.id)),
-    db.select().from(productVariants).where(inArray(productVariants.productId, found)).orderBy(asc(productVariants.position), asc(productVariants.id)),
-    db
-      .select({ productId: productRelations.productId, relatedId: productRelations.relatedProductId })
-      .from(productRelations)
-      .innerJoin(products, eq(products.id, productRelations.relatedProductId))
-      .where(and(inArray(productRelations.productId, found), eq(products.isPublished, true)))
-      .orderBy(asc(productRelations.position), asc(productRelations.relatedProductId)),
-  ]);
-
-  const byProduct = new Map(productRows.map((product) => [product.id, product]));
-  const grouped = new Map<unknown[], Map<number, unknown[]>>();
-  // Rows grouped by product once (a list of every product must not rescan every row per product).
-  const ofProduct = <Row extends { productId: number }>(rows: Row[], id: number): Row[] => {
-    let byId = grouped.get(rows);
-    if (!byId) {
-      byId = new Map();
-      for (const row of rows) byId.set(row.productId, [...(byId.get(row.productId) ?? []), row]);
-      grouped.set(rows, byId);
-    }
-    return (byId.get(id) ?? []) as Row[];
-  };
+  const rows = await selectProductPageRows(db, wanted, locale);
+  const byId = new Map(rows.map((row) => [row.id, row]));
   return wanted.flatMap((id) => {
-    const product = byProduct.get(id);
-    if (!product) return [];
-    return [
-      toProductPage(
-        product,
-        {
-          categoryRows: ofProduct(categoryRows, id),
-          subcategory: subcategoryRows.find((row) => row.id === product.subcategoryId),
-          brandRows: ofProduct(brandRows, id),
-          colourRows: ofProduct(colourRows, id),
-          imageRows: ofProduct(imageRows, id),
-          variantRows: ofProduct(variantRows, id),
-          relatedRows: ofProduct(relatedRows, id),
-        },
-        locale,
-        now,
-      ),
-    ];
+    const row = byId.get(id);
+    return row ? [toProductPage(row, locale, now)] : [];
   });
 }
 
-type ProductRows = {
-  categoryRows: { id: number; slug: string; nameIt: string; nameEn: string }[];
-  subcategory: typeof subcategories.$inferSelect | undefined;
-  brandRows: { slug: string; name: string; marksOnRequest: boolean }[];
-  colourRows: (typeof productColours.$inferSelect)[];
-  imageRows: (typeof productImages.$inferSelect)[];
-  variantRows: (typeof productVariants.$inferSelect)[];
-  relatedRows: { relatedId: number }[];
-};
-
-function toProductPage(
-  product: typeof products.$inferSelect,
-  { categoryRows, subcategory, brandRows, colourRows, imageRows, variantRows, relatedRows }: ProductRows,
-  locale: Locale,
-  now: Date,
-): ProductPageData {
-  const inLocale = (it: string, en: string) => (locale === "en" ? en : it);
-  const name = inLocale(product.nameIt, product.nameEn);
+function toProductPage(product: ProductRow, locale: Locale, now: Date): ProductPageData {
+  const { name, categoryRows, brandRows, colourRows, imageRows, variantRows } = product;
 
   // The product's own category leads (breadcrumbs, structured data), then the others in order.
   const orderedCategories = [
@@ -199,7 +209,7 @@ function toProductPage(
     storageKey: row.storageKey,
     width: row.width,
     height: row.height,
-    alt: inLocale(row.altIt, row.altEn) || name,
+    alt: row.alt || name,
   });
   const generalImages = imageRows.filter((row) => row.colourId === null).map(toImage);
   const colours = colourRows.map((colour): ProductPageColour => {
@@ -221,15 +231,15 @@ function toProductPage(
   );
   const isOnRequest = isProductOnRequest(product, brandRows);
   const fields = product.personalisationFields ?? [];
-  const hasSheet = [product.lengthMm, product.widthMm, product.heightMm, product.weightGrams, product.materialIt].some((value) => value !== null);
+  const hasSheet = [product.lengthMm, product.widthMm, product.heightMm, product.weightGrams, product.material].some((value) => value !== null);
   const discountPercent = activeDiscountPercent(product.discountPercent, product.offerEndsAt, now);
 
   return {
     id: product.id,
     sku: product.sku,
     name,
-    shortDescription: inLocale(product.shortDescriptionIt, product.shortDescriptionEn),
-    fullDescription: inLocale(product.fullDescriptionIt, product.fullDescriptionEn),
+    shortDescription: product.shortDescription,
+    fullDescription: product.fullDescription,
     priceCents: product.priceCents,
     effectivePriceCents: effectivePriceCents(product, now),
     discountPercent,
@@ -239,8 +249,8 @@ function toProductPage(
     rating: product.rating,
     saleCount: product.saleCount,
     isOnRequest,
-    categories: orderedCategories.map((row) => ({ slug: row.slug, name: inLocale(row.nameIt, row.nameEn) })),
-    subcategory: subcategory ? { slug: subcategory.slug, name: inLocale(subcategory.nameIt, subcategory.nameEn) } : null,
+    categories: orderedCategories.map((row) => ({ slug: row.slug, name: row.name })),
+    subcategory: product.subcategory,
     brands: brandRows.map(({ slug, name: brandName }) => ({ slug, name: brandName })),
     images: generalImages.length > 0 || colours.length > 0 ? generalImages : [placeholderImage(name)],
     colours,
@@ -250,8 +260,8 @@ function toProductPage(
     personalisation:
       fields.length > 0 && !isOnRequest
         ? {
-            fields: fields.map((field) => ({ label: inLocale(field.labelIt, field.labelEn), maxLength: field.maxLength })),
-            description: inLocale(product.personalisationDescriptionIt, product.personalisationDescriptionEn),
+            fields: fields.map((field) => ({ label: locale === "en" ? field.labelEn : field.labelIt, maxLength: field.maxLength })),
+            description: product.personalisationDescription,
             costCents: product.personalisationCostCents,
           }
         : null,
@@ -261,10 +271,10 @@ function toProductPage(
           widthMm: product.widthMm,
           heightMm: product.heightMm,
           weightGrams: product.weightGrams,
-          material: product.materialIt === null ? null : inLocale(product.materialIt, product.materialEn ?? product.materialIt),
+          material: product.material,
         }
       : null,
     affiliateUrl: product.affiliateUrl,
-    relatedIds: pickRelatedIds(product.id, relatedRows.map((row) => row.relatedId)),
+    relatedIds: pickRelatedIds(product.id, product.relatedIds),
   };
 }

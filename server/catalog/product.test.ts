@@ -2,7 +2,6 @@ import { expect, test } from "vitest";
 import {
   getAvailability,
   getProductAvailability,
-  isOneSize,
   isProductOnRequest,
   parseProductId,
   parseRelatedIds,
@@ -40,14 +39,6 @@ test("a page shows at most 8 related products, never the product itself, without
   const many = Array.from({ length: 12 }, (_, index) => 100 + index);
   expect(pickRelatedIds(24, many)).toHaveLength(relatedProductsLimit);
   expect(pickRelatedIds(24, many)).toEqual(many.slice(0, 8));
-});
-
-test("TAGLIA_UNICA and the legacy tagliau mean one size; real sizes do not", () => {
-  expect(isOneSize("TAGLIA_UNICA")).toBe(true);
-  expect(isOneSize("tagliau")).toBe(true);
-  expect(isOneSize("Taglia_Unica")).toBe(true);
-  expect(isOneSize(null)).toBe(true);
-  for (const size of ["m", "xl", "0-6 mesi", "150ml", "taglia"]) expect(isOneSize(size), size).toBe(false);
 });
 
 test("a variant with stock is in stock, a pre-order size with stock is a pre-order, stock 0 or no variant is out of stock", () => {

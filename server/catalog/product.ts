@@ -1,6 +1,6 @@
 /**
- * Pure rules of the product page: which id addresses a product, the legacy related-ids string,
- * one-size detection and availability. No db, env or clock.
+ * Pure rules of the product page: which id addresses a product, the legacy related-ids string
+ * and availability (one size: app/lib/sizes.ts). No db, env or clock.
  */
 
 /** SPEC.md section 9: at most 8 related products. */
@@ -39,15 +39,6 @@ export function parseRelatedIds(correlati: string | null | undefined): number[] 
 /** The related products a page shows: no repeats, never the product itself, at most 8. */
 export function pickRelatedIds(productId: number, relatedIds: readonly number[]): number[] {
   return [...new Set(relatedIds)].filter((id) => id !== productId).slice(0, relatedProductsLimit);
-}
-
-/**
- * `TAGLIA_UNICA` and the legacy `tagliau` mean "one size": never offered as a size choice nor shown in
- * the cart (DECISIONS.md). A missing size is one size too.
- */
-export function isOneSize(size: string | null | undefined): boolean {
-  const name = size?.trim().toLowerCase() ?? "";
-  return name === "" || name === "taglia_unica" || name === "tagliau";
 }
 
 export type Availability = "in_stock" | "out_of_stock" | "preorder";

@@ -24,7 +24,13 @@ import {
 } from "#server/db/schema.ts";
 import { completionDiscount, type DiscountableLine, type DiscountCodeError } from "#server/gift-lists/gift-list-completion.ts";
 import { checkDiscountCode, takeDiscountCodeUse } from "#server/gift-lists/gift-list-completion.service.ts";
-import { giftListDeliveryFor, giftListShortfalls, giftNoteOfCart, type GiftListDelivery } from "#server/gift-lists/gift-list-orders.service.ts";
+import {
+  giftListDeliveryFor,
+  giftListShortfalls,
+  giftNoteOfCart,
+  lockGiftListItemsOfCart,
+  type GiftListDelivery,
+} from "#server/gift-lists/gift-list-orders.service.ts";
 import { queueOrderMail } from "#server/orders/order-emails.ts";
 import type { OrderStatus } from "#server/orders/order-status.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
@@ -290,10 +296,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   if (giftList) {
     // A guest's gift was paid meanwhile: the list needs fewer units than this cart holds.
     const shortfalls = await giftListShortfalls(tx, cart.id);
-    if (shortfalls.length > 0) {
-      const lines = shortfalls.map((line) => ({ variantId: line.variantId, name: display.get(line.variantId)?.name ?? "", available: line.stillNeeded }));
-      return { ok: false, error: "gift-list-shortfall", lines };
-    }
+    if (shortfalls.length > 0) return giftListShortfall(shortfalls, display);
   }
 
   // A gift-list order goes where the list says (its address copied, never shown); the form's delivery is not asked.
@@ -333,6 +336,12 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   await takeStock(tx, wanted, display);
   // The code's last use goes to one checkout only: the loser rolls back with "used", nothing taken.
   if (code && !(await takeDiscountCodeUse(tx, code.applied.id))) throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: "used" });
+  if (giftList) {
+    // Checked again under a share lock: an item opened to group gifting meanwhile is no longer bought whole.
+    await lockGiftListItemsOfCart(tx, cart.id);
+    const shortfalls = await giftListShortfalls(tx, cart.id);
+    if (shortfalls.length > 0) throw new CheckoutRollback(giftListShortfall(shortfalls, display));
+  }
 
   const [order] = await tx
     .insert(orders)
@@ -408,6 +417,11 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     await queueOrderMail(tx, { orderId: order.id, kind: "confirmation", links: { publicUrl: args.publicUrl, secret: args.secret } });
   }
   return { ok: true, orderId: order.id, orderNumber: order.number, paymentMethod: input.paymentMethod, status, alreadyPlaced: false };
+}
+
+function giftListShortfall(shortfalls: { variantId: number; stillNeeded: number }[], display: Map<number, VariantDisplay>): Refused {
+  const lines = shortfalls.map((line) => ({ variantId: line.variantId, name: display.get(line.variantId)?.name ?? "", available: line.stillNeeded }));
+  return { ok: false, error: "gift-list-shortfall", lines };
 }
 
 function outOfStock(short: { variantId: number; available: number }[], display: Map<number, VariantDisplay>): Refused {

@@ -26,7 +26,9 @@ export class DatabaseLockedError extends Error {
 }
 
 export function connectPostgres(url: string, poolSize = 10): DbHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // JIT off: the shop's queries are short, and compiling a plan whose estimate passes jit_above_cost (a
+  // listing's price order over 100,000 products) took longer than running it (bench/scale.mjs).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, options: "-c jit=off" });
   // An idle client that loses its server (PostgreSQL restart) must not crash the process.
   pool.on("error", () => {});
   const db = drizzleNodePg({ client: pool, schema, casing: "snake_case" }) as unknown as Db;

@@ -11,7 +11,7 @@ import type { ShopServices } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { addGiftListItemToCart } from "./gift-list-public.service";
 
-const ownErrors = new Set(["gift-list-item-not-found", "gift-list-closed", "gift-list-quantity-exceeded"]);
+const ownErrors = new Set(["gift-list-item-not-found", "gift-list-closed", "gift-list-quantity-exceeded", "group-gift-only"]);
 
 export async function handleGiftListCartAdd(services: ShopServices, request: Request, args: { code: string; locale: Locale; form: FormData }) {
   const { code, locale, form } = args;

@@ -5,6 +5,7 @@ import { cartWith, checkoutInput, placeTestOrder } from "#server/checkout/checko
 import { getCheckoutSummary } from "#server/checkout/checkout.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { discountCodes, giftListItems, giftLists, orders, productVariants, shopSettings } from "#server/db/schema.ts";
+import { cancelOrder, expireOrder, markOrderPaid } from "#server/orders/order.service.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { getCompletionCodes } from "./gift-list-completion.service.ts";
 
@@ -120,6 +121,47 @@ test("unknown, not yet valid, expired, someone else's, a guest's, nothing from t
   const unrelated = await cartWith(db, [{ variantId: other.variantIds[0]!, quantity: 1 }]);
   const summary = await getCheckoutSummary(db, { cartId: unrelated, locale: "it", now: afterEvent, discountCode: code, userId: ownerId });
   expect(summary.discountCodeError).toBe("no-eligible-lines");
+});
+
+test("an order with the code that expires unpaid or is cancelled gives the use back; paid late, it takes it again only if still free", async () => {
+  const db = await openDb();
+  const { list, ownerId, pramId } = await listAndOwner(db);
+  await getCompletionCodes(db, { userId: ownerId, now: afterEvent });
+  const code = `GRAZIE${list.code}`;
+  const order = async () => {
+    const cartId = await cartWith(db, [{ variantId: pramId, quantity: 1 }]);
+    const placed = await placeTestOrder(db, { cartId, userId: ownerId, now: afterEvent, input: checkoutInput({ discountCode: code, paymentMethod: "bank_transfer" }) });
+    if (!placed.ok) throw new Error(placed.error);
+    return placed.orderId;
+  };
+  const uses = async () => (await db.select({ usedCount: discountCodes.usedCount }).from(discountCodes))[0]!.usedCount;
+
+  const expiring = await order();
+  expect(await uses()).toBe(1);
+  await expireOrder(db, { orderId: expiring, now: afterEvent, reason: "bank-transfer-not-received" });
+  expect(await uses()).toBe(0);
+  // Expiring it again changes nothing.
+  await expireOrder(db, { orderId: expiring, now: afterEvent, reason: "bank-transfer-not-received" });
+  expect(await uses()).toBe(0);
+
+  const cancelled = await order();
+  await cancelOrder(db, { orderId: cancelled, now: afterEvent, actorUserId: null, note: "cancelled-by-shop" });
+  expect(await uses()).toBe(0);
+
+  // The code went into a new order; the expired one is then paid late: its discount is gone, so it is refunded.
+  const kept = await order();
+  const stockBefore = (await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, pramId)))[0]!.stock;
+  expect(await markOrderPaid(db, { orderId: expiring, provider: "bank_transfer", providerRef: null, amountCents: 1, now: afterEvent })).toEqual({
+    changed: true,
+    status: "expired",
+    needsRefund: true,
+  });
+  expect(await uses()).toBe(1);
+  expect((await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, pramId)))[0]!.stock).toBe(stockBefore);
+  // With the code free again, the cancelled order paid late takes it back.
+  await cancelOrder(db, { orderId: kept, now: afterEvent, actorUserId: null, note: "cancelled-by-shop" });
+  expect(await markOrderPaid(db, { orderId: cancelled, provider: "bank_transfer", providerRef: null, amountCents: 1, now: afterEvent })).toEqual({ changed: true, status: "paid" });
+  expect(await uses()).toBe(1);
 });
 
 testOnPostgres("two checkouts with the one-use code at the same moment: one order gets the discount, the five others are refused", async () => {

@@ -101,3 +101,11 @@ export async function takeDiscountCodeUse(tx: Db, discountCodeId: number): Promi
     .returning({ id: discountCodes.id });
   return taken.length > 0;
 }
+
+/** Gives a use back (its order expired or was cancelled); never below zero. */
+export async function giveBackDiscountCodeUse(tx: Db, discountCodeId: number): Promise<void> {
+  await tx
+    .update(discountCodes)
+    .set({ usedCount: sql`${discountCodes.usedCount} - 1` })
+    .where(and(eq(discountCodes.id, discountCodeId), sql`${discountCodes.usedCount} > 0`));
+}

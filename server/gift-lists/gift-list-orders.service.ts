@@ -31,14 +31,15 @@ export type GiftListDelivery =
 /**
  * Where a gift-list order goes: the list's shipping address (to copy into the order's address
  * columns; the checkout page must not show it) or collection in the shop. Null when the list is gone
- * or closed: then the order is refused.
+ * or closed: then the order is refused. A funded group gift goes even to a list closed meanwhile
+ * (`includeClosed`): its money is already paid.
  */
-export async function giftListDeliveryFor(db: Db, giftListId: string): Promise<GiftListDelivery | null> {
+export async function giftListDeliveryFor(db: Db, giftListId: string, options: { includeClosed?: boolean } = {}): Promise<GiftListDelivery | null> {
   const [list] = await db
     .select({ status: giftLists.status, ownerUserId: giftLists.ownerUserId, shippingAddressId: giftLists.shippingAddressId })
     .from(giftLists)
     .where(eq(giftLists.id, giftListId));
-  if (!list || list.status !== "open") return null;
+  if (!list || (list.status !== "open" && !options.includeClosed)) return null;
   if (list.shippingAddressId === null) return { kind: "collection" };
   const [address] = await db
     .select()
@@ -58,7 +59,8 @@ export async function giftNoteOfCart(db: Db, cartId: string): Promise<{ giverNam
 
 /**
  * Lines of a gift-list cart asking for more than is still needed (someone bought meanwhile): for
- * placeOrder to refuse before taking stock. Empty when all is well.
+ * placeOrder to refuse before taking stock. Empty when all is well. A group gift is bought only
+ * through contributions: none of it can be bought whole (docs/decisions/0021-group-gifting.md).
  */
 export async function giftListShortfalls(db: Db, cartId: string): Promise<{ giftListItemId: string; variantId: number; wanted: number; stillNeeded: number }[]> {
   const rows = await db
@@ -68,14 +70,25 @@ export async function giftListShortfalls(db: Db, cartId: string): Promise<{ gift
       wanted: sql<number>`sum(${cartLines.quantity})`.mapWith(Number),
       quantityWished: giftListItems.quantityWished,
       quantityBought: giftListItems.quantityBought,
+      isGroupGift: giftListItems.isGroupGift,
     })
     .from(cartLines)
     .innerJoin(giftListItems, eq(giftListItems.id, cartLines.giftListItemId))
     .where(and(eq(cartLines.cartId, cartId), isNotNull(cartLines.giftListItemId)))
     .groupBy(giftListItems.id);
   return rows
-    .map((row) => ({ giftListItemId: row.giftListItemId, variantId: row.variantId, wanted: row.wanted, stillNeeded: stillNeeded(row) }))
+    .map((row) => ({ giftListItemId: row.giftListItemId, variantId: row.variantId, wanted: row.wanted, stillNeeded: row.isGroupGift ? 0 : stillNeeded(row) }))
     .filter((row) => row.wanted > row.stillNeeded);
+}
+
+/**
+ * placeOrder's share lock on the list items its cart buys, taken after the stock (the lock order of a
+ * late payment, variants then items): the owner cannot open one of them to group gifting until this
+ * order is committed, and then sees it (gift-list-group.service.ts).
+ */
+export async function lockGiftListItemsOfCart(tx: Db, cartId: string): Promise<void> {
+  const held = tx.select({ id: cartLines.giftListItemId }).from(cartLines).where(and(eq(cartLines.cartId, cartId), isNotNull(cartLines.giftListItemId)));
+  await tx.select({ id: giftListItems.id }).from(giftListItems).where(inArray(giftListItems.id, held)).orderBy(asc(giftListItems.id)).for("share");
 }
 
 export type RecordedPurchases = {

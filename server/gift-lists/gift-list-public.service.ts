@@ -2,7 +2,7 @@
  * The guests' side: find a list by code (throttled per client address against guessing) or by name
  * (public lists only), read it, and buy from it through the cart. Never the address.
  */
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Locale } from "#app/lib/locale.ts";
 import { countAttempt, isThrottled } from "#server/accounts/login-throttle.service.ts";
 import type { ThrottleRule } from "#server/accounts/login-throttle.ts";
@@ -57,18 +57,28 @@ export function findGiftListByCode(db: Db, args: { code: string; clientIp: strin
 }
 
 /**
+ * Every word of `query` (SPEC.md section 5: all words must match) found in a list's title or names,
+ * case and accents ignored; null when the query has no word to look for. The guests' search and the
+ * back office's both use it.
+ */
+export function giftListNameMatches(query: string): SQL | null {
+  const words = searchWordsOf(query);
+  if (words.length === 0) return null;
+  const haystack = sql`unaccent(lower(${giftLists.title} || ' ' || ${giftLists.celebratedNames}))`;
+  return and(...words.map((word) => sql`${haystack} like ${`%${escapeLikePattern(word)}%`}`))!;
+}
+
+/**
  * SPEC.md section 7 `search-name`: every word must be found in the title or the names, case and
  * accents ignored; public, open lists only; soonest event first.
  */
 export async function searchGiftListsByName(db: Db, args: { query: string; limit?: number }): Promise<GiftListSummary[]> {
-  const words = searchWordsOf(args.query);
-  if (words.length === 0) return [];
-  const haystack = sql`unaccent(lower(${giftLists.title} || ' ' || ${giftLists.celebratedNames}))`;
-  const conditions = words.map((word) => sql`${haystack} like ${`%${escapeLikePattern(word)}%`}`);
+  const nameMatches = giftListNameMatches(args.query);
+  if (!nameMatches) return [];
   return db
     .select(summaryColumns)
     .from(giftLists)
-    .where(and(eq(giftLists.visibility, "public"), eq(giftLists.status, "open"), ...conditions))
+    .where(and(eq(giftLists.visibility, "public"), eq(giftLists.status, "open"), nameMatches))
     .orderBy(asc(giftLists.eventDate), asc(giftLists.title))
     .limit(Math.min(args.limit ?? 20, 50));
 }
@@ -110,14 +120,17 @@ export async function getPublicGiftList(
       isCollection: list.shippingAddressId === null,
       items: items.map((item) => {
         const inCart = inCartOf(item.id);
-        const open = list.status === "open" && item.isForSale;
+        // A group gift is given through contributions only, never bought whole.
+        const open = list.status === "open" && item.isForSale && item.group === null;
         return { ...item, inCart, maxAddable: open ? maxGuestQuantity({ stillNeeded: item.stillNeeded, inCart, stock: item.stock }) : 0 };
       }),
     };
   });
 }
 
-export type GuestAddResult = AddToCartResult | { ok: false; error: "gift-list-item-not-found" | "gift-list-closed" | "gift-list-quantity-exceeded"; maxAddable?: number };
+export type GuestAddResult =
+  | AddToCartResult
+  | { ok: false; error: "gift-list-item-not-found" | "gift-list-closed" | "gift-list-quantity-exceeded" | "group-gift-only"; maxAddable?: number };
 
 /**
  * A guest puts a list item in the cart: at most what is still needed (minus what the cart holds for
@@ -135,6 +148,7 @@ export async function addGiftListItemToCart(db: Db, args: { cartId: string | nul
       quantityWished: giftListItems.quantityWished,
       quantityBought: giftListItems.quantityBought,
       personalisation: giftListItems.personalisation,
+      isGroupGift: giftListItems.isGroupGift,
       status: giftLists.status,
       stock: productVariants.stock,
     })
@@ -144,6 +158,7 @@ export async function addGiftListItemToCart(db: Db, args: { cartId: string | nul
     .where(and(eq(giftListItems.id, parsed.data.itemId), eq(giftLists.code, code)));
   if (!item) return { ok: false, error: "gift-list-item-not-found" };
   if (item.status !== "open") return { ok: false, error: "gift-list-closed" };
+  if (item.isGroupGift) return { ok: false, error: "group-gift-only" };
   const [{ held } = { held: 0 }] = args.cartId
     ? await db
         .select({ held: sql<number>`coalesce(sum(${cartLines.quantity}), 0)`.mapWith(Number) })

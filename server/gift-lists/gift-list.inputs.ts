@@ -3,7 +3,8 @@
  * message is a key under `giftLists.errors` in messages/{it,en}.json; the page translates it.
  */
 import { z } from "zod";
-import { giftListTypes, giftListVisibilities, maxInvitationsPerSend, maxWishedQuantity, splitEmailList } from "./gift-list";
+import { parseEuroCents } from "#server/admin/product-admin.inputs.ts";
+import { giftListTypes, giftListVisibilities, isEventDateAllowed, maxInvitationsPerSend, maxWishedQuantity, splitEmailList } from "./gift-list";
 
 export const errorKey = (code: string) => `giftLists.errors.${code}`;
 
@@ -45,16 +46,23 @@ const Delivery = z
   .transform((value) => (value === "collection" ? null : Number(value)))
   .refine((value) => value === null || value <= 2_147_483_647, errorKey("deliveryRequired"));
 
-export const GiftListInput = z.object({
-  title: text("title", { required: true }),
-  type: z.enum(giftListTypes, { error: errorKey("typeRequired") }),
-  eventDate: isoDate,
-  celebratedNames: text("celebratedNames", { required: true }),
-  messageToGuests: z.preprocess((value) => value ?? "", text("messageToGuests", { required: false, multiline: true })),
-  shippingAddressId: Delivery,
-  visibility: z.enum(giftListVisibilities, { error: errorKey("visibilityRequired") }),
-});
-export type GiftListInput = z.infer<typeof GiftListInput>;
+/**
+ * The list form, for the page and the API alike. The event date is today or later in Italy's calendar
+ * (`now`); an edited list may keep the date it has (`keepDate`), even once it has passed. Checked here,
+ * with the other fields, so one answer names every problem at once.
+ */
+export function giftListInput(dates: { now: Date; keepDate?: string | null }) {
+  return z.object({
+    title: text("title", { required: true }),
+    type: z.enum(giftListTypes, { error: errorKey("typeRequired") }),
+    eventDate: isoDate.refine((value) => value === dates.keepDate || isEventDateAllowed(value, dates.now), errorKey("eventDatePast")),
+    celebratedNames: text("celebratedNames", { required: true }),
+    messageToGuests: z.preprocess((value) => value ?? "", text("messageToGuests", { required: false, multiline: true })),
+    shippingAddressId: Delivery,
+    visibility: z.enum(giftListVisibilities, { error: errorKey("visibilityRequired") }),
+  });
+}
+export type GiftListInput = z.infer<ReturnType<typeof giftListInput>>;
 
 export const GiftListId = z.uuid();
 export const GiftListItemId = z.uuid();
@@ -89,6 +97,33 @@ export const GiftNoteInput = z.object({
 export type GiftNoteInput = z.infer<typeof GiftNoteInput>;
 
 const emailShape = z.email();
+
+const checkbox = z.preprocess((value) => value === "on" || value === "true" || value === "1" || value === true, z.boolean());
+
+/** A guest's contribution toward a group gift: the amount in euros ("50", "12,50"), who gives it, a receipt address. */
+export const ContributionInput = z.object({
+  idempotencyKey: z.uuid({ error: errorKey("invalid") }),
+  itemId: GiftListItemId,
+  amount: z.string({ error: errorKey("amountRequired") }).transform((raw, ctx) => {
+    const parsed = parseEuroCents(raw);
+    if (parsed.ok && parsed.cents > 0) return parsed.cents;
+    ctx.addIssue({ code: "custom", message: errorKey(raw.trim() === "" ? "amountRequired" : "amountInvalid") });
+    return z.NEVER;
+  }),
+  giverName: text("giverName", { required: true }),
+  email: z
+    .string({ error: errorKey("emailRequired") })
+    .trim()
+    .toLowerCase()
+    .min(1, errorKey("emailRequired"))
+    .refine((value) => value.length <= 254 && emailShape.safeParse(value).success, errorKey("emailInvalid")),
+  giftMessage: z.preprocess((value) => value ?? "", text("giftMessage", { required: false, multiline: true })),
+  acceptTerms: checkbox.refine((value) => value, errorKey("acceptTermsRequired")),
+});
+export type ContributionInput = z.infer<typeof ContributionInput>;
+
+/** The owner opens an item to group gifting, or closes it again. */
+export const GroupGiftSwitchInput = z.object({ itemId: GiftListItemId, groupGift: z.enum(["on", "off"]) });
 
 /** The invitation form: up to 50 valid, distinct addresses. Bad ones are named in the message. */
 export const InvitationInput = z.object({

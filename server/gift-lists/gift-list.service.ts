@@ -14,16 +14,16 @@ import {
   arrivesAfterEvent,
   canDeleteGiftList,
   generateGiftListCode,
-  isEventDateAllowed,
   maxWishedQuantity,
   stillNeeded,
   type GiftListErrorCode,
 } from "./gift-list";
+import { groupGiftProgress, type GroupGiftProgress } from "./gift-list-group";
 import {
   AddToGiftListInput,
   errorKey,
   GiftListId,
-  GiftListInput,
+  giftListInput,
   GiftListItemId,
   parseGiftListForm,
   UpdateGiftListItemInput,
@@ -67,10 +67,9 @@ export async function createGiftList(
   db: Db,
   args: { userId: string; input: unknown; now: Date },
 ): Promise<{ ok: true; id: string; code: string } | FormRefused> {
-  const parsed = parseGiftListForm(GiftListInput, args.input);
+  const parsed = parseGiftListForm(giftListInput({ now: args.now }), args.input);
   if (!parsed.ok) return parsed;
   const input = parsed.value;
-  if (!isEventDateAllowed(input.eventDate, args.now)) return { ok: false, errors: { eventDate: errorKey("eventDatePast") } };
   if (!(await checkDelivery(db, args.userId, input.shippingAddressId))) return { ok: false, errors: { shippingAddressId: errorKey("address-not-found") } };
   const [{ value: owned } = { value: 0 }] = await db.select({ value: count() }).from(giftLists).where(eq(giftLists.ownerUserId, args.userId));
   if (owned >= maxListsPerOwner) return { ok: false, errors: { form: errorKey("tooManyLists") } };
@@ -93,13 +92,10 @@ export async function updateGiftList(
 ): Promise<{ ok: true } | FormRefused | NotFound> {
   const list = await getOwnGiftList(db, args.userId, args.giftListId);
   if (!list) return notFound;
-  const parsed = parseGiftListForm(GiftListInput, args.input);
+  // A list whose day has passed may keep its date; a changed date may not be in the past.
+  const parsed = parseGiftListForm(giftListInput({ now: args.now, keepDate: list.eventDate }), args.input);
   if (!parsed.ok) return parsed;
   const input = parsed.value;
-  // A list whose day has passed may keep its date; a changed date may not be in the past.
-  if (input.eventDate !== list.eventDate && !isEventDateAllowed(input.eventDate, args.now)) {
-    return { ok: false, errors: { eventDate: errorKey("eventDatePast") } };
-  }
   if (!(await checkDelivery(db, args.userId, input.shippingAddressId))) return { ok: false, errors: { shippingAddressId: errorKey("address-not-found") } };
   await db
     .update(giftLists)
@@ -118,8 +114,14 @@ export async function deleteGiftList(db: Db, args: { userId: string; giftListId:
   const list = await getOwnGiftList(db, args.userId, args.giftListId);
   if (!list) return notFound;
   return db.transaction(async (tx) => {
-    const items = await tx.select({ quantityBought: giftListItems.quantityBought }).from(giftListItems).where(eq(giftListItems.giftListId, list.id)).for("update");
-    if (!canDeleteGiftList(items, await purchaseCountOf(tx, list.id))) return { ok: false as const, error: "has-purchases" as const };
+    const items = await tx
+      .select({ quantityBought: giftListItems.quantityBought, groupPledgedCents: giftListItems.groupPledgedCents })
+      .from(giftListItems)
+      .where(eq(giftListItems.giftListId, list.id))
+      .for("update");
+    // A group-gift contribution awaiting payment holds a share of an item: its payment must find the item.
+    const contributing = items.some((item) => item.groupPledgedCents > 0);
+    if (contributing || !canDeleteGiftList(items, await purchaseCountOf(tx, list.id))) return { ok: false as const, error: "has-purchases" as const };
     await tx.delete(giftLists).where(and(eq(giftLists.id, list.id), eq(giftLists.ownerUserId, args.userId)));
     return { ok: true as const };
   });
@@ -150,6 +152,8 @@ export type GiftListItemView = VariantDisplay & {
   personalisation: { label: string; text: string }[];
   /** A pre-order that would arrive after the event date. */
   arrivesAfterEvent: boolean;
+  /** The current round of a group gift (bought only through contributions), else null. */
+  group: GroupGiftProgress | null;
 };
 
 /** The items of lists with today's product data, in the order they were added. */
@@ -187,6 +191,7 @@ export async function describeGiftListItems(
         return text ? [{ label, text }] : [];
       }),
       arrivesAfterEvent: arrivesAfterEvent(variant, eventDateOf.get(row.giftListId)!, now),
+      group: groupGiftProgress(row),
     });
   }
   return result;
@@ -293,7 +298,7 @@ async function getOwnItem(db: Db, userId: string, rawItemId: unknown) {
   return row ?? null;
 }
 
-/** A new wished quantity: never below what was already bought. */
+/** A new wished quantity: never below what was already bought (plus the unit a group gift is collecting for). */
 export async function updateGiftListItem(db: Db, args: { userId: string; input: unknown }): Promise<{ ok: true } | FormRefused | NotFound | Refused> {
   const parsed = parseGiftListForm(UpdateGiftListItemInput, args.input);
   if (!parsed.ok) return parsed;
@@ -302,18 +307,23 @@ export async function updateGiftListItem(db: Db, args: { userId: string; input: 
   const [updated] = await db
     .update(giftListItems)
     .set({ quantityWished: parsed.value.quantity })
-    .where(and(eq(giftListItems.id, item.id), sql`${giftListItems.quantityBought} <= ${parsed.value.quantity}`))
+    .where(
+      and(
+        eq(giftListItems.id, item.id),
+        sql`${giftListItems.quantityBought} + (case when ${giftListItems.groupPledgedCents} > 0 then 1 else 0 end) <= ${parsed.value.quantity}`,
+      ),
+    )
     .returning({ id: giftListItems.id });
   return updated ? { ok: true } : { ok: false, error: "below-bought" };
 }
 
-/** An item nobody bought yet can go; a bought one stays (the owner's record of who gave what). */
+/** An item nobody bought yet (nor contributed to) can go; a bought one stays (the owner's record of who gave what). */
 export async function removeGiftListItem(db: Db, args: { userId: string; itemId: unknown }): Promise<{ ok: true } | NotFound | Refused> {
   const item = await getOwnItem(db, args.userId, args.itemId);
   if (!item) return notFound;
   const [deleted] = await db
     .delete(giftListItems)
-    .where(and(eq(giftListItems.id, item.id), eq(giftListItems.quantityBought, 0)))
+    .where(and(eq(giftListItems.id, item.id), eq(giftListItems.quantityBought, 0), eq(giftListItems.groupPledgedCents, 0)))
     .returning({ id: giftListItems.id });
   return deleted ? { ok: true } : { ok: false, error: "has-purchases" };
 }

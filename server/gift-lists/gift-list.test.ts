@@ -14,7 +14,7 @@ import {
   splitEmailList,
   stillNeeded,
 } from "./gift-list.ts";
-import { GiftListInput, InvitationInput, parseGiftListForm } from "./gift-list.inputs.ts";
+import { giftListInput, InvitationInput, parseGiftListForm } from "./gift-list.inputs.ts";
 
 const schemaCheck = /^[A-HJ-KM-NP-Z2-9]{8}$/;
 
@@ -103,6 +103,7 @@ test("the list form: each field has its own message, markup is refused", () => {
     shippingAddressId: "collection",
     visibility: "public",
   };
+  const GiftListInput = giftListInput({ now: new Date("2026-03-01T10:00:00Z") });
   expect(parseGiftListForm(GiftListInput, good)).toEqual({ ok: true, value: { ...good, shippingAddressId: null } });
   expect(parseGiftListForm(GiftListInput, { ...good, shippingAddressId: "12" })).toMatchObject({ ok: true, value: { shippingAddressId: 12 } });
   const bad = parseGiftListForm(GiftListInput, {
@@ -124,4 +125,25 @@ test("the list form: each field has its own message, markup is refused", () => {
       visibility: "giftLists.errors.visibilityRequired",
     },
   });
+});
+
+test("a past event date is refused together with the other fields' problems; an edited list may keep its own past date", () => {
+  const now = new Date("2026-03-01T10:00:00Z");
+  const past = parseGiftListForm(giftListInput({ now }), { title: "", type: "nascita", eventDate: "2026-02-28", celebratedNames: "", shippingAddressId: "collection", visibility: "public" });
+  expect(past).toEqual({
+    ok: false,
+    errors: {
+      title: "giftLists.errors.titleRequired",
+      eventDate: "giftLists.errors.eventDatePast",
+      celebratedNames: "giftLists.errors.celebratedNamesRequired",
+    },
+  });
+  const form = { title: "La lista di Sofia", type: "nascita", celebratedNames: "Sofia", shippingAddressId: "collection", visibility: "public" };
+  expect(parseGiftListForm(giftListInput({ now, keepDate: "2026-01-15" }), { ...form, eventDate: "2026-01-15" })).toMatchObject({ ok: true });
+  expect(parseGiftListForm(giftListInput({ now, keepDate: "2026-01-15" }), { ...form, eventDate: "2026-01-16" })).toMatchObject({
+    ok: false,
+    errors: { eventDate: "giftLists.errors.eventDatePast" },
+  });
+  // Today in Italy is allowed even when it is still yesterday in UTC.
+  expect(parseGiftListForm(giftListInput({ now: new Date("2026-02-28T23:30:00Z") }), { ...form, eventDate: "2026-03-01" })).toMatchObject({ ok: true });
 });

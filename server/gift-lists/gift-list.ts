@@ -24,7 +24,15 @@ export type GiftListErrorCode =
   | "personalisation-missing"
   | "personalisation-unknown-field"
   | "personalisation-too-long"
-  | "address-not-found";
+  | "address-not-found"
+  // group gifting (gift-list-group.ts)
+  | "group-gift-off"
+  | "group-gift-only"
+  | "group-gift-nothing-needed"
+  | "group-gift-busy"
+  | "group-gift-full"
+  | "group-gift-amount-below-minimum"
+  | "group-gift-amount-above-left";
 
 // ---------------------------------------------------------------- codes
 

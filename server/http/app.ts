@@ -3,13 +3,10 @@
  * the built copy and calls `startShop()`; `server.dev.ts` does the same through Vite in development.
  */
 import "react-router";
-import { createRequestHandler } from "@react-router/express";
-import compression from "compression";
-import express, { type NextFunction, type Request, type Response } from "express";
-import { RouterContextProvider, type ServerBuild } from "react-router";
+import type express from "express";
+import type { ServerBuild } from "react-router";
 import * as productionBuild from "virtual:react-router/server-build";
 import { createAuth } from "#server/accounts/auth.ts";
-import { answerApiPreflight } from "#server/api/api-handler.ts";
 import { startExchangeRatesJob } from "#server/currency/rates-job.ts";
 import { readEnv, publicUrlOf, type Env } from "#server/env.ts";
 import { startJob, stopAllJobs } from "#server/jobs/scheduler.ts";
@@ -17,10 +14,10 @@ import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import { requestContext, shopContext, type ShopServices } from "./context";
+import type { ShopServices } from "./context";
 import { createLogger } from "./log";
-import { securityHeaders } from "./security-headers";
-import { mediaDirOf, openShopDatabase } from "./start";
+import { createShopApp } from "./shop-app";
+import { openShopDatabase } from "./start";
 
 export { ConfigError } from "#server/env.ts";
 export { DatabaseLockedError } from "#server/db/client.ts";
@@ -64,59 +61,14 @@ export async function startShop(options: StartOptions) {
   // Bank-transfer orders unpaid past their due date expire and give their stock back.
   startOrderExpiryJob(services);
 
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", env.TRUST_PROXY);
-  app.use(compression());
-  app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: () => [...newsletterOrigin, ...formActionsBesidesNewsletter] }));
-  app.use(logRequests(services));
-
-  app.get("/healthz", async (_req, res) => {
-    try {
-      await handle.ping();
-      res.json({ status: "ok", database: handle.kind });
-    } catch {
-      res.status(503).json({ status: "unavailable", database: handle.kind });
-    }
-  });
-
-  app.use("/media", express.static(mediaDirOf(env), { maxAge: "7d", index: false, fallthrough: false }));
-  if (options.devMiddlewares) {
-    app.use(options.devMiddlewares);
-  } else if (options.clientDir) {
-    // Vite's hashed assets never change; everything else may.
-    app.use("/assets", express.static(`${options.clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
-  }
-
-  // CORS preflights of /api (origins from settings): React Router refuses OPTIONS before any route runs.
-  app.options("/api/{*splat}", (req, res, next) => {
-    const headers = new Headers();
-    for (const name of ["origin", "accept-language"]) if (req.get(name)) headers.set(name, req.get(name)!);
-    answerApiPreflight(new Request(new URL(req.originalUrl, services.publicUrl), { headers }), services)
-      .then(async (answer) => res.status(answer.status).set(Object.fromEntries(answer.headers)).send(await answer.text()))
-      .catch(next);
-  });
-
-  app.all(
-    "/{*splat}",
-    createRequestHandler({
-      build: options.build ?? (() => Promise.resolve(productionBuild as unknown as ServerBuild)),
-      mode: env.NODE_ENV === "development" ? "development" : "production",
-      getLoadContext(req, res) {
-        const context = new RouterContextProvider();
-        context.set(shopContext, services);
-        context.set(requestContext, { cspNonce: String(res.locals.cspNonce), clientIp: req.ip ?? "" });
-        return context;
-      },
-    }),
-  );
-
-  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(error);
-    const status = (error as { status?: number }).status ?? 500;
-    if (status >= 500) log.error({ err: error }, "request failed");
-    res.status(status).type("text/plain").send(status === 404 ? "Not found" : "Error");
+  const { app } = createShopApp({
+    services,
+    database: handle,
+    build: options.build ?? (() => Promise.resolve(productionBuild as unknown as ServerBuild)),
+    mode: env.NODE_ENV === "development" ? "development" : "production",
+    clientDir: options.clientDir,
+    devMiddlewares: options.devMiddlewares,
+    formActions: () => [...newsletterOrigin, ...formActionsBesidesNewsletter],
   });
 
   const server = app.listen(env.PORT, env.HOST);
@@ -154,17 +106,4 @@ function stripeTestOrigin(env: Env): string[] {
 async function readNewsletterOrigin(services: ShopServices) {
   const { newsletter } = await getSettings(services.db, ["newsletter"]);
   return newsletter.url ? [new URL(newsletter.url).origin] : [];
-}
-
-function logRequests({ log }: ShopServices) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const started = performance.now();
-    res.on("finish", () => {
-      log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) },
-        "request",
-      );
-    });
-    next();
-  };
 }

@@ -2,6 +2,7 @@ import { createContext } from "react-router";
 import type { Auth } from "#server/accounts/auth.ts";
 import type { Db } from "#server/db/client.ts";
 import type { Env } from "#server/env.ts";
+import type { DatabaseGate } from "./database-gate";
 import type { Logger } from "./log";
 
 /** Long-lived services every loader and action reaches through `context.get(shopContext)`. */
@@ -19,6 +20,8 @@ export type RequestInfo = {
   /** CSP nonce for this response's inline hydration scripts. */
   cspNonce: string;
   clientIp: string;
+  /** The process's database gate (database-gate.ts): React Router's error hooks tell it what a request met. */
+  database?: Pick<DatabaseGate, "noteError" | "isDown">;
 };
 
 export const shopContext = createContext<ShopServices>();

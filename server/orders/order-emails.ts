@@ -38,7 +38,7 @@ function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [st
   rows.push([t("orderEmails.shipping"), order.totals.shippingCents > 0 ? money(order.totals.shippingCents) : t("orderEmails.free")]);
   if (order.totals.paymentFeeCents > 0) rows.push([t("orderEmails.paymentFee"), money(order.totals.paymentFeeCents)]);
   rows.push([t("orderEmails.total"), money(order.totals.totalCents)]);
-  rows.push([t("orderEmails.deliveryMethod"), t(`orderEmails.delivery.${order.delivery.method}`)]);
+  rows.push([t("orderEmails.deliveryMethod"), order.delivery.groupGiftContribution ? t("giftLists.group.badge") : t(`orderEmails.delivery.${order.delivery.method}`)]);
   const address = order.delivery.address;
   if (order.delivery.toGiftList && order.delivery.method !== "collection") rows.push([t("orderEmails.address"), t("orderEmails.giftListAddress")]);
   else if (address) {
@@ -84,7 +84,12 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
       return [t("orderEmails.confirmation.intro", { number: order.number }), ...payment, ...delivery];
     }
     case "paid":
-      return [t("orderEmails.paid.intro", { number: order.number, amount }), t(order.delivery.method === "collection" ? "orderEmails.paid.collection" : "orderEmails.paid.homeDelivery")];
+      return [
+        t("orderEmails.paid.intro", { number: order.number, amount }),
+        order.delivery.groupGiftContribution
+          ? t("giftLists.group.orderNote")
+          : t(order.delivery.method === "collection" ? "orderEmails.paid.collection" : "orderEmails.paid.homeDelivery"),
+      ];
     case "shipped":
       return [
         t("orderEmails.shipped.intro", { number: order.number }),

@@ -8,7 +8,7 @@ import type { Locale } from "#app/lib/locale.ts";
 import type { DeliveryMethod, PaymentMethod } from "#server/checkout/checkout.ts";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";
-import { orderLines, orders, orderStatusHistory, payments } from "#server/db/schema.ts";
+import { giftListContributions, orderLines, orders, orderStatusHistory, payments } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { OrderStatus } from "./order-status";
 
@@ -58,6 +58,8 @@ export type OrderView = {
     address: { street: string; houseNumber: string; postcode: string; city: string; province: string; country: string } | null;
     /** A gift-list order: it goes to the list's family (or is collected by them), whose address the giver never sees. */
     toGiftList: boolean;
+    /** A contribution toward a group gift: nothing is delivered for it; the list's own order follows once the gift is funded. */
+    groupGiftContribution: boolean;
     carrier: string | null;
     trackingNumber: string | null;
   };
@@ -96,6 +98,9 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     .where(eq(orderStatusHistory.orderId, order.id))
     .orderBy(asc(orderStatusHistory.id));
   const paymentRows = await db.select({ status: payments.status }).from(payments).where(eq(payments.orderId, order.id)).orderBy(desc(payments.createdAt)).limit(1);
+  const contribution = order.giftListId
+    ? await db.select({ id: giftListContributions.id }).from(giftListContributions).where(eq(giftListContributions.orderId, order.id))
+    : [];
   const settings = await getSettings(db, ["bankTransfer"]);
   // Today's picture of each variant still in the catalogue, picked as the cart picks it.
   const variantIds = args.locale ? lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])) : [];
@@ -146,6 +151,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
           ? { street: order.street, houseNumber: order.houseNumber, postcode: order.postcode, city: order.city, province: order.province, country: order.country }
           : null,
       toGiftList: order.giftListId !== null,
+      groupGiftContribution: contribution.length > 0,
       carrier: order.carrier,
       trackingNumber: order.trackingNumber,
     },

@@ -8,6 +8,8 @@ import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { addLinesToCart } from "#server/cart/cart.service.ts";
 import { isPaidOnHandover } from "#server/checkout/checkout.ts";
 import type { Db } from "#server/db/client.ts";
+import { giveBackDiscountCodeUse, takeDiscountCodeUse } from "#server/gift-lists/gift-list-completion.service.ts";
+import { recordGroupGiftPayment, releaseGroupGiftContribution, retakeGroupGiftPledge } from "#server/gift-lists/gift-list-group.service.ts";
 import { recordGiftListPurchases } from "#server/gift-lists/gift-list-orders.service.ts";
 import { orderLines, orders, orderStatusHistory, payments, products, productVariants, stockMovements } from "#server/db/schema.ts";
 import { queueOrderMail, type OrderMailKind, type OrderMailLinks } from "./order-emails";
@@ -71,6 +73,12 @@ async function moveOrder(
       .update(payments)
       .set({ status: "expired", updatedAt: args.now })
       .where(and(eq(payments.orderId, order.id), eq(payments.status, "pending")));
+    // A completion code spent on an order that is not kept can be used again (once: this move happens once).
+    if (order.discountCodeId !== null) await giveBackDiscountCodeUse(tx, order.discountCodeId);
+  }
+  // A group-gift contribution that will not be kept frees its amount for the other guests.
+  if (order.giftListId && (to === "cancelled" || to === "expired" || to === "refunded")) {
+    await releaseGroupGiftContribution(tx, { orderId: order.id, wasPaid: order.paidAt !== null, now: args.now });
   }
   return true;
 }
@@ -117,6 +125,26 @@ async function retakeStock(tx: Db, order: LockedOrder, now: Date): Promise<boole
   return true;
 }
 
+class HoldsGone extends Error {}
+
+/**
+ * A late payment takes back what the order gave up when it expired or was cancelled: its stock, its
+ * completion code's use, its group-gift pledge. All or nothing (a savepoint): false when any is gone.
+ */
+async function retakeHolds(tx: Db, order: LockedOrder, now: Date): Promise<boolean> {
+  try {
+    await tx.transaction(async (savepoint) => {
+      if (!(await retakeStock(savepoint, order, now))) throw new HoldsGone();
+      if (order.discountCodeId !== null && !(await takeDiscountCodeUse(savepoint, order.discountCodeId))) throw new HoldsGone();
+      if (order.giftListId && !(await retakeGroupGiftPledge(savepoint, { orderId: order.id }))) throw new HoldsGone();
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof HoldsGone) return false;
+    throw error;
+  }
+}
+
 /**
  * A paid gift-list order raises the list's bought quantities (once: a repeated call changes nothing) and
  * mails the owner. Units paid beyond what the list still needed (two guests paid for the last one) leave
@@ -125,6 +153,8 @@ async function retakeStock(tx: Db, order: LockedOrder, now: Date): Promise<boole
  */
 async function recordGiftListPayment(tx: Db, order: LockedOrder, args: { now: Date; links: OrderMailLinks | null; actorUserId: string | null; status: OrderStatus }) {
   if (!order.giftListId) return;
+  // A contribution toward a group gift: counted once, and the one completing the price funds the gift.
+  await recordGroupGiftPayment(tx, { orderId: order.id, now: args.now, publicUrl: args.links?.publicUrl ?? null });
   const { overflow } = await recordGiftListPurchases(tx, { orderId: order.id, now: args.now, publicUrl: args.links?.publicUrl ?? null });
   if (overflow.length === 0) return;
   const units = overflow.reduce((sum, item) => sum + item.quantity, 0);
@@ -162,7 +192,8 @@ export type MarkOrderPaidArgs = {
  * Records that the order is paid; idempotent (a second call changes nothing). Awaiting payment -> paid,
  * with the "payment received" mail for card and bank transfer. Cash on delivery or in shop orders already
  * on their way keep their status and only record the payment. A late payment of an expired or cancelled
- * order takes its stock again when there is enough (-> paid), else it stays as it was, flagged for refund.
+ * order takes its stock (and its discount code's use, its group-gift pledge) again when all are still there
+ * (-> paid), else it stays as it was, flagged for refund.
  */
 export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<MarkOrderPaidResult> {
   return db.transaction(async (tx) => {
@@ -175,7 +206,7 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
 
     if (order.status === "expired" || order.status === "cancelled") {
       await recordPayment(tx, order, args);
-      if (await retakeStock(tx, order, args.now)) {
+      if (await retakeHolds(tx, order, args.now)) {
         await moveOrder(tx, order, "paid", { now: args.now, note: `${paidNote}:after-${order.status}`, actorUserId, set: { paidAt: args.now, paymentDueAt: null } });
         await recordGiftListPayment(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: "paid" });
         if (mail) await queueOrderMail(tx, { orderId: order.id, kind: mail, links: args.links ?? null });

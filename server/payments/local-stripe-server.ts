@@ -52,6 +52,8 @@ export type LocalStripeServer = {
   sessions: Map<string, LocalStripeSession>;
   requests: RecordedRequest[];
   deliveries: WebhookDelivery[];
+  /** Milliseconds every API answer waits before it is sent (0: at once); settable to make Stripe slow. */
+  responseDelayMs: number;
   /** The customer pays: the session completes and checkout.session.completed is delivered. */
   pay: (sessionId: string) => Promise<WebhookDelivery | null>;
   /** The session expires (as Stripe does at expires_at) and checkout.session.expired is delivered. */
@@ -87,9 +89,9 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     const page = /^\/checkout\/([^/]+)(?:\/(pay|cancel))?$/.exec(url.pathname);
     if (page) return hostedPage(res, method, decodeURIComponent(page[1]!), page[2] as "pay" | "cancel" | undefined);
 
-    if (!url.pathname.startsWith("/v1/")) return send(res, 404, stripeError("invalid_request_error", "Unrecognized request URL"));
+    if (!url.pathname.startsWith("/v1/")) return sendSlowly(res, 404, stripeError("invalid_request_error", "Unrecognized request URL"));
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
-      return send(res, 401, stripeError("invalid_request_error", "Invalid API Key provided"));
+      return sendSlowly(res, 401, stripeError("invalid_request_error", "Invalid API Key provided"));
     }
     const body = parseStripeForm(raw);
     const idempotencyKey = headerOf(req, "idempotency-key");
@@ -100,17 +102,23 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       const earlier = idempotent.get(idempotencyKey);
       if (earlier) {
         if (earlier.bodyHash !== bodyHash) {
-          return send(res, 400, stripeError("idempotency_error", "Keys for idempotent requests can only be used with the same parameters they were first used with."));
+          return sendSlowly(res, 400, stripeError("idempotency_error", "Keys for idempotent requests can only be used with the same parameters they were first used with."));
         }
         res.setHeader("Idempotent-Replayed", "true");
-        return send(res, earlier.status, earlier.response);
+        return sendSlowly(res, earlier.status, earlier.response);
       }
       const [status, response] = route(method, url.pathname, body);
       if (status < 500) idempotent.set(idempotencyKey, { bodyHash, status, response });
-      return send(res, status, response);
+      return sendSlowly(res, status, response);
     }
     const [status, response] = route(method, url.pathname, body);
-    return send(res, status, response);
+    return sendSlowly(res, status, response);
+  }
+
+  /** The API answers after `responseDelayMs`, the work already done (as a slow Stripe would: a client that gives up still made the session). */
+  async function sendSlowly(res: http.ServerResponse, status: number, body: unknown) {
+    if (api.responseDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, api.responseDelayMs));
+    send(res, status, body);
   }
 
   function route(method: string, path: string, body: Record<string, unknown>): [number, unknown] {
@@ -295,6 +303,7 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     sessions,
     requests,
     deliveries,
+    responseDelayMs: 0,
     pay,
     expire,
     buildEvent: (type, sessionId) => {

@@ -8,11 +8,18 @@ import type { PaymentProvider, ProviderSessionState } from "./payment-provider";
 
 export type StripeWebhookEvent = { id: string; type: string; sessionRef: string | null };
 
+/**
+ * A customer waits on the checkout while the session is created: at most two tries of 8 s (the
+ * retry carries the same idempotency key, so Stripe answers the session it may already have made).
+ * Past that the order page says the card payment is unavailable and offers "Paga ora" again.
+ */
+const patience = { maxNetworkRetries: 1, timeout: 8_000 };
+
 function connectionOf(env: Env): ConstructorParameters<typeof Stripe>[1] {
-  if (!env.STRIPE_API_URL) return { maxNetworkRetries: 2, timeout: 20_000 };
+  if (!env.STRIPE_API_URL) return patience;
   const url = new URL(env.STRIPE_API_URL);
   const protocol = url.protocol === "http:" ? "http" : "https";
-  return { host: url.hostname, port: url.port || (protocol === "http" ? "80" : "443"), protocol, maxNetworkRetries: 2, timeout: 20_000, telemetry: false };
+  return { host: url.hostname, port: url.port || (protocol === "http" ? "80" : "443"), protocol, ...patience, telemetry: false };
 }
 
 const clients = new WeakMap<Env, Stripe>();

@@ -10,7 +10,8 @@ import {
   type SavedListName,
   type SavedLists,
 } from "#app/lib/saved-items.ts";
-import { getProductAvailability, isOneSize, type Availability } from "#server/catalog/product.ts";
+import { isOneSize } from "#app/lib/sizes.ts";
+import { getProductAvailability, type Availability } from "#server/catalog/product.ts";
 import { getProductCards, type ProductCardData } from "#server/catalog/product-card.ts";
 import type { TechnicalSheet } from "#server/catalog/product.service.ts";
 import type { Db } from "#server/db/client.ts";

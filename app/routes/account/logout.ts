@@ -1,13 +1,16 @@
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { logOut } from "#server/accounts/auth-flows.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
+import { isCrossSiteRequest } from "#server/http/same-origin.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/logout";
 
 /** POST /logout (the account menu's form): ends this browser's session, then home with a toast. */
 export async function action({ request, url, context }: Route.ActionArgs) {
+  // Another site cannot log the visitor out (a resource route: React Router does not check it).
+  if (isCrossSiteRequest(request)) throw data(null, { status: 403 });
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const headers = await logOut(services, { request, clientIp: context.get(requestContext).clientIp, locale });

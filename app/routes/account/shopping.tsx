@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { formatDate } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
+import { shownSize } from "#app/lib/sizes.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
@@ -24,14 +25,12 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 
 type Order = Route.ComponentProps["loaderData"]["orders"][number];
 
-const oneSize = new Set(["TAGLIA_UNICA", "tagliau"]);
-
 function OrderCard({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";
   const titleId = `order-${order.number}`;
   const variantText = (line: Order["lines"][number]) =>
-    [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, line.size && !oneSize.has(line.size) ? line.size : null]
+    [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, shownSize(line.size)]
       .filter(Boolean)
       .join(" · ");
   return (

@@ -2,16 +2,21 @@
  * Every /admin page and action checks for itself (a parent layout's check protects nothing below
  * it): a guest and a forged session cookie get 401, a customer 403, and nothing is written.
  */
+import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { auditLog, products } from "#server/db/schema.ts";
-import { callerFor, CookieJar, createTestAuthServices, requestFor, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
+import { auditLog, giftLists, products } from "#server/db/schema.ts";
+import { callerFor, CookieJar, createTestAuthServices, requestFor, routeContext, testPublicUrl, userIdOf } from "#server/accounts/accounts.fixtures.ts";
 import { logIn, registerCustomer } from "#server/accounts/auth-flows.service.ts";
 import { createTestDb } from "#tests/db.ts";
 import * as audit from "./audit";
-import * as comingSoon from "./coming-soon";
+import * as customerPage from "./customer";
+import * as customers from "./customers";
 import * as dashboard from "./dashboard";
+import * as giftList from "./gift-list";
+import * as giftLists_ from "./gift-lists";
 import * as importPage from "./import";
 import * as layout from "./layout";
+import * as notFound from "./not-found";
 import * as order from "./order";
 import * as orders_ from "./orders";
 import * as outbox from "./outbox";
@@ -23,6 +28,8 @@ import * as products_ from "./products";
 import * as productsExport from "./products-export";
 
 const slow = { timeout: 120_000 };
+/** A real list of the customer's: a forbidden close must leave it open. */
+const listId = "00000000-0000-4000-8000-000000000001";
 const password = "Tr3no-Blu-Vesuvio";
 
 type Module = { loader: (args: never) => unknown; action?: (args: never) => unknown };
@@ -37,7 +44,12 @@ const pages: [Module, string, Record<string, string>][] = [
   [importPage, "/admin/importa", {}],
   [importPage, "/admin/importa/00000000-0000-0000-0000-000000000000", { jobId: "00000000-0000-0000-0000-000000000000" }],
   [audit, "/admin/registro", {}],
-  [comingSoon, "/admin/liste-regalo", { "*": "liste-regalo" }],
+  [notFound, "/admin/non-esiste", { "*": "non-esiste" }],
+  [giftLists_, "/admin/liste-regalo", {}],
+  [giftLists_, "/en/admin/liste-regalo", {}],
+  [giftList, `/admin/liste-regalo/${listId}`, { giftListId: listId }],
+  [customers, "/admin/clienti?q=anna", {}],
+  [customerPage, "/admin/clienti/anna", { userId: "anna" }],
   [orders_, "/admin/ordini", {}],
   [order, "/admin/ordini/00000000-0000-4000-8000-000000000000", { orderId: "00000000-0000-4000-8000-000000000000" }],
   [packingSlip, "/admin/ordini/00000000-0000-4000-8000-000000000000/bolla", { orderId: "00000000-0000-4000-8000-000000000000" }],
@@ -55,6 +67,7 @@ const actions: [Module, string, Record<string, string>, Record<string, string>][
   ...["status", "mark-paid", "cancel", "refund"].map(
     (intent) => [order, "/admin/ordini/00000000-0000-4000-8000-000000000000", { orderId: "00000000-0000-4000-8000-000000000000" }, { intent, to: "preparing" }] as [Module, string, Record<string, string>, Record<string, string>],
   ),
+  [giftList, `/admin/liste-regalo/${listId}`, { giftListId: listId }, { intent: "close" }],
   [settings, "/admin/impostazioni", {}, { key: "newsletter", url: "https://evil.example" }],
   [outbox, "/admin/posta", {}, { id: "1" }],
   ...["set", "clear", "refresh"].map((intent) => [rates, "/admin/cambi", {}, { intent, currency: "USD", rate: "2" }] as [Module, string, Record<string, string>, Record<string, string>]),
@@ -82,6 +95,8 @@ test("a guest, a forged cookie and a customer get 401/401/403 on every /admin pa
   const login = await logIn(services, callerFor("/"), { email: "anna@example.com", password });
   const customer = new CookieJar().take(login.ok ? login.headers : null);
   const cookieName = customer.header().split("=")[0]!;
+  const ownerUserId = (await userIdOf(handle.db, "anna@example.com"))!;
+  await handle.db.insert(giftLists).values({ id: listId, code: "ANNA2345", ownerUserId, title: "Lista di Anna", eventDate: "2030-05-01", celebratedNames: "Sofia" });
   const who: [string, Record<string, string>, number][] = [
     ["guest", {}, 401],
     ["forged", { Cookie: `${cookieName}=forged-token.forged-signature` }, 401],
@@ -99,4 +114,5 @@ test("a guest, a forged cookie and a customer get 401/401/403 on every /admin pa
   }
   expect(await handle.db.$count(products)).toBe(0);
   expect(await handle.db.$count(auditLog)).toBe(0);
+  expect(await handle.db.$count(giftLists, eq(giftLists.status, "open"))).toBe(1);
 });

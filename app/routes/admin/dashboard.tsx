@@ -4,7 +4,8 @@ import { formatDate, formatMoney } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { formatSize, useColourName } from "#app/ui/variant-picker.tsx";
+import { shownSize } from "#app/lib/sizes.ts";
+import { useColourName } from "#app/ui/variant-picker.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { getDashboard } from "#server/admin/dashboard.service.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -28,7 +29,8 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
   const href = (path: string) => localizedHref(path, locale);
   const money = (cents: number) => formatMoney(cents, locale);
   const colourName = useColourName();
-  const variantText = (colour: string | null, size: string) => [colour ? colourName(colour) : null, size !== "TAGLIA_UNICA" ? formatSize(size) : null].filter(Boolean).join(" · ");
+  const variantText = (colour: string | null, size: string) => [colour ? colourName(colour) : null, shownSize(size)].filter(Boolean).join(" · ");
+  const hasSales = dashboard.days.some((day) => day.orders > 0);
   const max = Math.max(1, ...dashboard.days.map((day) => day.revenueCents));
   const barWidth = 20;
   return (
@@ -46,34 +48,41 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
       </dl>
 
       <h2 className="mt-8 text-xl font-bold">{t("admin.dashboard.chart")}</h2>
-      <svg viewBox={`0 0 ${dashboard.days.length * barWidth} 100`} className="mt-2 h-40 w-full rounded-xl border border-brand-100 bg-white" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-        {dashboard.days.map((day, index) => {
-          const height = Math.round((day.revenueCents / max) * 95);
-          return <rect key={day.day} x={index * barWidth + 3} y={100 - height} width={barWidth - 6} height={height} className="fill-brand-600" />;
-        })}
-      </svg>
-      <details className="mt-2">
-        <summary className="cursor-pointer font-semibold">{t("admin.dashboard.chartTable")}</summary>
-        <table className="mt-2 w-full border-collapse text-left text-sm">
-          <caption className="sr-only">{t("admin.dashboard.chart")}</caption>
-          <thead>
-            <tr className="border-b-2 border-brand-200">
-              <th scope="col" className="p-2">{t("admin.orders.date")}</th>
-              <th scope="col" className="p-2 text-right">{t("admin.nav.orders")}</th>
-              <th scope="col" className="p-2 text-right">{t("admin.dashboard.revenue")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {dashboard.days.map((day) => (
-              <tr key={day.day} className="border-b border-brand-100">
-                <th scope="row" className="p-2 font-normal">{formatDate(day.day, locale)}</th>
-                <td className="p-2 text-right">{day.orders}</td>
-                <td className="p-2 text-right">{money(day.revenueCents)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      {/* An empty box says nothing: with no sale in the 30 days, say so in words. */}
+      {hasSales ? (
+        <>
+          <svg viewBox={`0 0 ${dashboard.days.length * barWidth} 100`} className="mt-2 h-40 w-full rounded-xl border border-brand-100 bg-white" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+            {dashboard.days.map((day, index) => {
+              const height = Math.round((day.revenueCents / max) * 95);
+              return <rect key={day.day} x={index * barWidth + 3} y={100 - height} width={barWidth - 6} height={height} className="fill-brand-600" />;
+            })}
+          </svg>
+          <details className="mt-2">
+            <summary className="cursor-pointer font-semibold">{t("admin.dashboard.chartTable")}</summary>
+            <table className="mt-2 w-full border-collapse text-left text-sm">
+              <caption className="sr-only">{t("admin.dashboard.chart")}</caption>
+              <thead>
+                <tr className="border-b-2 border-brand-200">
+                  <th scope="col" className="p-2">{t("admin.orders.date")}</th>
+                  <th scope="col" className="p-2 text-right">{t("admin.nav.orders")}</th>
+                  <th scope="col" className="p-2 text-right">{t("admin.dashboard.revenue")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {dashboard.days.map((day) => (
+                  <tr key={day.day} className="border-b border-brand-100">
+                    <th scope="row" className="p-2 font-normal">{formatDate(day.day, locale)}</th>
+                    <td className="p-2 text-right">{day.orders}</td>
+                    <td className="p-2 text-right">{money(day.revenueCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
+        </>
+      ) : (
+        <p className="mt-2 rounded-xl border border-brand-100 bg-white p-4">{t("admin.dashboard.noSales")}</p>
+      )}
 
       <div className="mt-8 grid gap-6 lg:grid-cols-3">
         <div>

@@ -2,14 +2,15 @@ import { useTranslation } from "react-i18next";
 import { formatMoney } from "#app/lib/format.ts";
 import type { Locale } from "#app/lib/locale.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
-import { formatSize, useColourName } from "#app/ui/variant-picker.tsx";
+import { shownSize } from "#app/lib/sizes.ts";
+import { useColourName } from "#app/ui/variant-picker.tsx";
 
 /** Lines with personalisation and totals (the packing slip prints its own list, without prices). */
 export function OrderLinesTable({ order, locale }: { order: OrderView; locale: Locale }) {
   const { t } = useTranslation();
   const money = (cents: number) => formatMoney(cents, locale);
   const colourName = useColourName();
-  const variantText = (colour: string | null, size: string | null) => [colour ? colourName(colour) : null, size && size !== "TAGLIA_UNICA" ? formatSize(size) : null].filter(Boolean).join(" · ");
+  const variantText = (colour: string | null, size: string | null) => [colour ? colourName(colour) : null, shownSize(size)].filter(Boolean).join(" · ");
   return (
     <div className="mt-6 overflow-x-auto" role="region" aria-label={t("order.linesTitle")} tabIndex={0}>
       <table className="w-full min-w-[36rem] border-collapse text-left text-sm">

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { formatMoney } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { staffHistoryNoteText } from "#app/lib/order-history.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
@@ -175,7 +176,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {order.history.map((entry, index) => (
               <li key={index}>
                 <span className="whitespace-nowrap">{dateTime.format(new Date(entry.at))}</span> · <strong>{t(`orderStatus.${entry.status}`)}</strong>
-                {entry.note && <span className="text-muted"> · {t(`order.history.notes.${entry.note.split(":")[0]}`, { defaultValue: entry.note })}</span>}
+                {entry.note && <span className="text-muted"> · {staffHistoryNoteText(t, entry.note)}</span>}
               </li>
             ))}
           </ol>

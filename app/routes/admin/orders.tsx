@@ -1,11 +1,10 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
-import { formatDate, formatMoney } from "#app/lib/format.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { AdminFilterForm, AdminPagination, AdminTable, filteredPageHref, SelectField } from "#app/ui/admin-form.tsx";
+import { AdminFilterForm, AdminPagination, filteredPageHref, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
+import { AdminOrdersTable } from "./orders-table";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
 import { deliveryMethod, paymentMethod } from "#server/db/schema.ts";
@@ -61,44 +60,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       <p className="mt-4" role="status">
         {t("admin.orders.count", { count: list.total })}
       </p>
-      <AdminTable
-        label={t("admin.orders.title")}
-        className="mt-2"
-        minWidth="min-w-[44rem]"
-        columns={[
-          { label: t("admin.orders.number") },
-          { label: t("admin.orders.date") },
-          { label: t("admin.orders.customer") },
-          { label: t("admin.orders.status") },
-          { label: t("admin.orders.payment") },
-          { label: t("admin.orders.delivery") },
-          { label: t("admin.orders.total"), isNumeric: true },
-        ]}
-      >
-        {list.rows.map((row) => (
-          <tr key={row.id} className="border-b border-brand-100 align-top">
-            <td className="p-2">
-              <Link to={localizedHref(`/admin/ordini/${row.id}`, locale)} className="font-semibold text-brand-800 underline">
-                {t("admin.orders.numberLink", { number: row.number })}
-              </Link>
-            </td>
-            <td className="p-2 whitespace-nowrap">{formatDate(row.createdAt, locale)}</td>
-            <td className="p-2">
-              {row.customer}
-              <br />
-              <span className="text-muted break-all">{row.email}</span>
-            </td>
-            <td className="p-2">{t(`orderStatus.${row.status}`)}</td>
-            <td className="p-2">
-              {t(`order.payment.${row.paymentMethod}`)}
-              <br />
-              <span className="text-muted">{row.isPaid ? t("admin.orders.paid") : t("admin.orders.unpaid")}</span>
-            </td>
-            <td className="p-2">{t(`order.delivery.${row.deliveryMethod}`)}</td>
-            <td className="p-2 text-right whitespace-nowrap">{formatMoney(row.totalCents, locale)}</td>
-          </tr>
-        ))}
-      </AdminTable>
+      <AdminOrdersTable label={t("admin.orders.title")} rows={list.rows} locale={locale} />
       <AdminPagination page={list.page} pageCount={list.pageCount} hrefFor={(page) => filteredPageHref(filters, page)} />
     </section>
   );

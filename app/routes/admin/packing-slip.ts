@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { localeOfPath } from "#app/lib/locale.ts";
+import { shownSize } from "#app/lib/sizes.ts";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
@@ -27,7 +28,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const dateText = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "long", timeZone: "Europe/Rome" }).format(order.createdAt);
   const lines = order.lines
     .map((line) => {
-      const variant = [line.colour ? t(`productPage.colours.${line.colour}`, { defaultValue: line.colour }) : null, line.size && line.size !== "TAGLIA_UNICA" ? line.size : null].filter(Boolean).join(" · ");
+      const variant = [line.colour ? t(`productPage.colours.${line.colour}`, { defaultValue: line.colour }) : null, shownSize(line.size)].filter(Boolean).join(" · ");
       const personalisation = line.personalisation.map((entry) => `<li>${e(entry.label)}: <strong>«${e(entry.text)}»</strong></li>`).join("");
       return `<tr><td class="check" aria-hidden="true">☐</td><td class="mono">${e(line.sku)}</td><td><strong>${e(line.name)}</strong>${variant ? ` · ${e(variant)}` : ""}${line.isPreorder ? ` · ${e(t("admin.order.preorder"))}` : ""}${personalisation ? `<ul>${personalisation}</ul>` : ""}</td><td class="num">${line.quantity}</td></tr>`;
     })

@@ -5,6 +5,7 @@ import { readCartRequest } from "#server/cart/cart-request.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { isOrderAccessTokenValid, orderPageHref } from "#server/orders/order-access.ts";
+import { contributionListCodeOf } from "#server/gift-lists/gift-list-group.service.ts";
 import { abandonCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/abandon-payment";
 
@@ -20,8 +21,14 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
   if (!isOrderAccessTokenValid(resolveAuthSecret(services.env), params.orderId, token)) throw data(null, { status: 404 });
   const t = getTranslator(locale);
   const cart = readCartRequest(request, services);
+  const contributionListCode = await contributionListCodeOf(services.db, params.orderId);
   const result = await abandonCardPayment(services, { orderId: params.orderId, cartId: cart.forged ? null : cart.cartId });
   const headers = new Headers();
+  if (result.ok && contributionListCode) {
+    // A group-gift contribution has nothing to put back in the cart: back to the list, its share free again.
+    headers.append("Set-Cookie", cart.cookieHeaders.flash([{ kind: "info", message: t("giftLists.group.abandoned") }]));
+    throw redirect(localizedHref(`/lista-nascita/${contributionListCode}`, locale), { headers });
+  }
   if (!result.ok) {
     if (result.reason === "not-found") throw data(null, { status: 404 });
     const message = t(result.reason === "paid" ? "payments.abandon.paid" : "payments.abandon.notAwaitingPayment");

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { formatDate } from "#app/lib/format.ts";
@@ -5,16 +6,22 @@ import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice } from "#app/ui/account-form-parts.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
+import type { ContributionState } from "#app/ui/gift-list-group.tsx";
 import { PublicGiftListItemCard } from "#app/ui/gift-list-public-item.tsx";
 import { GiftIcon, StoreIcon, TruckIcon } from "#app/ui/icons.tsx";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
+import { getSessionUser } from "#server/accounts/guards.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { handleGiftListCartAdd } from "#server/gift-lists/gift-list-cart-action.ts";
+import { contributeToGroupGift } from "#server/gift-lists/gift-list-group.service.ts";
 import { getCartGiftNote, getPublicGiftList, setCartGiftNote } from "#server/gift-lists/gift-list-public.service.ts";
 import { giftListLimits } from "#server/gift-lists/gift-list.inputs.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
+import { cardPaymentReturnUrls, startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/gift-list";
+
+const contributionFields = ["amount", "giverName", "email", "giftMessage"];
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
@@ -44,6 +51,8 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     note: note?.giftListId === list.id ? { giverName: note.giverName ?? "", giftMessage: note.giftMessage ?? "" } : null,
     throttled: false,
     limits: { giverName: giftListLimits.giverName, giftMessage: giftListLimits.giftMessage },
+    // The same contribution form sent twice (a double click) gives one order.
+    contributionKey: crypto.randomUUID(),
     meta: { title: list.title, description: t("giftLists.public.metaDescription", { title: list.title }) },
   };
 }
@@ -62,6 +71,18 @@ export async function action({ request, params, url, context }: Route.ActionArgs
     if (result.ok) return redirect(`${localizedHref(`/lista-nascita/${params.codice}`, locale)}?nota=1#gift-note`, { status: 303 });
     return data({ errors: result.errors, values: echoFields(form, ["giverName", "giftMessage"]) }, { status: 400 });
   }
+  if (intent === "contribute") {
+    const user = await getSessionUser(context, request);
+    const result = await contributeToGroupGift(services.db, { code: params.codice, input: formFields(form), locale, now: new Date(), userId: user?.id ?? null });
+    if (result.ok) {
+      // Paid by card only (docs/decisions/0021-group-gifting.md): straight to the provider's page.
+      const payment = await startCardPayment(services, { orderId: result.orderId, locale });
+      return redirect(payment.ok ? payment.redirectUrl : `${cardPaymentReturnUrls(services, result.orderId, locale).orderHref}&pagamento=non-disponibile`, 303);
+    }
+    const refusal =
+      "errors" in result ? { errors: result.errors, leftCents: 0, minCents: 0 } : { errors: { form: `giftLists.errors.${result.error}` }, leftCents: result.leftCents ?? 0, minCents: result.minCents ?? 0 };
+    return data({ intent: "contribute" as const, itemId: String(form.get("itemId") ?? ""), ...refusal, values: echoFields(form, contributionFields) }, { status: 400 });
+  }
   return data({ errors: { form: "giftLists.errors.invalid" }, values: {} }, { status: 400 });
 }
 
@@ -79,7 +100,10 @@ export default function GiftListPage({ loaderData, actionData }: Route.Component
   }
   const { limits } = loaderData;
   // The note form's answer (the "give this" buttons are fetchers: their answers become toasts).
-  const noteState = actionData && "values" in actionData ? (actionData as { errors: Partial<Record<string, string>>; values: Record<string, string> }) : undefined;
+  const noteState =
+    actionData && "values" in actionData && !("intent" in actionData) ? (actionData as { errors: Partial<Record<string, string>>; values: Record<string, string> }) : undefined;
+  const contributionState =
+    actionData && "intent" in actionData && actionData.intent === "contribute" ? (actionData as unknown as ContributionState & { itemId: string }) : undefined;
   const errors = noteState?.errors;
   const error = (field: string) => (errors?.[field] ? t(errors[field]!) : undefined);
   return (
@@ -112,7 +136,15 @@ export default function GiftListPage({ loaderData, actionData }: Route.Component
             <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {list.items.map((item) => (
                 <li key={item.id}>
-                  <PublicGiftListItemCard item={item} code={list.code} />
+                  <PublicGiftListItemCard
+                    item={item}
+                    code={list.code}
+                    contribution={
+                      item.group && list.isOpen
+                        ? { idempotencyKey: loaderData.contributionKey, state: contributionState?.itemId === item.id ? contributionState : undefined }
+                        : undefined
+                    }
+                  />
                 </li>
               ))}
             </ul>

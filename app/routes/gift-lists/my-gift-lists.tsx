@@ -13,6 +13,7 @@ import { requireUser } from "#server/accounts/guards.ts";
 import { italianDateOf } from "#server/gift-lists/gift-list.ts";
 import { getCompletionCodes } from "#server/gift-lists/gift-list-completion.service.ts";
 import { listInvitations, sendGiftListInvitations } from "#server/gift-lists/gift-list-invitations.service.ts";
+import { switchGroupGift } from "#server/gift-lists/gift-list-group.service.ts";
 import { listGiftThanks, markGiftThanked } from "#server/gift-lists/gift-list-thanks.service.ts";
 import {
   createGiftList,
@@ -28,7 +29,7 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/my-gift-lists";
 
 /** Confirmations after a change (Post/Redirect/Get: `?done=...`). */
-const doneCodes = ["created", "updated", "deleted", "closed", "reopened", "itemUpdated", "itemRemoved", "invited", "thanked", "unthanked"] as const;
+const doneCodes = ["created", "updated", "deleted", "closed", "reopened", "itemUpdated", "itemRemoved", "invited", "thanked", "unthanked", "groupOn", "groupOff"] as const;
 type DoneCode = (typeof doneCodes)[number];
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -131,6 +132,12 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       if (result.error === "not-found") return missing();
       return refused({ form: `giftLists.errors.${result.error}` }, [], { itemId: fields.itemId ?? null });
     }
+    case "group-gift": {
+      const result = await switchGroupGift(db, { userId: user.id, input: fields, now });
+      if (result.ok) return done(result.isGroupGift ? "groupOn" : "groupOff");
+      if (result.error === "not-found") return missing();
+      return refused({ form: `giftLists.errors.${result.error}` }, [], { itemId: fields.itemId ?? null });
+    }
     case "thank": {
       const result = await markGiftThanked(db, { userId: user.id, input: fields, now });
       if (!result.ok) return missing();
@@ -158,7 +165,7 @@ export default function MyGiftListsPage({ loaderData, actionData }: Route.Compon
   const stateFor = (listId: string, ...intents: string[]) =>
     actionData && intents.includes(actionData.intent) && actionData.listId === listId ? actionData : undefined;
   const itemStateFor = (list: OwnGiftList) => {
-    if (!actionData || !(actionData.intent === "item-update" || actionData.intent === "item-remove")) return undefined;
+    if (!actionData || !(actionData.intent === "item-update" || actionData.intent === "item-remove" || actionData.intent === "group-gift")) return undefined;
     const itemId = "itemId" in actionData ? (actionData.itemId as string | null) : null;
     return list.items.some((item) => item.id === itemId) ? { ...actionData, itemId: itemId ?? undefined } : undefined;
   };

@@ -11,7 +11,7 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { formatWhatsappNumber, mapsHref, postalAddress, telHref, whatsappHref } from "#app/ui/shop-contacts.ts";
 import { contactLimits } from "#server/contact/contact.inputs.ts";
 import { sendContactMessage } from "#server/contact/contact.service.ts";
-import { shopContext } from "#server/http/context.ts";
+import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/contact";
 
@@ -26,14 +26,14 @@ const formFields = ["name", "email", "phone", "subject", "message"] as const;
 export async function action({ request, url, context }: Route.ActionArgs) {
   const { db } = context.get(shopContext);
   const form = await request.formData();
-  const result = await sendContactMessage(db, Object.fromEntries(form), localeOfPath(url.pathname));
+  const result = await sendContactMessage(db, Object.fromEntries(form), localeOfPath(url.pathname), { clientIp: context.get(requestContext).clientIp });
   if (!result.ok) {
     // Echo what was typed so nothing is lost (without JavaScript the page reloads), minus control
     // characters and within a sane length.
     const echo = (value: FormDataEntryValue | null) =>
       (typeof value === "string" ? value : "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "").slice(0, 10_000);
     const values = Object.fromEntries(formFields.map((field) => [field, echo(form.get(field))]));
-    return data({ errors: result.errors, values, privacy: form.get("privacy") === "on" }, { status: 400 });
+    return data({ errors: result.errors, throttled: result.throttled === true, values, privacy: form.get("privacy") === "on" }, { status: result.throttled ? 429 : 400 });
   }
   // Post/Redirect/Get: reloading the confirmation does not send the message again.
   return redirect(`${url.pathname}?sent=1`);
@@ -48,6 +48,7 @@ function ContactForm({ actionData, limits }: { actionData: Route.ComponentProps[
   const values: Partial<Record<string, string>> = actionData?.values ?? {};
   const errorOf = (field: string) => (errors[field] ? t(errors[field]) : undefined);
   const hasErrors = Object.keys(errors).length > 0;
+  const throttled = actionData?.throttled === true;
   const submitting = navigation.state === "submitting";
 
   // After a refused submission, take the keyboard to the first field to fix.
@@ -56,10 +57,10 @@ function ContactForm({ actionData, limits }: { actionData: Route.ComponentProps[
   }, [actionData, hasErrors]);
 
   return (
-    <Form ref={formRef} method="post" noValidate className="space-y-5" aria-describedby={hasErrors ? summaryId : undefined}>
-      {hasErrors && (
+    <Form ref={formRef} method="post" noValidate className="space-y-5" aria-describedby={hasErrors || throttled ? summaryId : undefined}>
+      {(hasErrors || throttled) && (
         <p id={summaryId} role="alert" className="rounded-xl border-2 border-coral-600 bg-coral-50 p-4 font-semibold text-coral-700">
-          {t("contact.errorSummary")}
+          {t(throttled ? "contact.errors.tooMany" : "contact.errorSummary")}
         </p>
       )}
       <div className="grid gap-5 sm:grid-cols-2">

@@ -8,6 +8,7 @@ import { localeOfPath } from "#app/lib/locale.ts";
 import { currencyCookie } from "#server/currency/rates.ts";
 import { CurrencyChoice, toSameSitePath } from "#server/currency/rates.inputs.ts";
 import { shopContext } from "#server/http/context.ts";
+import { isCrossSiteRequest } from "#server/http/same-origin.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/currency";
 
@@ -17,6 +18,8 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
+  // Another site cannot switch the visitor's currency (a resource route: React Router does not check it).
+  if (isCrossSiteRequest(request)) throw data(null, { status: 403 });
   const { publicUrl } = context.get(shopContext);
   const apiCall = isApiCall(request);
   const input = await readInput(request, apiCall);

@@ -1,0 +1,108 @@
+/**
+ * The notes the shop writes on an order's status history (checkout, payments, the orders module, the
+ * back office) are short codes ("paid:stripe", "refund:card:re_1", "gift-list-overflow:2 · ...").
+ * This is the one reader of those codes; the customer's order page and the back office each say
+ * them in words. Browser-safe: no server imports.
+ */
+import type { TFunction } from "i18next";
+
+const plainCodes = [
+  "order-placed",
+  "card-payment-expired",
+  "card-payment-failed",
+  "card-payment-abandoned",
+  "bank-transfer-not-received",
+  "cancelled-by-shop",
+] as const;
+type PlainCode = (typeof plainCodes)[number];
+
+export type HistoryNote =
+  | { code: PlainCode }
+  /** `after`: the money came once the order had expired or been cancelled; `refundNeeded`: its stock was gone by then. */
+  | { code: "paid"; method: PaymentMethodKey; isTestPayment: boolean; after: string | null; refundNeeded: boolean }
+  | { code: "refund"; method: PaymentMethodKey; ref: string | null }
+  | { code: "gift-list-overflow"; units: number }
+  /** Words a member of staff typed: shown as they are. */
+  | { code: "text"; text: string }
+  /** A code this reader does not know (yet): never shown to customers. */
+  | { code: "unknown"; raw: string };
+
+/** The `order.payment.*` key of the way the money came. */
+type PaymentMethodKey = "card" | "bank_transfer" | "cash_on_delivery" | "in_shop";
+
+const paymentMethodKeys: ReadonlySet<string> = new Set(["card", "bank_transfer", "cash_on_delivery", "in_shop"]);
+
+/** "stripe" and "test" are card providers; the shop's own methods name themselves. */
+function methodOf(provider: string): PaymentMethodKey | null {
+  if (provider === "stripe" || provider === "test") return "card";
+  return paymentMethodKeys.has(provider) ? (provider as PaymentMethodKey) : null;
+}
+
+export function readHistoryNote(note: string | null | undefined): HistoryNote | null {
+  if (!note) return null;
+  if ((plainCodes as readonly string[]).includes(note)) return { code: note as PlainCode };
+  const paid = /^paid:([a-z_]+)(?::after-([a-z_]+))?(:refund-needed)?$/.exec(note);
+  if (paid) {
+    const method = methodOf(paid[1]!);
+    if (method) return { code: "paid", method, isTestPayment: paid[1] === "test", after: paid[2] ?? null, refundNeeded: Boolean(paid[3]) };
+  }
+  const refund = /^refund:([a-z_]+)(?::(\S+))?$/.exec(note);
+  if (refund && paymentMethodKeys.has(refund[1]!)) return { code: "refund", method: refund[1] as PaymentMethodKey, ref: refund[2] ?? null };
+  // The overflow note carries Italian words after its code for anyone reading the raw table.
+  const overflow = /^gift-list-overflow:(\d+)\b/.exec(note);
+  if (overflow) return { code: "gift-list-overflow", units: Number(overflow[1]) };
+  return /^[a-z0-9_:-]+$/.test(note) ? { code: "unknown", raw: note } : { code: "text", text: note };
+}
+
+/** What the customer reads: payments and the shop's own events; refunds, staff notes and unknown codes stay in the back office. */
+export function customerHistoryNoteText(t: TFunction, note: string | null | undefined): string | null {
+  const read = readHistoryNote(note);
+  if (!read) return null;
+  switch (read.code) {
+    case "order-placed":
+    case "card-payment-expired":
+    case "card-payment-abandoned":
+    case "bank-transfer-not-received":
+      return t(`order.history.notes.${read.code}`);
+    case "paid":
+      return t("order.history.notes.paid");
+    case "text":
+      return read.text;
+    default:
+      return null;
+  }
+}
+
+/** What the staff read: every note in words, with the payment method, the refund's reference and what to do. */
+export function staffHistoryNoteText(t: TFunction, note: string | null | undefined): string | null {
+  const read = readHistoryNote(note);
+  if (!read) return null;
+  const method = (key: PaymentMethodKey, isTestPayment = false) =>
+    isTestPayment ? t("admin.order.historyNotes.testPayment") : t(`order.payment.${key}`);
+  switch (read.code) {
+    case "paid":
+      if (read.after) {
+        const status = t(`orderStatus.${read.after}`);
+        return t(read.refundNeeded ? "admin.order.historyNotes.paidLateRefundNeeded" : "admin.order.historyNotes.paidLate", {
+          method: method(read.method, read.isTestPayment),
+          status,
+        });
+      }
+      return t("admin.order.historyNotes.paid", { method: method(read.method, read.isTestPayment) });
+    case "refund":
+      return read.ref
+        ? t("admin.order.historyNotes.refundWithRef", { method: method(read.method), ref: read.ref })
+        : t("admin.order.historyNotes.refund", { method: method(read.method) });
+    case "gift-list-overflow":
+      return t("admin.order.historyNotes.giftListOverflow", { count: read.units });
+    case "card-payment-failed":
+    case "cancelled-by-shop":
+      return t(`admin.order.historyNotes.${read.code}`);
+    case "text":
+      return read.text;
+    case "unknown":
+      return read.raw;
+    default:
+      return t(`order.history.notes.${read.code}`);
+  }
+}

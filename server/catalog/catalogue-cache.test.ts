@@ -1,0 +1,95 @@
+import { eq, sql } from "drizzle-orm";
+import { expect, onTestFinished, test } from "vitest";
+import { createAdminUser, productForm, seedTaxonomy } from "#server/admin/admin-fixtures.ts";
+import { parseProductForm, parseWith, VariantInput } from "#server/admin/product-admin.inputs.ts";
+import { createProduct, updateProduct } from "#server/admin/product-admin.service.ts";
+import { addVariant } from "#server/admin/product-stock.service.ts";
+import { connectPostgres } from "#server/db/client.ts";
+import { products, productVariants } from "#server/db/schema.ts";
+import { createTestDb, testOnPostgres } from "#tests/db.ts";
+import { withDatabase } from "#tests/db.global-setup.ts";
+import { createCatalogueCache } from "./catalogue-cache";
+import { getProductPage } from "./product.service";
+
+const now = new Date("2026-03-10T10:00:00Z");
+const slow = { timeout: 90_000 };
+
+function input(overrides: Record<string, string> = {}) {
+  const parsed = parseProductForm(productForm(overrides));
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.input;
+}
+
+async function openShop() {
+  const handle = await createTestDb();
+  onTestFinished(() => handle.close());
+  await seedTaxonomy(handle.db);
+  const adminId = await createAdminUser(handle.db);
+  const created = await createProduct(handle.db, { input: input(), actorUserId: adminId, now });
+  if (!created.ok) throw new Error("product refused");
+  const variant = parseWith(VariantInput, { colourId: "", size: "TAGLIA_UNICA", sku: "BFE-TEST-1-U", stock: "5", isPreorder: "", preorderDays: "" });
+  if (!variant.ok) throw new Error("variant refused");
+  await addVariant(handle.db, { productId: created.productId, input: variant.input, actorUserId: adminId });
+  return { db: handle.db, adminId, productId: created.productId };
+}
+
+test("a kept answer is served until the back office changes a product, then computed again", slow, async () => {
+  const { db, adminId, productId } = await openShop();
+  const cache = createCatalogueCache<string>({ maxAgeMs: 60_000, maxEntries: 10 });
+  let computed = 0;
+  const nameNow = async () => {
+    computed++;
+    return (await getProductPage(db, productId, "it", now))!.name;
+  };
+
+  expect(await cache.get(db, "it", nameNow)).toBe("Passeggino Vesuvio");
+  expect(await cache.get(db, "it", nameNow)).toBe("Passeggino Vesuvio");
+  expect(computed).toBe(1);
+
+  const saved = await updateProduct(db, { productId, input: input({ nameIt: "Passeggino Capri" }), actorUserId: adminId, now });
+  expect(saved.ok).toBe(true);
+  expect(await cache.get(db, "it", nameNow)).toBe("Passeggino Capri");
+  expect(computed).toBe(2);
+});
+
+test("stock alone does not drop a kept answer; its age does", slow, async () => {
+  const { db, productId } = await openShop();
+  const cache = createCatalogueCache<number>({ maxAgeMs: 300, maxEntries: 10 });
+  const stockNow = async () => (await getProductPage(db, productId, "it", now))!.variants[0]!.stock;
+
+  expect(await cache.get(db, "stock", stockNow)).toBe(5);
+  // What an order does: the stock of the size, nothing else.
+  await db.update(productVariants).set({ stock: sql`${productVariants.stock} - 1` }).where(eq(productVariants.productId, productId));
+  expect(await cache.get(db, "stock", stockNow)).toBe(5);
+  await new Promise((resolve) => setTimeout(resolve, 350));
+  expect(await cache.get(db, "stock", stockNow)).toBe(4);
+});
+
+test("concurrent callers share one computation; a failed one is not kept", slow, async () => {
+  const { db } = await openShop();
+  const cache = createCatalogueCache<number>({ maxAgeMs: 60_000, maxEntries: 10 });
+  let computed = 0;
+  const slowCount = async () => {
+    computed++;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return (await db.select({ id: products.id }).from(products)).length;
+  };
+  expect(await Promise.all([cache.get(db, "n", slowCount), cache.get(db, "n", slowCount), cache.get(db, "n", slowCount)])).toEqual([1, 1, 1]);
+  expect(computed).toBe(1);
+
+  await expect(cache.get(db, "broken", () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");
+  expect(await cache.get(db, "broken", async () => 7)).toBe(7);
+});
+
+testOnPostgres("a change made through another app process's connection drops the kept answer too", slow, async () => {
+  const { db, adminId, productId } = await openShop();
+  const [{ name }] = (await db.select({ name: sql<string>`current_database()` }).from(sql`(select 1) as database`)) as [{ name: string }];
+  const otherProcess = connectPostgres(withDatabase(process.env.TEST_DATABASE_URL!, name), 1);
+  onTestFinished(() => otherProcess.close());
+  const cache = createCatalogueCache<string>({ maxAgeMs: 60_000, maxEntries: 10 });
+  const nameNow = async () => (await getProductPage(db, productId, "it", now))!.name;
+
+  expect(await cache.get(db, "it", nameNow)).toBe("Passeggino Vesuvio");
+  await updateProduct(otherProcess.db, { productId, input: input({ nameIt: "Passeggino Ischia" }), actorUserId: adminId, now });
+  expect(await cache.get(db, "it", nameNow)).toBe("Passeggino Ischia");
+});

@@ -1,0 +1,107 @@
+/**
+ * The shop's Express application: every middleware in its order, then React Router. `startShop`
+ * (app.ts) serves it; the security suite (tests/security/) runs the same application in-process on
+ * a test database, with React Router's build from Vite, so what it checks is what production serves.
+ */
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { answerApiPreflight } from "#server/api/api-handler.ts";
+import type { DbHandle } from "#server/db/client.ts";
+import { requestContext, shopContext, type ShopServices } from "./context";
+import { createDatabaseGate, sendUnavailable } from "./database-gate";
+import { securityHeaders } from "./security-headers";
+import { mediaDirOf } from "./start";
+
+export type ShopAppOptions = {
+  services: ShopServices;
+  database: Pick<DbHandle, "ping" | "kind">;
+  build: () => Promise<ServerBuild>;
+  mode: "development" | "production";
+  /** Production: the built client folder. Development: Vite's middlewares serve assets. */
+  clientDir?: string;
+  devMiddlewares?: express.RequestHandler;
+  /** Origins besides our own that forms may post to (CSP form-action), read per request. */
+  formActions: () => string[];
+};
+
+export function createShopApp(options: ShopAppOptions) {
+  const { services, database } = options;
+  const { env, log } = services;
+  const gate = createDatabaseGate(database.ping, log);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY);
+  app.use(compression());
+  app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: options.formActions }));
+  app.use(logRequests(services));
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await database.ping();
+      res.json({ status: "ok", database: database.kind });
+    } catch {
+      res.status(503).json({ status: "unavailable", database: database.kind });
+    }
+  });
+
+  app.use("/media", express.static(mediaDirOf(env), { maxAge: "7d", index: false, fallthrough: false }));
+  if (options.devMiddlewares) {
+    app.use(options.devMiddlewares);
+  } else if (options.clientDir) {
+    // Vite's hashed assets never change; everything else may.
+    app.use("/assets", express.static(`${options.clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
+  }
+
+  // Everything below reads the database: while it is away, a 503 at once rather than a wait.
+  app.use(gate.middleware);
+
+  // CORS preflights of /api (origins from settings): React Router refuses OPTIONS before any route runs.
+  app.options("/api/{*splat}", (req, res, next) => {
+    const headers = new Headers();
+    for (const name of ["origin", "accept-language"]) if (req.get(name)) headers.set(name, req.get(name)!);
+    answerApiPreflight(new Request(new URL(req.originalUrl, services.publicUrl), { headers }), services)
+      .then(async (answer) => res.status(answer.status).set(Object.fromEntries(answer.headers)).send(await answer.text()))
+      .catch(next);
+  });
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: options.build,
+      mode: options.mode,
+      getLoadContext(req, res) {
+        const context = new RouterContextProvider();
+        context.set(shopContext, services);
+        context.set(requestContext, { cspNonce: String(res.locals.cspNonce), clientIp: req.ip ?? "", database: gate });
+        return context;
+      },
+    }),
+  );
+
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: number }).status ?? 500;
+    if (status >= 500 && gate.noteError(error)) return sendUnavailable(req, res);
+    if (status >= 500) log.error({ err: error }, "request failed");
+    res.status(status).type("text/plain").send(status === 404 ? "Not found" : "Error");
+  });
+
+  return { app, gate };
+}
+
+function logRequests({ log }: ShopServices) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = performance.now();
+    res.on("finish", () => {
+      log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) },
+        "request",
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The answer when the shop cannot serve a request right now: the database is unreachable (the app's
+ * gate, database-gate.ts) or no app process answered (the front, server/ops/front.ts). A status
+ * (503, 502 or 504), `Retry-After`, and a small page in the visitor's language, or
+ * `{ error: { code, message } }` for /api and JSON clients. No React and no i18next: it must work
+ * when nothing else does, and Node runs the front straight from this source.
+ */
+import { localeOfPath } from "#app/lib/locale.ts";
+import messagesEn from "#messages/en.json" with { type: "json" };
+import messagesIt from "#messages/it.json" with { type: "json" };
+
+export const unavailableRetryAfterSeconds = 5;
+
+type Texts = { title: string; body: string; apiMessage: string; retry: string };
+
+function textsFor(pathname: string): { lang: "it" | "en"; texts: Texts } {
+  const lang = localeOfPath(pathname);
+  const messages = lang === "en" ? messagesEn : messagesIt;
+  const { title, body, retry } = messages.serviceUnavailable;
+  return { lang, texts: { title, body, retry, apiMessage: messages.api.errors["service-unavailable"] } };
+}
+
+/** JSON for the API and for clients that ask for JSON rather than a page. */
+export function wantsJson(pathname: string, accept: string | null | undefined): boolean {
+  if (pathname.startsWith("/api/")) return true;
+  const value = accept ?? "";
+  return value.includes("application/json") && !value.includes("text/html");
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+export type UnavailableAnswer = { status: number; headers: Record<string, string>; body: string };
+
+/** The answer for a request to `pathname` (with its Accept header). */
+export function unavailableAnswer(pathname: string, accept: string | null | undefined, status = 503): UnavailableAnswer {
+  const { lang, texts } = textsFor(pathname);
+  const headers: Record<string, string> = { "Retry-After": String(unavailableRetryAfterSeconds), "Cache-Control": "no-store" };
+  if (wantsJson(pathname, accept)) {
+    return {
+      status,
+      headers: { ...headers, "Content-Type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ error: { code: "service-unavailable", message: texts.apiMessage } }),
+    };
+  }
+  // The retry link is the same address (a GET): after a refused form post it shows the form again.
+  const html = `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(texts.title)}</title>
+<style>body{font-family:system-ui,sans-serif;color:#1f2937;background:#fdf8f3;margin:0}main{max-width:36rem;margin:15vh auto;padding:0 1.5rem;text-align:center}h1{font-size:1.6rem;color:#0e554e}a{display:inline-block;margin-top:1.5rem;padding:.75rem 1.5rem;border-radius:999px;background:#0e554e;color:#fff;text-decoration:none;font-weight:600}</style>
+</head><body><main><h1>${escapeHtml(texts.title)}</h1><p>${escapeHtml(texts.body)}</p><a href="">${escapeHtml(texts.retry)}</a></main></body></html>`;
+  return { status, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" }, body: html };
+}
+
+/** The same answer as a fetch Response (React Router's entry). */
+export function unavailableResponse(request: Request, status = 503): Response {
+  const answer = unavailableAnswer(new URL(request.url).pathname, request.headers.get("accept"), status);
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
