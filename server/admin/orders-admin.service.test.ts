@@ -77,6 +77,8 @@ test("cancelling gives the stock back; refunding a card order asks the provider 
   const detail = await getAdminOrder(db, { orderId: card.orderId, locale: "en" });
   expect(detail!.order.status).toBe("refunded");
   expect(detail!.refundedCents).toBe(order!.totalCents);
+  // The payment reads "refunded", not "received", for staff and customer alike.
+  expect(detail!.order.payment.status).toBe("refunded");
   expect(await runAdminOrderAction(ctx(db, admin), card.orderId, { intent: "refund" })).toMatchObject({ ok: false });
   expect(refunds).toHaveLength(1);
 });

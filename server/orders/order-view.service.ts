@@ -105,7 +105,9 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
   // Today's picture of each variant still in the catalogue, picked as the cart picks it.
   const variantIds = args.locale ? lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])) : [];
   const variants = await describeVariants(db, variantIds, args.locale ?? "it", order.createdAt);
-  const paymentStatus: PaymentState = order.paidAt ? "succeeded" : (paymentRows[0]?.status ?? "pending");
+  // Paid orders read "received" until the money goes back: a refund is the latest payment row's word.
+  const latestPayment = paymentRows[0]?.status;
+  const paymentStatus: PaymentState = latestPayment === "refunded" ? "refunded" : order.paidAt ? "succeeded" : (latestPayment ?? "pending");
   const awaitingTransfer = order.paymentMethod === "bank_transfer" && order.status === "awaiting_payment";
   const { bankTransfer } = settings;
   return {
