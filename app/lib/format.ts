@@ -1,9 +1,9 @@
-import type { Locale } from "./locale";
+import { intlLocale, type Locale } from "./locale";
+import { formatShopDateTime } from "./shop-calendar";
 
 export type DisplayCurrency = "EUR" | "USD" | "GBP";
 export const displayCurrencies: readonly DisplayCurrency[] = ["EUR", "USD", "GBP"];
 
-const intlLocale: Record<Locale, string> = { it: "it-IT", en: "en-GB" };
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /**
@@ -28,5 +28,5 @@ export function formatMoney(minorUnits: number, locale: Locale, currency: Displa
 }
 
 export function formatDate(isoDate: string | Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: "long", timeZone: "Europe/Rome" }).format(new Date(isoDate));
+  return formatShopDateTime(isoDate, locale, { dateStyle: "long" });
 }

@@ -21,3 +21,5 @@ export function localizedHref(path: string, locale: Locale): string {
 }
 
 export const htmlLang: Record<Locale, string> = { it: "it", en: "en" };
+/** The Intl locale each page language formats numbers and dates with (British English: day before month, 24 h). */
+export const intlLocale: Record<Locale, string> = { it: "it-IT", en: "en-GB" };

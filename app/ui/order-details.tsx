@@ -8,12 +8,12 @@ import type { OrderView } from "#server/orders/order-view.service.ts";
 import { OpeningHoursList } from "./opening-hours-list";
 import { postalAddress, type ShopIdentity } from "./shop-contacts";
 import { useHydrated } from "./use-hydrated";
+import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
-const intlLocale: Record<Locale, string> = { it: "it-IT", en: "en-GB" };
 
 /** "12 mar 2026, 10:42" in the shop's time zone. */
 function formatDateTime(at: Date | string, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Rome" }).format(new Date(at));
+  return formatShopDateTime(at, locale, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {

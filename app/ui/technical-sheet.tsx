@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
-import type { Locale } from "#app/lib/locale.ts";
+import { intlLocale, type Locale } from "#app/lib/locale.ts";
 import type { TechnicalSheet as TechnicalSheetData } from "#server/catalog/product.service.ts";
 
-const intlLocale: Record<Locale, string> = { it: "it-IT", en: "en-GB" };
 
 /** Millimetres as centimetres; grams as kilograms from 1 kg up, else as grams; with the unit, in the page's language. */
 export function formatMeasure(value: number, unit: "mm" | "g", locale: Locale): string {

@@ -8,7 +8,8 @@ import { and, asc, between, count, desc, eq, gte, inArray, isNotNull, lte, or, s
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftLists, orders, productColours, products, productVariants, users } from "#server/db/schema.ts";
-import { lowStockThreshold, romeDayOf } from "./product-admin.service";
+import { italianDayOf } from "#app/lib/shop-calendar.ts";
+import { lowStockThreshold } from "./product-admin.service";
 
 const romeDay = sql<string>`to_char(${orders.createdAt} at time zone 'Europe/Rome', 'YYYY-MM-DD')`;
 
@@ -37,7 +38,7 @@ export type Dashboard = {
 };
 
 export async function getDashboard(db: Db, args: { now: Date; locale: Locale }): Promise<Dashboard> {
-  const today = romeDayOf(args.now);
+  const today = italianDayOf(args.now);
   const firstDay = addDays(today, -29);
   const monthStart = `${today.slice(0, 7)}-01`;
   const fromDay = monthStart < firstDay ? monthStart : firstDay;

@@ -24,29 +24,13 @@ import { activeDiscountPercent } from "#server/money.ts";
 import { recordAudit } from "./audit.service";
 import { recordPriceIfChanged } from "./price-history.service";
 import { formatEuroInput, type FieldErrors, type ProductInput } from "./product-admin.inputs";
+import { endOfItalianDay, italianDayOf } from "#app/lib/shop-calendar.ts";
 
 export const adminPageSize = 25;
 /** A size with this stock or less counts as low stock. */
 export const lowStockThreshold = 3;
 
 export type SaveResult = { ok: true; productId: number } | { ok: false; errors: FieldErrors };
-
-/** The last moment of a calendar day in Italy (the shop's time zone), as an instant. */
-export function endOfDayInRome(day: string): Date {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  const guess = Date.UTC(y, m - 1, d, 23, 59, 59);
-  const name = new Intl.DateTimeFormat("en-US", { timeZone: "Europe/Rome", timeZoneName: "longOffset" })
-    .formatToParts(new Date(guess))
-    .find((part) => part.type === "timeZoneName")?.value;
-  const offset = /GMT([+-])(\d{2}):(\d{2})/.exec(name ?? "");
-  const offsetMs = offset ? (offset[1] === "-" ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) * 60_000 : 0;
-  return new Date(guess - offsetMs);
-}
-
-/** "YYYY-MM-DD" of an instant in Italy. */
-export function romeDayOf(instant: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
-}
 
 export function isUniqueViolation(error: unknown): boolean {
   const codeOf = (value: unknown) => (value && typeof value === "object" && "code" in value ? (value as { code: unknown }).code : undefined);
@@ -96,7 +80,7 @@ function productRow(input: ProductInput, refs: Refs) {
     fullDescriptionEn: input.fullDescriptionEn,
     priceCents: input.price,
     discountPercent: input.discountPercent,
-    offerEndsAt: input.offerEndsOn ? endOfDayInRome(input.offerEndsOn) : null,
+    offerEndsAt: input.offerEndsOn ? endOfItalianDay(input.offerEndsOn) : null,
     vatRatePercent: input.vatRatePercent,
     isNew: input.isNew,
     isFreeShipping: input.isFreeShipping,
@@ -363,7 +347,7 @@ export async function getProductFormValues(db: Db, productId: number): Promise<R
     fullDescriptionEn: p.fullDescriptionEn,
     price: formatEuroInput(p.priceCents),
     discountPercent: String(p.discountPercent),
-    offerEndsOn: p.offerEndsAt ? romeDayOf(p.offerEndsAt) : "",
+    offerEndsOn: p.offerEndsAt ? italianDayOf(p.offerEndsAt) : "",
     vatRatePercent: String(p.vatRatePercent),
     isNew: flag(p.isNew),
     isFreeShipping: flag(p.isFreeShipping),

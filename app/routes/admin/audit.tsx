@@ -9,6 +9,7 @@ import { listAudit } from "#server/admin/audit.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/audit";
+import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -26,7 +27,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { audit, entity, actor, locale } = loaderData;
-  const dateTime = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "short", timeStyle: "medium", timeZone: "Europe/Rome" });
+  const dateTime = (at: Date | string) => formatShopDateTime(at, locale, { dateStyle: "short", timeStyle: "medium" });
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("admin.audit.metaTitle")}</h1>
@@ -52,7 +53,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
       >
         {audit.rows.map((row) => (
           <tr key={row.id} className="border-b border-brand-100 align-top">
-            <td className="p-2 whitespace-nowrap">{dateTime.format(new Date(row.createdAt))}</td>
+            <td className="p-2 whitespace-nowrap">{dateTime(row.createdAt)}</td>
             <td className="p-2">{row.actorName ?? "—"}</td>
             <td className="p-2 font-mono">{row.action}</td>
             <td className="p-2">

@@ -15,6 +15,7 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { paymentProviderOf } from "#server/payments/payment-provider.ts";
 import type { Route } from "./+types/order";
+import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -52,7 +53,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const { locale, detail, done } = loaderData;
   const { order } = detail;
   const money = (cents: number) => formatMoney(cents, locale);
-  const dateTime = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Rome" });
+  const dateTime = (at: Date | string) => formatShopDateTime(at, locale, { dateStyle: "short", timeStyle: "short" });
   const address = order.delivery.address;
   return (
     <section>
@@ -68,7 +69,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </div>
       </div>
       <p className="mt-2 text-lg">
-        {t("order.status", { status: t(`orderStatus.${order.status}`) })} · {dateTime.format(new Date(order.createdAt))}
+        {t("order.status", { status: t(`orderStatus.${order.status}`) })} · {dateTime(order.createdAt)}
       </p>
       <div className="mt-4 space-y-3">
         {done && <Notice>{t(`admin.order.done.${done}`)}</Notice>}
@@ -167,7 +168,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <p className="mt-2">
             {t(`order.payment.${order.payment.method}`)} · {t(`order.payment.status.${order.payment.status}`)}
           </p>
-          {order.payment.paidAt && <p>{t("order.payment.paidOn", { date: dateTime.format(new Date(order.payment.paidAt)) })}</p>}
+          {order.payment.paidAt && <p>{t("order.payment.paidOn", { date: dateTime(order.payment.paidAt) })}</p>}
           {detail.refundedCents > 0 && <p>{t("admin.order.refunded", { total: money(detail.refundedCents) })}</p>}
         </div>
         <div className="rounded-xl border border-brand-100 bg-white p-4">
@@ -175,7 +176,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <ol className="mt-2 space-y-1">
             {order.history.map((entry, index) => (
               <li key={index}>
-                <span className="whitespace-nowrap">{dateTime.format(new Date(entry.at))}</span> · <strong>{t(`orderStatus.${entry.status}`)}</strong>
+                <span className="whitespace-nowrap">{dateTime(entry.at)}</span> · <strong>{t(`orderStatus.${entry.status}`)}</strong>
                 {entry.note && <span className="text-muted"> · {staffHistoryNoteText(t, entry.note)}</span>}
               </li>
             ))}

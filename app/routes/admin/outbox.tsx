@@ -11,6 +11,7 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { countOutboxByStatus, listOutbox, outboxStatuses, type OutboxStatus } from "#server/mail/delivery.service.ts";
 import type { Route } from "./+types/outbox";
+import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -41,7 +42,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 export default function AdminOutbox({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, status, statuses, outbox, counts, resent } = loaderData;
-  const dateTime = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Rome" });
+  const dateTime = (at: Date | string) => formatShopDateTime(at, locale, { dateStyle: "short", timeStyle: "short" });
   const hrefFor = (next: { status?: string | null; page?: number }) => {
     const params = new URLSearchParams();
     const chosen = next.status === undefined ? status : next.status;
@@ -75,12 +76,12 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
       >
         {outbox.emails.map((mail) => (
           <tr key={mail.id} className="border-b border-brand-100 align-top">
-            <td className="p-2 whitespace-nowrap">{dateTime.format(new Date(mail.createdAt))}</td>
+            <td className="p-2 whitespace-nowrap">{dateTime(mail.createdAt)}</td>
             <td className="p-2 break-all">{mail.toAddress}</td>
             <td className="p-2">{mail.subject}</td>
             <td className="p-2">
               {t(`mail.status.${mail.status}`)}
-              {mail.sentAt && <div className="text-muted">{dateTime.format(new Date(mail.sentAt))}</div>}
+              {mail.sentAt && <div className="text-muted">{dateTime(mail.sentAt)}</div>}
               {mail.lastError && <div className="text-coral-700 break-all">{mail.lastError}</div>}
             </td>
             <td className="p-2">

@@ -8,6 +8,7 @@ import { escapeHtml } from "#server/mail/templates.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/packing-slip";
+import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
 /**
  * /admin/ordini/{id}/bolla: a packing slip on its own page, without the shop's header, footer or prices,
@@ -25,7 +26,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const nonce = context.get(requestContext)?.cspNonce ?? "";
   const e = escapeHtml;
   const address = order.delivery.address;
-  const dateText = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "long", timeZone: "Europe/Rome" }).format(order.createdAt);
+  const dateText = formatShopDateTime(order.createdAt, locale, { dateStyle: "long" });
   const lines = order.lines
     .map((line) => {
       const variant = [line.colour ? t(`productPage.colours.${line.colour}`, { defaultValue: line.colour }) : null, shownSize(line.size)].filter(Boolean).join(" · ");

@@ -17,6 +17,7 @@ import { mediaDirOf } from "#server/http/start.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/product-edit";
+import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
 const doneCodes = ["created", "saved", "colourAdded", "imageAdded", "imageRemoved", "variantAdded", "variantSaved", "stockAdjusted"] as const;
 const newProductValues: Record<string, string> = { isPublished: "on", vatRatePercent: "22", discountPercent: "0", personalisationCost: "0,00", price: "" };
@@ -253,7 +254,7 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
               <ul className="mt-2 text-sm">
                 {prices.map((row) => (
                   <li key={row.recordedAt}>
-                    {new Date(row.recordedAt).toLocaleString(locale === "en" ? "en-GB" : "it-IT", { timeZone: "Europe/Rome" })}: {money(row.priceCents)} → {money(row.effectivePriceCents)}
+                    {formatShopDateTime(row.recordedAt, locale)}: {money(row.priceCents)} → {money(row.effectivePriceCents)}
                   </li>
                 ))}
               </ul>
@@ -384,7 +385,7 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                 <ul className="mt-2 space-y-1 text-sm">
                   {movements.map((movement) => (
                     <li key={movement.id}>
-                      {new Date(movement.createdAt).toLocaleString(locale === "en" ? "en-GB" : "it-IT", { timeZone: "Europe/Rome" })} · {movement.sku} ·{" "}
+                      {formatShopDateTime(movement.createdAt, locale)} · {movement.sku} ·{" "}
                       <strong>{movement.delta > 0 ? `+${movement.delta}` : movement.delta}</strong> · {movement.reason}
                       {movement.actorName && ` · ${movement.actorName}`}
                     </li>

@@ -1,7 +1,7 @@
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import { exportProductsCsv } from "#server/admin/product-csv.service.ts";
-import { romeDayOf } from "#server/admin/product-admin.service.ts";
+import { italianDayOf } from "#app/lib/shop-calendar.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/products-export";
 
@@ -14,7 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="prodotti-${romeDayOf(new Date())}.csv"`,
+      "Content-Disposition": `attachment; filename="prodotti-${italianDayOf(new Date())}.csv"`,
       "Cache-Control": "no-store",
     },
   });

@@ -10,6 +10,7 @@ import { clearExchangeRate, listExchangeRates, refreshRatesNow, setExchangeRate 
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/rates";
+import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -46,7 +47,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 export default function AdminRates({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, rates, canRefresh, done } = loaderData;
-  const dateTime = new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "it-IT", { dateStyle: "short", timeStyle: "short", timeZone: "Europe/Rome" });
+  const dateTime = (at: Date | string) => formatShopDateTime(at, locale, { dateStyle: "short", timeStyle: "short" });
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("admin.rates.title")}</h1>
@@ -72,7 +73,7 @@ export default function AdminRates({ loaderData, actionData }: Route.ComponentPr
             </p>
             <p className="text-muted">
               {t(`admin.rates.source.${rate.source}`)}
-              {rate.updatedAt && ` · ${dateTime.format(new Date(rate.updatedAt))}`}
+              {rate.updatedAt && ` · ${dateTime(rate.updatedAt)}`}
             </p>
             <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
               <input type="hidden" name="intent" value="set" />

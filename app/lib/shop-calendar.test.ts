@@ -1,0 +1,27 @@
+import { expect, test } from "vitest";
+import { addDays, endOfItalianDay, formatShopDateTime, italianDayOf, italianMidnight } from "./shop-calendar";
+
+test("the Italian day of an instant, across midnight and the clock changes", () => {
+  expect(italianDayOf(new Date("2026-03-28T23:30:00Z"))).toBe("2026-03-29"); // CET: 00:30 in Naples
+  expect(italianDayOf(new Date("2026-07-10T21:59:59Z"))).toBe("2026-07-10"); // CEST: 23:59:59
+  expect(italianDayOf(new Date("2026-07-10T22:00:00Z"))).toBe("2026-07-11");
+});
+
+test("midnight and end of an Italian day, in winter, in summer and on the days the clocks change", () => {
+  expect(italianMidnight("2026-01-15").toISOString()).toBe("2026-01-14T23:00:00.000Z");
+  expect(italianMidnight("2026-07-15").toISOString()).toBe("2026-07-14T22:00:00.000Z");
+  expect(italianMidnight("2026-03-29").toISOString()).toBe("2026-03-28T23:00:00.000Z");
+  expect(endOfItalianDay("2026-03-29").toISOString()).toBe("2026-03-29T21:59:59.000Z");
+  expect(endOfItalianDay("2026-10-25").toISOString()).toBe("2026-10-25T22:59:59.000Z");
+  expect(endOfItalianDay("2026-12-31").toISOString()).toBe("2026-12-31T22:59:59.000Z");
+});
+
+test("calendar arithmetic crosses months and years", () => {
+  expect(addDays("2026-12-30", 3)).toBe("2027-01-02");
+  expect(addDays("2028-03-01", -1)).toBe("2028-02-29");
+});
+
+test("dates and times are shown in Italy's time, in the page's language", () => {
+  expect(formatShopDateTime("2026-07-10T08:42:00Z", "it")).toBe("10/07/26, 10:42");
+  expect(formatShopDateTime("2026-07-10T08:42:00Z", "en", { dateStyle: "medium", timeStyle: "short" })).toBe("10 Jul 2026, 10:42");
+});
