@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -7,6 +6,7 @@ import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { csvColumns } from "../server/admin/product-csv.service";
 import { expect as baseExpect, test } from "./fixtures";
+import { createBackOfficeAccount } from "./back-office-account";
 import { startPeerShop, type PeerShop } from "./peer-shop";
 import { variantIdOf } from "./shop-helpers";
 
@@ -34,12 +34,7 @@ test.beforeAll(async ({}, testInfo) => {
   // Uploaded pictures go to a copy of the drawn sample pictures, not to the shared cache.
   const mediaDir = path.join(scratch, "media");
   fs.cpSync(path.resolve(root, "node_modules/.cache/e2e-media"), mediaDir, { recursive: true });
-  const made = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server/accounts/admin-cli.ts", adminEmail, "--password", password], {
-    cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, MEDIA_DIR: mediaDir, LOG_LEVEL: "silent" },
-    encoding: "utf8",
-  });
-  if (made.status !== 0) throw new Error(`admin:create failed: ${made.stderr}${made.stdout}`);
+  createBackOfficeAccount({ dataDir, mediaDir, email: adminEmail, password });
   shop = await startPeerShop({ name: "admin", env: () => ({ DATA_DIR: dataDir, MEDIA_DIR: mediaDir, SEED_SAMPLE_DATA: "true" }) });
 });
 

@@ -5,13 +5,13 @@
  * back-office account of back-office-account.ts is made on that folder. The returned teardown
  * stops it and deletes the data. With E2E_BASE_URL already set, that server is used as it is.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { backOfficeAccount } from "./back-office-account";
+import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
 
 const root = path.resolve(import.meta.dirname, "..");
 const startTimeoutMs = Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000);
@@ -72,14 +72,8 @@ export default async function startShop() {
   };
 }
 
-/** `npm run admin:create` on the data folder before the shop opens it (PGlite: one process per folder). */
 function makeBackOfficeAccount(env: NodeJS.ProcessEnv) {
-  const made = spawnSync(
-    process.execPath,
-    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server/accounts/admin-cli.ts", backOfficeAccount.email, "--password", backOfficeAccount.password],
-    { cwd: root, env: { PATH: process.env.PATH, DATA_DIR: env.DATA_DIR, MEDIA_DIR: env.MEDIA_DIR, LOG_LEVEL: "silent" }, encoding: "utf8" },
-  );
-  if (made.status !== 0) throw new Error(`e2e: the back-office account could not be made: ${made.stderr}${made.stdout}`);
+  createBackOfficeAccount({ dataDir: env.DATA_DIR!, mediaDir: env.MEDIA_DIR!, ...backOfficeAccount });
   process.env.E2E_BACK_OFFICE = "1";
 }
 

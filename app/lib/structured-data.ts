@@ -129,7 +129,7 @@ export function productJsonLd(input: ProductJsonLdInput): JsonLd {
     ...(input.category ? { category: input.category } : {}),
     // The stars are the shop's own rating of the product (SPEC.md: rating 1-5), not an aggregate of customers'
     // ratings, and there is no count to give: an AggregateRating would claim what is not there and is invalid
-    // without ratingCount. It is marked up as what it is, a review by the shop (docs/decisions/0021-product-rating-markup.md).
+    // without ratingCount. It is marked up as what it is, a review by the shop (docs/decisions/0022-product-rating-markup.md).
     ...(input.rating
       ? {
           review: {
