@@ -35,6 +35,9 @@ test("the staff read every note the shop writes in words, never as a code", () =
     "1 unit paid beyond what the list still needed: ask the giver whether to refund it or keep it as an extra gift.",
   );
   expect(staffHistoryNoteText(en, "cancelled-by-shop")).toBe("Cancelled by the shop.");
+  expect(staffHistoryNoteText(it, "group-gift-funded:1004-1007")).toBe("Regalo di gruppo completato: ordini collegati n. 1004, 1007.");
+  expect(staffHistoryNoteText(en, "group-gift-funded:1009")).toBe("Group gift completed: linked order no. 1009.");
+  expect(staffHistoryNoteText(it, "group-gift-out-of-stock")).toBe("Regalo di gruppo completato senza articolo in magazzino: da ordinare al fornitore prima di spedire.");
   expect(staffHistoryNoteText(it, null)).toBeNull();
 });
 
@@ -43,6 +46,9 @@ test("customers read their payments and the shop's events; refunds' references, 
   expect(customerHistoryNoteText(en, "card-payment-abandoned")).toBe("Card payment cancelled: the items went back to the cart.");
   for (const note of ["refund:card:re_123", "gift-list-overflow:2 · testo", "cancelled-by-shop", "something-new:1"])
     expect(customerHistoryNoteText(it, note), note).toBeNull();
+  expect(customerHistoryNoteText(it, "group-gift-contribution")).toBe("Contributo a un regalo di gruppo.");
+  expect(customerHistoryNoteText(en, "group-gift-funded:1004-1007")).toBe("Group gift completed.");
+  expect(customerHistoryNoteText(it, "group-gift-out-of-stock")).toBeNull();
   expect(customerHistoryNoteText(it, "Spedito con corriere espresso")).toBe("Spedito con corriere espresso");
   expect(readHistoryNote("paid:bitcoin")).toEqual({ code: "unknown", raw: "paid:bitcoin" });
 });

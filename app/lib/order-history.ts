@@ -13,6 +13,8 @@ const plainCodes = [
   "card-payment-abandoned",
   "bank-transfer-not-received",
   "cancelled-by-shop",
+  "group-gift-contribution",
+  "group-gift-out-of-stock",
 ] as const;
 type PlainCode = (typeof plainCodes)[number];
 
@@ -22,6 +24,8 @@ export type HistoryNote =
   | { code: "paid"; method: PaymentMethodKey; isTestPayment: boolean; after: string | null; refundNeeded: boolean }
   | { code: "refund"; method: PaymentMethodKey; ref: string | null }
   | { code: "gift-list-overflow"; units: number }
+  /** A group gift completed: the orders on the other side (the contributions, or the list's order). */
+  | { code: "group-gift-funded"; orderNumbers: number[] }
   /** Words a member of staff typed: shown as they are. */
   | { code: "text"; text: string }
   /** A code this reader does not know (yet): never shown to customers. */
@@ -51,6 +55,8 @@ export function readHistoryNote(note: string | null | undefined): HistoryNote | 
   // The overflow note carries Italian words after its code for anyone reading the raw table.
   const overflow = /^gift-list-overflow:(\d+)\b/.exec(note);
   if (overflow) return { code: "gift-list-overflow", units: Number(overflow[1]) };
+  const funded = /^group-gift-funded:(\d+(?:-\d+)*)$/.exec(note);
+  if (funded) return { code: "group-gift-funded", orderNumbers: funded[1]!.split("-").map(Number) };
   return /^[a-z0-9_:-]+$/.test(note) ? { code: "unknown", raw: note } : { code: "text", text: note };
 }
 
@@ -63,7 +69,10 @@ export function customerHistoryNoteText(t: TFunction, note: string | null | unde
     case "card-payment-expired":
     case "card-payment-abandoned":
     case "bank-transfer-not-received":
+    case "group-gift-contribution":
       return t(`order.history.notes.${read.code}`);
+    case "group-gift-funded":
+      return t("order.history.notes.group-gift-funded");
     case "paid":
       return t("order.history.notes.paid");
     case "text":
@@ -95,8 +104,11 @@ export function staffHistoryNoteText(t: TFunction, note: string | null | undefin
         : t("admin.order.historyNotes.refund", { method: method(read.method) });
     case "gift-list-overflow":
       return t("admin.order.historyNotes.giftListOverflow", { count: read.units });
+    case "group-gift-funded":
+      return t("admin.order.historyNotes.groupGiftFunded", { numbers: read.orderNumbers.join(", "), count: read.orderNumbers.length });
     case "card-payment-failed":
     case "cancelled-by-shop":
+    case "group-gift-out-of-stock":
       return t(`admin.order.historyNotes.${read.code}`);
     case "text":
       return read.text;
