@@ -1,14 +1,15 @@
 // `npm test`: everything CI runs, in order, each step's output live:
-//   typecheck -> Vitest on PGlite -> Vitest on PostgreSQL -> production build -> Playwright journeys.
-// A failing step does not stop the later ones (except e2e, which needs the build). The last line is
+//   typecheck -> Vitest on PGlite -> Vitest on PostgreSQL -> production build -> Playwright journeys
+//   -> size budgets (scripts/test-size-budgets.mjs) -> load and faults (scripts/test-load.mjs).
+// A failing step does not stop the later ones (except those that need the build). The last line is
 // `N passed, N failed[, N skipped]` over all suites: tests as their runners count them, and the
 // typecheck and the build as one check each. Exits non-zero when anything failed.
 import "./check-node.mjs";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { answers } from "./lib/port.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-test-all-"));
@@ -42,6 +43,29 @@ try {
     }
     const resultFile = path.join(scratch, "e2e.json");
     await run(process.execPath, ["scripts/test-e2e.mjs", "--result-file", resultFile]);
+    return readJson(resultFile) ?? { passed: 0, failed: 1, skipped: 0 };
+  });
+
+  // JavaScript, messages, CSS and first-screen image bytes of five pages against their budgets (after the
+  // journeys, which leave the sample pictures drawn in node_modules/.cache/e2e-media).
+  await step("size budgets", async () => {
+    if (build.failed > 0) {
+      console.error("FAILED: the size budgets need the production build, which failed.");
+      return { passed: 0, failed: 1, skipped: 0 };
+    }
+    const resultFile = path.join(scratch, "sizes.json");
+    await run(process.execPath, ["scripts/test-size-budgets.mjs", "--result-file", resultFile]);
+    return readJson(resultFile) ?? { passed: 0, failed: 1, skipped: 0 };
+  });
+
+  // Two app processes behind the front on PostgreSQL: load, a PostgreSQL restart, a killed process, a slow Stripe.
+  await step("load and faults", async () => {
+    if (build.failed > 0) {
+      console.error("FAILED: the load suite needs the production build, which failed.");
+      return { passed: 0, failed: 1, skipped: 0 };
+    }
+    const resultFile = path.join(scratch, "load.json");
+    await run(process.execPath, ["scripts/test-load.mjs", "--result-file", resultFile]);
     return readJson(resultFile) ?? { passed: 0, failed: 1, skipped: 0 };
   });
 } finally {
@@ -114,20 +138,5 @@ function run(command, args, env = {}) {
       resolve(1);
     });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
-
-function answers(host, port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port, timeout: 2000 });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("timeout", () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once("error", () => resolve(false));
   });
 }

@@ -6,7 +6,7 @@
  */
 import { getSessionUser, type SessionUser } from "#server/accounts/guards.ts";
 import { requestContext, shopContext, type ShopServices } from "#server/http/context.ts";
-import { isDatabaseUnavailableError } from "#server/http/database-gate.ts";
+import { databaseTroubleOf } from "#server/http/database-gate.ts";
 import { unavailableRetryAfterSeconds } from "#server/http/unavailable.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
@@ -104,9 +104,9 @@ export async function handleApiRequest(request: Request, context: Context): Prom
     if (endpoint.auth === "user") response.headers.set("Cache-Control", "private, no-store");
     return response;
   } catch (error) {
-    // The database away (a restart): 503 and the process's gate answers the next calls at once.
+    // The database away (a restart: the process's gate then answers the next calls at once) or too busy: 503.
     const { database } = context.get(requestContext);
-    if (database ? database.noteError(error) : isDatabaseUnavailableError(error)) {
+    if ((database ? database.noteError(error) : databaseTroubleOf(error)) !== null) {
       return fail({ ...apiFailure(503, "service-unavailable"), headers: { "Retry-After": String(unavailableRetryAfterSeconds) } });
     }
     services.log.error({ err: error, path: url.pathname }, "api request failed");

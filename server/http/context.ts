@@ -22,6 +22,8 @@ export type RequestInfo = {
   clientIp: string;
   /** The process's database gate (database-gate.ts): React Router's error hooks tell it what a request met. */
   database?: Pick<DatabaseGate, "noteError" | "isDown">;
+  /** Set when this request met the database gone or too busy: it is answered 503 "try again", not as a bug. */
+  metDatabaseTrouble?: boolean;
 };
 
 export const shopContext = createContext<ShopServices>();

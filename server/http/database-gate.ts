@@ -1,10 +1,11 @@
 /**
  * What a process does while PostgreSQL is away (a restart, a fail-over): once a request meets a
- * connection error, every request is answered at once with 503 and the "try again" page
+ * lost or refused connection, every request is answered at once with 503 and the "try again" page
  * (unavailable.ts) instead of waiting on a dead pool, and the database is pinged at most every
- * `probeEveryMs`; the first ping that succeeds lets requests through again. Nothing is queued or
- * replayed here: an order is one transaction, so a request that failed wrote nothing, and the
- * checkout form's idempotency key makes the customer's retry find an order that did commit.
+ * `probeEveryMs`; the first ping that succeeds lets requests through again. A request that found no
+ * free connection in time (load) gets the same answer, but the gate stays open for the next ones.
+ * Nothing is queued or replayed here: an order is one transaction, so a request that failed wrote
+ * nothing, and the checkout form's idempotency key makes the customer's retry find an order that did commit.
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "./log";
@@ -14,22 +15,36 @@ const probeEveryMs = 500;
 /** A ping that takes longer than this counts as failed: no request waits on the gate for more. */
 const probeTimeoutMs = 2_000;
 
-/** SQLSTATEs of a server that is gone or not accepting connections (class 08, 57P0x) or full (53300). */
-const unavailableSqlStates = /^(08...|57P0[1-3]|53300)$/;
-const unavailableNodeCodes = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
-/** node-postgres reports a lost or never-made connection with plain Errors. */
-const unavailableMessages = /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended/i;
+/** SQLSTATEs of a server that is gone or not accepting connections (class 08, 57P0x). */
+const goneSqlStates = /^(08...|57P0[1-3])$/;
+const goneNodeCodes = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+/** node-postgres reports a lost connection with plain Errors. */
+const goneMessages = /Connection terminated|not queryable|Connection ended/i;
+/**
+ * The database is there but cannot take this request now: every pooled connection stayed busy past
+ * the pool's wait (node-postgres says "timeout exceeded when trying to connect"), or the server is full.
+ */
+const busyMessages = /timeout exceeded when trying to connect/i;
+const busySqlStates = new Set(["53300"]);
 
-/** True for errors that say the database cannot be reached, not that a query was wrong (Drizzle wraps them: the cause chain is read). */
-export function isDatabaseUnavailableError(error: unknown): boolean {
+export type DatabaseTrouble = "gone" | "busy";
+
+/**
+ * Whether an error says the database could not serve the request, not that a query was wrong
+ * (Drizzle wraps driver errors: the cause chain is read). "gone": the server cannot be reached;
+ * "busy": it is there but had no connection free in time.
+ */
+export function databaseTroubleOf(error: unknown): DatabaseTrouble | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && (unavailableSqlStates.test(code) || unavailableNodeCodes.has(code))) return true;
-    if (unavailableMessages.test(current.message)) return true;
+    if (typeof code === "string" && (goneSqlStates.test(code) || goneNodeCodes.has(code))) return "gone";
+    if (typeof code === "string" && busySqlStates.has(code)) return "busy";
+    if (goneMessages.test(current.message)) return "gone";
+    if (busyMessages.test(current.message)) return "busy";
     current = (current as { cause?: unknown }).cause;
   }
-  return false;
+  return null;
 }
 
 /** The 503 "try again" answer (page or JSON) through Express. */
@@ -41,8 +56,11 @@ export function sendUnavailable(req: Request, res: Response) {
 export type DatabaseGate = {
   /** Express middleware placed before every route that reads the database. */
   middleware: (req: Request, res: Response, next: NextFunction) => void;
-  /** Any error a request met: true (and the gate closes) when it says the database is away. */
-  noteError: (error: unknown) => boolean;
+  /**
+   * Any error a request met: whether it was the database's trouble (that request gets the 503
+   * answer). Only "gone" closes the gate: a busy pool is load, and the next request may well get a connection.
+   */
+  noteError: (error: unknown) => DatabaseTrouble | null;
   isDown: () => boolean;
 };
 
@@ -78,19 +96,16 @@ export function createDatabaseGate(ping: () => Promise<void>, log: Pick<Logger, 
   return {
     middleware(req, res, next) {
       if (downSince === null) return next();
-      probe().then(
-        (reachable) => (reachable ? next() : sendUnavailable(req, res)),
-        next,
-      );
+      probe().then((reachable) => (reachable ? next() : sendUnavailable(req, res)), next);
     },
     noteError(error) {
-      if (!isDatabaseUnavailableError(error)) return false;
-      if (downSince === null) {
+      const trouble = databaseTroubleOf(error);
+      if (trouble === "gone" && downSince === null) {
         downSince = Date.now();
         lastProbeAt = Date.now();
         log.warn({ err: error }, "database unreachable: answering 503 until it is back");
       }
-      return true;
+      return trouble;
     },
     isDown: () => downSince !== null,
   };

@@ -64,7 +64,12 @@ export function createShopApp(options: ShopAppOptions) {
     const headers = new Headers();
     for (const name of ["origin", "accept-language"]) if (req.get(name)) headers.set(name, req.get(name)!);
     answerApiPreflight(new Request(new URL(req.originalUrl, services.publicUrl), { headers }), services)
-      .then(async (answer) => res.status(answer.status).set(Object.fromEntries(answer.headers)).send(await answer.text()))
+      .then(async (answer) =>
+        res
+          .status(answer.status)
+          .set(Object.fromEntries(answer.headers))
+          .send(await answer.text()),
+      )
       .catch(next);
   });
 
@@ -85,9 +90,12 @@ export function createShopApp(options: ShopAppOptions) {
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     const status = (error as { status?: number }).status ?? 500;
-    if (status >= 500 && gate.noteError(error)) return sendUnavailable(req, res);
+    if (status >= 500 && gate.noteError(error) !== null) return sendUnavailable(req, res);
     if (status >= 500) log.error({ err: error }, "request failed");
-    res.status(status).type("text/plain").send(status === 404 ? "Not found" : "Error");
+    res
+      .status(status)
+      .type("text/plain")
+      .send(status === 404 ? "Not found" : "Error");
   });
 
   return { app, gate };
@@ -97,10 +105,7 @@ function logRequests({ log }: ShopServices) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     res.on("finish", () => {
-      log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) },
-        "request",
-      );
+      log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(performance.now() - started) }, "request");
     });
     next();
   };

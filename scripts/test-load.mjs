@@ -1,0 +1,131 @@
+// `npm run test:load`: the load and fault suite (load/load-and-faults.load.ts) against the production
+// build, two app processes behind the front on a fresh PostgreSQL database of the test server
+// (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; created and dropped by the suite).
+// Builds first when build/ is missing. Prints every part's figures in one table, then
+// `N passed, N failed`; `--result-file FILE` also writes the counts as JSON for scripts/test-all.mjs.
+// LOAD_PARTS=a,c runs some parts only; LOAD_SECONDS shortens part a (default 60); LOAD_KEEP_LOGS=1 keeps the processes' log.
+import "./check-node.mjs";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { answers } from "./lib/port.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+let resultFile;
+const resultFlag = args.indexOf("--result-file");
+if (resultFlag !== -1) [, resultFile] = args.splice(resultFlag, 2);
+/** The suite's own bound: part a is 60 s; the whole must stay far below CI's budget. */
+const suiteTimeoutMs = 8 * 60_000;
+
+const startedAt = Date.now();
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-load-report-"));
+let counts;
+try {
+  counts = await runSuite();
+} finally {
+  const rows = readRows(path.join(scratch, "rows.jsonl"));
+  if (rows.length > 0) printTable(rows);
+  fs.rmSync(scratch, { recursive: true, force: true });
+}
+console.log(`load: ${Math.round((Date.now() - startedAt) / 1000)} s in all`);
+if (resultFile) fs.writeFileSync(resultFile, JSON.stringify(counts));
+console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ""}`);
+process.exit(counts.failed > 0 ? 1 : 0);
+
+async function runSuite() {
+  const failed = { passed: 0, failed: 1, skipped: 0 };
+  const databaseUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  const server = new URL(databaseUrl);
+  if (!(await answers(server.hostname, Number(server.port || 5432)))) {
+    console.error(`load: PostgreSQL does not answer at ${server.hostname}:${server.port || 5432}: start it or set TEST_DATABASE_URL.`);
+    return failed;
+  }
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+    console.log("load: build/ is missing, building the shop first");
+    if ((await run("npm", ["run", "build"], {}, 600_000)) !== 0) return failed;
+  }
+  const report = path.join(scratch, "vitest.json");
+  const exitCode = await run(
+    process.execPath,
+    [
+      path.join(root, "node_modules/vitest/vitest.mjs"),
+      "run",
+      "--config",
+      "load/vitest.config.ts",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+    ],
+    { TEST_DATABASE_URL: databaseUrl, LOAD_RESULTS_FILE: path.join(scratch, "rows.jsonl") },
+    suiteTimeoutMs,
+  );
+  let json;
+  try {
+    json = JSON.parse(fs.readFileSync(report, "utf8"));
+  } catch {
+    json = undefined;
+  }
+  const result = {
+    passed: json?.numPassedTests ?? 0,
+    failed: json?.numFailedTests ?? 0,
+    skipped: (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0),
+  };
+  if (result.failed === 0 && (exitCode !== 0 || !json || json.numFailedTestSuites > 0)) result.failed = Math.max(1, json?.numFailedTestSuites ?? 0);
+  return result;
+}
+
+function readRows(file) {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+/** One line per part: what it held. */
+function printTable(rows) {
+  const columns = [
+    ["part", (row) => row.part],
+    ["conns", (row) => row.connections],
+    ["requests", (row) => row.requests],
+    ["errors", (row) => row.errors + row.hangs],
+    ["refused 409", (row) => row.refused],
+    ["try-again 5xx", (row) => row.unavailable],
+    ["orders", (row) => row.ordersPlaced],
+    ["oversells", (row) => row.oversells],
+    ["lost", (row) => row.lost],
+    ["doubled", (row) => row.doubled],
+    ["half-written", (row) => row.halfWritten],
+    ["recovery s", (row) => (row.recoverySeconds === null ? "-" : row.recoverySeconds)],
+    ["took s", (row) => row.seconds],
+  ];
+  const cells = rows.map((row) => columns.map(([, value]) => String(value(row))));
+  const widths = columns.map(([title], index) => Math.max(title.length, ...cells.map((line) => line[index].length)));
+  const line = (values) => `| ${values.map((value, index) => value.padEnd(widths[index])).join(" | ")} |`;
+  console.log("\n== load and faults ==");
+  console.log(line(columns.map(([title]) => title)));
+  console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
+  for (const values of cells) console.log(line(values));
+  for (const row of rows) if (row.note) console.log(`- ${row.part}: ${row.note}`);
+}
+
+function run(command, commandArgs, env, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    const timer = setTimeout(() => {
+      console.error(`load: ${command} still running after ${timeoutMs / 1000} s: stopped`);
+      child.kill("SIGTERM");
+    }, timeoutMs);
+    child.on("error", (error) => {
+      console.error(`load: could not start ${command}: ${error.message}`);
+      resolve(1);
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}

@@ -1,0 +1,198 @@
+/**
+ * The whole shop in the test process for the security suite: the production Express application
+ * (server/http/shop-app.ts: headers, CSP, the database gate, React Router) with React Router's
+ * build from Vite, on a fresh migrated database with the sample catalogue, listening on 127.0.0.1.
+ * Requests go over real HTTP with the public `Host` (and X-Forwarded-Proto, TRUST_PROXY=1), so
+ * React Router sees the public address, as behind the front.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import { createServer, type ViteDevServer } from "vite";
+import { createTestAuthServices } from "#server/accounts/accounts.fixtures.ts";
+import { makeAdmin } from "#server/accounts/admin.service.ts";
+import type { DbHandle } from "#server/db/client.ts";
+import { seedSampleCatalogue } from "#server/db/seed.ts";
+import type { ShopServices } from "#server/http/context.ts";
+import { createLogger } from "#server/http/log.ts";
+import { seedDefaultSettings } from "#server/settings/settings.service.ts";
+import { createTestDb } from "#tests/db.ts";
+import { concreteRoutes } from "./page-routes";
+
+export type HttpAnswer = { status: number; headers: http.IncomingHttpHeaders; setCookies: string[]; location: string | null; body: string };
+
+export type RequestInit = {
+  method?: string;
+  headers?: Record<string, string>;
+  form?: Record<string, string>;
+  json?: unknown;
+  cookie?: string;
+  /** The client address the shop sees (rate limits count per address). */
+  clientIp?: string;
+};
+
+export type InProcessShop = {
+  publicUrl: string;
+  handle: DbHandle;
+  services: ShopServices;
+  request: (pathAndQuery: string, init?: RequestInit) => Promise<HttpAnswer>;
+  close: () => Promise<void>;
+};
+
+let vite: ViteDevServer | undefined;
+
+/**
+ * One Vite server per test file: it compiles each route module once, on its first request. The
+ * Express application is loaded through it too, so the router contexts it sets are the very
+ * objects the route modules read (a second copy of server/http/context.ts would not match).
+ */
+async function loadApp() {
+  vite ??= await createServer({ server: { middlewareMode: true, hmr: false, ws: false }, appType: "custom", logLevel: "error" });
+  const server = vite;
+  const { createShopApp } = (await server.ssrLoadModule("/server/http/shop-app.ts")) as typeof import("#server/http/shop-app.ts");
+  return { createShopApp, build: () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> };
+}
+
+export async function startInProcessShop(options: { publicUrl?: string } = {}): Promise<InProcessShop> {
+  const publicUrl = options.publicUrl ?? "http://shop.test";
+  const handle = await createTestDb();
+  const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "security-media-"));
+  await seedDefaultSettings(handle.db);
+  await seedSampleCatalogue(handle.db, { mediaDir, writeImages: false, now: new Date() });
+  const services: ShopServices = {
+    ...createTestAuthServices(handle.db, { TRUST_PROXY: "1", MEDIA_DIR: mediaDir }, publicUrl),
+    log: createLogger("silent"),
+  };
+  const { createShopApp, build } = await loadApp();
+  const { app } = createShopApp({ services, database: handle, build, mode: "production", formActions: () => [] });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const publicHost = new URL(publicUrl).host;
+  const protocol = new URL(publicUrl).protocol.replace(":", "");
+  // A connection per request: an action refusing a post before reading its body leaves a connection Node then closes.
+  const agent = new http.Agent({ keepAlive: false });
+
+  const request = (pathAndQuery: string, init: RequestInit = {}) =>
+    new Promise<HttpAnswer>((resolve, reject) => {
+      let body: string | undefined;
+      const headers: Record<string, string> = {
+        Host: publicHost,
+        "X-Forwarded-Proto": protocol,
+        "X-Forwarded-For": init.clientIp ?? "203.0.113.50",
+        Accept: "text/html",
+      };
+      if (init.form) {
+        body = new URLSearchParams(init.form).toString();
+        headers["Content-Type"] = "application/x-www-form-urlencoded";
+      } else if (init.json !== undefined) {
+        body = JSON.stringify(init.json);
+        headers["Content-Type"] = "application/json";
+        headers.Accept = "application/json";
+      }
+      if (body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(body));
+      if (init.cookie) headers.Cookie = init.cookie;
+      Object.assign(headers, init.headers);
+      let answered = false;
+      const outgoing = http.request(
+        { host: "127.0.0.1", port, path: pathAndQuery, method: init.method ?? (body === undefined ? "GET" : "POST"), headers, agent },
+        (answer) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+          answer.on("end", () =>
+            resolve({
+              status: answer.statusCode ?? 0,
+              headers: answer.headers,
+              setCookies: answer.headers["set-cookie"] ?? [],
+              location: answer.headers.location ?? null,
+              body: Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
+          answer.on("error", reject);
+        },
+      );
+      outgoing.setTimeout(60_000, () => outgoing.destroy(new Error(`no answer to ${pathAndQuery} within 60 s`)));
+      // A server that answers before reading a large body (413, 401) may close while it is still being sent: the answer counts.
+      outgoing.on("error", (error) => {
+        if (!answered) reject(error);
+      });
+      outgoing.end(body);
+    });
+
+  return {
+    publicUrl,
+    handle,
+    services,
+    request,
+    close: async () => {
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await handle.close();
+      fs.rmSync(mediaDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Closes the file's Vite server (afterAll of the last suite that used it). */
+export async function closeVite() {
+  await vite?.close();
+  vite = undefined;
+}
+
+/** The cookies a browser would keep from the answers so far, as a Cookie header. */
+export function cookieHeaderOf(...answers: HttpAnswer[]): string {
+  const jar = new Map<string, string>();
+  for (const answer of answers) {
+    for (const cookie of answer.setCookies) {
+      const [pair = ""] = cookie.split(";");
+      const eq = pair.indexOf("=");
+      const value = pair.slice(eq + 1).trim();
+      if (value === "" || /max-age=0/i.test(cookie)) jar.delete(pair.slice(0, eq).trim());
+      else jar.set(pair.slice(0, eq).trim(), value);
+    }
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+}
+
+const testPassword = "Tr3no-Blu-Vesuvio-42";
+
+/** The login page's form post, as a browser sends it (the answer carries the session cookies). */
+export function logIn(shop: InProcessShop, email: string, password = testPassword): Promise<HttpAnswer> {
+  return shop.request("/login-register", { form: { intent: "login", email, password }, headers: { Origin: shop.publicUrl } });
+}
+
+/** A signed-in customer (registered through the page) or admin (made as the command line does): the session's Cookie header. */
+export async function signIn(shop: InProcessShop, role: "customer" | "admin", email: string, password = testPassword): Promise<string> {
+  if (role === "admin") {
+    const made = await makeAdmin(shop.services, { email, password });
+    if (!made.ok) throw new Error(`admin not made: ${made.error}`);
+  } else {
+    const registered = await shop.request("/login-register", {
+      form: { intent: "register", name: "Anna Esposito", email, password, passwordConfirm: password, privacy: "on" },
+      headers: { Origin: shop.publicUrl },
+    });
+    if (registered.status >= 400) throw new Error(`registration refused: ${registered.status}`);
+  }
+  const login = await logIn(shop, email, password);
+  if (login.status !== 302 && login.status !== 303) throw new Error(`login refused: ${login.status} ${login.body.slice(0, 200)}`);
+  return cookieHeaderOf(login);
+}
+
+/** The shop, its concrete routes, and an admin and a customer signed in: the start of the suites that post everywhere. */
+export async function startShopWithVisitors() {
+  const shop = await startInProcessShop();
+  return {
+    shop,
+    routes: await concreteRoutes(shop.handle.db),
+    admin: await signIn(shop, "admin", "carla.admin@bimbifelici.test"),
+    customer: await signIn(shop, "customer", "anna.cliente@example.it"),
+  };
+}
