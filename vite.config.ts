@@ -1,13 +1,18 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { browserChunkGroups } from "./config/browser-chunks.ts";
+import { chunkOrigins } from "./config/chunk-origins.ts";
+import { precompressAssets } from "./config/precompress-assets.ts";
 import { serverGuard } from "./config/server-guard.ts";
 
 export default defineConfig({
   environments: {
+    // A few larger browser chunks instead of one per set of pages sharing a module (config/browser-chunks.ts).
+    client: { build: { rolldownOptions: { output: { codeSplitting: { groups: browserChunkGroups(import.meta.dirname) } } } } },
     // The server bundle's entry is our Express app (server/http/app.ts), which embeds the
     // React Router build; React Router 8 reads the SSR input from here.
     ssr: { build: { rolldownOptions: { input: "./server/http/app.ts" } } },
   },
-  plugins: [serverGuard(), tailwindcss(), reactRouter()],
+  plugins: [serverGuard(), tailwindcss(), reactRouter(), chunkOrigins(), precompressAssets()],
 });

@@ -5,10 +5,9 @@ import { HydratedRouter } from "react-router/dom";
 import { createI18n } from "./lib/i18n";
 import { localeOfPath } from "./lib/locale";
 
-// Only the page's own language is downloaded; switching language is a full page load.
-const locale = localeOfPath(window.location.pathname);
-const messages = locale === "en" ? await import("#messages/en.json") : await import("#messages/it.json");
-const i18n = createI18n(locale, messages.default);
+// The page's messages arrive in its loader data, in its own language (app/lib/route-messages.ts); switching
+// language is a full page load.
+const i18n = createI18n(localeOfPath(window.location.pathname), {});
 
 startTransition(() => {
   hydrateRoot(

@@ -4,8 +4,6 @@ import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from "react-router";
-import messagesEn from "#messages/en.json";
-import messagesIt from "#messages/it.json";
 import { requestContext } from "#server/http/context.ts";
 import { unavailableResponse } from "#server/http/unavailable.ts";
 import { createI18n } from "./lib/i18n";
@@ -17,31 +15,44 @@ export const streamTimeout = 5_000;
 /** The errors React Router throws when it refuses a cross-site action (its only "Bad Request" error). */
 const crossSiteRefusal = /`origin` header|^Bad Request$/;
 
-/** The process's database gate, as the Express entry put it in this request's context. */
-function databaseGateOf(context: Pick<RouterContextProvider, "get"> | undefined) {
+/** This request's information from the Express entry (with the process's database gate). */
+function requestInfoOf(context: Pick<RouterContextProvider, "get"> | undefined) {
   try {
-    return context?.get(requestContext).database;
+    return context?.get(requestContext);
   } catch {
     return undefined; // no request context: a request that failed before the entry built one
   }
 }
 
+/** The database was gone or too busy for this request, or is known gone: the "try again" answer. */
+const answersUnavailable = (context: Pick<RouterContextProvider, "get"> | undefined) => {
+  const info = requestInfoOf(context);
+  return info?.metDatabaseTrouble === true || info?.database?.isDown() === true;
+};
+
 /**
- * Every error a loader, action or render throws. A lost database connection closes the gate
- * (logged there once, not per request); a refused cross-site post is a warning; anything else is
- * logged as React Router would.
+ * Every error a loader, action or render throws. The database gone or too busy: this request is
+ * answered 503 "try again" (a lost connection also closes the gate, logged there once); a refused
+ * cross-site post is a warning; anything else is logged as React Router would.
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
-  if (databaseGateOf(context)?.noteError(error)) return;
+  const info = requestInfoOf(context);
+  if (info?.database?.noteError(error)) {
+    info.metDatabaseTrouble = true;
+    return;
+  }
   if (request.signal.aborted) return;
   // React Router refusing a post from another site (react-router.config.ts): an attempt to note, not a bug.
-  if (error instanceof Error && crossSiteRefusal.test(error.message)) return console.warn(`refused a cross-site ${request.method} to ${new URL(request.url).pathname}`);
+  if (error instanceof Error && crossSiteRefusal.test(error.message)) {
+    console.warn(`refused a cross-site ${request.method} to ${new URL(request.url).pathname}`);
+    return;
+  }
   console.error(error);
 };
 
-/** A client navigation that met a lost database gets the 503 answer (the root ErrorBoundary says to retry). */
+/** A client navigation that met the database gone or busy gets the 503 answer (the root ErrorBoundary says to retry). */
 export const handleDataRequest: HandleDataRequestFunction = (response, { request, context }) => {
-  if (response.status >= 500 && databaseGateOf(context)?.isDown()) return unavailableResponse(request);
+  if (response.status >= 500 && answersUnavailable(context)) return unavailableResponse(request);
   return response;
 };
 
@@ -52,14 +63,14 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
-  // The database went away during this request: the "try again" page, not the error page.
-  if (responseStatusCode >= 500 && databaseGateOf(loadContext)?.isDown()) return unavailableResponse(request);
+  // The database went away (or had no connection free) during this request: the "try again" page, not the error page.
+  if (responseStatusCode >= 500 && answersUnavailable(loadContext)) return unavailableResponse(request);
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { cspNonce } = loadContext.get(requestContext);
-  const locale = localeOfPath(new URL(request.url).pathname);
-  const i18n = createI18n(locale, locale === "en" ? messagesEn : messagesIt);
+  // Empty: the root Layout adds the messages of the page's loader data, the same ones the browser gets.
+  const i18n = createI18n(localeOfPath(new URL(request.url).pathname), {});
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -6,19 +6,84 @@ import { getCategoryNavigation } from "#server/catalog/navigation.service.ts";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import { getDisplayCurrency } from "#server/currency/rates.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/root";
-import "./app.css";
+import appStylesheet from "./app.css?url";
 import { htmlLang, localeOfPath } from "./lib/locale";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
+import { useRouteMessages, type MessagesHandle } from "./lib/route-messages";
 import { alternateLinks, documentTitle } from "./lib/seo";
 import type { ShellUser } from "./ui/account-menu";
 import { LoginRequiredPage } from "./ui/login-required-page";
 import { NotFoundPage } from "./ui/not-found-page";
 import { SiteShell } from "./ui/site-shell";
+
+/** What the shell renders on every page: header, menus, mini cart, footer, error pages (app/lib/route-messages.ts). */
+export const handle = {
+  messages: [
+    "account",
+    "currency",
+    "errors",
+    "footer",
+    "header",
+    "language",
+    "loading",
+    "loginRequired",
+    "meta",
+    "miniCart",
+    "mobileMenu",
+    "nav",
+    "notFound",
+    "openingHours",
+    "scrollTop",
+    "search",
+    "serviceUnavailable",
+    "skipLink",
+    "toast",
+    "topBar",
+    "weekdays",
+    "whatsapp",
+    // The mini cart's lines
+    "cart.addToCart",
+    "cart.colour",
+    "cart.colours",
+    "cart.decrease",
+    "cart.giftList",
+    "cart.increase",
+    "cart.lineTotal",
+    "cart.notice",
+    "cart.personalisationEach",
+    "cart.quantity",
+    "cart.quantityOf",
+    "cart.remove",
+    "cart.removeItem",
+    "cart.size",
+    "cart.unitPrice",
+    // The footer's links and contacts, the search box's suggestions
+    "contact.emailLabel",
+    "contact.phoneLabel",
+    "cookiePolicy.title",
+    "privacy.title",
+    "helpCentre.title",
+    "helpCentre.shipping.title",
+    "helpCentre.payment.title",
+    "helpCentre.withdrawal.title",
+    "helpCentre.conditions.title",
+    "listing.suggestions",
+    "listing.suggestionsCount",
+    "product.currentPrice",
+    "product.oldPrice",
+    // The back office's error page when its layout refuses a customer (a route's loaders failed: only the root's came)
+    "adminDashboard.forbiddenTitle",
+    "adminDashboard.forbiddenText",
+    "adminDashboard.home",
+    "admin.notFound",
+  ],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
@@ -55,6 +120,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       cart: cart.cart,
       /** Wishlist and compare ids of the saved_items cookie: the header counts of the server-rendered page. */
       savedItems: readSavedItemsCookie(request.headers.get("Cookie")).lists,
+      // The shell's texts come with the first page only: the language never changes without a page load.
+      messages: new URL(request.url).pathname.endsWith(".data") ? undefined : getPageMessages(locale, handle),
     },
     { headers: cart.headers },
   );
@@ -74,7 +141,12 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) => {
 const faviconSvg =
   "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 40 40'><path d='M20 35S5 26.5 5 15.5C5 10.5 8.7 7 13 7c3 0 5.5 1.6 7 4 1.5-2.4 4-4 7-4 4.3 0 8 3.5 8 8.5C35 26.5 20 35 20 35Z' fill='%23f08a6c'/><circle cx='15' cy='17' r='2' fill='%230e554e'/><circle cx='25' cy='17' r='2' fill='%230e554e'/><path d='M14.5 22.5c1.5 2 3.3 3 5.5 3s4-1 5.5-3' fill='none' stroke='%230e554e' stroke-width='2.2' stroke-linecap='round'/></svg>";
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", type: "image/svg+xml", href: `data:image/svg+xml,${faviconSvg}` }];
+export const links: Route.LinksFunction = () => [
+  // With a precedence React puts the stylesheet first in <head>, before the script preloads it hoists
+  // there: the one file that blocks the first paint is requested first (docs/decisions/0026-lighthouse-budgets.md).
+  { rel: "stylesheet", href: appStylesheet, precedence: "default" },
+  { rel: "icon", type: "image/svg+xml", href: `data:image/svg+xml,${faviconSvg}` },
+];
 
 /** Canonical address and hreflang alternates of every page (DECISIONS.md, Languages). */
 function AlternateLinks({ publicUrl }: { publicUrl: string }) {
@@ -91,6 +163,7 @@ function AlternateLinks({ publicUrl }: { publicUrl: string }) {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  useRouteMessages();
   const nonce = useNonce();
   const { pathname } = useLocation();
   const root = useRootData();

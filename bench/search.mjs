@@ -29,37 +29,7 @@ const { getListing } = await import("#server/catalog/listing.service.ts");
 const { parseListingQuery } = await import("#server/catalog/listing.ts");
 const { sql } = await import("drizzle-orm");
 
-/** The same words the shop's products are made of, so stemming and typos meet real vocabulary. */
-const nouns = [
-  ["Passeggino", "stroller"],
-  ["Culla", "crib"],
-  ["Seggiolino auto", "car seat"],
-  ["Biberon", "baby bottle"],
-  ["Lettino", "cot"],
-  ["Fasciatoio", "changing table"],
-  ["Seggiolone", "high chair"],
-  ["Marsupio", "baby carrier"],
-  ["Box", "playpen"],
-  ["Sdraietta", "bouncer"],
-  ["Cancelletto", "safety gate"],
-  ["Tutina", "sleepsuit"],
-  ["Asciugamano", "towel"],
-  ["Vaschetta", "baby bath"],
-  ["Girello", "baby walker"],
-  ["Materasso", "mattress"],
-];
-const adjectives = [
-  ["leggero", "lightweight"],
-  ["pieghevole", "foldable"],
-  ["in legno", "wooden"],
-  ["compatto", "compact"],
-  ["da viaggio", "travel"],
-  ["evolutivo", "convertible"],
-  ["imbottito", "padded"],
-  ["antiribaltamento", "anti-tip"],
-  ["in cotone", "cotton"],
-  ["regolabile", "adjustable"],
-];
+const { productNouns: nouns, productAdjectives: adjectives } = await import("./lib/catalogue-words.ts");
 const brandNames = ["Chicco", "Cam", "Peg Perego", "Foppapedretti", "Inglesina", "Cybex", "Stokke", "Joie", "BabyBjörn", "Nuvita", "Brevi", "Italbaby"];
 const colours = ["white", "black", "brown", "blue"];
 const sizes = ["S", "M", "L", "XL", "0-6 mesi", "6-18 mesi"];

@@ -22,9 +22,12 @@ export function freePort() {
   });
 }
 
-/** { baseUrl, stop } of a running shop. */
-export async function startShopForBench() {
-  if (process.env.BENCH_BASE_URL) return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), stop: async () => {} };
+/**
+ * { baseUrl, pid, stop } of a running shop: on a fresh embedded database, or on `databaseUrl`'s PostgreSQL
+ * database as it is (migrated on start; seeded only when it has no products).
+ */
+export async function startShopForBench({ databaseUrl = "" } = {}) {
+  if (process.env.BENCH_BASE_URL) return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), pid: null, stop: async () => {} };
   if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
     console.error("Build first: npm run build");
     process.exit(1);
@@ -44,7 +47,7 @@ export async function startShopForBench() {
       MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(root, "node_modules/.cache/e2e-media"),
       AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0",
       LOG_LEVEL: "warn",
-      DATABASE_URL: "",
+      DATABASE_URL: databaseUrl,
       RATES_URL: "",
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -62,6 +65,7 @@ export async function startShopForBench() {
   }
   return {
     baseUrl,
+    pid: child.pid,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

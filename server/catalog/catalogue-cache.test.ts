@@ -59,7 +59,10 @@ test("stock alone does not drop a kept answer; its age does", slow, async () => 
 
   expect(await cache.get(db, "stock", stockNow)).toBe(5);
   // What an order does: the stock of the size, nothing else.
-  await db.update(productVariants).set({ stock: sql`${productVariants.stock} - 1` }).where(eq(productVariants.productId, productId));
+  await db
+    .update(productVariants)
+    .set({ stock: sql`${productVariants.stock} - 1` })
+    .where(eq(productVariants.productId, productId));
   expect(await cache.get(db, "stock", stockNow)).toBe(5);
   await new Promise((resolve) => setTimeout(resolve, 350));
   expect(await cache.get(db, "stock", stockNow)).toBe(4);

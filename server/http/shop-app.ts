@@ -11,6 +11,7 @@ import { answerApiPreflight } from "#server/api/api-handler.ts";
 import type { DbHandle } from "#server/db/client.ts";
 import { requestContext, shopContext, type ShopServices } from "./context";
 import { createDatabaseGate, sendUnavailable } from "./database-gate";
+import { precompressedAssets } from "./precompressed-assets";
 import { securityHeaders } from "./security-headers";
 import { mediaDirOf } from "./start";
 
@@ -52,7 +53,8 @@ export function createShopApp(options: ShopAppOptions) {
     app.use(options.devMiddlewares);
   } else if (options.clientDir) {
     // Vite's hashed assets never change; everything else may.
-    app.use("/assets", express.static(`${options.clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+    const assetsDir = `${options.clientDir}/assets`;
+    app.use("/assets", precompressedAssets(assetsDir), express.static(assetsDir, { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
   }
 

@@ -14,9 +14,14 @@ import { getSessionUser } from "#server/accounts/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/login-register";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 const notices = ["registered", "reset", "loggedOut", "verified"] as const;
 type Notice = (typeof notices)[number];
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["auth"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
@@ -30,7 +35,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
   const notice = notices.find((candidate) => candidate === url.searchParams.get("notice")) ?? null;
   return {
-    meta: getPageMetaTexts(locale, "auth.loginRegister"),
+    messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "auth.loginRegister"),
     redirectTo: url.searchParams.has("redirectTo") ? redirectTo : "",
     oidcName: oidcSettingsOf(services.env)?.name ?? null,
     oidcFailed: url.searchParams.has("oidcError"),

@@ -11,10 +11,20 @@ import { formFields } from "#server/accounts/form-values.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/reset-password";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["auth"] } satisfies MessagesHandle;
 
 export function loader({ url }: Route.LoaderArgs) {
   const token = tokenField.safeParse(url.searchParams.get("token") ?? "");
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "auth.reset"), token: token.success ? token.data : null, limits: authLimits };
+  return {
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "auth.reset"),
+    token: token.success ? token.data : null,
+    limits: authLimits,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

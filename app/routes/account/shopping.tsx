@@ -12,11 +12,16 @@ import { listPurchases } from "#server/accounts/purchases.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/shopping";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["purchases", "order.view"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   return {
-    meta: getPageMetaTexts(localeOfPath(url.pathname), "purchases"),
+    messages: getPageMessages(localeOfPath(url.pathname), handle), meta: getPageMetaTexts(localeOfPath(url.pathname), "purchases"),
     orders: await listPurchases(context.get(shopContext).db, user.id),
   };
 }

@@ -10,6 +10,11 @@ import { getSessionUser } from "#server/accounts/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/verify-email";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["auth"] } satisfies MessagesHandle;
 
 /**
  * The link of the verification e-mail opens this page; the address is confirmed by its button (a
@@ -17,7 +22,11 @@ import type { Route } from "./+types/verify-email";
  */
 export function loader({ url }: Route.LoaderArgs) {
   const token = VerificationToken.safeParse(url.searchParams.get("token") ?? "");
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "auth.verify"), token: token.success ? token.data : null };
+  return {
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "auth.verify"),
+    token: token.success ? token.data : null,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

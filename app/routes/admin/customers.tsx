@@ -11,6 +11,11 @@ import { listAdminCustomers, parseAdminCustomerFilters } from "#server/admin/cus
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/customers";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
+export const handle = { messages: [] } satisfies MessagesHandle;
 
 /** /admin/clienti: the shop's accounts, found by name or e-mail. Read only. */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -18,7 +23,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const filters = parseAdminCustomerFilters(url.searchParams);
-  return { meta: getPageMetaTexts(locale, "admin.customers"), locale, filters, list: await listAdminCustomers(db, filters) };
+  return {
+    messages: getPageMessages(locale, handle),
+    meta: getPageMetaTexts(locale, "admin.customers"),
+    locale,
+    filters,
+    list: await listAdminCustomers(db, filters),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

@@ -11,6 +11,11 @@ import { getDashboard } from "#server/admin/dashboard.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/dashboard";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
+export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved"] } satisfies MessagesHandle;
 
 /** /admin: the back office's door. Only admins pass (401 logged out, 403 for customers). */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -18,7 +23,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const dashboard = await getDashboard(db, { now: new Date(), locale });
-  return { meta: getPageMetaTexts(locale, "adminDashboard"), name: admin.name, locale, dashboard };
+  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "adminDashboard"), name: admin.name, locale, dashboard };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

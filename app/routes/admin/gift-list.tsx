@@ -12,6 +12,11 @@ import { closeGiftListAsAdmin, getAdminGiftList } from "#server/admin/gift-lists
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/gift-list";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
+export const handle = { messages: ["giftLists", "order", "orderStatus", "product", "productPage", "saved"] } satisfies MessagesHandle;
 
 /** /admin/liste-regalo/{id}: one list as the shop sees it, with its owner, delivery, items and the orders that bought from it. */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
@@ -20,7 +25,13 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const locale = localeOfPath(url.pathname);
   const list = await getAdminGiftList(db, { giftListId: params.giftListId, locale, now: new Date() });
   if (!list) throw data(null, { status: 404 });
-  return { meta: getPageMetaTexts(locale, "admin.giftList"), locale, list, closed: url.searchParams.get("done") === "closed" };
+  return {
+    messages: getPageMessages(locale, handle),
+    meta: getPageMetaTexts(locale, "admin.giftList"),
+    locale,
+    list,
+    closed: url.searchParams.get("done") === "closed",
+  };
 }
 
 /** The one change staff make here: closing the list (audited). */

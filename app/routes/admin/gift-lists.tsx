@@ -10,6 +10,11 @@ import { listAdminGiftLists, parseAdminGiftListFilters } from "#server/admin/gif
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/gift-lists";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
+export const handle = { messages: ["giftLists"] } satisfies MessagesHandle;
 
 /** /admin/liste-regalo: every gift list, found by code, title or names, or the owner's e-mail. */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -17,7 +22,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const filters = parseAdminGiftListFilters(url.searchParams);
-  return { meta: getPageMetaTexts(locale, "admin.giftLists"), locale, filters, list: await listAdminGiftLists(db, filters) };
+  return {
+    messages: getPageMessages(locale, handle),
+    meta: getPageMetaTexts(locale, "admin.giftLists"),
+    locale,
+    filters,
+    list: await listAdminGiftLists(db, filters),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

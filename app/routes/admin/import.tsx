@@ -12,6 +12,11 @@ import { csvColumns, importProductsCsv, maxCsvBytes, maxCsvRows, type CsvImportR
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/import";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
+export const handle = { messages: [] } satisfies MessagesHandle;
 
 /**
  * /admin/importa: CSV of products and the old back end's JSON. A dry run answers on the spot; a
@@ -22,11 +27,13 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const admin = await requireAdmin(context, request);
   const locale = localeOfPath(url.pathname);
   const meta = getPageMetaTexts(locale, "admin.import");
-  if (params.jobId === undefined) return { locale, meta, job: null, columns: csvColumns, maxRows: maxCsvRows };
+  if (params.jobId === undefined)
+    return { locale, messages: getPageMessages(locale, handle), meta, job: null, columns: csvColumns, maxRows: maxCsvRows };
   const job = getImportJob(params.jobId);
   if (!job || job.ownerUserId !== admin.id) throw data(null, { status: 404 });
   return {
     locale,
+    messages: getPageMessages(locale, handle),
     meta,
     columns: csvColumns,
     maxRows: maxCsvRows,

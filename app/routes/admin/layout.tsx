@@ -5,6 +5,11 @@ import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminNav } from "#app/ui/admin-nav.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import type { Route } from "./+types/layout";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The back office's own messages, for every page inside it (app/lib/route-messages.ts). */
+export const handle = { messages: ["admin", "adminDashboard"] } satisfies MessagesHandle;
 
 /**
  * The frame of every /admin page: side navigation beside the page. Its check shows the 401/403
@@ -12,7 +17,7 @@ import type { Route } from "./+types/layout";
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(context, request);
-  return { locale: localeOfPath(url.pathname), adminName: admin.name };
+  return { locale: localeOfPath(url.pathname), adminName: admin.name, messages: getPageMessages(localeOfPath(url.pathname), handle) };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

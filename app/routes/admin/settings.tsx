@@ -11,6 +11,8 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/settings";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** ISO weekdays, Monday first (as settings.ts stores opening hours). */
 const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -25,13 +27,22 @@ const sections = {
   api: ["allowedOrigins"],
 } as const;
 
+/** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
+export const handle = { messages: [] } satisfies MessagesHandle;
+
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const settings = await getSettings(db, settingsKeys);
   const saved = url.searchParams.get("saved");
-  return { meta: getPageMetaTexts(locale, "admin.settings"), locale, values: settingsToForm(settings), saved: isSettingsKey(saved) ? saved : null };
+  return {
+    messages: getPageMessages(locale, handle),
+    meta: getPageMetaTexts(locale, "admin.settings"),
+    locale,
+    values: settingsToForm(settings),
+    saved: isSettingsKey(saved) ? saved : null,
+  };
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {

@@ -6,6 +6,8 @@ import { getOpenApiDocument } from "#server/api/openapi.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/docs";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 type Operation = {
   summary: string;
@@ -14,6 +16,9 @@ type Operation = {
   requestBody?: { content: { "application/json": { schema: unknown } } };
   responses: Record<string, { description: string; content: { "application/json": { schema: unknown } } }>;
 };
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["api"] } satisfies MessagesHandle;
 
 /** /api/docs: the reference of /api, read from the same OpenAPI document /api/openapi.json serves. */
 export function loader({ url, context }: Route.LoaderArgs) {
@@ -36,7 +41,12 @@ export function loader({ url, context }: Route.LoaderArgs) {
     }),
   );
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => ({ name, json: JSON.stringify(schema, null, 2) }));
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "api.docs"), endpoints, schemas };
+  return {
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "api.docs"),
+    endpoints,
+    schemas,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

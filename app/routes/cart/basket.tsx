@@ -16,6 +16,19 @@ import { copyBasketToCart, getBasketView } from "#server/cart/basket.service.ts"
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/basket";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = {
+  messages: [
+    "basket",
+    "cart.discount",
+    "cart.personalisationCost",
+    "cart.subtotal",
+    "cart.total",
+  ],
+} satisfies MessagesHandle;
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   const { db, publicUrl } = context.get(shopContext);
@@ -26,7 +39,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     basket,
     saved: url.searchParams.get("saved") === "1",
     shareUrl: `${publicUrl}${localizedHref(`/basket/${basket.id}`, locale)}`,
-    meta: getPageMetaTexts(locale, "basket"),
+    messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "basket"),
   };
 }
 

@@ -25,6 +25,8 @@ import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/checkout";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The choices the summary depends on, read leniently (query of the summary fetcher, or the form). */
 const SummaryChoices = z.object({
@@ -58,6 +60,9 @@ function summaryFor(services: ShopServices, request: Request, locale: Locale, ra
 
 const addressValues = (address: Address) => Object.fromEntries(addressFields.map((field) => [field, address[field]])) as Record<(typeof addressFields)[number], string>;
 
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["checkout", "checkoutErrors", "order"] } satisfies MessagesHandle;
+
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
   const { db } = services;
@@ -79,7 +84,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const query = Object.fromEntries(url.searchParams);
   const summary = await summaryFor(services, request, locale, { postcode: prefill.postcode, ...query }, user?.id ?? null);
   return {
-    meta: getPageMetaTexts(locale, "checkout"),
+    messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "checkout"),
     summary,
     /** One per rendering of the page: the same order submitted twice is placed once. */
     idempotencyKey: crypto.randomUUID(),

@@ -17,6 +17,8 @@ import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/order";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 const OrderId = z.uuid();
 
@@ -37,10 +39,16 @@ async function findVisibleOrder(context: Readonly<RouterContextProvider>, reques
   throw data(null, { status: 404 });
 }
 
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = {
+  messages: ["order", "orderStatus", "purchases.status", "giftLists.group.badge", "giftLists.group.orderNote", "admin.order.historyNotes"],
+} satisfies MessagesHandle;
+
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const order = await findVisibleOrder(context, request, url, params.orderId);
   const t = getTranslator(localeOfPath(url.pathname));
   return {
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
     order: withoutGiftListAddress(order),

@@ -10,6 +10,8 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getTestPaymentView, submitTestPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/test-payment";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /**
  * /pagamento-di-prova/{ref}: the labelled test-payment page, the "hosted payment page" of the test
@@ -17,11 +19,14 @@ import type { Route } from "./+types/test-payment";
  */
 const TestPaymentIntent = z.enum(["pay", "fail", "cancel"]);
 
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["payments", "auth.fields"] } satisfies MessagesHandle;
+
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const view = await getTestPaymentView(context.get(shopContext), { ref: params.ref, locale });
   if (!view) throw data(null, { status: 404 });
-  return { meta: getPageMetaTexts(locale, "payments.testPage"), view };
+  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "payments.testPage"), view };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];

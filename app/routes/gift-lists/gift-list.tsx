@@ -20,8 +20,16 @@ import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { cardPaymentReturnUrls, startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/gift-list";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+import { giftListItemMessages } from "#app/ui/ui-messages.ts";
 
 const contributionFields = ["amount", "giverName", "email", "giftMessage"];
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = {
+  messages: [...giftListItemMessages, "giftLists.public", "giftLists.group", "giftLists.errors", "giftLists.types", "giftLists.search.title"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
@@ -37,7 +45,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
   if (!found.ok) {
     if (found.error === "throttled") {
       const t = getTranslator(locale);
-      return data({ list: null, note: null, throttled: true, meta: { title: t("giftLists.search.title"), description: t("giftLists.errors.throttled") } }, { status: 429 });
+      return data({ list: null, note: null, throttled: true, messages: getPageMessages(locale, handle), meta: { title: t("giftLists.search.title"), description: t("giftLists.errors.throttled") } }, { status: 429 });
     }
     throw data(null, { status: 404 });
   }
@@ -53,7 +61,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     limits: { giverName: giftListLimits.giverName, giftMessage: giftListLimits.giftMessage },
     // The same contribution form sent twice (a double click) gives one order.
     contributionKey: crypto.randomUUID(),
-    meta: { title: list.title, description: t("giftLists.public.metaDescription", { title: list.title }) },
+    messages: getPageMessages(locale, handle), meta: { title: list.title, description: t("giftLists.public.metaDescription", { title: list.title }) },
   };
 }
 

@@ -27,10 +27,16 @@ import {
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/my-gift-lists";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+import { giftListItemMessages } from "#app/ui/ui-messages.ts";
 
 /** Confirmations after a change (Post/Redirect/Get: `?done=...`). */
 const doneCodes = ["created", "updated", "deleted", "closed", "reopened", "itemUpdated", "itemRemoved", "invited", "thanked", "unthanked", "groupOn", "groupOff"] as const;
 type DoneCode = (typeof doneCodes)[number];
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: [...giftListItemMessages, "giftLists"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
@@ -62,7 +68,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (editId !== null && !editing) throw data(null, { status: 404 });
   const sent = Number(url.searchParams.get("count") ?? 0);
   return {
-    meta: getPageMetaTexts(locale, "giftLists"),
+    messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "giftLists"),
     lists: withInvitations.map(({ ownerUserId: _owner, createdAt: _created, updatedAt: _updated, purchaseCount: _p, invitationCount: _i, ...list }) => list),
     editingId: editing?.id ?? null,
     addresses: addresses.map((address) => ({

@@ -14,9 +14,18 @@ import { sendContactMessage } from "#server/contact/contact.service.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/contact";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["contact"] } satisfies MessagesHandle;
 
 export function loader({ url }: Route.LoaderArgs) {
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "contact"), limits: contactLimits };
+  return {
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "contact"),
+    limits: contactLimits,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

@@ -11,6 +11,11 @@ import { currencyCookieName } from "#server/currency/rates.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/cookie-policy";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["cookiePolicy"] } satisfies MessagesHandle;
 
 /**
  * Every cookie the shop sets, named as the browser shows them (better-auth's names come from its own
@@ -27,7 +32,11 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     { key: "savedItems", name: savedItemsCookieName },
     { key: "currency", name: currencyCookieName },
   ] as const;
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "cookiePolicy"), cookies };
+  return {
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "cookiePolicy"),
+    cookies,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

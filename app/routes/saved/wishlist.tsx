@@ -22,10 +22,19 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { loadSavedListPage, submitSavedListForm } from "#server/saved-items/saved-items-request.ts";
 import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
 import type { Route } from "./+types/wishlist";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: ["product", "saved"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const page = await loadSavedListPage(context.get(shopContext), request, url, "wishlist");
-  return { ...page, meta: getPageMetaTexts(localeOfPath(url.pathname), "saved.wishlist") };
+  return {
+    ...page,
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "saved.wishlist"),
+  };
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {

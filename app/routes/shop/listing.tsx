@@ -30,6 +30,9 @@ import { maxSearchLength } from "#server/catalog/search.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/listing";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** Fields a form must carry to keep the rest of the listing's state (`except` names the ones it sets itself). */
 function hiddenFieldsOf(query: ListingQuery, except: readonly string[]): HiddenField[] {
@@ -142,16 +145,20 @@ function listingData(locale: Locale, path: string, listing: Listing) {
   };
 }
 
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = { messages: [...productCardMessages, "listing"] } satisfies MessagesHandle;
+
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const route = listingRouteOf(url.pathname);
   if (!route) throw data(null, { status: 404 });
-  if (route.kind === "brands") return brandIndexData(locale, await getBrandIndex(db));
+  const messages = getPageMessages(locale, handle);
+  if (route.kind === "brands") return { ...brandIndexData(locale, await getBrandIndex(db)), messages };
   const query = parseListingQuery(url.searchParams);
   const listing = await getListing(db, { scope: route, query, locale, now: new Date() });
   if (!listing) throw data(null, { status: 404 });
-  return listingData(locale, url.pathname.replace(/\/+$/, ""), listing);
+  return { ...listingData(locale, url.pathname.replace(/\/+$/, ""), listing), messages };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {

@@ -31,6 +31,14 @@ import { giftListSelectorIntent, handleGiftListSelector } from "#server/gift-lis
 import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/product";
+import type { MessagesHandle } from "#app/lib/route-messages.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
+import { productCardMessages } from "#app/ui/ui-messages.ts";
+
+/** The messages this page renders (app/lib/route-messages.ts). */
+export const handle = {
+  messages: [...productCardMessages, "productPage", "giftLists.selector", "admin.shopPrice.lowest30"],
+} satisfies MessagesHandle;
 
 export async function loader({ params, url, request, context }: Route.LoaderArgs) {
   // Unknown, non-numeric, negative or huge ids are a missing product: the 404 page, never a 500.
@@ -47,7 +55,14 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   const giftLists = user ? await listMyGiftListChoices(db, user.id) : null;
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
-  return { product, related, giftLists, lowestPriceCents, meta: { title: product.name, description: product.shortDescription || product.name } };
+  return {
+    product,
+    related,
+    giftLists,
+    lowestPriceCents,
+    messages: getPageMessages(locale, handle),
+    meta: { title: product.name, description: product.shortDescription || product.name },
+  };
 }
 
 /** The page's one action: the gift-list selector (adding to the cart posts to /cart). */

@@ -1,0 +1,55 @@
+/**
+ * A page ships only the messages it renders (docs/decisions/0019-javascript-budget.md): the root sends
+ * the shell's (header, footer, menus, error pages) with the first page, and each route its own page's,
+ * in its loader data. Both are listed in the route module's `handle.messages` as key prefixes of
+ * messages/*.json: a whole area ("productPage") or one text ("helpCentre.shipping.title"). Server and
+ * browser render from the same picked messages, so a text a route forgot to list shows as its key on
+ * the server-rendered page too (and app/lib/route-messages.test.ts finds it before that).
+ */
+import type { i18n } from "i18next";
+import { useMatches } from "react-router";
+import { useTranslation } from "react-i18next";
+
+export type Messages = { [key: string]: unknown };
+
+/** A route module's `export const handle = { messages: [...] } satisfies MessagesHandle`. */
+export type MessagesHandle = { messages: readonly string[] };
+
+/** i18next's plural and context forms of a key: "wishlistCount_one", "wishlistCount_other". */
+const isFormOf = (name: string, key: string) => name === key || name.startsWith(`${key}_`);
+
+/** The part of `catalogue` under `prefixes`, nested as in the catalogue; plural forms come with their key. */
+export function pickMessages(catalogue: Messages, prefixes: readonly string[]): Messages {
+  const picked: Messages = {};
+  for (const prefix of prefixes) {
+    const path = prefix.split(".");
+    const last = path.pop()!;
+    const source = path.reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Messages)[key] : undefined), catalogue);
+    if (!source || typeof source !== "object") continue;
+    const forms = Object.entries(source as Messages).filter(([name]) => isFormOf(name, last));
+    if (forms.length === 0) continue;
+    const target = path.reduce((node, key) => (node[key] ??= {}) as Messages, picked);
+    for (const [name, value] of forms) target[name] = value;
+  }
+  return picked;
+}
+
+/** Message objects already added, per i18next instance: loader data keeps its identity between renders. */
+const added = new WeakMap<i18n, WeakSet<object>>();
+
+/**
+ * Adds the messages in every matched route's loader data to the page's i18next instance. Called at the top
+ * of the root Layout, so they are there before any route renders; on the server (one instance per request)
+ * and in the browser alike.
+ */
+export function useRouteMessages() {
+  const { i18n } = useTranslation();
+  const seen = added.get(i18n) ?? new WeakSet<object>();
+  added.set(i18n, seen);
+  for (const match of useMatches()) {
+    const messages = (match.loaderData as { messages?: Messages } | undefined)?.messages;
+    if (!messages || seen.has(messages)) continue;
+    i18n.addResourceBundle(i18n.language, "translation", messages, true, true);
+    seen.add(messages);
+  }
+}
