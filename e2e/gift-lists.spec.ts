@@ -302,6 +302,16 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     await expect(list.getByTestId("gift-thanks")).toContainText("Ringraziati: 1 su 1.");
     // The event is today: what nobody gave yet, the family may buy with the completion code.
     await expect(list.getByTestId("completion-code")).toContainText(`GRAZIE${code}`);
+
+    // The parent was told by e-mail, with the giver's name (queued in the outbox: e2e has no SMTP).
+    if (hasBackOfficeAccount()) {
+      const staff = await guest(browser);
+      await logIn(staff.page, backOfficeAccount.email, backOfficeAccount.password);
+      await open(staff.page, "/admin/posta");
+      const outbox = staff.page.getByRole("table", { name: "Posta in uscita" });
+      await expect(outbox.getByRole("row").filter({ hasText: `genitore-${tag}@example.com` }).filter({ hasText: `Nonna Lucia ha fatto un regalo dalla lista «${title}»` })).toHaveCount(1);
+      await staff.context.close();
+    }
   });
 
   test("a group gift: the parent opens the crib to it, two guests fund it (one in English), the parent sees it given", async ({ browser, page, expectNoAxeViolations }) => {
