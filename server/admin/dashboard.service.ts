@@ -8,7 +8,7 @@ import { and, asc, between, count, desc, eq, gte, inArray, isNotNull, lte, or, s
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftLists, orders, productColours, products, productVariants, users } from "#server/db/schema.ts";
-import { italianDayOf } from "#app/lib/shop-calendar.ts";
+import { addDays, italianDayOf } from "#app/lib/shop-calendar.ts";
 import { lowStockThreshold } from "./product-admin.service";
 
 const romeDay = sql<string>`to_char(${orders.createdAt} at time zone 'Europe/Rome', 'YYYY-MM-DD')`;
@@ -18,11 +18,6 @@ const isSale = and(
   or(isNotNull(orders.paidAt), inArray(orders.paymentMethod, ["cash_on_delivery", "in_shop"])),
 )!;
 
-function addDays(day: string, days: number): string {
-  const date = new Date(`${day}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
 
 export type DashboardFigures = { orders: number; revenueCents: number };
 

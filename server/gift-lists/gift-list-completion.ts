@@ -3,7 +3,7 @@
  * the configured window, its owner gets one code worth a percentage off what nobody bought from it.
  */
 import { applyPercentOff, sumCents, timesQuantity, type Cents } from "#server/money.ts";
-import { addDays } from "./gift-list";
+import { addDays, italianMidnight } from "#app/lib/shop-calendar.ts";
 
 /** Why a typed discount code is refused; each is also the message key `checkout.discount.errors.<code>`. */
 export type DiscountCodeError = "unknown" | "not-yet-valid" | "expired" | "used" | "not-yours" | "no-eligible-lines";
@@ -19,19 +19,10 @@ export function normaliseDiscountCode(typed: string): string | null {
   return /^[A-Z0-9]{4,40}$/.test(code) ? code : null;
 }
 
-/** Midnight at the start of an Italian calendar day ("YYYY-MM-DD"), as an instant (CET +01:00 or CEST +02:00). */
-export function romeMidnight(isoDate: string): Date {
-  for (const offset of ["+01:00", "+02:00"]) {
-    const candidate = new Date(`${isoDate}T00:00:00${offset}`);
-    const day = (instant: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome" }).format(instant);
-    if (day(candidate) === isoDate && day(new Date(candidate.getTime() - 1)) !== isoDate) return candidate;
-  }
-  throw new RangeError(`No Rome midnight for ${isoDate}`);
-}
 
 /** Valid from the event day's start (Italy) for `windowDays` whole days. */
 export function completionWindow(eventDate: string, windowDays: number): { validFrom: Date; validUntil: Date } {
-  return { validFrom: romeMidnight(eventDate), validUntil: romeMidnight(addDays(eventDate, windowDays)) };
+  return { validFrom: italianMidnight(eventDate), validUntil: italianMidnight(addDays(eventDate, windowDays)) };
 }
 
 export function isWithinWindow(window: { validFrom: Date; validUntil: Date }, now: Date): boolean {

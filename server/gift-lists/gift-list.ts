@@ -2,6 +2,7 @@
  * The gift lists' rules (DECISIONS.md "Gift lists"), pure: no db, env, clock or randomness. The
  * services load rows, ask these functions and save.
  */
+import { addDays, italianDayOf } from "#app/lib/shop-calendar.ts";
 
 export const giftListTypes = ["nascita", "compleanno", "battesimo"] as const;
 export type GiftListType = (typeof giftListTypes)[number];
@@ -101,27 +102,15 @@ export function maxGuestQuantity(args: { stillNeeded: number; inCart: number; st
 
 // ---------------------------------------------------------------- dates
 
-/** "YYYY-MM-DD" of `now` in Italy, the shop's calendar. */
-export function italianDateOf(now: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
-}
-
-/** "YYYY-MM-DD" plus `days` calendar days. */
-export function addDays(isoDate: string, days: number): string {
-  const date = new Date(`${isoDate}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
 /** A pre-order bought today arrives after `preorderDays`: a warning when that is after the event. */
 export function arrivesAfterEvent(variant: { isPreorder: boolean; preorderDays: number | null }, eventDate: string, now: Date): boolean {
   if (!variant.isPreorder) return false;
-  return addDays(italianDateOf(now), variant.preorderDays ?? 0) > eventDate;
+  return addDays(italianDayOf(now), variant.preorderDays ?? 0) > eventDate;
 }
 
 /** The event date of a new list may be today or later (Italian calendar). */
 export function isEventDateAllowed(eventDate: string, now: Date): boolean {
-  return eventDate >= italianDateOf(now);
+  return eventDate >= italianDayOf(now);
 }
 
 // ---------------------------------------------------------------- ownership

@@ -10,7 +10,7 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { listAddresses } from "#server/accounts/address.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
 import { requireUser } from "#server/accounts/guards.ts";
-import { italianDateOf } from "#server/gift-lists/gift-list.ts";
+import { italianDayOf } from "#app/lib/shop-calendar.ts";
 import { getCompletionCodes } from "#server/gift-lists/gift-list-completion.service.ts";
 import { listInvitations, sendGiftListInvitations } from "#server/gift-lists/gift-list-invitations.service.ts";
 import { switchGroupGift } from "#server/gift-lists/gift-list-group.service.ts";
@@ -75,7 +75,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       id: address.id,
       text: `${address.label ? `${address.label}: ` : ""}${address.street} ${address.houseNumber}, ${address.postcode} ${address.city} (${address.province})`,
     })),
-    today: italianDateOf(now),
+    today: italianDayOf(now),
     done: doneCodes.find((code) => code === url.searchParams.get("done")) ?? null,
     sent: Number.isSafeInteger(sent) && sent > 0 && sent <= 50 ? sent : 0,
   };
