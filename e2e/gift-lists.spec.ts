@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
+import { italianDayOf } from "../app/lib/shop-calendar";
 import { backOfficeAccount, hasBackOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test } from "./fixtures";
 
@@ -30,11 +31,6 @@ async function open(page: Page, path: string) {
 }
 
 const toast = (page: Page, text: string) => page.locator("[data-toast-kind]").filter({ hasText: text });
-
-/** Today in the shop's calendar (Italy), as the date input takes it. */
-function todayInItaly(): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Rome" }).format(new Date());
-}
 
 async function logIn(page: Page, email: string, secret = password) {
   await open(page, "/login-register");
@@ -116,7 +112,7 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     // The past date and the missing names in one answer.
     await expect(form.getByLabel("Data dell'evento")).toHaveAccessibleDescription("La data dell'evento non può essere nel passato.");
     await expect(form.getByLabel("Nomi dei festeggiati")).toHaveAccessibleDescription(/Inserisci i nomi dei festeggiati/);
-    await form.getByLabel("Data dell'evento").fill(todayInItaly());
+    await form.getByLabel("Data dell'evento").fill(italianDayOf(new Date()));
     await form.getByLabel("Nomi dei festeggiati").fill(names);
     await form.getByLabel("Messaggio per gli invitati").fill("Grazie di cuore!");
     await form.getByRole("button", { name: "Crea la lista" }).click();

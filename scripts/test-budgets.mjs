@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { chromiumFlags, chromiumPath, startShopForBench } from "../bench/lib/shop-server.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -30,7 +31,6 @@ process.exit(counts.failed > 0 ? 1 : 0);
 
 async function checkBudgets() {
   const failed = { passed: 0, failed: 1, skipped: 0 };
-  const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromiumPath)) {
     console.error(`budgets: no Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
     return failed;
@@ -41,7 +41,6 @@ async function checkBudgets() {
   }
   // Imported here: they load Lighthouse, which a missing Chromium or build need not wait for.
   const chromeLauncher = await import("chrome-launcher");
-  const { chromiumFlags, startShopForBench } = await import("../bench/lib/shop-server.mjs");
   const { judgeRun, lighthousePages, metricsOf, raiseCpuPriority, runLighthouse } = await import("../bench/lib/lighthouse-pages.mjs");
 
   const raised = raiseCpuPriority();

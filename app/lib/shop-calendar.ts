@@ -6,6 +6,8 @@ import { intlLocale, type Locale } from "./locale";
 
 export const shopTimeZone = "Europe/Rome";
 
+/** Formatters are costly to build and the tables format one date per row: one per language and style. */
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: shopTimeZone, year: "numeric", month: "2-digit", day: "2-digit" });
 
 /** "YYYY-MM-DD" of an instant in Italy. */
@@ -39,5 +41,11 @@ export function formatShopDateTime(
   locale: Locale,
   style: { dateStyle?: "short" | "medium" | "long"; timeStyle?: "short" | "medium" } = { dateStyle: "short", timeStyle: "short" },
 ): string {
-  return new Intl.DateTimeFormat(intlLocale[locale], { ...style, timeZone: shopTimeZone }).format(new Date(at));
+  const key = `${locale} ${style.dateStyle ?? ""} ${style.timeStyle ?? ""}`;
+  let format = dateTimeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale[locale], { ...style, timeZone: shopTimeZone });
+    dateTimeFormats.set(key, format);
+  }
+  return format.format(new Date(at));
 }

@@ -16,7 +16,7 @@ export type CatalogueCache<Value> = {
   get: (db: Db, key: string, compute: () => Promise<Value>) => Promise<Value>;
 };
 
-export async function readCatalogueVersion(db: Db): Promise<string> {
+async function readCatalogueVersion(db: Db): Promise<string> {
   const [row] = await db.select({ version: sql<string>`last_value::text` }).from(sql`catalogue_version`);
   return row!.version;
 }

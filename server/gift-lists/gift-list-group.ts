@@ -6,7 +6,7 @@
 import type { Cents } from "#server/money.ts";
 
 /** Below this a card payment costs the shop more than it is worth; a smaller remainder may still be given whole. */
-export const minContributionCents: Cents = 500;
+const minContributionCents: Cents = 500;
 
 export type GroupGiftAmounts = { groupTargetCents: Cents | null; groupPledgedCents: Cents; groupFundedCents: Cents };
 

@@ -73,7 +73,7 @@ export async function listGiftThanks(db: Db, args: { userId: string; locale: Loc
   return result;
 }
 
-export const MarkThankedInput = z.object({
+const MarkThankedInput = z.object({
   purchaseId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   thanked: z.enum(["yes", "no"]),
 });

@@ -21,7 +21,7 @@ function textsFor(pathname: string): { lang: "it" | "en"; texts: Texts } {
 }
 
 /** JSON for the API and for clients that ask for JSON rather than a page. */
-export function wantsJson(pathname: string, accept: string | null | undefined): boolean {
+function wantsJson(pathname: string, accept: string | null | undefined): boolean {
   if (pathname.startsWith("/api/")) return true;
   const value = accept ?? "";
   return value.includes("application/json") && !value.includes("text/html");

@@ -25,12 +25,16 @@ export type JobOptions = {
   log: JobLogger;
   /** Default true: the first run starts right away rather than after `everyMs`. */
   runAtStart?: boolean;
+  /** Called once by stop() (also through stopAllJobs): let go of what the job subscribed to. */
+  onStop?: () => void;
 };
 
 export type Job = {
   readonly name: string;
   /** Runs now, or waits for the run in progress instead of starting a second one. */
   runNow: () => Promise<void>;
+  /** Runs in `delayMs` (calls meanwhile join that run): work that was just queued goes out without waiting for the next poll. */
+  runSoon: (delayMs: number) => void;
   stop: () => Promise<void>;
 };
 
@@ -41,6 +45,7 @@ export function startJob(options: JobOptions): Job {
   if (!(everyMs > 0)) throw new Error(`job ${name}: everyMs must be positive`);
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let soon: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
 
@@ -75,9 +80,19 @@ export function startJob(options: JobOptions): Job {
   const job: Job = {
     name,
     runNow,
+    runSoon: (delayMs) => {
+      if (stopped || soon) return;
+      soon = setTimeout(() => {
+        soon = undefined;
+        void runNow();
+      }, delayMs);
+      soon.unref();
+    },
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(soon);
+      options.onStop?.();
       controller.abort();
       runningJobs.delete(job);
       await running;

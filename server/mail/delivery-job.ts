@@ -30,15 +30,7 @@ export function startMailDeliveryJob(options: { db: Db; env: Pick<Env, "SMTP_URL
     log.info({}, "SMTP_URL is not set: e-mails stay queued in the outbox");
     return null;
   }
-  let soon: NodeJS.Timeout | undefined;
-  const unsubscribe = onEmailQueued(() => {
-    if (soon) return;
-    soon = setTimeout(() => {
-      soon = undefined;
-      void job.runNow();
-    }, mailQueuedDelayMs);
-    soon.unref();
-  });
+  let unsubscribe = () => {};
   const job = startJob({
     name: "mail-delivery",
     everyMs: mailDeliveryIntervalMs,
@@ -48,13 +40,8 @@ export function startMailDeliveryJob(options: { db: Db; env: Pick<Env, "SMTP_URL
       if (report.retried > 0 || report.failed > 0) log.warn({ ...report }, "some e-mails were not sent");
       else if (report.claimed > 0 || report.requeued > 0) log.info({ ...report }, "e-mails sent");
     },
+    onStop: () => unsubscribe(),
   });
-  return {
-    ...job,
-    stop: async () => {
-      unsubscribe();
-      clearTimeout(soon);
-      await job.stop();
-    },
-  };
+  unsubscribe = onEmailQueued(() => job.runSoon(mailQueuedDelayMs));
+  return job;
 }
