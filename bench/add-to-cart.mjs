@@ -63,7 +63,13 @@ try {
     await bare.stop();
   }
   console.table(rows);
-  const file = writeResult("add-to-cart", { connections, durationSeconds, variantId, rows });
+  const summary = rows.map((row) => ({
+    measure: `add to cart, ${row.case}, ${connections} connections`,
+    figure: `${row["shop req/s"]} req/s, ${row["non-2xx"] + row.errors} errors`,
+    baseline: `${row["bare req/s"]} req/s (bare Node server)`,
+    ratio: row["shop / bare"],
+  }));
+  const file = writeResult("add-to-cart", { connections, durationSeconds, variantId, rows }, summary);
   console.log(`written to ${file}`);
 } finally {
   await shop.stop();

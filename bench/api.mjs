@@ -52,7 +52,13 @@ try {
     }
   }
   console.table(rows);
-  const file = writeResult("api", { connections, durationSeconds, rows });
+  const summary = rows.map((row) => ({
+    measure: `API ${row.call}, ${connections} connections`,
+    figure: `${row["shop req/s"]} req/s, p99 ${row["shop p99 ms"]} ms`,
+    baseline: `${row["bare req/s"]} req/s (bare Node server)`,
+    ratio: row["shop / bare"],
+  }));
+  const file = writeResult("api", { connections, durationSeconds, rows }, summary);
   console.log(`written to ${file}`);
 } finally {
   await shop.stop();

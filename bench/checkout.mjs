@@ -33,5 +33,14 @@ const rows = [
 ];
 console.table(rows);
 console.log(`${result.concurrency} concurrent loops; checkout latency is placeOrder alone (the cart is filled first).`);
-const file = writeResult("checkout", { ...result, rows });
+const summary = [
+  ["checkout, 50 products", result.checkoutSpread],
+  ["checkout, one hot variant", result.checkoutHot],
+].map(([name, figures]) => ({
+  measure: `${name}, ${result.concurrency} loops, PostgreSQL`,
+  figure: `${figures.perSecond} orders/s, p99 ${figures.p99Ms} ms`,
+  baseline: `${result.addToCart.perSecond} adds to cart/s`,
+  ratio: Math.round((figures.perSecond / result.addToCart.perSecond) * 100) / 100,
+}));
+const file = writeResult("checkout", { ...result, rows }, summary);
 console.log(`written to ${file}`);

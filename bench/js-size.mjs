@@ -13,7 +13,12 @@ try {
   console.table(rows.map((row) => row.table));
   const over = rows.flatMap((row) => row.over);
   for (const line of over) console.error(`over budget: ${line}`);
-  const file = writeResult("js-size", { rows: rows.map(({ page, path, sizes, over }) => ({ page, path, sizes, over })) });
+  const summary = rows.map(({ page, sizes }) => ({
+    measure: `${page}: first load, KB gzip`,
+    figure: `JS ${sizes.totalJs} (framework ${sizes.frameworkJs}, own ${sizes.ownJs}), CSS ${sizes.css}, images ${sizes.images}`,
+    target: page === "product" ? "JS <= 120 (issue 3); budgets of decision 0019" : "budgets of decision 0019",
+  }));
+  const file = writeResult("js-size", { rows: rows.map(({ page, path, sizes, over }) => ({ page, path, sizes, over })) }, summary);
   console.log(`written to ${file}`);
   if (over.length > 0) process.exitCode = 1;
 } finally {

@@ -4,8 +4,7 @@
 // plain listing without a search as the baseline measured in the same run. Prints a table and writes
 // bench/results/search-{pglite,postgres}.json. `BENCH_PRODUCTS=5000` for a smaller catalogue.
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
+import { writeResult } from "./lib/results.mjs";
 
 // The services are TypeScript with extensionless relative imports: run this file again under tsx.
 if (!process.env.BENCH_UNDER_TSX) {
@@ -16,7 +15,6 @@ if (!process.env.BENCH_UNDER_TSX) {
   process.exit(run.status ?? 1);
 }
 
-const root = path.resolve(import.meta.dirname, "..");
 const productCount = Number(process.env.BENCH_PRODUCTS ?? 20_000);
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 30);
 
@@ -164,12 +162,13 @@ try {
   for (const row of rows) row.p95VsBaseline = `${(row.p95Ms / baseline).toFixed(2)}x`;
   console.log(`\nSearch pages (getListing: count, 4 facet counts, 24 ranked cards), ${iterations} runs each, ${productCount} products, ${database}`);
   console.table(rows);
-  const resultsDir = path.join(root, "bench/results");
-  fs.mkdirSync(resultsDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(resultsDir, `search-${handle.kind}.json`),
-    JSON.stringify({ measuredAt: new Date().toISOString(), database, products: productCount, iterations, generateMs, refreshMs, rows }, null, 2),
-  );
+  const summary = rows.slice(1).map((row) => ({
+    measure: `search page, ${row.case}, ${productCount} products, ${handle.kind}`,
+    figure: `p95 ${row.p95Ms} ms`,
+    baseline: `p95 ${rows[0].p95Ms} ms (${rows[0].case})`,
+    ratio: Math.round((row.p95Ms / (rows[0].p95Ms || 1)) * 100) / 100,
+  }));
+  writeResult(`search-${handle.kind}`, { database, products: productCount, iterations, generateMs, refreshMs, rows }, summary);
 } finally {
   await handle.close();
 }

@@ -3,23 +3,14 @@
 // start on the same folder. Prints a table and writes bench/results/startup.json.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { writeResult } from "./lib/results.mjs";
+import { freePort, root } from "./lib/shop-server.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
 if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
   console.error("Build first: npm run build");
   process.exit(1);
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function timeToFirstPage(dataDir) {
@@ -61,5 +52,7 @@ const rows = [
   { case: "second start (existing data folder)", ms: second },
 ];
 console.table(rows);
-fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
-fs.writeFileSync(path.join(root, "bench/results/startup.json"), JSON.stringify({ measuredAt: new Date().toISOString(), cpus: os.cpus().length, rows }, null, 2));
+writeResult("startup", { rows }, [
+  { measure: "first start to first page (empty data folder)", figure: `${(first / 1000).toFixed(1)} s` },
+  { measure: "later start to first page", figure: `${(second / 1000).toFixed(1)} s` },
+]);

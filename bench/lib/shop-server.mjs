@@ -98,11 +98,4 @@ export async function benchPages(baseUrl) {
   return pages;
 }
 
-/** Writes bench/results/<name>.json; the load average says how busy the machine was meanwhile. */
-export function writeResult(name, data) {
-  const folder = path.join(root, "bench/results");
-  fs.mkdirSync(folder, { recursive: true });
-  const file = path.join(folder, `${name}.json`);
-  fs.writeFileSync(file, JSON.stringify({ measuredAt: new Date().toISOString(), cpus: os.cpus().length, loadAverage: os.loadavg(), ...data }, null, 2));
-  return file;
-}
+export { writeResult } from "./results.mjs";
