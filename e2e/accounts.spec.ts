@@ -4,6 +4,7 @@ import { localOidcIdentity, startLocalOidcProvider, type LocalOidcProvider } fro
 import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local-smtp-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { freePort, startPeerShop } from "./peer-shop";
+import { customerPassword as password, logIn, openHydrated as open, register, type Locale } from "./shop-helpers";
 
 // Every login and registration hashes a password (scrypt): on a busy 2-core machine a form's answer can take seconds.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -14,19 +15,14 @@ test.use({ allowedBrowserErrors: [/status of (400|401|403|404|429)/] });
 // Journeys of many steps (each login hashes a password) on a 2-core machine shared with other suites.
 test.describe.configure({ timeout: 120_000 });
 
-const password = "Tr3no-Blu-Vesuvio";
 const texts = {
   it: {
     loginRequired: "Accedi per continuare",
     loginOrRegister: "Accedi o registrati",
-    loginSection: "Hai già un account?",
     registerSection: "Nuovo cliente?",
     name: "Nome e cognome",
     confirm: "Conferma password",
     privacy: /Ho letto l'informativa/,
-    register: "Registrati",
-    login: "Accedi",
-    checkInbox: "Controlla la tua casella di posta",
     myAccount: "Il mio account",
     addAddressForm: "Aggiungi un indirizzo",
     addAddress: "Aggiungi l'indirizzo",
@@ -54,14 +50,10 @@ const texts = {
   en: {
     loginRequired: "Please log in to continue",
     loginOrRegister: "Log in or register",
-    loginSection: "Already have an account?",
     registerSection: "New customer?",
     name: "Full name",
     confirm: "Confirm password",
     privacy: /I have read the privacy notice/,
-    register: "Register",
-    login: "Log in",
-    checkInbox: "Check your inbox",
     myAccount: "My account",
     addAddressForm: "Add an address",
     addAddress: "Add the address",
@@ -86,37 +78,10 @@ const texts = {
     logout: "Log out",
     loggedOut: "You have logged out.",
   },
-} as const;
-type Locale = keyof typeof texts;
+} as const satisfies Record<Locale, unknown>;
 const prefix = (locale: Locale) => (locale === "en" ? "/en" : "");
 
-/** Opens a page and waits until React has hydrated it (clicks before that are plain HTML clicks). */
-async function open(page: Page, url: string) {
-  const response = await page.goto(url);
-  await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
-  return response;
-}
-
 const uniqueEmail = (tag: string) => `${tag}-${crypto.randomBytes(4).toString("hex")}@example.com`;
-
-async function register(page: Page, locale: Locale, email: string, name = "Maria Rossi") {
-  const t = texts[locale];
-  const form = page.getByRole("region", { name: t.registerSection });
-  await form.getByLabel(t.name).fill(name);
-  await form.getByLabel("E-mail").fill(email);
-  await form.locator("input[name=password]").fill(password);
-  await form.getByLabel(t.confirm).fill(password);
-  await form.getByLabel(t.privacy).check();
-  await form.getByRole("button", { name: t.register }).click();
-  await expect(page.getByRole("status").filter({ hasText: t.checkInbox })).toBeVisible();
-}
-
-async function logIn(page: Page, locale: Locale, email: string, secret = password) {
-  const form = page.getByRole("region", { name: texts[locale].loginSection });
-  await form.getByLabel("E-mail").fill(email);
-  await form.locator("input[name=password]").fill(secret);
-  await form.getByRole("button", { name: texts[locale].login, exact: true }).click();
-}
 
 async function logOut(page: Page, locale: Locale, name: string) {
   await page.locator("summary").filter({ hasText: `${texts[locale].myAccount} (${name})` }).click();
@@ -144,13 +109,13 @@ for (const locale of ["it", "en"] as const) {
     const email = uniqueEmail(`journey-${locale}`);
     await open(page, `${prefix(locale)}/login-register`);
     await expectNoAxeViolations(page);
-    await register(page, locale, email);
+    await register(page, { name: "Maria Rossi", email }, locale);
     await expectNoAxeViolations(page);
 
     // From the 401 page of /shopping: log in, and land back on /shopping.
     await open(page, `${prefix(locale)}/shopping`);
     await page.getByRole("link", { name: t.loginOrRegister }).click();
-    await logIn(page, locale, email);
+    await logIn(page, { email }, locale);
     await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/shopping$`));
     await expect(page.getByRole("heading", { level: 1, name: t.purchases })).toBeVisible();
     await expect(page.getByRole("heading", { name: t.noPurchases })).toBeVisible();
@@ -225,12 +190,12 @@ test("registration refuses empty, mismatched and common passwords with messages 
 test("the 6th wrong password within a minute is refused with a clear message", async ({ page }) => {
   const email = uniqueEmail("brute");
   await open(page, "/login-register");
-  await register(page, "it", email);
+  await register(page, { name: "Maria Rossi", email });
   for (let attempt = 1; attempt <= 5; attempt++) {
-    await logIn(page, "it", email, `wrong-password-${attempt}`);
+    await logIn(page, { email, password: `wrong-password-${attempt}` });
     await expect(page.getByRole("alert").filter({ hasText: "E-mail o password non corrette." })).toBeVisible();
   }
-  await logIn(page, "it", email, password);
+  await logIn(page, { email, password });
   await expect(page.getByRole("alert").filter({ hasText: "Troppi tentativi: riprova tra un minuto." })).toBeVisible();
   await expect(page).toHaveURL(/\/login-register/);
 });
@@ -252,8 +217,8 @@ test("forgot password answers the same for any address; a bad reset link says so
 test("a customer who opens /admin gets the restricted page (403)", async ({ page }) => {
   const email = uniqueEmail("customer");
   await open(page, "/login-register?redirectTo=%2Fadmin");
-  await register(page, "it", email);
-  await logIn(page, "it", email);
+  await register(page, { name: "Maria Rossi", email });
+  await logIn(page, { email });
   await expect(page.getByRole("heading", { level: 1, name: "Accesso riservato" })).toBeVisible();
   const response = await page.goto("/admin");
   expect(response?.status()).toBe(403);
@@ -302,6 +267,8 @@ async function linkFromMail(smtp: LocalSmtpServer, to: string, subject: RegExp):
   return /https?:\/\/\S+token=\S+/.exec(mail.text ?? "")![0];
 }
 
+// A shop of its own with its peers for two journeys whose forms are the same pages the journeys above check on
+// both screens (and the provider's pages are not the shop's): on the desktop only, to keep within CI's time.
 test.describe("with mail and the external provider", { tag: "@desktop-only" }, () => {
   test.describe.configure({ mode: "serial", timeout: 240_000 });
   // The provider's development login page asks for a web font, which the offline test machine cannot reach.
@@ -318,7 +285,7 @@ test.describe("with mail and the external provider", { tag: "@desktop-only" }, (
   test("register, confirm from the e-mail, log out, reset the password from the e-mail, log in", async ({ page, expectNoAxeViolations }) => {
     const email = uniqueEmail("mail");
     await open(page, `${peers.baseUrl}/login-register`);
-    await register(page, "it", email, "Lucia Ferrara");
+    await register(page, { name: "Lucia Ferrara", email });
 
     const verifyLink = await linkFromMail(peers.smtp, email, /Conferma il tuo indirizzo e-mail/);
     expect(verifyLink.startsWith(`${peers.baseUrl}/verify-email?token=`)).toBe(true);
@@ -345,9 +312,9 @@ test.describe("with mail and the external provider", { tag: "@desktop-only" }, (
     await page.getByRole("button", { name: "Salva la nuova password" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Password aggiornata" })).toBeVisible();
 
-    await logIn(page, "it", email, password);
+    await logIn(page, { email, password });
     await expect(page.getByRole("alert").filter({ hasText: "E-mail o password non corrette." })).toBeVisible();
-    await logIn(page, "it", email, newPassword);
+    await logIn(page, { email, password: newPassword });
     await expect(page).toHaveURL(/\/my-account$/);
 
     // The link works once only.

@@ -5,65 +5,53 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { csvColumns } from "../server/admin/product-csv.service";
-import { expect as baseExpect, test } from "./fixtures";
-import { createBackOfficeAccount } from "./back-office-account";
+import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
+import { expect as baseExpect, test as shopTest } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
-import { variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 
-// Issue 8, back office. A shop of its own: its administrator is made with `npm run admin:create` on
-// the data folder before the shop starts (PGlite: one process per folder). It runs no Stripe peer, so
-// card orders are paid on the labelled test-payment page and refunded through the test provider.
-// Logins hash a password and each form is a full page load: give them time on a busy 2-core machine.
-const expect = baseExpect.configure({ timeout: 15_000 });
-// The 401/403 pages for the guest and the customer, and refused forms (400), are logged by Chromium as failed resources.
-test.use({ allowedBrowserErrors: [/status of (400|401|403)/] });
-test.describe.configure({ timeout: 180_000 });
-
+// Issue 8, back office. A shop of its own: its administrator (the back-office account the other journeys
+// use) is made with `npm run admin:create` on the data folder before the shop starts (PGlite: one process
+// per folder). It runs no Stripe peer, so card orders are paid on the labelled test-payment page and
+// refunded through the test provider. Each form is a full page load: give them time on a busy 2-core machine.
 const root = path.resolve(import.meta.dirname, "..");
-const adminEmail = "titolare@bimbifelici.test";
-const password = "Tr3no-Blu-Vesuvio";
 const shotsDir = process.env.ADMIN_SHOTS_DIR;
 
-let shop: PeerShop;
-let scratch: string;
-
-test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(300_000);
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-admin-"));
-  const dataDir = path.join(scratch, "data");
-  // Uploaded pictures go to a copy of the drawn sample pictures, not to the shared cache.
-  const mediaDir = path.join(scratch, "media");
-  fs.cpSync(path.resolve(root, "node_modules/.cache/e2e-media"), mediaDir, { recursive: true });
-  createBackOfficeAccount({ dataDir, mediaDir, email: adminEmail, password });
-  shop = await startPeerShop({ name: "admin", env: () => ({ DATA_DIR: dataDir, MEDIA_DIR: mediaDir, SEED_SAMPLE_DATA: "true" }) });
+/**
+ * Every page and sign-in of this spec is on the worker's own shop (`adminShop`): a worker fixture, not a
+ * beforeAll, because `baseURL` (and with it the signed-in storage state) is needed before a beforeAll runs.
+ */
+const test = shopTest.extend<{}, { adminShop: PeerShop }>({
+  adminShop: [
+    async ({}, use) => {
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-admin-"));
+      const dataDir = path.join(scratch, "data");
+      // Uploaded pictures go to a copy of the drawn sample pictures, not to the shared cache.
+      const mediaDir = path.join(scratch, "media");
+      fs.cpSync(path.resolve(root, "node_modules/.cache/e2e-media"), mediaDir, { recursive: true });
+      createBackOfficeAccount({ dataDir, mediaDir, ...backOfficeAccount });
+      const shop = await startPeerShop({ name: "admin", env: () => ({ DATA_DIR: dataDir, MEDIA_DIR: mediaDir, SEED_SAMPLE_DATA: "true" }) });
+      await use(shop);
+      await shop.stop();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    },
+    { scope: "worker", timeout: 300_000 },
+  ],
+  baseURL: async ({ adminShop }, use) => use(adminShop.baseUrl),
 });
 
-test.afterAll(async () => {
-  await shop?.stop();
-  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-});
+const expect = baseExpect.configure({ timeout: 15_000 });
+// The 401/403 pages for the guest and the customer, and refused forms (400), are logged by Chromium as failed resources.
+// The journeys are the administrator's unless they say otherwise.
+test.use({ allowedBrowserErrors: [/status of (400|401|403)/], signedInAs: "backOffice" });
+test.describe.configure({ timeout: 180_000 });
 
 const main = (page: Page) => page.locator("main");
-
-async function open(page: Page, url: string) {
-  const response = await page.goto(`${shop.baseUrl}${url}`);
-  await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
-  return response;
-}
 
 async function shot(page: Page, name: string) {
   if (!shotsDir) return;
   fs.mkdirSync(shotsDir, { recursive: true });
   await page.screenshot({ path: path.join(shotsDir, `${name}-${page.viewportSize()?.width}.png`), fullPage: true });
-}
-
-async function logIn(page: Page, email: string, secret = password) {
-  await open(page, "/login-register");
-  const form = page.getByRole("region", { name: "Hai già un account?" });
-  await form.getByLabel("E-mail").fill(email);
-  await form.locator("input[name=password]").fill(secret);
-  await form.getByRole("button", { name: "Accedi", exact: true }).click();
-  await expect(page).not.toHaveURL(/login-register/);
 }
 
 async function uploadPicture(input: ReturnType<Page["getByLabel"]>, name: string, colour: { r: number; g: number; b: number }) {
@@ -81,8 +69,7 @@ const csvBase = {
   is_preorder: "0",
 };
 
-test("an administrator creates a product with colours, sizes and a picture, adjusts its stock and imports a CSV and the old JSON", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
-  await logIn(page, adminEmail);
+test("an administrator creates a product with colours, sizes and a picture, adjusts its stock and imports a CSV and the old JSON", async ({ page, expectNoAxeViolations }) => {
   await open(page, "/admin/prodotti");
   await expect(page.getByRole("heading", { level: 1, name: "Prodotti" })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -244,21 +231,16 @@ test("an administrator creates a product with colours, sizes and a picture, adju
   await shot(page, "audit");
 });
 
-test("an administrator ships and refunds a card order, changes the opening hours, and finds gift lists and customers", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
+test("an administrator ships and refunds a card order, changes the opening hours, and finds gift lists and customers", async ({ page, adminShop, signedIn, expectNoAxeViolations }) => {
   test.setTimeout(300_000);
-  await logIn(page, adminEmail);
+  const adminName = signedIn!.name;
   // No sale yet in this shop: the dashboard says so instead of drawing an empty chart.
   await open(page, "/admin");
   await expect(main(page).getByText("Nessuna vendita negli ultimi 30 giorni", { exact: false })).toBeVisible();
   await expect(main(page).locator('svg[preserveAspectRatio="none"]')).toHaveCount(0);
 
   // The administrator orders product 127 (49,90 €) by card with standard delivery (6,90 €), on the test-payment page.
-  await open(page, "/cart");
-  const added = await page.request.post(`${shop.baseUrl}/cart.data`, {
-    form: { js: "1", intent: "add", variantId: String(variantIdOf(127)), quantity: "1" },
-    headers: { Origin: shop.baseUrl },
-  });
-  expect(added.status()).toBe(200);
+  await addToCart(page, variantIdOf(127), 1, { shopUrl: adminShop.baseUrl });
   await open(page, "/checkout");
   const field = (name: string) => page.getByRole("textbox", { name, exact: true });
   for (const [name, value] of [["Nome", "Titolare"], ["Cognome", "Bimbi"], ["Telefono", "+39 333 765 4321"], ["Indirizzo (via, piazza)", "Via dei Fori Imperiali"], ["Numero civico", "1"], ["CAP", "00186"], ["Città", "Roma"], ["Provincia", "RM"]]) await field(name!).fill(value!);
@@ -327,12 +309,12 @@ test("an administrator ships and refunds a card order, changes the opening hours
   await shot(page, "gift-list");
 
   // The administrator as a customer, in English: the order and the list, and no word of a password.
-  await open(page, "/en/admin/clienti?q=titolare");
+  await open(page, `/en/admin/clienti?q=${adminName}`);
   await expect(page.getByRole("status").filter({ hasText: "1 account" })).toBeVisible();
   await expectNoAxeViolations(page);
   await shot(page, "customers");
-  await main(page).getByRole("link", { name: "titolare", exact: true }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "titolare" })).toBeVisible();
+  await main(page).getByRole("link", { name: adminName, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: adminName })).toBeVisible();
   await expect(main(page).getByRole("link", { name: `Order no. ${orderNumber}` })).toBeVisible();
   await expect(main(page).getByRole("link", { name: listTitle })).toBeVisible();
   await expect(main(page)).not.toContainText(/password/i);
@@ -344,32 +326,30 @@ test("an administrator ships and refunds a card order, changes the opening hours
   for (const action of ["order.status", "order.refund", "settings.update", "giftList.close"]) await expect(main(page).getByText(action, { exact: true }).first()).toBeVisible();
 });
 
-test("a customer gets the 403 page on /admin, and a guest the login page", async ({ page, expectNoAxeViolations }) => {
-  const guest = await open(page, "/admin/prodotti");
-  expect(guest?.status()).toBe(401);
-  await expectNoAxeViolations(page);
+test.describe("a guest", () => {
+  test.use({ signedInAs: null });
 
-  const email = `cliente-${crypto.randomBytes(4).toString("hex")}@example.com`;
-  await open(page, "/login-register");
-  const register = page.getByRole("region", { name: "Nuovo cliente?" });
-  await register.getByLabel("Nome e cognome").fill("Maria Rossi");
-  await register.getByLabel("E-mail").fill(email);
-  await register.locator("input[name=password]").fill(password);
-  await register.getByLabel("Conferma password").fill(password);
-  await register.getByLabel(/Ho letto l'informativa/).check();
-  await register.getByRole("button", { name: "Registrati" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Controlla la tua casella di posta" })).toBeVisible();
-  await logIn(page, email);
-  for (const url of ["/admin", "/admin/prodotti/nuovo", "/en/admin/importa"]) {
-    const response = await open(page, url);
-    expect(response?.status(), url).toBe(403);
-    await expect(page.getByRole("heading", { level: 1, name: url.startsWith("/en") ? /restricted|admin/i : "Accesso riservato" })).toBeVisible();
-  }
-  await expectNoAxeViolations(page);
+  test("a guest asking for the back office gets the login page (401)", async ({ page, expectNoAxeViolations }) => {
+    const guest = await open(page, "/admin/prodotti");
+    expect(guest?.status()).toBe(401);
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe("a customer", () => {
+  test.use({ signedInAs: "customer" });
+
+  test("a customer gets the 403 page on every back-office page", async ({ page, expectNoAxeViolations }) => {
+    for (const url of ["/admin", "/admin/prodotti/nuovo", "/en/admin/importa"]) {
+      const response = await open(page, url);
+      expect(response?.status(), url).toBe(403);
+      await expect(page.getByRole("heading", { level: 1, name: url.startsWith("/en") ? /restricted|admin/i : "Accesso riservato" })).toBeVisible();
+    }
+    await expectNoAxeViolations(page);
+  });
 });
 
 test("the back office on a small screen and in English: every page readable and accessible", async ({ page, expectNoAxeViolations }) => {
-  await logIn(page, adminEmail);
   for (const url of ["/admin", "/admin/prodotti", "/admin/prodotti/nuovo", "/admin/prodotti/184", "/admin/importa", "/admin/registro", "/en/admin/prodotti", "/en/admin/prodotti/24", "/en/admin/importa"]) {
     const response = await open(page, url);
     expect(response?.status(), url).toBe(200);

@@ -4,7 +4,7 @@ import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local
 import { startLocalStripeServer, type LocalStripeServer } from "../server/payments/local-stripe-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
-import { openHydrated, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated, variantIdOf } from "./shop-helpers";
 
 // Issue 6, card payments through Stripe Checkout: a shop of its own with STRIPE_* keys pointing at a
 // local Stripe-compatible server (the unmodified SDK talks to it), which sends real signed webhooks,
@@ -53,6 +53,9 @@ const texts = {
 } as const;
 type Locale = keyof typeof texts;
 
+// A shop of its own with a local Stripe: the hosted payment page is Stripe's, and the shop's part of a card
+// payment on a phone (checkout, the order page) is checkout.spec.ts's test-payment journey. On the desktop
+// only, to keep within CI's time (docs/decisions/0020-e2e-time.md).
 test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, () => {
   test.describe.configure({ mode: "serial", timeout: 240_000 });
   let stripe: LocalStripeServer;
@@ -81,12 +84,7 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
   async function orderByCard(page: Page, locale: Locale) {
     const t = texts[locale];
     const base = locale === "en" ? "/en" : "";
-    await open(page, `${base}/cart`);
-    const added = await page.request.post(`${shop.baseUrl}/cart.data`, {
-      form: { js: "1", intent: "add", variantId: String(variantIdOf(127)), quantity: "1" },
-      headers: { Origin: shop.baseUrl },
-    });
-    expect(added.status()).toBe(200);
+    await addToCart(page, variantIdOf(127), 1, { shopUrl: shop.baseUrl });
     await open(page, `${base}/checkout`);
     const field = (name: string) => page.getByRole("textbox", { name, exact: true });
     await field(t.firstName).fill("Carmela");

@@ -94,6 +94,7 @@ test.describe("without JavaScript", () => {
   });
 });
 
+// The posts and their answers do not depend on the screen (the switch itself is checked on both above): checked once.
 test("an unknown currency changes nothing; API-like callers get a clear 400", { tag: "@desktop-only" }, async ({ page }) => {
   await page.goto("/");
   const euro = await priceIn(firstProduct(page), "it");
@@ -118,6 +119,7 @@ test("an unknown currency changes nothing; API-like callers get a clear 400", { 
   expect(await priceIn(firstProduct(page), "it")).toEqual({ amount: converted(euro!.amount, ratesPerEur.USD), symbol: "$" });
 });
 
+// Files for search engines, not a screen: checked once.
 test("sitemap.xml is well-formed and lists every kind of page in both languages", { tag: "@desktop-only" }, async ({ page }) => {
   const robots = await page.request.get("/robots.txt");
   expect(await robots.text()).toMatch(/^Sitemap: https?:\/\/.+\/sitemap\.xml$/m);
@@ -152,6 +154,7 @@ test("sitemap.xml is well-formed and lists every kind of page in both languages"
   expect(englishProducts.length).toBe(italianProducts.length);
 });
 
+// The page's head is the same on every screen (the home pages' axe on a phone is in smoke.spec.ts): checked once.
 test("the home page describes the shop in JSON-LD and for shared links, in each language", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
   test.slow();
   for (const [path, ogLocale] of [

@@ -6,11 +6,19 @@
  * - `expectNoAxeViolations(page)`: axe-core on the page as it is now (WCAG 2.2 A/AA rules).
  * - Any browser console error or uncaught page error fails the test (hydration mismatches, 404 assets);
  *   a test that expects one lists it: `test.use({ allowedBrowserErrors: [/pattern/] })`.
- * - Two projects: desktop (1280x800) runs every spec; phone (375x740) runs the shell's specs and the tests
- *   tagged `@phone` (see playwright.config.ts). Tag a test `@desktop-only` or `@phone-only` to keep it to one.
+ * - `test.use({ signedInAs: "customer" | "backOffice" })`: the test's browser starts signed in. Each worker
+ *   logs in once per role and shop (a fresh customer, or the account of back-office-account.ts) and every
+ *   such test starts from that session's cookies; `signedIn` is the account. `signInAs(context, role)` signs
+ *   a further browser context in with the same session. Journeys about logging in fill the forms instead
+ *   (shop-helpers.ts).
+ * - Two projects: desktop (1280x800) and phone (375x740) run every spec. Tag a test `@desktop-only` or
+ *   `@phone-only` to keep it to one.
  */
+import crypto from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequest, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import { backOfficeAccount } from "./back-office-account";
+import { customerPassword } from "./shop-helpers";
 
 export const viewports = {
   desktop: { width: 1280, height: 800 },
@@ -20,13 +28,23 @@ export const viewports = {
 const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const pagesWithoutViolations = new Set<string>();
 
+export type Role = "customer" | "backOffice";
+type StorageState = Exclude<BrowserContextOptions["storageState"], string | undefined>;
+export type SignedInAccount = { role: Role; name: string; email: string; password: string; storageState: StorageState };
+
 type Fixtures = {
   expectNoAxeViolations: (page: Page) => Promise<void>;
   allowedBrowserErrors: RegExp[];
   failOnBrowserErrors: void;
+  signedInAs: Role | null;
+  signedIn: SignedInAccount | null;
+  signInAs: (context: BrowserContext, role: Role) => Promise<SignedInAccount>;
+};
+type WorkerFixtures = {
+  accountSessions: { sessionOf: (role: Role, baseUrl: string) => Promise<SignedInAccount> };
 };
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures, WorkerFixtures>({
   expectNoAxeViolations: async ({}, use, testInfo) => {
     await use(async (page) => {
       // A page already checked in this worker, on this viewport, with the same address and the same number
@@ -57,6 +75,38 @@ export const test = base.extend<Fixtures>({
 
   allowedBrowserErrors: [[], { option: true }],
 
+  signedInAs: [null, { option: true }],
+
+  signedIn: async ({ signedInAs, baseURL, accountSessions }, use) => {
+    await use(signedInAs ? await accountSessions.sessionOf(signedInAs, baseURL!) : null);
+  },
+
+  storageState: async ({ storageState, signedIn }, use) => {
+    await use(signedIn?.storageState ?? storageState);
+  },
+
+  signInAs: async ({ baseURL, accountSessions }, use) => {
+    await use(async (context, role) => {
+      const session = await accountSessions.sessionOf(role, baseURL!);
+      await context.addCookies(session.storageState.cookies);
+      return session;
+    });
+  },
+
+  accountSessions: [
+    async ({ playwright }, use) => {
+      const sessions = new Map<string, Promise<SignedInAccount>>();
+      await use({
+        sessionOf: (role, baseUrl) => {
+          const key = `${role} ${baseUrl}`;
+          if (!sessions.has(key)) sessions.set(key, signInOnce(playwright.request, role, baseUrl));
+          return sessions.get(key)!;
+        },
+      });
+    },
+    { scope: "worker" },
+  ],
+
   failOnBrowserErrors: [
     async ({ page, allowedBrowserErrors }, use) => {
       const errors: string[] = [];
@@ -73,5 +123,33 @@ export const test = base.extend<Fixtures>({
     { auto: true },
   ],
 });
+
+/**
+ * Logs in through the login page's own form posts, without a browser: a new customer is registered first
+ * (registration never signs in, decision 0012). The session's cookies become the storage state of every
+ * test of this worker signed in as `role` on that shop.
+ */
+async function signInOnce(request: APIRequest, role: Role, baseUrl: string): Promise<SignedInAccount> {
+  const account =
+    role === "backOffice"
+      ? // `npm run admin:create` names the account after its address.
+        { role, name: backOfficeAccount.email.split("@")[0]!, ...backOfficeAccount }
+      : { role, name: "Giulia Esposito", email: `cliente-${crypto.randomBytes(4).toString("hex")}@example.com`, password: customerPassword };
+  // Page actions accept same-origin posts only, as a browser's form post is.
+  const http = await request.newContext({ baseURL: baseUrl, extraHTTPHeaders: { Origin: new URL(baseUrl).origin } });
+  try {
+    const { email, password, name } = account;
+    if (role === "customer") {
+      const registered = await http.post("/login-register", { form: { intent: "register", name, email, password, passwordConfirm: password, privacy: "on" }, maxRedirects: 0 });
+      expect(registered.headers()["location"], `registering ${email} on ${baseUrl}`).toMatch(/notice=registered/);
+    }
+    const loggedIn = await http.post("/login-register", { form: { intent: "login", email, password }, maxRedirects: 0 });
+    const storageState = await http.storageState();
+    expect(storageState.cookies.map((cookie) => cookie.name), `logging in ${email} on ${baseUrl} (answer ${loggedIn.status()})`).toContain("better-auth.session_token");
+    return { ...account, storageState };
+  } finally {
+    await http.dispose();
+  }
+}
 
 export { expect };

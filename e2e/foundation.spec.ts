@@ -32,6 +32,7 @@ for (const { locale, prefix, helpTitle } of [
   });
 }
 
+// The mega menu opens on hover, which a phone has not: its off-canvas menu is checked below (@phone-only).
 test("the mega menu lists the seeded categories and their subcategories @desktop-only", async ({ page }) => {
   await page.goto("/");
   const menu = page.getByRole("navigation", { name: "Menu principale" });
@@ -60,6 +61,7 @@ test.describe("not found", () => {
   });
 });
 
+// The headers and the policy do not depend on the screen: checked once, on the desktop.
 test("pages carry the security headers, a nonced CSP and no inline script without it @desktop-only", async ({ page, request }) => {
   const response = await request.get("/");
   const headers = response.headers();
@@ -84,6 +86,7 @@ test("pages carry the security headers, a nonced CSP and no inline script withou
   await expect(page.locator("h1").first()).toBeVisible();
 });
 
+// No page, no screen: checked once.
 test("healthz reports a reachable database, robots.txt is served @desktop-only", async ({ request }) => {
   const health = await request.get("/healthz");
   expect(health.status()).toBe(200);
@@ -122,7 +125,7 @@ test("on a phone the floating chat and back-to-top buttons step aside while a fi
   await expect(chat).toBeVisible();
 });
 
-test("the scroll-to-top button appears after 100px of scrolling @desktop-only", async ({ page }) => {
+test("the scroll-to-top button appears after 100px of scrolling", async ({ page }) => {
   await page.goto("/");
   const button = page.getByRole("button", { name: "Torna all'inizio della pagina" });
   await expect(button).toBeHidden();
@@ -132,6 +135,7 @@ test("the scroll-to-top button appears after 100px of scrolling @desktop-only", 
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(100);
 });
 
+// No browser at all (the server's start-up): checked once.
 test("bad configuration stops start-up with one clear line @desktop-only", async () => {
   const root = path.resolve(import.meta.dirname, "..");
   const start = (env: Record<string, string>) =>

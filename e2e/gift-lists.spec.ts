@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Cookie, Page } from "@playwright/test";
 import { italianDayOf } from "../app/lib/shop-calendar";
-import { backOfficeAccount, hasBackOfficeAccount } from "./back-office-account";
+import { hasBackOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test } from "./fixtures";
+import { logIn, openHydrated as open, register } from "./shop-helpers";
 
 // Each step waits for a server round trip on a machine shared with other suites: allow for it.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -18,44 +19,18 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 // Pages answering 401 (logged out) and 404 (unknown codes) are part of the journeys.
 test.use({ allowedBrowserErrors: [/status of (400|401|404|409)/] });
 
-const password = "Tr3no-Blu-Vesuvio";
 const conflictOrdinary =
   "Il tuo carrello contiene già 1 o più articoli. Completa l'acquisto o svuota il carrello prima di aggiungere articoli della lista regalo.";
 const conflictGiftList =
   "Il tuo carrello contiene già 1 o più articoli della Lista Regalo. Completa l'acquisto o svuota il carrello prima di aggiungere articoli della lista regalo.";
 
-async function open(page: Page, path: string) {
-  const response = await page.goto(path);
-  await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
-  return response;
-}
-
 const toast = (page: Page, text: string) => page.locator("[data-toast-kind]").filter({ hasText: text });
-
-async function logIn(page: Page, email: string, secret = password) {
-  await open(page, "/login-register");
-  const login = page.getByRole("region", { name: "Hai già un account?" });
-  await login.getByLabel("E-mail").fill(email);
-  await login.locator("input[name=password]").fill(secret);
-  await login.getByRole("button", { name: "Accedi", exact: true }).click();
-  await expect(page).not.toHaveURL(/login-register/, { timeout: 30_000 });
-}
 
 /** A new customer, registered and logged in through the pages (see e2e/accounts.spec.ts). */
 async function registerAndLogIn(page: Page, email: string) {
   await open(page, "/login-register");
-  const register = page.getByRole("region", { name: "Nuovo cliente?" });
-  await register.getByLabel("Nome e cognome").fill("Anna Esposito");
-  await register.getByLabel("E-mail").fill(email);
-  await register.locator("input[name=password]").fill(password);
-  await register.getByLabel("Conferma password").fill(password);
-  await register.getByLabel(/Ho letto l'informativa/).check();
-  await register.getByRole("button", { name: "Registrati" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Controlla la tua casella di posta" })).toBeVisible({ timeout: 30_000 });
-  const login = page.getByRole("region", { name: "Hai già un account?" });
-  await login.getByLabel("E-mail").fill(email);
-  await login.locator("input[name=password]").fill(password);
-  await login.getByRole("button", { name: "Accedi", exact: true }).click();
+  await register(page, { name: "Anna Esposito", email });
+  await logIn(page, { email });
   await expect(page.locator("summary").filter({ hasText: "Anna Esposito" })).toBeVisible({ timeout: 30_000 });
 }
 
@@ -90,11 +65,13 @@ async function guest(browser: Browser) {
 }
 
 // One family and its guests, step by step (each step its own test: the machine may be slow).
-test.describe.serial("a birth list from creation to gifts @desktop-only", () => {
+test.describe.serial("a birth list from creation to gifts", () => {
   const tag = crypto.randomBytes(3).toString("hex");
   const names = `Nicolò e Andrea ${tag}`;
   const title = `La lista di Nicolò ${tag}`;
   let code = "";
+  // The parent's session, kept from the first step: the later steps come back signed in, not through the login page.
+  let parentCookies: Cookie[] = [];
 
   test("a parent creates the list, adds three products from their pages and invites two addresses", async ({ page, expectNoAxeViolations }) => {
     test.setTimeout(240_000);
@@ -159,12 +136,13 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     await expect(page.getByRole("status").filter({ hasText: "Abbiamo inviato 2 inviti." })).toBeVisible();
     await expect(card.getByText("zia.carla@example.com")).toBeVisible();
     await expectNoAxeViolations(page);
+    parentCookies = await page.context().cookies();
   });
 
-  test("the two invitations wait in the back office's outbox", async ({ page, expectNoAxeViolations }) => {
+  test("the two invitations wait in the back office's outbox", async ({ page, signInAs, expectNoAxeViolations }) => {
     test.skip(!hasBackOfficeAccount(), "the server under test has no back-office account");
     test.setTimeout(120_000);
-    await logIn(page, backOfficeAccount.email, backOfficeAccount.password);
+    await signInAs(page.context(), "backOffice");
     await open(page, "/admin/posta");
     const outbox = page.getByRole("table", { name: "Posta in uscita" });
     for (const address of ["nonna@example.com", "zia.carla@example.com"]) {
@@ -244,7 +222,7 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     await second.context.close();
   });
 
-  test("a guest buys from the list through checkout, paying by card; the parent sees it bought", async ({ browser, page, expectNoAxeViolations }) => {
+  test("a guest buys from the list through checkout, paying by card; the parent sees it bought", async ({ browser, page, signInAs, expectNoAxeViolations }) => {
     test.setTimeout(240_000);
     const buyer = await guest(browser);
     await open(buyer.page, `/lista-nascita/${code}`);
@@ -283,8 +261,8 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     await expectNoAxeViolations(buyer.page);
     await buyer.context.close();
 
-    // The parent logs in again and sees the rain cover bought, thanks Nonna Lucia, and has the completion code.
-    await logIn(page, `genitore-${tag}@example.com`);
+    // The parent comes back and sees the rain cover bought, thanks Nonna Lucia, and has the completion code.
+    await page.context().addCookies(parentCookies);
     await open(page, "/crea-lista-nascita");
     const list = page.getByRole("article", { name: title });
     // The item row (wished/bought/missing), not the thank-you tracker's row naming the same product.
@@ -302,7 +280,7 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     // The parent was told by e-mail, with the giver's name (queued in the outbox: e2e has no SMTP).
     if (hasBackOfficeAccount()) {
       const staff = await guest(browser);
-      await logIn(staff.page, backOfficeAccount.email, backOfficeAccount.password);
+      await signInAs(staff.context, "backOffice");
       await open(staff.page, "/admin/posta");
       const outbox = staff.page.getByRole("table", { name: "Posta in uscita" });
       await expect(outbox.getByRole("row").filter({ hasText: `genitore-${tag}@example.com` }).filter({ hasText: `Nonna Lucia ha fatto un regalo dalla lista «${title}»` })).toHaveCount(1);
@@ -313,7 +291,7 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
   test("a group gift: the parent opens the crib to it, two guests fund it (one in English), the parent sees it given", async ({ browser, page, expectNoAxeViolations }) => {
     test.setTimeout(300_000);
     const crib = "Culla a dondolo in legno di faggio Foppapedretti";
-    await logIn(page, `genitore-${tag}@example.com`);
+    await page.context().addCookies(parentCookies);
     await open(page, "/crea-lista-nascita");
     const cribRow = () => page.getByRole("article", { name: title }).getByRole("listitem").filter({ hasText: crib }).filter({ hasText: "Desiderati" });
     await cribRow().getByRole("button", { name: `Apri come regalo di gruppo ${crib}` }).click();
@@ -348,7 +326,10 @@ test.describe.serial("a birth list from creation to gifts @desktop-only", () => 
     await englishCard.getByLabel("Your e-mail").fill(`tom-${tag}@example.com`);
     await englishCard.getByRole("checkbox", { name: /I have read and accept the/ }).check();
     await englishCard.getByRole("button", { name: /Contribute and pay by card/ }).click();
-    await expect(englishCard.getByRole("alert")).toHaveText("Only €169.00 is still missing: your contribution cannot be more than that.");
+    // The refusal belongs to the amount: the field is marked invalid and described by it.
+    const amount = englishCard.getByLabel("Your contribution in euros");
+    await expect(amount).toHaveAttribute("aria-invalid", "true");
+    await expect(amount).toHaveAccessibleDescription(/Only €169\.00 is still missing: your contribution cannot be more than that\./);
     await expectNoAxeViolations(tom.page);
     await englishCard.getByLabel("Your contribution in euros").fill("169");
     await englishCard.getByRole("checkbox", { name: /I have read and accept the/ }).check();

@@ -49,9 +49,7 @@ export default defineConfig({
     {
       name: "phone",
       use: { viewport: viewports.phone, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-      // The phone runs the shell's specs and the journeys tagged @phone (docs/decisions/0020-e2e-time.md):
-      // every journey on both viewports did not fit CI's 30 minutes on 2 cores.
-      grep: [/smoke\.spec|foundation\.spec|wishlist-compare\.spec/, /@phone\b/],
+      // Every journey on the phone too (docs/decisions/0020-e2e-time.md); @desktop-only says why in its test.
       grepInvert: /@desktop-only/,
     },
   ],

@@ -11,7 +11,7 @@ const colourGroup = (page: Page, name = /^Colore/) => main(page).getByRole("grou
 const sizeGroup = (page: Page, name = /^Taglia/) => main(page).getByRole("group", { name });
 const quantity = (page: Page, label = "Quantità") => main(page).getByLabel(label, { exact: true });
 
-test("the page opens on the first colour and size; picking a size keeps the colour and restarts the quantity @phone", async ({ page, expectNoAxeViolations }) => {
+test("the page opens on the first colour and size; picking a size keeps the colour and restarts the quantity", async ({ page, expectNoAxeViolations }) => {
   await page.goto("/product/184");
   await expect(page.getByRole("heading", { level: 1, name: "Pagliaccetto estivo in mussola" })).toBeVisible();
   await expect(colourGroup(page).getByRole("link", { name: /Bianco/ })).toHaveAttribute("aria-current", "true");
@@ -240,7 +240,7 @@ test.describe("missing products", () => {
   }
 });
 
-test("quick view: opens by keyboard, changes colour and size, shows Out of Stock, closes with Escape @phone", async ({ page, expectNoAxeViolations }) => {
+test("quick view: opens by keyboard, changes colour and size, shows Out of Stock, closes with Escape", async ({ page, expectNoAxeViolations }) => {
   // Product 184's card, found by the shop's search.
   await page.goto("/en/shop?search=muslin+romper");
   const opener = main(page).getByRole("button", { name: "Quick view of Summer muslin romper" });

@@ -1,8 +1,9 @@
 /**
- * Helpers the shopping journeys share (cart, checkout, card payment): the sample catalogue's variant ids
- * and opening a page until React has hydrated it.
+ * Helpers every journey shares: the sample catalogue's variant ids, adding to the cart, opening a page until
+ * React has hydrated it, and the login and registration forms as a person fills them. Journeys that are not about
+ * logging in start signed in instead (`test.use({ signedInAs: "customer" })`, e2e/fixtures.ts).
  */
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { sampleCatalogue } from "../server/catalog/sample-catalogue";
 
 /** Variant ids follow the seed's insertion order (products, then their variants, in catalogue order). */
@@ -20,8 +21,80 @@ export function variantIdOf(productId: number, match: { colour?: string; size?: 
   throw new Error(`no variant of product ${productId} matching ${JSON.stringify(match)}`);
 }
 
+/**
+ * Posts to the cart's action the way the page's fetcher does (the answer as data, no redirect), with this
+ * page's cookies. `shopUrl`: a shop of the journey's own instead of the shared one.
+ */
+export async function postToCart(page: Page, fields: Record<string, string | number>, shopUrl = process.env.E2E_BASE_URL!) {
+  const form = Object.fromEntries(Object.entries({ js: "1", ...fields }).map(([key, value]) => [key, String(value)]));
+  // Page actions accept same-origin posts only, as a browser's own post is.
+  const response = await page.request.post(`${shopUrl}/cart.data`, { form, headers: { Origin: new URL(shopUrl).origin } });
+  return { status: response.status(), text: await response.text() };
+}
+
+/** Adds to the cart without opening a page first: every full page load costs seconds on a busy 2-core machine. */
+export async function addToCart(page: Page, variantId: number, quantity = 1, options: { personalisation?: Record<string, string>; shopUrl?: string } = {}) {
+  const result = await postToCart(page, { intent: "add", variantId, quantity, ...options.personalisation }, options.shopUrl);
+  expect(result.status, result.text).toBe(200);
+}
+
 /** Opens a page and waits until React has hydrated it (clicks before that are plain HTML clicks). */
 export async function openHydrated(page: Page, url: string) {
-  await page.goto(url);
+  const response = await page.goto(url);
   await page.locator('[data-toaster="hydrated"]').waitFor({ state: "attached" });
+  return response;
+}
+
+export type Locale = "it" | "en";
+
+/** The password of every account the journeys make (strong enough for the shop's password rules). */
+export const customerPassword = "Tr3no-Blu-Vesuvio";
+
+const authTexts = {
+  it: {
+    loginSection: "Hai già un account?",
+    login: "Accedi",
+    registerSection: "Nuovo cliente?",
+    name: "Nome e cognome",
+    confirm: "Conferma password",
+    privacy: /Ho letto l'informativa/,
+    register: "Registrati",
+    checkInbox: "Controlla la tua casella di posta",
+  },
+  en: {
+    loginSection: "Already have an account?",
+    login: "Log in",
+    registerSection: "New customer?",
+    name: "Full name",
+    confirm: "Confirm password",
+    privacy: /I have read the privacy notice/,
+    register: "Register",
+    checkInbox: "Check your inbox",
+  },
+} as const;
+
+/** Fills the registration form of the login page open now and waits for its "check your inbox" answer. */
+export async function register(page: Page, account: { name: string; email: string; password?: string }, locale: Locale = "it") {
+  const t = authTexts[locale];
+  const password = account.password ?? customerPassword;
+  const form = page.getByRole("region", { name: t.registerSection });
+  await form.getByLabel(t.name).fill(account.name);
+  await form.getByLabel("E-mail").fill(account.email);
+  await form.locator("input[name=password]").fill(password);
+  await form.getByLabel(t.confirm).fill(password);
+  await form.getByLabel(t.privacy).check();
+  await form.getByRole("button", { name: t.register }).click();
+  // Registration hashes the password (scrypt): on a busy 2-core machine the answer can take seconds.
+  await expect(page.getByRole("status").filter({ hasText: t.checkInbox })).toBeVisible({ timeout: 30_000 });
+}
+
+/**
+ * Fills and sends the login form of the login page open now. What follows (the page the login leads to,
+ * or the form's refusal) is for the journey to check.
+ */
+export async function logIn(page: Page, account: { email: string; password?: string }, locale: Locale = "it") {
+  const form = page.getByRole("region", { name: authTexts[locale].loginSection });
+  await form.getByLabel("E-mail").fill(account.email);
+  await form.locator("input[name=password]").fill(account.password ?? customerPassword);
+  await form.getByRole("button", { name: authTexts[locale].login, exact: true }).click();
 }
