@@ -168,6 +168,17 @@ try {
       },
     ]);
   }
+  const summary = rows.map((row) => ({
+    measure: `${row.case}, ${catalogue.productCount} products / ${catalogue.orderCount} orders, server time`,
+    figure: `page p95 ${row["page p95 ms"]} ms (data ${row["data p95 ms"]} ms)`,
+    target: `p95 < ${targetP95Ms} ms`,
+  }));
+  if (memory && load) {
+    summary.push({
+      measure: `one app process under load (${loadConnections} connections, ${loadSeconds} s)`,
+      figure: `RSS ${memory.idleRssMb} MB idle, ${memory.peakRssMbDuringLoad} MB peak; ${Math.round(load.requests.average)} req/s, ${load.errors + load.non2xx} errors`,
+    });
+  }
   const file = writeResult("scale", {
     catalogue: {
       products: catalogue.productCount,
@@ -188,7 +199,7 @@ try {
       errors: load.errors,
       non2xx: load.non2xx,
     },
-  });
+  }, summary);
   console.log(
     `load average ${os
       .loadavg()

@@ -202,6 +202,8 @@ function generationSql(): { name: string; sql: string }[] {
         join product_variants v on v.id = 1 + ${r("i * 3 + k", 62, "(select max(id) from product_variants)")};`,
     },
     { name: "search columns and word list", sql: "select refresh_product_search(null);" },
+    // The listing rows are written by triggers, which the bulk load skips: once here, for every product.
+    { name: "listing rows", sql: "select refresh_product_listing(null);" },
   ];
 }
 

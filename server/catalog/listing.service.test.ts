@@ -12,7 +12,7 @@ import {
   subcategories,
 } from "#server/db/schema.ts";
 import { effectivePriceCents } from "#server/money.ts";
-import { createTestDb } from "#tests/db.ts";
+import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { listingPageSize, parseListingQuery, type ListingScope } from "./listing";
 import { getBrandIndex, getListing } from "./listing.service";
 import { refreshProductSearch } from "./search.service";
@@ -189,6 +189,52 @@ test("the SQL price order agrees with server/money.ts on awkward prices", async 
     .sort((a, b) => a.cents - b.cents || a.id - b.id);
   const listing = await list(db, "sort=priceLowToHigh");
   expect(listing.products.map((product) => [product.id, product.effectivePriceCents])).toEqual(expected.slice(0, listingPageSize).map((row) => [row.id, row.cents]));
+  const secondPage = await list(db, "sort=priceLowToHigh&page=2");
+  expect(secondPage.products.map((product) => [product.id, product.effectivePriceCents])).toEqual(expected.slice(listingPageSize).map((row) => [row.id, row.cents]));
+  const highestFirst = [...expected].sort((a, b) => b.cents - a.cents || a.id - b.id);
+  expect(ids(await list(db, "sort=priceHighToLow&page=2"))).toEqual(highestFirst.slice(listingPageSize).map((row) => row.id));
+});
+
+test("the listing follows later changes: colours, sizes, categories, publication, an on-request brand, a deletion", async () => {
+  const db = await openShop();
+  const [black] = await db.insert(productColours).values({ productId: 4, colour: "black", position: 1 }).returning();
+  await db.insert(productVariants).values({ productId: 4, colourId: black!.id, size: "L", sku: "SKU-4-black-L", stock: 1 });
+  const [outAndAbout] = await db.select().from(categories).where(eq(categories.slug, "A-spasso"));
+  await db.insert(productCategories).values({ productId: 4, categoryId: outAndAbout!.id });
+  expect(ids(await list(db, "color=black&size=L&category=A-spasso"))).toEqual([4, 1]);
+
+  await db.update(products).set({ isPublished: false }).where(eq(products.id, 1));
+  await db.delete(productVariants).where(eq(productVariants.productId, 2));
+  const blackAfterwards = await list(db, "color=black");
+  expect(ids(blackAfterwards)).toEqual([4, 2]);
+  expect(options(blackAfterwards.facets.sizes)).toEqual({ "0-6 mesi": 1, L: 1 });
+
+  // Cam now marks on request: its products (2, 3, 4) join Trio Epsilon (5) after the one still priced.
+  await db.update(brands).set({ marksOnRequest: true }).where(eq(brands.slug, "cam"));
+  expect(ids(await list(db, "sort=priceLowToHigh"))).toEqual([6, 4, 3, 2, 5]);
+  expect(ids(await list(db, "group=saleItems"))).toEqual([6]);
+
+  await db.delete(products).where(eq(products.id, 6));
+  const remaining = await list(db, "sort=priceLowToHigh");
+  expect(ids(remaining)).toEqual([4, 3, 2, 5]);
+  expect(remaining.total).toBe(4);
+});
+
+testOnPostgres("two changes to one product's colours committed at once both reach the listing", async () => {
+  const db = await openShop();
+  let firstInserted!: () => void;
+  const firstIsInside = new Promise<void>((resolve) => (firstInserted = resolve));
+  const first = db.transaction(async (tx) => {
+    await tx.insert(productColours).values({ productId: 4, colour: "brown", position: 5 });
+    firstInserted();
+    // Held open while the second change starts and has to wait for this one.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+  await firstIsInside;
+  const second = db.insert(productColours).values({ productId: 4, colour: "blue", position: 6 });
+  await Promise.all([first, second]);
+  expect(ids(await list(db, "color=brown"))).toEqual([4]);
+  expect(ids(await list(db, "color=blue"))).toEqual([4, 1]);
 });
 
 test("each filter narrows the listing: category, brand tag, colour, size", async () => {

@@ -3,17 +3,21 @@
  * /sottocategoria/{subcategory}, /marchi/{brand}, and the search (/shop?search=...).
  * Filters combine (any value within one filter, every filter together) and each option carries
  * the number of products it would show given the other filters. Prices sort on what a customer
- * pays today, computed in SQL with the same rounding as server/money.ts.
+ * pays today, computed in SQL with the same rounding as server/money.ts. The products shown, their
+ * total and the filter counts are read from product_listing, the narrow copy the triggers keep of what
+ * a listing needs (categories, brands, colours and sizes as arrays with GIN indexes), not from the
+ * wide products rows (docs/decisions/0025-catalogue-caches-and-scale.md).
  */
-import { and, asc, count, countDistinct, desc, eq, gt, inArray, isNull, not, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, not, or, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import {
   brands,
   categories,
   productBrands,
-  productCategories,
   productColours,
+  productListing,
   products,
   productVariants,
   subcategories,
@@ -34,8 +38,8 @@ import {
   type ListingScope,
 } from "./listing";
 import { isOneSize } from "#app/lib/sizes.ts";
-import { getProductCards, isOnRequestSql, type ProductCardData } from "./product-card";
-import { matchSearch, type SearchMatch, type SearchMode } from "./search.service";
+import { getProductCards, type ProductCardData } from "./product-card";
+import { listingSearch, matchSearch, type SearchMode } from "./search.service";
 import { offersCategorySlug } from "./taxonomy";
 
 type NamedLink = { slug: string; name: string };
@@ -65,26 +69,48 @@ type Condition = SQL | undefined;
 
 const nameIn = (locale: Locale) => (row: { nameIt: string; nameEn: string }) => (locale === "en" ? row.nameEn : row.nameIt);
 
-/** A discount that applies at `now` (DECISIONS.md: none once the offer has ended). */
+/**
+ * A discount that applies at `now` (DECISIONS.md: none once the offer has ended). The 0 is written out,
+ * not a parameter, so that the planner knows the discounted-price index (discount > 0) applies.
+ */
 function offerRunning(now: Date): SQL {
-  return and(gt(products.discountPercent, 0), or(isNull(products.offerEndsAt), gt(products.offerEndsAt, now)))!;
+  return and(sql`${productListing.discountPercent} > 0`, or(isNull(productListing.offerEndsAt), gt(productListing.offerEndsAt, now)))!;
 }
 
-/** The price a customer pays today, in cents: round(price × (100 − discount) / 100), half away from zero. */
+/** round(price × (100 − discount) / 100), half away from zero; the expression of product_listing_discounted_price_idx. */
+function discountedPriceSql(): SQL<number> {
+  return sql<number>`round(${productListing.priceCents} * (100 - ${productListing.discountPercent}) / 100.0)`;
+}
+
+/** The price a customer pays today, in cents. */
 function effectivePriceSql(now: Date): SQL<number> {
-  return sql<number>`case when ${offerRunning(now)} then round(${products.priceCents} * (100 - ${products.discountPercent}) / 100.0) else ${products.priceCents} end`;
+  return sql<number>`case when ${offerRunning(now)} then ${discountedPriceSql()} else ${productListing.priceCents} end`;
+}
+
+/** On request, with no price shown: the product's own flag or an on-request brand tag, kept in the listing row. */
+function onRequest(): SQL<boolean> {
+  return sql<boolean>`${productListing.isOnRequest}`;
 }
 
 /** Products "in offer": a running discount, and a price to show (on-request products have none). */
-function saleItems(db: Db, now: Date): SQL {
-  return and(offerRunning(now), not(isOnRequestSql(db)))!;
+function saleItems(now: Date): SQL {
+  return and(offerRunning(now), not(onRequest()))!;
 }
 
-function groupCondition(db: Db, group: ListingGroup | null, now: Date): Condition {
-  if (group === "new") return eq(products.isNew, true);
-  if (group === "bestSeller") return gt(products.saleCount, 0);
-  if (group === "saleItems") return saleItems(db, now);
+function groupCondition(group: ListingGroup | null, now: Date): Condition {
+  if (group === "new") return eq(productListing.isNew, true);
+  if (group === "bestSeller") return gt(productListing.saleCount, 0);
+  if (group === "saleItems") return saleItems(now);
   return undefined;
+}
+
+/** The listing row holds any of `values` in an array column (overlap, served by the column's GIN index). */
+function holdsAny(column: PgColumn, values: readonly (number | string)[]): SQL {
+  const items = sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+  return sql`${column} && array[${items}]::${sql.raw(column.getSQLType())}`;
 }
 
 type ResolvedFilters = {
@@ -96,35 +122,20 @@ type ResolvedFilters = {
   sizes: string[];
 };
 
-function inCategories(db: Db, categoryIds: number[], offers: boolean, now: Date): Condition {
-  const linked =
-    categoryIds.length > 0
-      ? sql`exists (select 1 from ${productCategories} where ${productCategories.productId} = ${products.id} and ${inArray(productCategories.categoryId, categoryIds)})`
-      : undefined;
+function inCategories(categoryIds: number[], offers: boolean, now: Date): Condition {
+  const linked = categoryIds.length > 0 ? holdsAny(productListing.categoryIds, categoryIds) : undefined;
   if (!offers) return linked;
-  return linked ? or(linked, saleItems(db, now)) : saleItems(db, now);
+  return linked ? or(linked, saleItems(now)) : saleItems(now);
 }
 
-function filterConditions(db: Db, filters: ResolvedFilters, now: Date, except?: ListingFacet): Condition[] {
+function filterConditions(filters: ResolvedFilters, now: Date, except?: ListingFacet): Condition[] {
   const conditions: Condition[] = [];
   if (except !== "categories" && (filters.categoryIds.length > 0 || filters.offers)) {
-    conditions.push(inCategories(db, filters.categoryIds, filters.offers, now));
+    conditions.push(inCategories(filters.categoryIds, filters.offers, now));
   }
-  if (except !== "tags" && filters.brandIds.length > 0) {
-    conditions.push(
-      sql`exists (select 1 from ${productBrands} where ${productBrands.productId} = ${products.id} and ${inArray(productBrands.brandId, filters.brandIds)})`,
-    );
-  }
-  if (except !== "colours" && filters.colours.length > 0) {
-    conditions.push(
-      sql`exists (select 1 from ${productColours} where ${productColours.productId} = ${products.id} and ${inArray(productColours.colour, filters.colours)})`,
-    );
-  }
-  if (except !== "sizes" && filters.sizes.length > 0) {
-    conditions.push(
-      sql`exists (select 1 from ${productVariants} where ${productVariants.productId} = ${products.id} and ${inArray(productVariants.size, filters.sizes)})`,
-    );
-  }
+  if (except !== "tags" && filters.brandIds.length > 0) conditions.push(holdsAny(productListing.brandIds, filters.brandIds));
+  if (except !== "colours" && filters.colours.length > 0) conditions.push(holdsAny(productListing.colours, filters.colours));
+  if (except !== "sizes" && filters.sizes.length > 0) conditions.push(holdsAny(productListing.sizes, filters.sizes));
   return conditions;
 }
 
@@ -160,7 +171,7 @@ async function resolveSubject(
         name: name(category),
         subcategories: subcategoryRows.map((row) => ({ slug: row.slug, name: name(row), count: row.count })),
       },
-      condition: inCategories(db, category.slug === offersCategorySlug ? [] : [category.id], category.slug === offersCategorySlug, now),
+      condition: inCategories(category.slug === offersCategorySlug ? [] : [category.id], category.slug === offersCategorySlug, now),
     };
   }
   if (scope.kind === "subcategory") {
@@ -177,14 +188,14 @@ async function resolveSubject(
         name: name(row.subcategory),
         category: { slug: row.category.slug, name: name(row.category) },
       },
-      condition: eq(products.subcategoryId, row.subcategory.id),
+      condition: eq(productListing.subcategoryId, row.subcategory.id),
     };
   }
   const brand = catalogue.brands.find((candidate) => candidate.slug === scope.slug);
   if (!brand) return null;
   return {
     subject: { kind: "brand", slug: brand.slug, name: brand.name },
-    condition: sql`exists (select 1 from ${productBrands} where ${productBrands.productId} = ${products.id} and ${productBrands.brandId} = ${brand.id})`,
+    condition: holdsAny(productListing.brandIds, [brand.id]),
   };
 }
 
@@ -219,63 +230,69 @@ async function resolveFilters(db: Db, query: ListingFilters, catalogue: Catalogu
   };
 }
 
-function orderOf(db: Db, query: ListingQuery, search: SearchMatch | null, now: Date): SQL[] {
-  if (query.sort === "priceHighToLow" || query.sort === "priceLowToHigh") {
-    // On-request products show no price: they come after every priced one.
-    const price = effectivePriceSql(now);
-    return [asc(isOnRequestSql(db)), query.sort === "priceHighToLow" ? desc(price) : asc(price)];
-  }
-  if (search && search.mode !== "none") return [desc(search.rank)];
-  if (query.group === "bestSeller") return [desc(products.saleCount)];
-  if (query.group === "saleItems") return [desc(products.discountPercent)];
-  return [desc(products.createdAt)];
+function orderOf(query: ListingQuery, searchRank: SQL<number> | null): SQL[] {
+  if (searchRank) return [desc(searchRank)];
+  if (query.group === "bestSeller") return [desc(productListing.saleCount)];
+  if (query.group === "saleItems") return [desc(productListing.discountPercent)];
+  return [desc(productListing.createdAt)];
 }
 
-/** How many products each value of a filter would show: value (or category/brand id) -> count. */
-async function countFacet(db: Db, facet: ListingFacet, where: SQL | undefined, now: Date, offersCategoryId: number | undefined): Promise<FacetCounts> {
-  const toMap = (rows: { value: string | number; count: number }[]) => new Map(rows.map((row) => [String(row.value), row.count]));
-  if (facet === "categories") {
-    const [linked, offers] = await Promise.all([
-      db
-        .select({ value: productCategories.categoryId, count: count() })
-        .from(productCategories)
-        .innerJoin(products, eq(products.id, productCategories.productId))
-        .where(where)
-        .groupBy(productCategories.categoryId),
-      offersCategoryId === undefined ? [] : db.select({ count: count() }).from(products).where(and(where, saleItems(db, now))),
-    ]);
-    const counts = toMap(linked);
-    if (offersCategoryId !== undefined) counts.set(String(offersCategoryId), offers[0]?.count ?? 0);
-    return counts;
-  }
-  if (facet === "tags") {
-    return toMap(
-      await db
-        .select({ value: productBrands.brandId, count: count() })
-        .from(productBrands)
-        .innerJoin(products, eq(products.id, productBrands.productId))
-        .where(where)
-        .groupBy(productBrands.brandId),
-    );
-  }
-  if (facet === "colours") {
-    return toMap(
-      await db
-        .select({ value: productColours.colour, count: count() })
-        .from(productColours)
-        .innerJoin(products, eq(products.id, productColours.productId))
-        .where(where)
-        .groupBy(productColours.colour),
-    );
-  }
-  return toMap(
-    await db
-      .select({ value: productVariants.size, count: countDistinct(productVariants.productId) })
-      .from(productVariants)
-      .innerJoin(products, eq(products.id, productVariants.productId))
-      .where(where)
-      .groupBy(productVariants.size),
+/**
+ * A page of a price sort (the price paid today, then id), without computing every matching product's
+ * price: products without a running offer follow the list-price index, those with one the discounted-price
+ * index, each read only as far as the page reaches; on-request products, which show no price, come after
+ * every priced one (DECISIONS.md). The offer's end is checked at `now`, so an ended offer needs no rewrite.
+ */
+async function priceOrderedIds(db: Db, where: SQL | undefined, { descending, now, offset }: { descending: boolean; now: Date; offset: number }): Promise<number[]> {
+  const direction = sql.raw(descending ? "desc" : "asc");
+  const branches = [
+    { condition: and(not(onRequest()), not(offerRunning(now))), price: sql<number>`${productListing.priceCents}`, isOnRequest: false },
+    { condition: and(not(onRequest()), offerRunning(now)), price: discountedPriceSql(), isOnRequest: false },
+    { condition: onRequest(), price: effectivePriceSql(now), isOnRequest: true },
+  ];
+  const reach = offset + listingPageSize;
+  const pages = branches.map(
+    ({ condition, price, isOnRequest }) =>
+      sql`(select ${productListing.productId} as id, ${sql.raw(String(isOnRequest))} as on_request, ${price} as price from ${productListing} where ${and(where, condition)} order by ${price} ${direction}, ${productListing.productId} limit ${reach})`,
   );
+  const rows = await db
+    .select({ id: sql<number>`priced.id` })
+    .from(sql`(${sql.join(pages, sql` union all `)}) as priced`)
+    .orderBy(sql`priced.on_request`, sql`priced.price ${direction}`, sql`priced.id`)
+    .limit(listingPageSize)
+    .offset(offset);
+  return rows.map((row) => row.id);
+}
+
+/** The listing column whose values each filter counts. */
+const facetColumn = {
+  categories: productListing.categoryIds,
+  tags: productListing.brandIds,
+  colours: productListing.colours,
+  sizes: productListing.sizes,
+} satisfies Record<ListingFacet, PgColumn>;
+
+/**
+ * The values a listing row counts under in a filter. "Offerte" holds whatever is in offer today, linked to it
+ * or not: its link is dropped and it is added to the rows on sale, so its count comes from the same scan.
+ */
+function facetValues(facet: ListingFacet, now: Date, offersCategoryId: number | undefined): SQL {
+  if (facet !== "categories" || offersCategoryId === undefined) return sql`${facetColumn[facet]}`;
+  return sql`array_remove(${productListing.categoryIds}, ${offersCategoryId}) || case when ${saleItems(now)} then array[${offersCategoryId}]::integer[] else '{}'::integer[] end`;
+}
+
+/**
+ * How many products each value of a filter would show: value (or category/brand id) -> count, counted by
+ * unnesting the filter's array over the matching listing rows (a product holds each value once).
+ */
+async function countFacet(db: Db, facet: ListingFacet, where: SQL | undefined, now: Date, offersCategoryId: number | undefined): Promise<FacetCounts> {
+  const rows = await db
+    .select({ value: sql<string>`facet_value::text`, count: count() })
+    .from(productListing)
+    .crossJoin(sql`unnest(${facetValues(facet, now, offersCategoryId)}) as facet_value`)
+    .where(where)
+    .groupBy(sql`facet_value`);
+  return new Map(rows.map((row) => [row.value, row.count]));
 }
 
 /**
@@ -321,34 +338,38 @@ export async function getListing(
     brandIds: showsTags ? filters.resolved.brandIds : [],
   };
 
-  const base = [eq(products.isPublished, true), subjectCondition, groupCondition(db, query.group, now), search?.where];
-  const where = and(...base, ...filterConditions(db, resolved, now));
+  const searched = search ? listingSearch(search, locale) : null;
+  const base = [eq(productListing.isPublished, true), subjectCondition, groupCondition(query.group, now), searched?.where];
+  const where = and(...base, ...filterConditions(resolved, now));
   const offersCategoryId = catalogue.categories.find((category) => category.slug === offersCategorySlug)?.id;
   // The counts read the whole catalogue; they are the same for every visitor until it changes.
   const countsKey = JSON.stringify([scope, query.group, query.search, search ? locale : null, resolved]);
   const { total, facetCounts } = await listingCounts.get(db, countsKey, async () => {
     const [[totalRow], ...counts] = await Promise.all([
-      db.select({ total: count() }).from(products).where(where),
-      ...shownFacets.map((facet) =>
-        countFacet(db, facet, and(...base, ...filterConditions(db, resolved, now, facet)), now, offersCategoryId),
-      ),
+      db.select({ total: count() }).from(productListing).where(where),
+      ...shownFacets.map((facet) => countFacet(db, facet, and(...base, ...filterConditions(resolved, now, facet)), now, offersCategoryId)),
     ]);
     return { total: totalRow?.total ?? 0, facetCounts: counts };
   });
   const pageCount = pageCountOf(total);
   const page = clampPage(query.page, pageCount);
 
-  const idRows =
+  const offset = (page - 1) * listingPageSize;
+  const pageIds =
     total === 0
       ? []
-      : await db
-          .select({ id: products.id })
-          .from(products)
-          .where(where)
-          .orderBy(...orderOf(db, query, search, now), asc(products.id))
-          .limit(listingPageSize)
-          .offset((page - 1) * listingPageSize);
-  const cards = await getProductCards(db, { productIds: idRows.map((row) => row.id), locale, now });
+      : query.sort === "priceHighToLow" || query.sort === "priceLowToHigh"
+        ? await priceOrderedIds(db, where, { descending: query.sort === "priceHighToLow", now, offset })
+        : (
+            await db
+              .select({ id: productListing.productId })
+              .from(productListing)
+              .where(where)
+              .orderBy(...orderOf(query, searched?.rank ?? null), asc(productListing.productId))
+              .limit(listingPageSize)
+              .offset(offset)
+          ).map((row) => row.id);
+  const cards = await getProductCards(db, { productIds: pageIds, locale, now });
 
   const name = nameIn(locale);
   const facets = buildFacetOptions({
@@ -399,9 +420,9 @@ export async function getListingProductIds(db: Db, { scope, now }: { scope: List
   const resolved = await resolveSubject(db, scope, { categories: categoryRows, brands: brandRows }, "it", now);
   if (!resolved) return null;
   const rows = await db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(eq(products.isPublished, true), resolved.condition))
-    .orderBy(desc(products.createdAt), asc(products.id));
+    .select({ id: productListing.productId })
+    .from(productListing)
+    .where(and(eq(productListing.isPublished, true), resolved.condition))
+    .orderBy(desc(productListing.createdAt), asc(productListing.productId));
   return rows.map((row) => row.id);
 }

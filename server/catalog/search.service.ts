@@ -7,9 +7,10 @@
  * listing applies them together with its filters.
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
-import { products } from "#server/db/schema.ts";
+import { productListing, products } from "#server/db/schema.ts";
 import { getProductCards, type ProductCardData } from "./product-card";
 import { minTypoWordLength, normaliseSearchText, searchWords } from "./search";
 
@@ -19,12 +20,18 @@ import { minTypoWordLength, normaliseSearchText, searchWords } from "./search";
  */
 export type SearchMode = "exact" | "similar" | "none";
 
-export type SearchMatch = {
-  mode: SearchMode;
-  /** Condition on `products` for the listing's queries. */
+/** A search as a condition and an order on some table's search columns. */
+export type SearchOnTable = {
   where: SQL;
   /** Higher is better; the listing's default order for a search. */
   rank: SQL<number>;
+};
+
+/** `where` and `rank` are on the products table (the back office's list); the shop's listing uses listingSearch. */
+export type SearchMatch = SearchOnTable & {
+  mode: SearchMode;
+  /** The tsquery itself, a scalar subquery (null when nothing can match). */
+  query: SQL | null;
   /** In "similar" mode, the search as it was understood ("pasegino" -> "passeggino"). */
   correctedText: string | null;
 };
@@ -48,25 +55,37 @@ function textArray(words: readonly string[]): SQL {
 }
 
 /**
- * A tsquery used as a condition on search_vector and ranked by PostgreSQL's ts_rank (names and brand
+ * A tsquery used as a condition on a search_vector and ranked by PostgreSQL's ts_rank (names and brand
  * weigh more than short descriptions), plus a bonus when the product's name in the page's language
  * starts with any searched word (the query's ANDs read as ORs): "passeggino" puts "Passeggino
  * leggero ..." before "Parapioggia per passeggino". `query` is a scalar subquery, computed once per
- * statement, so the GIN index on search_vector serves it.
+ * statement (so is its OR form), so the GIN index on search_vector serves it.
  */
-function tsqueryMatch(query: SQL, locale: Locale, mode: "exact" | "similar", correctedText: string | null): SearchMatch {
-  const name = locale === "en" ? products.nameEn : products.nameIt;
+function searchOn({ searchVector, nameLead }: { searchVector: PgColumn; nameLead: SQL | PgColumn }, query: SQL | null): SearchOnTable {
+  if (!query) return { where: sql`false`, rank: sql<number>`0` };
   return {
-    mode,
-    where: sql`${products.searchVector} @@ ${query}`,
-    rank: sql<number>`(ts_rank(${products.searchVector}, ${query}) + case when to_tsvector(${pageConfig[locale]}, split_part(${name}, ' ', 1)) @@ replace(${query}::text, '&', '|')::tsquery then 1 else 0 end)`.mapWith(
+    where: sql`${searchVector} @@ ${query}`,
+    rank: sql<number>`(ts_rank(${searchVector}, ${query}) + case when ${nameLead} @@ (select replace(${query}::text, '&', '|')::tsquery) then 1 else 0 end)`.mapWith(
       Number,
     ),
-    correctedText,
   };
 }
 
-const noMatch: SearchMatch = { mode: "none", where: sql`false`, rank: sql<number>`0`, correctedText: null };
+/** The first word of the product's name in the page's language, as a document (products table: computed per row). */
+function productNameLead(locale: Locale): SQL {
+  return sql`to_tsvector(${pageConfig[locale]}, split_part(${locale === "en" ? products.nameEn : products.nameIt}, ' ', 1))`;
+}
+
+/** The search on the shop's listing rows (product_listing keeps each name's first word as a document). */
+export function listingSearch(match: SearchMatch, locale: Locale): SearchOnTable {
+  return searchOn({ searchVector: productListing.searchVector, nameLead: locale === "en" ? productListing.nameLeadEn : productListing.nameLeadIt }, match.query);
+}
+
+function tsqueryMatch(query: SQL, locale: Locale, mode: "exact" | "similar", correctedText: string | null): SearchMatch {
+  return { mode, query, correctedText, ...searchOn({ searchVector: products.searchVector, nameLead: productNameLead(locale) }, query) };
+}
+
+const noMatch: SearchMatch = { mode: "none", query: null, correctedText: null, ...searchOn({ searchVector: products.searchVector, nameLead: sql`null` }, null) };
 
 /**
  * Decides how a search matches: exactly when any published product matches every word; otherwise
@@ -141,11 +160,12 @@ export async function getSearchSuggestions(
   const normalised = normaliseSearchText(text).text;
   const match = await matchSearch(db, { text: normalised, locale, prefixLast: true });
   if (match.mode === "none") return { text: normalised, mode: "none", correctedText: null, products: [] };
+  const searched = listingSearch(match, locale);
   const rows = await db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(eq(products.isPublished, true), match.where))
-    .orderBy(desc(match.rank), desc(products.saleCount), asc(products.id))
+    .select({ id: productListing.productId })
+    .from(productListing)
+    .where(and(eq(productListing.isPublished, true), searched.where))
+    .orderBy(desc(searched.rank), desc(productListing.saleCount), asc(productListing.productId))
     .limit(limit);
   const cards = await getProductCards(db, { productIds: rows.map((row) => row.id), locale, now });
   return { text: normalised, mode: match.mode, correctedText: match.correctedText, products: cards };

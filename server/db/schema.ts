@@ -262,6 +262,58 @@ export const productVariants = pgTable(
   ],
 );
 
+/**
+ * What the listing filters, counts, sorts and searches on, one narrow row per product, written only by
+ * triggers (migration 0011_product_listing) from products and their categories, brands, colours and
+ * sizes. The products rows are wide (long texts): reading thousands of them for a listing's counts cost
+ * more than the 50 ms it may take; this table is a quarter of their size and its GIN indexes on the facet
+ * arrays find a combination of filters without joins (decision 0025).
+ */
+export const productListing = pgTable(
+  "product_listing",
+  {
+    productId: integer()
+      .primaryKey()
+      .references(() => products.id, { onDelete: "cascade" }),
+    isPublished: boolean().notNull(),
+    /** The product's own flag, or a brand tag that marks on request (as isOnRequestSql of product-card.ts). */
+    isOnRequest: boolean().notNull(),
+    isNew: boolean().notNull(),
+    saleCount: integer().notNull(),
+    subcategoryId: integer(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    priceCents: integer().notNull(),
+    discountPercent: integer().notNull(),
+    offerEndsAt: timestamp({ withTimezone: true }),
+    categoryIds: integer().array().notNull(),
+    brandIds: integer().array().notNull(),
+    colours: text().array().notNull(),
+    /** Distinct size names of its variants, one-size included. */
+    sizes: text().array().notNull(),
+    searchVector: tsvector(),
+    /** The first word of the Italian and English names, for search's "name starts with a searched word" bonus. */
+    nameLeadIt: tsvector().notNull(),
+    nameLeadEn: tsvector().notNull(),
+  },
+  (t) => [
+    index("product_listing_category_ids_idx").using("gin", t.categoryIds).where(sql`${t.isPublished}`),
+    index("product_listing_brand_ids_idx").using("gin", t.brandIds).where(sql`${t.isPublished}`),
+    index("product_listing_colours_idx").using("gin", t.colours).where(sql`${t.isPublished}`),
+    index("product_listing_sizes_idx").using("gin", t.sizes).where(sql`${t.isPublished}`),
+    index("product_listing_search_vector_idx").using("gin", t.searchVector).where(sql`${t.isPublished}`),
+    index("product_listing_created_at_idx").on(t.createdAt).where(sql`${t.isPublished}`),
+    index("product_listing_subcategory_id_idx").on(t.subcategoryId).where(sql`${t.isPublished}`),
+    // A price sort reads these in order, as far as its page (listing.service.ts, priceOrderedIds): the list
+    // price, and the discounted price of products with a discount (server/money.ts's rounding).
+    index("product_listing_price_idx").on(t.priceCents, t.productId).where(sql`${t.isPublished}`),
+    index("product_listing_discounted_price_idx")
+      .on(sql`round(${t.priceCents} * (100 - ${t.discountPercent}) / 100.0)`, t.productId)
+      .where(sql`${t.isPublished} and ${t.discountPercent} > 0`),
+    // The few on-request products, which a price sort puts last.
+    index("product_listing_on_request_idx").on(t.productId).where(sql`${t.isPublished} and ${t.isOnRequest}`),
+  ],
+);
+
 /** Every stock change with its reason: orders, cancellations, expiries, back-office adjustments. */
 export const stockMovements = pgTable(
   "stock_movements",
@@ -870,4 +922,30 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.createdAt), index().on(t.entity, t.entityId)],
+);
+
+/**
+ * A back-office import that runs after its request (server/admin/import-jobs.service.ts): its progress and
+ * report, here so that any app process behind the front can show them. Its process writes progress at
+ * most every half second and beats every minute while it runs; no beat for minutes means it died.
+ */
+export const importJobs = pgTable(
+  "import_jobs",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ownerUserId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** "csv" or "legacy". */
+    kind: text().notNull(),
+    done: integer().notNull().default(0),
+    total: integer().notNull().default(0),
+    report: jsonb().$type<unknown>(),
+    failed: boolean().notNull().default(false),
+    startedAt: timestamp({ withTimezone: true }).notNull(),
+    /** The last progress or beat of the process running it. */
+    beatAt: timestamp({ withTimezone: true }).notNull(),
+    finishedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [check("import_jobs_kind", sql`${t.kind} in ('csv', 'legacy')`), index().on(t.finishedAt)],
 );

@@ -6,7 +6,7 @@ import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { readAdminForm } from "#server/admin/admin-request.ts";
-import { getImportJob, startImportJob } from "#server/admin/import-jobs.ts";
+import { getImportJob, startImportJob } from "#server/admin/import-jobs.service.ts";
 import { importLegacyProducts, maxLegacyBytes, type LegacyImportReport } from "#server/admin/legacy-import.service.ts";
 import { csvColumns, importProductsCsv, maxCsvBytes, maxCsvRows, type CsvImportReport } from "#server/admin/product-csv.service.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -29,7 +29,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const meta = getPageMetaTexts(locale, "admin.import");
   if (params.jobId === undefined)
     return { locale, messages: getPageMessages(locale, handle), meta, job: null, columns: csvColumns, maxRows: maxCsvRows };
-  const job = getImportJob(params.jobId);
+  const job = await getImportJob(context.get(shopContext).db, { id: params.jobId, now: new Date() });
   if (!job || job.ownerUserId !== admin.id) throw data(null, { status: 404 });
   return {
     locale,
@@ -37,7 +37,14 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     meta,
     columns: csvColumns,
     maxRows: maxCsvRows,
-    job: { kind: job.kind, done: job.done, total: job.total, failed: job.failed, finished: job.report !== null, csv: job.kind === "csv" ? (job.report as CsvImportReport | null) : null, legacy: job.kind === "legacy" ? (job.report as LegacyImportReport | null) : null },
+    job: {
+      kind: job.kind,
+      done: job.done,
+      total: job.total,
+      state: job.state,
+      csv: job.kind === "csv" ? (job.report as CsvImportReport | null) : null,
+      legacy: job.kind === "legacy" ? (job.report as LegacyImportReport | null) : null,
+    },
   };
 }
 
@@ -64,8 +71,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     const legacy = await importLegacyProducts(db, { text, dryRun: true, actorUserId: admin.id, now });
     return data({ kind, error: null, csv: null, legacy }, { status: legacy.ok ? 200 : 400 });
   }
-  const job = startImportJob<CsvImportReport | LegacyImportReport>(
-    { ownerUserId: admin.id, kind },
+  const job = await startImportJob<CsvImportReport | LegacyImportReport>(
+    db,
+    { ownerUserId: admin.id, kind, now },
     (progress) =>
       kind === "csv"
         ? importProductsCsv(db, { text, dryRun: false, actorUserId: admin.id, now, onProgress: progress })
@@ -82,11 +90,11 @@ export default function AdminImport({ loaderData, actionData }: Route.ComponentP
     const percent = job.total > 0 ? Math.round((job.done / job.total) * 100) : 0;
     return (
       <section className="space-y-6">
-        {!job.finished && !job.failed && <meta httpEquiv="refresh" content="2" />}
+        {job.state === "running" && <meta httpEquiv="refresh" content="2" />}
         <h1 className="text-3xl font-bold">{t("admin.import.progressTitle")}</h1>
-        {job.failed ? (
-          <FormAlert>{t("admin.import.failed")}</FormAlert>
-        ) : job.finished ? (
+        {job.state === "failed" || job.state === "interrupted" ? (
+          <FormAlert>{t(job.state === "failed" ? "admin.import.failed" : "admin.import.interrupted")}</FormAlert>
+        ) : job.state === "finished" ? (
           <>
             <Notice>{t("admin.import.finished")}</Notice>
             {job.csv && <CsvReport report={job.csv} />}
