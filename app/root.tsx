@@ -18,6 +18,7 @@ import { useRootData } from "./lib/root-data";
 import { useRouteMessages, type MessagesHandle } from "./lib/route-messages";
 import { alternateLinks, documentTitle } from "./lib/seo";
 import type { ShellUser } from "./ui/account-menu";
+import { IconSprite } from "./ui/icons";
 import { LoginRequiredPage } from "./ui/login-required-page";
 import { NotFoundPage } from "./ui/not-found-page";
 import { SiteShell } from "./ui/site-shell";
@@ -179,6 +180,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        <IconSprite />
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

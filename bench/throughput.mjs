@@ -37,7 +37,13 @@ try {
     }
   }
   console.table(rows);
-  const file = writeResult("throughput", { connections, durationSeconds, rows });
+  const summary = rows.map((row) => ({
+    measure: `server-rendered ${row.page} ${row.path} (${row["KB per page"]} KB), ${connections} connections`,
+    figure: `${row["shop req/s"]} req/s, p99 ${row["shop p99 ms"]} ms, ${row.errors} errors`,
+    baseline: `${row["bare req/s"]} req/s (bare Node server, same bytes)`,
+    ratio: row["shop / bare"],
+  }));
+  const file = writeResult("throughput", { connections, durationSeconds, rows }, summary);
   console.log(`written to ${file}`);
 } finally {
   await shop.stop();

@@ -44,23 +44,48 @@ export function UserIcon(props: IconProps) {
   );
 }
 
-export function HeartIcon(props: IconProps) {
+/**
+ * The shapes drawn on every product card (stars, wishlist, compare), defined once per page by
+ * <IconSprite> and drawn with <use>: inline, 24 cards carried about 170 copies of them, some 55 KB of
+ * a 236 KB listing. A symbol sets what never varies; fill and stroke width come from the <svg> drawing
+ * it (inherited into the copy), so a filled heart or a bolder compare icon is still one prop.
+ */
+const spriteShapes = {
+  heart: (
+    <path d="M12 20s-7.5-4.6-9.2-9.3C1.7 7.5 3.8 4 7.3 4c2 0 3.5 1.1 4.7 2.8C13.2 5.1 14.7 4 16.7 4c3.5 0 5.6 3.5 4.5 6.7C19.5 15.4 12 20 12 20Z" />
+  ),
+  compare: <path d="M7 4 3 8l4 4M3 8h13m1 4 4 4-4 4m4-4H8" />,
+  star: <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9L12 3.5Z" />,
+};
+type SpriteShape = keyof typeof spriteShapes;
+
+/** Rendered once in the document (root.tsx); hidden, its symbols are only drawn through <use>. */
+export function IconSprite() {
   return (
-    <Icon {...props}>
-      <path d="M12 20s-7.5-4.6-9.2-9.3C1.7 7.5 3.8 4 7.3 4c2 0 3.5 1.1 4.7 2.8C13.2 5.1 14.7 4 16.7 4c3.5 0 5.6 3.5 4.5 6.7C19.5 15.4 12 20 12 20Z" />
-    </Icon>
+    <svg aria-hidden="true" focusable="false" className="hidden">
+      {Object.entries(spriteShapes).map(([name, shape]) => (
+        <symbol key={name} id={`icon-${name}`} viewBox="0 0 24 24" stroke="currentColor" strokeLinecap="round" strokeLinejoin="round">
+          {shape}
+        </symbol>
+      ))}
+    </svg>
   );
 }
 
-export function CompareIcon(props: IconProps) {
+function SpriteIcon({ shape, size = 24, fill = "none", strokeWidth = 1.8, ...props }: IconProps & { shape: SpriteShape }) {
   return (
-    <Icon {...props}>
-      <path d="M7 4 3 8l4 4" />
-      <path d="M3 8h13" />
-      <path d="m17 12 4 4-4 4" />
-      <path d="M21 16H8" />
-    </Icon>
+    <svg width={size} height={size} fill={fill} strokeWidth={strokeWidth} aria-hidden="true" focusable="false" {...props}>
+      <use href={`#icon-${shape}`} />
+    </svg>
   );
+}
+
+export function HeartIcon(props: IconProps) {
+  return <SpriteIcon shape="heart" {...props} />;
+}
+
+export function CompareIcon(props: IconProps) {
+  return <SpriteIcon shape="compare" {...props} />;
 }
 
 export function BagIcon(props: IconProps) {
@@ -201,11 +226,18 @@ export function InstagramIcon(props: IconProps) {
   );
 }
 
-export function StarIcon({ filled, ...props }: IconProps & { filled: boolean }) {
+/** Gap between two stars, as Tailwind's gap-0.5. */
+const starGap = 2;
+
+/** A rating as five stars, `rating` of them filled, in one <svg>: a card draws it on every product. */
+export function StarRatingIcon({ rating, size }: { rating: number; size: number }) {
+  const width = 5 * size + 4 * starGap;
   return (
-    <Icon {...props} fill={filled ? "currentColor" : "none"} strokeWidth={1.5}>
-      <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9L12 3.5Z" />
-    </Icon>
+    <svg width={width} height={size} viewBox={`0 0 ${width} ${size}`} strokeWidth={1.5} aria-hidden="true" focusable="false">
+      {[0, 1, 2, 3, 4].map((star) => (
+        <use key={star} href="#icon-star" x={star * (size + starGap)} width={size} height={size} fill={star < rating ? "currentColor" : "none"} />
+      ))}
+    </svg>
   );
 }
 

@@ -7,7 +7,14 @@ import { HiddenFields, useChosenValue, type HiddenField } from "./listing-toolba
 import { useHydrated } from "./use-hydrated";
 
 export type FilterOptionView = { value: string; label: string; count: number; selected: boolean };
-export type FilterGroupView = { facet: ListingFacet; param: string; options: FilterOptionView[] };
+export type FilterGroupView = {
+  facet: ListingFacet;
+  param: string;
+  /** The options shown: all of them, or a long filter's most used ones and the chosen ones. */
+  options: FilterOptionView[];
+  /** A long filter's link to all its options (or back to the most used); null when every option fits. */
+  showAll: { expanded: boolean; optionCount: number; href: string } | null;
+};
 
 /** Swatches of the colour keys the shop uses; another colour is shown by name only. */
 const swatches: Record<string, string> = { white: "#ffffff", black: "#1f2937", brown: "#8b5e3c", blue: "#2563eb" };
@@ -54,6 +61,13 @@ function FilterGroup({ group, onChange }: { group: FilterGroupView; onChange: (f
           );
         })}
       </ul>
+      {group.showAll && (
+        // One link that changes its words in place, so the keyboard focus stays on it after the page updates.
+        <Link to={group.showAll.href} preventScrollReset className="link mt-2 inline-block px-1.5 text-sm">
+          {group.showAll.expanded ? t("listing.facetShowFewer") : t("listing.facetShowAll", { total: group.showAll.optionCount })}
+          <span className="sr-only">: {t(`listing.facets.${group.facet}`)}</span>
+        </Link>
+      )}
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { Link, NavLink } from "react-router";
+import type { ComponentProps } from "react";
+import { Link, useLocation } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import type { RootData } from "#app/lib/root-data.ts";
 import { CategoryIcon } from "./category-icon";
@@ -10,6 +11,17 @@ export type NavCategory = RootData["categories"][number];
 
 export const categoryHref = (slug: string, locale: Locale) => localizedHref(`/categoria/${slug}`, locale);
 export const subcategoryHref = (slug: string, locale: Locale) => localizedHref(`/sottocategoria/${slug}`, locale);
+
+/**
+ * A category menu's link, marked as the current page when it is: every page renders the categories twice
+ * (this panel and the phone menu, about 120 links), and NavLink compiles a path pattern per link to compare
+ * it with the location (it showed in the server's render profile). Category and subcategory pages have no
+ * pages under them, so comparing the paths is enough.
+ */
+export function CategoryMenuLink({ to, ...props }: ComponentProps<typeof Link> & { to: string }) {
+  const { pathname } = useLocation();
+  return <Link to={to} aria-current={pathname === to ? "page" : undefined} {...props} />;
+}
 
 /**
  * The categories with their subcategories in one panel under the header. A `<details>`: it opens
@@ -31,7 +43,7 @@ export function MegaMenu({ categories, locale }: { categories: readonly NavCateg
         <ul className="mx-auto grid max-w-7xl grid-cols-4 gap-x-8 gap-y-6 px-6 py-8">
           {categories.map((category) => (
             <li key={category.slug}>
-              <NavLink
+              <CategoryMenuLink
                 to={categoryHref(category.slug, locale)}
                 className="flex items-center gap-2 font-bold text-brand-800 hover:underline aria-[current=page]:underline"
               >
@@ -39,17 +51,17 @@ export function MegaMenu({ categories, locale }: { categories: readonly NavCateg
                   <CategoryIcon slug={category.slug} size={18} />
                 </span>
                 {category.name}
-              </NavLink>
+              </CategoryMenuLink>
               {category.subcategories.length > 0 && (
                 <ul className="mt-2 space-y-1 pl-10 text-sm">
                   {category.subcategories.map((sub) => (
                     <li key={sub.slug}>
-                      <NavLink
+                      <CategoryMenuLink
                         to={subcategoryHref(sub.slug, locale)}
                         className="text-muted hover:text-brand-800 hover:underline aria-[current=page]:font-semibold aria-[current=page]:text-brand-800"
                       >
                         {sub.name}
-                      </NavLink>
+                      </CategoryMenuLink>
                     </li>
                   ))}
                 </ul>

@@ -3,7 +3,7 @@ import { Link, NavLink } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { useSavedItems } from "#app/lib/saved-items.ts";
 import { ChevronDownIcon, CloseIcon, CompareIcon, HeartIcon, MenuIcon } from "./icons";
-import { categoryHref, subcategoryHref, type NavCategory } from "./mega-menu";
+import { CategoryMenuLink, categoryHref, subcategoryHref, type NavCategory } from "./mega-menu";
 import { SearchBox } from "./search-box";
 import { mainNavItems } from "./main-nav";
 import { LanguageSwitch } from "./top-bar";
@@ -61,9 +61,9 @@ export function MobileMenu({ categories, locale }: { categories: readonly NavCat
               {categories.map((category) => (
                 <li key={category.slug}>
                   {category.subcategories.length === 0 ? (
-                    <NavLink to={categoryHref(category.slug, locale)} className="block rounded-lg px-3 py-2 hover:bg-brand-50">
+                    <CategoryMenuLink to={categoryHref(category.slug, locale)} className="block rounded-lg px-3 py-2 hover:bg-brand-50">
                       {category.name}
-                    </NavLink>
+                    </CategoryMenuLink>
                   ) : (
                     <details className="group/category">
                       <summary className="flex items-center justify-between rounded-lg px-3 py-2 hover:bg-brand-50">
@@ -78,9 +78,9 @@ export function MobileMenu({ categories, locale }: { categories: readonly NavCat
                         </li>
                         {category.subcategories.map((sub) => (
                           <li key={sub.slug}>
-                            <NavLink to={subcategoryHref(sub.slug, locale)} className="block py-1.5 hover:underline">
+                            <CategoryMenuLink to={subcategoryHref(sub.slug, locale)} className="block py-1.5 hover:underline">
                               {sub.name}
-                            </NavLink>
+                            </CategoryMenuLink>
                           </li>
                         ))}
                       </ul>

@@ -5,7 +5,7 @@ import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
-import { StarIcon } from "./icons";
+import { StarRatingIcon } from "./icons";
 import { Price } from "./price";
 import { ProductImage } from "./product-image";
 import { QuickViewButton } from "./quick-view";
@@ -20,10 +20,8 @@ const listImageSizes = "(min-width: 640px) 240px, 40vw";
 function Rating({ rating }: { rating: number }) {
   const { t } = useTranslation();
   return (
-    <p className="flex items-center gap-0.5 text-amber-700">
-      {[1, 2, 3, 4, 5].map((star) => (
-        <StarIcon key={star} filled={star <= rating} size={14} />
-      ))}
+    <p className="flex items-center text-amber-700">
+      <StarRatingIcon rating={rating} size={14} />
       <span className="sr-only">{t("product.rating", { rating })}</span>
     </p>
   );

@@ -21,7 +21,7 @@ import {
 } from "#app/lib/saved-items.ts";
 import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
 import { AddToCartForm } from "./add-to-cart-form";
-import { StarIcon } from "./icons";
+import { StarRatingIcon } from "./icons";
 import { useToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 
@@ -150,10 +150,8 @@ export function AvailabilityLabel({ product }: { product: Pick<SavedProduct, "av
 export function RatingStars({ rating }: { rating: number }) {
   const { t } = useTranslation();
   return (
-    <span className="inline-flex items-center gap-0.5 text-amber-700">
-      {[1, 2, 3, 4, 5].map((star) => (
-        <StarIcon key={star} filled={star <= rating} size={16} />
-      ))}
+    <span className="inline-flex items-center text-amber-700">
+      <StarRatingIcon rating={rating} size={16} />
       <span className="sr-only">{t("product.rating", { rating })}</span>
     </span>
   );

@@ -7,7 +7,9 @@ import {
   listingRouteOf,
   pageCountOf,
   paginationItems,
+  parseExpandedFacets,
   parseListingQuery,
+  shortlistFacetOptions,
   withGroup,
   withoutFilters,
   withoutFilterValue,
@@ -140,4 +142,19 @@ test("sizes sort as a shop assistant would", () => {
     "250ml",
   ]);
   expect(["blue", "pink", "white", "black"].sort(compareColours)).toEqual(["white", "black", "blue", "pink"]);
+});
+
+test("a long filter first shows its 8 most used options in its own order, and every chosen one", () => {
+  // Brand i has 30 - i products: brand-0 .. brand-7 are the most used; brand-20 is chosen with 10.
+  const brands = Array.from({ length: 30 }, (_, i) => ({ value: `brand-${i}`, label: `Brand ${i}`, count: 30 - i, selected: i === 20 }));
+  const shortlist = shortlistFacetOptions([...brands].reverse());
+  expect(shortlist.map((option) => option.value)).toEqual(["brand-20", "brand-7", "brand-6", "brand-5", "brand-4", "brand-3", "brand-2", "brand-1", "brand-0"]);
+  // Ten options fit: "show all" would only reveal one or two.
+  expect(shortlistFacetOptions(brands.slice(0, 10))).toHaveLength(10);
+  expect(shortlistFacetOptions(brands.slice(0, 11))).toHaveLength(8);
+});
+
+test("the filters opened to every option are read from the URL; unknown names are dropped", () => {
+  expect(parseExpandedFacets(new URLSearchParams("all=tag&all=size&all=price&all=tag"))).toEqual(["tags", "sizes"]);
+  expect(parseExpandedFacets(new URLSearchParams("tag=chicco"))).toEqual([]);
 });

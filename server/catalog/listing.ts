@@ -212,6 +212,37 @@ export function buildFacetOptions({
   return facets;
 }
 
+/**
+ * A filter with more options than this (plus a little slack, so "show all" never reveals one or two)
+ * first shows only its most used ones: 200 brands made the listing's HTML mostly filter options.
+ */
+export const facetShortlistLength = 8;
+const facetShortlistSlack = 2;
+
+/** Whether a filter's options are too many to show before "show all". */
+export function isLongFacet(options: readonly FacetOption[]): boolean {
+  return options.length > facetShortlistLength + facetShortlistSlack;
+}
+
+/**
+ * The options a long filter shows before "show all": the ones with most products (ties in the filter's
+ * order) and every chosen one, kept in the filter's own order so a list of sizes still reads in order.
+ */
+export function shortlistFacetOptions(options: readonly FacetOption[]): FacetOption[] {
+  if (!isLongFacet(options)) return [...options];
+  const mostUsed = new Set([...options].sort((a, b) => b.count - a.count).slice(0, facetShortlistLength));
+  return options.filter((option) => option.selected || mostUsed.has(option));
+}
+
+/** `all=tag&all=size`: the filters a visitor opened to every option (a link, so it works without JavaScript). */
+export const expandedFacetsParam = "all";
+
+/** The filters the URL opens to every option; an unknown name is dropped like any bad listing parameter. */
+export function parseExpandedFacets(params: URLSearchParams): ListingFacet[] {
+  const names = params.getAll(expandedFacetsParam);
+  return listingFacets.filter((facet) => names.includes(facetParam[facet]));
+}
+
 /** Colours in the order the sample data names them, then any other alphabetically. */
 const colourOrder = ["white", "black", "brown", "blue"];
 

@@ -11,6 +11,7 @@ import { answerApiPreflight } from "#server/api/api-handler.ts";
 import type { DbHandle } from "#server/db/client.ts";
 import { requestContext, shopContext, type ShopServices } from "./context";
 import { createDatabaseGate, sendUnavailable } from "./database-gate";
+import { pageConcurrencyOf, pageQueue } from "./page-queue";
 import { precompressedAssets } from "./precompressed-assets";
 import { securityHeaders } from "./security-headers";
 import { mediaDirOf } from "./start";
@@ -60,6 +61,8 @@ export function createShopApp(options: ShopAppOptions) {
 
   // Everything below reads the database: while it is away, a 503 at once rather than a wait.
   app.use(gate.middleware);
+  // Pages are rendered a few at a time, in arrival order (page-queue.ts).
+  app.use(pageQueue({ concurrency: pageConcurrencyOf(database.kind, env.DATABASE_POOL_SIZE) }));
 
   // CORS preflights of /api (origins from settings): React Router refuses OPTIONS before any route runs.
   app.options("/api/{*splat}", (req, res, next) => {
@@ -100,7 +103,7 @@ export function createShopApp(options: ShopAppOptions) {
       .send(status === 404 ? "Not found" : "Error");
   });
 
-  return { app, gate };
+  return app;
 }
 
 function logRequests({ log }: ShopServices) {

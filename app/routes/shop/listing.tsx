@@ -10,18 +10,23 @@ import { ListingHeader, type Crumb } from "#app/ui/listing-header.tsx";
 import { ListingGroups, ListingLayoutSwitch, ListingSort, type HiddenField } from "#app/ui/listing-toolbar.tsx";
 import { SearchBox } from "#app/ui/search-box.tsx";
 import {
+  expandedFacetsParam,
   facetParam,
   hasFilters,
+  isLongFacet,
   listingFacets,
   listingHref,
   listingRouteOf,
   listingSearchParams,
   paginationItems,
+  parseExpandedFacets,
   parseListingQuery,
+  shortlistFacetOptions,
   withGroup,
   withoutFilters,
   withoutFilterValue,
   withPage,
+  type ListingFacet,
   type ListingQuery,
 } from "#server/catalog/listing.ts";
 import { listingGroups, listingSorts } from "#server/catalog/listing.inputs.ts";
@@ -52,7 +57,14 @@ function brandIndexData(locale: Locale, brands: Awaited<ReturnType<typeof getBra
   };
 }
 
-function listingData(locale: Locale, path: string, listing: Listing) {
+/** The listing's URL with `expanded` as the filters opened to every option. */
+function withExpandedFacets(href: string, expanded: readonly ListingFacet[]): string {
+  const url = new URL(href, "http://listing");
+  for (const facet of expanded) url.searchParams.append(expandedFacetsParam, facetParam[facet]);
+  return `${url.pathname}${url.search}`;
+}
+
+function listingData(locale: Locale, path: string, listing: Listing, expandedFacets: readonly ListingFacet[]) {
   const t = getTranslator(locale);
   const { subject, query } = listing;
   const href = (next: ListingQuery) => listingHref(path, next);
@@ -82,15 +94,27 @@ function listingData(locale: Locale, path: string, listing: Listing) {
 
   const facetLabel = (facet: (typeof listingFacets)[number], value: string, label: string) =>
     facet === "colours" ? t(`listing.colours.${value}`, { defaultValue: label }) : label;
-  const filterGroups: FilterGroupView[] = listingFacets.flatMap((facet) => {
+  const facetOptions = listingFacets.flatMap((facet) => {
     const options = listing.facets[facet];
-    if (!options) return [];
-    return [{ facet, param: facetParam[facet], options: options.map((option) => ({ ...option, label: facetLabel(facet, option.value, option.label) })) }];
+    return options ? [{ facet, options: options.map((option) => ({ ...option, label: facetLabel(facet, option.value, option.label) })) }] : [];
   });
-  const activeFilters = filterGroups.flatMap((group) =>
-    group.options
+  // A long filter shows its most used options and a link to all of them (and back): the link keeps the
+  // page as it is, with the filter added to or taken from the `all` parameter.
+  const filterGroups: FilterGroupView[] = facetOptions.map(({ facet, options }) => {
+    const expanded = expandedFacets.includes(facet);
+    const shown = expanded ? options : shortlistFacetOptions(options);
+    const toggleExpanded = expanded ? expandedFacets.filter((other) => other !== facet) : [...expandedFacets, facet];
+    return {
+      facet,
+      param: facetParam[facet],
+      options: shown,
+      showAll: isLongFacet(options) ? { expanded, optionCount: options.length, href: withExpandedFacets(href(query), toggleExpanded) } : null,
+    };
+  });
+  const activeFilters = facetOptions.flatMap(({ facet, options }) =>
+    options
       .filter((option) => option.selected)
-      .map((option) => ({ facet: group.facet, label: option.label, removeHref: href(withoutFilterValue(query, group.facet, option.value)) })),
+      .map((option) => ({ facet, label: option.label, removeHref: href(withoutFilterValue(query, facet, option.value)) })),
   );
 
   const pagination: PaginationView = {
@@ -133,7 +157,11 @@ function listingData(locale: Locale, path: string, listing: Listing) {
       : null,
     path,
     filterGroups,
-    filterHiddenFields: hiddenFieldsOf(query, Object.values(facetParam)),
+    // Ticking an option keeps the filters opened to every option open.
+    filterHiddenFields: [
+      ...hiddenFieldsOf(query, Object.values(facetParam)),
+      ...expandedFacets.map((facet) => ({ name: expandedFacetsParam, value: facetParam[facet] })),
+    ],
     activeFilters,
     clearFiltersHref: hasFilters(query) || query.group ? href(withoutFilters(query)) : null,
     groups: [null, ...listingGroups].map((group) => ({ group, href: href(withGroup(query, group)), current: query.group === group })),
@@ -158,7 +186,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const query = parseListingQuery(url.searchParams);
   const listing = await getListing(db, { scope: route, query, locale, now: new Date() });
   if (!listing) throw data(null, { status: 404 });
-  return { ...listingData(locale, url.pathname.replace(/\/+$/, ""), listing), messages };
+  return { ...listingData(locale, url.pathname.replace(/\/+$/, ""), listing, parseExpandedFacets(url.searchParams)), messages };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {

@@ -14,7 +14,7 @@ import {
 } from "#app/lib/structured-data.ts";
 import { findVariant, getInitialSelection, getSelectionSearch, type VariantSelection } from "#app/lib/variant-selection.ts";
 import { GiftListSelector } from "#app/ui/gift-list-selector.tsx";
-import { MailIcon, StarIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
+import { MailIcon, StarRatingIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { categoryHref } from "#app/ui/mega-menu.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { ProductCard } from "#app/ui/product-card.tsx";
@@ -145,10 +145,8 @@ function JsonLdScript({ blocks }: { blocks: readonly JsonLd[] }) {
 function Rating({ rating }: { rating: number }) {
   const { t } = useTranslation();
   return (
-    <p className="flex items-center gap-0.5 text-amber-700">
-      {[1, 2, 3, 4, 5].map((star) => (
-        <StarIcon key={star} filled={star <= rating} size={18} />
-      ))}
+    <p className="flex items-center text-amber-700">
+      <StarRatingIcon rating={rating} size={18} />
       <span className="sr-only">{t("product.rating", { rating })}</span>
     </p>
   );

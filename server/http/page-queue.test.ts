@@ -1,0 +1,88 @@
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { pageQueue } from "./page-queue";
+
+/** Each request's name in the order the app began working on it. */
+const started: string[] = [];
+/** Requests the app is working on, each finished by calling its function. */
+const inProgress = new Map<string, () => void>();
+let baseUrl = "";
+let close: () => void;
+
+beforeAll(async () => {
+  const app = express();
+  app.use(pageQueue({ concurrency: 1 }));
+  app.all("/{*splat}", (req, res) => {
+    const name = String(req.query.name);
+    started.push(name);
+    inProgress.set(name, () => res.send(name));
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => {
+    server.closeAllConnections();
+    server.close();
+  };
+});
+afterAll(() => close?.());
+
+async function until(condition: () => boolean) {
+  for (let waitedMs = 0; !condition(); waitedMs += 10) {
+    if (waitedMs > 5_000) throw new Error("waited 5 s in vain");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function finish(name: string) {
+  inProgress.get(name)!();
+  inProgress.delete(name);
+}
+
+test("pages are worked on one at a time in arrival order; API calls and posts never wait", async () => {
+  started.length = 0;
+  const first = fetch(`${baseUrl}/shop?name=first`);
+  await until(() => started.includes("first"));
+  const second = fetch(`${baseUrl}/product/25?name=second`);
+  // Two connections: a moment between them makes the order they arrive in certain.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const third = fetch(`${baseUrl}/categoria/A-spasso.data?name=third`);
+  const apiCall = fetch(`${baseUrl}/api/getListaProdotti?name=api`);
+  const post = fetch(`${baseUrl}/cart?name=post`, { method: "POST" });
+  await until(() => started.includes("api") && started.includes("post"));
+  expect(started[0]).toBe("first");
+  expect(started.slice(1).sort()).toEqual(["api", "post"]);
+
+  finish("api");
+  finish("post");
+  finish("first");
+  expect(await (await first).text()).toBe("first");
+  await until(() => started.includes("second"));
+  expect(started).not.toContain("third");
+  finish("second");
+  await until(() => started.includes("third"));
+  finish("third");
+  expect(await Promise.all([second, third, apiCall, post].map(async (answer) => (await answer).text()))).toEqual(["second", "third", "api", "post"]);
+});
+
+test("a page whose visitor left while it waited is never worked on", async () => {
+  started.length = 0;
+  const first = fetch(`${baseUrl}/shop?name=busy`);
+  await until(() => started.includes("busy"));
+  const leaving = new AbortController();
+  const left = fetch(`${baseUrl}/shop?name=left`, { signal: leaving.signal }).catch((error: unknown) => error);
+  const stayed = fetch(`${baseUrl}/shop?name=stayed`);
+  // Both wait behind "busy"; then one visitor gives up.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  leaving.abort();
+  expect(await left).toBeInstanceOf(Error);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+
+  finish("busy");
+  await first;
+  await until(() => started.includes("stayed"));
+  finish("stayed");
+  expect(await (await stayed).text()).toBe("stayed");
+  expect(started).toEqual(["busy", "stayed"]);
+});
