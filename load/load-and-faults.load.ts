@@ -24,7 +24,8 @@ import {
   type CheckoutAttempt,
   type Shopper,
 } from "./lib/customers";
-import { CookieJar, createHttpClient, type HttpClient } from "./lib/http-client";
+import { CookieJar } from "#tests/cookie-jar.ts";
+import { createHttpClient, type HttpClient } from "./lib/http-client";
 import { readLedger } from "./lib/ledger";
 import { startLoadShop, type LoadShop } from "./lib/load-shop";
 import { recordResult, type ResultRow } from "./lib/results";

@@ -5,17 +5,13 @@
 // `N passed, N failed`; `--result-file FILE` also writes the counts as JSON for scripts/test-all.mjs.
 // LOAD_PARTS=a,c runs some parts only; LOAD_SECONDS shortens part a (default 60); LOAD_KEEP_LOGS=1 keeps the processes' log.
 import "./check-node.mjs";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { answers } from "./lib/port.mjs";
+import { buildIfMissing, finish, root, run, takeResultFile, vitestCounts } from "./lib/suite.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
-const args = process.argv.slice(2);
-let resultFile;
-const resultFlag = args.indexOf("--result-file");
-if (resultFlag !== -1) [, resultFile] = args.splice(resultFlag, 2);
+const resultFile = takeResultFile(process.argv.slice(2));
 /** The suite's own bound: part a is 60 s; the whole must stay far below CI's budget. */
 const suiteTimeoutMs = 8 * 60_000;
 
@@ -30,9 +26,7 @@ try {
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 console.log(`load: ${Math.round((Date.now() - startedAt) / 1000)} s in all`);
-if (resultFile) fs.writeFileSync(resultFile, JSON.stringify(counts));
-console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ""}`);
-process.exit(counts.failed > 0 ? 1 : 0);
+finish(counts, resultFile);
 
 async function runSuite() {
   const failed = { passed: 0, failed: 1, skipped: 0 };
@@ -42,12 +36,10 @@ async function runSuite() {
     console.error(`load: PostgreSQL does not answer at ${server.hostname}:${server.port || 5432}: start it or set TEST_DATABASE_URL.`);
     return failed;
   }
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-    console.log("load: build/ is missing, building the shop first");
-    if ((await run("npm", ["run", "build"], {}, 600_000)) !== 0) return failed;
-  }
+  if (!(await buildIfMissing("load"))) return failed;
   const report = path.join(scratch, "vitest.json");
   const exitCode = await run(
+    "load",
     process.execPath,
     [
       path.join(root, "node_modules/vitest/vitest.mjs"),
@@ -58,22 +50,9 @@ async function runSuite() {
       "--reporter=json",
       `--outputFile.json=${report}`,
     ],
-    { TEST_DATABASE_URL: databaseUrl, LOAD_RESULTS_FILE: path.join(scratch, "rows.jsonl") },
-    suiteTimeoutMs,
+    { env: { TEST_DATABASE_URL: databaseUrl, LOAD_RESULTS_FILE: path.join(scratch, "rows.jsonl") }, timeoutMs: suiteTimeoutMs },
   );
-  let json;
-  try {
-    json = JSON.parse(fs.readFileSync(report, "utf8"));
-  } catch {
-    json = undefined;
-  }
-  const result = {
-    passed: json?.numPassedTests ?? 0,
-    failed: json?.numFailedTests ?? 0,
-    skipped: (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0),
-  };
-  if (result.failed === 0 && (exitCode !== 0 || !json || json.numFailedTestSuites > 0)) result.failed = Math.max(1, json?.numFailedTestSuites ?? 0);
-  return result;
+  return vitestCounts(report, exitCode);
 }
 
 function readRows(file) {
@@ -110,22 +89,4 @@ function printTable(rows) {
   console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
   for (const values of cells) console.log(line(values));
   for (const row of rows) if (row.note) console.log(`- ${row.part}: ${row.note}`);
-}
-
-function run(command, commandArgs, env, timeoutMs) {
-  return new Promise((resolve) => {
-    const child = spawn(command, commandArgs, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
-    const timer = setTimeout(() => {
-      console.error(`load: ${command} still running after ${timeoutMs / 1000} s: stopped`);
-      child.kill("SIGTERM");
-    }, timeoutMs);
-    child.on("error", (error) => {
-      console.error(`load: could not start ${command}: ${error.message}`);
-      resolve(1);
-    });
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      resolve(code ?? (signal ? 1 : 0));
-    });
-  });
 }

@@ -2,12 +2,11 @@
 // code), messages, CSS and first-screen image bytes of home, listing, product, cart and gift-list page,
 // computed from the production build's server-rendered HTML without a browser (bench/lib/page-sizes.mjs).
 // One check per page. --result-file <file> writes { passed, failed, skipped } for scripts/test-all.mjs.
-import fs from "node:fs";
 import { measureBudgetPages } from "../bench/lib/page-sizes.mjs";
 import { startShopForBench } from "../bench/lib/shop-server.mjs";
+import { finish, takeResultFile } from "./lib/suite.mjs";
 
-const resultFileAt = process.argv.indexOf("--result-file");
-const resultFile = resultFileAt > 0 ? process.argv[resultFileAt + 1] : null;
+const resultFile = takeResultFile(process.argv.slice(2));
 
 const started = performance.now();
 const shop = await startShopForBench();
@@ -23,6 +22,5 @@ try {
   console.error("FAILED: the size budgets could not be measured:", error);
 } finally {
   await shop.stop();
-  if (resultFile) fs.writeFileSync(resultFile, JSON.stringify(counts));
 }
-process.exit(counts.failed > 0 ? 1 : 0);
+finish(counts, resultFile);

@@ -5,6 +5,7 @@ import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import type { Address } from "#server/accounts/address.service.ts";
 import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
+import { AddressLines } from "./address-lines";
 import { MapPinIcon } from "./icons";
 
 /** The address as JSON from the loader (dates become strings). */
@@ -13,23 +14,6 @@ export type AddressView = Omit<Address, "createdAt" | "updatedAt" | "userId"> & 
 export type AddressLimits = Record<"label" | "firstName" | "lastName" | "street" | "houseNumber" | "city" | "phone", number>;
 
 type FormState = { errors?: FormErrors; values?: Partial<Record<string, string>> } | undefined;
-
-function AddressLines({ address }: { address: AddressView }) {
-  return (
-    <address className="not-italic">
-      <span className="block font-semibold">
-        {address.firstName} {address.lastName}
-      </span>
-      <span className="block">
-        {address.street} {address.houseNumber}
-      </span>
-      <span className="block">
-        {address.postcode} {address.city} ({address.province})
-      </span>
-      {address.phone && <span className="block text-muted">{address.phone}</span>}
-    </address>
-  );
-}
 
 export function AddressList({ addresses, locale }: { addresses: readonly AddressView[]; locale: Locale }) {
   const { t } = useTranslation();

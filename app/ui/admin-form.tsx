@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useId, type ReactNode } from "react";
 import { Form, Link } from "react-router";
+import { ScrollRegion } from "./scroll-region";
 
 /** A labelled select with its error, like TextField. */
 export function SelectField({ label, name, defaultValue, error, children }: { label: string; name: string; defaultValue?: string; error?: string; children: ReactNode }) {
@@ -88,7 +89,7 @@ export function AdminTable({ label, columns, className, minWidth, children }: {
   children: ReactNode;
 }) {
   return (
-    <div className={`${className} overflow-x-auto`} role="region" aria-label={label} tabIndex={0}>
+    <ScrollRegion label={label} className={className}>
       <table className={`w-full ${minWidth} border-collapse text-left text-sm`}>
         <caption className="sr-only">{label}</caption>
         <thead>
@@ -102,7 +103,7 @@ export function AdminTable({ label, columns, className, minWidth, children }: {
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

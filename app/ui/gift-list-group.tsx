@@ -4,16 +4,7 @@ import { formatMoney } from "#app/lib/format.ts";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { AccountNotice, SubmitButton, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
-
-/** A group gift's current round, as the loaders send it (server/gift-lists/gift-list-group.ts). */
-export type GroupGiftView = {
-  targetCents: number;
-  fundedCents: number;
-  pendingCents: number;
-  leftCents: number;
-  fundedPercent: number;
-  minCents: number;
-};
+import type { GroupGiftProgress as GroupGiftRound } from "#server/gift-lists/gift-list-group.ts";
 
 /** The list page's answer to a refused contribution. */
 export type ContributionState = {
@@ -24,7 +15,7 @@ export type ContributionState = {
 };
 
 /** How much is collected (paid), what waits for payment and what is still missing, with a bar. */
-export function GroupGiftProgress({ group, locale, labelledBy }: { group: GroupGiftView; locale: Locale; labelledBy?: string }) {
+export function GroupGiftProgress({ group, locale, labelledBy }: { group: GroupGiftRound; locale: Locale; labelledBy?: string }) {
   const { t } = useTranslation();
   const money = (cents: number) => formatMoney(cents, locale);
   const progressText = t("giftLists.group.progress", {
@@ -73,7 +64,7 @@ export function ContributionForm({
   itemId: string;
   itemName: string;
   code: string;
-  group: GroupGiftView;
+  group: GroupGiftRound;
   idempotencyKey: string;
   state: ContributionState | undefined;
   locale: Locale;
@@ -81,8 +72,9 @@ export function ContributionForm({
   const { t } = useTranslation();
   const formRef = useFormWithProblems(state?.errors);
   const money = (cents: number) => formatMoney(cents, locale);
-  const left = state && state.errors.form ? state.leftCents : group.leftCents;
-  const min = state && state.errors.form ? state.minCents : group.minCents;
+  // A refusal names what was left when it was checked, which the page data may not show yet.
+  const left = state ? state.leftCents : group.leftCents;
+  const min = state ? state.minCents : group.minCents;
   const error = (field: string) => (state?.errors[field] ? t(state.errors[field]!, { left: money(left), min: money(min) }) : undefined);
   const termsId = `terms-${itemId}`;
   const titleId = `contribute-${itemId}`;

@@ -2,12 +2,14 @@ import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { formatDate } from "#app/lib/format.ts";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import { CompletionCodePanel, GiftThanksSection, type CompletionCodeView, type GiftThanks } from "./gift-list-thanks";
+import { CompletionCodePanel, GiftThanksSection, type CompletionCodeView } from "./gift-list-thanks";
 import { AccountNotice, SubmitButton, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
-import { GroupGiftProgress, type GroupGiftView } from "./gift-list-group";
+import { GroupGiftProgress } from "./gift-list-group";
 import { GiftListItemDetails, type GiftListItemBase } from "./gift-list-item-details";
 import { ProductImage } from "./product-image";
+import type { GroupGiftProgress as GroupGiftRound } from "#server/gift-lists/gift-list-group.ts";
+import type { GiftThanksRow } from "#server/gift-lists/gift-list-thanks.service.ts";
 
 /** The owner's view of a list as JSON from the loader. */
 export type OwnGiftList = {
@@ -22,10 +24,10 @@ export type OwnGiftList = {
   visibility: "public" | "code_only";
   status: "open" | "closed";
   canDelete: boolean;
-  items: (GiftListItemBase & { quantityBought: number; group: GroupGiftView | null })[];
+  items: (GiftListItemBase & { quantityBought: number; group: GroupGiftRound | null })[];
   invitations: { email: string; createdAt: string | Date }[];
   /** Who gave what (thank-you tracker) and the completion discount once its window opened. */
-  thanks?: GiftThanks[];
+  thanks?: GiftThanksRow[];
   completion?: CompletionCodeView | null;
 };
 

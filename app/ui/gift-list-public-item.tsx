@@ -4,7 +4,8 @@ import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
 import { Price } from "./price";
 import { AccountNotice } from "./account-form-parts";
-import { ContributionForm, GroupGiftProgress, type ContributionState, type GroupGiftView } from "./gift-list-group";
+import { ContributionForm, GroupGiftProgress, type ContributionState } from "./gift-list-group";
+import type { GroupGiftProgress as GroupGiftRound } from "#server/gift-lists/gift-list-group.ts";
 import { GiftListItemDetails, type GiftListItemBase } from "./gift-list-item-details";
 import { ProductImage } from "./product-image";
 
@@ -19,7 +20,7 @@ export type PublicGiftListItem = GiftListItemBase & {
   isPreorder: boolean;
   preorderDays: number | null;
   /** A group gift: given through contributions only. */
-  group: GroupGiftView | null;
+  group: GroupGiftRound | null;
 };
 
 /**

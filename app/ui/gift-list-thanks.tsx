@@ -1,30 +1,17 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { formatDate } from "#app/lib/format.ts";
+import type { GiftThanksRow } from "#server/gift-lists/gift-list-thanks.service.ts";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { useFormatPrice } from "./price";
 import { formatSize } from "#app/lib/sizes.ts";
 import { useColourName } from "./variant-picker";
 
-export type GiftThanks = {
-  id: number;
-  giverName: string;
-  itemName: string | null;
-  colour: string | null;
-  size: string | null;
-  kind: "item" | "contribution";
-  quantity: number;
-  amountCents: number;
-  message: string | null;
-  givenAt: string | Date;
-  thankedAt: string | Date | null;
-};
-
 /** `isExpired` is decided by the server (no clock in rendering: SSR and hydration agree). */
 export type CompletionCodeView = { code: string; percent: number; validFrom: string | Date; validUntil: string | Date; isUsed: boolean; isExpired: boolean };
 
 /** The thank-you tracker of one list: who gave what, their message, and "thanked" with undo. */
-export function GiftThanksSection({ listCode, thanks, locale }: { listCode: string; thanks: GiftThanks[]; locale: Locale }) {
+export function GiftThanksSection({ listCode, thanks, locale }: { listCode: string; thanks: GiftThanksRow[]; locale: Locale }) {
   const { t } = useTranslation();
   const format = useFormatPrice();
   const colourName = useColourName();

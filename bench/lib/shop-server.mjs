@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { waitForHealth } from "../../server/ops/health.ts";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 
@@ -52,17 +53,11 @@ export async function startShopForBench({ databaseUrl = "" } = {}) {
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const started = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > 300_000) throw new Error("the shop did not start within 5 minutes");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await waitForHealth(baseUrl, {
+    name: "the shop",
+    timeoutMs: 300_000,
+    exited: () => (child.exitCode === null ? null : `code ${child.exitCode}`),
+  });
   return {
     baseUrl,
     pid: child.pid,

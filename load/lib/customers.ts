@@ -6,7 +6,8 @@
  */
 import crypto from "node:crypto";
 import type { Catalogue } from "./load-shop";
-import { CookieJar, RequestFailed, type Answer, type HttpClient } from "./http-client";
+import { CookieJar } from "#tests/cookie-jar.ts";
+import { RequestFailed, type Answer, type HttpClient } from "./http-client";
 
 export type Outcome = "fine" | "refused" | "unavailable" | "error" | "hang";
 

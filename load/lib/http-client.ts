@@ -77,29 +77,3 @@ export function createHttpClient(baseUrl: string, connections: number): HttpClie
     close: () => agent.destroy(),
   };
 }
-
-/** The cookies a browser keeps for the shop (expired ones dropped). */
-export class CookieJar {
-  private readonly cookies = new Map<string, string>();
-
-  take(setCookies: string[]): this {
-    for (const cookie of setCookies) {
-      const [pair = "", ...attributes] = cookie.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = value === "" || attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
-      if (expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return this;
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-
-  get size() {
-    return this.cookies.size;
-  }
-}

@@ -12,6 +12,7 @@ import path from "node:path";
 import pg from "pg";
 import { startLocalStripeServer, type LocalStripeServer } from "#server/payments/local-stripe-server.ts";
 import { startCluster, type Cluster } from "#server/ops/cluster.ts";
+import { runAdminQuery, withDatabase } from "#tests/db.global-setup.ts";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 const adminUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -44,22 +45,6 @@ export type LoadShop = {
   stop: () => Promise<void>;
 };
 
-function withDatabase(url: string, name: string) {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = net.createServer();
@@ -82,7 +67,7 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
   if (!fs.existsSync(path.join(root, "build/server/index.js")))
     throw new Error("build/ is missing: run `npm run build` (npm run test:load builds it when missing)");
   const databaseName = `load_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
-  await admin(`create database "${databaseName}"`);
+  await runAdminQuery(adminUrl, `create database "${databaseName}"`);
   const databaseUrl = withDatabase(adminUrl, databaseName);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-load-"));
   const logFile = path.join(scratch, "app-processes.log");
@@ -97,7 +82,7 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
     await stripe.close();
     await sql.end().catch(() => {});
     fs.closeSync(logFd);
-    await admin(`drop database if exists "${databaseName}" with (force)`);
+    await runAdminQuery(adminUrl, `drop database if exists "${databaseName}" with (force)`);
     if (!process.env.LOAD_KEEP_LOGS) fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {

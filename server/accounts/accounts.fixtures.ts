@@ -12,6 +12,7 @@ import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, outboxEmails, users } from "#server/db/schema.ts";
 import { readEnv, type Env } from "#server/env.ts";
 import { requestContext, shopContext, type ShopServices } from "#server/http/context.ts";
+import { CookieJar } from "#tests/cookie-jar.ts";
 import { createAuth } from "./auth";
 import type { AuthCaller, AuthServices } from "./auth-flows.service";
 
@@ -42,32 +43,6 @@ export function routeContext(services: AuthServices, clientIp = "203.0.113.7"): 
   context.set(shopContext, { ...services, log });
   context.set(requestContext, { cspNonce: "test", clientIp });
   return context;
-}
-
-/** Keeps the cookies a browser would keep from Set-Cookie headers (expired ones are dropped). */
-export class CookieJar {
-  private readonly cookies = new Map<string, string>();
-
-  take(headers: Headers | null | undefined): this {
-    for (const cookie of headers?.getSetCookie() ?? []) {
-      const [pair = "", ...attributes] = cookie.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute)) || value === "";
-      if (expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return this;
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-
-  has(namePart: string): boolean {
-    return [...this.cookies.keys()].some((name) => name.includes(namePart));
-  }
 }
 
 export function requestFor(url: string, init: { jar?: CookieJar; method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Request {

@@ -5,6 +5,7 @@
  */
 import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { pageOf } from "#server/db/paging.ts";
 import { auditLog, users } from "#server/db/schema.ts";
 
 export type AuditEntry = {
@@ -55,8 +56,7 @@ export async function listAudit(db: Db, filters: AuditFilters): Promise<{ rows: 
   }
   const where = conditions.length ? and(...conditions) : undefined;
   const [{ value: total } = { value: 0 }] = await db.select({ value: count() }).from(auditLog).where(where);
-  const pageCount = Math.max(1, Math.ceil(total / auditPageSize));
-  const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
+  const { page, pageCount, offset } = pageOf(filters.page, total, auditPageSize);
   const rows = await db
     .select({
       id: auditLog.id,
@@ -73,7 +73,7 @@ export async function listAudit(db: Db, filters: AuditFilters): Promise<{ rows: 
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(auditPageSize)
-    .offset((page - 1) * auditPageSize);
+    .offset(offset);
   const entities = (await db.selectDistinct({ entity: auditLog.entity }).from(auditLog).orderBy(auditLog.entity)).map((row) => row.entity);
   return { rows: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), total, page, pageCount, entities };
 }

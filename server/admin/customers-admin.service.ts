@@ -3,12 +3,14 @@
  * (profile, addresses, orders, gift lists). Read only: staff change nothing here, and no password is ever
  * read, shown or set (the credentials table is not queried at all; a customer resets their own).
  */
-import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { listAddresses, type Address } from "#server/accounts/address.service.ts";
 import type { Db } from "#server/db/client.ts";
+import { pageOf } from "#server/db/paging.ts";
 import { profiles, users } from "#server/db/schema.ts";
-import { escapeLikePattern, searchWordsOf } from "#server/gift-lists/gift-list.ts";
+import { escapeLikePattern } from "#server/gift-lists/gift-list.ts";
+import { everyWordIn } from "#server/gift-lists/gift-list-public.service.ts";
 import { listAdminGiftLists, type AdminGiftListRow } from "./gift-lists-admin.service";
 import { listAdminOrders, type AdminOrderRow } from "./orders-admin.service";
 
@@ -53,10 +55,8 @@ const customerColumns = {
 function searchCondition(q: string): SQL | null {
   if (!q) return null;
   const byEmail = ilike(users.email, `%${escapeLikePattern(q.toLowerCase())}%`);
-  const words = searchWordsOf(q);
-  if (words.length === 0) return byEmail;
-  const name = sql`unaccent(lower(${users.name}))`;
-  return or(byEmail, and(...words.map((word) => sql`${name} like ${`%${escapeLikePattern(word)}%`}`)))!;
+  const byName = everyWordIn(sql`${users.name}`, q);
+  return byName ? or(byEmail, byName)! : byEmail;
 }
 
 /** Newest accounts first. */
@@ -66,15 +66,14 @@ export async function listAdminCustomers(
 ): Promise<{ rows: AdminCustomerRow[]; total: number; page: number; pageCount: number }> {
   const where = searchCondition(filters.q) ?? undefined;
   const [{ value: total } = { value: 0 }] = await db.select({ value: count() }).from(users).where(where);
-  const pageCount = Math.max(1, Math.ceil(total / adminCustomersPageSize));
-  const page = Math.min(filters.page, pageCount);
+  const { page, pageCount, offset } = pageOf(filters.page, total, adminCustomersPageSize);
   const rows = await db
     .select(customerColumns)
     .from(users)
     .where(where)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(adminCustomersPageSize)
-    .offset((page - 1) * adminCustomersPageSize);
+    .offset(offset);
   return {
     rows: rows.map(({ role, createdAt, ...row }) => ({ ...row, isAdmin: role === "admin", createdAt: createdAt.toISOString() })),
     total,

@@ -7,13 +7,14 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Locale } from "#app/lib/locale.ts";
-import type { Address } from "#server/accounts/address.service.ts";
+import { getAddress, type Address } from "#server/accounts/address.service.ts";
 import type { Db } from "#server/db/client.ts";
+import { pageOf } from "#server/db/paging.ts";
 import { giftLists, users } from "#server/db/schema.ts";
 import { escapeLikePattern, normaliseGiftListCode, type GiftListType, type GiftListVisibility } from "#server/gift-lists/gift-list.ts";
 import { GiftListId } from "#server/gift-lists/gift-list.inputs.ts";
 import { giftListNameMatches } from "#server/gift-lists/gift-list-public.service.ts";
-import { closeGiftList, describeGiftListItems, getGiftListShippingAddress, type GiftListItemView } from "#server/gift-lists/gift-list.service.ts";
+import { closeGiftList, describeGiftListItems, type GiftListItemView } from "#server/gift-lists/gift-list.service.ts";
 import { recordAudit } from "./audit.service";
 import { listAdminOrders, type AdminOrderRow } from "./orders-admin.service";
 
@@ -94,8 +95,7 @@ export async function listAdminGiftLists(
     .from(giftLists)
     .innerJoin(users, eq(users.id, giftLists.ownerUserId))
     .where(where);
-  const pageCount = Math.max(1, Math.ceil(total / adminGiftListsPageSize));
-  const page = Math.min(filters.page, pageCount);
+  const { page, pageCount, offset } = pageOf(filters.page, total, adminGiftListsPageSize);
   const rows = await db
     .select(rowColumns)
     .from(giftLists)
@@ -103,11 +103,11 @@ export async function listAdminGiftLists(
     .where(where)
     .orderBy(desc(giftLists.eventDate), desc(giftLists.createdAt), desc(giftLists.id))
     .limit(adminGiftListsPageSize)
-    .offset((page - 1) * adminGiftListsPageSize);
+    .offset(offset);
   return { rows, total, page, pageCount };
 }
 
-export type AdminGiftListDetail = AdminGiftListRow & {
+export type AdminGiftListDetail = Omit<AdminGiftListRow, "wished" | "bought"> & {
   celebratedNames: string;
   messageToGuests: string;
   createdAt: string;
@@ -127,20 +127,29 @@ export type AdminGiftListDetail = AdminGiftListRow & {
 export async function getAdminGiftList(db: Db, args: { giftListId: string; locale: Locale; now: Date }): Promise<AdminGiftListDetail | null> {
   const id = GiftListId.safeParse(args.giftListId);
   if (!id.success) return null;
+  // The items' totals are on the items themselves here: the list's row needs no sums.
+  const { wished: _wished, bought: _bought, ...listColumns } = rowColumns;
   const [list] = await db
-    .select({ ...rowColumns, celebratedNames: giftLists.celebratedNames, messageToGuests: giftLists.messageToGuests, createdAt: giftLists.createdAt })
+    .select({
+      ...listColumns,
+      celebratedNames: giftLists.celebratedNames,
+      messageToGuests: giftLists.messageToGuests,
+      createdAt: giftLists.createdAt,
+      shippingAddressId: giftLists.shippingAddressId,
+    })
     .from(giftLists)
     .innerJoin(users, eq(users.id, giftLists.ownerUserId))
     .where(eq(giftLists.id, id.data));
   if (!list) return null;
-  const [items, shipping, orders] = await Promise.all([
+  const { shippingAddressId, ...shown } = list;
+  const [items, address, orders] = await Promise.all([
     describeGiftListItems(db, [{ id: list.id, eventDate: list.eventDate }], args.locale, args.now),
-    getGiftListShippingAddress(db, { userId: list.ownerId, giftListId: list.id }),
+    // The owner's address only (a deleted one leaves the list collected in the shop).
+    shippingAddressId === null ? null : getAddress(db, list.ownerId, shippingAddressId),
     listAdminOrders(db, { q: "", status: "", payment: "", delivery: "", page: 1 }, { giftListId: list.id }),
   ]);
-  const address = shipping.ok ? shipping.address : null;
   return {
-    ...list,
+    ...shown,
     createdAt: list.createdAt.toISOString(),
     delivery: address
       ? {
@@ -182,8 +191,8 @@ export async function closeGiftListAsAdmin(
       .for("update");
     if (!list) return { ok: false as const, error: "not-found" as const };
     if (list.status === "closed") return { ok: false as const, error: "already-closed" as const };
-    const closed = await closeGiftList(tx, { userId: list.ownerUserId, giftListId: list.id });
-    if (!closed.ok) return { ok: false as const, error: "not-found" as const };
+    // The list is locked and its owner's: the owner's own close cannot miss it.
+    await closeGiftList(tx, { userId: list.ownerUserId, giftListId: list.id });
     await recordAudit(tx, {
       actorUserId: args.actorUserId,
       action: "giftList.close",

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Locale } from "#app/lib/locale.ts";
 import type { DeliveryMethod, PaymentMethod } from "#server/checkout/checkout.ts";
 import type { Db } from "#server/db/client.ts";
+import { pageOf } from "#server/db/paging.ts";
 import { deliveryMethod, orders, payments, paymentMethod } from "#server/db/schema.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
 import { nextStatuses, orderStatuses, type OrderStatus } from "#server/orders/order-status.ts";
@@ -67,8 +68,7 @@ export async function listAdminOrders(db: Db, filters: AdminOrderFilters, scope:
   }
   const where = conditions.length ? and(...conditions) : undefined;
   const [{ value: total } = { value: 0 }] = await db.select({ value: count() }).from(orders).where(where);
-  const pageCount = Math.max(1, Math.ceil(total / adminOrdersPageSize));
-  const page = Math.min(filters.page, pageCount);
+  const { page, pageCount, offset } = pageOf(filters.page, total, adminOrdersPageSize);
   const rows = await db
     .select({
       id: orders.id,
@@ -87,7 +87,7 @@ export async function listAdminOrders(db: Db, filters: AdminOrderFilters, scope:
     .where(where)
     .orderBy(desc(orders.number))
     .limit(adminOrdersPageSize)
-    .offset((page - 1) * adminOrdersPageSize);
+    .offset(offset);
   return {
     rows: rows.map(({ firstName, lastName, paidAt, createdAt, ...row }) => ({ ...row, createdAt: createdAt.toISOString(), customer: `${firstName} ${lastName}`, isPaid: paidAt !== null })),
     total,

@@ -8,6 +8,7 @@ import type { Locale } from "#app/lib/locale.ts";
 import { matchSearch, refreshProductSearch } from "#server/catalog/search.service.ts";
 import { offersCategorySlug } from "#server/catalog/taxonomy.ts";
 import type { Db } from "#server/db/client.ts";
+import { pageOf } from "#server/db/paging.ts";
 import {
   brands,
   categories,
@@ -266,8 +267,7 @@ export async function listAdminProducts(db: Db, filters: AdminProductFilters, lo
     conditions.push(exists(db.select({ one: sql`1` }).from(productVariants).where(and(eq(productVariants.productId, products.id), lte(productVariants.stock, lowStockThreshold)))));
   const where = conditions.length ? and(...conditions) : undefined;
   const [{ value: total } = { value: 0 }] = await db.select({ value: count() }).from(products).where(where);
-  const pageCount = Math.max(1, Math.ceil(total / adminPageSize));
-  const page = Math.min(filters.page, pageCount);
+  const { page, pageCount, offset } = pageOf(filters.page, total, adminPageSize);
   const name = locale === "en" ? products.nameEn : products.nameIt;
   const rows = await db
     .select({
@@ -288,7 +288,7 @@ export async function listAdminProducts(db: Db, filters: AdminProductFilters, lo
     .where(where)
     .orderBy(...(rank ? [desc(rank)] : []), desc(products.id))
     .limit(adminPageSize)
-    .offset((page - 1) * adminPageSize);
+    .offset(offset);
   return { rows: rows satisfies AdminProductRow[], total, page, pageCount };
 }
 

@@ -10,7 +10,7 @@ import type { Locale } from "#app/lib/locale.ts";
 import { isOneSize } from "#app/lib/sizes.ts";
 import { getAddress } from "#server/accounts/address.service.ts";
 import type { Db } from "#server/db/client.ts";
-import { giftListItems, giftLists, productColours, productVariants } from "#server/db/schema.ts";
+import { giftLists, productColours, productVariants } from "#server/db/schema.ts";
 import { maxWishedQuantity, normaliseGiftListCode } from "#server/gift-lists/gift-list.ts";
 import { giftListLimits } from "#server/gift-lists/gift-list.inputs.ts";
 import { sendGiftListInvitations } from "#server/gift-lists/gift-list-invitations.service.ts";
@@ -60,7 +60,7 @@ async function ownListIdByCode(db: Db, userId: string, rawCode: string): Promise
 /** The answer of the owner's calls: the list as it is now, with its items. */
 async function answerOwnList(call: ApiCall<unknown, unknown, "user">, giftListId: string): Promise<ApiOutcome<z.input<typeof GiftList>>> {
   const { services, user, locale, now } = call;
-  const list = (await listMyGiftLists(services.db, { userId: user.id, locale, now })).find((candidate) => candidate.id === giftListId);
+  const [list] = await listMyGiftLists(services.db, { userId: user.id, locale, now, listId: giftListId });
   return list ? { ok: true, data: toGiftList(list, services.publicUrl, locale) } : apiFailure(404, "not-found");
 }
 
@@ -140,8 +140,16 @@ const getProdLista = apiRoute({
   },
 });
 
-/** The variant of a product in a colour (key, or null/"" for colour-less products) and size (null/"" for one size). */
-async function findVariant(db: Db, productId: number, colour: string | null, size: string | null): Promise<number | null> {
+/**
+ * The variant of a product in a colour (key, or null/"" for colour-less products) and size (null/"" for
+ * one size). No size for a colour sold in several sizes is "size-required": the caller forgot to choose.
+ */
+async function findVariant(
+  db: Db,
+  productId: number,
+  colour: string | null,
+  size: string | null,
+): Promise<{ ok: true; variantId: number } | { ok: false; error: "size-required" | "variant-not-found" }> {
   const rows = await db
     .select({ id: productVariants.id, size: productVariants.size, colour: productColours.colour })
     .from(productVariants)
@@ -157,7 +165,8 @@ async function findVariant(db: Db, productId: number, colour: string | null, siz
     : rows.length === 1
       ? rows[0]
       : rows.find((row) => isOneSize(row.size));
-  return match?.id ?? null;
+  if (match) return { ok: true, variantId: match.id };
+  return { ok: false, error: !size && rows.length > 1 ? "size-required" : "variant-not-found" };
 }
 
 const itemRefusalStatus: Record<string, [number, "gift-list-closed" | "not-for-sale" | "not-found" | "invalid-input"]> = {
@@ -172,7 +181,7 @@ const prodInListaRegalo = apiRoute({
   path: "/api/ProdinListaRegalo",
   auth: "user",
   summary:
-    "Adds a product to one of the caller's open lists: var1 list code, var2 product id, var3 colour key (null for colour-less products), var4 quantity (1-99), selectedSize (null for one size). The same variant again raises its wished quantity. Answers the list.",
+    "Adds a product to one of the caller's open lists: var1 list code, var2 product id, var3 colour key (null for colour-less products), var4 quantity (1-99), selectedSize (null for one size; 400 size-required in `fields.selectedSize` when the colour comes in several sizes). The same variant again raises its wished quantity. Answers the list.",
   errors: [404, 409],
   body: z.strictObject({
     var1: ListCode,
@@ -188,9 +197,13 @@ const prodInListaRegalo = apiRoute({
     const { services, user, body, locale } = call;
     const giftListId = await ownListIdByCode(services.db, user.id, body.var1);
     if (!giftListId) return listNotFound(locale);
-    const variantId = await findVariant(services.db, body.var2, body.var3 || null, body.selectedSize || null);
-    if (!variantId) return apiRefusal(404, "not-found", giftListMessage(locale, "variant-not-found"));
-    const input = { giftListId, variantId, quantity: body.var4, personalisation: body.personalisation ?? {} };
+    const variant = await findVariant(services.db, body.var2, body.var3 || null, body.selectedSize || null);
+    if (!variant.ok && variant.error === "size-required") {
+      const message = giftListMessage(locale, variant.error);
+      return apiRefusal(400, "invalid-input", message, { selectedSize: message });
+    }
+    if (!variant.ok) return apiRefusal(404, "not-found", giftListMessage(locale, variant.error));
+    const input = { giftListId, variantId: variant.variantId, quantity: body.var4, personalisation: body.personalisation ?? {} };
     const added = await addProductToGiftList(services.db, { userId: user.id, input });
     if (added.ok) return answerOwnList(call, giftListId);
     if ("errors" in added) return formRefused(added.errors, locale, { quantity: "var4", form: "var1" });
@@ -211,19 +224,14 @@ const updateProdLista = apiRoute({
   response: GiftList,
   handler: async (call) => {
     const { services, user, body, locale } = call;
-    const giftListId = await ownListIdByCode(services.db, user.id, body.codiceLista);
-    const [item] = giftListId
-      ? await services.db
-          .select({ id: giftListItems.id })
-          .from(giftListItems)
-          .where(and(eq(giftListItems.id, body.itemId), eq(giftListItems.giftListId, giftListId)))
-      : [];
-    if (!giftListId || !item) return listNotFound(locale);
+    const listCode = normaliseGiftListCode(body.codiceLista);
+    if (!listCode) return listNotFound(locale);
+    // One lookup: the services find the item among the caller's, in the list of that code.
     const result =
       body.quantity === 0
-        ? await removeGiftListItem(services.db, { userId: user.id, itemId: item.id })
-        : await updateGiftListItem(services.db, { userId: user.id, input: { itemId: item.id, quantity: body.quantity } });
-    if (result.ok) return answerOwnList(call, giftListId);
+        ? await removeGiftListItem(services.db, { userId: user.id, itemId: body.itemId, listCode })
+        : await updateGiftListItem(services.db, { userId: user.id, input: { itemId: body.itemId, quantity: body.quantity }, listCode });
+    if (result.ok) return answerOwnList(call, result.giftListId);
     if ("errors" in result) return formRefused(result.errors, locale);
     if (result.error === "not-found") return listNotFound(locale);
     return apiRefusal(409, result.error === "has-purchases" ? "has-purchases" : "below-bought", giftListMessage(locale, result.error));

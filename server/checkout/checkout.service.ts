@@ -293,11 +293,6 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   // A first look without locks: a cart plainly beyond today's stock is refused before any work.
   const short = shortages(wanted, (variantId) => display.get(variantId)?.stock ?? 0);
   if (short.length > 0) return outOfStock(short, display);
-  if (giftList) {
-    // A guest's gift was paid meanwhile: the list needs fewer units than this cart holds.
-    const shortfalls = await giftListShortfalls(tx, cart.id);
-    if (shortfalls.length > 0) return giftListShortfall(shortfalls, display);
-  }
 
   // A gift-list order goes where the list says (its address copied, never shown); the form's delivery is not asked.
   const address = giftList
@@ -337,7 +332,8 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   // The code's last use goes to one checkout only: the loser rolls back with "used", nothing taken.
   if (code && !(await takeDiscountCodeUse(tx, code.applied.id))) throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: "used" });
   if (giftList) {
-    // Checked again under a share lock: an item opened to group gifting meanwhile is no longer bought whole.
+    // Checked once, under a share lock: a guest's gift paid meanwhile (the list needs fewer units than
+    // this cart holds), or an item opened to group gifting, refuses the order and rolls back the stock.
     await lockGiftListItemsOfCart(tx, cart.id);
     const shortfalls = await giftListShortfalls(tx, cart.id);
     if (shortfalls.length > 0) throw new CheckoutRollback(giftListShortfall(shortfalls, display));

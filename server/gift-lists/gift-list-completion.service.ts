@@ -15,6 +15,12 @@ export type CompletionCode = { giftListId: string; code: string; percent: number
  * The owner's completion codes, one per list whose window is open or was: a list entering its window
  * with something still not bought gets its code now (insert-or-nothing on the unique code, so two
  * loads at once create one).
+ *
+ * A write in a GET (the page's loader), on purpose: a code's terms are fixed when its owner first sees
+ * it (decision 0016: a later change of the percent does not alter codes already given). A scheduled
+ * job would fix them before anyone sees them and leave the page without its code until it ran; making
+ * it at checkout could charge another percent than the page showed. The insert is deterministic and
+ * idempotent, so a repeated or prefetched load changes nothing.
  */
 export async function getCompletionCodes(db: Db, args: { userId: string; now: Date }): Promise<Map<string, CompletionCode>> {
   const lists = await db
@@ -23,9 +29,8 @@ export async function getCompletionCodes(db: Db, args: { userId: string; now: Da
     .where(eq(giftLists.ownerUserId, args.userId));
   if (lists.length === 0) return new Map();
   const { giftListCompletion } = await getSettings(db, ["giftListCompletion"]);
-  const ids = lists.map((list) => list.id);
-  const existing = await db.select({ giftListId: discountCodes.giftListId }).from(discountCodes).where(inArray(discountCodes.giftListId, ids));
-  const has = new Set(existing.map((row) => row.giftListId));
+  const rows = await db.select().from(discountCodes).where(inArray(discountCodes.giftListId, lists.map((list) => list.id)));
+  const has = new Set(rows.map((row) => row.giftListId));
   const open = lists.filter((list) => !has.has(list.id) && isWithinWindow(completionWindow(list.eventDate, giftListCompletion.windowDays), args.now));
   if (open.length > 0 && giftListCompletion.percent > 0) {
     const needing = await db
@@ -35,11 +40,12 @@ export async function getCompletionCodes(db: Db, args: { userId: string; now: Da
     const needs = new Set(needing.map((row) => row.giftListId));
     const toCreate = open.filter((list) => needs.has(list.id));
     if (toCreate.length > 0) {
+      const codes = toCreate.map((list) => completionCodeOf(list.code));
       await db
         .insert(discountCodes)
         .values(
-          toCreate.map((list) => ({
-            code: completionCodeOf(list.code),
+          toCreate.map((list, index) => ({
+            code: codes[index]!,
             percent: giftListCompletion.percent,
             ...completionWindow(list.eventDate, giftListCompletion.windowDays),
             giftListId: list.id,
@@ -47,9 +53,10 @@ export async function getCompletionCodes(db: Db, args: { userId: string; now: Da
           })),
         )
         .onConflictDoNothing({ target: discountCodes.code });
+      // Read back rather than `returning`: a code another load created meanwhile is not returned by the insert.
+      rows.push(...(await db.select().from(discountCodes).where(inArray(discountCodes.code, codes))));
     }
   }
-  const rows = await db.select().from(discountCodes).where(inArray(discountCodes.giftListId, ids));
   return new Map(
     rows.map((row) => [
       row.giftListId!,

@@ -140,8 +140,15 @@ test("a contribution above what is left is refused with the amount left; a bad f
 
   const refuse = (fields: Record<string, string>) =>
     contributeToGroupGift(db, { code: list.code, input: contributionForm(item.id, fields), locale: "it", now, userId: null });
-  expect(await refuse({ amount: "150" })).toEqual({ ok: false, error: "group-gift-amount-above-left", leftCents: 10_000, minCents: 500 });
-  expect(await refuse({ amount: "4,99" })).toEqual({ ok: false, error: "group-gift-amount-below-minimum", leftCents: 10_000, minCents: 500 });
+  const left = { leftCents: 10_000, minCents: 500 };
+  expect(await refuse({ amount: "150" })).toEqual({ ok: false, errors: { amount: "giftLists.errors.group-gift-amount-above-left" }, ...left });
+  expect(await refuse({ amount: "4,99" })).toEqual({ ok: false, errors: { amount: "giftLists.errors.group-gift-amount-below-minimum" }, ...left });
+  // A bad e-mail and too much money: both are named at once, each on its field.
+  expect(await refuse({ amount: "150", email: "carla@" })).toEqual({
+    ok: false,
+    errors: { amount: "giftLists.errors.group-gift-amount-above-left", email: "giftLists.errors.emailInvalid" },
+    ...left,
+  });
   expect(await refuse({ amount: "cento", giverName: " ", email: "carla@", acceptTerms: "" })).toEqual({
     ok: false,
     errors: {
@@ -150,6 +157,7 @@ test("a contribution above what is left is refused with the amount left; a bad f
       email: "giftLists.errors.emailInvalid",
       acceptTerms: "giftLists.errors.acceptTermsRequired",
     },
+    ...left,
   });
   expect(await refuse({ amount: "<b>50</b>" })).toMatchObject({ ok: false, errors: { amount: "giftLists.errors.amountInvalid" } });
   // Only the first contribution was placed: one order, 200 € pledged, nothing paid yet.

@@ -23,18 +23,17 @@ import {
   orderStatusHistory,
   productVariants,
   products,
-  profiles,
   stockMovements,
-  users,
 } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { renderEmail } from "#server/mail/templates.ts";
+import type { Cents } from "#server/money.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { normaliseGiftListCode, stillNeeded, type GiftListErrorCode } from "./gift-list";
-import { checkContributionAmount, giverNamesOf, groupGiftProgress } from "./gift-list-group";
-import { ContributionInput, GroupGiftSwitchInput, parseGiftListForm, type GiftListFieldErrors } from "./gift-list.inputs";
-import { giftListDeliveryFor, type GiftListDelivery } from "./gift-list-orders.service";
+import { checkContributionAmount, giverNamesOf, groupGiftProgress, type ContributionRefusal, type GroupGiftProgress } from "./gift-list-group";
+import { ContributionTarget, contributionInput, errorKey, GroupGiftSwitchInput, parseGiftListForm, type GiftListFieldErrors } from "./gift-list.inputs";
+import { giftListDeliveryFor, giftListOwnerOf, type GiftListDelivery, type PaidOrder } from "./gift-list-orders.service";
 
 type Refused<E extends GiftListErrorCode | "gift-list-item-not-found" | "gift-list-closed" = GiftListErrorCode> = { ok: false; error: E };
 
@@ -100,6 +99,27 @@ export async function switchGroupGift(
 
 // ---------------------------------------------------------------- a guest contributes
 
+/** The item a guest contributes to, by the list's code; its amounts are read again by the pledge's conditional UPDATE. */
+async function findGroupGiftItem(db: Db, args: { code: string; itemId: string }) {
+  const [item] = await db
+    .select({
+      id: giftListItems.id,
+      giftListId: giftListItems.giftListId,
+      variantId: giftListItems.variantId,
+      quantityWished: giftListItems.quantityWished,
+      quantityBought: giftListItems.quantityBought,
+      isGroupGift: giftListItems.isGroupGift,
+      groupTargetCents: giftListItems.groupTargetCents,
+      groupPledgedCents: giftListItems.groupPledgedCents,
+      groupFundedCents: giftListItems.groupFundedCents,
+      status: giftLists.status,
+    })
+    .from(giftListItems)
+    .innerJoin(giftLists, eq(giftLists.id, giftListItems.giftListId))
+    .where(and(eq(giftListItems.id, args.itemId), eq(giftLists.code, args.code)));
+  return item ?? null;
+}
+
 /**
  * Pledges an amount on a group gift's current round with one conditional UPDATE, like stock: never past
  * the target (two guests cannot both place the last euro), and only while a unit is still needed.
@@ -122,8 +142,9 @@ async function pledge(tx: Db, itemId: string, amountCents: number): Promise<bool
 
 export type ContributeResult =
   | { ok: true; orderId: string; alreadyPlaced: boolean }
-  | { ok: false; errors: GiftListFieldErrors }
-  | (Refused<GiftListErrorCode | "gift-list-item-not-found" | "gift-list-closed"> & { leftCents?: number; minCents?: number });
+  /** A field's problem, each on its field; the range the amount was checked against comes with them. */
+  | { ok: false; errors: GiftListFieldErrors; leftCents: Cents; minCents: Cents }
+  | (Refused<GiftListErrorCode | "gift-list-item-not-found" | "gift-list-closed"> & { leftCents?: Cents; minCents?: Cents });
 
 class ContributionRollback extends Error {
   constructor(readonly outcome: "already-placed") {
@@ -140,6 +161,12 @@ async function findContributionByKey(db: Db, idempotencyKey: string) {
   return order ? { ok: true as const, orderId: order.id, alreadyPlaced: true } : null;
 }
 
+/** A refused amount, on the amount field, with the range it was checked against. */
+function amountRefused(refusal: ContributionRefusal, progress: GroupGiftProgress): ContributeResult {
+  const range = { leftCents: progress.leftCents, minCents: progress.minCents };
+  return refusal === "group-gift-full" ? { ok: false, error: refusal, ...range } : { ok: false, errors: { amount: errorKey(refusal) }, ...range };
+}
+
 /**
  * A guest's contribution: the amount is pledged on the item (refused, never trimmed, when it is more
  * than is left; the answer says how much is left) and a card order for it awaits payment, to be paid
@@ -149,46 +176,31 @@ export async function contributeToGroupGift(
   db: Db,
   args: { code: string; input: unknown; locale: Locale; now: Date; userId: string | null },
 ): Promise<ContributeResult> {
-  const parsed = parseGiftListForm(ContributionInput, args.input);
-  if (!parsed.ok) return { ok: false, errors: parsed.errors };
-  const input = parsed.value;
-  const earlier = await findContributionByKey(db, input.idempotencyKey);
+  const target = ContributionTarget.safeParse(args.input);
+  // Before the amount is checked against what is left: the first send of this form may have taken it.
+  const earlier = target.success ? await findContributionByKey(db, target.data.idempotencyKey) : null;
   if (earlier) return earlier;
   const code = normaliseGiftListCode(args.code);
-  if (!code) return { ok: false, error: "gift-list-item-not-found" };
+  const item = code && target.success ? await findGroupGiftItem(db, { code, itemId: target.data.itemId }) : null;
+  if (!item) return { ok: false, error: "gift-list-item-not-found" };
+  if (item.status !== "open") return { ok: false, error: "gift-list-closed" };
+  const progress = groupGiftProgress(item);
+  if (!progress) return { ok: false, error: "group-gift-off" };
+  if (stillNeeded(item) < 1) return { ok: false, error: "group-gift-nothing-needed" };
+  if (progress.leftCents <= 0) return amountRefused("group-gift-full", progress);
+  const parsed = parseGiftListForm(contributionInput(progress.leftCents), args.input);
+  if (!parsed.ok) return { ok: false, errors: parsed.errors, leftCents: progress.leftCents, minCents: progress.minCents };
+  const input = parsed.value;
   try {
     return await db.transaction(async (tx): Promise<ContributeResult> => {
-      const [item] = await tx
-        .select({
-          id: giftListItems.id,
-          giftListId: giftListItems.giftListId,
-          variantId: giftListItems.variantId,
-          quantityWished: giftListItems.quantityWished,
-          quantityBought: giftListItems.quantityBought,
-          isGroupGift: giftListItems.isGroupGift,
-          groupTargetCents: giftListItems.groupTargetCents,
-          groupPledgedCents: giftListItems.groupPledgedCents,
-          groupFundedCents: giftListItems.groupFundedCents,
-          status: giftLists.status,
-        })
-        .from(giftListItems)
-        .innerJoin(giftLists, eq(giftLists.id, giftListItems.giftListId))
-        .where(and(eq(giftListItems.id, input.itemId), eq(giftLists.code, code)));
-      if (!item) return { ok: false, error: "gift-list-item-not-found" };
-      if (item.status !== "open") return { ok: false, error: "gift-list-closed" };
-      const progress = groupGiftProgress(item);
-      if (!progress) return { ok: false, error: "group-gift-off" };
-      if (stillNeeded(item) < 1) return { ok: false, error: "group-gift-nothing-needed" };
       const variant = (await describeVariants(tx, [item.variantId], args.locale, args.now)).get(item.variantId);
       if (!variant?.isForSale) return { ok: false, error: "not-for-sale" };
-      const early = checkContributionAmount(input.amount, progress.leftCents);
-      if (early) return { ok: false, error: early, leftCents: progress.leftCents, minCents: progress.minCents };
-
       if (!(await pledge(tx, item.id, input.amount))) {
+        // Others pledged meanwhile: the answer says what is left now.
         const [current] = await tx.select().from(giftListItems).where(eq(giftListItems.id, item.id));
         const left = current ? groupGiftProgress(current) : null;
-        const error = left ? (checkContributionAmount(input.amount, left.leftCents) ?? "group-gift-full") : "group-gift-off";
-        return { ok: false, error, leftCents: left?.leftCents ?? 0, minCents: left?.minCents ?? 0 };
+        if (!left) return { ok: false, error: "group-gift-off", leftCents: 0, minCents: 0 };
+        return amountRefused(checkContributionAmount(input.amount, left.leftCents) ?? "group-gift-full", left);
       }
 
       // Nothing is shipped for a contribution: "collection" with no address; the list's order ships later.
@@ -246,7 +258,14 @@ export async function contributeToGroupGift(
   } catch (error) {
     if (!(error instanceof ContributionRollback)) throw error;
     // The same form committed meanwhile; a key that belongs to some other order is simply refused.
-    return (await findContributionByKey(db, input.idempotencyKey)) ?? { ok: false, errors: { form: "giftLists.errors.invalid" } };
+    return (
+      (await findContributionByKey(db, input.idempotencyKey)) ?? {
+        ok: false,
+        errors: { form: errorKey("invalid") },
+        leftCents: progress.leftCents,
+        minCents: progress.minCents,
+      }
+    );
   }
 }
 
@@ -324,27 +343,18 @@ export type GroupGiftPaymentOutcome = { kind: "none" } | { kind: "recorded" } | 
  */
 export async function recordGroupGiftPayment(
   tx: Db,
-  args: { orderId: string; now: Date; publicUrl: string | null },
+  args: { order: PaidOrder; now: Date; publicUrl: string | null },
 ): Promise<GroupGiftPaymentOutcome> {
-  const contribution = await lockContributionOf(tx, args.orderId);
+  const { order } = args;
+  if (!order.giftListId) return { kind: "none" };
+  const contribution = await lockContributionOf(tx, order.id);
   if (!contribution || contribution.fundedOrderId !== null || contribution.releasedAt !== null) return { kind: "none" };
-  const [order] = await tx
-    .select({
-      giftListId: orders.giftListId,
-      giverName: orders.giverName,
-      email: orders.email,
-      giftMessage: orders.giftMessage,
-      firstName: orders.firstName,
-    })
-    .from(orders)
-    .where(eq(orders.id, args.orderId));
-  if (!order?.giftListId) return { kind: "none" };
   const [recorded] = await tx
     .insert(giftListPurchases)
     .values({
       giftListId: order.giftListId,
       giftListItemId: contribution.giftListItemId,
-      orderId: args.orderId,
+      orderId: order.id,
       kind: "contribution",
       quantity: 0,
       amountCents: contribution.amountCents,
@@ -366,7 +376,7 @@ export async function recordGroupGiftPayment(
       ),
     )
     .returning();
-  if (!item) throw new Error(`recordGroupGiftPayment: contribution of order ${args.orderId} is not pledged`);
+  if (!item) throw new Error(`recordGroupGiftPayment: contribution of order ${order.id} is not pledged`);
   if (item.groupTargetCents === null || item.groupFundedCents < item.groupTargetCents) return { kind: "recorded" };
   return fundGroupGift(tx, { item, giftListId: order.giftListId, now: args.now, publicUrl: args.publicUrl });
 }
@@ -393,14 +403,9 @@ async function fundGroupGift(
       and(eq(giftListContributions.giftListItemId, item.id), isNull(giftListContributions.fundedOrderId), isNull(giftListContributions.releasedAt)),
     )
     .orderBy(asc(giftListContributions.id));
-  const [owner] = await tx
-    .select({ userId: users.id, email: users.email, name: users.name, locale: profiles.preferredLocale, title: giftLists.title })
-    .from(giftLists)
-    .innerJoin(users, eq(users.id, giftLists.ownerUserId))
-    .leftJoin(profiles, eq(profiles.userId, users.id))
-    .where(eq(giftLists.id, args.giftListId));
+  const owner = await giftListOwnerOf(tx, args.giftListId);
   if (!owner) throw new Error(`fundGroupGift: list ${args.giftListId} has no owner`);
-  const locale: Locale = owner.locale === "en" ? "en" : "it";
+  const { locale } = owner;
   const delivery = (await giftListDeliveryFor(tx, args.giftListId, { includeClosed: true })) ?? ({ kind: "collection" } as const);
   const { delivery: deliverySettings } = await getSettings(tx, ["delivery"]);
   const variant = (await describeVariants(tx, [item.variantId], locale, now)).get(item.variantId);

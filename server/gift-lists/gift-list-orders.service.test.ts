@@ -36,6 +36,14 @@ async function listWithItem(db: Db, options: { wished?: number; withAddress?: bo
 }
 
 /** A paid-looking gift-list order, as placeOrder will write it. */
+/** As markOrderPaid does: the order locked once, then its purchases recorded, in one transaction. */
+function recordPurchasesOf(db: Db, orderId: string) {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+    return recordGiftListPurchases(tx, { order: order!, now, publicUrl });
+  });
+}
+
 async function giftOrder(db: Db, args: { giftListId: string; itemId: string; variantId: number; quantity: number; key: string }) {
   const [order] = await db
     .insert(orders)
@@ -105,9 +113,9 @@ test("paying raises the bought quantity once, records the giver and mails the ow
   const db = await openDb();
   const { list, item, variantId } = await listWithItem(db, { wished: 3 });
   const orderId = await giftOrder(db, { giftListId: list.id, itemId: item.id, variantId, quantity: 2, key: "k1" });
-  const first = await db.transaction((tx) => recordGiftListPurchases(tx, { orderId, now, publicUrl }));
+  const first = await recordPurchasesOf(db, orderId);
   expect(first).toEqual({ recorded: [{ giftListItemId: item.id, quantity: 2 }], overflow: [] });
-  const second = await db.transaction((tx) => recordGiftListPurchases(tx, { orderId, now, publicUrl }));
+  const second = await recordPurchasesOf(db, orderId);
   expect(second).toEqual({ recorded: [], overflow: [] });
   const [stored] = await db.select({ quantityBought: giftListItems.quantityBought }).from(giftListItems);
   expect(stored!.quantityBought).toBe(2);
@@ -125,11 +133,11 @@ test("the bought quantity never goes above the wished one: the excess is reporte
   const { list, item, variantId } = await listWithItem(db, { wished: 1 });
   const a = await giftOrder(db, { giftListId: list.id, itemId: item.id, variantId, quantity: 1, key: "a" });
   const b = await giftOrder(db, { giftListId: list.id, itemId: item.id, variantId, quantity: 1, key: "b" });
-  expect(await db.transaction((tx) => recordGiftListPurchases(tx, { orderId: a, now, publicUrl }))).toEqual({
+  expect(await recordPurchasesOf(db, a)).toEqual({
     recorded: [{ giftListItemId: item.id, quantity: 1 }],
     overflow: [],
   });
-  expect(await db.transaction((tx) => recordGiftListPurchases(tx, { orderId: b, now, publicUrl }))).toEqual({
+  expect(await recordPurchasesOf(db, b)).toEqual({
     recorded: [],
     overflow: [{ giftListItemId: item.id, quantity: 1 }],
   });
@@ -145,14 +153,14 @@ test("an ordinary order records nothing", async () => {
     .values({ idempotencyKey: "plain", email: "a@b.it", phone: "1", firstName: "A", lastName: "B", deliveryMethod: "collection", paymentMethod: "in_shop", subtotalCents: 1, totalCents: 1 })
     .returning({ id: orders.id });
   await db.insert(orderLines).values({ orderId: order!.id, variantId, sku: "S", name: "x", quantity: 1, listPriceCents: 1, unitPriceCents: 1, lineTotalCents: 1, giftListItemId: item.id });
-  expect(await db.transaction((tx) => recordGiftListPurchases(tx, { orderId: order!.id, now, publicUrl }))).toEqual({ recorded: [], overflow: [] });
+  expect(await recordPurchasesOf(db, order!.id)).toEqual({ recorded: [], overflow: [] });
 });
 
 testOnPostgres("two guests paying for the last unit at once: only one takes it", async () => {
   const db = await openDb(6);
   const { list, item, variantId } = await listWithItem(db, { wished: 1 });
   const ids = await Promise.all(["r1", "r2", "r3"].map((key) => giftOrder(db, { giftListId: list.id, itemId: item.id, variantId, quantity: 1, key })));
-  const results = await Promise.all(ids.map((orderId) => db.transaction((tx) => recordGiftListPurchases(tx, { orderId, now, publicUrl }))));
+  const results = await Promise.all(ids.map((orderId) => recordPurchasesOf(db, orderId)));
   expect(results.filter((result) => result.recorded.length === 1)).toHaveLength(1);
   expect(results.filter((result) => result.overflow.length === 1)).toHaveLength(2);
   const [stored] = await db.select({ quantityBought: giftListItems.quantityBought }).from(giftListItems);

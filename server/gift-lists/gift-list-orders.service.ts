@@ -91,6 +91,12 @@ export async function lockGiftListItemsOfCart(tx: Db, cartId: string): Promise<v
   await tx.select({ id: giftListItems.id }).from(giftListItems).where(inArray(giftListItems.id, held)).orderBy(asc(giftListItems.id)).for("share");
 }
 
+/** The paid order, as markOrderPaid locked it. */
+export type PaidOrder = Pick<
+  typeof orders.$inferSelect,
+  "id" | "number" | "giftListId" | "giverName" | "giftMessage" | "email" | "firstName" | "lastName"
+>;
+
 export type RecordedPurchases = {
   /** Items whose bought quantity went up, and by how much. */
   recorded: { giftListItemId: string; quantity: number }[];
@@ -104,22 +110,10 @@ export type RecordedPurchases = {
  * the last unit), records one gift_list_purchases row per order item (unique: a repeated webhook
  * changes nothing) and queues the owner's mail with the giver's name and message, once.
  */
-export async function recordGiftListPurchases(tx: Db, args: { orderId: string; now: Date; publicUrl: string | null }): Promise<RecordedPurchases> {
+export async function recordGiftListPurchases(tx: Db, args: { order: PaidOrder; now: Date; publicUrl: string | null }): Promise<RecordedPurchases> {
   const none: RecordedPurchases = { recorded: [], overflow: [] };
-  const [order] = await tx
-    .select({
-      id: orders.id,
-      number: orders.number,
-      giftListId: orders.giftListId,
-      giverName: orders.giverName,
-      giftMessage: orders.giftMessage,
-      email: orders.email,
-      firstName: orders.firstName,
-      lastName: orders.lastName,
-    })
-    .from(orders)
-    .where(eq(orders.id, args.orderId));
-  if (!order?.giftListId) return none;
+  const { order } = args;
+  if (!order.giftListId) return none;
   const lines = await tx
     .select({ giftListItemId: orderLines.giftListItemId, quantity: orderLines.quantity, name: orderLines.name, lineTotalCents: orderLines.lineTotalCents })
     .from(orderLines)
@@ -177,6 +171,20 @@ export async function recordGiftListPurchases(tx: Db, args: { orderId: string; n
   return result;
 }
 
+/** Who is told of a list's gifts, in their language, with the list's title; null when the list is gone. */
+export async function giftListOwnerOf(tx: Db, giftListId: string) {
+  const [owner] = await tx
+    .select({ userId: users.id, email: users.email, name: users.name, title: giftLists.title, preferredLocale: profiles.preferredLocale })
+    .from(giftLists)
+    .innerJoin(users, eq(users.id, giftLists.ownerUserId))
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(giftLists.id, giftListId));
+  if (!owner) return null;
+  const { preferredLocale, ...rest } = owner;
+  const locale: Locale = preferredLocale === "en" ? "en" : "it";
+  return { ...rest, locale };
+}
+
 async function queueOwnerNotification(
   tx: Db,
   args: {
@@ -187,14 +195,9 @@ async function queueOwnerNotification(
     publicUrl: string | null;
   },
 ) {
-  const [owner] = await tx
-    .select({ email: users.email, name: users.name, title: giftLists.title, locale: profiles.preferredLocale })
-    .from(giftLists)
-    .innerJoin(users, eq(users.id, giftLists.ownerUserId))
-    .leftJoin(profiles, eq(profiles.userId, users.id))
-    .where(eq(giftLists.id, args.order.giftListId!));
+  const owner = await giftListOwnerOf(tx, args.order.giftListId!);
   if (!owner) return;
-  const locale: Locale = owner.locale === "en" ? "en" : "it";
+  const { locale } = owner;
   const t = getTranslator(locale);
   const { shop } = await getSettings(tx, ["shop"]);
   await queueEmail(tx, {

@@ -62,9 +62,14 @@ export function findGiftListByCode(db: Db, args: { code: string; clientIp: strin
  * back office's both use it.
  */
 export function giftListNameMatches(query: string): SQL | null {
+  return everyWordIn(sql`${giftLists.title} || ' ' || ${giftLists.celebratedNames}`, query);
+}
+
+/** Every word of `query` is somewhere in `text`, case and accents ignored; null when the query has no word (also the back office's customer search). */
+export function everyWordIn(text: SQL, query: string): SQL | null {
   const words = searchWordsOf(query);
   if (words.length === 0) return null;
-  const haystack = sql`unaccent(lower(${giftLists.title} || ' ' || ${giftLists.celebratedNames}))`;
+  const haystack = sql`unaccent(lower(${text}))`;
   return and(...words.map((word) => sql`${haystack} like ${`%${escapeLikePattern(word)}%`}`))!;
 }
 

@@ -4,7 +4,9 @@
  */
 import { z } from "zod";
 import { parseEuroCents } from "#server/admin/product-admin.inputs.ts";
+import type { Cents } from "#server/money.ts";
 import { giftListTypes, giftListVisibilities, isEventDateAllowed, maxInvitationsPerSend, maxWishedQuantity, splitEmailList } from "./gift-list";
+import { checkContributionAmount } from "./gift-list-group";
 
 export const errorKey = (code: string) => `giftLists.errors.${code}`;
 
@@ -73,7 +75,11 @@ const Quantity = z.coerce
   .min(1, errorKey("quantity-invalid"))
   .max(maxWishedQuantity, errorKey("quantity-invalid"));
 
-const VariantId = z.coerce.number({ error: errorKey("variant-not-found") }).int().positive().max(2_147_483_647);
+/** No variant at all: the product page always sends its colour, so what was not chosen is the size. */
+const VariantId = z
+  .unknown()
+  .refine((value) => value !== undefined && value !== null && value !== "", { error: errorKey("size-required"), abort: true })
+  .pipe(z.coerce.number({ error: errorKey("variant-not-found") }).int().positive().max(2_147_483_647));
 
 export const AddToGiftListInput = z.object({
   giftListId: z.uuid({ error: errorKey("no-list-selected") }),
@@ -100,27 +106,43 @@ const emailShape = z.email();
 
 const checkbox = z.preprocess((value) => value === "on" || value === "true" || value === "1" || value === true, z.boolean());
 
-/** A guest's contribution toward a group gift: the amount in euros ("50", "12,50"), who gives it, a receipt address. */
-export const ContributionInput = z.object({
-  idempotencyKey: z.uuid({ error: errorKey("invalid") }),
-  itemId: GiftListItemId,
-  amount: z.string({ error: errorKey("amountRequired") }).transform((raw, ctx) => {
-    const parsed = parseEuroCents(raw);
-    if (parsed.ok && parsed.cents > 0) return parsed.cents;
-    ctx.addIssue({ code: "custom", message: errorKey(raw.trim() === "" ? "amountRequired" : "amountInvalid") });
-    return z.NEVER;
-  }),
-  giverName: text("giverName", { required: true }),
-  email: z
-    .string({ error: errorKey("emailRequired") })
-    .trim()
-    .toLowerCase()
-    .min(1, errorKey("emailRequired"))
-    .refine((value) => value.length <= 254 && emailShape.safeParse(value).success, errorKey("emailInvalid")),
-  giftMessage: z.preprocess((value) => value ?? "", text("giftMessage", { required: false, multiline: true })),
-  acceptTerms: checkbox.refine((value) => value, errorKey("acceptTermsRequired")),
-});
-export type ContributionInput = z.infer<typeof ContributionInput>;
+/**
+ * A guest's contribution toward a group gift: the amount in euros ("50", "12,50") within what the round
+ * still lacks (`leftCents`, read before parsing), who gives it, a receipt address. The amount's range is
+ * checked here, with the other fields, so one answer names every problem, each on its field.
+ */
+export function contributionInput(leftCents: Cents) {
+  return z.object({
+    idempotencyKey: z.uuid({ error: errorKey("invalid") }),
+    itemId: GiftListItemId,
+    amount: z.string({ error: errorKey("amountRequired") }).transform((raw, ctx) => {
+      const parsed = parseEuroCents(raw);
+      if (!parsed.ok || parsed.cents <= 0) {
+        ctx.addIssue({ code: "custom", message: errorKey(raw.trim() === "" ? "amountRequired" : "amountInvalid") });
+        return z.NEVER;
+      }
+      const refusal = checkContributionAmount(parsed.cents, leftCents);
+      if (refusal) {
+        ctx.addIssue({ code: "custom", message: errorKey(refusal) });
+        return z.NEVER;
+      }
+      return parsed.cents;
+    }),
+    giverName: text("giverName", { required: true }),
+    email: z
+      .string({ error: errorKey("emailRequired") })
+      .trim()
+      .toLowerCase()
+      .min(1, errorKey("emailRequired"))
+      .refine((value) => value.length <= 254 && emailShape.safeParse(value).success, errorKey("emailInvalid")),
+    giftMessage: z.preprocess((value) => value ?? "", text("giftMessage", { required: false, multiline: true })),
+    acceptTerms: checkbox.refine((value) => value, errorKey("acceptTermsRequired")),
+  });
+}
+export type ContributionInput = z.infer<ReturnType<typeof contributionInput>>;
+
+/** Which contribution a form is (its double-click guard) and for which item: read before the whole form. */
+export const ContributionTarget = z.object({ idempotencyKey: z.uuid(), itemId: GiftListItemId });
 
 /** The owner opens an item to group gifting, or closes it again. */
 export const GroupGiftSwitchInput = z.object({ itemId: GiftListItemId, groupGift: z.enum(["on", "off"]) });

@@ -199,9 +199,13 @@ export async function describeGiftListItems(
 
 export type MyGiftList = GiftListRow & { items: GiftListItemView[]; purchaseCount: number; invitationCount: number; canDelete: boolean };
 
-/** The owner's lists, newest first, with each item's wished and bought quantities. */
-export async function listMyGiftLists(db: Db, args: { userId: string; locale: Locale; now: Date }): Promise<MyGiftList[]> {
-  const lists = await db.select().from(giftLists).where(eq(giftLists.ownerUserId, args.userId)).orderBy(desc(giftLists.createdAt), desc(giftLists.id));
+/** The owner's lists (or only `listId`, when it is theirs), newest first, with each item's wished and bought quantities. */
+export async function listMyGiftLists(db: Db, args: { userId: string; locale: Locale; now: Date; listId?: string }): Promise<MyGiftList[]> {
+  const lists = await db
+    .select()
+    .from(giftLists)
+    .where(and(eq(giftLists.ownerUserId, args.userId), args.listId === undefined ? undefined : eq(giftLists.id, args.listId)))
+    .orderBy(desc(giftLists.createdAt), desc(giftLists.id));
   if (lists.length === 0) return [];
   const ids = lists.map((list) => list.id);
   const [items, purchases, invitations] = await Promise.all([
@@ -286,23 +290,29 @@ export async function addProductToGiftList(
   return { ok: true, itemId: row!.id, quantityWished: row!.quantityWished };
 }
 
+/** Which list an item must be in, by its code (the API names lists so); any of the owner's when absent. */
+type InList = { listCode?: string };
+
 /** The owner's item (through its list), or null. */
-async function getOwnItem(db: Db, userId: string, rawItemId: unknown) {
+async function getOwnItem(db: Db, userId: string, rawItemId: unknown, { listCode }: InList) {
   const id = GiftListItemId.safeParse(rawItemId);
   if (!id.success) return null;
   const [row] = await db
     .select({ id: giftListItems.id, giftListId: giftListItems.giftListId, quantityBought: giftListItems.quantityBought })
     .from(giftListItems)
     .innerJoin(giftLists, eq(giftLists.id, giftListItems.giftListId))
-    .where(and(eq(giftListItems.id, id.data), eq(giftLists.ownerUserId, userId)));
+    .where(and(eq(giftListItems.id, id.data), eq(giftLists.ownerUserId, userId), listCode === undefined ? undefined : eq(giftLists.code, listCode)));
   return row ?? null;
 }
 
 /** A new wished quantity: never below what was already bought (plus the unit a group gift is collecting for). */
-export async function updateGiftListItem(db: Db, args: { userId: string; input: unknown }): Promise<{ ok: true } | FormRefused | NotFound | Refused> {
+export async function updateGiftListItem(
+  db: Db,
+  args: { userId: string; input: unknown } & InList,
+): Promise<{ ok: true; giftListId: string } | FormRefused | NotFound | Refused> {
   const parsed = parseGiftListForm(UpdateGiftListItemInput, args.input);
   if (!parsed.ok) return parsed;
-  const item = await getOwnItem(db, args.userId, parsed.value.itemId);
+  const item = await getOwnItem(db, args.userId, parsed.value.itemId, args);
   if (!item) return notFound;
   const [updated] = await db
     .update(giftListItems)
@@ -314,28 +324,19 @@ export async function updateGiftListItem(db: Db, args: { userId: string; input: 
       ),
     )
     .returning({ id: giftListItems.id });
-  return updated ? { ok: true } : { ok: false, error: "below-bought" };
+  return updated ? { ok: true, giftListId: item.giftListId } : { ok: false, error: "below-bought" };
 }
 
 /** An item nobody bought yet (nor contributed to) can go; a bought one stays (the owner's record of who gave what). */
-export async function removeGiftListItem(db: Db, args: { userId: string; itemId: unknown }): Promise<{ ok: true } | NotFound | Refused> {
-  const item = await getOwnItem(db, args.userId, args.itemId);
+export async function removeGiftListItem(
+  db: Db,
+  args: { userId: string; itemId: unknown } & InList,
+): Promise<{ ok: true; giftListId: string } | NotFound | Refused> {
+  const item = await getOwnItem(db, args.userId, args.itemId, args);
   if (!item) return notFound;
   const [deleted] = await db
     .delete(giftListItems)
     .where(and(eq(giftListItems.id, item.id), eq(giftListItems.quantityBought, 0), eq(giftListItems.groupPledgedCents, 0)))
     .returning({ id: giftListItems.id });
-  return deleted ? { ok: true } : { ok: false, error: "has-purchases" };
-}
-
-/** SPEC.md section 7 `lista-regalo/search-address`: the list's shipping address, to its owner only. */
-export async function getGiftListShippingAddress(db: Db, args: { userId: string; giftListId: unknown }) {
-  const list = await getOwnGiftList(db, args.userId, args.giftListId);
-  if (!list) return notFound;
-  if (list.shippingAddressId === null) return { ok: true as const, address: null };
-  const [address] = await db
-    .select()
-    .from(addresses)
-    .where(and(eq(addresses.id, list.shippingAddressId), eq(addresses.userId, args.userId)));
-  return { ok: true as const, address: address ?? null };
+  return deleted ? { ok: true, giftListId: item.giftListId } : { ok: false, error: "has-purchases" };
 }

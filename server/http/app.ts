@@ -61,7 +61,7 @@ export async function startShop(options: StartOptions) {
   // Bank-transfer orders unpaid past their due date expire and give their stock back.
   startOrderExpiryJob(services);
 
-  const { app } = createShopApp({
+  const app = createShopApp({
     services,
     database: handle,
     build: options.build ?? (() => Promise.resolve(productionBuild as unknown as ServerBuild)),

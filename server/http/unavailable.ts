@@ -8,6 +8,7 @@
 import { localeOfPath } from "#app/lib/locale.ts";
 import messagesEn from "#messages/en.json" with { type: "json" };
 import messagesIt from "#messages/it.json" with { type: "json" };
+import { escapeHtml } from "#server/html.ts";
 
 export const unavailableRetryAfterSeconds = 5;
 
@@ -26,8 +27,6 @@ function wantsJson(pathname: string, accept: string | null | undefined): boolean
   const value = accept ?? "";
   return value.includes("application/json") && !value.includes("text/html");
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export type UnavailableAnswer = { status: number; headers: Record<string, string>; body: string };
 

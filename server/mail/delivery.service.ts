@@ -8,6 +8,7 @@
 import { and, asc, count, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import { data } from "react-router";
 import type { Db } from "#server/db/client.ts";
+import { pageOf } from "#server/db/paging.ts";
 import { outboxEmails, outboxStatus } from "#server/db/schema.ts";
 import { describeSendError, isPermanentFailure, nextAttemptAfterFailure, sendingLeaseMs } from "./delivery";
 import type { Mailer } from "./mailer";
@@ -172,15 +173,14 @@ export async function listOutbox(
   const where = options.status ? eq(outboxEmails.status, options.status) : undefined;
   const [totalRow] = await db.select({ n: count() }).from(outboxEmails).where(where);
   const total = totalRow?.n ?? 0;
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(pageCount, Math.max(1, Math.trunc(options.page ?? 1) || 1));
+  const { page, pageCount, offset } = pageOf(options.page, total, pageSize);
   const emails = await db
     .select(listColumns)
     .from(outboxEmails)
     .where(where)
     .orderBy(desc(outboxEmails.id))
     .limit(pageSize)
-    .offset((page - 1) * pageSize);
+    .offset(offset);
   return { emails, total, page, pageCount, pageSize };
 }
 

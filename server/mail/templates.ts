@@ -27,6 +27,7 @@
 import { groupOpeningHours, formatOpeningSlots } from "#app/lib/opening-hours.ts";
 import type { Locale } from "#app/lib/locale.ts";
 import { postalAddress, telHref } from "#app/ui/shop-contacts.ts";
+import { escapeHtml } from "#server/html.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { ShopIdentity } from "#server/settings/settings.ts";
 
@@ -49,12 +50,6 @@ export type EmailContent = {
 };
 
 export type RenderedEmail = { subject: string; text: string; html: string };
-
-const htmlEscapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => htmlEscapes[char]!);
-}
 
 /** Escaped, with line breaks kept. */
 function htmlText(value: string): string {

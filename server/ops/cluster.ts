@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError, publicUrlOf, readEnv } from "../env.ts";
 import { createLogger } from "../http/log.ts";
 import { startFront, type Front } from "./front.ts";
+import { waitForHealth } from "./health.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** The first start of an empty database seeds the catalogue and draws its pictures: over a minute on 2 cores. */
@@ -100,12 +101,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   const waitUntilServing = async (index: number, timeoutMs = firstStartTimeoutMs) => {
     const slot = slots[index]!;
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await answersHealth(slot.port)) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`app process on port ${slot.port} did not answer /healthz within ${Math.round(timeoutMs / 1000)} s`);
+    await waitForHealth(`http://127.0.0.1:${slot.port}`, { name: `app process on port ${slot.port}`, timeoutMs });
   };
 
   const stopWorkers = async () => {
@@ -153,16 +149,6 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       await stopWorkers();
     },
   };
-}
-
-async function answersHealth(port: number): Promise<boolean> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) });
-    await response.arrayBuffer();
-    return response.ok;
-  } catch {
-    return false;
-  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

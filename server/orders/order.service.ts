@@ -154,8 +154,8 @@ async function retakeHolds(tx: Db, order: LockedOrder, now: Date): Promise<boole
 async function recordGiftListPayment(tx: Db, order: LockedOrder, args: { now: Date; links: OrderMailLinks | null; actorUserId: string | null; status: OrderStatus }) {
   if (!order.giftListId) return;
   // A contribution toward a group gift: counted once, and the one completing the price funds the gift.
-  await recordGroupGiftPayment(tx, { orderId: order.id, now: args.now, publicUrl: args.links?.publicUrl ?? null });
-  const { overflow } = await recordGiftListPurchases(tx, { orderId: order.id, now: args.now, publicUrl: args.links?.publicUrl ?? null });
+  await recordGroupGiftPayment(tx, { order, now: args.now, publicUrl: args.links?.publicUrl ?? null });
+  const { overflow } = await recordGiftListPurchases(tx, { order, now: args.now, publicUrl: args.links?.publicUrl ?? null });
   if (overflow.length === 0) return;
   const units = overflow.reduce((sum, item) => sum + item.quantity, 0);
   await tx.insert(orderStatusHistory).values({

@@ -19,6 +19,7 @@ import { seedSampleCatalogue } from "#server/db/seed.ts";
 import type { ShopServices } from "#server/http/context.ts";
 import { createLogger } from "#server/http/log.ts";
 import { seedDefaultSettings } from "#server/settings/settings.service.ts";
+import { CookieJar } from "#tests/cookie-jar.ts";
 import { createTestDb } from "#tests/db.ts";
 import { concreteRoutes } from "./page-routes";
 
@@ -67,7 +68,7 @@ export async function startInProcessShop(options: { publicUrl?: string } = {}): 
     log: createLogger("silent"),
   };
   const { createShopApp, build } = await loadApp();
-  const { app } = createShopApp({ services, database: handle, build, mode: "production", formActions: () => [] });
+  const app = createShopApp({ services, database: handle, build, mode: "production", formActions: () => [] });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -149,17 +150,9 @@ export async function closeVite() {
 
 /** The cookies a browser would keep from the answers so far, as a Cookie header. */
 export function cookieHeaderOf(...answers: HttpAnswer[]): string {
-  const jar = new Map<string, string>();
-  for (const answer of answers) {
-    for (const cookie of answer.setCookies) {
-      const [pair = ""] = cookie.split(";");
-      const eq = pair.indexOf("=");
-      const value = pair.slice(eq + 1).trim();
-      if (value === "" || /max-age=0/i.test(cookie)) jar.delete(pair.slice(0, eq).trim());
-      else jar.set(pair.slice(0, eq).trim(), value);
-    }
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  const jar = new CookieJar();
+  for (const answer of answers) jar.take(answer.setCookies);
+  return jar.header();
 }
 
 const testPassword = "Tr3no-Blu-Vesuvio-42";

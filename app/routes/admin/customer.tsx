@@ -3,6 +3,7 @@ import { data, Link } from "react-router";
 import { formatDate } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
+import { AddressLines } from "#app/ui/address-lines.tsx";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminGiftListsTable } from "./gift-lists-table";
 import { AdminOrdersTable } from "./orders-table";
@@ -75,12 +76,14 @@ export default function AdminCustomer({ loaderData }: Route.ComponentProps) {
             <ul className="mt-2 space-y-3">
               {customer.addresses.map((address) => (
                 <li key={address.id}>
-                  {address.label && <strong>{address.label} · </strong>}
-                  {address.firstName} {address.lastName}
-                  {address.isDefault && <span className="text-muted"> · {t("admin.customer.defaultAddress")}</span>}
-                  <br />
-                  {address.street} {address.houseNumber}, {address.postcode} {address.city} ({address.province}) {address.country}
-                  {address.phone && ` · ${address.phone}`}
+                  {(address.label || address.isDefault) && (
+                    <p>
+                      {address.label && <strong>{address.label}</strong>}
+                      {address.label && address.isDefault && " · "}
+                      {address.isDefault && <span className="text-muted">{t("admin.customer.defaultAddress")}</span>}
+                    </p>
+                  )}
+                  <AddressLines address={address} withCountry />
                 </li>
               ))}
             </ul>

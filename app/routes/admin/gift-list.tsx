@@ -3,6 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { formatDate } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
+import { AddressLines } from "#app/ui/address-lines.tsx";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { GiftListItemDetails } from "#app/ui/gift-list-item-details.tsx";
@@ -105,19 +106,7 @@ export default function AdminGiftList({ loaderData, actionData }: Route.Componen
         <div className="rounded-xl border border-brand-100 bg-white p-4">
           <h2 className="text-xl font-bold">{t("order.delivery.title")}</h2>
           {address ? (
-            <p className="mt-2">
-              {address.firstName} {address.lastName}
-              <br />
-              {address.street} {address.houseNumber}
-              <br />
-              {address.postcode} {address.city} ({address.province}) {address.country}
-              {address.phone && (
-                <>
-                  <br />
-                  {address.phone}
-                </>
-              )}
-            </p>
+            <AddressLines address={address} withCountry className="mt-2" />
           ) : (
             <p className="mt-2">{t("giftLists.fields.collection")}</p>
           )}

@@ -4,6 +4,7 @@ import { formatMoney } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
 import { staffHistoryNoteText } from "#app/lib/order-history.ts";
 import { pageMeta } from "#app/lib/seo.ts";
+import { AddressLines } from "#app/ui/address-lines.tsx";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
@@ -58,7 +59,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const { locale, detail, done } = loaderData;
   const { order } = detail;
   const money = (cents: number) => formatMoney(cents, locale);
-  const dateTime = (at: Date | string) => formatShopDateTime(at, locale, { dateStyle: "short", timeStyle: "short" });
+  const dateTime = (at: Date | string) => formatShopDateTime(at, locale);
   const address = order.delivery.address;
   return (
     <section>
@@ -158,11 +159,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <h2 className="text-xl font-bold">{t("order.delivery.title")}</h2>
           <p className="mt-2 font-semibold">{t(`order.delivery.${order.delivery.method}`)}</p>
           {address ? (
-            <p>
-              {address.street} {address.houseNumber}
-              <br />
-              {address.postcode} {address.city} ({address.province}) {address.country}
-            </p>
+            <AddressLines address={address} withCountry />
           ) : (
             <p>{t("order.delivery.collectAt")}</p>
           )}

@@ -47,7 +47,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 export default function AdminOutbox({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, status, statuses, outbox, counts, resent } = loaderData;
-  const dateTime = (at: Date | string) => formatShopDateTime(at, locale, { dateStyle: "short", timeStyle: "short" });
+  const dateTime = (at: Date | string) => formatShopDateTime(at, locale);
   const hrefFor = (next: { status?: string | null; page?: number }) => {
     const params = new URLSearchParams();
     const chosen = next.status === undefined ? status : next.status;

@@ -4,7 +4,7 @@ import { shownSize } from "#app/lib/sizes.ts";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { escapeHtml } from "#server/mail/templates.ts";
+import { escapeHtml } from "#server/html.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/packing-slip";

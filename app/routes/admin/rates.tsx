@@ -52,7 +52,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 export default function AdminRates({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, rates, canRefresh, done } = loaderData;
-  const dateTime = (at: Date | string) => formatShopDateTime(at, locale, { dateStyle: "short", timeStyle: "short" });
+  const dateTime = (at: Date | string) => formatShopDateTime(at, locale);
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("admin.rates.title")}</h1>

@@ -10,11 +10,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import crypto from "node:crypto";
-import { and, asc, eq, gte, isNull } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clientIpHeader } from "#server/accounts/auth-request.ts";
-import { callerFor, CookieJar, createTestAuthServices, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
+import { callerFor, createTestAuthServices, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
+import { CookieJar } from "#tests/cookie-jar.ts";
 import { registerCustomer } from "#server/accounts/auth-flows.service.ts";
 import { answerApiPreflight } from "#server/api/api-handler.ts";
 import { maxApiBodyBytes } from "#server/api/api-http.ts";
@@ -27,6 +28,7 @@ import {
   giftListItems,
   giftLists,
   orders,
+  productColours,
   productVariants,
   products,
   profiles,
@@ -599,6 +601,20 @@ test("gift lists: the list pages' rules and messages, in the caller's language",
   const badMails = expectError(await anna("/api/lista-regalo/send-emails", { values: { codiceLista: code, emails: "nonna@example.com, non-una-mail" } }), 400, "invalid-input");
   expect(badMails.fields?.["values.emails"]).toContain("non-una-mail");
   expectError(await anna("/api/ProdinListaRegalo", { var1: code, var2: shop.simple.productId, var3: "viola", var4: 1, selectedSize: null }), 404, "not-found");
+  // A colour sold in several sizes, sent without one: the caller is told to choose, not that the product is gone.
+  const [sized] = await shop.handle.db
+    .select({ productId: productVariants.productId, colour: productColours.colour })
+    .from(productVariants)
+    .innerJoin(productColours, eq(productColours.id, productVariants.colourId))
+    .groupBy(productVariants.productId, productColours.colour)
+    .having(sql`count(*) > 1`)
+    .orderBy(asc(productVariants.productId))
+    .limit(1);
+  const noSize = { var1: code, var2: sized!.productId, var3: sized!.colour, var4: 1, selectedSize: null };
+  const italianNoSize = expectError(await anna("/api/ProdinListaRegalo", noSize), 400, "invalid-input");
+  expect(italianNoSize.fields).toEqual({ selectedSize: "Scegli una taglia prima di aggiungere il prodotto alla lista." });
+  const englishNoSize = expectError(await anna("/api/ProdinListaRegalo", noSize, { "Accept-Language": "en" }), 400, "invalid-input");
+  expect(englishNoSize.message).toBe("Choose a size before adding the product to the list.");
   expectError(await anna("/api/updateProdLista", { codiceLista: code, itemId: crypto.randomUUID(), quantity: 1 }), 404, "not-found");
   expect(await giftListRows()).toEqual(before);
 

@@ -88,7 +88,9 @@ export async function action({ request, params, url, context }: Route.ActionArgs
       return redirect(payment.ok ? payment.redirectUrl : `${cardPaymentReturnUrls(services, result.orderId, locale).orderHref}&pagamento=non-disponibile`, 303);
     }
     const refusal =
-      "errors" in result ? { errors: result.errors, leftCents: 0, minCents: 0 } : { errors: { form: `giftLists.errors.${result.error}` }, leftCents: result.leftCents ?? 0, minCents: result.minCents ?? 0 };
+      "errors" in result
+        ? { errors: result.errors, leftCents: result.leftCents, minCents: result.minCents }
+        : { errors: { form: `giftLists.errors.${result.error}` }, leftCents: result.leftCents ?? 0, minCents: result.minCents ?? 0 };
     return data({ intent: "contribute" as const, itemId: String(form.get("itemId") ?? ""), ...refusal, values: echoFields(form, contributionFields) }, { status: 400 });
   }
   return data({ errors: { form: "giftLists.errors.invalid" }, values: {} }, { status: 400 });
