@@ -6,7 +6,8 @@
 // the same line, so the cart stays below the variant's stock and every request is a real change).
 // Prints a table and writes bench/results/add-to-cart.json.
 import { compareWithBare, startBareServer } from "./lib/load.mjs";
-import { startShopForBench, writeResult } from "./lib/shop-server.mjs";
+import { writeResult } from "./lib/results.mjs";
+import { startShopForBench } from "./lib/shop-server.mjs";
 
 const connections = 50;
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);

@@ -4,7 +4,8 @@
 // the same bytes, in the same run, with autocannon at 50 connections. The ratio is what to compare
 // between machines. Prints a table and writes bench/results/api.json.
 import { compareWithBare, startBareServer } from "./lib/load.mjs";
-import { startShopForBench, writeResult } from "./lib/shop-server.mjs";
+import { writeResult } from "./lib/results.mjs";
+import { startShopForBench } from "./lib/shop-server.mjs";
 
 // Fewer connections than the page benches: one answer is every product (about 240 KB of JSON).
 const connections = 10;

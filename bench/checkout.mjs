@@ -6,7 +6,8 @@
 // Prints a table and writes bench/results/checkout.json.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { root, writeResult } from "./lib/shop-server.mjs";
+import { writeResult } from "./lib/results.mjs";
+import { root } from "./lib/shop-server.mjs";
 
 const run = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench/lib/checkout-load.ts")], {
   cwd: root,

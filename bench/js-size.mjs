@@ -4,7 +4,8 @@
 // "figure / budget" in each cell. Exits non-zero when a page is over a budget; scripts/test-size-budgets.mjs
 // runs the same check in CI. Prints a table and writes bench/results/js-size.json.
 import { measureBudgetPages } from "./lib/page-sizes.mjs";
-import { startShopForBench, writeResult } from "./lib/shop-server.mjs";
+import { writeResult } from "./lib/results.mjs";
+import { startShopForBench } from "./lib/shop-server.mjs";
 
 const shop = await startShopForBench();
 try {

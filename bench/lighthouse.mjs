@@ -6,7 +6,8 @@
 // see why a score is low).
 import * as chromeLauncher from "chrome-launcher";
 import { failingAudits, judgeRun, lighthouseBudgets, lighthousePages, metricsOf, raiseCpuPriority, runLighthouseMedian } from "./lib/lighthouse-pages.mjs";
-import { chromiumFlags, chromiumPath, startShopForBench, writeResult } from "./lib/shop-server.mjs";
+import { writeResult } from "./lib/results.mjs";
+import { chromiumFlags, chromiumPath, startShopForBench } from "./lib/shop-server.mjs";
 
 const runs = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
 const metricIds = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"];

@@ -15,7 +15,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { runLoad } from "./lib/load.mjs";
-import { root, startShopForBench, writeResult } from "./lib/shop-server.mjs";
+import { writeResult } from "./lib/results.mjs";
+import { root, startShopForBench } from "./lib/shop-server.mjs";
 
 const targetP95Ms = 50;
 const requestsPerCase = Number(process.env.BENCH_SCALE_REQUESTS ?? 100);

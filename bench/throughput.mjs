@@ -3,7 +3,8 @@
 // measured in the same run with autocannon at 50 connections. The ratio is what to compare
 // between machines. Prints a table and writes bench/results/throughput.json.
 import { compareWithBare, startBareServer } from "./lib/load.mjs";
-import { benchPages, startShopForBench, writeResult } from "./lib/shop-server.mjs";
+import { writeResult } from "./lib/results.mjs";
+import { benchPages, startShopForBench } from "./lib/shop-server.mjs";
 
 const connections = 50;
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);

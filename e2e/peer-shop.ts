@@ -12,6 +12,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { waitForHealth } from "../server/ops/health";
 
 export type PeerShop = { baseUrl: string; stop: () => Promise<void> };
 
@@ -67,16 +68,16 @@ export async function startPeerShop(options: {
     }
     fs.rmSync(scratch, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) {
-      await stop();
-      throw new Error(`the ${options.name} shop exited (${server.exitCode})`);
-    }
-    const healthy = await fetch(`${baseUrl}/healthz`).then((response) => response.ok, () => false);
-    if (healthy) return { baseUrl, stop };
-    await new Promise((resolve) => setTimeout(resolve, 300));
+  try {
+    await waitForHealth(baseUrl, {
+      name: `the ${options.name} shop`,
+      timeoutMs: 180_000,
+      intervalMs: 300,
+      exited: () => (server.exitCode !== null ? `code ${server.exitCode}` : null),
+    });
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  await stop();
-  throw new Error(`the ${options.name} shop was not healthy within 180 s`);
+  return { baseUrl, stop };
 }

@@ -8,10 +8,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { waitForHealth } from "../server/ops/health";
 import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
+import { freePort } from "./peer-shop";
 
 const root = path.resolve(import.meta.dirname, "..");
 const startTimeoutMs = Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000);
@@ -28,7 +29,7 @@ export default async function startShop() {
     throw new Error("e2e: server.js or build/ is missing: run `npm run build` first (npm run test:e2e builds when build/ is missing).");
   }
 
-  const port = await findFreePort();
+  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-"));
   const logFile = path.join(scratch, "server.log");
@@ -55,7 +56,12 @@ export default async function startShop() {
   fs.closeSync(log);
 
   try {
-    await waitForHealth(baseUrl, server);
+    await waitForHealth(baseUrl, {
+      name: "e2e: the shop",
+      timeoutMs: startTimeoutMs,
+      intervalMs: 250,
+      exited: () => (server.exitCode !== null || server.signalCode !== null ? `code ${server.exitCode ?? server.signalCode}` : null),
+    });
   } catch (error) {
     await stopServer(server);
     const tail = fs.readFileSync(logFile, "utf8").split("\n").slice(-40).join("\n");
@@ -77,25 +83,6 @@ function makeBackOfficeAccount(env: NodeJS.ProcessEnv) {
   process.env.E2E_BACK_OFFICE = "1";
 }
 
-async function waitForHealth(baseUrl: string, server: ChildProcess) {
-  const deadline = Date.now() + startTimeoutMs;
-  let lastProblem = "no answer yet";
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      throw new Error(`e2e: the shop exited during start-up (code ${server.exitCode ?? server.signalCode}).`);
-    }
-    try {
-      const response = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(5000) });
-      if (response.ok) return;
-      lastProblem = `GET /healthz answered ${response.status}`;
-    } catch (error) {
-      lastProblem = (error as Error).message;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`e2e: the shop was not healthy within ${startTimeoutMs / 1000} s (${lastProblem}).`);
-}
-
 async function stopServer(server: ChildProcess) {
   if (server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -103,15 +90,4 @@ async function stopServer(server: ChildProcess) {
   const timer = setTimeout(() => server.kill("SIGKILL"), 15_000);
   await exited;
   clearTimeout(timer);
-}
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -4,6 +4,7 @@
  * logging in start signed in instead (`test.use({ signedInAs: "customer" })`, e2e/fixtures.ts).
  */
 import { expect, type Page } from "@playwright/test";
+import type { Locale } from "../app/lib/locale";
 import { sampleCatalogue } from "../server/catalog/sample-catalogue";
 
 /** Variant ids follow the seed's insertion order (products, then their variants, in catalogue order). */
@@ -45,7 +46,7 @@ export async function openHydrated(page: Page, url: string) {
   return response;
 }
 
-export type Locale = "it" | "en";
+export type { Locale };
 
 /** The password of every account the journeys make (strong enough for the shop's password rules). */
 export const customerPassword = "Tr3no-Blu-Vesuvio";

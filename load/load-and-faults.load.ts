@@ -14,9 +14,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import messagesIt from "#messages/it.json";
 import {
-  checkoutForm,
   fillCart,
   newTally,
+  openCheckout,
   prepareCheckout,
   retryOpenCheckouts,
   runCustomers,
@@ -142,9 +142,7 @@ test.runIf(parts.has("0"))(
 
     // A cart filled on A is checked out on B, as that customer.
     expect(await fillCart(processA, jar, [shop.catalogue.plentiful[0]!, shop.catalogue.plentiful[1]!])).toBe(true);
-    const form = checkoutForm("bank_transfer");
-    const attempt: CheckoutAttempt = { key: form.idempotencyKey!, form, jar, state: "open", orderId: null };
-    processB.checkouts.push(attempt);
+    const attempt = openCheckout(processB, jar, "bank_transfer");
     await submitCheckout(processB, attempt);
     expect(attempt.state).toBe("placed");
     // The same form sent again to A (a double submit landing on the other process): the same order.

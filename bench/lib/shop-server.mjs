@@ -92,5 +92,3 @@ export async function benchPages(baseUrl) {
   }
   return pages;
 }
-
-export { writeResult } from "./results.mjs";

@@ -5,6 +5,7 @@
  * "try again" answer), or an error (anything else, a hang past the bound, a broken connection).
  */
 import crypto from "node:crypto";
+import type { PaymentMethod } from "#server/checkout/checkout.ts";
 import type { Catalogue } from "./load-shop";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { RequestFailed, type Answer, type HttpClient } from "./http-client";
@@ -142,7 +143,7 @@ export async function fillCart(shopper: Shopper, jar: CookieJar, variantIds: num
   return true;
 }
 
-export function checkoutForm(paymentMethod: "bank_transfer" | "in_shop" | "card"): Record<string, string> {
+function checkoutForm(paymentMethod: PaymentMethod): Record<string, string> {
   const person = {
     idempotencyKey: crypto.randomUUID(),
     firstName: "Giulia",
@@ -176,18 +177,19 @@ export async function submitCheckout(shopper: Shopper, attempt: CheckoutAttempt)
   }
 }
 
-/** A new checkout of a cart holding `variantIds`, with its own cookies; null when the cart could not be filled. */
-export async function prepareCheckout(
-  shopper: Shopper,
-  variantIds: number[],
-  paymentMethod: "bank_transfer" | "in_shop" | "card",
-): Promise<CheckoutAttempt | null> {
-  const jar = new CookieJar();
-  if (!(await fillCart(shopper, jar, variantIds))) return null;
+/** A checkout, not yet sent, of the cart in `jar`: counted among the shopper's checkouts from now on. */
+export function openCheckout(shopper: Shopper, jar: CookieJar, paymentMethod: PaymentMethod): CheckoutAttempt {
   const form = checkoutForm(paymentMethod);
   const attempt: CheckoutAttempt = { key: form.idempotencyKey!, form, jar, state: "open", orderId: null };
   shopper.checkouts.push(attempt);
   return attempt;
+}
+
+/** A new checkout of a cart holding `variantIds`, with its own cookies; null when the cart could not be filled. */
+export async function prepareCheckout(shopper: Shopper, variantIds: number[], paymentMethod: PaymentMethod): Promise<CheckoutAttempt | null> {
+  const jar = new CookieJar();
+  if (!(await fillCart(shopper, jar, variantIds))) return null;
+  return openCheckout(shopper, jar, paymentMethod);
 }
 
 /** What a customer does in one visit: looks around, and one time in two buys two items, often one of the scarce ones. */

@@ -17,7 +17,7 @@ import {
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#app/lib/sizes.ts";
 import { cartTotals, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
-import { isOnRequestSql } from "./cart.service";
+import { isOnRequestSql } from "#server/catalog/product-card.ts";
 
 export type CartImage = { storageKey: string; width: number; height: number; alt: string };
 

@@ -4,10 +4,11 @@
  * cart (cart-view.service.ts) recomputes them from the database.
  */
 import crypto from "node:crypto";
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { effectivePriceCents } from "#server/money.ts";
-import { brands, cartLines, carts, giftListItems, productBrands, products, productVariants, type PersonalisationField } from "#server/db/schema.ts";
+import { isOnRequestSql } from "#server/catalog/product-card.ts";
+import { cartLines, carts, giftListItems, products, productVariants, type PersonalisationField } from "#server/db/schema.ts";
 import {
   addAsMuchAsAllowed,
   addToCartRule,
@@ -40,15 +41,6 @@ export type VariantFacts = SellableVariant & {
   /** Today's unit price (discount applied), the one the customer sees while adding. */
   unitCents: number;
 };
-
-/** On-request: flagged on the product, or implied by an on-request brand tag (DECISIONS.md). */
-export function isOnRequestSql(db: Db): SQL<boolean> {
-  return sql<boolean>`(${products.isOnRequest} or exists (${db
-    .select({ one: sql`1` })
-    .from(productBrands)
-    .innerJoin(brands, eq(brands.id, productBrands.brandId))
-    .where(and(eq(productBrands.productId, products.id), eq(brands.marksOnRequest, true)))}))`.mapWith(Boolean);
-}
 
 /** What the rules need about each variant, by id (missing ids are absent from the map). */
 export async function loadVariantFacts(db: Tx, variantIds: readonly number[], now = new Date()): Promise<Map<number, VariantFacts>> {

@@ -57,18 +57,24 @@ export function getCardPurchase(product: {
   return { kind: "add", variantId: only!.id, stock: only!.stock, isPreorder: only!.isPreorder };
 }
 
-/** Flagged on the product, or implied by an on-request brand tag. */
+/**
+ * On request: flagged on the product, or implied by an on-request brand tag (DECISIONS.md, Catalogue).
+ * The one TypeScript form of the rule, for queries on `products` (cards, cart, gift lists); the listing
+ * reads the same rule from product_listing.is_on_request, which refresh_product_listing (migration 0011) writes.
+ */
 export function isOnRequestSql(db: Db): SQL<boolean> {
-  return or(
-    products.isOnRequest,
-    exists(
-      db
-        .select({ one: sql`1` })
-        .from(productBrands)
-        .innerJoin(brands, eq(brands.id, productBrands.brandId))
-        .where(and(eq(productBrands.productId, products.id), eq(brands.marksOnRequest, true))),
-    ),
-  ) as SQL<boolean>;
+  return (
+    or(
+      products.isOnRequest,
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(productBrands)
+          .innerJoin(brands, eq(brands.id, productBrands.brandId))
+          .where(and(eq(productBrands.productId, products.id), eq(brands.marksOnRequest, true))),
+      ),
+    ) as SQL<boolean>
+  ).mapWith(Boolean);
 }
 
 /**
@@ -96,7 +102,7 @@ export async function getProductCards(
         isFreeShipping: products.isFreeShipping,
         rating: products.rating,
         hasPersonalisation: sql<boolean>`case when jsonb_typeof(${products.personalisationFields}) = 'array' then jsonb_array_length(${products.personalisationFields}) > 0 else false end`.mapWith(Boolean),
-        isOnRequest: sql<boolean>`${isOnRequestSql(db)}`.mapWith(Boolean),
+        isOnRequest: isOnRequestSql(db),
       })
       .from(products)
       .where(and(inArray(products.id, ids), eq(products.isPublished, true))),

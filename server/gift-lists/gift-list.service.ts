@@ -9,7 +9,7 @@ import type { Db } from "#server/db/client.ts";
 import { addresses, giftListInvitations, giftListItems, giftListPurchases, giftLists, productVariants, products } from "#server/db/schema.ts";
 import { checkPersonalisation } from "#server/cart/cart.ts";
 import { describeVariants, type VariantDisplay } from "#server/cart/cart-view.service.ts";
-import { isOnRequestSql } from "#server/cart/cart.service.ts";
+import { isOnRequestSql } from "#server/catalog/product-card.ts";
 import {
   arrivesAfterEvent,
   canDeleteGiftList,

@@ -8,11 +8,11 @@
  * - login, gift-list code lookups and the contact form are rate-limited per account or address.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import messagesIt from "#messages/it.json";
 import { apiEndpoints } from "#server/api/api-registry.ts";
 import { selectRows } from "../db";
-import { closeVite, logIn, signIn, startShopWithVisitors, type InProcessShop } from "./in-process-shop";
+import { logIn, signIn, useShopWithVisitors, type InProcessShop } from "./in-process-shop";
 import type { ConcreteRoute } from "./page-routes";
 
 const slow = { timeout: 240_000 };
@@ -22,14 +22,7 @@ let routes: ConcreteRoute[];
 let admin: string;
 let customer: string;
 
-beforeAll(async () => {
-  ({ shop, routes, admin, customer } = await startShopWithVisitors());
-}, 240_000);
-
-afterAll(async () => {
-  await shop?.close();
-  await closeVite();
-});
+useShopWithVisitors((started) => ({ shop, routes, admin, customer } = started));
 
 /** Whether `text` is shown on the page (an element's content), not merely among the messages the page ships for the browser. */
 const shows = (body: string, text: string) => body.includes(`>${text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;").replace(/"/g, "&quot;")}<`);

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll } from "vitest";
 import { createTestAuthServices } from "#server/accounts/accounts.fixtures.ts";
 import { makeAdmin } from "#server/accounts/admin.service.ts";
 import type { DbHandle } from "#server/db/client.ts";
@@ -188,4 +189,23 @@ export async function startShopWithVisitors() {
     admin: await signIn(shop, "admin", "carla.admin@bimbifelici.test"),
     customer: await signIn(shop, "customer", "anna.cliente@example.it"),
   };
+}
+
+export type ShopWithVisitors = Awaited<ReturnType<typeof startShopWithVisitors>>;
+
+/**
+ * The file's shop with its visitors, started before its tests and closed (with Vite) after them;
+ * `take` hands them to the file's own variables.
+ */
+export function useShopWithVisitors(take: (started: ShopWithVisitors) => void) {
+  let shop: InProcessShop | undefined;
+  beforeAll(async () => {
+    const started = await startShopWithVisitors();
+    shop = started.shop;
+    take(started);
+  }, 240_000);
+  afterAll(async () => {
+    await shop?.close();
+    await closeVite();
+  });
 }

@@ -9,11 +9,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { z } from "zod";
 import { apiEndpoints } from "#server/api/api-registry.ts";
 import { selectRows } from "../db";
-import { closeVite, cookieHeaderOf, startShopWithVisitors, type HttpAnswer, type InProcessShop } from "./in-process-shop";
+import { cookieHeaderOf, useShopWithVisitors, type HttpAnswer, type InProcessShop } from "./in-process-shop";
 import type { ConcreteRoute } from "./page-routes";
 
 const slow = { timeout: 300_000 };
@@ -50,14 +50,7 @@ let routes: ConcreteRoute[];
 let admin: string;
 let customer: string;
 
-beforeAll(async () => {
-  ({ shop, routes, admin, customer } = await startShopWithVisitors());
-}, 240_000);
-
-afterAll(async () => {
-  await shop?.close();
-  await closeVite();
-});
+useShopWithVisitors((started) => ({ shop, routes, admin, customer } = started));
 
 /**
  * The request, with what was sent named when the connection itself fails. An oversized body may be

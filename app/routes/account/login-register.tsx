@@ -35,7 +35,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
   const notice = notices.find((candidate) => candidate === url.searchParams.get("notice")) ?? null;
   return {
-    messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "auth.loginRegister"),
+    messages: getPageMessages(locale, handle),
+    meta: getPageMetaTexts(locale, "auth.loginRegister"),
     redirectTo: url.searchParams.has("redirectTo") ? redirectTo : "",
     oidcName: oidcSettingsOf(services.env)?.name ?? null,
     oidcFailed: url.searchParams.has("oidcError"),

@@ -42,7 +42,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   // Someone else's address (or none): not found, and nothing about it is shown.
   if (editId !== null && !editing) throw data(null, { status: 404 });
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle), meta: getPageMetaTexts(localeOfPath(url.pathname), "myAccount"),
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "myAccount"),
     profile,
     addresses: await listAddresses(db, user.id),
     editing,

@@ -21,7 +21,8 @@ export const handle = { messages: ["purchases", "order.view"] } satisfies Messag
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle), meta: getPageMetaTexts(localeOfPath(url.pathname), "purchases"),
+    messages: getPageMessages(localeOfPath(url.pathname), handle),
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "purchases"),
     orders: await listPurchases(context.get(shopContext).db, user.id),
   };
 }

@@ -39,7 +39,8 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     basket,
     saved: url.searchParams.get("saved") === "1",
     shareUrl: `${publicUrl}${localizedHref(`/basket/${basket.id}`, locale)}`,
-    messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "basket"),
+    messages: getPageMessages(locale, handle),
+    meta: getPageMetaTexts(locale, "basket"),
   };
 }
 

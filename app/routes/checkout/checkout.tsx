@@ -84,7 +84,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const query = Object.fromEntries(url.searchParams);
   const summary = await summaryFor(services, request, locale, { postcode: prefill.postcode, ...query }, user?.id ?? null);
   return {
-    messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "checkout"),
+    messages: getPageMessages(locale, handle),
+    meta: getPageMetaTexts(locale, "checkout"),
     summary,
     /** One per rendering of the page: the same order submitted twice is placed once. */
     idempotencyKey: crypto.randomUUID(),

@@ -61,7 +61,8 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     limits: { giverName: giftListLimits.giverName, giftMessage: giftListLimits.giftMessage },
     // The same contribution form sent twice (a double click) gives one order.
     contributionKey: crypto.randomUUID(),
-    messages: getPageMessages(locale, handle), meta: { title: list.title, description: t("giftLists.public.metaDescription", { title: list.title }) },
+    messages: getPageMessages(locale, handle),
+    meta: { title: list.title, description: t("giftLists.public.metaDescription", { title: list.title }) },
   };
 }
 

@@ -68,7 +68,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (editId !== null && !editing) throw data(null, { status: 404 });
   const sent = Number(url.searchParams.get("count") ?? 0);
   return {
-    messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "giftLists"),
+    messages: getPageMessages(locale, handle),
+    meta: getPageMetaTexts(locale, "giftLists"),
     lists: withInvitations.map(({ ownerUserId: _owner, createdAt: _created, updatedAt: _updated, purchaseCount: _p, invitationCount: _i, ...list }) => list),
     editingId: editing?.id ?? null,
     addresses: addresses.map((address) => ({
