@@ -106,15 +106,16 @@ const emailShape = z.email();
 
 const checkbox = z.preprocess((value) => value === "on" || value === "true" || value === "1" || value === true, z.boolean());
 
+/** Which contribution a form is (its double-click guard) and for which item: read before the whole form. */
+export const ContributionTarget = z.object({ idempotencyKey: z.uuid({ error: errorKey("invalid") }), itemId: GiftListItemId });
+
 /**
  * A guest's contribution toward a group gift: the amount in euros ("50", "12,50") within what the round
  * still lacks (`leftCents`, read before parsing), who gives it, a receipt address. The amount's range is
  * checked here, with the other fields, so one answer names every problem, each on its field.
  */
 export function contributionInput(leftCents: Cents) {
-  return z.object({
-    idempotencyKey: z.uuid({ error: errorKey("invalid") }),
-    itemId: GiftListItemId,
+  return ContributionTarget.extend({
     amount: z.string({ error: errorKey("amountRequired") }).transform((raw, ctx) => {
       const parsed = parseEuroCents(raw);
       if (!parsed.ok || parsed.cents <= 0) {
@@ -141,8 +142,6 @@ export function contributionInput(leftCents: Cents) {
 }
 export type ContributionInput = z.infer<ReturnType<typeof contributionInput>>;
 
-/** Which contribution a form is (its double-click guard) and for which item: read before the whole form. */
-export const ContributionTarget = z.object({ idempotencyKey: z.uuid(), itemId: GiftListItemId });
 
 /** The owner opens an item to group gifting, or closes it again. */
 export const GroupGiftSwitchInput = z.object({ itemId: GiftListItemId, groupGift: z.enum(["on", "off"]) });

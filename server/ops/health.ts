@@ -1,6 +1,7 @@
 /**
  * Waiting for a started shop process to serve: polls its `GET /healthz` (200 once the database answers)
- * until it does. Used by the cluster (each app process, the load suite's shop) and the benchmarks' shop.
+ * until it does. Used by the cluster (each app process, the load suite's shop), the benchmarks' shop and
+ * the end-to-end journeys' shops (e2e/server.ts, e2e/peer-shop.ts).
  */
 export async function waitForHealth(
   baseUrl: string,
