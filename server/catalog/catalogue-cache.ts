@@ -16,7 +16,8 @@ export type CatalogueCache<Value> = {
   get: (db: Db, key: string, compute: () => Promise<Value>) => Promise<Value>;
 };
 
-async function readCatalogueVersion(db: Db): Promise<string> {
+/** The catalogue's version: it moves on at the commit of any change to what the catalogue shows. */
+export async function readCatalogueVersion(db: Db): Promise<string> {
   const [row] = await db.select({ version: sql<string>`last_value::text` }).from(sql`catalogue_version`);
   return row!.version;
 }

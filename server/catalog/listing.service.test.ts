@@ -275,6 +275,22 @@ test("unfiltered counts: every option with products, one-size left out, offers c
   ]);
 });
 
+test("counts follow a catalogue change at once, and an offer that ends leaves the offers at the next request", async () => {
+  const db = await openShop();
+  expect(options((await list(db, "")).facets.colours)).toEqual({ white: 1, black: 2, blue: 1 });
+  // Another process (the back office, an import) adds a colour: the catalogue version moves on at its commit.
+  const [colour] = await db.insert(productColours).values({ productId: 6, colour: "blue", position: 0 }).returning();
+  await db.update(productVariants).set({ colourId: colour!.id }).where(eq(productVariants.productId, 6));
+  const listing = await list(db, "color=blue");
+  expect(options(listing.facets.colours)).toEqual({ white: 1, black: 2, blue: 2 });
+  expect(listing.total).toBe(2);
+  expect(ids(listing)).toEqual([6, 1]);
+
+  // Nothing changes in the catalogue, but the clock passes the end of product 2's offer.
+  const afterOffer = await getListing(db, { scope: shop, query: parseListingQuery(new URLSearchParams("")), locale: "it", now: new Date(future.getTime() + 1) });
+  expect(options(afterOffer!.facets.categories)).toEqual({ "A-spasso": 4, offerte: 1, pappa: 2 });
+});
+
 test("groups: new, best sellers (most sold first), items on sale (running offers with a price)", async () => {
   const db = readOnlyShop();
   expect(ids(await list(db, "group=new"))).toEqual([4, 1]);

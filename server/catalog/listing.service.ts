@@ -3,10 +3,11 @@
  * /sottocategoria/{subcategory}, /marchi/{brand}, and the search (/shop?search=...).
  * Filters combine (any value within one filter, every filter together) and each option carries
  * the number of products it would show given the other filters. Prices sort on what a customer
- * pays today, computed in SQL with the same rounding as server/money.ts. The products shown, their
- * total and the filter counts are read from product_listing, the narrow copy the triggers keep of what
- * a listing needs (categories, brands, colours and sizes as arrays with GIN indexes), not from the
- * wide products rows (docs/decisions/0025-catalogue-caches-and-scale.md).
+ * pays today, computed in SQL with the same rounding as server/money.ts. The products shown are read
+ * from product_listing, the narrow copy the triggers keep of what a listing needs (categories, brands,
+ * colours and sizes as arrays with GIN indexes), not from the wide products rows
+ * (docs/decisions/0025-catalogue-caches-and-scale.md); the total and the filter counts come from the
+ * process's index of those rows (facet-index.ts, docs/decisions/0028-facet-index.md).
  */
 import { and, asc, count, desc, eq, gt, inArray, isNull, not, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
@@ -23,6 +24,7 @@ import {
   subcategories,
 } from "#server/db/schema.ts";
 import { createCatalogueCache } from "./catalogue-cache";
+import { countListing, type ListingSubjectMembers, type ResolvedFilters } from "./facet-index";
 import type { ListingGroup } from "./listing.inputs";
 import {
   buildFacetOptions,
@@ -30,7 +32,6 @@ import {
   listingFacets,
   listingPageSize,
   pageCountOf,
-  type FacetCounts,
   type ListingFacet,
   type ListingFacetOptions,
   type ListingFilters,
@@ -39,7 +40,7 @@ import {
 } from "./listing";
 import { isOneSize } from "#app/lib/sizes.ts";
 import { getProductCards, type ProductCardData } from "./product-card";
-import { listingSearch, matchSearch, type SearchMode } from "./search.service";
+import { listingSearch, matchSearch, type SearchMode, type SearchOnTable } from "./search.service";
 import { offersCategorySlug } from "./taxonomy";
 
 type NamedLink = { slug: string; name: string };
@@ -88,13 +89,11 @@ function effectivePriceSql(now: Date): SQL<number> {
 }
 
 /** On request, with no price shown: the product's own flag or an on-request brand tag, kept in the listing row. */
-function onRequest(): SQL<boolean> {
-  return sql<boolean>`${productListing.isOnRequest}`;
-}
+const onRequest = sql<boolean>`${productListing.isOnRequest}`;
 
 /** Products "in offer": a running discount, and a price to show (on-request products have none). */
 function saleItems(now: Date): SQL {
-  return and(offerRunning(now), not(onRequest()))!;
+  return and(offerRunning(now), not(onRequest))!;
 }
 
 function groupCondition(group: ListingGroup | null, now: Date): Condition {
@@ -112,15 +111,6 @@ function holdsAny(column: PgColumn, values: readonly (number | string)[]): SQL {
   );
   return sql`${column} && array[${items}]::${sql.raw(column.getSQLType())}`;
 }
-
-type ResolvedFilters = {
-  categoryIds: number[];
-  /** The "offerte" category is chosen: it holds whatever is in offer today. */
-  offers: boolean;
-  brandIds: number[];
-  colours: string[];
-  sizes: string[];
-};
 
 function inCategories(categoryIds: number[], offers: boolean, now: Date): Condition {
   const linked = categoryIds.length > 0 ? holdsAny(productListing.categoryIds, categoryIds) : undefined;
@@ -151,9 +141,9 @@ async function resolveSubject(
   catalogue: Catalogue,
   locale: Locale,
   now: Date,
-): Promise<{ subject: ListingSubject; condition: Condition } | null> {
+): Promise<{ subject: ListingSubject; condition: Condition; members: ListingSubjectMembers } | null> {
   const name = nameIn(locale);
-  if (scope.kind === "shop") return { subject: { kind: "shop", layout: scope.layout }, condition: undefined };
+  if (scope.kind === "shop") return { subject: { kind: "shop", layout: scope.layout }, condition: undefined, members: { kind: "all" } };
   if (scope.kind === "category") {
     const category = catalogue.categories.find((candidate) => candidate.slug === scope.slug);
     if (!category) return null;
@@ -172,6 +162,7 @@ async function resolveSubject(
         subcategories: subcategoryRows.map((row) => ({ slug: row.slug, name: name(row), count: row.count })),
       },
       condition: inCategories(category.slug === offersCategorySlug ? [] : [category.id], category.slug === offersCategorySlug, now),
+      members: category.slug === offersCategorySlug ? { kind: "offers" } : { kind: "category", categoryId: category.id },
     };
   }
   if (scope.kind === "subcategory") {
@@ -189,6 +180,7 @@ async function resolveSubject(
         category: { slug: row.category.slug, name: name(row.category) },
       },
       condition: eq(productListing.subcategoryId, row.subcategory.id),
+      members: { kind: "subcategory", subcategoryId: row.subcategory.id },
     };
   }
   const brand = catalogue.brands.find((candidate) => candidate.slug === scope.slug);
@@ -196,6 +188,7 @@ async function resolveSubject(
   return {
     subject: { kind: "brand", slug: brand.slug, name: brand.name },
     condition: holdsAny(productListing.brandIds, [brand.id]),
+    members: { kind: "brand", brandId: brand.id },
   };
 }
 
@@ -246,9 +239,9 @@ function orderOf(query: ListingQuery, searchRank: SQL<number> | null): SQL[] {
 async function priceOrderedIds(db: Db, where: SQL | undefined, { descending, now, offset }: { descending: boolean; now: Date; offset: number }): Promise<number[]> {
   const direction = sql.raw(descending ? "desc" : "asc");
   const branches = [
-    { condition: and(not(onRequest()), not(offerRunning(now))), price: sql<number>`${productListing.priceCents}`, isOnRequest: false },
-    { condition: and(not(onRequest()), offerRunning(now)), price: discountedPriceSql(), isOnRequest: false },
-    { condition: onRequest(), price: effectivePriceSql(now), isOnRequest: true },
+    { condition: and(not(onRequest), not(offerRunning(now))), price: sql<number>`${productListing.priceCents}`, isOnRequest: false },
+    { condition: and(not(onRequest), offerRunning(now)), price: discountedPriceSql(), isOnRequest: false },
+    { condition: onRequest, price: effectivePriceSql(now), isOnRequest: true },
   ];
   const reach = offset + listingPageSize;
   const pages = branches.map(
@@ -264,43 +257,21 @@ async function priceOrderedIds(db: Db, where: SQL | undefined, { descending, now
   return rows.map((row) => row.id);
 }
 
-/** The listing column whose values each filter counts. */
-const facetColumn = {
-  categories: productListing.categoryIds,
-  tags: productListing.brandIds,
-  colours: productListing.colours,
-  sizes: productListing.sizes,
-} satisfies Record<ListingFacet, PgColumn>;
-
 /**
- * The values a listing row counts under in a filter. "Offerte" holds whatever is in offer today, linked to it
- * or not: its link is dropped and it is added to the rows on sale, so its count comes from the same scan.
+ * The published products a search matches (the listing's counts need them as ids), kept while the catalogue
+ * stays the same: a shop's searches repeat, and matching reads every product holding the words.
  */
-function facetValues(facet: ListingFacet, now: Date, offersCategoryId: number | undefined): SQL {
-  if (facet !== "categories" || offersCategoryId === undefined) return sql`${facetColumn[facet]}`;
-  return sql`array_remove(${productListing.categoryIds}, ${offersCategoryId}) || case when ${saleItems(now)} then array[${offersCategoryId}]::integer[] else '{}'::integer[] end`;
+const searchMatchesCache = createCatalogueCache<number[]>({ maxAgeMs: 60_000, maxEntries: 100 });
+
+async function searchMatchIds(db: Db, searched: SearchOnTable, key: { text: string; locale: Locale }): Promise<number[]> {
+  return searchMatchesCache.get(db, JSON.stringify([key.locale, key.text]), async () => {
+    const [row] = await db
+      .select({ ids: sql<number[]>`coalesce(array_agg(${productListing.productId}), '{}')` })
+      .from(productListing)
+      .where(and(eq(productListing.isPublished, true), searched.where));
+    return row?.ids ?? [];
+  });
 }
-
-/**
- * How many products each value of a filter would show: value (or category/brand id) -> count, counted by
- * unnesting the filter's array over the matching listing rows (a product holds each value once).
- */
-async function countFacet(db: Db, facet: ListingFacet, where: SQL | undefined, now: Date, offersCategoryId: number | undefined): Promise<FacetCounts> {
-  const rows = await db
-    .select({ value: sql<string>`facet_value::text`, count: count() })
-    .from(productListing)
-    .crossJoin(sql`unnest(${facetValues(facet, now, offersCategoryId)}) as facet_value`)
-    .where(where)
-    .groupBy(sql`facet_value`);
-  return new Map(rows.map((row) => [row.value, row.count]));
-}
-
-/**
- * A listing's total and its filter counts (one map per shown filter), kept per process while the catalogue
- * stays the same and for at most 10 seconds, so an offer that ends leaves the counts soon after
- * (server/catalog/catalogue-cache.ts). Sort and page do not change them.
- */
-const listingCounts = createCatalogueCache<{ total: number; facetCounts: FacetCounts[] }>({ maxAgeMs: 10_000, maxEntries: 500 });
 
 /** A page of the listing with its filters; null when the category, subcategory or brand is unknown (404). */
 export async function getListing(
@@ -318,7 +289,7 @@ export async function getListing(
     query.search ? matchSearch(db, { text: query.search, locale }) : null,
   ]);
   if (!resolvedSubject) return null;
-  const { subject, condition: subjectCondition } = resolvedSubject;
+  const { subject, condition: subjectCondition, members } = resolvedSubject;
 
   // The page's own subject is not offered as a filter, and a filter of it is ignored.
   const shownFacets = listingFacets.filter(
@@ -341,15 +312,15 @@ export async function getListing(
   const searched = search ? listingSearch(search, locale) : null;
   const base = [eq(productListing.isPublished, true), subjectCondition, groupCondition(query.group, now), searched?.where];
   const where = and(...base, ...filterConditions(resolved, now));
-  const offersCategoryId = catalogue.categories.find((category) => category.slug === offersCategorySlug)?.id;
-  // The counts read the whole catalogue; they are the same for every visitor until it changes.
-  const countsKey = JSON.stringify([scope, query.group, query.search, search ? locale : null, resolved]);
-  const { total, facetCounts } = await listingCounts.get(db, countsKey, async () => {
-    const [[totalRow], ...counts] = await Promise.all([
-      db.select({ total: count() }).from(productListing).where(where),
-      ...shownFacets.map((facet) => countFacet(db, facet, and(...base, ...filterConditions(resolved, now, facet)), now, offersCategoryId)),
-    ]);
-    return { total: totalRow?.total ?? 0, facetCounts: counts };
+  const searchMatches = searched ? await searchMatchIds(db, searched, { text: query.search, locale }) : null;
+  const { total, facetCounts } = await countListing(db, {
+    subject: members,
+    group: query.group,
+    searchMatches,
+    filters: resolved,
+    shownFacets,
+    offersCategoryId: catalogue.categories.find((category) => category.slug === offersCategorySlug)?.id,
+    now,
   });
   const pageCount = pageCountOf(total);
   const page = clampPage(query.page, pageCount);

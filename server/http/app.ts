@@ -10,6 +10,7 @@ import { createAuth } from "#server/accounts/auth.ts";
 import { startExchangeRatesJob } from "#server/currency/rates-job.ts";
 import { readEnv, publicUrlOf, type Env } from "#server/env.ts";
 import { startJob, stopAllJobs } from "#server/jobs/scheduler.ts";
+import { currentFacetIndex } from "#server/catalog/facet-index.ts";
 import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
@@ -60,6 +61,9 @@ export async function startShop(options: StartOptions) {
   startCardPaymentExpiryJob(services);
   // Bank-transfer orders unpaid past their due date expire and give their stock back.
   startOrderExpiryJob(services);
+  // The listing's filter counts come from an index of the catalogue kept in this process: built at start
+  // and again soon after any change, in the background, so visitors seldom wait for it.
+  startJob({ name: "facet-index", everyMs: 5_000, runAtStart: true, log, run: () => currentFacetIndex(handle.db) });
 
   const app = createShopApp({
     services,
