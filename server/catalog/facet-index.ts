@@ -187,6 +187,12 @@ export async function currentFacetIndex(db: Db): Promise<FacetIndex> {
   return index;
 }
 
+/** How many published products each subcategory has (a category page's links to its subcategories). */
+export async function countSubcategoryProducts(db: Db, subcategoryIds: readonly number[]): Promise<Map<number, number>> {
+  const index = await currentFacetIndex(db);
+  return new Map(subcategoryIds.map((id) => [id, index.subcategories.get(id)?.count() ?? 0]));
+}
+
 /** Products in offer at `now`: a running discount and a price to show. */
 function inOfferAt(index: FacetIndex, now: Date): ProductSet {
   const set = new ProductSet(index.size);

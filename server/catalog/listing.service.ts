@@ -9,8 +9,8 @@
  * (docs/decisions/0025-catalogue-caches-and-scale.md); the total and the filter counts come from the
  * process's index of those rows (facet-index.ts, docs/decisions/0028-facet-index.md).
  */
-import { and, asc, count, desc, eq, gt, inArray, isNull, not, or, sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { and, asc, count, desc, eq, gt, isNull, not, or, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import {
@@ -24,7 +24,7 @@ import {
   subcategories,
 } from "#server/db/schema.ts";
 import { createCatalogueCache } from "./catalogue-cache";
-import { countListing, type ListingSubjectMembers, type ResolvedFilters } from "./facet-index";
+import { countListing, countSubcategoryProducts, type ListingSubjectMembers, type ResolvedFilters } from "./facet-index";
 import type { ListingGroup } from "./listing.inputs";
 import {
   buildFacetOptions,
@@ -40,7 +40,7 @@ import {
 } from "./listing";
 import { isOneSize } from "#app/lib/sizes.ts";
 import { getProductCards, type ProductCardData } from "./product-card";
-import { listingSearch, matchSearch, type SearchMode, type SearchOnTable } from "./search.service";
+import { listingSearch, matchSearch, textArray, type SearchMode, type SearchOnTable } from "./search.service";
 import { offersCategorySlug } from "./taxonomy";
 
 type NamedLink = { slug: string; name: string };
@@ -148,18 +148,20 @@ async function resolveSubject(
     const category = catalogue.categories.find((candidate) => candidate.slug === scope.slug);
     if (!category) return null;
     const subcategoryRows = await db
-      .select({ slug: subcategories.slug, nameIt: subcategories.nameIt, nameEn: subcategories.nameEn, count: count(products.id) })
+      .select({ id: subcategories.id, slug: subcategories.slug, nameIt: subcategories.nameIt, nameEn: subcategories.nameEn })
       .from(subcategories)
-      .leftJoin(products, and(eq(products.subcategoryId, subcategories.id), eq(products.isPublished, true)))
       .where(eq(subcategories.categoryId, category.id))
-      .groupBy(subcategories.id)
       .orderBy(asc(subcategories.position), asc(subcategories.id));
+    const productCounts = await countSubcategoryProducts(
+      db,
+      subcategoryRows.map((row) => row.id),
+    );
     return {
       subject: {
         kind: "category",
         slug: category.slug,
         name: name(category),
-        subcategories: subcategoryRows.map((row) => ({ slug: row.slug, name: name(row), count: row.count })),
+        subcategories: subcategoryRows.map((row) => ({ slug: row.slug, name: name(row), count: productCounts.get(row.id)! })),
       },
       condition: inCategories(category.slug === offersCategorySlug ? [] : [category.id], category.slug === offersCategorySlug, now),
       members: category.slug === offersCategorySlug ? { kind: "offers" } : { kind: "category", categoryId: category.id },
@@ -192,17 +194,23 @@ async function resolveSubject(
   };
 }
 
+/** Those of `values` that some row of `table` holds in `column`. */
+async function knownValues(db: Db, values: readonly string[], table: PgTable, column: PgColumn): Promise<{ value: string }[]> {
+  if (values.length === 0) return [];
+  return db
+    .select({ value: sql<string>`chosen.value` })
+    .from(sql`unnest(${textArray(values)}) as chosen(value)`)
+    .where(sql`exists (select 1 from ${table} where ${column} = chosen.value)`);
+}
+
 /** Filter values that name nothing in the catalogue are dropped, so they never empty the page. */
 async function resolveFilters(db: Db, query: ListingFilters, catalogue: Catalogue): Promise<{ applied: ListingFilters; resolved: ResolvedFilters }> {
   const chosenCategories = catalogue.categories.filter((category) => query.categories.includes(category.slug));
   const chosenBrands = catalogue.brands.filter((brand) => query.tags.includes(brand.slug));
+  // One index probe per chosen value (a distinct over the matches would read every product of a colour).
   const [colourRows, sizeRows] = await Promise.all([
-    query.colours.length === 0
-      ? []
-      : db.selectDistinct({ value: productColours.colour }).from(productColours).where(inArray(productColours.colour, query.colours)),
-    query.sizes.length === 0
-      ? []
-      : db.selectDistinct({ value: productVariants.size }).from(productVariants).where(inArray(productVariants.size, query.sizes)),
+    knownValues(db, query.colours, productColours, productColours.colour),
+    knownValues(db, query.sizes, productVariants, productVariants.size),
   ]);
   const known = (values: string[], rows: { value: string }[]) => values.filter((value) => rows.some((row) => row.value === value));
   const applied: ListingFilters = {

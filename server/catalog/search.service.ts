@@ -46,7 +46,8 @@ const pageConfig: Record<Locale, SQL> = {
   en: sql.raw(`'shop_en'::regconfig`),
 };
 
-function textArray(words: readonly string[]): SQL {
+/** `array['a', 'b']::text[]` with each value a parameter. */
+export function textArray(words: readonly string[]): SQL {
   if (words.length === 0) return sql`array[]::text[]`;
   return sql`array[${sql.join(
     words.map((word) => sql`${word}`),
