@@ -55,6 +55,9 @@ export function textArray(words: readonly string[]): SQL {
   )}]::text[]`;
 }
 
+/** A search that nothing can match (no words, or a typo with no close shop word). */
+const matchesNothing: SearchOnTable = { where: sql`false`, rank: sql<number>`0` };
+
 /**
  * A tsquery used as a condition on a search_vector and ranked by PostgreSQL's ts_rank (names and brand
  * weigh more than short descriptions), plus a bonus when the product's name in the page's language
@@ -63,7 +66,7 @@ export function textArray(words: readonly string[]): SQL {
  * statement (so is its OR form), so the GIN index on search_vector serves it.
  */
 function searchOn({ searchVector, nameLead }: { searchVector: PgColumn; nameLead: SQL | PgColumn }, query: SQL | null): SearchOnTable {
-  if (!query) return { where: sql`false`, rank: sql<number>`0` };
+  if (!query) return matchesNothing;
   return {
     where: sql`${searchVector} @@ ${query}`,
     rank: sql<number>`(ts_rank(${searchVector}, ${query}) + case when ${nameLead} @@ (select replace(${query}::text, '&', '|')::tsquery) then 1 else 0 end)`.mapWith(
@@ -86,7 +89,7 @@ function tsqueryMatch(query: SQL, locale: Locale, mode: "exact" | "similar", cor
   return { mode, query, correctedText, ...searchOn({ searchVector: products.searchVector, nameLead: productNameLead(locale) }, query) };
 }
 
-const noMatch: SearchMatch = { mode: "none", query: null, correctedText: null, ...searchOn({ searchVector: products.searchVector, nameLead: sql`null` }, null) };
+const noMatch: SearchMatch = { mode: "none", query: null, correctedText: null, ...matchesNothing };
 
 /**
  * Decides how a search matches: exactly when any published product matches every word; otherwise
