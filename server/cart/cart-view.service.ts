@@ -97,7 +97,7 @@ export async function describeVariants(db: Db, variantIds: readonly number[], lo
       personalisationFields: products.personalisationFields,
       personalisationCostCents: products.personalisationCostCents,
       isPublished: products.isPublished,
-      isOnRequest: isOnRequestSql(db),
+      isOnRequest: isOnRequestSql(),
     })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))

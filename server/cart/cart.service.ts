@@ -53,7 +53,7 @@ export async function loadVariantFacts(db: Tx, variantIds: readonly number[], no
       stock: productVariants.stock,
       isPreorder: productVariants.isPreorder,
       isPublished: products.isPublished,
-      isOnRequest: isOnRequestSql(db),
+      isOnRequest: isOnRequestSql(),
       personalisationFields: products.personalisationFields,
       priceCents: products.priceCents,
       discountPercent: products.discountPercent,

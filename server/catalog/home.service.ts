@@ -29,7 +29,7 @@ export async function getHomeProducts(db: Db, locale: Locale, now: Date): Promis
   const [newIds, bestIds, offerIds] = await Promise.all([
     selectRowIds(db, eq(products.isNew, true), desc(products.createdAt)),
     selectRowIds(db, gt(products.saleCount, 0), desc(products.saleCount)),
-    selectRowIds(db, and(gt(products.discountPercent, 0), offerRunning, not(isOnRequestSql(db))), desc(products.discountPercent)),
+    selectRowIds(db, and(gt(products.discountPercent, 0), offerRunning, not(isOnRequestSql())), desc(products.discountPercent)),
   ]);
   const cards = await getProductCards(db, { productIds: [...newIds, ...bestIds, ...offerIds], locale, now });
   const byId = new Map(cards.map((card) => [card.id, card]));

@@ -2,10 +2,10 @@
  * The product card's data (app/ui/product-card.tsx): one shape for the listings, the search,
  * the home page rows and suggestions, loaded for a page of products in three queries.
  */
-import { and, asc, eq, exists, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
-import { brands, productBrands, productImages, products, productVariants } from "#server/db/schema.ts";
+import { brands, productBrands, productImages, productListing, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#app/lib/sizes.ts";
 
@@ -58,23 +58,13 @@ export function getCardPurchase(product: {
 }
 
 /**
- * On request: flagged on the product, or implied by an on-request brand tag (DECISIONS.md, Catalogue).
- * The one TypeScript form of the rule, for queries on `products` (cards, cart, gift lists); the listing
- * reads the same rule from product_listing.is_on_request, which refresh_product_listing (migration 0011) writes.
+ * On request: flagged on the product, or implied by an on-request brand tag (DECISIONS.md, Catalogue), for
+ * queries on `products` (cards, cart, gift lists). The rule itself is written once, in SQL:
+ * refresh_product_listing (migration 0011) keeps it in the product's listing row whenever the product, its
+ * brands or a brand's flag change, in the same transaction, so this reads that row.
  */
-export function isOnRequestSql(db: Db): SQL<boolean> {
-  return (
-    or(
-      products.isOnRequest,
-      exists(
-        db
-          .select({ one: sql`1` })
-          .from(productBrands)
-          .innerJoin(brands, eq(brands.id, productBrands.brandId))
-          .where(and(eq(productBrands.productId, products.id), eq(brands.marksOnRequest, true))),
-      ),
-    ) as SQL<boolean>
-  ).mapWith(Boolean);
+export function isOnRequestSql(): SQL<boolean> {
+  return sql<boolean>`(select ${productListing.isOnRequest} from ${productListing} where ${productListing.productId} = ${products.id})`.mapWith(Boolean);
 }
 
 /**
@@ -102,7 +92,7 @@ export async function getProductCards(
         isFreeShipping: products.isFreeShipping,
         rating: products.rating,
         hasPersonalisation: sql<boolean>`case when jsonb_typeof(${products.personalisationFields}) = 'array' then jsonb_array_length(${products.personalisationFields}) > 0 else false end`.mapWith(Boolean),
-        isOnRequest: isOnRequestSql(db),
+        isOnRequest: isOnRequestSql(),
       })
       .from(products)
       .where(and(inArray(products.id, ids), eq(products.isPublished, true))),

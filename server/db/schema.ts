@@ -276,7 +276,7 @@ export const productListing = pgTable(
       .primaryKey()
       .references(() => products.id, { onDelete: "cascade" }),
     isPublished: boolean().notNull(),
-    /** The product's own flag, or a brand tag that marks on request (as isOnRequestSql of product-card.ts). */
+    /** The product's own flag, or a brand tag that marks on request: the one place the rule is kept (isOnRequestSql reads it). */
     isOnRequest: boolean().notNull(),
     isNew: boolean().notNull(),
     saleCount: integer().notNull(),

@@ -260,7 +260,7 @@ export async function addProductToGiftList(
   if (!list) return notFound;
   if (list.status === "closed") return { ok: false, error: "closed" };
   const [variant] = await db
-    .select({ id: productVariants.id, isPublished: products.isPublished, isOnRequest: isOnRequestSql(db), fields: products.personalisationFields })
+    .select({ id: productVariants.id, isPublished: products.isPublished, isOnRequest: isOnRequestSql(), fields: products.personalisationFields })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(productVariants.id, input.variantId));
