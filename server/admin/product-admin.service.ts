@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, exists, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Locale } from "#app/lib/locale.ts";
-import { matchSearch, refreshProductSearch } from "#server/catalog/search.service.ts";
+import { matchSearch, productsSearch, refreshProductSearch } from "#server/catalog/search.service.ts";
 import { offersCategorySlug } from "#server/catalog/taxonomy.ts";
 import type { Db } from "#server/db/client.ts";
 import { pageOf } from "#server/db/paging.ts";
@@ -241,8 +241,9 @@ export async function listAdminProducts(db: Db, filters: AdminProductFilters, lo
     const skuLike = sql`${products.sku} ilike ${`${filters.q.replace(/[%_\\]/g, "\\$&")}%`}`;
     const byVariantSku = exists(db.select({ one: sql`1` }).from(productVariants).where(and(eq(productVariants.productId, products.id), eq(productVariants.sku, filters.q))));
     const byId = /^\d{1,9}$/.test(filters.q) ? eq(products.id, Number(filters.q)) : sql`false`;
-    conditions.push(or(match.where, skuLike, byVariantSku, byId)!);
-    if (match.mode !== "none") rank = match.rank;
+    const searched = productsSearch(match, locale);
+    conditions.push(or(searched.where, skuLike, byVariantSku, byId)!);
+    if (match.mode !== "none") rank = searched.rank;
   }
   if (filters.category) {
     conditions.push(

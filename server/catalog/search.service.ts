@@ -27,8 +27,8 @@ export type SearchOnTable = {
   rank: SQL<number>;
 };
 
-/** `where` and `rank` are on the products table (the back office's list); the shop's listing uses listingSearch. */
-export type SearchMatch = SearchOnTable & {
+/** How a search matches; listingSearch and productsSearch turn it into a condition and an order on their table. */
+export type SearchMatch = {
   mode: SearchMode;
   /** The tsquery itself, a scalar subquery (null when nothing can match). */
   query: SQL | null;
@@ -85,11 +85,12 @@ export function listingSearch(match: SearchMatch, locale: Locale): SearchOnTable
   return searchOn({ searchVector: productListing.searchVector, nameLead: locale === "en" ? productListing.nameLeadEn : productListing.nameLeadIt }, match.query);
 }
 
-function tsqueryMatch(query: SQL, locale: Locale, mode: "exact" | "similar", correctedText: string | null): SearchMatch {
-  return { mode, query, correctedText, ...searchOn({ searchVector: products.searchVector, nameLead: productNameLead(locale) }, query) };
+/** The search on the products table (the back office's list), each name's first word computed per row. */
+export function productsSearch(match: SearchMatch, locale: Locale): SearchOnTable {
+  return searchOn({ searchVector: products.searchVector, nameLead: productNameLead(locale) }, match.query);
 }
 
-const noMatch: SearchMatch = { mode: "none", query: null, correctedText: null, ...matchesNothing };
+const noMatch: SearchMatch = { mode: "none", query: null, correctedText: null };
 
 /**
  * Decides how a search matches: exactly when any published product matches every word; otherwise
@@ -121,7 +122,7 @@ export async function matchSearch(db: Db, { text, locale, prefixLast = false }: 
       )`,
     })
     .from(sql`(select 1) as probe`);
-  if (probe?.hasExact) return tsqueryMatch(exactQuery, locale, "exact", null);
+  if (probe?.hasExact) return { mode: "exact", query: exactQuery, correctedText: null };
 
   const corrections = (probe?.corrections ?? []).map((line) => {
     const [typed, ...closest] = line.split(" ").filter(Boolean);
@@ -130,12 +131,11 @@ export async function matchSearch(db: Db, { text, locale, prefixLast = false }: 
   if (corrections.length === 0 || corrections.some((correction) => correction.closest.length === 0)) return noMatch;
   const bestOf = new Map(corrections.map((correction) => [correction.typed, correction.closest[0]!]));
   const groups = corrections.map((correction) => correction.closest.join(" "));
-  return tsqueryMatch(
-    sql`(select shop_similar_query(${textArray(groups)}, ${pageConfig[locale]}))`,
-    locale,
-    "similar",
-    words.map((word) => bestOf.get(word) ?? word).join(" "),
-  );
+  return {
+    mode: "similar",
+    query: sql`(select shop_similar_query(${textArray(groups)}, ${pageConfig[locale]}))`,
+    correctedText: words.map((word) => bestOf.get(word) ?? word).join(" "),
+  };
 }
 
 /**
