@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
+import { localizedHref } from "../app/lib/locale";
 import { localOidcIdentity, startLocalOidcProvider, type LocalOidcProvider } from "../server/accounts/local-oidc-provider";
 import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local-smtp-server";
 import { expect as baseExpect, test } from "./fixtures";
@@ -79,7 +80,6 @@ const texts = {
     loggedOut: "You have logged out.",
   },
 } as const satisfies Record<Locale, unknown>;
-const prefix = (locale: Locale) => (locale === "en" ? "/en" : "");
 
 const uniqueEmail = (tag: string) => `${tag}-${crypto.randomBytes(4).toString("hex")}@example.com`;
 
@@ -95,34 +95,36 @@ for (const locale of ["it", "en"] as const) {
 
   test(`logged out, account pages answer the 401 page and come back after login (${locale})`, async ({ page, expectNoAxeViolations }) => {
     for (const path of ["/my-account", "/shopping", "/admin"]) {
-      const response = await open(page, `${prefix(locale)}${path}`);
+      const response = await open(page, localizedHref(path, locale));
       expect(response?.status(), path).toBe(401);
       await expect(page.getByRole("heading", { level: 1, name: t.loginRequired })).toBeVisible();
     }
     await expectNoAxeViolations(page);
     // The page's link keeps the way back.
     await page.getByRole("link", { name: t.loginOrRegister }).click();
-    await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/login-register\\?redirectTo=${encodeURIComponent(`${prefix(locale)}/admin`)}`));
+    await expect(page).toHaveURL(
+      new RegExp(`${localizedHref("/login-register", locale)}\\?redirectTo=${encodeURIComponent(localizedHref("/admin", locale))}`),
+    );
   });
 
   test(`register, log in before confirming, manage addresses, see purchases, log out (${locale})`, async ({ page, expectNoAxeViolations }) => {
     const email = uniqueEmail(`journey-${locale}`);
-    await open(page, `${prefix(locale)}/login-register`);
+    await open(page, localizedHref("/login-register", locale));
     await expectNoAxeViolations(page);
     await register(page, { name: "Maria Rossi", email }, locale);
     await expectNoAxeViolations(page);
 
     // From the 401 page of /shopping: log in, and land back on /shopping.
-    await open(page, `${prefix(locale)}/shopping`);
+    await open(page, localizedHref("/shopping", locale));
     await page.getByRole("link", { name: t.loginOrRegister }).click();
     await logIn(page, { email }, locale);
-    await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/shopping$`));
+    await expect(page).toHaveURL(new RegExp(`${localizedHref("/shopping", locale)}$`));
     await expect(page.getByRole("heading", { level: 1, name: t.purchases })).toBeVisible();
     await expect(page.getByRole("heading", { name: t.noPurchases })).toBeVisible();
     await expectNoAxeViolations(page);
 
     // Addresses: wrong postcode and province first, each message on its field.
-    await open(page, `${prefix(locale)}/my-account`);
+    await open(page, localizedHref("/my-account", locale));
     const form = page.getByRole("form", { name: t.addAddressForm });
     await form.getByLabel(t.label).fill("Casa");
     await form.getByRole("textbox", { name: t.firstName, exact: true }).fill("Maria");
@@ -158,7 +160,7 @@ for (const locale of ["it", "en"] as const) {
     await expect(page.getByText("80078 Pozzuoli (NA)")).toHaveCount(0);
 
     await logOut(page, locale, "Maria Rossi");
-    const after = await open(page, `${prefix(locale)}/my-account`);
+    const after = await open(page, localizedHref("/my-account", locale));
     expect(after?.status()).toBe(401);
   });
 }

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
+import { localizedHref } from "../app/lib/locale";
 import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local-smtp-server";
 import { startLocalStripeServer, type LocalStripeServer } from "../server/payments/local-stripe-server";
 import { expect as baseExpect, test } from "./fixtures";
@@ -83,9 +84,8 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
   /** A guest with product 127 in the cart fills the checkout for standard delivery and card, and orders. */
   async function orderByCard(page: Page, locale: Locale) {
     const t = texts[locale];
-    const base = locale === "en" ? "/en" : "";
     await addToCart(page, variantIdOf(127), 1, { shopUrl: shop.baseUrl });
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     const field = (name: string) => page.getByRole("textbox", { name, exact: true });
     await field(t.firstName).fill("Carmela");
     await field(t.lastName).fill("Russo");

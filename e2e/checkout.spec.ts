@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
+import { localizedHref } from "../app/lib/locale";
 import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Issue 6, checkout and the order page. Products of the sample catalogue (server/catalog/sample-catalogue.ts),
@@ -99,7 +100,6 @@ const texts = {
   },
 } as const;
 type Locale = keyof typeof texts;
-const prefix = (locale: Locale) => (locale === "en" ? "/en" : "");
 
 const origin = () => process.env.E2E_BASE_URL!;
 
@@ -151,11 +151,10 @@ const summaryTotal = (page: Page) => page.getByTestId("summary-total");
 
 for (const locale of ["it", "en"] as const) {
   const t = texts[locale];
-  const base = prefix(locale);
 
   test(`a guest pays by bank transfer and sees the IBAN and reason (${locale})`, async ({ page, expectNoAxeViolations }) => {
     await addToCart(page, variantIdOf(66));
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     await expect(page.getByRole("heading", { level: 1, name: t.checkoutTitle })).toBeVisible();
     await expectNoAxeViolations(page);
     await fillContact(page, locale, { email: uniqueEmail("bonifico") });
@@ -178,7 +177,7 @@ for (const locale of ["it", "en"] as const) {
 
   test(`a guest pays cash on delivery with free local delivery; a tampered total is ignored (${locale})`, async ({ page }) => {
     await addToCart(page, variantIdOf(67));
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     await fillContact(page, locale, { email: uniqueEmail("contrassegno") });
     await fillAddress(page, locale, casalnuovo);
     // In the shop's town: free home delivery, and standard delivery is not offered.
@@ -205,7 +204,7 @@ for (const locale of ["it", "en"] as const) {
 
   test(`a guest collects in the shop and pays there (${locale})`, async ({ page, expectNoAxeViolations }) => {
     await addToCart(page, variantIdOf(74));
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     await fillContact(page, locale, { email: uniqueEmail("negozio") });
     await page.getByRole("radio", { name: t.collection }).check();
     // No address for collection; cash on delivery is not possible, with the reason.
@@ -222,7 +221,7 @@ for (const locale of ["it", "en"] as const) {
 
   test(`a guest pays by card on the labelled test-payment page and the order is paid (${locale})`, async ({ page, expectNoAxeViolations }) => {
     await addToCart(page, variantIdOf(127));
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     await fillContact(page, locale, { email: uniqueEmail("carta") });
     await fillAddress(page, locale, rome);
     await page.getByRole("radio", { name: t.standard }).check();
@@ -239,13 +238,13 @@ for (const locale of ["it", "en"] as const) {
   });
 
   test(`bad input gets clear messages next to the fields, and an empty cart a way to the shop (${locale})`, async ({ page, expectNoAxeViolations }) => {
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     await expect(page.getByRole("heading", { name: t.empty })).toBeVisible();
     await expect(page.getByRole("link", { name: t.toShop })).toBeVisible();
     await expectNoAxeViolations(page);
 
     await addToCart(page, variantIdOf(66));
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     await fillContact(page, locale, { email: uniqueEmail("errori") });
     await fillAddress(page, locale, { ...rome, postcode: "8001" });
     await page.getByRole("radio", { name: t.standard }).check();
@@ -265,9 +264,9 @@ for (const locale of ["it", "en"] as const) {
 
   test(`cash on delivery with collection is refused even when the form is forged (${locale})`, async ({ page }) => {
     await addToCart(page, variantIdOf(66));
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     const idempotencyKey = await page.locator("input[name=idempotencyKey]").inputValue();
-    const response = await page.request.post(`${base}/checkout`, {
+    const response = await page.request.post(localizedHref("/checkout", locale), {
       form: {
         idempotencyKey,
         intent: "place",
@@ -285,7 +284,7 @@ for (const locale of ["it", "en"] as const) {
     expect(response.status()).toBe(400);
     expect(await response.text()).toContain(t.codWithCollection);
     // Nothing was ordered: the cart still holds the line.
-    await open(page, `${base}/checkout`);
+    await open(page, localizedHref("/checkout", locale));
     await expect(summaryTotal(page)).toHaveText(/29[,.]90/);
   });
 
@@ -294,7 +293,7 @@ for (const locale of ["it", "en"] as const) {
 
     test(`a customer finds the order in their purchases (${locale})`, async ({ page, signedIn }) => {
       await addToCart(page, variantIdOf(74));
-      await open(page, `${base}/checkout`);
+      await open(page, localizedHref("/checkout", locale));
       // The profile fills the contact details.
       await expect(field(page, "E-mail")).toHaveValue(signedIn!.email);
       await field(page, t.phone).fill("+39 333 765 4321");
@@ -302,7 +301,7 @@ for (const locale of ["it", "en"] as const) {
       await page.getByRole("radio", { name: t.inShop }).check();
       const number = await placeOrder(page, locale);
 
-      await open(page, `${base}/shopping`);
+      await open(page, localizedHref("/shopping", locale));
       await expect(page.getByRole("heading", { name: new RegExp(`${number}$`) })).toBeVisible();
       await page.getByRole("link", { name: t.viewOrder(number) }).click();
       // The owner sees the order without the link's token.

@@ -27,6 +27,21 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How a child process ended ("code 1", "code SIGTERM"), or null while it runs. */
+export function exitOf(child: ChildProcess): string | null {
+  return child.exitCode !== null || child.signalCode !== null ? `code ${child.exitCode ?? child.signalCode}` : null;
+}
+
+/** Stops a shop process the tests started: SIGTERM lets it close its database; SIGKILL if it still runs 15 s later. */
+export async function stopChildProcess(child: ChildProcess): Promise<void> {
+  if (exitOf(child) !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 export async function startPeerShop(options: {
   name: string;
   env: (baseUrl: string) => Record<string, string>;
@@ -61,11 +76,7 @@ export async function startPeerShop(options: {
     },
   });
   const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGTERM");
-      await exited;
-    }
+    await stopChildProcess(server);
     fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {
@@ -73,7 +84,7 @@ export async function startPeerShop(options: {
       name: `the ${options.name} shop`,
       timeoutMs: 180_000,
       intervalMs: 300,
-      exited: () => (server.exitCode !== null ? `code ${server.exitCode}` : null),
+      exited: () => exitOf(server),
     });
   } catch (error) {
     await stop();

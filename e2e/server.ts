@@ -5,14 +5,14 @@
  * back-office account of back-office-account.ts is made on that folder. The returned teardown
  * stops it and deletes the data. With E2E_BASE_URL already set, that server is used as it is.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { waitForHealth } from "../server/ops/health";
 import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
-import { freePort } from "./peer-shop";
+import { exitOf, freePort, stopChildProcess } from "./peer-shop";
 
 const root = path.resolve(import.meta.dirname, "..");
 const startTimeoutMs = Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000);
@@ -60,10 +60,10 @@ export default async function startShop() {
       name: "e2e: the shop",
       timeoutMs: startTimeoutMs,
       intervalMs: 250,
-      exited: () => (server.exitCode !== null || server.signalCode !== null ? `code ${server.exitCode ?? server.signalCode}` : null),
+      exited: () => exitOf(server),
     });
   } catch (error) {
-    await stopServer(server);
+    await stopChildProcess(server);
     const tail = fs.readFileSync(logFile, "utf8").split("\n").slice(-40).join("\n");
     fs.rmSync(scratch, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n--- last lines of the server log ---\n${tail}`);
@@ -72,7 +72,7 @@ export default async function startShop() {
   process.env.E2E_BASE_URL = baseUrl;
 
   return async () => {
-    await stopServer(server);
+    await stopChildProcess(server);
     if (process.env.E2E_KEEP_DATA) console.log(`e2e: data and server log kept in ${scratch}`);
     else fs.rmSync(scratch, { recursive: true, force: true });
   };
@@ -81,13 +81,4 @@ export default async function startShop() {
 function makeBackOfficeAccount(env: NodeJS.ProcessEnv) {
   createBackOfficeAccount({ dataDir: env.DATA_DIR!, mediaDir: env.MEDIA_DIR!, ...backOfficeAccount });
   process.env.E2E_BACK_OFFICE = "1";
-}
-
-async function stopServer(server: ChildProcess) {
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once("exit", resolve));
-  server.kill("SIGTERM");
-  const timer = setTimeout(() => server.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
 }

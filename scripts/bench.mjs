@@ -6,12 +6,11 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { summariesSince, summaryMarkdown } from "../bench/lib/results.mjs";
+import { buildIfMissing, root } from "./lib/suite.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
-if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
-  const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+// A failed build ends the bench with its exit code, before any benchmark runs.
+const buildExitCode = await buildIfMissing("bench");
+if (buildExitCode !== 0) process.exit(buildExitCode);
 const args = process.argv.slice(2);
 const markdown = args.includes("--markdown");
 const only = args.filter((arg) => !arg.startsWith("--"));

@@ -34,7 +34,7 @@ async function checkBudgets() {
     console.error(`budgets: no Chromium at ${chromiumPath}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
     return failed;
   }
-  if (!process.env.BENCH_BASE_URL && !(await buildIfMissing("budgets"))) return failed;
+  if (!process.env.BENCH_BASE_URL && (await buildIfMissing("budgets")) !== 0) return failed;
   // Imported here: they load Lighthouse, which a missing Chromium or build need not wait for.
   const chromeLauncher = await import("chrome-launcher");
   const { judgeRun, lighthousePages, metricsOf, raiseCpuPriority, runLighthouseMedian } = await import("../bench/lib/lighthouse-pages.mjs");

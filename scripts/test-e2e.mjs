@@ -18,7 +18,7 @@ async function runJourneys(playwrightArgs) {
     console.error(`e2e: no Chromium at ${chromium}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
     return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
   }
-  if (!process.env.E2E_BASE_URL && !(await buildIfMissing("e2e"))) return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
+  if (!process.env.E2E_BASE_URL && (await buildIfMissing("e2e")) !== 0) return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-report-"));
   const report = path.join(scratch, "report.json");

@@ -36,7 +36,7 @@ async function runSuite() {
     console.error(`load: PostgreSQL does not answer at ${server.hostname}:${server.port || 5432}: start it or set TEST_DATABASE_URL.`);
     return failed;
   }
-  if (!(await buildIfMissing("load"))) return failed;
+  if ((await buildIfMissing("load")) !== 0) return failed;
   const report = path.join(scratch, "vitest.json");
   const exitCode = await run(
     "load",

@@ -108,6 +108,15 @@ test.each(pageModules.map((page) => [path.relative(appDir, page.file), page]))(
   },
 );
 
+test("every page has a loader: its messages reach the browser in its loader data (server/i18n/page-messages.ts)", slow, async () => {
+  const withoutLoader: string[] = [];
+  for (const page of pageModules) {
+    const module = (await import(page.file)) as { loader?: unknown };
+    if (typeof module.loader !== "function") withoutLoader.push(path.relative(appDir, page.file));
+  }
+  expect(withoutLoader).toEqual([]);
+});
+
 test("error pages of routes use only the root's messages: they show when the loaders under them failed", slow, async () => {
   const shell = (await listedMessages(rootFile)) ?? [];
   const boundaries = pageModules.filter((page) => /\nexport function ErrorBoundary/.test(fs.readFileSync(page.file, "utf8")));

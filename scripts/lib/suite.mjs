@@ -37,11 +37,11 @@ export function run(label, command, args, { env = {}, timeoutMs } = {}) {
   });
 }
 
-/** Builds the shop when build/ has no server bundle; false when that build failed. */
+/** Builds the shop when build/ has no server bundle: 0 when it is there, or the build's exit code (1 after 10 minutes). */
 export async function buildIfMissing(label) {
-  if (fs.existsSync(path.join(root, "build/server/index.js"))) return true;
+  if (fs.existsSync(path.join(root, "build/server/index.js"))) return 0;
   console.log(`${label}: build/ is missing, building the shop first`);
-  return (await run(label, "npm", ["run", "build"], { timeoutMs: 600_000 })) === 0;
+  return run(label, "npm", ["run", "build"], { timeoutMs: 600_000 });
 }
 
 export function readJson(file) {

@@ -9,6 +9,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { answerApiPreflight } from "#server/api/api-handler.ts";
 import type { DbHandle } from "#server/db/client.ts";
+import { withPageMessages } from "#server/i18n/page-messages.ts";
 import { requestContext, shopContext, type ShopServices } from "./context";
 import { createDatabaseGate, sendUnavailable } from "./database-gate";
 import { pageConcurrencyOf, pageQueue } from "./page-queue";
@@ -78,10 +79,9 @@ export function createShopApp(options: ShopAppOptions) {
       .catch(next);
   });
 
-  app.all(
-    "/{*splat}",
+  const handlerOf = (build: ServerBuild | (() => Promise<ServerBuild>)) =>
     createRequestHandler({
-      build: options.build,
+      build,
       mode: options.mode,
       getLoadContext(req, res) {
         const context = new RouterContextProvider();
@@ -89,8 +89,17 @@ export function createShopApp(options: ShopAppOptions) {
         context.set(requestContext, { cspNonce: String(res.locals.cspNonce), clientIp: req.ip ?? "", database: gate });
         return context;
       },
-    }),
-  );
+    });
+  // Each page's loader data carries its messages (server/i18n/page-messages.ts). In development the build is
+  // asked for at every request (Vite reloads it); in production it is read once and handed over as it is,
+  // since React Router derives its routes and handlers again at every request when given a function.
+  const pageHandler =
+    options.mode === "development"
+      ? Promise.resolve(handlerOf(async () => withPageMessages(await options.build())))
+      : options.build().then((build) => handlerOf(withPageMessages(build)));
+  app.all("/{*splat}", (req, res, next) => {
+    pageHandler.then((handle) => handle(req, res, next)).catch(next);
+  });
 
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);

@@ -15,7 +15,6 @@ import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/login-register";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 const notices = ["registered", "reset", "loggedOut", "verified"] as const;
 type Notice = (typeof notices)[number];
@@ -35,7 +34,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
   const notice = notices.find((candidate) => candidate === url.searchParams.get("notice")) ?? null;
   return {
-    messages: getPageMessages(locale, handle),
     meta: getPageMetaTexts(locale, "auth.loginRegister"),
     redirectTo: url.searchParams.has("redirectTo") ? redirectTo : "",
     oidcName: oidcSettingsOf(services.env)?.name ?? null,

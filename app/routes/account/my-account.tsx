@@ -23,7 +23,6 @@ import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/my-account";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** Confirmations shown after a change (Post/Redirect/Get: `?done=...`). */
 const doneCodes = ["profileSaved", "addressAdded", "addressUpdated", "addressDeleted", "addressDefault", "emailSent", "passwordChanged", "verificationSent", "emailVerified"] as const;
@@ -42,7 +41,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   // Someone else's address (or none): not found, and nothing about it is shown.
   if (editId !== null && !editing) throw data(null, { status: 404 });
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: getPageMetaTexts(localeOfPath(url.pathname), "myAccount"),
     profile,
     addresses: await listAddresses(db, user.id),

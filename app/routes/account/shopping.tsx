@@ -13,7 +13,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/shopping";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["purchases", "order.view"] } satisfies MessagesHandle;
@@ -21,7 +20,6 @@ export const handle = { messages: ["purchases", "order.view"] } satisfies Messag
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: getPageMetaTexts(localeOfPath(url.pathname), "purchases"),
     orders: await listPurchases(context.get(shopContext).db, user.id),
   };

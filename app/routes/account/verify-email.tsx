@@ -11,7 +11,6 @@ import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/verify-email";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["auth"] } satisfies MessagesHandle;
@@ -23,7 +22,6 @@ export const handle = { messages: ["auth"] } satisfies MessagesHandle;
 export function loader({ url }: Route.LoaderArgs) {
   const token = VerificationToken.safeParse(url.searchParams.get("token") ?? "");
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: getPageMetaTexts(localeOfPath(url.pathname), "auth.verify"),
     token: token.success ? token.data : null,
   };

@@ -11,7 +11,6 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/audit";
 import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;
@@ -24,7 +23,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const actor = (url.searchParams.get("actor") ?? "").trim().slice(0, 200);
   const page = Number(url.searchParams.get("page")) || 1;
   const audit = await listAudit(db, { entity: entity || null, actor: actor || null, page: Number.isSafeInteger(page) ? page : 1 });
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "admin.audit"), locale, entity, actor, audit };
+  return { meta: getPageMetaTexts(locale, "admin.audit"), locale, entity, actor, audit };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

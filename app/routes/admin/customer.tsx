@@ -13,7 +13,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/customer";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["giftLists", "order", "orderStatus"] } satisfies MessagesHandle;
@@ -28,7 +27,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const locale = localeOfPath(url.pathname);
   const customer = await getAdminCustomer(db, params.userId);
   if (!customer) throw data(null, { status: 404 });
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "admin.customer"), locale, customer };
+  return { meta: getPageMetaTexts(locale, "admin.customer"), locale, customer };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

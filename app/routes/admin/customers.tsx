@@ -12,7 +12,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/customers";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;
@@ -24,7 +23,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const filters = parseAdminCustomerFilters(url.searchParams);
   return {
-    messages: getPageMessages(locale, handle),
     meta: getPageMetaTexts(locale, "admin.customers"),
     locale,
     filters,

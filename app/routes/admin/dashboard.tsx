@@ -12,7 +12,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/dashboard";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved"] } satisfies MessagesHandle;
@@ -23,7 +22,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const dashboard = await getDashboard(db, { now: new Date(), locale });
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "adminDashboard"), name: admin.name, locale, dashboard };
+  return { meta: getPageMetaTexts(locale, "adminDashboard"), name: admin.name, locale, dashboard };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

@@ -14,7 +14,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/gift-list";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["giftLists", "order", "orderStatus", "product", "productPage", "saved"] } satisfies MessagesHandle;
@@ -27,7 +26,6 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const list = await getAdminGiftList(db, { giftListId: params.giftListId, locale, now: new Date() });
   if (!list) throw data(null, { status: 404 });
   return {
-    messages: getPageMessages(locale, handle),
     meta: getPageMetaTexts(locale, "admin.giftList"),
     locale,
     list,

@@ -13,7 +13,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/import";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;
@@ -28,12 +27,11 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const locale = localeOfPath(url.pathname);
   const meta = getPageMetaTexts(locale, "admin.import");
   if (params.jobId === undefined)
-    return { locale, messages: getPageMessages(locale, handle), meta, job: null, columns: csvColumns, maxRows: maxCsvRows };
+    return { locale, meta, job: null, columns: csvColumns, maxRows: maxCsvRows };
   const job = await getImportJob(context.get(shopContext).db, { id: params.jobId, now: new Date() });
   if (!job || job.ownerUserId !== admin.id) throw data(null, { status: 404 });
   return {
     locale,
-    messages: getPageMessages(locale, handle),
     meta,
     columns: csvColumns,
     maxRows: maxCsvRows,

@@ -6,7 +6,6 @@ import { AdminNav } from "#app/ui/admin-nav.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import type { Route } from "./+types/layout";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The back office's own messages, for every page inside it (app/lib/route-messages.ts). */
 export const handle = { messages: ["admin", "adminDashboard"] } satisfies MessagesHandle;
@@ -17,7 +16,7 @@ export const handle = { messages: ["admin", "adminDashboard"] } satisfies Messag
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(context, request);
-  return { locale: localeOfPath(url.pathname), adminName: admin.name, messages: getPageMessages(localeOfPath(url.pathname), handle) };
+  return { locale: localeOfPath(url.pathname), adminName: admin.name };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {

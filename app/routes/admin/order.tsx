@@ -18,7 +18,6 @@ import { paymentProviderOf } from "#server/payments/payment-provider.ts";
 import type { Route } from "./+types/order";
 import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved"] } satisfies MessagesHandle;
@@ -30,7 +29,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const detail = await getAdminOrder(db, { orderId: params.orderId, locale });
   if (!detail) throw data(null, { status: 404 });
   const done = url.searchParams.get("done");
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "admin.order"), locale, detail, done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null };
+  return { meta: getPageMetaTexts(locale, "admin.order"), locale, detail, done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null };
 }
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {

@@ -13,7 +13,6 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { orderStatuses } from "#server/orders/order-status.ts";
 import type { Route } from "./+types/orders";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["order", "orderStatus"] } satisfies MessagesHandle;
@@ -24,7 +23,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const filters = parseAdminOrderFilters(url.searchParams);
   const list = await listAdminOrders(db, filters);
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "admin.orders"), locale, filters, list, statuses: [...orderStatuses], payments: paymentMethod.enumValues, deliveries: deliveryMethod.enumValues };
+  return { meta: getPageMetaTexts(locale, "admin.orders"), locale, filters, list, statuses: [...orderStatuses], payments: paymentMethod.enumValues, deliveries: deliveryMethod.enumValues };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

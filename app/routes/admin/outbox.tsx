@@ -13,7 +13,6 @@ import { countOutboxByStatus, listOutbox, outboxStatuses, type OutboxStatus } fr
 import type { Route } from "./+types/outbox";
 import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["mail"] } satisfies MessagesHandle;
@@ -26,7 +25,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const status = (outboxStatuses as readonly string[]).includes(requested ?? "") ? (requested as OutboxStatus) : null;
   const page = Number(url.searchParams.get("page")) || 1;
   const [outbox, counts] = await Promise.all([listOutbox(db, { status, page: Number.isSafeInteger(page) ? page : 1 }), countOutboxByStatus(db)]);
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "admin.outbox"), locale, status, statuses: outboxStatuses, outbox, counts, resent: url.searchParams.get("resent") === "1" };
+  return { meta: getPageMetaTexts(locale, "admin.outbox"), locale, status, statuses: outboxStatuses, outbox, counts, resent: url.searchParams.get("resent") === "1" };
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {

@@ -19,7 +19,6 @@ import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/product-edit";
 import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 const doneCodes = ["created", "saved", "colourAdded", "imageAdded", "imageRemoved", "variantAdded", "variantSaved", "stockAdjusted"] as const;
 const newProductValues: Record<string, string> = { isPublished: "on", vatRatePercent: "22", discountPercent: "0", personalisationCost: "0,00", price: "" };
@@ -35,7 +34,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const options = await getTaxonomyOptions(db, locale);
   const done = doneCodes.find((code) => code === url.searchParams.get("done")) ?? null;
   if (params.id === undefined) {
-    return { done, locale, productId: null, values: newProductValues, options, stock: null, movements: [], prices: [], lowestPriceCents: null, messages: getPageMessages(locale, handle), meta: { title: t("admin.products.new"), description: "" } };
+    return { done, locale, productId: null, values: newProductValues, options, stock: null, movements: [], prices: [], lowestPriceCents: null, meta: { title: t("admin.products.new"), description: "" } };
   }
   const productId = parseAdminId(params.id);
   const values = productId === null ? null : await getProductFormValues(db, productId);
@@ -46,7 +45,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     listPriceHistory(db, productId, 20),
     lowestPriceOfLast30Days(db, productId, new Date()),
   ]);
-  return { done, locale, productId, values, options, stock, movements, prices, lowestPriceCents, messages: getPageMessages(locale, handle), meta: { title: `${values.nameIt} · ${t("admin.products.title")}`, description: "" } };
+  return { done, locale, productId, values, options, stock, movements, prices, lowestPriceCents, meta: { title: `${values.nameIt} · ${t("admin.products.title")}`, description: "" } };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

@@ -12,7 +12,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/products";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;
@@ -23,7 +22,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const filters = parseAdminProductFilters(url.searchParams);
   const [list, options] = await Promise.all([listAdminProducts(db, filters, locale), getTaxonomyOptions(db, locale)]);
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "admin.products"), locale, filters, list, categories: options.categories.map(({ slug, name }) => ({ slug, name })) };
+  return { meta: getPageMetaTexts(locale, "admin.products"), locale, filters, list, categories: options.categories.map(({ slug, name }) => ({ slug, name })) };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

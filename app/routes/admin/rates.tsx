@@ -12,7 +12,6 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/rates";
 import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;
@@ -22,7 +21,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db, env } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const done = url.searchParams.get("done");
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "admin.rates"), locale, rates: await listExchangeRates(db), canRefresh: Boolean(env.RATES_URL), done: done && ["set", "cleared", "refreshed"].includes(done) ? done : null };
+  return { meta: getPageMetaTexts(locale, "admin.rates"), locale, rates: await listExchangeRates(db), canRefresh: Boolean(env.RATES_URL), done: done && ["set", "cleared", "refreshed"].includes(done) ? done : null };
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {

@@ -12,7 +12,6 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/settings";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** ISO weekdays, Monday first (as settings.ts stores opening hours). */
 const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
@@ -37,7 +36,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const settings = await getSettings(db, settingsKeys);
   const saved = url.searchParams.get("saved");
   return {
-    messages: getPageMessages(locale, handle),
     meta: getPageMetaTexts(locale, "admin.settings"),
     locale,
     values: settingsToForm(settings),

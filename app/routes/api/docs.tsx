@@ -7,7 +7,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/docs";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 type Operation = {
   summary: string;
@@ -42,7 +41,6 @@ export function loader({ url, context }: Route.LoaderArgs) {
   );
   const schemas = Object.entries(document.components.schemas).map(([name, schema]) => ({ name, json: JSON.stringify(schema, null, 2) }));
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: getPageMetaTexts(localeOfPath(url.pathname), "api.docs"),
     endpoints,
     schemas,

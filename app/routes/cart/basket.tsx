@@ -17,7 +17,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/basket";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
@@ -39,7 +38,6 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     basket,
     saved: url.searchParams.get("saved") === "1",
     shareUrl: `${publicUrl}${localizedHref(`/basket/${basket.id}`, locale)}`,
-    messages: getPageMessages(locale, handle),
     meta: getPageMetaTexts(locale, "basket"),
   };
 }

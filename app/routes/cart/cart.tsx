@@ -14,7 +14,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/cart";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["cart"] } satisfies MessagesHandle;
@@ -24,7 +23,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const { cartId } = readCartRequest(request, services);
   const cart = await getCartView(services.db, { cartId, locale, now: new Date() });
-  return { cart, messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "cart") };
+  return { cart, meta: getPageMetaTexts(locale, "cart") };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [

@@ -26,7 +26,6 @@ import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts"
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/checkout";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The choices the summary depends on, read leniently (query of the summary fetcher, or the form). */
 const SummaryChoices = z.object({
@@ -84,7 +83,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const query = Object.fromEntries(url.searchParams);
   const summary = await summaryFor(services, request, locale, { postcode: prefill.postcode, ...query }, user?.id ?? null);
   return {
-    messages: getPageMessages(locale, handle),
     meta: getPageMetaTexts(locale, "checkout"),
     summary,
     /** One per rendering of the page: the same order submitted twice is placed once. */

@@ -18,7 +18,6 @@ import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/order";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 const OrderId = z.uuid();
 
@@ -48,7 +47,6 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const order = await findVisibleOrder(context, request, url, params.orderId);
   const t = getTranslator(localeOfPath(url.pathname));
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
     order: withoutGiftListAddress(order),

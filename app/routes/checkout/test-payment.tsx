@@ -11,7 +11,6 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getTestPaymentView, submitTestPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/test-payment";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /**
  * /pagamento-di-prova/{ref}: the labelled test-payment page, the "hosted payment page" of the test
@@ -26,7 +25,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const view = await getTestPaymentView(context.get(shopContext), { ref: params.ref, locale });
   if (!view) throw data(null, { status: 404 });
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "payments.testPage"), view };
+  return { meta: getPageMetaTexts(locale, "payments.testPage"), view };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];

@@ -12,7 +12,6 @@ import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/gift-list-search";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
@@ -32,7 +31,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     codeError = `giftLists.errors.${found.error}`;
   }
   const results = name.trim() ? await searchGiftListsByName(db, { query: name }) : null;
-  return { messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "giftLists.search"), code, name, codeError, results };
+  return { meta: getPageMetaTexts(locale, "giftLists.search"), code, name, codeError, results };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

@@ -21,7 +21,6 @@ import { getTranslator } from "#server/i18n/translator.ts";
 import { cardPaymentReturnUrls, startCardPayment } from "#server/payments/payment.service.ts";
 import type { Route } from "./+types/gift-list";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 import { giftListItemMessages } from "#app/ui/ui-messages.ts";
 
 const contributionFields = ["amount", "giverName", "email", "giftMessage"];
@@ -45,7 +44,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
   if (!found.ok) {
     if (found.error === "throttled") {
       const t = getTranslator(locale);
-      return data({ list: null, note: null, throttled: true, messages: getPageMessages(locale, handle), meta: { title: t("giftLists.search.title"), description: t("giftLists.errors.throttled") } }, { status: 429 });
+      return data({ list: null, note: null, throttled: true, meta: { title: t("giftLists.search.title"), description: t("giftLists.errors.throttled") } }, { status: 429 });
     }
     throw data(null, { status: 404 });
   }
@@ -61,7 +60,6 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     limits: { giverName: giftListLimits.giverName, giftMessage: giftListLimits.giftMessage },
     // The same contribution form sent twice (a double click) gives one order.
     contributionKey: crypto.randomUUID(),
-    messages: getPageMessages(locale, handle),
     meta: { title: list.title, description: t("giftLists.public.metaDescription", { title: list.title }) },
   };
 }

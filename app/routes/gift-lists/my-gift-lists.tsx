@@ -28,7 +28,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/my-gift-lists";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 import { giftListItemMessages } from "#app/ui/ui-messages.ts";
 
 /** Confirmations after a change (Post/Redirect/Get: `?done=...`). */
@@ -68,7 +67,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (editId !== null && !editing) throw data(null, { status: 404 });
   const sent = Number(url.searchParams.get("count") ?? 0);
   return {
-    messages: getPageMessages(locale, handle),
     meta: getPageMetaTexts(locale, "giftLists"),
     lists: withInvitations.map(({ ownerUserId: _owner, createdAt: _created, updatedAt: _updated, purchaseCount: _p, invitationCount: _i, ...list }) => list),
     editingId: editing?.id ?? null,

@@ -12,7 +12,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/cookie-policy";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["cookiePolicy"] } satisfies MessagesHandle;
@@ -33,7 +32,6 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     { key: "currency", name: currencyCookieName },
   ] as const;
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: getPageMetaTexts(localeOfPath(url.pathname), "cookiePolicy"),
     cookies,
   };

@@ -15,7 +15,6 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/help-centre";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["helpCentre"] } satisfies MessagesHandle;
@@ -24,7 +23,6 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const { delivery, bankTransfer } = await getSettings(db, ["delivery", "bankTransfer"]);
   return {
-    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: getPageMetaTexts(localeOfPath(url.pathname), "helpCentre"),
     delivery,
     bankTransfer,

@@ -14,7 +14,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/home";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
@@ -24,7 +23,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const products = await getHomeProducts(db, locale, new Date());
-  return { ...products, messages: getPageMessages(locale, handle), meta: getPageMetaTexts(locale, "home") };
+  return { ...products, meta: getPageMetaTexts(locale, "home") };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches, location }) =>

@@ -5,7 +5,6 @@ import { NotFoundPage } from "#app/ui/not-found-page.tsx";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/not-found";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;
@@ -13,7 +12,7 @@ export const handle = { messages: [] } satisfies MessagesHandle;
 export function loader({ url }: Route.LoaderArgs) {
   const t = getTranslator(localeOfPath(url.pathname));
   return data(
-    { messages: getPageMessages(localeOfPath(url.pathname), handle), meta: { title: t("notFound.metaTitle"), description: t("notFound.title") } },
+    { meta: { title: t("notFound.metaTitle"), description: t("notFound.title") } },
     { status: 404 },
   );
 }

@@ -9,13 +9,12 @@ import { postalAddress } from "#app/ui/shop-contacts.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/privacy";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["privacy"] } satisfies MessagesHandle;
 
 export function loader({ url }: Route.LoaderArgs) {
-  return { messages: getPageMessages(localeOfPath(url.pathname), handle), meta: getPageMetaTexts(localeOfPath(url.pathname), "privacy") };
+  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "privacy") };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

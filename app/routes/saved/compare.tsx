@@ -27,7 +27,6 @@ import { loadSavedListPage, submitSavedListForm } from "#server/saved-items/save
 import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
 import type { Route } from "./+types/compare";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["product", "productPage.sheet", "saved"] } satisfies MessagesHandle;
@@ -36,7 +35,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const page = await loadSavedListPage(context.get(shopContext), request, url, "compare");
   return {
     ...page,
-    messages: getPageMessages(localeOfPath(url.pathname), handle),
     meta: getPageMetaTexts(localeOfPath(url.pathname), "saved.compare"),
   };
 }

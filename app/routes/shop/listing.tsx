@@ -36,7 +36,6 @@ import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/listing";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** Fields a form must carry to keep the rest of the listing's state (`except` names the ones it sets itself). */
@@ -181,12 +180,11 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const route = listingRouteOf(url.pathname);
   if (!route) throw data(null, { status: 404 });
-  const messages = getPageMessages(locale, handle);
-  if (route.kind === "brands") return { ...brandIndexData(locale, await getBrandIndex(db)), messages };
+  if (route.kind === "brands") return brandIndexData(locale, await getBrandIndex(db));
   const query = parseListingQuery(url.searchParams);
   const listing = await getListing(db, { scope: route, query, locale, now: new Date() });
   if (!listing) throw data(null, { status: 404 });
-  return { ...listingData(locale, url.pathname.replace(/\/+$/, ""), listing, parseExpandedFacets(url.searchParams)), messages };
+  return listingData(locale, url.pathname.replace(/\/+$/, ""), listing, parseExpandedFacets(url.searchParams));
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {

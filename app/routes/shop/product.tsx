@@ -32,7 +32,6 @@ import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/product";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
@@ -60,7 +59,6 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
     related,
     giftLists,
     lowestPriceCents,
-    messages: getPageMessages(locale, handle),
     meta: { title: product.name, description: product.shortDescription || product.name },
   };
 }
