@@ -45,10 +45,11 @@ export function UserIcon(props: IconProps) {
 }
 
 /**
- * The shapes drawn on every product card (stars, wishlist, compare), defined once per page by
- * <IconSprite> and drawn with <use>: inline, 24 cards carried about 170 copies of them, some 55 KB of
- * a 236 KB listing. A symbol sets what never varies; fill and stroke width come from the <svg> drawing
- * it (inherited into the copy), so a filled heart or a bolder compare icon is still one prop.
+ * The shapes drawn on every product card (stars, wishlist, compare) and by every category of the header's
+ * menu (chevron), defined once per page by <IconSprite> and drawn with <use>: inline, 24 cards carried
+ * about 170 copies of them, some 55 KB of a 236 KB listing. A symbol sets what never varies; fill and
+ * stroke width come from the <svg> drawing it (inherited into the copy), so a filled heart or a bolder
+ * compare icon is still one prop.
  */
 const spriteShapes = {
   heart: (
@@ -56,6 +57,7 @@ const spriteShapes = {
   ),
   compare: <path d="M7 4 3 8l4 4M3 8h13m1 4 4 4-4 4m4-4H8" />,
   star: <path d="m12 3.5 2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9L12 3.5Z" />,
+  chevron: <path d="m6 9 6 6 6-6" />,
 };
 type SpriteShape = keyof typeof spriteShapes;
 
@@ -114,11 +116,7 @@ export function CloseIcon(props: IconProps) {
 }
 
 export function ChevronDownIcon(props: IconProps) {
-  return (
-    <Icon {...props}>
-      <path d="m6 9 6 6 6-6" />
-    </Icon>
-  );
+  return <SpriteIcon shape="chevron" {...props} />;
 }
 
 export function ArrowUpIcon(props: IconProps) {

@@ -12,13 +12,19 @@ export const mainNavItems = [
 ] as const;
 
 const linkClass =
-  "block rounded-full px-3 py-2 font-semibold text-ink hover:bg-brand-50 hover:text-brand-800 aria-[current=page]:text-brand-800 aria-[current=page]:underline aria-[current=page]:decoration-2 aria-[current=page]:underline-offset-8";
+  "block rounded-lg px-3 py-2 font-semibold hover:bg-brand-50 aria-[current=page]:text-brand-800 mobile:aria-[current=page]:bg-brand-50 desktop:rounded-full desktop:hover:text-brand-800 desktop:aria-[current=page]:underline desktop:aria-[current=page]:decoration-2 desktop:aria-[current=page]:underline-offset-8";
 
+/**
+ * The site's one navigation: a row in the desktop header, a column in the phone menu's panel (with the gift
+ * lists too). See MegaMenu for the categories in it. The phone menu lists the other pages before the
+ * categories, the desktop row after them: those two links are written twice, each copy shown in one layout,
+ * so the focus order follows what is seen in both; the categories' 50 links are written once.
+ */
 export function MainNav({ categories, locale, className = "" }: { categories: readonly NavCategory[]; locale: Locale; className?: string }) {
   const { t } = useTranslation();
   const [home, shop, ...rest] = mainNavItems;
-  const item = ({ path, labelKey }: (typeof mainNavItems)[number]) => (
-    <li key={path}>
+  const item = ({ path, labelKey }: (typeof mainNavItems)[number], layoutClass = "") => (
+    <li key={`${path} ${layoutClass}`} className={layoutClass || undefined}>
       <NavLink to={localizedHref(path, locale)} end={path === "/"} className={linkClass}>
         {t(labelKey)}
       </NavLink>
@@ -26,13 +32,20 @@ export function MainNav({ categories, locale, className = "" }: { categories: re
   );
   return (
     <nav aria-label={t("nav.label")} className={className}>
-      <ul className="flex items-center gap-1">
+      <ul className="space-y-1 desktop:flex desktop:items-center desktop:gap-1 desktop:space-y-0">
         {item(home)}
         {item(shop)}
-        <li>
-          <MegaMenu categories={categories} locale={locale} />
+        {rest.map((page) => item(page, "desktop:hidden"))}
+        <li className="desktop:hidden">
+          <NavLink
+            to={localizedHref("/lista-nascita", locale)}
+            className="block rounded-lg px-3 py-2 font-semibold hover:bg-brand-50 aria-[current=page]:bg-brand-50"
+          >
+            {t("nav.giftList")}
+          </NavLink>
         </li>
-        {rest.map(item)}
+        <MegaMenu categories={categories} locale={locale} />
+        {rest.map((page) => item(page, "mobile:hidden"))}
       </ul>
     </nav>
   );

@@ -1,24 +1,25 @@
 import { useTranslation } from "react-i18next";
-import { Link, NavLink } from "react-router";
+import { NavLink } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { useSavedItems } from "#app/lib/saved-items.ts";
-import { ChevronDownIcon, CloseIcon, CompareIcon, HeartIcon, MenuIcon } from "./icons";
-import { CategoryMenuLink, categoryHref, subcategoryHref, type NavCategory } from "./mega-menu";
+import { CloseIcon, CompareIcon, HeartIcon, MenuIcon } from "./icons";
+import { MainNav } from "./main-nav";
+import type { NavCategory } from "./mega-menu";
 import { SearchBox } from "./search-box";
-import { mainNavItems } from "./main-nav";
 import { LanguageSwitch } from "./top-bar";
 import { useDisclosure } from "./use-disclosure";
 
 /**
- * The off-canvas menu of the mobile layout (SPEC.md section 9): navigation, categories, search,
- * languages. A `<details>` so it opens without JavaScript; when open, its summary becomes the
- * close button at the panel's corner.
+ * The off-canvas menu of the phone layout (SPEC.md section 9): this is its button, a `<details>` so it
+ * opens without JavaScript; when open, its summary becomes the close button at the panel's corner. The
+ * panel is not inside it but follows it in the header's row: SiteMenu, shown while this is open
+ * (`peer-open/menu`), is also the desktop header's navigation, so the category links are rendered once.
  */
-export function MobileMenu({ categories, locale }: { categories: readonly NavCategory[]; locale: Locale }) {
+export function MobileMenu() {
   const { t } = useTranslation();
   const { detailsProps, summaryProps, close } = useDisclosure({ closeOnOutside: false });
   return (
-    <details {...detailsProps} className="group">
+    <details {...detailsProps} className="group peer/menu desktop:hidden">
       <summary
         {...summaryProps}
         className="relative z-[60] grid size-11 place-items-center rounded-full text-ink hover:bg-brand-50 group-open:fixed group-open:top-2 group-open:left-[calc(min(22rem,88vw)-3.25rem)] group-open:bg-white"
@@ -29,71 +30,28 @@ export function MobileMenu({ categories, locale }: { categories: readonly NavCat
         <span className="sr-only hidden group-open:inline">{t("mobileMenu.close")}</span>
       </summary>
       <div aria-hidden="true" className="fixed inset-0 z-50 bg-ink/50" onClick={() => close()} />
-      <div className="fixed inset-y-0 left-0 z-50 flex w-[min(22rem,88vw)] flex-col overflow-y-auto bg-white shadow-card">
-        <p className="border-b border-brand-100 px-5 pt-5 pb-4 text-lg font-bold text-brand-800">{t("mobileMenu.title")}</p>
-        <div className="space-y-6 px-5 py-5">
-          <SearchBox locale={locale} />
-          <SavedListLinks locale={locale} />
-          <nav aria-label={t("mobileMenu.navLabel")}>
-            <ul className="space-y-1">
-              {mainNavItems.map((item) => (
-                <li key={item.path}>
-                  <NavLink
-                    to={localizedHref(item.path, locale)}
-                    end={item.path === "/"}
-                    className="block rounded-lg px-3 py-2 font-semibold hover:bg-brand-50 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800"
-                  >
-                    {t(item.labelKey)}
-                  </NavLink>
-                </li>
-              ))}
-              <li>
-                <NavLink
-                  to={localizedHref("/lista-nascita", locale)}
-                  className="block rounded-lg px-3 py-2 font-semibold hover:bg-brand-50 aria-[current=page]:bg-brand-50"
-                >
-                  {t("nav.giftList")}
-                </NavLink>
-              </li>
-            </ul>
-            <p className="mt-5 mb-2 px-3 text-sm font-bold tracking-wide text-muted uppercase">{t("nav.categories")}</p>
-            <ul className="space-y-1">
-              {categories.map((category) => (
-                <li key={category.slug}>
-                  {category.subcategories.length === 0 ? (
-                    <CategoryMenuLink to={categoryHref(category.slug, locale)} className="block rounded-lg px-3 py-2 hover:bg-brand-50">
-                      {category.name}
-                    </CategoryMenuLink>
-                  ) : (
-                    <details className="group/category">
-                      <summary className="flex items-center justify-between rounded-lg px-3 py-2 hover:bg-brand-50">
-                        {category.name}
-                        <ChevronDownIcon size={18} className="transition-transform group-open/category:rotate-180" />
-                      </summary>
-                      <ul className="mb-2 ml-3 border-l-2 border-brand-100 pl-3 text-sm">
-                        <li>
-                          <Link to={categoryHref(category.slug, locale)} className="block py-1.5 font-semibold text-brand-800">
-                            {t("nav.allOfCategory", { category: category.name })}
-                          </Link>
-                        </li>
-                        {category.subcategories.map((sub) => (
-                          <li key={sub.slug}>
-                            <CategoryMenuLink to={subcategoryHref(sub.slug, locale)} className="block py-1.5 hover:underline">
-                              {sub.name}
-                            </CategoryMenuLink>
-                          </li>
-                        ))}
-                      </ul>
-                    </details>
-                  )}
-                </li>
-              ))}
-            </ul>
-          </nav>
-          <LanguageSwitch locale={locale} className="border-t border-brand-100 pt-4" />
-        </div>
-      </div>
     </details>
+  );
+}
+
+/**
+ * On a phone, the off-canvas panel: search, the saved lists, the navigation with the categories, the
+ * languages. On a desktop only the navigation shows, in the header's row. A later sibling of MobileMenu.
+ */
+export function SiteMenu({ categories, locale }: { categories: readonly NavCategory[]; locale: Locale }) {
+  const { t } = useTranslation();
+  // With `display: contents` (desktop) an element has no box of its own: its position, size, padding and
+  // background do nothing there, so only what would reach its children needs the `mobile:` variant.
+  return (
+    <div className="inset-y-0 left-0 z-50 hidden w-[min(22rem,88vw)] flex-col overflow-y-auto bg-white shadow-card mobile:fixed mobile:peer-open/menu:flex desktop:contents">
+      <p className="border-b border-brand-100 px-5 pt-5 pb-4 text-lg font-bold text-brand-800 desktop:hidden">{t("mobileMenu.title")}</p>
+      <div className="px-5 py-5 mobile:space-y-6 desktop:contents">
+        <SearchBox locale={locale} className="desktop:hidden" />
+        <SavedListLinks locale={locale} />
+        <MainNav categories={categories} locale={locale} className="desktop:mx-auto" />
+        <LanguageSwitch locale={locale} className="border-t border-brand-100 pt-4 desktop:hidden" />
+      </div>
+    </div>
   );
 }
 
@@ -109,7 +67,7 @@ function SavedListLinks({ locale }: { locale: Locale }) {
     { path: "/compare", icon: <CompareIcon />, label: t("header.compare"), count: saved.compare.length, name: t("header.compareCount", { count: saved.compare.length }) },
   ];
   return (
-    <ul className="space-y-2">
+    <ul className="space-y-2 desktop:hidden">
       {links.map((link) => (
         <li key={link.path}>
           <NavLink

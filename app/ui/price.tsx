@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { formatMoney, type DisplayCurrency } from "#app/lib/format.ts";
 import { useRootData } from "#app/lib/root-data.ts";
+import { usePageI18n, useSharedTexts } from "./use-shared-texts";
 
 export type DisplayCurrencyState = { code: DisplayCurrency; ratePerEur: number };
 
@@ -13,9 +13,8 @@ export function useDisplayCurrency(): DisplayCurrencyState {
 
 /** EUR cents shown in the display currency, converted with the stored rate (DECISIONS.md). */
 export function useFormatPrice() {
-  const { i18n } = useTranslation();
   const currency = useDisplayCurrency();
-  const locale = i18n.language === "en" ? "en" : "it";
+  const locale = usePageI18n().language === "en" ? "en" : "it";
   return (eurCents: number) =>
     formatMoney(currency.code === "EUR" ? eurCents : Math.round(eurCents * currency.ratePerEur), locale, currency.code);
 }
@@ -37,19 +36,19 @@ export function Price({
   size?: "sm" | "md" | "lg";
   className?: string;
 }) {
-  const { t } = useTranslation();
+  const { text } = useSharedTexts();
   const format = useFormatPrice();
   const discounted = originalCents != null && originalCents > cents;
   const sizeClass = size === "lg" ? "text-2xl" : size === "sm" ? "text-base" : "text-lg";
   return (
     <span className={`inline-flex flex-wrap items-baseline gap-x-2 ${className}`}>
       <span className={`${sizeClass} font-bold ${discounted ? "text-coral-700" : "text-ink"}`}>
-        {discounted && <span className="sr-only">{t("product.currentPrice")} </span>}
+        {discounted && <span className="sr-only">{text("product.currentPrice")} </span>}
         {format(cents)}
       </span>
       {discounted && (
         <s className="text-sm text-muted">
-          <span className="sr-only">{t("product.oldPrice")} </span>
+          <span className="sr-only">{text("product.oldPrice")} </span>
           {format(originalCents)}
         </s>
       )}

@@ -1,5 +1,4 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import type { ProductCardData } from "#server/catalog/product-card.ts";
@@ -9,6 +8,8 @@ import { StarRatingIcon } from "./icons";
 import { Price } from "./price";
 import { ProductImage } from "./product-image";
 import { QuickViewButton } from "./quick-view";
+import { useHydrated } from "./use-hydrated";
+import { useSharedTexts } from "./use-shared-texts";
 import { WishlistButton } from "./wishlist-button";
 
 export type ProductCardLayout = "grid" | "list";
@@ -17,18 +18,18 @@ export type ProductCardLayout = "grid" | "list";
 const gridImageSizes = "(min-width: 1280px) 280px, (min-width: 1024px) 22vw, (min-width: 640px) 33vw, 50vw";
 const listImageSizes = "(min-width: 640px) 240px, 40vw";
 
-function Rating({ rating }: { rating: number }) {
-  const { t } = useTranslation();
+type SharedTexts = ReturnType<typeof useSharedTexts>["text"];
+
+function Rating({ rating, text }: { rating: number; text: SharedTexts }) {
   return (
     <p className="flex items-center text-amber-700">
       <StarRatingIcon rating={rating} size={14} />
-      <span className="sr-only">{t("product.rating", { rating })}</span>
+      <span className="sr-only">{text("product.rating", { rating })}</span>
     </p>
   );
 }
 
-function Badges({ product }: { product: ProductCardData }) {
-  const { t } = useTranslation();
+function Badges({ product, text }: { product: ProductCardData; text: SharedTexts }) {
   const discounted = !product.isOnRequest && product.discountPercent > 0 && product.effectivePriceCents < product.priceCents;
   if (!discounted && !product.isNew && !product.isFreeShipping) return null;
   return (
@@ -36,54 +37,52 @@ function Badges({ product }: { product: ProductCardData }) {
       {discounted && (
         <li className="rounded-full bg-coral-600 px-2 py-0.5 text-white">
           <span aria-hidden="true">-{product.discountPercent}%</span>
-          <span className="sr-only">{t("productCard.discount", { percent: product.discountPercent })}</span>
+          <span className="sr-only">{text("productCard.discount", { percent: product.discountPercent })}</span>
         </li>
       )}
-      {product.isNew && <li className="rounded-full bg-brand-700 px-2 py-0.5 text-white">{t("product.new")}</li>}
-      {product.isFreeShipping && <li className="rounded-full bg-white px-2 py-0.5 text-brand-800 shadow-sm">{t("product.freeShipping")}</li>}
+      {product.isNew && <li className="rounded-full bg-brand-700 px-2 py-0.5 text-white">{text("product.new")}</li>}
+      {product.isFreeShipping && <li className="rounded-full bg-white px-2 py-0.5 text-brand-800 shadow-sm">{text("product.freeShipping")}</li>}
     </ul>
   );
 }
 
 /** Adds one unit; disabled once the cart holds all the stock there is (SPEC.md section 5). */
-function AddFromCard({ variantId, stock }: { variantId: number; stock: number }) {
-  const { t } = useTranslation();
+function AddFromCard({ variantId, stock, text }: { variantId: number; stock: number; text: SharedTexts }) {
   const allInCart = useCartQuantity(variantId) >= stock;
   return (
     <AddToCartForm
       variantId={variantId}
       disabled={allInCart}
-      label={allInCart ? t("productCard.allInCart") : undefined}
+      label={text(allInCart ? "productCard.allInCart" : "cart.addToCart")}
       buttonClassName="btn-primary w-full px-3"
     />
   );
 }
 
 /** The card's buying button: add, 'select option', 'not available', or ask (on request). */
-function Purchase({ product, productHref }: { product: ProductCardData; productHref: string }) {
-  const { t } = useTranslation();
+function Purchase({ product, productHref, text }: { product: ProductCardData; productHref: string; text: SharedTexts }) {
   const { purchase } = product;
   switch (purchase.kind) {
     case "add":
-      return <AddFromCard variantId={purchase.variantId} stock={purchase.stock} />;
+      return <AddFromCard variantId={purchase.variantId} stock={purchase.stock} text={text} />;
     case "choose":
       return (
         <Link to={productHref} className="btn-secondary w-full px-3">
-          {t("productCard.chooseOptions")}
-          <span className="sr-only">: {product.name}</span>
+          {text("productCard.chooseOptions")}
+          <span className="sr-only">{`: ${product.name}`}</span>
         </Link>
       );
     case "unavailable":
       return (
         <button type="button" disabled className="btn w-full cursor-not-allowed bg-slate-200 px-3 text-slate-700">
-          {t("productCard.notAvailable")}
+          {text("productCard.notAvailable")}
         </button>
       );
     case "onRequest":
       return (
         <Link to={productHref} className="btn-secondary w-full px-3">
-          {t("productCard.ask")}
-          <span className="sr-only">: {product.name}</span>
+          {text("productCard.ask")}
+          <span className="sr-only">{`: ${product.name}`}</span>
         </Link>
       );
   }
@@ -91,11 +90,13 @@ function Purchase({ product, productHref }: { product: ProductCardData; productH
 
 /** Wishlist, compare and quick view: over the picture in the grid, beside the buying button in the list. */
 function SavedAndQuickView({ product, className = "" }: { product: ProductCardData; className?: string }) {
+  // The quick view exists only with JavaScript (it renders nothing before hydration): the server skips it.
+  const hydrated = useHydrated();
   return (
     <div className={`z-10 flex gap-1.5 ${className}`}>
       <WishlistButton productId={product.id} productName={product.name} />
       <CompareButton productId={product.id} productName={product.name} />
-      <QuickViewButton productId={product.id} productName={product.name} />
+      {hydrated && <QuickViewButton productId={product.id} productName={product.name} />}
     </div>
   );
 }
@@ -115,7 +116,7 @@ export function ProductCard({
   /** The first cards of a page load their picture eagerly. */
   priority?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { text } = useSharedTexts();
   const { pathname } = useLocation();
   const locale = localeOfPath(pathname);
   const nameId = useId();
@@ -136,7 +137,7 @@ export function ProductCard({
           priority={priority}
           className="size-full object-contain p-3 transition-transform group-hover:scale-105"
         />
-        <Badges product={product} />
+        <Badges product={product} text={text} />
         {!isList && <SavedAndQuickView product={product} className="absolute top-2 right-2 flex-col" />}
       </div>
       <div className={`flex min-w-0 flex-1 flex-col gap-1.5 ${isList ? "p-4 sm:p-6" : "p-3 sm:p-4"}`}>
@@ -146,11 +147,11 @@ export function ProductCard({
             {product.name}
           </Link>
         </h3>
-        {product.rating > 0 && <Rating rating={product.rating} />}
+        {product.rating > 0 && <Rating rating={product.rating} text={text} />}
         {isList && product.shortDescription && <p className="text-sm text-muted max-sm:line-clamp-3">{product.shortDescription}</p>}
         <p className="mt-auto flex flex-wrap items-baseline gap-x-2 pt-1">
           {product.isOnRequest ? (
-            <span className="font-semibold text-brand-800">{t("product.onRequest")}</span>
+            <span className="font-semibold text-brand-800">{text("product.onRequest")}</span>
           ) : (
             <Price cents={product.effectivePriceCents} originalCents={discounted ? product.priceCents : null} />
           )}
@@ -158,13 +159,13 @@ export function ProductCard({
         {isList ? (
           <div className="relative z-10 flex flex-wrap items-center gap-2 pt-2">
             <div className="w-full sm:w-64">
-              <Purchase product={product} productHref={productHref} />
+              <Purchase product={product} productHref={productHref} text={text} />
             </div>
             <SavedAndQuickView product={product} />
           </div>
         ) : (
           <div className="relative z-10 pt-2">
-            <Purchase product={product} productHref={productHref} />
+            <Purchase product={product} productHref={productHref} text={text} />
           </div>
         )}
       </div>

@@ -36,7 +36,7 @@ export function ProductImage({
         width={image?.width ?? 800}
         height={image?.height ?? 800}
         loading={priority ? "eager" : "lazy"}
-        fetchPriority={priority ? "high" : "auto"}
+        fetchPriority={priority ? "high" : undefined}
         decoding={priority ? "sync" : "async"}
         className={className}
       />

@@ -23,6 +23,7 @@ import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
 import { AddToCartForm } from "./add-to-cart-form";
 import { StarRatingIcon } from "./icons";
 import { useToast } from "./toaster";
+import { usePageT } from "./use-shared-texts";
 import { useHydrated } from "./use-hydrated";
 
 /**
@@ -33,7 +34,8 @@ import { useHydrated } from "./use-hydrated";
  * Never put it inside another form.
  */
 export function SavedItemForm({ change, children, className }: { change: SavedItemsChange; children: ReactNode; className?: string }) {
-  const { t } = useTranslation();
+  // Not useTranslation(): a listing renders 48 of these forms (app/ui/use-shared-texts.ts).
+  const t = usePageT();
   const location = useLocation();
   const locale = localeOfPath(location.pathname);
   const signedIn = Boolean(useRootData()?.user);
@@ -78,23 +80,26 @@ export function SavedItemIconButton({
   label,
   savedLabel,
   icon,
-  className = "",
+  className,
 }: {
   list: SavedListName;
   productId: number;
+  /** The button's name: what it does. */
   label: string;
-  savedLabel: string;
+  /** Its tooltip once the product is in the list (asked for only then: a listing has 48 of these buttons). */
+  savedLabel: () => string;
   icon: (saved: boolean) => ReactNode;
   className?: string;
 }) {
   const saved = useSavedItems()[list].includes(productId);
   return (
     <SavedItemForm change={{ intent: "add", list, productId }} className={className}>
+      {/* Until the product is saved the title is the button's name and its tooltip; then the tooltip says it is saved and aria-label keeps the name. */}
       <button
         type="submit"
-        aria-disabled={saved}
-        aria-label={label}
-        title={saved ? savedLabel : label}
+        aria-disabled={saved || undefined}
+        aria-label={saved ? label : undefined}
+        title={saved ? savedLabel() : label}
         data-saved={saved || undefined}
         className={`grid size-11 place-items-center rounded-full border bg-white shadow-sm transition-colors ${
           saved ? "cursor-default border-coral-200 bg-coral-50 text-coral-700" : "border-brand-100 text-brand-800 hover:bg-brand-50 hover:text-coral-700"

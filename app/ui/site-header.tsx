@@ -5,10 +5,9 @@ import { useSavedItems } from "#app/lib/saved-items.ts";
 import { AccountMenu, type ShellUser } from "./account-menu";
 import { CountBadge } from "./count-badge";
 import { CompareIcon, HeartIcon, SearchIcon } from "./icons";
-import { MainNav } from "./main-nav";
 import type { NavCategory } from "./mega-menu";
 import { MiniCart } from "./mini-cart";
-import { MobileMenu } from "./mobile-menu";
+import { MobileMenu, SiteMenu } from "./mobile-menu";
 import { SearchBox } from "./search-box";
 import { useDisclosure } from "./use-disclosure";
 import { ShopLogo } from "./shop-logo";
@@ -63,11 +62,12 @@ export function SiteHeader({ locale, shopName, categories, user, cartCount, ...c
   return (
     <div className="relative border-b border-brand-100 bg-white">
       <div className="mx-auto flex max-w-7xl items-center gap-2 px-4 py-2 sm:px-6 lg:px-8 desktop:py-3">
-        <div className="desktop:hidden">
-          <MobileMenu categories={categories} locale={locale} />
+        <MobileMenu />
+        {/* Under the open phone menu's panel: out of the way of the keyboard, between the close button and the panel. */}
+        <div className="shrink-0 mobile:peer-open/menu:invisible">
+          <ShopLogo locale={locale} shopName={shopName} />
         </div>
-        <ShopLogo locale={locale} shopName={shopName} />
-        <MainNav categories={categories} locale={locale} className="mx-auto mobile:hidden" />
+        <SiteMenu categories={categories} locale={locale} />
         <div className="ml-auto flex items-center gap-0.5 desktop:ml-0">
           {!isShopListingPath(pathname) && (
             <div className="mobile:hidden">

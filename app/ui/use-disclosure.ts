@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useRef, useState, type SyntheticEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type RefObject, type SyntheticEvent } from "react";
 import { useLocation } from "react-router";
 import { useHydrated } from "./use-hydrated";
 
 type DisclosureOptions = {
   /** Close when a click or focus lands outside (dropdowns); off for the off-canvas menu. */
   closeOnOutside?: boolean;
+  /** Where "inside" ends, when the content is shown beside the `<details>` rather than in it (the mega menu): this element. */
+  insideRef?: RefObject<HTMLElement | null>;
 };
 
 /**
@@ -12,7 +14,7 @@ type DisclosureOptions = {
  * also closes on Escape (focus back on its summary), on navigation and, for dropdowns, when the
  * pointer or the focus goes elsewhere; `aria-expanded` is then kept in step with it.
  */
-export function useDisclosure({ closeOnOutside = true }: DisclosureOptions = {}) {
+export function useDisclosure({ closeOnOutside = true, insideRef }: DisclosureOptions = {}) {
   const detailsRef = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
   const hydrated = useHydrated();
@@ -44,7 +46,8 @@ export function useDisclosure({ closeOnOutside = true }: DisclosureOptions = {})
       if (event.key === "Escape") close(true);
     };
     const onOutside = (event: Event) => {
-      if (closeOnOutside && !detailsRef.current?.contains(event.target as Node)) close();
+      const inside = insideRef?.current ?? detailsRef.current;
+      if (closeOnOutside && !inside?.contains(event.target as Node)) close();
     };
     document.addEventListener("keydown", onKeyDown);
     document.addEventListener("pointerdown", onOutside);
@@ -54,7 +57,7 @@ export function useDisclosure({ closeOnOutside = true }: DisclosureOptions = {})
       document.removeEventListener("pointerdown", onOutside);
       document.removeEventListener("focusin", onOutside);
     };
-  }, [open, close, closeOnOutside]);
+  }, [open, close, closeOnOutside, insideRef]);
 
   return {
     open,
