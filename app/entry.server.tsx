@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { PassThrough, pipeline } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
@@ -6,9 +6,11 @@ import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { requestContext } from "#server/http/context.ts";
 import { unavailableResponse } from "#server/http/unavailable.ts";
-import { createI18n } from "./lib/i18n";
+import { serverI18nFor } from "./lib/i18n";
 import { localeOfPath } from "./lib/locale";
 import { NonceProvider } from "./lib/nonce";
+import type { Messages } from "./lib/route-messages";
+import { scriptsAfterFirstPaint } from "./lib/scripts-after-first-paint.server";
 
 export const streamTimeout = 5_000;
 
@@ -69,8 +71,13 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { cspNonce } = loadContext.get(requestContext);
-  // Empty: the root Layout adds the messages of the page's loader data, the same ones the browser gets.
-  const i18n = createI18n(localeOfPath(new URL(request.url).pathname), {});
+  // The messages of the page's loader data (the same ones the browser gets), in an instance shared by the
+  // requests for pages with the same messages.
+  const pageMessages = routerContext.staticHandlerContext.matches.flatMap(({ route }) => {
+    const messages = (routerContext.staticHandlerContext.loaderData[route.id] as { messages?: unknown } | undefined)?.messages;
+    return typeof messages === "object" && messages !== null ? [messages as Messages] : [];
+  });
+  const i18n = serverI18nFor(localeOfPath(new URL(request.url).pathname), pageMessages);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -98,7 +105,10 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
+          // The page's JavaScript is requested once the page has been painted (decision 0031).
+          const page = scriptsAfterFirstPaint(cspNonce);
+          pipeline(page, body, () => {});
+          pipe(page);
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {

@@ -4,13 +4,39 @@ import { formatShopDateTime } from "./shop-calendar";
 export type DisplayCurrency = "EUR" | "USD" | "GBP";
 export const displayCurrencies: readonly DisplayCurrency[] = ["EUR", "USD", "GBP"];
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+/**
+ * How Intl's it-IT and en-GB write an amount with `currencyDisplay: "narrowSymbol"` and two decimals. Built by
+ * hand because the first Intl.NumberFormat of a page costs 17-75 ms in Chromium on this machine (ICU's number
+ * data), in the middle of hydration (docs/decisions/0031-scripts-after-first-paint.md); format.test.ts checks
+ * every language and currency against Intl.
+ */
+const moneyStyles: Record<Locale, { decimal: string; group: string; groupFromDigits: number; symbolAfter: boolean }> = {
+  // it-IT groups thousands only from five digits ("1234,50 €", "12.345,67 €").
+  it: { decimal: ",", group: ".", groupFromDigits: 5, symbolAfter: true },
+  en: { decimal: ".", group: ",", groupFromDigits: 4, symbolAfter: false },
+};
+const currencySymbols: Record<DisplayCurrency, string> = { EUR: "€", USD: "$", GBP: "£" };
 
 /**
  * Formats minor units (cents) of `currency` for display. The server passes the locale so that
  * server rendering and hydration print the same string.
  */
 export function formatMoney(minorUnits: number, locale: Locale, currency: DisplayCurrency = "EUR"): string {
+  if (!Number.isSafeInteger(minorUnits)) return formatMoneyWithIntl(minorUnits, locale, currency);
+  const style = moneyStyles[locale];
+  const cents = Math.abs(minorUnits);
+  const units = String(Math.floor(cents / 100));
+  const grouped = units.length >= style.groupFromDigits ? units.replace(/\B(?=(\d{3})+$)/g, style.group) : units;
+  const amount = `${grouped}${style.decimal}${String(cents % 100).padStart(2, "0")}`;
+  const sign = minorUnits < 0 || Object.is(minorUnits, -0) ? "-" : "";
+  const symbol = currencySymbols[currency];
+  return style.symbolAfter ? `${sign}${amount}\u00a0${symbol}` : `${sign}${symbol}${amount}`;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Intl's formatting, for what is not a whole number of minor units. */
+function formatMoneyWithIntl(minorUnits: number, locale: Locale, currency: DisplayCurrency): string {
   const key = `${locale}:${currency}`;
   let format = moneyFormats.get(key);
   if (!format) {

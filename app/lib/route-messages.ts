@@ -37,17 +37,27 @@ export function pickMessages(catalogue: Messages, prefixes: readonly string[]): 
 
 /** Message objects already added, per i18next instance: loader data keeps its identity between renders. */
 const added = new WeakMap<i18n, WeakSet<object>>();
+/** Server instances built with all their page's messages (app/lib/i18n.ts serverI18nFor): nothing to add. */
+const complete = new WeakSet<i18n>();
+
+/** Adds a page's messages (root first) to a new instance, which is then complete: useRouteMessages leaves it be. */
+export function addPageMessages(instance: i18n, pageMessages: readonly Messages[]) {
+  for (const messages of pageMessages) instance.addResourceBundle(instance.language, "translation", messages, true, true);
+  complete.add(instance);
+}
 
 /**
  * Adds the messages in every matched route's loader data to the page's i18next instance. Called at the top
- * of the root Layout, so they are there before any route renders; on the server (one instance per request)
- * and in the browser alike.
+ * of the root Layout, so they are there before any route renders. In the browser it adds each page's as it
+ * comes; on the server the instance came with them (serverI18nFor).
  */
 export function useRouteMessages() {
   const { i18n } = useTranslation();
+  const matches = useMatches();
+  if (complete.has(i18n)) return;
   const seen = added.get(i18n) ?? new WeakSet<object>();
   added.set(i18n, seen);
-  for (const match of useMatches()) {
+  for (const match of matches) {
     const messages = (match.loaderData as { messages?: Messages } | undefined)?.messages;
     if (!messages || seen.has(messages)) continue;
     i18n.addResourceBundle(i18n.language, "translation", messages, true, true);

@@ -287,7 +287,13 @@ const getSnapshot = () => getBrowserStore().getSnapshot();
 export function useSavedItems(serverLists?: SavedLists): SavedLists {
   const fromRoot = useRootData()?.savedItems;
   const server = serverLists ?? fromRoot ?? emptySavedLists;
-  return useSyncExternalStore(subscribe, getSnapshot, () => server);
+  // While the browser holds the same ids, its lists are the server's object: a different object would make
+  // React re-render every saved-items button at once, synchronously, right after hydration.
+  const getSameSnapshot = () => {
+    const lists = getSnapshot();
+    return sameLists(lists, server) ? server : lists;
+  };
+  return useSyncExternalStore(subscribe, getSameSnapshot, () => server);
 }
 
 export function changeSavedItems(change: SavedItemsChange): SavedItemsOutcome {

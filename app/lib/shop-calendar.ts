@@ -8,10 +8,13 @@ export const shopTimeZone = "Europe/Rome";
 
 /** Formatters are costly to build and the tables format one date per row: one per language and style. */
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-const dayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: shopTimeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+// Built on first use: a time-zone formatter costs milliseconds to build, and every page loads this module
+// while few of them need Italian days (the bundler keeps a constructor call even when its result is unused).
+let dayFormat: Intl.DateTimeFormat | undefined;
 
 /** "YYYY-MM-DD" of an instant in Italy. */
 export function italianDayOf(instant: Date): string {
+  dayFormat ??= new Intl.DateTimeFormat("en-CA", { timeZone: shopTimeZone, year: "numeric", month: "2-digit", day: "2-digit" });
   return dayFormat.format(instant);
 }
 

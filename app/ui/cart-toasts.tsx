@@ -43,8 +43,9 @@ export function useCartFetcherToasts(fetcher: FetcherLike) {
 // The keys of cart fetchers whose answer is awaited. A form can be gone when its answer arrives
 // (a removed line, an emptied cart): the page-wide watcher below then shows the toasts.
 const awaitedKeys = new Set<string>();
-let awaitedSnapshot: readonly string[] = [];
 const noKeys: readonly string[] = [];
+// The server's snapshot until a form awaits an answer: the same array, so hydration has nothing to re-render.
+let awaitedSnapshot: readonly string[] = noKeys;
 const listeners = new Set<() => void>();
 
 function publishAwaitedKeys() {

@@ -1,22 +1,9 @@
-import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { expect, test } from "vitest";
-import { createI18n } from "#app/lib/i18n.ts";
-import messagesEn from "#messages/en.json";
-import messagesIt from "#messages/it.json";
+import { renderPageAt } from "#tests/render-page.tsx";
 import { LoginRequiredPage } from "./login-required-page";
 import { NotFoundPage } from "./not-found-page";
 
-function render(page: React.ReactNode, url: string) {
-  const locale = url.startsWith("/en") ? "en" : "it";
-  const router = createMemoryRouter([{ path: "*", element: page }], { initialEntries: [url] });
-  return renderToString(
-    <I18nextProvider i18n={createI18n(locale, locale === "en" ? messagesEn : messagesIt)}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
-  );
-}
+const render = (page: React.ReactNode, url: string) => renderPageAt(url, page);
 
 test("the 401 page asks to log in and links to the login page with the way back", () => {
   const html = render(<LoginRequiredPage />, "/crea-lista-nascita?tab=2");

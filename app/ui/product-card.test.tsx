@@ -1,10 +1,5 @@
-import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { expect, test } from "vitest";
-import { createI18n } from "#app/lib/i18n.ts";
-import messagesEn from "#messages/en.json";
-import messagesIt from "#messages/it.json";
+import { renderPageAt } from "#tests/render-page.tsx";
 import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { ProductCard } from "./product-card";
 
@@ -29,13 +24,9 @@ function cardOf(overrides: Partial<ProductCardData>): ProductCardData {
 
 /** Cards rendered as one page: the same i18next instance, as a listing's server rendering has. */
 function renderCards(url: string, cards: ProductCardData[]) {
-  const locale = url.startsWith("/en") ? "en" : "it";
-  const page = cards.map((card) => <ProductCard key={card.id} product={card} />);
-  const router = createMemoryRouter([{ path: "*", element: page }], { initialEntries: [url] });
-  return renderToString(
-    <I18nextProvider i18n={createI18n(locale, locale === "en" ? messagesEn : messagesIt)}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
+  return renderPageAt(
+    url,
+    cards.map((card) => <ProductCard key={card.id} product={card} />),
   );
 }
 

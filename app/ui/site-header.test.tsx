@@ -1,10 +1,5 @@
-import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { expect, test } from "vitest";
-import { createI18n } from "#app/lib/i18n.ts";
-import messagesEn from "#messages/en.json";
-import messagesIt from "#messages/it.json";
+import { renderPageAt } from "#tests/render-page.tsx";
 import type { NavCategory } from "./mega-menu";
 import { SiteHeader } from "./site-header";
 
@@ -22,13 +17,7 @@ const categories: NavCategory[] = [
 
 function renderHeader(url: string) {
   const locale = url.startsWith("/en") ? "en" : "it";
-  const header = <SiteHeader locale={locale} shopName="Bimbi Felici" categories={categories} user={null} />;
-  const router = createMemoryRouter([{ path: "*", element: header }], { initialEntries: [url] });
-  return renderToString(
-    <I18nextProvider i18n={createI18n(locale, locale === "en" ? messagesEn : messagesIt)}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
-  );
+  return renderPageAt(url, <SiteHeader locale={locale} shopName="Bimbi Felici" categories={categories} user={null} />);
 }
 
 const count = (html: string, text: string) => html.split(text).length - 1;

@@ -19,7 +19,10 @@ export function usePageT(): I18n["t"] {
   return usePageI18n().t;
 }
 
-/** Per i18next instance (on the server, the request's; in the browser, the page load's): text by key and values. */
+/**
+ * Per i18next instance (on the server, shared by the requests for one page's messages; in the browser, the page
+ * load's): text by key and values. Its keys are bounded: values here are ratings, percents and the marker.
+ */
 const textsByInstance = new WeakMap<I18n, Map<string, string>>();
 
 /** Stands in for a copy's own value while i18next builds a text once (a private-use character no message has). */

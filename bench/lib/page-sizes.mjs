@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from "react-router";
+import { modulePreloadsAfterFirstPaint } from "../../app/lib/scripts-after-first-paint.server.ts";
 import { root } from "./shop-server.mjs";
 
 /**
@@ -38,9 +39,12 @@ function readChunkOrigins() {
   return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
-/** <script src>, <link rel="modulepreload" href> and the static imports of inline module scripts. */
+/**
+ * <script src>, <link rel="modulepreload" href>, the static imports of inline module scripts and the chunks
+ * preloaded once the page is painted (decision 0031).
+ */
 function referencedScripts(html) {
-  const urls = new Set();
+  const urls = new Set(modulePreloadsAfterFirstPaint(html));
   for (const [, src] of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) urls.add(src);
   for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) if (/\brel="modulepreload"/.test(tag)) urls.add(/\bhref="([^"]+)"/.exec(tag)?.[1]);
   for (const [, body] of html.matchAll(/<script\b[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/g)) {

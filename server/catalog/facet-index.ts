@@ -269,7 +269,14 @@ function tally(column: FacetColumn, members: ProductSet, skipKey: string | undef
  * other filters (a product counts once per value it holds). "Offerte" counts whatever is in offer at `now`,
  * not the products linked to it.
  */
-export async function countListing(db: Db, selection: ListingSelection): Promise<{ total: number; facetCounts: FacetCounts[] }> {
+export type CountedListing = {
+  total: number;
+  facetCounts: FacetCounts[];
+  /** The listed products among `orderedIds`, in that order, from `offset`, at most `limit` (a search's page in rank order). */
+  pageOf: (orderedIds: readonly number[], offset: number, limit: number) => number[];
+};
+
+export async function countListing(db: Db, selection: ListingSelection): Promise<CountedListing> {
   const index = await currentFacetIndex(db);
   let inOfferNow: ProductSet | undefined;
   const inOffer = () => (inOfferNow ??= inOfferAt(index, selection.now));
@@ -284,7 +291,8 @@ export async function countListing(db: Db, selection: ListingSelection): Promise
   const chosenExcept = (except: ListingFacet | null) =>
     listingFacets.flatMap((facet) => (facet === except ? [] : chosen[facet] ? [chosen[facet]] : []));
 
-  const total = intersectionOf(index.size, [...base, ...chosenExcept(null)]).count();
+  const listed = intersectionOf(index.size, [...base, ...chosenExcept(null)]);
+  const total = listed.count();
   const facetCounts = selection.shownFacets.map((facet) => {
     const members = intersectionOf(index.size, [...base, ...chosenExcept(facet)]);
     const offersKey = facet === "categories" && selection.offersCategoryId !== undefined ? String(selection.offersCategoryId) : undefined;
@@ -295,5 +303,16 @@ export async function countListing(db: Db, selection: ListingSelection): Promise
     }
     return counts;
   });
-  return { total, facetCounts };
+  const pageOf = (orderedIds: readonly number[], offset: number, limit: number) => {
+    const page: number[] = [];
+    let skipped = 0;
+    for (const productId of orderedIds) {
+      const position = index.positionOf.get(productId);
+      if (position === undefined || !listed.has(position)) continue;
+      if (skipped < offset) skipped++;
+      else if (page.push(productId) === limit) break;
+    }
+    return page;
+  };
+  return { total, facetCounts, pageOf };
 }

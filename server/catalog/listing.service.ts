@@ -13,16 +13,7 @@ import { and, asc, count, desc, eq, gt, isNull, not, or, sql, type SQL } from "d
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
-import {
-  brands,
-  categories,
-  productBrands,
-  productColours,
-  productListing,
-  products,
-  productVariants,
-  subcategories,
-} from "#server/db/schema.ts";
+import { brands, categories, productBrands, productColours, productListing, products, productVariants, subcategories } from "#server/db/schema.ts";
 import { createCatalogueCache } from "./catalogue-cache";
 import { countListing, countSubcategoryProducts, type ListingSubjectMembers, type ResolvedFilters } from "./facet-index";
 import type { ListingGroup } from "./listing.inputs";
@@ -40,7 +31,7 @@ import {
 } from "./listing";
 import { isOneSize } from "#app/lib/sizes.ts";
 import { getProductCards, type ProductCardData } from "./product-card";
-import { listingSearch, matchSearch, textArray, type SearchMode, type SearchOnTable } from "./search.service";
+import { exactSearchMatch, listingSearch, noSearchMatch, similarSearchMatch, textArray, type SearchMatch, type SearchMode } from "./search.service";
 import { offersCategorySlug } from "./taxonomy";
 
 type NamedLink = { slug: string; name: string };
@@ -231,8 +222,8 @@ async function resolveFilters(db: Db, query: ListingFilters, catalogue: Catalogu
   };
 }
 
-function orderOf(query: ListingQuery, searchRank: SQL<number> | null): SQL[] {
-  if (searchRank) return [desc(searchRank)];
+/** The order of a listing without a search (a search's page follows its ranked matches). */
+function orderOf(query: ListingQuery): SQL[] {
   if (query.group === "bestSeller") return [desc(productListing.saleCount)];
   if (query.group === "saleItems") return [desc(productListing.discountPercent)];
   return [desc(productListing.createdAt)];
@@ -244,7 +235,11 @@ function orderOf(query: ListingQuery, searchRank: SQL<number> | null): SQL[] {
  * index, each read only as far as the page reaches; on-request products, which show no price, come after
  * every priced one (DECISIONS.md). The offer's end is checked at `now`, so an ended offer needs no rewrite.
  */
-async function priceOrderedIds(db: Db, where: SQL | undefined, { descending, now, offset }: { descending: boolean; now: Date; offset: number }): Promise<number[]> {
+async function priceOrderedIds(
+  db: Db,
+  where: SQL | undefined,
+  { descending, now, offset }: { descending: boolean; now: Date; offset: number },
+): Promise<number[]> {
   const direction = sql.raw(descending ? "desc" : "asc");
   const branches = [
     { condition: and(not(onRequest), not(offerRunning(now))), price: sql<number>`${productListing.priceCents}`, isOnRequest: false },
@@ -265,20 +260,40 @@ async function priceOrderedIds(db: Db, where: SQL | undefined, { descending, now
   return rows.map((row) => row.id);
 }
 
-/**
- * The published products a search matches (the listing's counts need them as ids), kept while the catalogue
- * stays the same: a shop's searches repeat, and matching reads every product holding the words.
- */
-const searchMatchesCache = createCatalogueCache<number[]>({ maxAgeMs: 60_000, maxEntries: 100 });
+/** A search on the listing: how it matches, and every published product it matches, best first. */
+type RankedSearch = { match: SearchMatch; rankedIds: number[] };
 
-async function searchMatchIds(db: Db, searched: SearchOnTable, key: { text: string; locale: Locale }): Promise<number[]> {
-  return searchMatchesCache.get(db, JSON.stringify([key.locale, key.text]), async () => {
-    const [row] = await db
-      .select({ ids: sql<number[]>`coalesce(array_agg(${productListing.productId}), '{}')` })
-      .from(productListing)
-      .where(and(eq(productListing.isPublished, true), searched.where));
-    return row?.ids ?? [];
+/**
+ * A search's matches in rank order (then id), kept while the catalogue stays the same: a shop's searches
+ * repeat, and matching and ranking read every product holding the words (about 30 ms for a common word on
+ * 100,000 products). The counts need the matches as ids; a page of a search in relevance order is then the
+ * listed ones among them, with no ranking per request. How a search matches and ranks depends only on the
+ * catalogue, never on the hour.
+ */
+const rankedSearchCache = createCatalogueCache<RankedSearch>({ maxAgeMs: 60_000, maxEntries: 100 });
+
+function rankedSearch(db: Db, { text, locale }: { text: string; locale: Locale }): Promise<RankedSearch> {
+  return rankedSearchCache.get(db, JSON.stringify([locale, text]), async () => {
+    // Most searches match as typed: their ranked matches also say so, with no probe of whether any does.
+    const exact = exactSearchMatch({ text, locale });
+    if (!exact) return { match: noSearchMatch, rankedIds: [] };
+    const exactIds = await rankedMatchIds(db, exact, locale);
+    if (exactIds.length > 0) return { match: exact, rankedIds: exactIds };
+    const similar = await similarSearchMatch(db, { text, locale });
+    return { match: similar, rankedIds: similar.mode === "similar" ? await rankedMatchIds(db, similar, locale) : [] };
   });
+}
+
+/** The published products a search matches, best first, then by id. */
+async function rankedMatchIds(db: Db, match: SearchMatch, locale: Locale): Promise<number[]> {
+  const searched = listingSearch(match, locale);
+  const [row] = await db
+    .select({
+      ids: sql<number[]>`coalesce(array_agg(${productListing.productId} order by ${searched.rank} desc, ${productListing.productId}), '{}')`,
+    })
+    .from(productListing)
+    .where(and(eq(productListing.isPublished, true), searched.where));
+  return row?.ids ?? [];
 }
 
 /** A page of the listing with its filters; null when the category, subcategory or brand is unknown (404). */
@@ -294,14 +309,15 @@ export async function getListing(
   const [resolvedSubject, filters, search] = await Promise.all([
     resolveSubject(db, scope, catalogue, locale, now),
     resolveFilters(db, query, catalogue),
-    query.search ? matchSearch(db, { text: query.search, locale }) : null,
+    query.search ? rankedSearch(db, { text: query.search, locale }) : null,
   ]);
   if (!resolvedSubject) return null;
   const { subject, condition: subjectCondition, members } = resolvedSubject;
 
   // The page's own subject is not offered as a filter, and a filter of it is ignored.
   const shownFacets = listingFacets.filter(
-    (facet) => !(facet === "categories" && (subject.kind === "category" || subject.kind === "subcategory")) && !(facet === "tags" && subject.kind === "brand"),
+    (facet) =>
+      !(facet === "categories" && (subject.kind === "category" || subject.kind === "subcategory")) && !(facet === "tags" && subject.kind === "brand"),
   );
   const showsCategories = shownFacets.includes("categories");
   const showsTags = shownFacets.includes("tags");
@@ -317,14 +333,13 @@ export async function getListing(
     brandIds: showsTags ? filters.resolved.brandIds : [],
   };
 
-  const searched = search ? listingSearch(search, locale) : null;
+  const searched = search ? listingSearch(search.match, locale) : null;
   const base = [eq(productListing.isPublished, true), subjectCondition, groupCondition(query.group, now), searched?.where];
   const where = and(...base, ...filterConditions(resolved, now));
-  const searchMatches = searched ? await searchMatchIds(db, searched, { text: query.search, locale }) : null;
-  const { total, facetCounts } = await countListing(db, {
+  const { total, facetCounts, pageOf } = await countListing(db, {
     subject: members,
     group: query.group,
-    searchMatches,
+    searchMatches: search?.rankedIds ?? null,
     filters: resolved,
     shownFacets,
     offersCategoryId: catalogue.categories.find((category) => category.slug === offersCategorySlug)?.id,
@@ -339,15 +354,17 @@ export async function getListing(
       ? []
       : query.sort === "priceHighToLow" || query.sort === "priceLowToHigh"
         ? await priceOrderedIds(db, where, { descending: query.sort === "priceHighToLow", now, offset })
-        : (
-            await db
-              .select({ id: productListing.productId })
-              .from(productListing)
-              .where(where)
-              .orderBy(...orderOf(query, searched?.rank ?? null), asc(productListing.productId))
-              .limit(listingPageSize)
-              .offset(offset)
-          ).map((row) => row.id);
+        : search
+          ? pageOf(search.rankedIds, offset, listingPageSize)
+          : (
+              await db
+                .select({ id: productListing.productId })
+                .from(productListing)
+                .where(where)
+                .orderBy(...orderOf(query), asc(productListing.productId))
+                .limit(listingPageSize)
+                .offset(offset)
+            ).map((row) => row.id);
   const cards = await getProductCards(db, { productIds: pageIds, locale, now });
 
   const name = nameIn(locale);
@@ -367,8 +384,8 @@ export async function getListing(
     pageCount,
     facets,
     // Typo matching that finds nothing either is simply no result.
-    searchMode: search ? (search.mode === "similar" && total === 0 ? "none" : search.mode) : null,
-    searchCorrectedText: search?.mode === "similar" && total > 0 ? search.correctedText : null,
+    searchMode: search ? (search.match.mode === "similar" && total === 0 ? "none" : search.match.mode) : null,
+    searchCorrectedText: search?.match.mode === "similar" && total > 0 ? search.match.correctedText : null,
   };
 }
 

@@ -4,7 +4,7 @@ import type { Db } from "#server/db/client.ts";
 import { brands, categories, productBrands, products } from "#server/db/schema.ts";
 import { seedSampleCatalogue } from "#server/db/seed.ts";
 import { createTestDb } from "#tests/db.ts";
-import { parseListingQuery, type ListingScope } from "./listing";
+import { listingPageSize, parseListingQuery, type ListingScope } from "./listing";
 import { getListing } from "./listing.service";
 import { getSearchSuggestions, matchSearch, refreshProductSearch } from "./search.service";
 
@@ -219,4 +219,45 @@ test("the sample catalogue is searchable as soon as it is seeded", { timeout: 60
   expect(typo.mode).toBe("similar");
   expect(typo.listing.products.some((product) => product.name.startsWith("Passeggino"))).toBe(true);
   expect((await search(handle.db, "strollers", "en")).listing.total).toBeGreaterThan(5);
+});
+
+test("a search's pages follow its rank, with filters and across a change of catalogue", async () => {
+  const db = await openShop();
+  const [category] = await db.select().from(categories);
+  const [brevi] = await db.select().from(brands).where(eq(brands.slug, "brevi"));
+  // 90 more strollers and stroller accessories, ids 101-190: every third one by Brevi.
+  const more = Array.from({ length: 90 }, (_, at) => ({
+    id: 101 + at,
+    sku: `SKU-${101 + at}`,
+    nameIt: at % 2 === 0 ? `Passeggino modello ${at}` : `Copertina per passeggino ${at}`,
+    nameEn: `Stroller item ${at}`,
+    priceCents: 1000 + at,
+    primaryCategoryId: category!.id,
+  }));
+  await db.insert(products).values(more);
+  await db.insert(productBrands).values(more.filter((_, at) => at % 3 === 0).map((product) => ({ productId: product.id, brandId: brevi!.id, position: 0 })));
+  await refreshProductSearch(db);
+
+  for (const extra of ["", "&tag=brevi"]) {
+    const first = await search(db, "passeggino", "it", extra);
+    expect(first.listing.pageCount).toBeGreaterThan(1);
+    const pages = [first.listing.products];
+    for (let page = 2; page <= first.listing.pageCount; page++) pages.push((await search(db, "passeggino", "it", `${extra}&page=${page}`)).listing.products);
+    const names = pages.flat().map((product) => product.name);
+    // each product once, as many as the total; names that start with the word come first
+    expect(names).toHaveLength(first.listing.total);
+    expect(new Set(names).size).toBe(names.length);
+    const leading = names.filter((name) => name.startsWith("Passeggino")).length;
+    expect(leading).toBeGreaterThan(listingPageSize / 2);
+    expect(names.slice(0, leading).every((name) => name.startsWith("Passeggino"))).toBe(true);
+  }
+  expect((await search(db, "passeggino", "it", "&tag=brevi")).listing.total).toBe(1 + 30);
+
+  // A product renamed is found under its new name and no longer under the old one at the next search.
+  await db.update(products).set({ nameIt: "Lettino modello zero" }).where(eq(products.id, 101));
+  await refreshProductSearch(db, [101]);
+  const after = await search(db, "passeggino");
+  expect(after.listing.total).toBe(2 + 89);
+  expect(after.ids).not.toContain(101);
+  expect((await search(db, "lettino")).ids).toContain(101);
 });

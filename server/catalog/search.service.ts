@@ -82,7 +82,10 @@ function productNameLead(locale: Locale): SQL {
 
 /** The search on the shop's listing rows (product_listing keeps each name's first word as a document). */
 export function listingSearch(match: SearchMatch, locale: Locale): SearchOnTable {
-  return searchOn({ searchVector: productListing.searchVector, nameLead: locale === "en" ? productListing.nameLeadEn : productListing.nameLeadIt }, match.query);
+  return searchOn(
+    { searchVector: productListing.searchVector, nameLead: locale === "en" ? productListing.nameLeadEn : productListing.nameLeadIt },
+    match.query,
+  );
 }
 
 /** The search on the products table (the back office's list), each name's first word computed per row. */
@@ -90,45 +93,52 @@ export function productsSearch(match: SearchMatch, locale: Locale): SearchOnTabl
   return searchOn({ searchVector: products.searchVector, nameLead: productNameLead(locale) }, match.query);
 }
 
-const noMatch: SearchMatch = { mode: "none", query: null, correctedText: null };
+/** A search that matches nothing (no words, or a typo with no close shop word). */
+export const noSearchMatch: SearchMatch = { mode: "none", query: null, correctedText: null };
+
+function exactSearchQuery(words: readonly string[], locale: Locale, prefixLast: boolean): SQL {
+  return sql`(select shop_search_query(${textArray(words)}, ${pageConfig[locale]}, ${prefixLast}))`;
+}
 
 /**
- * Decides how a search matches: exactly when any published product matches every word; otherwise
- * each word that is not a stop word of the page's language stands for the shop's closest words.
+ * The search as typed, every word required, without asking whether anything matches (null without words):
+ * for a caller that reads the matches anyway and asks similarSearchMatch only when there are none.
  */
-export async function matchSearch(db: Db, { text, locale, prefixLast = false }: { text: string; locale: Locale; prefixLast?: boolean }): Promise<SearchMatch> {
+export function exactSearchMatch({ text, locale }: { text: string; locale: Locale }): SearchMatch | null {
   const words = searchWords(text);
-  if (words.length === 0) return noMatch;
-  const exactQuery = sql`(select shop_search_query(${textArray(words)}, ${pageConfig[locale]}, ${prefixLast}))`;
-  // For each word worth correcting, in order: the word and its closest shop words, best first.
-  const [probe] = await db
-    .select({
-      hasExact: sql<boolean>`exists (select 1 from ${products} where ${products.isPublished} and ${products.searchVector} @@ ${exactQuery})`.mapWith(Boolean),
-      corrections: sql<string[] | null>`array(
-        select typed.word || ' ' || coalesce((
-          select string_agg(close.word, ' ' order by close.similarity desc, close.word)
-          from (
-            select shop_word.word, similarity(shop_word.word, unaccent(typed.word)) as similarity
-            from product_search_words as shop_word
-            where shop_word.word % unaccent(typed.word)
-            order by similarity desc, shop_word.word
-            limit ${candidatesPerWord}
-          ) as close
-          where close.similarity >= ${minWordSimilarity}
-        ), '')
-        from unnest(${textArray(words)}) with ordinality as typed(word, position)
-        where numnode(plainto_tsquery(${pageConfig[locale]}, typed.word)) > 0 and char_length(typed.word) >= ${minTypoWordLength}
-        order by typed.position
-      )`,
-    })
-    .from(sql`(select 1) as probe`);
-  if (probe?.hasExact) return { mode: "exact", query: exactQuery, correctedText: null };
+  return words.length === 0 ? null : { mode: "exact", query: exactSearchQuery(words, locale, false), correctedText: null };
+}
 
-  const corrections = (probe?.corrections ?? []).map((line) => {
+/**
+ * For each typed word worth correcting, in order, one line: the word and its closest shop words, best first
+ * (null rows: no word worth correcting).
+ */
+function correctionsSql(words: readonly string[], locale: Locale): SQL<string[] | null> {
+  return sql<string[] | null>`array(
+    select typed.word || ' ' || coalesce((
+      select string_agg(close.word, ' ' order by close.similarity desc, close.word)
+      from (
+        select shop_word.word, similarity(shop_word.word, unaccent(typed.word)) as similarity
+        from product_search_words as shop_word
+        where shop_word.word % unaccent(typed.word)
+        order by similarity desc, shop_word.word
+        limit ${candidatesPerWord}
+      ) as close
+      where close.similarity >= ${minWordSimilarity}
+    ), '')
+    from unnest(${textArray(words)}) with ordinality as typed(word, position)
+    where numnode(plainto_tsquery(${pageConfig[locale]}, typed.word)) > 0 and char_length(typed.word) >= ${minTypoWordLength}
+    order by typed.position
+  )`;
+}
+
+/** Each word stands for the shop's closest words; no match when a word worth correcting has none. */
+function similarMatchOf(words: readonly string[], locale: Locale, correctionLines: readonly string[]): SearchMatch {
+  const corrections = correctionLines.map((line) => {
     const [typed, ...closest] = line.split(" ").filter(Boolean);
     return { typed: typed!, closest };
   });
-  if (corrections.length === 0 || corrections.some((correction) => correction.closest.length === 0)) return noMatch;
+  if (corrections.length === 0 || corrections.some((correction) => correction.closest.length === 0)) return noSearchMatch;
   const bestOf = new Map(corrections.map((correction) => [correction.typed, correction.closest[0]!]));
   const groups = corrections.map((correction) => correction.closest.join(" "));
   return {
@@ -136,6 +146,39 @@ export async function matchSearch(db: Db, { text, locale, prefixLast = false }: 
     query: sql`(select shop_similar_query(${textArray(groups)}, ${pageConfig[locale]}))`,
     correctedText: words.map((word) => bestOf.get(word) ?? word).join(" "),
   };
+}
+
+/** The search with typos allowed, for a caller that already knows nothing matches it exactly. */
+export async function similarSearchMatch(db: Db, { text, locale }: { text: string; locale: Locale }): Promise<SearchMatch> {
+  const words = searchWords(text);
+  if (words.length === 0) return noSearchMatch;
+  const [row] = await db.select({ corrections: correctionsSql(words, locale) }).from(sql`(select 1) as probe`);
+  return similarMatchOf(words, locale, row?.corrections ?? []);
+}
+
+/**
+ * Decides how a search matches: exactly when any published product matches every word; otherwise
+ * each word that is not a stop word of the page's language stands for the shop's closest words.
+ */
+export async function matchSearch(
+  db: Db,
+  { text, locale, prefixLast = false }: { text: string; locale: Locale; prefixLast?: boolean },
+): Promise<SearchMatch> {
+  const words = searchWords(text);
+  if (words.length === 0) return noSearchMatch;
+  const exactQuery = exactSearchQuery(words, locale, prefixLast);
+  // One statement; the corrections are looked for only when no product matches exactly (a CASE is evaluated
+  // lazily), which is most searches' case.
+  const [probe] = await db
+    .select({
+      hasExact: sql<boolean>`probe.has_exact`.mapWith(Boolean),
+      corrections: sql<string[] | null>`case when probe.has_exact then null else ${correctionsSql(words, locale)} end`,
+    })
+    .from(
+      sql`(select exists (select 1 from ${products} where ${products.isPublished} and ${products.searchVector} @@ ${exactQuery}) as has_exact) as probe`,
+    );
+  if (probe?.hasExact) return { mode: "exact", query: exactQuery, correctedText: null };
+  return similarMatchOf(words, locale, probe?.corrections ?? []);
 }
 
 /**
@@ -146,7 +189,13 @@ export async function matchSearch(db: Db, { text, locale, prefixLast = false }: 
  */
 export async function refreshProductSearch(db: Db, productIds?: readonly number[]): Promise<number> {
   if (productIds?.length === 0) return 0;
-  const ids = productIds === undefined ? sql`null` : sql`array[${sql.join(productIds.map((id) => sql`${id}`), sql`, `)}]::integer[]`;
+  const ids =
+    productIds === undefined
+      ? sql`null`
+      : sql`array[${sql.join(
+          productIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}]::integer[]`;
   const [row] = await db.select({ count: sql<number>`refresh_product_search(${ids})`.mapWith(Number) }).from(sql`(select 1) as refresh`);
   return row?.count ?? 0;
 }

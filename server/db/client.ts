@@ -70,7 +70,34 @@ export async function openPglite(dataDir: string): Promise<DbHandle> {
   const lockFile = path.resolve(dataDir, "pglite.lock");
   takeLock(lockFile);
   const client = await PGlite.create({ dataDir: folder, extensions: pgliteExtensions });
-  return wrapPglite(client, () => fs.rmSync(lockFile, { force: true }));
+  return wrapPglite(lettingIoInBetween(client), () => fs.rmSync(lockFile, { force: true }));
+}
+
+/**
+ * PGlite runs each statement synchronously in this thread and hands its lock to the next waiting query
+ * through promises alone, so under load one query followed another without the event loop ever polling
+ * the network: requests were read late and some connections starved (at 50 connections, answers after
+ * 8-10 s while the server's own timing read 1 s at most). Each statement outside a transaction now starts
+ * after the event loop's next turn (setImmediate): the network is polled between statements.
+ */
+function lettingIoInBetween(client: PGlite): PGlite {
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  client.query = (async (...args: Parameters<PGlite["query"]>) => {
+    await nextTurn();
+    return query(...args);
+  }) as PGlite["query"];
+  client.exec = async (...args: Parameters<PGlite["exec"]>) => {
+    await nextTurn();
+    return exec(...args);
+  };
+  client.transaction = async <T>(callback: Parameters<PGlite["transaction"]>[0]) => {
+    await nextTurn();
+    return transaction(callback) as Promise<T>;
+  };
+  return client;
 }
 
 function takeLock(lockFile: string) {
