@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { answers } from "./lib/port.mjs";
-import { readJson, run, summaryLine, vitestCounts } from "./lib/suite.mjs";
+import { failureLines, readJson, run, summaryLine, vitestCounts } from "./lib/suite.mjs";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-test-all-"));
 const defaultPostgresUrl = "postgres://postgres@127.0.0.1:5432/test";
@@ -29,7 +29,7 @@ try {
     if (!url) {
       const where = process.env.CI === "true" ? "CI must run the suite on PostgreSQL" : "start PostgreSQL or set TEST_DATABASE_URL";
       console.error(`\nFAILED: PostgreSQL is unreachable (TEST_DATABASE_URL unset, nothing on 127.0.0.1:5432): ${where}.`);
-      return { passed: 0, failed: 1, skipped: 0 };
+      return { passed: 0, failed: 1, skipped: 0, failures: ["PostgreSQL is unreachable"] };
     }
     return vitest("postgres", { TEST_DATABASE_URL: url });
   });
@@ -54,8 +54,9 @@ try {
 
 const total = { passed: 0, failed: 0, skipped: 0 };
 console.log("\n== summary ==");
-for (const { name, passed, failed, skipped, seconds } of results) {
+for (const { name, passed, failed, skipped, seconds, failures } of results) {
   console.log(`${failed > 0 ? "FAIL" : "ok  "}  ${name.padEnd(22)} ${passed} passed, ${failed} failed, ${skipped} skipped  (${seconds} s)`);
+  if (failed > 0) for (const line of failureLines(failures)) console.log(line);
   total.passed += passed;
   total.failed += failed;
   total.skipped += skipped;
@@ -71,7 +72,7 @@ async function step(name, body) {
     counts = await body();
   } catch (error) {
     console.error(`FAILED: ${name}: ${error.stack ?? error}`);
-    counts = { passed: 0, failed: 1, skipped: 0 };
+    counts = { passed: 0, failed: 1, skipped: 0, failures: [`${name} broke: ${error.message ?? error}`] };
   }
   const result = { name, ...counts, seconds: Math.round((Date.now() - startedAt) / 1000) };
   results.push(result);
@@ -79,18 +80,18 @@ async function step(name, body) {
 }
 
 function checkResult(ok) {
-  return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
+  return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, failures: ok ? [] : ["see the step's output above"] };
 }
 
 /** A suite script that needs the production build, counted from the result file it writes. */
 async function suiteOnBuild(build, what, script, args = []) {
   if (build.failed > 0) {
     console.error(`FAILED: ${what} need the production build, which failed.`);
-    return { passed: 0, failed: 1, skipped: 0 };
+    return { passed: 0, failed: 1, skipped: 0, failures: ["the production build failed"] };
   }
   const resultFile = path.join(scratch, `${path.basename(script, ".mjs")}.json`);
   await run("test", process.execPath, [script, ...args, "--result-file", resultFile]);
-  return readJson(resultFile) ?? { passed: 0, failed: 1, skipped: 0 };
+  return readJson(resultFile) ?? { passed: 0, failed: 1, skipped: 0, failures: [`${script} wrote no result: it broke before the end`] };
 }
 
 /** Vitest with its JSON report beside the live output. */

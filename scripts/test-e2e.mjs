@@ -39,13 +39,30 @@ async function runJourneys(playwrightArgs) {
 function countResults(report, exitCode) {
   let stats = { expected: 0, unexpected: 0, skipped: 0, flaky: 0 };
   let errors = [];
+  let suites = [];
   if (fs.existsSync(report)) {
     const parsed = JSON.parse(fs.readFileSync(report, "utf8"));
     stats = { ...stats, ...parsed.stats };
     errors = parsed.errors ?? [];
+    suites = parsed.suites ?? [];
   }
   let failed = stats.unexpected;
   if (failed === 0 && (exitCode !== 0 || errors.length > 0)) failed = Math.max(1, errors.length);
   if (stats.flaky > 0) console.log(`e2e: ${stats.flaky} flaky test(s) passed only on retry: see the report above`);
-  return { passed: stats.expected + stats.flaky, failed, skipped: stats.skipped, flaky: stats.flaky };
+  const failures = [...unexpectedTests(suites), ...errors.map((error) => error.message ?? String(error))];
+  if (failed > 0 && failures.length === 0) failures.push(`Playwright ended with exit code ${exitCode}`);
+  return { passed: stats.expected + stats.flaky, failed, skipped: stats.skipped, flaky: stats.flaky, failures };
+}
+
+/** "file: title [project]" of every test whose outcome was unexpected, from the report's nested suites. */
+function unexpectedTests(suites, titles = []) {
+  return suites.flatMap((suite) => {
+    const path = suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles;
+    const own = (suite.specs ?? []).flatMap((spec) =>
+      (spec.tests ?? [])
+        .filter((test) => test.status === "unexpected")
+        .map((test) => `${spec.file}: ${[...path, spec.title].join(" > ")} [${test.projectName}]`),
+    );
+    return [...own, ...unexpectedTests(suite.suites ?? [], path)];
+  });
 }

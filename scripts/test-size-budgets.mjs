@@ -10,13 +10,13 @@ const resultFile = takeResultFile(process.argv.slice(2));
 
 const started = performance.now();
 const shop = await startShopForBench();
-let counts = { passed: 0, failed: 1, skipped: 0 };
+let counts = { passed: 0, failed: 1, skipped: 0, failures: ["the size budgets could not be measured"] };
 try {
   const rows = await measureBudgetPages(shop.baseUrl);
   console.table(rows.map((row) => row.table));
   for (const line of rows.flatMap((row) => row.over)) console.error(`FAILED: over budget: ${line}`);
   const failed = rows.filter((row) => row.over.length > 0).length;
-  counts = { passed: rows.length - failed, failed, skipped: 0 };
+  counts = { passed: rows.length - failed, failed, skipped: 0, failures: rows.flatMap((row) => row.over) };
   console.log(`size budgets: ${counts.passed} pages within, ${failed} over (${Math.round((performance.now() - started) / 1000)} s)`);
 } catch (error) {
   console.error("FAILED: the size budgets could not be measured:", error);

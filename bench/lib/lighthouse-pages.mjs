@@ -5,6 +5,7 @@
 // so they depend little on the machine's speed), all four categories. docs/decisions/0026-lighthouse-budgets.md.
 import os from "node:os";
 import lighthouse from "lighthouse";
+import { markCpu, othersShareSince, percent, waitForQuietMachine } from "./machine-load.mjs";
 import { benchPages } from "./shop-server.mjs";
 
 /** Issue 10's score budgets, per page: a score must be at least this. */
@@ -106,22 +107,76 @@ export async function runLighthouse(chromePort, baseUrl, page) {
 }
 
 /**
- * Runs a page up to `runs` times (odd) and returns `{ lhr, scores }`: the median run by performance and
- * every run's performance score, or null when no run recorded. One run's score swings several points on
- * the same build; Lighthouse's advice is the median of several runs
- * (https://github.com/GoogleChrome/lighthouse/blob/main/docs/variability.md). With `stopWhenDecided`
- * it stops once most runs fall on one side of the performance budget: more runs could not change the verdict.
+ * Other jobs' share of the machine's CPU (all cores) from which a run counts as disturbed: a quarter is
+ * half a core on the 2-core CI machine. On a quiet machine others use 0-3% during a run.
  */
-export async function runLighthouseMedian(chromePort, baseUrl, page, { runs, stopWhenDecided }) {
+export const disturbingShare = 0.25;
+
+/** The window over which others' share is measured before a page's first run (and after a disturbed run). */
+const quietProbeMs = 2_000;
+
+/**
+ * How long, in all, a check or bench may wait for other jobs to quieten (shared by its pages, so a machine
+ * that stays busy costs a few minutes at most, not minutes per run).
+ */
+export function quietWaitBudget(totalMs = 120_000) {
+  return { leftMs: totalMs, waitedMs: 0 };
+}
+
+/**
+ * Runs a page up to `runs` times (odd) and returns `{ lhr, scores, medianDisturbed, othersPeak, notes }`: the median
+ * run by performance, every kept run's performance score ("88*" when other jobs used a disturbing share of
+ * the CPU during it), whether the median run was one of those, and what was waited for or dropped; null
+ * when no run recorded. One run's score swings several points on the same build; Lighthouse's advice is
+ * the median of several runs (https://github.com/GoogleChrome/lighthouse/blob/main/docs/variability.md).
+ * With `stopWhenDecided` it stops once most runs fall on one side of the performance budget: more runs
+ * could not change the verdict.
+ *
+ * The simulated metrics are computed from the trace's main-thread task times, which another job's CPU use
+ * stretches (decision 0033). So before a run it waits, out of `quiet`'s budget, until other jobs use less
+ * than `disturbingShare` of the CPU, and it measures their share during the run: a disturbed run is
+ * dropped and made again while attempts remain, and kept, marked, when they do not.
+ */
+export async function runLighthouseMedian(chromePort, baseUrl, page, { runs, stopWhenDecided, quiet = quietWaitBudget() }) {
   const reports = [];
-  // A run that fails to record (e.g. NO_NAVSTART on a starved machine) is tried again, up to twice.
-  for (let attempt = 0; reports.length < runs && attempt < runs + 2; attempt++) {
+  const notes = [];
+  let mustWait = true; // the first run of a page waits for a quiet machine; later ones after a disturbed run
+  // A run that fails to record (e.g. NO_NAVSTART on a starved machine) or is disturbed is made again, up to three times.
+  for (let attempt = 0; reports.length < runs && attempt < runs + 3; attempt++) {
     if (stopWhenDecided && sidesOfBudget(reports).some((count) => count * 2 > runs)) break;
+    if (mustWait && quiet.leftMs >= quietProbeMs) {
+      const { windows, waitedMs, othersShare } = await waitForQuietMachine({ busyShare: disturbingShare, windowMs: quietProbeMs, maxWaitMs: quiet.leftMs });
+      // The first window is the probe every page pays; only the windows after it are waiting.
+      const beyondProbeMs = windows > 1 ? waitedMs - quietProbeMs : 0;
+      quiet.leftMs -= beyondProbeMs;
+      quiet.waitedMs += beyondProbeMs;
+      if (beyondProbeMs > 0) notes.push(`waited ${Math.round(waitedMs / 1000)} s for other jobs to quieten (they used ${percent(othersShare)} of the CPU at the end)`);
+    }
+    const mark = markCpu();
     const lhr = await runLighthouse(chromePort, baseUrl, page);
-    if (lhr) reports.push(lhr);
+    const othersShare = othersShareSince(mark);
+    const disturbed = othersShare !== null && othersShare >= disturbingShare;
+    mustWait = disturbed;
+    if (!lhr) continue;
+    const attemptsLeft = runs + 3 - attempt - 1 > runs - reports.length - 1;
+    if (disturbed && attemptsLeft) {
+      notes.push(`a run scoring ${scoreOf(lhr, "performance")} dropped: other jobs used ${percent(othersShare)} of the CPU during it`);
+      continue;
+    }
+    reports.push(Object.assign(lhr, { othersShare, disturbed }));
   }
   if (reports.length === 0) return null;
-  return { lhr: medianRun(reports, runs), scores: reports.map((report) => scoreOf(report, "performance")) };
+  const median = medianRun(reports, runs);
+  return {
+    lhr: median,
+    scores: reports.map((report) => `${scoreOf(report, "performance")}${report.disturbed ? "*" : ""}`),
+    medianDisturbed: median.disturbed,
+    // The most other jobs used of the CPU during a kept run, to print beside the scores.
+    othersPeak: percent(Math.max(...reports.map((report) => report.othersShare ?? 0))),
+    // Lighthouse's own CPU benchmark at the start of each kept run (about 2,400 on the quiet 2-core CI machine).
+    cpuIndexes: reports.map((report) => Math.round(report.environment?.benchmarkIndex ?? 0)),
+    notes,
+  };
 }
 
 /** How many runs are at or over the performance budget, and how many under it. */

@@ -52,16 +52,37 @@ export function readJson(file) {
   }
 }
 
-/** A Vitest JSON report's counts; a run that broke outside any test (no report, a failed file) counts as failed. */
+/**
+ * A Vitest JSON report's counts and the names of what failed; a run that broke outside any test (no
+ * report, a failed file) counts as failed.
+ */
 export function vitestCounts(reportFile, exitCode) {
   const json = readJson(reportFile);
+  const files = json?.testResults ?? [];
   const counts = {
     passed: json?.numPassedTests ?? 0,
     failed: json?.numFailedTests ?? 0,
     skipped: (json?.numPendingTests ?? 0) + (json?.numTodoTests ?? 0),
+    failures: files.flatMap((file) => {
+      const tests = (file.assertionResults ?? [])
+        .filter((test) => test.status === "failed")
+        .map((test) => `${path.relative(root, file.name)}: ${test.fullName}`);
+      return tests.length === 0 && file.status === "failed"
+        ? [`${path.relative(root, file.name)}: ${file.message || "failed outside its tests"}`]
+        : tests;
+    }),
   };
   if (counts.failed === 0 && (exitCode !== 0 || !json || json.numFailedTestSuites > 0)) counts.failed = Math.max(1, json?.numFailedTestSuites ?? 0);
+  if (counts.failed > 0 && counts.failures.length === 0)
+    counts.failures.push(json ? `the run ended with exit code ${exitCode}` : "no report: the run broke before it could write one");
   return counts;
+}
+
+/** What failed, one short line each, under a failed step of the summary (the end of a CI log is what is read first). */
+export function failureLines(failures = [], shown = 8) {
+  const lines = failures.slice(0, shown).map((failure) => `        - ${failure.split("\n")[0].slice(0, 200)}`);
+  if (failures.length > shown) lines.push(`        - and ${failures.length - shown} more: see the step's output above`);
+  return lines;
 }
 
 export function summaryLine({ passed, failed, skipped }) {
