@@ -56,10 +56,19 @@ test("quantity stays between 1 and the stock; stock 0 reads NON DISPONIBILE, dis
   await expect(quantity(page)).toHaveValue("2");
   await expect(increase).toBeDisabled();
   await expect(quantity(page)).toHaveAttribute("max", "2");
+  // A typed number that does not fit is changed, and the page says why.
   await quantity(page).fill("9");
   await expect(quantity(page)).toHaveValue("2");
+  await expect(quantity(page)).toHaveAccessibleDescription(/Puoi aggiungerne al massimo 2\./);
   await quantity(page).fill("0");
   await expect(quantity(page)).toHaveValue("1");
+  await expect(main(page).getByRole("status").filter({ hasText: "La quantità minima è 1." })).toBeVisible();
+  await quantity(page).fill("1.5");
+  await expect(quantity(page)).toHaveValue("1");
+  await expect(main(page).getByText("Si aggiungono solo pezzi interi.")).toBeVisible();
+  await increase.click();
+  await expect(quantity(page)).toHaveValue("2");
+  await expect(main(page).getByText("Si aggiungono solo pezzi interi.")).toHaveCount(0);
 
   await page.goto("/product/184?colour=blue&size=xxl");
   const soldOut = main(page).getByRole("button", { name: "NON DISPONIBILE" });
@@ -173,6 +182,9 @@ test("the English page names everything in English and reads NOT AVAILABLE when 
   await sizeGroup(page, /^Size/).getByRole("link", { name: /^XL\b/ }).click();
   await expect(main(page).getByRole("button", { name: "Add to cart" })).toBeEnabled();
   await expect(main(page).getByText("In stock: 31")).toBeVisible();
+  await quantity(page, "Quantity").fill("99");
+  await expect(quantity(page, "Quantity")).toHaveValue("31");
+  await expect(quantity(page, "Quantity")).toHaveAccessibleDescription(/You can add at most 31\./);
 });
 
 test("a related product opens as a fresh page: first colour, first picture, quantity 1", async ({ page }) => {

@@ -8,6 +8,7 @@ import {
   getInitialSelection,
   getMaxQuantity,
   getPreorderDays,
+  getQuantityAdjustment,
   getQuantityInCart,
   getSelectionSearch,
   getSizes,
@@ -124,6 +125,18 @@ test("the quantity is at least 1 and at most the stock minus what the cart alrea
   expect(setQuantity(whiteM, 2.7, 0).quantity).toBe(2);
   expect(setQuantity(whiteM, Number.NaN, 0).quantity).toBe(1);
   expect(clampQuantity(5, 0)).toBe(1);
+});
+
+test("a typed quantity changed to fit the limits says why: at most what can be added, at least 1, whole pieces", () => {
+  expect(getQuantityAdjustment(5, 12)).toBeNull();
+  expect(getQuantityAdjustment(12, 12)).toBeNull();
+  expect(getQuantityAdjustment(999, 12)).toBe("atMost");
+  expect(getQuantityAdjustment(20.5, 12)).toBe("atMost");
+  expect(getQuantityAdjustment(0, 12)).toBe("atLeast");
+  expect(getQuantityAdjustment(-3, 12)).toBe("atLeast");
+  expect(getQuantityAdjustment(0.5, 12)).toBe("atLeast");
+  expect(getQuantityAdjustment(1.5, 12)).toBe("whole");
+  expect(getQuantityAdjustment(12.5, 12)).toBe("whole");
 });
 
 test("adding is disabled when the cart holds the stock or more", () => {

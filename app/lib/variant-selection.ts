@@ -111,6 +111,19 @@ export function clampQuantity(quantity: number, maxQuantity: number): number {
   return Math.min(Math.max(minQuantity, whole), Math.max(minQuantity, maxQuantity));
 }
 
+/**
+ * Why a typed quantity was changed to fit the limits, so the page can say so: "atMost" (more than can
+ * still be added), "atLeast" (below 1), "whole" (a fraction, rounded down), or null when it was kept.
+ */
+export type QuantityAdjustment = "atMost" | "atLeast" | "whole" | null;
+
+export function getQuantityAdjustment(typed: number, maxQuantity: number): QuantityAdjustment {
+  const kept = clampQuantity(typed, maxQuantity);
+  if (kept === typed) return null;
+  if (typed > kept) return Number.isInteger(typed) || Math.floor(typed) > kept ? "atMost" : "whole";
+  return typed < minQuantity ? "atLeast" : "whole";
+}
+
 /** The selection with a new quantity, kept within the limits. */
 export function setQuantity(selection: VariantSelection, quantity: number, quantityInCart: number): VariantSelection {
   return { ...selection, quantity: clampQuantity(quantity, getMaxQuantity(selection.stock, quantityInCart)) };

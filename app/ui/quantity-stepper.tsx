@@ -1,11 +1,12 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { clampQuantity, minQuantity } from "#app/lib/variant-selection.ts";
+import { clampQuantity, getQuantityAdjustment, minQuantity, type QuantityAdjustment } from "#app/lib/variant-selection.ts";
 import { useHydrated } from "./use-hydrated";
 
 /**
  * The quantity to add: a number field (it works, with its limits, without JavaScript) between
- * "−" and "+" buttons. The value stays between 1 and `max` (the stock minus what the cart holds).
+ * "−" and "+" buttons. The value stays between 1 and `max` (the stock minus what the cart holds); a typed
+ * number changed to fit is announced under the field with the reason ("you can add at most 12").
  */
 export function QuantityStepper({
   id,
@@ -29,9 +30,13 @@ export function QuantityStepper({
   const hydrated = useHydrated();
   // What the person is typing, kept until it is a number again (an empty field while retyping).
   const [draft, setDraft] = useState<string | null>(null);
+  // Why the last typed number was changed; cleared by the next change that fits.
+  const [adjustment, setAdjustment] = useState<QuantityAdjustment>(null);
   const off = disabled || max < minQuantity;
-  const set = (quantity: number) => {
+  const noteId = `${id}-note`;
+  const set = (quantity: number, typed = false) => {
     setDraft(null);
+    setAdjustment(typed ? getQuantityAdjustment(quantity, max) : null);
     onChange(clampQuantity(quantity, max));
   };
   const buttonClass =
@@ -64,12 +69,12 @@ export function QuantityStepper({
           required
           value={draft ?? String(value)}
           disabled={off}
-          aria-describedby={describedBy}
+          aria-describedby={describedBy ? `${describedBy} ${noteId}` : noteId}
           onChange={(event) => {
             const text = event.currentTarget.value;
             const typed = Number(text);
             if (text === "" || !Number.isFinite(typed)) setDraft(text);
-            else set(typed);
+            else set(typed, true);
           }}
           onBlur={() => setDraft(null)}
           className="h-11 w-16 [appearance:textfield] border-x border-slate-300 text-center text-base font-semibold text-ink disabled:bg-slate-50 disabled:text-muted [&::-webkit-inner-spin-button]:appearance-none [&::-webkit-outer-spin-button]:appearance-none"
@@ -85,6 +90,11 @@ export function QuantityStepper({
           <span className="sr-only">{t("productPage.increase")}</span>
         </button>
       </div>
+      <p id={noteId} role="status" className="mt-1 text-sm font-semibold text-coral-700 empty:mt-0">
+        {adjustment === "atMost" && t("productPage.quantityAtMost", { count: max })}
+        {adjustment === "atLeast" && t("productPage.quantityAtLeast", { count: minQuantity })}
+        {adjustment === "whole" && t("productPage.quantityWhole")}
+      </p>
     </div>
   );
 }
