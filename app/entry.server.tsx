@@ -1,4 +1,4 @@
-import { PassThrough, pipeline } from "node:stream";
+import { pipeline } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
@@ -10,6 +10,7 @@ import { serverI18nFor } from "./lib/i18n";
 import { localeOfPath } from "./lib/locale";
 import { NonceProvider } from "./lib/nonce";
 import type { Messages } from "./lib/route-messages";
+import { coalescedChunks } from "./lib/coalesced-chunks.server";
 import { scriptsAfterFirstPaint } from "./lib/scripts-after-first-paint.server";
 
 export const streamTimeout = 5_000;
@@ -97,11 +98,10 @@ export default function handleRequest(
         nonce: cspNonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
+          const body = coalescedChunks({
+            onEnd() {
               clearTimeout(timeoutId);
               timeoutId = undefined;
-              callback();
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
