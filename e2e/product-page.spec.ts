@@ -69,6 +69,12 @@ test("quantity stays between 1 and the stock; stock 0 reads NON DISPONIBILE, dis
   await increase.click();
   await expect(quantity(page)).toHaveValue("2");
   await expect(main(page).getByText("Si aggiungono solo pezzi interi.")).toHaveCount(0);
+  // Another size has its own limit: the note about the last one goes.
+  await quantity(page).fill("9");
+  await expect(main(page).getByText("Puoi aggiungerne al massimo 2.")).toBeVisible();
+  await sizeGroup(page).getByRole("link", { name: /^M\b/ }).click();
+  await expect(quantity(page)).toHaveValue("1");
+  await expect(main(page).getByText(/Puoi aggiungerne al massimo/)).toHaveCount(0);
 
   await page.goto("/product/184?colour=blue&size=xxl");
   const soldOut = main(page).getByRole("button", { name: "NON DISPONIBILE" });
@@ -272,7 +278,11 @@ test("quick view: opens by keyboard, changes colour and size, shows Out of Stock
 
   const colours = dialog.getByRole("group", { name: /^Colour/ });
   const sizes = dialog.getByRole("group", { name: /^Size/ });
+  // A typed number over the limit is changed and the dialog says why; another size takes the note away.
+  await dialog.getByLabel("Quantity", { exact: true }).fill("999");
+  await expect(dialog.getByText(/^You can add at most \d+\.$/)).toBeVisible();
   await sizes.getByRole("button", { name: /^XL\b/ }).click();
+  await expect(dialog.getByText(/You can add at most/)).toHaveCount(0);
   await dialog.getByRole("button", { name: "Increase the quantity" }).click();
   await expect(dialog.getByLabel("Quantity", { exact: true })).toHaveValue("2");
   await colours.getByRole("button", { name: /Blue/ }).focus();

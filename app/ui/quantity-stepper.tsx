@@ -30,14 +30,17 @@ export function QuantityStepper({
   const hydrated = useHydrated();
   // What the person is typing, kept until it is a number again (an empty field while retyping).
   const [draft, setDraft] = useState<string | null>(null);
-  // Why the last typed number was changed; cleared by the next change that fits.
-  const [adjustment, setAdjustment] = useState<QuantityAdjustment>(null);
+  // Why the last typed number was changed, with the value and limit it was changed to: shown while both
+  // still hold, so a new colour or size (a new value or limit, set by the page) takes the note away.
+  const [adjusted, setAdjusted] = useState<{ reason: QuantityAdjustment; value: number; max: number } | null>(null);
+  const adjustment = adjusted && adjusted.value === value && adjusted.max === max ? adjusted.reason : null;
   const off = disabled || max < minQuantity;
   const noteId = `${id}-note`;
   const set = (quantity: number, typed = false) => {
+    const kept = clampQuantity(quantity, max);
     setDraft(null);
-    setAdjustment(typed ? getQuantityAdjustment(quantity, max) : null);
-    onChange(clampQuantity(quantity, max));
+    setAdjusted(typed ? { reason: getQuantityAdjustment(quantity, max), value: kept, max } : null);
+    onChange(kept);
   };
   const buttonClass =
     "grid size-11 shrink-0 place-items-center text-xl font-bold text-brand-800 hover:bg-brand-50 disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent";

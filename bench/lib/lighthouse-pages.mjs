@@ -142,7 +142,8 @@ export async function runLighthouseMedian(chromePort, baseUrl, page, { runs, sto
   const notes = [];
   let mustWait = true; // the first run of a page waits for a quiet machine; later ones after a disturbed run
   // A run that fails to record (e.g. NO_NAVSTART on a starved machine) or is disturbed is made again, up to three times.
-  for (let attempt = 0; reports.length < runs && attempt < runs + 3; attempt++) {
+  const maxAttempts = runs + 3;
+  for (let attempt = 0; reports.length < runs && attempt < maxAttempts; attempt++) {
     if (stopWhenDecided && sidesOfBudget(reports).some((count) => count * 2 > runs)) break;
     if (mustWait && quiet.leftMs >= quietProbeMs) {
       const { windows, waitedMs, othersShare } = await waitForQuietMachine({ busyShare: disturbingShare, windowMs: quietProbeMs, maxWaitMs: quiet.leftMs });
@@ -158,8 +159,9 @@ export async function runLighthouseMedian(chromePort, baseUrl, page, { runs, sto
     const disturbed = othersShare !== null && othersShare >= disturbingShare;
     mustWait = disturbed;
     if (!lhr) continue;
-    const attemptsLeft = runs + 3 - attempt - 1 > runs - reports.length - 1;
-    if (disturbed && attemptsLeft) {
+    // Dropped only while the attempts after this one can still make every run that is missing.
+    const canMakeAgain = maxAttempts - (attempt + 1) >= runs - reports.length;
+    if (disturbed && canMakeAgain) {
       notes.push(`a run scoring ${scoreOf(lhr, "performance")} dropped: other jobs used ${percent(othersShare)} of the CPU during it`);
       continue;
     }
