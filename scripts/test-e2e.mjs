@@ -57,12 +57,13 @@ function countResults(report, exitCode) {
 /** "file: title [project]" of every test whose outcome was unexpected, from the report's nested suites. */
 function unexpectedTests(suites, titles = []) {
   return suites.flatMap((suite) => {
-    const path = suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles;
+    // A file's own suite is titled with the file name, which each line already starts with.
+    const groups = suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles;
     const own = (suite.specs ?? []).flatMap((spec) =>
       (spec.tests ?? [])
         .filter((test) => test.status === "unexpected")
-        .map((test) => `${spec.file}: ${[...path, spec.title].join(" > ")} [${test.projectName}]`),
+        .map((test) => `${spec.file}: ${[...groups, spec.title].join(" > ")} [${test.projectName}]`),
     );
-    return [...own, ...unexpectedTests(suite.suites ?? [], path)];
+    return [...own, ...unexpectedTests(suite.suites ?? [], groups)];
   });
 }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { clampQuantity, getQuantityAdjustment, minQuantity, type QuantityAdjustment } from "#app/lib/variant-selection.ts";
+import { clampQuantity, getQuantityAdjustment, minQuantity } from "#app/lib/variant-selection.ts";
 import { useHydrated } from "./use-hydrated";
 
 /**
@@ -30,17 +30,17 @@ export function QuantityStepper({
   const hydrated = useHydrated();
   // What the person is typing, kept until it is a number again (an empty field while retyping).
   const [draft, setDraft] = useState<string | null>(null);
-  // Why the last typed number was changed, with the value and limit it was changed to: shown while both
-  // still hold, so a new colour or size (a new value or limit, set by the page) takes the note away.
-  const [adjusted, setAdjusted] = useState<{ reason: QuantityAdjustment; value: number; max: number } | null>(null);
-  const adjustment = adjusted && adjusted.value === value && adjusted.max === max ? adjusted.reason : null;
+  // The last number typed and the limit it met. Its note (why it was changed) shows while the field still
+  // holds what it was changed to under that limit: a new colour or size (a new value or limit) takes it away.
+  const [lastTyped, setLastTyped] = useState<{ typed: number; max: number } | null>(null);
+  const adjustment =
+    lastTyped && lastTyped.max === max && clampQuantity(lastTyped.typed, max) === value ? getQuantityAdjustment(lastTyped.typed, max) : null;
   const off = disabled || max < minQuantity;
   const noteId = `${id}-note`;
   const set = (quantity: number, typed = false) => {
-    const kept = clampQuantity(quantity, max);
     setDraft(null);
-    setAdjusted(typed ? { reason: getQuantityAdjustment(quantity, max), value: kept, max } : null);
-    onChange(kept);
+    setLastTyped(typed ? { typed: quantity, max } : null);
+    onChange(clampQuantity(quantity, max));
   };
   const buttonClass =
     "grid size-11 shrink-0 place-items-center text-xl font-bold text-brand-800 hover:bg-brand-50 disabled:cursor-not-allowed disabled:text-slate-400 disabled:hover:bg-transparent";
@@ -82,13 +82,7 @@ export function QuantityStepper({
           onBlur={() => setDraft(null)}
           className="h-11 w-16 [appearance:textfield] border-x border-slate-300 text-center text-base font-semibold text-ink disabled:bg-slate-50 disabled:text-muted [&::-webkit-inner-spin-button]:appearance-none [&::-webkit-outer-spin-button]:appearance-none"
         />
-        <button
-          type="button"
-          onClick={() => set(value + 1)}
-          disabled={!hydrated || off || value >= max}
-          aria-controls={id}
-          className={buttonClass}
-        >
+        <button type="button" onClick={() => set(value + 1)} disabled={!hydrated || off || value >= max} aria-controls={id} className={buttonClass}>
           <span aria-hidden="true">+</span>
           <span className="sr-only">{t("productPage.increase")}</span>
         </button>

@@ -1,6 +1,7 @@
 // How busy the machine is with work that is not ours, for measurements that read time off the machine
 // (Lighthouse's simulated throttling multiplies the trace's main-thread task times and keeps the server's
-// observed answer times, so another job's CPU or disk use shows up as a slower page). Linux only (/proc); elsewhere every figure is null and nothing waits.
+// observed answer times, so another job's CPU or disk use shows up as a slower page).
+// Linux only (/proc); elsewhere every figure is null and nothing waits.
 // Used by bench/lib/lighthouse-pages.mjs; docs/decisions/0033-lighthouse-on-a-shared-machine.md.
 import fs from "node:fs";
 
@@ -47,7 +48,10 @@ export function processTreeCpuTicks(rootPid = process.pid) {
     stats.set(Number(entry), { parent: Number(fields[1]), ticks: utime + stime + cutime + cstime });
   }
   const children = new Map();
-  for (const [pid, { parent }] of stats) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  for (const [pid, { parent }] of stats) {
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent).push(pid);
+  }
   let ticks = 0;
   const queue = [rootPid];
   while (queue.length > 0) {
