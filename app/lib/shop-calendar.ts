@@ -52,3 +52,63 @@ export function formatShopDateTime(
   }
   return format.format(new Date(at));
 }
+
+let timeFormat: Intl.DateTimeFormat | undefined;
+
+/** "HH:MM" (24 h) of an instant in Italy. */
+export function italianTimeOf(instant: Date): string {
+  timeFormat ??= new Intl.DateTimeFormat("en-GB", { timeZone: shopTimeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  return timeFormat.format(instant);
+}
+
+/** ISO weekday of a calendar day: 1 = Monday ... 7 = Sunday. */
+export function isoWeekdayOf(isoDate: string): number {
+  const [y, m, d] = isoDate.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7;
+}
+
+/** Easter Sunday of a Gregorian year (the anonymous Gregorian computus). */
+export function easterSundayOf(year: number): string {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const h = (19 * a + b - Math.floor(b / 4) - Math.floor((8 * b + 13) / 25) + 15) % 30;
+  const l = (32 + 2 * (b % 4) + 2 * Math.floor(c / 4) - h - (c % 4)) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const day = ((h + l - 7 * m + 114) % 31) + 1;
+  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+/** Italy's national public holidays (feste nazionali) of a year, Easter Monday included. */
+export function italianPublicHolidaysOf(year: number): Set<string> {
+  const fixed = ["01-01", "01-06", "04-25", "05-01", "06-02", "08-15", "11-01", "12-08", "12-25", "12-26"];
+  // San Francesco d'Assisi is a national holiday again from 2026 (legge 151/2025).
+  if (year >= 2026) fixed.push("10-04");
+  const easter = easterSundayOf(year);
+  return new Set([...fixed.map((monthDay) => `${year}-${monthDay}`), easter, addDays(easter, 1)]);
+}
+
+const holidaysByYear = new Map<number, Set<string>>();
+
+export function isItalianPublicHoliday(isoDate: string): boolean {
+  const year = Number(isoDate.slice(0, 4));
+  let holidays = holidaysByYear.get(year);
+  if (!holidays) {
+    holidays = italianPublicHolidaysOf(year);
+    holidaysByYear.set(year, holidays);
+  }
+  return holidays.has(isoDate);
+}
+
+const dayFormats = new Map<Locale, Intl.DateTimeFormat>();
+
+/** A calendar day as a delivery promise reads it: "mar 1 dic" / "Tue 1 Dec". */
+export function formatShopDay(isoDate: string, locale: Locale): string {
+  let format = dayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale[locale], { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+    dayFormats.set(locale, format);
+  }
+  return format.format(new Date(`${isoDate}T00:00:00Z`)).replace(",", "");
+}

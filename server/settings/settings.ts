@@ -45,6 +45,32 @@ export const DeliverySettings = z.object({
 });
 export type DeliverySettings = z.infer<typeof DeliverySettings>;
 
+const dayCount = z.number().int().min(0).max(30);
+const dayRange = z.object({ min: dayCount, max: dayCount }).refine((range) => range.min <= range.max, "the first number is the smaller");
+const calendarDay = z.iso.date();
+
+/**
+ * What the delivery promise is computed from (server/checkout/delivery-estimate.ts): an order placed
+ * after `cutoff` starts the next working day; days count the shop's opening days (settings `shop`)
+ * except the courier's, which count Monday to Friday; national holidays and `closures` never count.
+ */
+export const DeliveryTimesSettings = z.object({
+  cutoff: timeOfDay,
+  /** Working days between the order's start and the parcel leaving the shop (0: the same day). */
+  preparationDays: dayCount,
+  /** Courier days after the parcel leaves, anywhere in Italy. */
+  standardDays: dayRange,
+  /** The shop's own delivery in its town, in opening days after the parcel is ready. */
+  localDeliveryDays: dayRange,
+  /** Opening days after the parcel is ready until it can be collected in the shop. */
+  collectionDays: dayCount,
+  /** The shop's own closures (holidays, stock-taking), from and to included. */
+  closures: z
+    .array(z.object({ from: calendarDay, to: calendarDay }).refine((closure) => closure.from <= closure.to, "the closure ends after it starts"))
+    .max(100),
+});
+export type DeliveryTimesSettings = z.infer<typeof DeliveryTimesSettings>;
+
 export const BankTransferSettings = z.object({
   iban: z.string().regex(/^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/),
   beneficiary: z.string().min(1),
@@ -75,6 +101,7 @@ export type ApiSettings = z.infer<typeof ApiSettings>;
 export const settingsSchemas = {
   shop: ShopIdentity,
   delivery: DeliverySettings,
+  deliveryTimes: DeliveryTimesSettings,
   bankTransfer: BankTransferSettings,
   giftListCompletion: GiftListCompletionSettings,
   newsletter: NewsletterSettings,
@@ -107,6 +134,14 @@ export const defaultSettings: Settings = {
     openingHours: { 1: mondayToSaturday, 2: mondayToSaturday, 3: mondayToSaturday, 4: mondayToSaturday, 5: mondayToSaturday, 6: mondayToSaturday, 7: [] },
   },
   delivery: { localPostcodes: ["80013"], standardFeeCents: 690, cashOnDeliveryFeeCents: 300 },
+  deliveryTimes: {
+    cutoff: "13:00",
+    preparationDays: 0,
+    standardDays: { min: 1, max: 2 },
+    localDeliveryDays: { min: 1, max: 2 },
+    collectionDays: 1,
+    closures: [],
+  },
   bankTransfer: {
     iban: "IT60X0542811101000000123456",
     beneficiary: "Bimbi Felici s.a.s.",
