@@ -45,6 +45,8 @@ export default async function startShop() {
     MEDIA_DIR: path.resolve("node_modules/.cache/e2e-media"),
     AUTH_SECRET: crypto.randomBytes(32).toString("hex"),
     SEED_SAMPLE_DATA: "true",
+    // Journeys may move the shop's clock per request (x-test-clock) to check the delivery promise.
+    TEST_CLOCK_HEADER: "true",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
   };
   for (const name of hostSettings) delete env[name];

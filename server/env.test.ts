@@ -30,3 +30,10 @@ test("empty variables count as unset", () => {
 test("PUBLIC_URL drives links and loses its trailing slash", () => {
   expect(publicUrlOf(readEnv({ PUBLIC_URL: "https://shop.example.it/" }))).toBe("https://shop.example.it");
 });
+
+test("the test clock is refused on a public address and allowed on this machine", () => {
+  expect(() => readEnv({ TEST_CLOCK_HEADER: "true", PUBLIC_URL: "https://www.bimbifelici.it" })).toThrow(/TEST_CLOCK_HEADER is for tests only/);
+  expect(readEnv({ TEST_CLOCK_HEADER: "true", PUBLIC_URL: "http://127.0.0.1:4123" }).TEST_CLOCK_HEADER).toBe(true);
+  expect(readEnv({ TEST_CLOCK_HEADER: "true" }).TEST_CLOCK_HEADER).toBe(true);
+  expect(readEnv({}).TEST_CLOCK_HEADER).toBe(false);
+});

@@ -51,6 +51,11 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** `npm run serve:cluster` (server/ops/cluster.ts): app processes behind the front; unset: one per CPU core. */
   CLUSTER_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /** Journeys only: a request's `x-test-clock` header (an ISO instant) sets the shop's clock for it. */
+  TEST_CLOCK_HEADER: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
   /** Seed the sample catalogue on first start (an empty database). */
   SEED_SAMPLE_DATA: z
     .enum(["true", "false"])
@@ -72,9 +77,18 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Bad configuration: ${lines.join("; ")}`);
   }
+  // A clock the visitor can move would let anyone rewrite order dates: never on a public address.
+  if (parsed.data.TEST_CLOCK_HEADER && parsed.data.NODE_ENV === "production" && !isLoopbackUrl(publicUrlOf(parsed.data))) {
+    throw new ConfigError("Bad configuration: TEST_CLOCK_HEADER is for tests only and is refused when PUBLIC_URL is not on this machine");
+  }
   return parsed.data;
 }
 
 export function publicUrlOf(env: Env): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
 import { ChoiceCard, CheckoutSection } from "./checkout-fields";
+import { DeliveryEstimateText } from "./delivery-promise";
 import { OpeningHoursList } from "./opening-hours-list";
 import { useFormatPrice } from "./price";
 import { postalAddress, type ShopIdentity } from "./shop-contacts";
@@ -51,6 +52,11 @@ export function DeliveryChoices({
               reason={quote.reason ? t(`checkout.delivery.reason.${quote.reason}`, { city: shop.city }) : null}
             >
               {t(`checkout.delivery.${method}.text`, { city: shop.city, address: postalAddress(shop) })}
+              {quote.available && quote.estimate && (
+                <span className="mt-1 block font-semibold text-brand-800" data-testid="delivery-estimate">
+                  <DeliveryEstimateText estimate={quote.estimate} today={summary.deliveryToday} />
+                </span>
+              )}
               {method === "collection" && (
                 <details className="mt-1">
                   <summary className="link inline">{t("checkout.delivery.openingHours")}</summary>
@@ -146,6 +152,11 @@ export function GiftListDelivery({
         <p className="mt-1 text-sm text-muted">
           {collection ? t("checkout.giftList.collectionText", { address: postalAddress(shop) }) : t("checkout.giftList.shippedToListText")}
         </p>
+        {summary.deliveries[0]?.estimate && (
+          <p className="mt-1 text-sm font-semibold text-brand-800" data-testid="delivery-estimate">
+            <DeliveryEstimateText estimate={summary.deliveries[0].estimate} today={summary.deliveryToday} />
+          </p>
+        )}
       </div>
       <h3 className="mt-5 font-bold">{t("checkout.giftList.noteTitle")}</h3>
       {giftList.giverName || giftList.giftMessage ? (

@@ -7,6 +7,7 @@ import { customerHistoryNoteText } from "#app/lib/order-history.ts";
 import type { OrderView } from "#server/orders/order-view.service.ts";
 import { OpeningHoursList } from "./opening-hours-list";
 import { postalAddress, type ShopIdentity } from "./shop-contacts";
+import { DeliveryEstimateText } from "./delivery-promise";
 import { useHydrated } from "./use-hydrated";
 import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
@@ -34,6 +35,11 @@ export function OrderDelivery({ order, shop }: { order: OrderView; shop: ShopIde
   return (
     <Panel id="order-delivery-title" title={t("order.delivery.title")}>
       <p className="font-semibold">{delivery.groupGiftContribution ? t("giftLists.group.badge") : t(`order.delivery.${delivery.method}`)}</p>
+      {delivery.estimate && (
+        <p className="mt-1 font-semibold text-brand-800" data-testid="delivery-estimate">
+          <DeliveryEstimateText estimate={delivery.estimate} today={null} />
+        </p>
+      )}
       {delivery.groupGiftContribution ? (
         <p className="mt-2">{t("giftLists.group.orderNote")}</p>
       ) : delivery.method === "collection" ? (

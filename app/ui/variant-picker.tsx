@@ -20,6 +20,7 @@ import { formatSize } from "#app/lib/sizes.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
+import { DeliveryPromise, type DeliveryPromiseData } from "./delivery-promise";
 import { PersonalisationFields } from "./personalisation-fields";
 import { QuantityStepper } from "./quantity-stepper";
 import { WishlistButton } from "./wishlist-button";
@@ -184,6 +185,7 @@ export function ProductPurchase({
   onQuantityChange,
   idPrefix,
   soldOutLabel,
+  deliveryPromises,
 }: {
   product: PurchasableProduct;
   selection: VariantSelection;
@@ -191,6 +193,8 @@ export function ProductPurchase({
   onQuantityChange: (quantity: number) => void;
   idPrefix: string;
   soldOutLabel: string;
+  /** Per pre-order lead in days ("0": in stock), as the loader computed them; absent: no promise shown. */
+  deliveryPromises?: Record<string, DeliveryPromiseData>;
 }) {
   const { t } = useTranslation();
   const variant = findVariant(product.variants, selection);
@@ -200,6 +204,7 @@ export function ProductPurchase({
   const max = getMaxQuantity(stock, inCart);
   const addable = canAddToCart(stock, inCart);
   const preorderDays = getPreorderDays(variant);
+  const deliveryPromise = deliveryPromises?.[String(preorderDays ?? 0)];
   const inCartId = `${idPrefix}-in-cart`;
 
   return (
@@ -217,6 +222,7 @@ export function ProductPurchase({
         {t("productPage.inCart", { count: inCart })}
         {stock > 0 && !addable && <span className="block font-semibold text-coral-700">{t("productPage.cartHoldsAll")}</span>}
       </p>
+      {deliveryPromise && stock > 0 && <DeliveryPromise promise={deliveryPromise} />}
 
       {variant && (
         <AddToCartForm

@@ -47,13 +47,42 @@ export function formatOpeningSlots(slots: { opens: string; closes: string }[]): 
   return slots.map((slot) => `${slot.opens}-${slot.closes}`).join(", ");
 }
 
+/** "1-2" or "2" (both ends the same) -> { min, max }; null when unreadable. */
+export function parseDayRange(raw: string): { min: number; max: number } | null {
+  const match = /^\s*(\d{1,3})\s*(?:[-–]\s*(\d{1,3})\s*)?$/.exec(raw);
+  return match ? { min: Number(match[1]), max: Number(match[2] ?? match[1]) } : null;
+}
+
+const formatDayRange = (range: { min: number; max: number }) => (range.min === range.max ? String(range.min) : `${range.min}-${range.max}`);
+
+const closureDay = String.raw`(\d{1,2})/(\d{1,2})/(\d{4})`;
+const closurePattern = new RegExp(`^${closureDay}(?:\\s*[-–]\\s*${closureDay})?$`);
+const isoOf = (day: string, month: string, year: string) => `${year}-${month.padStart(2, "0")}-${day.padStart(2, "0")}`;
+const italianDayText = (iso: string) => iso.split("-").reverse().join("/");
+
+/** One closure per line or comma: "15/08/2027" or "09/08/2027 - 22/08/2027". Null when a line is unreadable. */
+export function parseClosures(raw: string): { from: string; to: string }[] | null {
+  const closures = [];
+  for (const item of list(raw)) {
+    const match = closurePattern.exec(item);
+    if (!match) return null;
+    const from = isoOf(match[1]!, match[2]!, match[3]!);
+    closures.push({ from, to: match[4] ? isoOf(match[4], match[5]!, match[6]!) : from });
+  }
+  return closures;
+}
+
+function formatClosures(closures: readonly { from: string; to: string }[]): string {
+  return closures.map((closure) => (closure.from === closure.to ? italianDayText(closure.from) : `${italianDayText(closure.from)} - ${italianDayText(closure.to)}`)).join(", ");
+}
+
 function wholeNumber(raw: string): number | null {
   return /^\s*\d{1,6}\s*$/.test(raw) ? Number(raw) : null;
 }
 
 /** The form's fields for one key, as the page fills them in. */
 export function settingsToForm(settings: Settings): Record<SettingsKey, Record<string, string>> {
-  const { shop, delivery, bankTransfer, giftListCompletion, newsletter, api } = settings;
+  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api } = settings;
   return {
     shop: {
       ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")),
@@ -62,6 +91,14 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
       ...Object.fromEntries(weekdays.map((day) => [`hours${day}`, formatOpeningSlots(shop.openingHours[day])])),
     },
     delivery: { localPostcodes: delivery.localPostcodes.join(", "), standardFee: formatEuroInput(delivery.standardFeeCents), cashOnDeliveryFee: formatEuroInput(delivery.cashOnDeliveryFeeCents) },
+    deliveryTimes: {
+      cutoff: deliveryTimes.cutoff,
+      preparationDays: String(deliveryTimes.preparationDays),
+      standardDays: formatDayRange(deliveryTimes.standardDays),
+      localDeliveryDays: formatDayRange(deliveryTimes.localDeliveryDays),
+      collectionDays: String(deliveryTimes.collectionDays),
+      closures: formatClosures(deliveryTimes.closures),
+    },
     bankTransfer: { iban: bankTransfer.iban, beneficiary: bankTransfer.beneficiary, bankName: bankTransfer.bankName, daysToPay: String(bankTransfer.daysToPay) },
     giftListCompletion: { percent: String(giftListCompletion.percent), windowDays: String(giftListCompletion.windowDays) },
     newsletter: { url: newsletter.url ?? "" },
@@ -109,6 +146,20 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
       value = { localPostcodes: list(field("localPostcodes")), standardFeeCents: standard.ok ? standard.cents : -1, cashOnDeliveryFeeCents: cod.ok ? cod.cents : -1 };
       break;
     }
+    case "deliveryTimes": {
+      const closures = parseClosures(field("closures"));
+      if (closures === null) errors.closures = "admin.settings.errors.closures";
+      const cutoff = /^\d:\d{2}$/.test(field("cutoff")) ? `0${field("cutoff")}` : field("cutoff").replace(".", ":");
+      value = {
+        cutoff,
+        preparationDays: wholeNumber(field("preparationDays")),
+        standardDays: parseDayRange(field("standardDays")),
+        localDeliveryDays: parseDayRange(field("localDeliveryDays")),
+        collectionDays: wholeNumber(field("collectionDays")),
+        closures: closures ?? [],
+      };
+      break;
+    }
     case "bankTransfer":
       value = { iban: field("iban").replace(/\s/g, "").toUpperCase(), beneficiary: field("beneficiary"), bankName: field("bankName"), daysToPay: wholeNumber(field("daysToPay")) };
       break;
@@ -143,6 +194,10 @@ function issueKind(key: SettingsKey, name: string): string {
   if (name === "whatsapp") return "whatsapp";
   if (name === "iban") return "iban";
   if (name.startsWith("hours")) return "hours";
+  if (name === "cutoff") return "cutoff";
+  if (["standardDays", "localDeliveryDays"].includes(name)) return "dayRange";
+  if (name === "closures") return "closures";
+  if (["preparationDays", "collectionDays"].includes(name)) return `range.${key}.${name}`;
   if (["daysToPay", "percent", "windowDays"].includes(name)) return `range.${key}.${name}`;
   if (["standardFee", "cashOnDeliveryFee"].includes(name)) return "money";
   return "required";

@@ -6,6 +6,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Locale } from "#app/lib/locale.ts";
+import { italianDayOf } from "#app/lib/shop-calendar.ts";
 import { getCartView, describeVariants, type CartView, type VariantDisplay } from "#server/cart/cart-view.service.ts";
 import { lineTotalCents } from "#server/cart/cart.ts";
 import { getStoredCartLines } from "#server/cart/cart.service.ts";
@@ -52,10 +53,14 @@ import {
   type PaymentMethod,
 } from "./checkout";
 import type { CheckoutInput } from "./checkout.inputs";
+import { estimateDelivery, longestPreorderDays, type DeliveryEstimate } from "./delivery-estimate";
+import { getDeliveryCalendar } from "./delivery-estimate.service";
 
 export type CheckoutSummary = {
   cart: CartView;
-  deliveries: DeliveryQuote[];
+  deliveries: (DeliveryQuote & { estimate: DeliveryEstimate | null })[];
+  /** The shop's today for the promises ("Ritiro in negozio da domani"). */
+  deliveryToday: string;
   /** The delivery and payment chosen, when offered (else null: the page asks again). */
   delivery: DeliveryMethod | null;
   payment: PaymentMethod | null;
@@ -128,6 +133,8 @@ export async function getCheckoutSummary(
     cartId: string | null;
     locale: Locale;
     now: Date;
+    /** The shop's clock for the delivery promise (moved in journeys); default `now`. */
+    deliveryClock?: Date;
     postcode?: string | null;
     delivery?: DeliveryMethod | null;
     payment?: PaymentMethod | null;
@@ -136,9 +143,10 @@ export async function getCheckoutSummary(
     userId?: string | null;
   },
 ): Promise<CheckoutSummary> {
-  const [cart, settings] = await Promise.all([
+  const [cart, settings, calendar] = await Promise.all([
     getCartView(db, { cartId: args.cartId, locale: args.locale, now: args.now }),
     getSettings(db, ["delivery", "bankTransfer"]),
+    getDeliveryCalendar(db),
   ]);
   const giftList = cart.giftList && args.cartId ? await giftListCheckoutOf(db, args.cartId, settings.delivery) : null;
   const typedPostcode = args.postcode && /^[0-9]{5}$/.test(args.postcode.trim()) ? args.postcode.trim() : null;
@@ -151,7 +159,11 @@ export async function getCheckoutSummary(
     ),
   });
   // A gift-list cart has no choice: only the list's delivery is offered.
-  const deliveries = giftList ? quoted.filter((candidate) => candidate.method === giftList.method) : quoted;
+  const preorderDays = longestPreorderDays(cart.lines);
+  const deliveries = (giftList ? quoted.filter((candidate) => candidate.method === giftList.method) : quoted).map((candidate) => ({
+    ...candidate,
+    estimate: estimateDelivery({ now: args.deliveryClock ?? args.now, method: candidate.method, preorderDays, calendar }),
+  }));
   const wantedDelivery = giftList ? giftList.method : args.delivery;
   const quote = deliveries.find((candidate) => candidate.method === wantedDelivery && candidate.available) ?? null;
   const allowedPayments = quote ? allowedPaymentMethods(quote.method, { giftList: Boolean(giftList) }) : [...paymentMethods];
@@ -168,6 +180,7 @@ export async function getCheckoutSummary(
   return {
     cart,
     deliveries,
+    deliveryToday: italianDayOf(args.deliveryClock ?? args.now),
     delivery: quote?.method ?? null,
     payment,
     ...totals,
@@ -310,6 +323,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   if (!quote?.available || (deliveryMethod !== "collection" && !address)) return { ok: false, error: "delivery-not-available" };
   if (!isPaymentAllowed(deliveryMethod, input.paymentMethod, { giftList: Boolean(giftList) })) return { ok: false, error: "payment-not-allowed" };
   const giftNote = giftList ? await giftNoteOfCart(tx, cart.id) : { giverName: null, giftMessage: null };
+  const estimate = estimateDelivery({ now, method: deliveryMethod, preorderDays: longestPreorderDays([...display.values()]), calendar: await getDeliveryCalendar(tx) });
 
   const priced = lines.map((line) => {
     const variant = display.get(line.variantId)!;
@@ -360,6 +374,8 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       paymentMethod: input.paymentMethod,
       ...totals,
       paymentDueAt: dueAt,
+      estimatedDeliveryFrom: estimate?.from ?? null,
+      estimatedDeliveryTo: estimate?.to ?? null,
       giftListId: cart.giftListId,
       discountCodeId: code?.applied.id ?? null,
       ...giftNote,

@@ -75,3 +75,19 @@ function advance(day: string, count: number, counts: (day: string) => boolean): 
   }
   return current;
 }
+
+/** What the product page and the cart promise before a method is chosen: the courier and the shop counter. */
+export type DeliveryPromise = { today: string; standard: DeliveryEstimate | null; collection: DeliveryEstimate | null };
+
+export function promiseDelivery(args: { now: Date; preorderDays: number; calendar: DeliveryCalendar }): DeliveryPromise {
+  return {
+    today: italianDayOf(args.now),
+    standard: estimateDelivery({ ...args, method: "standard" }),
+    collection: estimateDelivery({ ...args, method: "collection" }),
+  };
+}
+
+/** An order leaves when all its goods are in: the longest pre-order lead among the lines. */
+export function longestPreorderDays(lines: readonly { isPreorder: boolean; preorderDays: number | null }[]): number {
+  return Math.max(0, ...lines.map((line) => (line.isPreorder ? (line.preorderDays ?? 0) : 0)));
+}

@@ -609,6 +609,9 @@ export const orders = pgTable(
     /** Unpaid orders hold their stock until then; afterwards they expire and give it back. */
     paymentDueAt: timestamp({ withTimezone: true }),
     paidAt: timestamp({ withTimezone: true }),
+    /** The delivery promised when the order was placed (server/checkout/delivery-estimate.ts); null on older orders. */
+    estimatedDeliveryFrom: date({ mode: "string" }),
+    estimatedDeliveryTo: date({ mode: "string" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

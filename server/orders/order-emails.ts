@@ -4,6 +4,7 @@
  * (carrier and tracking), ready for collection, cancelled for non-payment. Each is queued at most once
  * per order (dedupe key), in the caller's transaction. Every mail links to the order page with its token.
  */
+import { describeDeliveryEstimate } from "#app/lib/delivery-promise.ts";
 import { formatDate, formatMoney } from "#app/lib/format.ts";
 import type { Db } from "#server/db/client.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
@@ -39,6 +40,11 @@ function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [st
   if (order.totals.paymentFeeCents > 0) rows.push([t("orderEmails.paymentFee"), money(order.totals.paymentFeeCents)]);
   rows.push([t("orderEmails.total"), money(order.totals.totalCents)]);
   rows.push([t("orderEmails.deliveryMethod"), order.delivery.groupGiftContribution ? t("giftLists.group.badge") : t(`orderEmails.delivery.${order.delivery.method}`)]);
+  if (order.delivery.estimate) {
+    // Mail is read days later: the day is named, never "tomorrow".
+    const { key, values } = describeDeliveryEstimate(order.delivery.estimate, order.locale, null);
+    rows.push([t("orderEmails.estimate"), t(key, values)]);
+  }
   const address = order.delivery.address;
   if (order.delivery.toGiftList && order.delivery.method !== "collection") rows.push([t("orderEmails.address"), t("orderEmails.giftListAddress")]);
   else if (address) {

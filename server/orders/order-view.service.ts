@@ -62,6 +62,8 @@ export type OrderView = {
     groupGiftContribution: boolean;
     carrier: string | null;
     trackingNumber: string | null;
+    /** The delivery promised at checkout, while it is still to come; null once handed over or given up, and on older orders. */
+    estimate: { method: DeliveryMethod; from: string; to: string } | null;
   };
   invoice: { companyName: string; vatNumber: string; sdiCode: string | null; pec: string | null } | null;
   payment: {
@@ -78,6 +80,11 @@ export type OrderView = {
 };
 
 /** The reason customers write on their bank transfer (the same in both languages: the shop reads it). */
+/** An order still on its way to the customer: its promised delivery is worth showing. */
+function awaitsDelivery(status: OrderStatus): boolean {
+  return status === "awaiting_payment" || status === "paid" || status === "preparing" || status === "shipped" || status === "ready_for_collection";
+}
+
 function bankTransferReason(orderNumber: number): string {
   return `Ordine ${orderNumber}`;
 }
@@ -156,6 +163,10 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       groupGiftContribution: contribution.length > 0,
       carrier: order.carrier,
       trackingNumber: order.trackingNumber,
+      estimate:
+        order.estimatedDeliveryFrom && order.estimatedDeliveryTo && contribution.length === 0 && awaitsDelivery(order.status)
+          ? { method: order.deliveryMethod, from: order.estimatedDeliveryFrom, to: order.estimatedDeliveryTo }
+          : null,
     },
     invoice: order.companyName && order.vatNumber ? { companyName: order.companyName, vatNumber: order.vatNumber, sdiCode: order.sdiCode, pec: order.pec } : null,
     payment: {

@@ -20,6 +20,7 @@ const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
 const sections = {
   shop: ["name", "legalName", "vatNumber", "street", "postcode", "city", "province", "phone", "whatsapp", "email", "facebookUrl", "instagramUrl", ...weekdays.map((day) => `hours${day}`)],
   delivery: ["localPostcodes", "standardFee", "cashOnDeliveryFee"],
+  deliveryTimes: ["cutoff", "preparationDays", "standardDays", "localDeliveryDays", "collectionDays", "closures"],
   bankTransfer: ["iban", "beneficiary", "bankName", "daysToPay"],
   giftListCompletion: ["percent", "windowDays"],
   newsletter: ["url"],

@@ -4,26 +4,35 @@ import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { CartLineItem } from "#app/ui/cart-line-item.tsx";
 import { CartTotalsList } from "#app/ui/cart-totals.tsx";
+import { DeliveryPromise } from "#app/ui/delivery-promise.tsx";
 import { awaitCartAnswer, FetcherMarker, type CartActionData } from "#app/ui/cart-toasts.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { handleCartAction } from "#server/cart/cart-action.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
+import { promiseDelivery, longestPreorderDays } from "#server/checkout/delivery-estimate.ts";
+import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/cart";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["cart"] } satisfies MessagesHandle;
+export const handle = { messages: ["cart", "delivery"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const { cartId } = readCartRequest(request, services);
   const cart = await getCartView(services.db, { cartId, locale, now: new Date() });
-  return { cart, meta: getPageMetaTexts(locale, "cart") };
+  // A gift-list cart goes to the list's address: its checkout tells the one delivery it gets.
+  const deliveryPromise =
+    cart.lines.length > 0 && !cart.giftList
+      ? promiseDelivery({ now: shopNowOf(services, request), preorderDays: longestPreorderDays(cart.lines), calendar: await getDeliveryCalendar(services.db) })
+      : null;
+  return { cart, deliveryPromise, meta: getPageMetaTexts(locale, "cart") };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
@@ -107,6 +116,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
               </h2>
               <CartTotalsList totals={cart.totals} />
               <p className="mt-2 text-sm text-muted">{t("cart.vatIncluded")}</p>
+              {loaderData.deliveryPromise && <DeliveryPromise promise={loaderData.deliveryPromise} className="mt-3" />}
               {cart.hasProblems ? (
                 <>
                   <p className="mt-4 rounded-xl bg-coral-50 p-3 text-sm font-semibold text-coral-700" id="checkout-blocked">

@@ -20,6 +20,7 @@ import { readCartRequest } from "#server/cart/cart-request.ts";
 import { deliveryMethods, paymentMethods } from "#server/checkout/checkout.ts";
 import { addressFields, checkoutFormValues, parseCheckoutForm, type checkoutFields } from "#server/checkout/checkout.inputs.ts";
 import { getCheckoutSummary, isGiftListCart, placeOrder } from "#server/checkout/checkout.service.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { shopContext, type ShopServices } from "#server/http/context.ts";
 import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
@@ -49,6 +50,7 @@ function summaryFor(services: ShopServices, request: Request, locale: Locale, ra
     cartId,
     locale,
     now: new Date(),
+    deliveryClock: shopNowOf(services, request),
     postcode: choices.postcode,
     delivery: choices.deliveryMethod,
     payment: choices.paymentMethod,
@@ -60,7 +62,7 @@ function summaryFor(services: ShopServices, request: Request, locale: Locale, ra
 const addressValues = (address: Address) => Object.fromEntries(addressFields.map((field) => [field, address[field]])) as Record<(typeof addressFields)[number], string>;
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["checkout", "checkoutErrors", "order"] } satisfies MessagesHandle;
+export const handle = { messages: ["checkout", "checkoutErrors", "order", "delivery"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
@@ -123,7 +125,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     userId: user?.id ?? null,
     locale,
     input: parsed.input,
-    now: new Date(),
+    // The shop's clock: journeys move it to see the promise the order keeps (server/http/shop-clock.ts).
+    now: shopNowOf(services, request),
     publicUrl: services.publicUrl,
     secret,
   });

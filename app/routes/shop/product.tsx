@@ -30,20 +30,25 @@ import { getSessionUser } from "#server/accounts/guards.ts";
 import { giftListSelectorIntent, handleGiftListSelector } from "#server/gift-lists/gift-list-selector-action.ts";
 import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
+import { promiseDelivery } from "#server/checkout/delivery-estimate.ts";
+import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.ts";
+import { getPreorderDays } from "#app/lib/variant-selection.ts";
 import type { Route } from "./+types/product";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: [...productCardMessages, "productPage", "giftLists.selector", "admin.shopPrice.lowest30"],
+  messages: [...productCardMessages, "productPage", "giftLists.selector", "admin.shopPrice.lowest30", "delivery"],
 } satisfies MessagesHandle;
 
 export async function loader({ params, url, request, context }: Route.LoaderArgs) {
   // Unknown, non-numeric, negative or huge ids are a missing product: the 404 page, never a 500.
   const id = parseProductId(params.id);
   if (id === null) throw data(null, { status: 404 });
-  const { db } = context.get(shopContext);
+  const services = context.get(shopContext);
+  const { db } = services;
   const locale = localeOfPath(url.pathname);
   const now = new Date();
   const product = await getProductPage(db, id, locale, now);
@@ -54,8 +59,14 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   const giftLists = user ? await listMyGiftListChoices(db, user.id) : null;
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
+  // One promise per pre-order lead among the sizes: choosing a size picks its line without a request.
+  const calendar = await getDeliveryCalendar(db);
+  const shopNow = shopNowOf(services, request);
+  const leads = new Set(product.variants.map((variant) => getPreorderDays(variant) ?? 0));
+  const deliveryPromises = Object.fromEntries([...leads].map((days) => [String(days), promiseDelivery({ now: shopNow, preorderDays: days, calendar })]));
   return {
     product,
+    deliveryPromises,
     related,
     giftLists,
     lowestPriceCents,
@@ -105,7 +116,15 @@ export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
 
 export default function ProductRoute({ loaderData }: Route.ComponentProps) {
   // A new id is a new page: every piece of state (gallery, selection, quantity) starts again.
-  return <ProductPage key={loaderData.product.id} product={loaderData.product} related={loaderData.related} giftLists={loaderData.giftLists} />;
+  return (
+    <ProductPage
+      key={loaderData.product.id}
+      product={loaderData.product}
+      related={loaderData.related}
+      giftLists={loaderData.giftLists}
+      deliveryPromises={loaderData.deliveryPromises}
+    />
+  );
 }
 
 /**
@@ -247,10 +266,12 @@ function ProductPage({
   product,
   related,
   giftLists,
+  deliveryPromises,
 }: {
   product: ProductPageData;
   related: Route.ComponentProps["loaderData"]["related"];
   giftLists: Route.ComponentProps["loaderData"]["giftLists"];
+  deliveryPromises: Route.ComponentProps["loaderData"]["deliveryPromises"];
 }) {
   const { t } = useTranslation();
   const root = useRootData();
@@ -323,6 +344,7 @@ function ProductPage({
               onQuantityChange={setQuantity}
               idPrefix="product"
               soldOutLabel={t("productPage.notAvailable")}
+              deliveryPromises={deliveryPromises}
             />
           )}
 
