@@ -76,3 +76,38 @@ test("settings: opening hours are saved from the form with an audit row; bad inp
   expect(await saveSettings(db, { key: "giftListCompletion", form: { percent: "51", windowDays: "60" }, actorUserId: admin })).toEqual({ ok: false, errors: { percent: "admin.settings.errors.range.giftListCompletion.percent" } });
   expect(await db.$count(auditLog)).toBe(1);
 });
+
+test("settings: delivery times and closures are saved from the form; bad input is refused field by field and nothing changes", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const form = { cutoff: "12:30", preparationDays: "1", standardDays: "2-3", localDeliveryDays: "1", collectionDays: "0", closures: "14/08/2027, 09/08/2027 - 22/08/2027" };
+  expect(await saveSettings(db, { key: "deliveryTimes", form, actorUserId: admin })).toEqual({ ok: true });
+  expect((await getSettings(db, ["deliveryTimes"])).deliveryTimes).toEqual({
+    cutoff: "12:30",
+    preparationDays: 1,
+    standardDays: { min: 2, max: 3 },
+    localDeliveryDays: { min: 1, max: 1 },
+    collectionDays: 0,
+    closures: [
+      { from: "2027-08-14", to: "2027-08-14" },
+      { from: "2027-08-09", to: "2027-08-22" },
+    ],
+  });
+  const bad = await saveSettings(db, {
+    key: "deliveryTimes",
+    form: { cutoff: "25:00", preparationDays: "31", standardDays: "3-1", localDeliveryDays: "presto", collectionDays: "1", closures: "22/08/2027 - 09/08/2027" },
+    actorUserId: admin,
+  });
+  expect(bad).toEqual({
+    ok: false,
+    errors: {
+      cutoff: "admin.settings.errors.cutoff",
+      preparationDays: "admin.settings.errors.range.deliveryTimes.preparationDays",
+      standardDays: "admin.settings.errors.dayRange",
+      localDeliveryDays: "admin.settings.errors.dayRange",
+      closures: "admin.settings.errors.closures",
+    },
+  });
+  expect(await saveSettings(db, { key: "deliveryTimes", form: { ...form, closures: "31/02/2027" }, actorUserId: admin })).toEqual({ ok: false, errors: { closures: "admin.settings.errors.closures" } });
+  expect((await getSettings(db, ["deliveryTimes"])).deliveryTimes.cutoff).toBe("12:30");
+});
