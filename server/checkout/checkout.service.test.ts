@@ -280,3 +280,29 @@ test("one idempotency key from two carts at once: one order, the other cart unto
   const left = await db.select().from(cartLines).where(eq(cartLines.variantId, variantId));
   expect(left).toHaveLength(1);
 });
+
+test("the delivery promise: each delivery at checkout has its dates; the order keeps the chosen one and its mail names the days", async () => {
+  const db = await openDb();
+  // The eve of the Immacolata, before the cut-off; a pre-order size of 10 days in the cart.
+  const now = new Date("2027-12-07T10:00:00+01:00");
+  const inStock = await createProduct(db, { priceCents: 1500 });
+  const preorder = await createProduct(db, { priceCents: 2500, variants: [{ stock: 5, isPreorder: true, preorderDays: 10 }] });
+  const cartId = await cartWith(db, [{ variantId: inStock.variantId, quantity: 1 }]);
+  const summary = await getCheckoutSummary(db, { cartId, locale: "it", now, postcode: "20121" });
+  expect(summary.deliveryToday).toBe("2027-12-07");
+  expect(Object.fromEntries(summary.deliveries.map((quote) => [quote.method, quote.estimate && `${quote.estimate.from} ${quote.estimate.to}`]))).toEqual({
+    local_delivery: "2027-12-09 2027-12-10",
+    collection: "2027-12-09 2027-12-09",
+    standard: "2027-12-09 2027-12-10",
+  });
+
+  await addToCart(db, { cartId, variantId: preorder.variantId, quantity: 1, personalisation: {} });
+  const withPreorder = await getCheckoutSummary(db, { cartId, locale: "it", now, postcode: "20121" });
+  expect(withPreorder.deliveries.find((quote) => quote.method === "standard")!.estimate).toEqual({ method: "standard", from: "2027-12-20", to: "2027-12-21" });
+
+  const result = await placedOk(db, { cartId, now, input: checkoutInput({ paymentMethod: "cash_on_delivery" }) });
+  const [order] = await db.select().from(orders).where(eq(orders.id, result.orderId));
+  expect([order!.estimatedDeliveryFrom, order!.estimatedDeliveryTo]).toEqual(["2027-12-20", "2027-12-21"]);
+  const [mail] = await mails(db);
+  expect(mail!.textBody).toContain("Consegna stimata: lun 20 dic – mar 21 dic");
+});
