@@ -3,8 +3,9 @@
  * (app/lib/route-messages.ts; app/lib/route-messages.test.ts checks each page lists what it renders).
  */
 
-/** A product's purchase form: colour and size choice, quantity, personalisation (product page, quick view, gift lists). */
+/** A product's purchase form: colour and size choice, quantity, personalisation, delivery promise (product page, quick view, gift lists). */
 export const purchaseFormMessages = [
+  "delivery",
   "productPage.buyNow",
   "productPage.cartHoldsAll",
   "productPage.colour",

@@ -14,7 +14,7 @@ import type { Route } from "./+types/dashboard";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved"] } satisfies MessagesHandle;
+export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery"] } satisfies MessagesHandle;
 
 /** /admin: the back office's door. Only admins pass (401 logged out, 403 for customers). */
 export async function loader({ request, url, context }: Route.LoaderArgs) {

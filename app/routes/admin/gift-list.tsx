@@ -16,7 +16,7 @@ import type { Route } from "./+types/gift-list";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["giftLists", "order", "orderStatus", "product", "productPage", "saved"] } satisfies MessagesHandle;
+export const handle = { messages: ["giftLists", "order", "orderStatus", "product", "productPage", "saved", "delivery"] } satisfies MessagesHandle;
 
 /** /admin/liste-regalo/{id}: one list as the shop sees it, with its owner, delivery, items and the orders that bought from it. */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {

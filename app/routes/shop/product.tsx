@@ -40,7 +40,7 @@ import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: [...productCardMessages, "productPage", "giftLists.selector", "admin.shopPrice.lowest30", "delivery"],
+  messages: [...productCardMessages, "productPage", "giftLists.selector", "admin.shopPrice.lowest30"],
 } satisfies MessagesHandle;
 
 export async function loader({ params, url, request, context }: Route.LoaderArgs) {
