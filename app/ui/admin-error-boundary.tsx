@@ -1,6 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link } from "react-router";
+import { isEdgeRefusalData } from "#app/lib/edge-refusal.ts";
 import { localizedHref } from "#app/lib/locale.ts";
+import { EdgeRefusalPage } from "#app/ui/edge-refusal-page.tsx";
 import { LoginRequiredPage } from "#app/ui/login-required-page.tsx";
 
 /** Every /admin page: a customer gets "reserved for the shop's staff" (403); a visitor the login page (401). */
@@ -18,6 +20,7 @@ export function AdminErrorBoundary({ error }: { error: unknown }) {
     );
   }
   if (isRouteErrorResponse(error) && error.status === 401) return <LoginRequiredPage />;
+  if (isRouteErrorResponse(error) && isEdgeRefusalData(error.data)) return <EdgeRefusalPage refusal={error.data} />;
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <div className="mx-auto max-w-xl px-4 py-16 text-center">
