@@ -35,7 +35,13 @@ export const hasControlCharacter = (text: string) => controlInText.test(text);
 /** The methods a browser or an API client may use; anything else is 405 before React Router. */
 const takenMethods = new Set(["GET", "HEAD", "POST", "OPTIONS"]);
 
-const statusOf: Record<EdgeRefusal, number> = { "not-found": 404, "bad-request": 400, "unsupported-media-type": 415, "payload-too-large": 413, "method-not-allowed": 405 };
+const statusOf: Record<EdgeRefusal, number> = {
+  "not-found": 404,
+  "bad-request": 400,
+  "unsupported-media-type": 415,
+  "payload-too-large": 413,
+  "method-not-allowed": 405,
+};
 const apiCodeOf = {
   "not-found": "not-found",
   "bad-request": "invalid-input",
@@ -47,7 +53,8 @@ const apiCodeOf = {
 function refusalTexts(locale: Locale, refusal: EdgeRefusal): EdgeRefusalData {
   const { errors, notFound } = locale === "en" ? messagesEn : messagesIt;
   if (refusal === "not-found") return { edgeRefusal: refusal, title: notFound.title, message: notFound.body };
-  const message = refusal === "payload-too-large" ? errors.tooLargeBody : refusal === "method-not-allowed" ? errors.methodNotAllowedBody : errors.badRequestBody;
+  const message =
+    refusal === "payload-too-large" ? errors.tooLargeBody : refusal === "method-not-allowed" ? errors.methodNotAllowedBody : errors.badRequestBody;
   return { edgeRefusal: refusal, title: errors.badRequestTitle, message };
 }
 
@@ -96,7 +103,8 @@ export function requestEdge() {
     const request = new Request(new URL(req.originalUrl, "http://edge.invalid"), { headers: headersOf(req) });
     if (!takenMethods.has(req.method)) return sendResponse(res, edgeRefusalResponse(request, "method-not-allowed"));
     const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > bodyLimitOf(req.path, req.headers["content-type"] ?? "")) return sendResponse(res, edgeRefusalResponse(request, "payload-too-large"));
+    if (declared > bodyLimitOf(req.path, req.headers["content-type"] ?? ""))
+      return sendResponse(res, edgeRefusalResponse(request, "payload-too-large"));
     next();
   };
 }
@@ -124,7 +132,8 @@ function bodyLimitOf(pathname: string, contentType: string): number {
 function closeIfBodyUnread(req: ExpressRequest, res: ExpressResponse) {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ExpressResponse;
   res.writeHead = ((...args: unknown[]) => {
-    const hasBody = req.headers["content-length"] !== undefined ? req.headers["content-length"] !== "0" : req.headers["transfer-encoding"] !== undefined;
+    const hasBody =
+      req.headers["content-length"] !== undefined ? req.headers["content-length"] !== "0" : req.headers["transfer-encoding"] !== undefined;
     if (hasBody && !req.complete) res.setHeader("Connection", "close");
     return writeHead(...args);
   }) as ExpressResponse["writeHead"];
@@ -166,7 +175,8 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      // A cancelled copy settles only once the original is cancelled too: not awaited, it must not hold the refusal.
+      reader.cancel().catch(() => {});
       return null;
     }
     chunks.push(value);
@@ -240,7 +250,10 @@ async function checkBody(request: Request, kind: BodyKind): Promise<Outcome> {
   const contentType = request.headers.get("content-type") ?? "";
   const type = mediaTypeOf(contentType);
   const isMultipart = type === "multipart/form-data";
-  const bytes = await readCapped(request, isApiPath(new URL(request.url).pathname) ? maxApiBodyBytes : isMultipart ? maxMultipartBodyBytes : maxFormBodyBytes);
+  const bytes = await readCapped(
+    request,
+    isApiPath(new URL(request.url).pathname) ? maxApiBodyBytes : isMultipart ? maxMultipartBodyBytes : maxFormBodyBytes,
+  );
   if (bytes === null) return refuse("payload-too-large");
   if (bytes.byteLength === 0 && type === "") return accepted;
   if (hasForeignCharset(contentType)) return refuse("unsupported-media-type");
@@ -287,8 +300,7 @@ function refusalFor(route: ServerRoute, kind: BodyKind, request: Request, refusa
 function withEdgeCheck(route: ServerRoute): ServerRoute {
   const { loader, action } = route.module;
   const kind = bodyKindOfRoute[route.id] ?? "form";
-  const guard =
-    <F extends (args: never, ...rest: never[]) => unknown>(handler: F, withBody: boolean) =>
+  const guard = <F extends (args: never, ...rest: never[]) => unknown>(handler: F, withBody: boolean) =>
     (async (args: HandlerArgs, ...rest: never[]) => {
       const url = new URL(args.request.url);
       // The root's loader runs beside every page's: the page's own route refuses, so the error page keeps the shell's data.

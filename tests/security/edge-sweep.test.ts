@@ -82,11 +82,19 @@ const badPageBodies: { name: string; type: string; body: string | Buffer }[] = [
   { name: "XML", type: "application/xml", body: '<?xml version="1.0"?><intent>add</intent>' },
   { name: "no type", type: "", body: "intent=add" },
   { name: "Latin-1 form", type: "application/x-www-form-urlencoded; charset=iso-8859-1", body: Buffer.from("intent=add&name=Nicol\xf2", "latin1") },
-  { name: "malformed multipart", type: "multipart/form-data; boundary=XyZ", body: "--XyZ\r\nContent-Disposition: form-data; name=\"intent\"\r\n\r\nadd" },
+  {
+    name: "malformed multipart",
+    type: "multipart/form-data; boundary=XyZ",
+    body: '--XyZ\r\nContent-Disposition: form-data; name="intent"\r\n\r\nadd',
+  },
   { name: "multipart without boundary", type: "multipart/form-data", body: "intent=add" },
   { name: "NUL in a field", type: "application/x-www-form-urlencoded", body: "intent=add&name=Maria%00Rossi&email=a%00@example.it" },
   { name: "escape in a field", type: "application/x-www-form-urlencoded", body: "intent=add&name=Maria%1B%5B31mRossi" },
-  { name: "NUL in multipart", type: "multipart/form-data; boundary=XyZ", body: '--XyZ\r\nContent-Disposition: form-data; name="name"\r\n\r\nMaria\0Rossi\r\n--XyZ--\r\n' },
+  {
+    name: "NUL in multipart",
+    type: "multipart/form-data; boundary=XyZ",
+    body: '--XyZ\r\nContent-Disposition: form-data; name="name"\r\n\r\nMaria\0Rossi\r\n--XyZ--\r\n',
+  },
   { name: "bad escapes and invalid UTF-8", type: "application/x-www-form-urlencoded", body: "intent=%ZZ&name=%E0%A4%A&email=%C0%80%FF" },
   { name: "oversized", type: "application/x-www-form-urlencoded", body: `intent=add&message=${"a".repeat(2 * 1024 * 1024)}` },
 ];
@@ -131,7 +139,9 @@ test(
     for (const route of routes) {
       for (const method of unknownMethods) {
         const where = `${method} ${route.url}`;
-        const answer = await send(where, () => shop.request(route.url, { method, body: "x", headers: { ...own, "Content-Type": "text/plain" }, cookie: cookieFor(route.url) }));
+        const answer = await send(where, () =>
+          shop.request(route.url, { method, body: "x", headers: { ...own, "Content-Type": "text/plain" }, cookie: cookieFor(route.url) }),
+        );
         requests += 1;
         expect.soft(answer.status, `${where}: ${answer.body.slice(0, 200)}`).toBe(405);
         expect.soft(String(answer.headers.allow), where).toMatch(/GET/);
@@ -148,7 +158,8 @@ test(
         // The last concrete value of a parameter is replaced: the URL's own shape stays.
         const parameter = segments.filter((segment) => segment.startsWith(":") || segment === "*").at(-1)!;
         const sample = route.url.split("/").at(segments.indexOf(parameter) - segments.length);
-        if (sample) url = `${route.url.slice(0, route.url.lastIndexOf(sample))}${weird}${route.url.slice(route.url.lastIndexOf(sample) + sample.length)}`;
+        if (sample)
+          url = `${route.url.slice(0, route.url.lastIndexOf(sample))}${weird}${route.url.slice(route.url.lastIndexOf(sample) + sample.length)}`;
         for (const post of [false, true]) {
           const where = `${post ? "POST" : "GET"} ${url}`;
           const answer = await send(where, () =>
@@ -189,14 +200,18 @@ test(
         ];
         for (const bad of bodies) {
           const where = `POST ${endpoint.path} (${bad.name})`;
-          const answer = await send(where, () => shop.request(endpoint.path, { body: bad.body, cookie, headers: { ...english, ...own, "Content-Type": bad.type } }));
+          const answer = await send(where, () =>
+            shop.request(endpoint.path, { body: bad.body, cookie, headers: { ...english, ...own, "Content-Type": bad.type } }),
+          );
           requests += 1;
           expectJsonRefusal(answer, where);
         }
       }
       for (const method of unknownMethods) {
         const where = `${method} ${endpoint.path}`;
-        const answer = await send(where, () => shop.request(endpoint.path, { method, cookie, body: "{}", headers: { ...english, ...own, "Content-Type": "application/json" } }));
+        const answer = await send(where, () =>
+          shop.request(endpoint.path, { method, cookie, body: "{}", headers: { ...english, ...own, "Content-Type": "application/json" } }),
+        );
         requests += 1;
         expect.soft(answer.status, where).toBe(405);
         expectJsonRefusal(answer, where);
@@ -212,16 +227,28 @@ test(
       }));
     expect(authEndpoints.length).toBeGreaterThan(20);
     const hostileAuthFields = Object.fromEntries(
-      ["email", "password", "newPassword", "currentPassword", "token", "image", "name", "callbackURL", "newEmail", "idToken", "providerId", "userId"].map((name) => [
-        name,
-        `x\u0000${name}`,
-      ]),
+      [
+        "email",
+        "password",
+        "newPassword",
+        "currentPassword",
+        "token",
+        "image",
+        "name",
+        "callbackURL",
+        "newEmail",
+        "idToken",
+        "providerId",
+        "userId",
+      ].map((name) => [name, `x\u0000${name}`]),
     );
     for (const endpoint of authEndpoints) {
       for (const method of endpoint.methods.length > 0 ? endpoint.methods : ["GET", "POST"]) {
         if (method === "GET") {
           const where = `GET ${endpoint.path}?token=NUL`;
-          const answer = await send(where, () => shop.request(`${endpoint.path}?token=a%00b&callbackURL=%2F%00`, { cookie: customer, headers: english }));
+          const answer = await send(where, () =>
+            shop.request(`${endpoint.path}?token=a%00b&callbackURL=%2F%00`, { cookie: customer, headers: english }),
+          );
           requests += 1;
           expectJsonRefusal(answer, where);
           continue;
@@ -235,7 +262,9 @@ test(
         ];
         for (const bad of bodies) {
           const where = `${method} ${endpoint.path} (${bad.name})`;
-          const answer = await send(where, () => shop.request(endpoint.path, { method, body: bad.body, cookie: customer, headers: { ...english, ...own, "Content-Type": bad.type } }));
+          const answer = await send(where, () =>
+            shop.request(endpoint.path, { method, body: bad.body, cookie: customer, headers: { ...english, ...own, "Content-Type": bad.type } }),
+          );
           requests += 1;
           expectJsonRefusal(answer, where);
         }
@@ -273,31 +302,37 @@ function rawExchange(port: number, head: string, body: Buffer): Promise<{ text: 
   });
 }
 
-test("a body refused as too large on a kept-alive connection: the 413 arrives at once and the connection is closed, not left hanging", slow, async () => {
-  const endpoint = apiEndpoints.find((candidate) => candidate.method === "POST" && candidate.auth !== "user")!;
-  const body = Buffer.alloc(400 * 1024, "a");
-  for (const [path, type] of [
-    [endpoint.path, "application/json"],
-    ["/contact", "application/x-www-form-urlencoded"],
-  ] as const) {
-    for (const declared of [true, false]) {
-      const head = [
-        `POST ${path} HTTP/1.1`,
-        `Host: ${new URL(shop.publicUrl).host}`,
-        `Origin: ${shop.publicUrl}`,
-        `Content-Type: ${type}`,
-        "Connection: keep-alive",
-        declared ? `Content-Length: ${path === "/contact" ? 4 * body.byteLength : body.byteLength}` : "Transfer-Encoding: chunked",
-        "",
-        "",
-      ].join("\r\n");
-      const sent = declared ? body : Buffer.concat([Buffer.from(`${(4 * body.byteLength).toString(16)}\r\n`), body, body, body, body, Buffer.from("\r\n0\r\n\r\n")]);
-      const answer = await rawExchange(shop.port, head, sent);
-      const where = `${path} ${declared ? "Content-Length" : "chunked"}`;
-      expect(answer.text, where).toMatch(/^HTTP\/1\.1 413 /);
-      expect(answer.text.toLowerCase(), where).toContain("connection: close");
-      expect(answer.answeredMs, where).toBeLessThan(2_000);
-      expect(answer.closedMs, where).toBeLessThan(2_000);
+test(
+  "a body refused as too large on a kept-alive connection: the 413 arrives at once and the connection is closed, not left hanging",
+  slow,
+  async () => {
+    const endpoint = apiEndpoints.find((candidate) => candidate.method === "POST" && candidate.auth !== "user")!;
+    const body = Buffer.alloc(400 * 1024, "a");
+    for (const [path, type] of [
+      [endpoint.path, "application/json"],
+      ["/contact", "application/x-www-form-urlencoded"],
+    ] as const) {
+      for (const declared of [true, false]) {
+        const head = [
+          `POST ${path} HTTP/1.1`,
+          `Host: ${new URL(shop.publicUrl).host}`,
+          `Origin: ${shop.publicUrl}`,
+          `Content-Type: ${type}`,
+          "Connection: keep-alive",
+          declared ? `Content-Length: ${path === "/contact" ? 4 * body.byteLength : body.byteLength}` : "Transfer-Encoding: chunked",
+          "",
+          "",
+        ].join("\r\n");
+        const sent = declared
+          ? body
+          : Buffer.concat([Buffer.from(`${(4 * body.byteLength).toString(16)}\r\n`), body, body, body, body, Buffer.from("\r\n0\r\n\r\n")]);
+        const answer = await rawExchange(shop.port, head, sent);
+        const where = `${path} ${declared ? "Content-Length" : "chunked"}`;
+        expect(answer.text, where).toMatch(/^HTTP\/1\.1 413 /);
+        expect(answer.text.toLowerCase(), where).toContain("connection: close");
+        expect(answer.answeredMs, where).toBeLessThan(2_000);
+        expect(answer.closedMs, where).toBeLessThan(2_000);
+      }
     }
-  }
-});
+  },
+);
