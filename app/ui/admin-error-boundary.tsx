@@ -21,6 +21,14 @@ export function AdminErrorBoundary({ error }: { error: unknown }) {
   }
   if (isRouteErrorResponse(error) && error.status === 401) return <LoginRequiredPage />;
   if (isRouteErrorResponse(error) && isEdgeRefusalData(error.data)) return <EdgeRefusalPage refusal={error.data} />;
+  // A post to a back-office page that takes none (React Router's 405): a refusal, not a failure of the page.
+  if (isRouteErrorResponse(error) && error.status === 405) {
+    return (
+      <EdgeRefusalPage
+        refusal={{ edgeRefusal: "method-not-allowed", title: t("errors.badRequestTitle"), message: t("errors.methodNotAllowedBody") }}
+      />
+    );
+  }
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <div className="mx-auto max-w-xl px-4 py-16 text-center">

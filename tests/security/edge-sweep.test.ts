@@ -125,7 +125,8 @@ test(
     expect(actions.length).toBeGreaterThan(30);
     for (const route of actions) {
       for (const url of [route.url, dataUrlOf(route.url)]) {
-        for (const bad of badPageBodies) {
+        // The English twins run the same modules: a few bodies show the refusal speaks English there.
+        for (const bad of languageOf(url) === "en" ? badPageBodies.filter((_, index) => index % 4 === 0) : badPageBodies) {
           const where = `POST ${url} (${bad.name})`;
           const headers: Record<string, string> = { ...own, "Content-Type": bad.type };
           const answer = await send(where, () => shop.request(url, { body: bad.body, headers, cookie: cookieFor(url) }));
@@ -137,7 +138,7 @@ test(
 
     // Unknown methods on every URL: 405 with the methods it does take.
     for (const route of routes) {
-      for (const method of unknownMethods) {
+      for (const method of languageOf(route.url) === "en" ? ["TRACE"] : unknownMethods) {
         const where = `${method} ${route.url}`;
         const answer = await send(where, () =>
           shop.request(route.url, { method, body: "x", headers: { ...own, "Content-Type": "text/plain" }, cookie: cookieFor(route.url) }),
