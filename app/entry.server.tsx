@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { requestContext } from "#server/http/context.ts";
 import { unavailableResponse } from "#server/http/unavailable.ts";
 import { serverI18nFor } from "./lib/i18n";
@@ -45,6 +45,8 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     return;
   }
   if (request.signal.aborted) return;
+  // A refusal thrown on purpose (a 4xx with its page) is an answer, not a failure to log.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   // React Router refusing a post from another site (react-router.config.ts): an attempt to note, not a bug.
   if (error instanceof Error && crossSiteRefusal.test(error.message)) {
     console.warn(`refused a cross-site ${request.method} to ${new URL(request.url).pathname}`);

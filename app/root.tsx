@@ -12,12 +12,14 @@ import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
+import { isEdgeRefusalData } from "./lib/edge-refusal";
 import { htmlLang, localeOfPath } from "./lib/locale";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
 import { useRouteMessages, type MessagesHandle } from "./lib/route-messages";
 import { alternateLinks, documentTitle } from "./lib/seo";
 import type { ShellUser } from "./ui/account-menu";
+import { EdgeRefusalPage } from "./ui/edge-refusal-page";
 import { IconSprite } from "./ui/icons";
 import { LoginRequiredPage } from "./ui/login-required-page";
 import { NotFoundPage } from "./ui/not-found-page";
@@ -202,6 +204,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let page: React.ReactNode;
   if (isRouteErrorResponse(error) && error.status === 404) page = <NotFoundPage />;
   else if (isRouteErrorResponse(error) && error.status === 401) page = <LoginRequiredPage />;
+  else if (isRouteErrorResponse(error) && isEdgeRefusalData(error.data))
+    page = <EdgeRefusalPage refusal={error.data} />;
   else if (isRouteErrorResponse(error) && error.status === 503)
     // A client navigation while the database was away (entry.server.tsx, handleDataRequest).
     page = (

@@ -14,6 +14,7 @@ import { requestContext, shopContext, type ShopServices } from "./context";
 import { createDatabaseGate, sendUnavailable } from "./database-gate";
 import { pageConcurrencyOf, pageQueue } from "./page-queue";
 import { precompressedAssets } from "./precompressed-assets";
+import { requestEdge, withEdgeChecks } from "./request-edge";
 import { securityHeaders } from "./security-headers";
 import { mediaDirOf } from "./start";
 
@@ -40,6 +41,8 @@ export function createShopApp(options: ShopAppOptions) {
   app.use(compression());
   app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: options.formActions }));
   app.use(logRequests(services));
+  // Unknown methods and oversized bodies are refused before anything else; the rest of the edge's checks run in the build below.
+  app.use(requestEdge());
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -90,13 +93,14 @@ export function createShopApp(options: ShopAppOptions) {
         return context;
       },
     });
-  // Each page's loader data carries its messages (server/i18n/page-messages.ts). In development the build is
+  // Each page's loader data carries its messages (server/i18n/page-messages.ts), and every loader and action
+  // runs behind the edge's checks of its URL and body (request-edge.ts). In development the build is
   // asked for at every request (Vite reloads it); in production it is read once and handed over as it is,
   // since React Router derives its routes and handlers again at every request when given a function.
   const pageHandler =
     options.mode === "development"
-      ? Promise.resolve(handlerOf(async () => withPageMessages(await options.build())))
-      : options.build().then((build) => handlerOf(withPageMessages(build)));
+      ? Promise.resolve(handlerOf(async () => withEdgeChecks(withPageMessages(await options.build()))))
+      : options.build().then((build) => handlerOf(withEdgeChecks(withPageMessages(build))));
   app.all("/{*splat}", (req, res, next) => {
     pageHandler.then((handle) => handle(req, res, next)).catch(next);
   });

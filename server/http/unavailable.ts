@@ -42,12 +42,17 @@ export function unavailableAnswer(pathname: string, accept: string | null | unde
     };
   }
   // The retry link is the same address (a GET): after a refused form post it shows the form again.
-  const html = `<!doctype html>
-<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(texts.title)}</title>
-<style>body{font-family:system-ui,sans-serif;color:#1f2937;background:#fdf8f3;margin:0}main{max-width:36rem;margin:15vh auto;padding:0 1.5rem;text-align:center}h1{font-size:1.6rem;color:#0e554e}a{display:inline-block;margin-top:1.5rem;padding:.75rem 1.5rem;border-radius:999px;background:#0e554e;color:#fff;text-decoration:none;font-weight:600}</style>
-</head><body><main><h1>${escapeHtml(texts.title)}</h1><p>${escapeHtml(texts.body)}</p><a href="">${escapeHtml(texts.retry)}</a></main></body></html>`;
+  const html = smallPageHtml(lang, texts.title, texts.body, { text: texts.retry, href: "" });
   return { status, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" }, body: html };
+}
+
+/** A page of a title, a sentence and maybe a link, styled like the shop without its stylesheet or scripts. */
+export function smallPageHtml(lang: "it" | "en", title: string, body: string, link?: { text: string; href: string }): string {
+  return `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;color:#1f2937;background:#fdf8f3;margin:0}main{max-width:36rem;margin:15vh auto;padding:0 1.5rem;text-align:center}h1{font-size:1.6rem;color:#0e554e}a{display:inline-block;margin-top:1.5rem;padding:.75rem 1.5rem;border-radius:999px;background:#0e554e;color:#fff;text-decoration:none;font-weight:600}</style>
+</head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p>${link ? `<a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a>` : ""}</main></body></html>`;
 }
 
 /** The same answer as a fetch Response (React Router's entry). */

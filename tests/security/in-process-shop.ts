@@ -31,6 +31,8 @@ export type RequestInit = {
   headers?: Record<string, string>;
   form?: Record<string, string>;
   json?: unknown;
+  /** A raw body, sent as it is with the Content-Type given in `headers`. */
+  body?: string | Buffer;
   cookie?: string;
   /** The client address the shop sees (rate limits count per address). */
   clientIp?: string;
@@ -38,6 +40,8 @@ export type RequestInit = {
 
 export type InProcessShop = {
   publicUrl: string;
+  /** The local port, for tests that speak HTTP over a raw socket. */
+  port: number;
   handle: DbHandle;
   services: ShopServices;
   request: (pathAndQuery: string, init?: RequestInit) => Promise<HttpAnswer>;
@@ -83,17 +87,17 @@ export async function startInProcessShop(options: { publicUrl?: string } = {}): 
 
   const request = (pathAndQuery: string, init: RequestInit = {}) =>
     new Promise<HttpAnswer>((resolve, reject) => {
-      let body: string | undefined;
+      let body: string | Buffer | undefined = init.body;
       const headers: Record<string, string> = {
         Host: publicHost,
         "X-Forwarded-Proto": protocol,
         "X-Forwarded-For": init.clientIp ?? "203.0.113.50",
         Accept: "text/html",
       };
-      if (init.form) {
+      if (body === undefined && init.form) {
         body = new URLSearchParams(init.form).toString();
         headers["Content-Type"] = "application/x-www-form-urlencoded";
-      } else if (init.json !== undefined) {
+      } else if (body === undefined && init.json !== undefined) {
         body = JSON.stringify(init.json);
         headers["Content-Type"] = "application/json";
         headers.Accept = "application/json";
@@ -130,6 +134,7 @@ export async function startInProcessShop(options: { publicUrl?: string } = {}): 
 
   return {
     publicUrl,
+    port,
     handle,
     services,
     request,
