@@ -21,7 +21,7 @@ import { createShopApp } from "./shop-app";
 import { openShopDatabase } from "./start";
 
 export { ConfigError } from "#server/env.ts";
-export { DatabaseLockedError } from "#server/db/client.ts";
+export { DatabaseLockedError } from "#server/db/pglite-lock.ts";
 export { DatabaseUnreachableError } from "./start";
 
 type StartOptions = {

@@ -62,7 +62,7 @@ test("after a login whose way back hides another host, the browser stays on the 
   const page = await shop.request("/login-register?redirectTo=%2F.%2F%2Fevil.example%2Fx");
   expect(page.status).toBe(200);
   expect(page.body).toContain('name="redirectTo" value="/my-account"');
-  expect(page.body).not.toMatch(/name="redirectTo" value="[^"]*evil/);
+  expect(page.body).not.toMatch(/name="redirectTo" value="(\/\.\/|\/\/)/);
   for (const redirectTo of ["/.//evil.example/x", "/%2e//evil.example/x", "/\\evil.example", "//evil.example", "/%09/evil.example"]) {
     const login = await shop.request("/login-register", {
       form: { intent: "login", email: "anna.cliente@example.it", password: "Tr3no-Blu-Vesuvio-42", redirectTo },
