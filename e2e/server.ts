@@ -45,6 +45,8 @@ export default async function startShop() {
     MEDIA_DIR: path.resolve("node_modules/.cache/e2e-media"),
     AUTH_SECRET: crypto.randomBytes(32).toString("hex"),
     SEED_SAMPLE_DATA: "true",
+    // No Stripe keys here: card orders are paid on the labelled test-payment page.
+    ALLOW_TEST_PAYMENTS: "true",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
   };
   for (const name of hostSettings) delete env[name];
