@@ -6,6 +6,7 @@ import { getCategoryNavigation } from "#server/catalog/navigation.service.ts";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import { getDisplayCurrency } from "#server/currency/rates.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { personalPagesNotStored } from "#server/http/page-caching.ts";
 import { getPageMessages } from "#server/i18n/page-messages.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
@@ -87,6 +88,9 @@ export const handle = {
     "admin.notFound",
   ],
 } satisfies MessagesHandle;
+
+/** Account, cart, order and back-office answers are never stored by a cache (server/http/page-caching.ts). */
+export const middleware: Route.MiddlewareFunction[] = [personalPagesNotStored];
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);

@@ -70,6 +70,8 @@ export async function startPeerShop(options: {
       STRIPE_SECRET_KEY: "",
       STRIPE_WEBHOOK_SECRET: "",
       STRIPE_API_URL: "",
+      // Without a Stripe peer, card orders go to the labelled test-payment page.
+      ALLOW_TEST_PAYMENTS: "true",
       RATES_URL: "",
       LOG_LEVEL: "error",
       ...options.env(baseUrl),

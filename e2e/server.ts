@@ -47,6 +47,8 @@ export default async function startShop() {
     SEED_SAMPLE_DATA: "true",
     // Journeys may move the shop's clock per request (x-test-clock) to check the delivery promise.
     TEST_CLOCK_HEADER: "true",
+    // No Stripe keys here: card orders are paid on the labelled test-payment page.
+    ALLOW_TEST_PAYMENTS: "true",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
   };
   for (const name of hostSettings) delete env[name];

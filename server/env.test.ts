@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { ConfigError, publicUrlOf, readEnv } from "./env.ts";
+import { cardPaymentProviderOf, ConfigError, publicUrlOf, readEnv } from "./env.ts";
 
 test("with nothing set the shop runs on port 3000 with the embedded database", () => {
   const env = readEnv({});
@@ -36,4 +36,15 @@ test("the test clock is refused on a public address and allowed on this machine"
   expect(readEnv({ TEST_CLOCK_HEADER: "true", PUBLIC_URL: "http://127.0.0.1:4123" }).TEST_CLOCK_HEADER).toBe(true);
   expect(readEnv({ TEST_CLOCK_HEADER: "true" }).TEST_CLOCK_HEADER).toBe(true);
   expect(readEnv({}).TEST_CLOCK_HEADER).toBe(false);
+});
+
+test("in production without Stripe keys nobody takes cards, unless test payments are allowed by name", () => {
+  expect(cardPaymentProviderOf(readEnv({}))).toBe("none");
+  expect(cardPaymentProviderOf(readEnv({ NODE_ENV: "production", ALLOW_TEST_PAYMENTS: "false" }))).toBe("none");
+  expect(cardPaymentProviderOf(readEnv({ NODE_ENV: "production", ALLOW_TEST_PAYMENTS: "true" }))).toBe("test");
+  expect(cardPaymentProviderOf(readEnv({ NODE_ENV: "development" }))).toBe("test");
+  expect(cardPaymentProviderOf(readEnv({ NODE_ENV: "test" }))).toBe("test");
+  // Stripe keys win everywhere: the test page is never used beside them.
+  expect(cardPaymentProviderOf(readEnv({ STRIPE_SECRET_KEY: "sk_live_x", ALLOW_TEST_PAYMENTS: "true" }))).toBe("stripe");
+  expect(() => readEnv({ ALLOW_TEST_PAYMENTS: "yes" })).toThrow(/ALLOW_TEST_PAYMENTS must be "true" or "false"/);
 });

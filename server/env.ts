@@ -39,6 +39,14 @@ const EnvSchema = z.object({
   OIDC_PROVIDER_NAME: z.string().min(1).default("OpenID"),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /**
+   * Without Stripe keys, card orders go to the labelled test-payment page, where anyone can mark them paid.
+   * Outside production it is on; in production only with this set to "true" (`npm start`, the try-out).
+   */
+  ALLOW_TEST_PAYMENTS: z
+    .enum(["true", "false"], { error: 'ALLOW_TEST_PAYMENTS must be "true" or "false"' })
+    .default("false")
+    .transform((value) => value === "true"),
   /** For tests: point the Stripe SDK at a local Stripe-compatible server, e.g. http://127.0.0.1:12111 */
   STRIPE_API_URL: z.url().optional(),
   /** smtp://user:pass@host:port ; unset: mail stays in the outbox shown in the back office. */
@@ -82,6 +90,15 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     throw new ConfigError("Bad configuration: TEST_CLOCK_HEADER is for tests only and is refused when PUBLIC_URL is not on this machine");
   }
   return parsed.data;
+}
+
+/**
+ * Who takes card payments: Stripe with a key; else the test-payment page, never in production unless
+ * ALLOW_TEST_PAYMENTS says so; else nobody, and the card method is not offered.
+ */
+export function cardPaymentProviderOf(env: Pick<Env, "NODE_ENV" | "STRIPE_SECRET_KEY" | "ALLOW_TEST_PAYMENTS">): "stripe" | "test" | "none" {
+  if (env.STRIPE_SECRET_KEY) return "stripe";
+  return env.NODE_ENV !== "production" || env.ALLOW_TEST_PAYMENTS ? "test" : "none";
 }
 
 export function publicUrlOf(env: Env): string {

@@ -12,7 +12,8 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { connectPostgres, isProcessAlive, pgliteExtensions, wrapPglite } from "#server/db/client.ts";
+import { connectPostgres, pgliteExtensions, wrapPglite } from "#server/db/client.ts";
+import { isProcessAlive } from "#server/db/pglite-lock.ts";
 import { migrateDatabase } from "#server/db/migrate.ts";
 
 export type TestDbTemplate =

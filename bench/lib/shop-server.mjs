@@ -50,6 +50,8 @@ export async function startShopForBench({ databaseUrl = "" } = {}) {
       LOG_LEVEL: "warn",
       DATABASE_URL: databaseUrl,
       RATES_URL: "",
+      // No Stripe keys: card orders are paid on the labelled test-payment page.
+      ALLOW_TEST_PAYMENTS: "true",
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -21,22 +21,36 @@ export type AuthServices = Pick<ShopServices, "db" | "auth" | "env" | "publicUrl
 /** The person's request as the page action sees it. */
 export type AuthCaller = { request: Request; clientIp: string; locale: Locale };
 
-export type FormResult = { ok: true } | { ok: false; errors: FieldErrors };
-export type SignedInResult = { ok: true; headers: Headers; userId: string } | { ok: false; errors: FieldErrors };
+/** A refused form; `retryAfterSeconds` when it was refused for too many attempts (the answer is then 429). */
+export type FormRefusal = { ok: false; errors: FieldErrors; retryAfterSeconds?: number };
+export type FormResult = { ok: true } | FormRefusal;
+export type SignedInResult = { ok: true; headers: Headers; userId: string } | FormRefusal;
 
-const formError = (code: string): { ok: false; errors: FieldErrors } => ({ ok: false, errors: { form: errorKey(code) } });
+const formError = (code: string): FormRefusal => ({ ok: false, errors: { form: errorKey(code) } });
+
+/** A throttled attempt: the form's message, and the wait our hook put in Retry-After (auth-hooks.ts). */
+function throttled(code: string, error: { headers?: HeadersInit }): FormRefusal {
+  const seconds = Number(new Headers(error.headers).get("Retry-After"));
+  return { ...formError(code), retryAfterSeconds: Number.isInteger(seconds) && seconds > 0 ? seconds : 60 };
+}
+
+/** How a page answers a refused form: 429 with Retry-After (seconds) when throttled, else 400. */
+export function refusalInit(refusal: FormRefusal): ResponseInit {
+  if (refusal.retryAfterSeconds === undefined) return { status: 400 };
+  return { status: 429, headers: { "Retry-After": String(refusal.retryAfterSeconds) } };
+}
 
 /** Maps our hooks' and better-auth's refusals to the form's messages; anything else is a bug. */
-function refusalOf(error: unknown, fields: Record<string, string> = {}): { ok: false; errors: FieldErrors } {
+function refusalOf(error: unknown, fields: Record<string, string> = {}): FormRefusal {
   if (!isAPIError(error)) throw error;
   const code = (error.body as { code?: string } | undefined)?.code ?? "";
   switch (code) {
     case authHookErrors.tooManyAttempts:
-      return formError("tooManyAttempts");
+      return throttled("tooManyAttempts", error);
     case authHookErrors.tooManyResetRequests:
-      return formError("tooManyResetRequests");
+      return throttled("tooManyResetRequests", error);
     case authHookErrors.tooManySignUps:
-      return formError("tooManySignUps");
+      return throttled("tooManySignUps", error);
     case authHookErrors.passwordTooCommon:
       return { ok: false, errors: { [fields.password ?? "password"]: errorKey("passwordTooCommon") } };
     case authHookErrors.passwordLikePersonal:

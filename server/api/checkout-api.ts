@@ -9,6 +9,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Locale } from "#app/lib/locale.ts";
 import { addressLimits } from "#server/accounts/address.inputs.ts";
+import { cardPaymentProviderOf } from "#server/env.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { profileLimits } from "#server/accounts/profile.inputs.ts";
 import { emailLimit } from "#server/accounts/text-rules.ts";
@@ -180,6 +181,7 @@ const createcheckoutsession = apiRoute({
       now,
       publicUrl: services.publicUrl,
       secret: resolveAuthSecret(services.env),
+      cardPayments: cardPaymentProviderOf(services.env) !== "none",
     });
     if (!result.ok) {
       if (lines && cartId) await services.db.delete(carts).where(eq(carts.id, cartId));

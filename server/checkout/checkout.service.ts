@@ -141,6 +141,8 @@ export async function getCheckoutSummary(
     /** A discount code typed, for the signed-in customer `userId`. */
     discountCode?: string | null;
     userId?: string | null;
+    /** False when nobody takes cards: the card method is not offered. */
+    cardPayments?: boolean;
   },
 ): Promise<CheckoutSummary> {
   const [cart, settings, calendar] = await Promise.all([
@@ -166,7 +168,10 @@ export async function getCheckoutSummary(
   }));
   const wantedDelivery = giftList ? giftList.method : args.delivery;
   const quote = deliveries.find((candidate) => candidate.method === wantedDelivery && candidate.available) ?? null;
-  const allowedPayments = quote ? allowedPaymentMethods(quote.method, { giftList: Boolean(giftList) }) : [...paymentMethods];
+  const paymentOptions = { giftList: Boolean(giftList), cardPayments: args.cardPayments };
+  const allowedPayments = quote
+    ? allowedPaymentMethods(quote.method, paymentOptions)
+    : paymentMethods.filter((method) => args.cardPayments !== false || method !== "card");
   const payment = args.payment && allowedPayments.includes(args.payment) ? args.payment : null;
   const code =
     args.discountCode && cart.lines.length > 0
@@ -256,6 +261,8 @@ export type PlaceOrderArgs = {
   /** For the order page link in the confirmation e-mail. */
   publicUrl: string;
   secret: string;
+  /** False when nobody takes cards (server/env.ts, cardPaymentProviderOf): a card order is then refused. */
+  cardPayments?: boolean;
 };
 
 /** Turns the cart into an order (see the top of this file); the same checkout twice gives one order. */
@@ -321,7 +328,9 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     allLinesFreeShipping: [...facts.values()].every((row) => row.isFreeShipping),
   }).find((candidate) => candidate.method === deliveryMethod);
   if (!quote?.available || (deliveryMethod !== "collection" && !address)) return { ok: false, error: "delivery-not-available" };
-  if (!isPaymentAllowed(deliveryMethod, input.paymentMethod, { giftList: Boolean(giftList) })) return { ok: false, error: "payment-not-allowed" };
+  if (!isPaymentAllowed(deliveryMethod, input.paymentMethod, { giftList: Boolean(giftList), cardPayments: args.cardPayments })) {
+    return { ok: false, error: "payment-not-allowed" };
+  }
   const giftNote = giftList ? await giftNoteOfCart(tx, cart.id) : { giverName: null, giftMessage: null };
   const estimate = estimateDelivery({ now, method: deliveryMethod, preorderDays: longestPreorderDays([...display.values()]), calendar: await getDeliveryCalendar(tx) });
 

@@ -53,6 +53,12 @@ test("cash on delivery only with home delivery, pay in shop only with collection
   expect(allowedPaymentMethods("collection")).toEqual(["card", "bank_transfer", "in_shop"]);
 });
 
+test("when nobody takes cards, card is not offered and the other methods still are", () => {
+  expect(allowedPaymentMethods("standard", { cardPayments: false })).toEqual(["cash_on_delivery", "bank_transfer"]);
+  expect(allowedPaymentMethods("collection", { cardPayments: false })).toEqual(["bank_transfer", "in_shop"]);
+  expect(allowedPaymentMethods("local_delivery", { giftList: true, cardPayments: false })).toEqual(["bank_transfer"]);
+});
+
 test("totals: discounted goods, personalisation per unit, shipping and fee, in cents", () => {
   const totals = orderTotals(
     [

@@ -61,16 +61,21 @@ export function quoteDeliveries(settings: DeliverySettings, args: { postcode: st
   ];
 }
 
+/** `cardPayments: false`: nobody takes cards (no Stripe keys, no test payments; server/env.ts). */
+type PaymentOptions = { giftList?: boolean; cardPayments?: boolean };
+
 /**
- * Card and bank transfer always; cash on delivery with a home delivery; pay in shop with collection. A
- * gift-list order never goes cash on delivery: it is delivered to the list's family, not to the giver who pays.
+ * Card (when someone takes cards) and bank transfer always; cash on delivery with a home delivery; pay in
+ * shop with collection. A gift-list order never goes cash on delivery: it is delivered to the list's
+ * family, not to the giver who pays.
  */
-export function allowedPaymentMethods(delivery: DeliveryMethod, options: { giftList?: boolean } = {}): PaymentMethod[] {
-  if (delivery === "collection") return ["card", "bank_transfer", "in_shop"];
-  return options.giftList ? ["card", "bank_transfer"] : ["card", "cash_on_delivery", "bank_transfer"];
+export function allowedPaymentMethods(delivery: DeliveryMethod, options: PaymentOptions = {}): PaymentMethod[] {
+  const methods: PaymentMethod[] =
+    delivery === "collection" ? ["card", "bank_transfer", "in_shop"] : options.giftList ? ["card", "bank_transfer"] : ["card", "cash_on_delivery", "bank_transfer"];
+  return options.cardPayments === false ? methods.filter((method) => method !== "card") : methods;
 }
 
-export function isPaymentAllowed(delivery: DeliveryMethod, payment: PaymentMethod, options: { giftList?: boolean } = {}): boolean {
+export function isPaymentAllowed(delivery: DeliveryMethod, payment: PaymentMethod, options: PaymentOptions = {}): boolean {
   return allowedPaymentMethods(delivery, options).includes(payment);
 }
 

@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { bundledExchangeRates } from "#server/db/seed.ts";
 import { bundledRatesPerEur, currencyCookie, parseDailyRates, ratesToStore, readCurrencyCookie } from "./rates";
 import { ecbDailyXml } from "./rates.fixtures";
-import { CurrencyChoice, toSameSitePath } from "./rates.inputs";
+import { CurrencyChoice } from "./rates.inputs";
 
 test("the ECB daily file gives every listed rate per 1 EUR and its day", () => {
   const parsed = parseDailyRates(ecbDailyXml({ USD: "1.0772", JPY: "167.75", GBP: "0.86075" }));
@@ -59,10 +59,10 @@ test("the cookie is remembered for a year, Lax, and Secure on https", () => {
 });
 
 test("only same-site paths are accepted as the way back", () => {
-  expect(toSameSitePath("/en/shop?sort=priceLowToHigh#top")).toBe("/en/shop?sort=priceLowToHigh#top");
-  expect(toSameSitePath("/")).toBe("/");
-  for (const bad of ["https://evil.example/", "//evil.example", "/\\evil.example", "evil", "/x\ny", "", null, 42, "javascript:alert(1)"]) {
-    expect(toSameSitePath(bad)).toBeNull();
+  expect(CurrencyChoice.parse({ currency: "EUR", redirectTo: "/en/shop?sort=priceLowToHigh#top" }).redirectTo).toBe("/en/shop?sort=priceLowToHigh#top");
+  expect(CurrencyChoice.parse({ currency: "EUR", redirectTo: "/" }).redirectTo).toBe("/");
+  for (const bad of ["https://evil.example/", "//evil.example", "/.//evil.example/x", "/%2e//evil.example", "/\\evil.example", "evil", "/x\ny", "", null, 42, "javascript:alert(1)"]) {
+    expect(CurrencyChoice.parse({ currency: "EUR", redirectTo: bad }).redirectTo, String(bad)).toBeNull();
   }
 });
 

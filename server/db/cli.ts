@@ -4,7 +4,7 @@
  */
 import { ConfigError, readEnv } from "#server/env.ts";
 import { createLogger } from "#server/http/log.ts";
-import { DatabaseLockedError } from "./client.ts";
+import { DatabaseLockedError } from "./pglite-lock.ts";
 import { openShopDatabase } from "#server/http/start.ts";
 
 const command = process.argv[2];

@@ -8,6 +8,7 @@ import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { takePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
 
 /** One type for both drivers: services take `db: Db` as their first argument. */
@@ -20,10 +21,6 @@ export type DbHandle = {
   ping: () => Promise<void>;
   close: () => Promise<void>;
 };
-
-export class DatabaseLockedError extends Error {
-  override name = "DatabaseLockedError";
-}
 
 export function connectPostgres(url: string, poolSize = 10): DbHandle {
   // JIT off: the shop's queries are short, and compiling a plan whose estimate passes jit_above_cost (a
@@ -61,14 +58,14 @@ export function wrapPglite(client: PGlite, onClose: () => void = () => {}): DbHa
 }
 
 /**
- * Opens the embedded database in `dataDir`. Two processes must never open one PGlite folder,
- * so a lock file holds the owner's pid; a stale lock (dead pid) is taken over.
+ * Opens the embedded database in `dataDir`. Two processes must never open one PGlite folder: the lock
+ * file names its holder (pglite-lock.ts); a stale one is taken over.
  */
 export async function openPglite(dataDir: string): Promise<DbHandle> {
   const folder = path.resolve(dataDir, "pglite");
   fs.mkdirSync(folder, { recursive: true });
   const lockFile = path.resolve(dataDir, "pglite.lock");
-  takeLock(lockFile);
+  takePgliteLock(lockFile);
   const client = await PGlite.create({ dataDir: folder, extensions: pgliteExtensions });
   return wrapPglite(lettingIoInBetween(client), () => fs.rmSync(lockFile, { force: true }));
 }
@@ -98,30 +95,4 @@ function lettingIoInBetween(client: PGlite): PGlite {
     return transaction(callback) as Promise<T>;
   };
   return client;
-}
-
-function takeLock(lockFile: string) {
-  try {
-    fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
-    return;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  const owner = Number(fs.readFileSync(lockFile, "utf8"));
-  if (owner && owner !== process.pid && isProcessAlive(owner)) {
-    throw new DatabaseLockedError(
-      `The embedded database in ${path.dirname(lockFile)} is in use by process ${owner}; stop it first or set DATABASE_URL.`,
-    );
-  }
-  fs.writeFileSync(lockFile, String(process.pid));
-}
-
-/** True when a process with this pid exists (EPERM: it exists but belongs to another user). */
-export function isProcessAlive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

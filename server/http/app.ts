@@ -8,7 +8,7 @@ import type { ServerBuild } from "react-router";
 import * as productionBuild from "virtual:react-router/server-build";
 import { createAuth } from "#server/accounts/auth.ts";
 import { startExchangeRatesJob } from "#server/currency/rates-job.ts";
-import { readEnv, publicUrlOf, type Env } from "#server/env.ts";
+import { cardPaymentProviderOf, readEnv, publicUrlOf, type Env } from "#server/env.ts";
 import { startJob, stopAllJobs } from "#server/jobs/scheduler.ts";
 import { currentFacetIndex } from "#server/catalog/facet-index.ts";
 import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
@@ -21,7 +21,7 @@ import { createShopApp } from "./shop-app";
 import { openShopDatabase } from "./start";
 
 export { ConfigError } from "#server/env.ts";
-export { DatabaseLockedError } from "#server/db/client.ts";
+export { DatabaseLockedError } from "#server/db/pglite-lock.ts";
 export { DatabaseUnreachableError } from "./start";
 
 type StartOptions = {
@@ -81,6 +81,9 @@ export async function startShop(options: StartOptions) {
     server.once("error", reject);
   });
   log.info({ port: env.PORT, url: services.publicUrl, ms: Math.round(performance.now() - startedAt) }, "shop ready");
+  if (env.NODE_ENV === "production" && cardPaymentProviderOf(env) === "test") {
+    log.warn("TEST PAYMENTS ARE ON (ALLOW_TEST_PAYMENTS): card orders are marked paid on a test page and no money moves. Never run a live shop so.");
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,14 +1,16 @@
 /**
  * The boundary between the shop and whoever takes card payments: Stripe Checkout when
- * STRIPE_SECRET_KEY is set, otherwise the shop's own clearly labelled test-payment page.
+ * STRIPE_SECRET_KEY is set, otherwise the shop's own clearly labelled test-payment page where allowed
+ * (server/env.ts, cardPaymentProviderOf), otherwise nobody: the card method is then not offered.
  * Everything after this boundary (payment.service.ts) is the same for both.
  */
 import type { Locale } from "#app/lib/locale.ts";
 import type { ShopServices } from "#server/http/context.ts";
+import { cardPaymentProviderOf } from "#server/env.ts";
 import { createStripeProvider } from "./stripe";
 import { createTestPaymentProvider } from "./test-payment";
 
-export type PaymentProviderName = "stripe" | "test";
+export type PaymentProviderName = "stripe" | "test" | "none";
 
 export type PaymentSession = { ref: string; url: string; expiresAt: Date };
 
@@ -50,10 +52,20 @@ const providers = new WeakMap<object, PaymentProvider>();
 export function paymentProviderOf(services: Pick<ShopServices, "db" | "env" | "publicUrl">): PaymentProvider {
   let provider = providers.get(services);
   if (!provider) {
-    provider = services.env.STRIPE_SECRET_KEY
-      ? createStripeProvider(services.env)
-      : createTestPaymentProvider(services.db, services.publicUrl);
+    const name = cardPaymentProviderOf(services.env);
+    provider =
+      name === "stripe" ? createStripeProvider(services.env) : name === "test" ? createTestPaymentProvider(services.db, services.publicUrl) : noCardPayments;
+
     providers.set(services, provider);
   }
   return provider;
 }
+
+/** No card payments configured: nothing can start or be paid; a session made earlier is left to the staff. */
+const noCardPayments: PaymentProvider = {
+  name: "none",
+  createSession: () => Promise.reject(new Error("card payments are off: no STRIPE_SECRET_KEY, and ALLOW_TEST_PAYMENTS is not set")),
+  retrieveSession: () => Promise.reject(new Error("card payments are off")),
+  expireSession: () => Promise.resolve(),
+  refund: () => Promise.reject(new Error("card payments are off")),
+};

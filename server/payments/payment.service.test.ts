@@ -16,7 +16,7 @@ import { orders, orderStatusHistory, paymentEvents, payments, productVariants } 
 import { readEnv } from "#server/env.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { startLocalStripeServer, type LocalStripeServer } from "./local-stripe-server";
-import { abandonCardPayment, applyStripeWebhook, settleOverdueCardOrders, startCardPayment, submitTestPayment } from "./payment.service";
+import { abandonCardPayment, applyStripeWebhook, getTestPaymentView, settleOverdueCardOrders, startCardPayment, submitTestPayment } from "./payment.service";
 
 // Each test loads a database, places orders and talks HTTP to two local servers: slow on a busy 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -322,6 +322,33 @@ test("without Stripe keys the labelled test-payment page takes the same path: pa
   // Pressing it again (back button) changes nothing.
   await submitTestPayment(services(), { ref, intent: "pay", locale: "en" });
   expect(await timesBecame(db, orderId, "paid")).toBe(1);
+});
+
+test("in production without Stripe keys the test page refuses unless ALLOW_TEST_PAYMENTS, and card orders are not taken", async () => {
+  const { db, services } = await setUp({ stripe: false });
+  const { orderId } = await placeCardOrder(db);
+  const started = await startCardPayment(services(), { orderId, locale: "it" });
+  if (!started.ok) throw new Error(started.error);
+  const ref = started.redirectUrl.split("/").pop()!;
+
+  // The same shop started for real (NODE_ENV=production), no keys, the setting off: the page is gone.
+  const live = { db, env: readEnv({ NODE_ENV: "production", AUTH_SECRET: authSecret }), publicUrl };
+  expect(await getTestPaymentView(live, { ref, locale: "it" })).toBeNull();
+  expect(await submitTestPayment(live, { ref, intent: "pay", locale: "it" })).toEqual({ ok: false, error: "not-found" });
+  expect((await orderOf(db, orderId)).status).toBe("awaiting_payment");
+  expect(await startCardPayment(live, { orderId, locale: "it" })).toEqual({ ok: false, error: "payment-unavailable" });
+  // No card at the checkout: the order is refused before anything is reserved.
+  const variantId = (await createProduct(db, { priceCents: 1000, variants: [{ stock: 3 }] })).variantId;
+  const added = await addToCart(db, { cartId: null, variantId, quantity: 1, personalisation: {} });
+  if (!added.ok) throw new Error(added.error);
+  const refused = await placeTestOrder(db, { cartId: added.cartId, input: checkoutInput(), now: new Date(), secret: authSecret, cardPayments: false });
+  expect(refused).toMatchObject({ ok: false, error: "payment-not-allowed" });
+  expect(await stockOf(db, variantId)).toBe(3);
+
+  // Explicitly allowed by its name: the labelled page works in production too.
+  const tryOut = { db, env: readEnv({ NODE_ENV: "production", AUTH_SECRET: authSecret, ALLOW_TEST_PAYMENTS: "true" }), publicUrl };
+  expect(await submitTestPayment(tryOut, { ref, intent: "pay", locale: "it" })).toMatchObject({ ok: true });
+  expect((await orderOf(db, orderId)).status).toBe("paid");
 });
 
 test("on the test-payment page a declined payment expires the order and cancel goes to the cancel link", async () => {

@@ -5,10 +5,11 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { requestPasswordReset } from "#server/accounts/auth-flows.service.ts";
+import { refusalInit, requestPasswordReset } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import { keepRetryAfter } from "#app/lib/retry-after.ts";
 import type { Route } from "./+types/forgot-password";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
@@ -19,6 +20,8 @@ export function loader({ url }: Route.LoaderArgs) {
   return { meta: getPageMetaTexts(localeOfPath(url.pathname), "auth.forgot") };
 }
 
+export const headers = keepRetryAfter;
+
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
 
 export async function action({ request, url, context }: Route.ActionArgs) {
@@ -26,8 +29,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await requestPasswordReset(context.get(shopContext), { request, clientIp: context.get(requestContext).clientIp, locale }, formFields(form));
   if (!result.ok) {
-    const status = result.errors.form === "auth.errors.tooManyResetRequests" ? 429 : 400;
-    return data({ errors: result.errors as FormErrors, values: echoFields(form, ["email"]) }, { status });
+    return data({ errors: result.errors as FormErrors, values: echoFields(form, ["email"]) }, refusalInit(result));
   }
   // The same answer for every address (never say whether it has an account).
   throw redirect(`${localizedHref("/forgot-password", locale)}?sent=1`);

@@ -8,11 +8,12 @@ import { PrivacyConsentField, TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { oidcSettingsOf } from "#server/accounts/auth.ts";
 import { authLimits, pathAfterLogin } from "#server/accounts/auth.inputs.ts";
-import { logIn, mergeCartIntoAccount, registerCustomer, startOidcSignIn } from "#server/accounts/auth-flows.service.ts";
+import { logIn, mergeCartIntoAccount, refusalInit, registerCustomer, startOidcSignIn } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
 import { getSessionUser } from "#server/accounts/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import { keepRetryAfter } from "#app/lib/retry-after.ts";
 import type { Route } from "./+types/login-register";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
@@ -43,6 +44,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   };
 }
 
+export const headers = keepRetryAfter;
+
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
 
 export async function action({ request, url, context }: Route.ActionArgs) {
@@ -56,16 +59,14 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     case "login": {
       const result = await logIn(services, caller, fields);
       if (!result.ok) {
-        const status = result.errors.form === "auth.errors.tooManyAttempts" ? 429 : 400;
-        return data({ intent: "login" as const, errors: result.errors, values: echoFields(form, ["email"]) }, { status });
+        return data({ intent: "login" as const, errors: result.errors, values: echoFields(form, ["email"]) }, refusalInit(result));
       }
       throw redirect(redirectTo, { headers: result.headers });
     }
     case "register": {
       const result = await registerCustomer(services, caller, fields);
       if (!result.ok) {
-        const status = result.errors.form === "auth.errors.tooManySignUps" ? 429 : 400;
-        return data({ intent: "register" as const, errors: result.errors, values: echoFields(form, ["name", "email"]) }, { status });
+        return data({ intent: "register" as const, errors: result.errors, values: echoFields(form, ["name", "email"]) }, refusalInit(result));
       }
       // Post/Redirect/Get; the same answer whether or not the address already had an account.
       const query = new URLSearchParams({ notice: "registered" });

@@ -4,6 +4,8 @@ import { localeOfPath } from "#app/lib/locale.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminNav } from "#app/ui/admin-nav.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
+import { cardPaymentProviderOf } from "#server/env.ts";
+import { shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/layout";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
@@ -16,7 +18,9 @@ export const handle = { messages: ["admin", "adminDashboard"] } satisfies Messag
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(context, request);
-  return { locale: localeOfPath(url.pathname), adminName: admin.name };
+  // Staff must see at once when card orders are not really paid (test page) or cards are not offered at all.
+  const cardPayments = cardPaymentProviderOf(context.get(shopContext).env);
+  return { locale: localeOfPath(url.pathname), adminName: admin.name, cardPayments };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
@@ -25,6 +29,11 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 lg:flex-row">
       <AdminNav locale={loaderData.locale} />
       <div className="min-w-0 flex-1">
+        {loaderData.cardPayments !== "stripe" && (
+          <p className="mb-4 rounded-xl border-2 border-dashed border-coral-600 bg-coral-50 p-4 font-bold text-coral-700" data-testid="card-payments-banner">
+            {t(`admin.cardPayments.${loaderData.cardPayments}`)}
+          </p>
+        )}
         <p className="mb-2 text-sm text-muted">{t("admin.signedInAs", { name: loaderData.adminName })}</p>
         <Outlet />
       </div>

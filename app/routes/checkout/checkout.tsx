@@ -25,6 +25,7 @@ import { shopContext, type ShopServices } from "#server/http/context.ts";
 import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
+import { cardPaymentProviderOf } from "#server/env.ts";
 import type { Route } from "./+types/checkout";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
@@ -56,6 +57,7 @@ function summaryFor(services: ShopServices, request: Request, locale: Locale, ra
     payment: choices.paymentMethod,
     discountCode: choices.discountCode,
     userId,
+    cardPayments: cardPaymentProviderOf(services.env) !== "none",
   });
 }
 
@@ -129,6 +131,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     now: shopNowOf(services, request),
     publicUrl: services.publicUrl,
     secret,
+    cardPayments: cardPaymentProviderOf(services.env) !== "none",
   });
   if (!result.ok && result.error === "discount-code") {
     const t = getTranslator(locale);

@@ -6,9 +6,10 @@
 import { data, redirect } from "react-router";
 import { localeOfPath } from "#app/lib/locale.ts";
 import { currencyCookie } from "#server/currency/rates.ts";
-import { CurrencyChoice, toSameSitePath } from "#server/currency/rates.inputs.ts";
+import { CurrencyChoice } from "#server/currency/rates.inputs.ts";
 import { shopContext } from "#server/http/context.ts";
 import { isCrossSiteRequest } from "#server/http/same-origin.ts";
+import { sameSitePath } from "#server/http/same-site-path.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/currency";
 
@@ -57,13 +58,13 @@ async function readInput(request: Request, json: boolean): Promise<Record<string
 
 /** The form's `redirectTo`, else the same-site page in Referer, else home. */
 function backPath(request: Request, redirectTo: unknown): string {
-  const fromForm = toSameSitePath(redirectTo);
+  const fromForm = sameSitePath(redirectTo);
   if (fromForm) return fromForm;
   const referer = request.headers.get("Referer");
   if (referer) {
     try {
       const url = new URL(referer);
-      if (url.origin === new URL(request.url).origin) return toSameSitePath(`${url.pathname}${url.search}`) ?? "/";
+      if (url.origin === new URL(request.url).origin) return sameSitePath(`${url.pathname}${url.search}`) ?? "/";
     } catch {
       // not a URL: ignore it
     }
