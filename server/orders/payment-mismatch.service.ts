@@ -4,7 +4,7 @@
  * stays) and the shop gets an e-mail. Flagging one session twice (redelivered or later events) does
  * nothing more.
  */
-import { and, eq, exists, like, type SQL } from "drizzle-orm";
+import { and, eq, exists, like, sql, type SQL } from "drizzle-orm";
 import { formatMoney } from "#app/lib/format.ts";
 import { paymentMismatchNote } from "#app/lib/order-history.ts";
 import type { Db } from "#server/db/client.ts";
@@ -51,11 +51,10 @@ export async function flagPaymentMismatch(tx: Db, args: PaymentMismatch): Promis
 }
 
 /** For a query on `orders`: the order has a card payment flagged as not matching it. */
-export function hasPaymentMismatch(db: Db): SQL {
-  return exists(
-    db
-      .select({ id: orderStatusHistory.id })
-      .from(orderStatusHistory)
-      .where(and(eq(orderStatusHistory.orderId, orders.id), like(orderStatusHistory.note, "payment-mismatch:%"))),
-  );
+export function hasPaymentMismatch(db: Db): SQL<boolean> {
+  const flags = db
+    .select({ id: orderStatusHistory.id })
+    .from(orderStatusHistory)
+    .where(and(eq(orderStatusHistory.orderId, orders.id), like(orderStatusHistory.note, "payment-mismatch:%")));
+  return sql<boolean>`${exists(flags)}`.mapWith(Boolean);
 }
