@@ -126,7 +126,10 @@ const ownerIntents = ["address-delete", "address-update", "address-default", "up
 const dataUrlOf = (url: string) => `${url === "/" ? "/_root" : url}.data`;
 const own = () => ({ Origin: shop.publicUrl });
 
-/** A form that names every resource of the victim's, so only the shop's checks stop it. */
+/**
+ * A form that names every resource of the victim's, so only the shop's checks stop it. Not the
+ * victim's e-mail: a form shows back what its sender typed.
+ */
 function victimForm(): Record<string, string> {
   return {
     intent: "delete",
@@ -137,7 +140,6 @@ function victimForm(): Record<string, string> {
     giftListId: data.giftListId,
     codice: data.giftListCode,
     userId: data.userId,
-    email: victim.email,
     token: data.sessionToken,
     t: "forged-access-token",
   };
@@ -279,7 +281,7 @@ test("every endpoint better-auth offers, with the other customer's session, id a
     ];
     for (const answer of asCookie) {
       problems.push(...leaks(url, answer));
-      if (!openPaths.has(path) && answer.status !== 404 && answer.status !== 405) problems.push(`${url}: ${answer.status} (closed endpoints answer 404)`);
+      if (!openPaths.has(url.slice("/api/auth".length)) && answer.status !== 404 && answer.status !== 405) problems.push(`${url}: ${answer.status} (closed endpoints answer 404)`);
       if (path === "/sign-in/email" && answer.status < 400) problems.push(`${url}: signed in with the victim's e-mail and a wrong password`);
     }
   }
@@ -305,9 +307,9 @@ test("a customer on every /admin page and action (read, posted, .data): 403, no 
       problems.push(...leaks(label, answer));
     }
     if (route.isPage) {
-      for (const answer of [await shop.request(dataUrlOf(route.url), { cookie: mallory }), await shop.request(dataUrlOf(route.url), { form: victimForm(), cookie: mallory, headers: own() })]) {
-        problems.push(...leaks(`${dataUrlOf(route.url)}`, answer));
-      }
+      const reads = [await shop.request(dataUrlOf(route.url), { cookie: mallory })];
+      if (route.hasAction) reads.push(await shop.request(dataUrlOf(route.url), { form: victimForm(), cookie: mallory, headers: own() }));
+      for (const answer of reads) problems.push(...leaks(dataUrlOf(route.url), answer));
     }
   }
   expect(problems).toEqual([]);
