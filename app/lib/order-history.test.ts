@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { customerHistoryNoteText, readHistoryNote, staffHistoryNoteText } from "./order-history";
+import { customerHistoryNoteText, isStaffOnlyHistoryNote, paymentMismatchNote, readHistoryNote, staffHistoryNoteText } from "./order-history";
 
 const it = getTranslator("it");
 const en = getTranslator("en");
@@ -51,4 +51,16 @@ test("customers read their payments and the shop's events; refunds' references, 
   expect(customerHistoryNoteText(it, "group-gift-out-of-stock")).toBeNull();
   expect(customerHistoryNoteText(it, "Spedito con corriere espresso")).toBe("Spedito con corriere espresso");
   expect(readHistoryNote("paid:bitcoin")).toEqual({ code: "unknown", raw: "paid:bitcoin" });
+});
+
+test("a card payment for another amount reads as a warning for the staff and is not shown to the customer at all", () => {
+  const note = paymentMismatchNote({ provider: "stripe", amountCents: 5570, currency: "eur", ref: "cs_test_a1b2" });
+  const plain = (text: string | null) => text?.replace(/[\u00a0\u202f]/g, " ");
+  expect(plain(staffHistoryNoteText(it, note))).toBe(
+    "Pagamento Carta di credito o di debito di 55,70 € diverso dal totale dell'ordine: non registrato come pagato (sessione cs_test_a1b2). Controlla il pagamento e rimborsa o contatta il cliente.",
+  );
+  expect(staffHistoryNoteText(en, paymentMismatchNote({ provider: "stripe", amountCents: 5570, currency: "usd", ref: "cs_test_a1b2" }), "en")).toContain("5570 USD differs from the order total");
+  expect(customerHistoryNoteText(it, note)).toBeNull();
+  expect(isStaffOnlyHistoryNote(note)).toBe(true);
+  expect(isStaffOnlyHistoryNote("paid:stripe")).toBe(false);
 });

@@ -5,6 +5,8 @@
  * them in words. Browser-safe: no server imports.
  */
 import type { TFunction } from "i18next";
+import { formatMoney } from "./format";
+import type { Locale } from "./locale";
 
 const plainCodes = [
   "order-placed",
@@ -26,6 +28,8 @@ export type HistoryNote =
   | { code: "gift-list-overflow"; units: number }
   /** A group gift completed: the orders on the other side (the contributions, or the list's order). */
   | { code: "group-gift-funded"; orderNumbers: number[] }
+  /** A card payment whose amount or currency is not the order's: not counted as paid, for the staff to settle. */
+  | { code: "payment-mismatch"; method: PaymentMethodKey; isTestPayment: boolean; amountCents: number; currency: string; ref: string }
   /** Words a member of staff typed: shown as they are. */
   | { code: "text"; text: string }
   /** A code this reader does not know (yet): never shown to customers. */
@@ -42,6 +46,11 @@ function methodOf(provider: string): PaymentMethodKey | null {
   return paymentMethodKeys.has(provider) ? (provider as PaymentMethodKey) : null;
 }
 
+/** The note that flags a card payment not matching its order (server/orders/payment-mismatch.service.ts). */
+export function paymentMismatchNote(args: { provider: string; amountCents: number; currency: string; ref: string }): string {
+  return `payment-mismatch:${args.provider}:${args.amountCents}:${args.currency}:${args.ref}`;
+}
+
 export function readHistoryNote(note: string | null | undefined): HistoryNote | null {
   if (!note) return null;
   if ((plainCodes as readonly string[]).includes(note)) return { code: note as PlainCode };
@@ -49,6 +58,11 @@ export function readHistoryNote(note: string | null | undefined): HistoryNote | 
   if (paid) {
     const method = methodOf(paid[1]!);
     if (method) return { code: "paid", method, isTestPayment: paid[1] === "test", after: paid[2] ?? null, refundNeeded: Boolean(paid[3]) };
+  }
+  const mismatch = /^payment-mismatch:([a-z_]+):(-?\d+):([a-z]*):(\S+)$/.exec(note);
+  if (mismatch) {
+    const method = methodOf(mismatch[1]!);
+    if (method) return { code: "payment-mismatch", method, isTestPayment: mismatch[1] === "test", amountCents: Number(mismatch[2]), currency: mismatch[3]!, ref: mismatch[4]! };
   }
   const refund = /^refund:([a-z_]+)(?::(\S+))?$/.exec(note);
   if (refund && paymentMethodKeys.has(refund[1]!)) return { code: "refund", method: refund[1] as PaymentMethodKey, ref: refund[2] ?? null };
@@ -58,6 +72,11 @@ export function readHistoryNote(note: string | null | undefined): HistoryNote | 
   const funded = /^group-gift-funded:(\d+(?:-\d+)*)$/.exec(note);
   if (funded) return { code: "group-gift-funded", orderNumbers: funded[1]!.split("-").map(Number) };
   return /^[a-z0-9_:-]+$/.test(note) ? { code: "unknown", raw: note } : { code: "text", text: note };
+}
+
+/** Rows of the history the customer does not see at all (the status did not change; only the staff act on them). */
+export function isStaffOnlyHistoryNote(note: string | null | undefined): boolean {
+  return readHistoryNote(note)?.code === "payment-mismatch";
 }
 
 /** What the customer reads: payments and the shop's own events; refunds, staff notes and unknown codes stay in the back office. */
@@ -83,7 +102,7 @@ export function customerHistoryNoteText(t: TFunction, note: string | null | unde
 }
 
 /** What the staff read: every note in words, with the payment method, the refund's reference and what to do. */
-export function staffHistoryNoteText(t: TFunction, note: string | null | undefined): string | null {
+export function staffHistoryNoteText(t: TFunction, note: string | null | undefined, locale: Locale = "it"): string | null {
   const read = readHistoryNote(note);
   if (!read) return null;
   const method = (key: PaymentMethodKey, isTestPayment = false) =>
@@ -102,6 +121,12 @@ export function staffHistoryNoteText(t: TFunction, note: string | null | undefin
       return read.ref
         ? t("admin.order.historyNotes.refundWithRef", { method: method(read.method), ref: read.ref })
         : t("admin.order.historyNotes.refund", { method: method(read.method) });
+    case "payment-mismatch":
+      return t("admin.order.historyNotes.paymentMismatch", {
+        method: method(read.method, read.isTestPayment),
+        amount: read.currency === "eur" ? formatMoney(read.amountCents, locale) : `${read.amountCents} ${read.currency.toUpperCase()}`,
+        ref: read.ref,
+      });
     case "gift-list-overflow":
       return t("admin.order.historyNotes.giftListOverflow", { count: read.units });
     case "group-gift-funded":

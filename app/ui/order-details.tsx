@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useLocation } from "react-router";
 import { formatDate, formatMoney } from "#app/lib/format.ts";
 import type { Locale } from "#app/lib/locale.ts";
-import { customerHistoryNoteText } from "#app/lib/order-history.ts";
+import { customerHistoryNoteText, isStaffOnlyHistoryNote } from "#app/lib/order-history.ts";
 import type { OrderView } from "#server/orders/order-view.service.ts";
 import { OpeningHoursList } from "./opening-hours-list";
 import { postalAddress, type ShopIdentity } from "./shop-contacts";
@@ -174,7 +174,9 @@ export function OrderHistory({ order, locale }: { order: OrderView; locale: Loca
   return (
     <Panel id="order-history-title" title={t("order.history.title")}>
       <ol className="relative space-y-4 border-l-2 border-brand-100 pl-5">
-        {order.history.map((entry, index) => (
+        {order.history
+          .filter((entry) => !isStaffOnlyHistoryNote(entry.note))
+          .map((entry, index) => (
           <li key={`${entry.status}-${index}`} className="relative">
             <span aria-hidden="true" className="absolute top-1.5 -left-[1.72rem] size-3 rounded-full border-2 border-white bg-brand-700" />
             <p className="font-semibold">{t(`purchases.status.${entry.status}`)}</p>

@@ -19,6 +19,7 @@ export const authHookErrors = {
   passwordTooCommon: "PASSWORD_TOO_COMMON",
   passwordLikePersonal: "PASSWORD_LIKE_PERSONAL",
   nameInvalid: "NAME_INVALID",
+  imageNotAllowed: "IMAGE_NOT_ALLOWED",
 } as const;
 
 type Body = Record<string, unknown> | undefined;
@@ -70,6 +71,10 @@ export function createAuthHooks(db: Db) {
       case "/update-user":
         if (body && "name" in body && !personName().safeParse(body.name).success) {
           throw new APIError("BAD_REQUEST", { code: authHookErrors.nameInvalid, message: "Invalid name." });
+        }
+        // The shop shows no profile pictures: any value would be stored unchecked (objects, megabytes).
+        if (body && "image" in body && body.image !== null && body.image !== undefined) {
+          throw new APIError("BAD_REQUEST", { code: authHookErrors.imageNotAllowed, message: "Profile pictures are not used by the shop." });
         }
         return;
       case "/reset-password":

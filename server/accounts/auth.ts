@@ -66,6 +66,8 @@ export function createAuth({ db, env, publicUrl }: { db: Db; env: Env; publicUrl
     },
     user: { changeEmail: { enabled: true }, deleteUser: { enabled: true } },
     hooks,
+    // A failed OIDC return lands on the login page with its message, not on better-auth's own error page (closed).
+    onAPIError: { errorURL: `${publicUrl}/login-register?oidcError=1` },
     // A wrong password is logged as a warning (worth seeing in production); tests run silent.
     logger: { disabled: env.LOG_LEVEL === "silent", level: betterAuthLogLevel(env.LOG_LEVEL) },
     rateLimit: { enabled: true, storage: "database", window: 60, max: 100 },

@@ -12,6 +12,7 @@ import { pageOf } from "#server/db/paging.ts";
 import { deliveryMethod, orders, payments, paymentMethod } from "#server/db/schema.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
 import { nextStatuses, orderStatuses, type OrderStatus } from "#server/orders/order-status.ts";
+import { hasPaymentMismatch } from "#server/orders/payment-mismatch.service.ts";
 import { cancelOrder, changeOrderStatus, getOrderView, markOrderPaid, type OrderView } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
 import { recordAudit } from "./audit.service";
@@ -48,6 +49,8 @@ export type AdminOrderRow = {
   deliveryMethod: DeliveryMethod;
   totalCents: number;
   isPaid: boolean;
+  /** A card payment came for another amount or currency: the staff must settle it. */
+  hasPaymentMismatch: boolean;
 };
 
 /** Whose orders a list shows besides the filters: one customer's account, or the gifts bought from one gift list. */
@@ -82,6 +85,7 @@ export async function listAdminOrders(db: Db, filters: AdminOrderFilters, scope:
       deliveryMethod: orders.deliveryMethod,
       totalCents: orders.totalCents,
       paidAt: orders.paidAt,
+      hasPaymentMismatch: hasPaymentMismatch(db),
     })
     .from(orders)
     .where(where)

@@ -37,6 +37,7 @@ export const apiErrorCodes = [
   "address-not-found",
   "gift-list-shortfall",
   "payment-unavailable",
+  "idempotency-key-conflict",
 ] as const;
 export type ApiErrorCode = (typeof apiErrorCodes)[number];
 

@@ -17,9 +17,9 @@ import { readCartRequest } from "#server/cart/cart-request.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
 import { deliveryMethods, paymentMethods, type CheckoutErrorCode } from "#server/checkout/checkout.ts";
 import { checkoutLimits, parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
-import { isGiftListCart, placeOrder } from "#server/checkout/checkout.service.ts";
+import { findOrderOfKey, isGiftListCart, placeOrder, type PlaceOrderResult } from "#server/checkout/checkout.service.ts";
 import type { Db } from "#server/db/client.ts";
-import { carts, orders, payments } from "#server/db/schema.ts";
+import { carts, payments } from "#server/db/schema.ts";
 import type { ShopServices } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
@@ -87,6 +87,7 @@ const checkoutStatus: Record<CheckoutErrorCode, number> = {
   "payment-not-allowed": 400,
   "address-not-found": 400,
   "invalid-input": 400,
+  "idempotency-key-conflict": 409,
 };
 
 async function answerOrder(
@@ -105,6 +106,16 @@ async function answerOrder(
   }
   const sessionId = await latestSessionOf(services.db, order.orderId);
   return { ok: true, data: { orderId: order.orderId, orderNumber: order.orderNumber, url: payment.redirectUrl, sessionId } };
+}
+
+/** A refused checkout as the API's answer: the checkout page's message, with the lines short of stock. */
+function refusedCheckout(result: Extract<PlaceOrderResult, { ok: false }>, locale: Locale): ApiOutcome<never> {
+  const t = getTranslator(locale);
+  if (result.error === "discount-code") return apiFailure(400, "invalid-input", { discountCode: t(`checkout.discount.errors.${result.discountError}`) });
+  const fields = Object.fromEntries(
+    (result.lines ?? []).map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
+  );
+  return apiRefusal(checkoutStatus[result.error], result.error, t(`checkoutErrors.${result.error}`), Object.keys(fields).length > 0 ? fields : undefined);
 }
 
 async function latestSessionOf(db: Db, orderId: string): Promise<string | null> {
@@ -147,16 +158,11 @@ const createcheckoutsession = apiRoute({
   response: CheckoutSession,
   handler: async ({ services, request, user, body, locale, now }) => {
     const { lines, ...form } = body;
-    const earlier = await services.db
-      .select({ orderId: orders.id, orderNumber: orders.number, paymentMethod: orders.paymentMethod, status: orders.status, userId: orders.userId })
-      .from(orders)
-      .where(eq(orders.idempotencyKey, form.idempotencyKey));
-    if (earlier[0]) {
-      // Another customer's key (it would take guessing a UUID) never reveals that order.
-      return earlier[0].userId === user.id ? answerOrder(services, earlier[0], locale) : apiFailure(409, "conflict");
-    }
-
     const cookieCartId = lines ? null : readCartRequest(request, services).cartId;
+    const earlier = await findOrderOfKey(services.db, { idempotencyKey: form.idempotencyKey, userId: user.id, cartId: cookieCartId });
+    if (earlier?.ok) return answerOrder(services, earlier, locale);
+    if (earlier) return refusedCheckout(earlier, locale);
+
     const parsed = parseCheckoutForm({ ...form, savedAddressId: form.savedAddressId ?? undefined }, locale, {
       giftList: await isGiftListCart(services.db, cookieCartId),
     });
@@ -185,18 +191,7 @@ const createcheckoutsession = apiRoute({
     });
     if (!result.ok) {
       if (lines && cartId) await services.db.delete(carts).where(eq(carts.id, cartId));
-      const t = getTranslator(locale);
-      if (result.error === "discount-code")
-        return apiFailure(400, "invalid-input", { discountCode: t(`checkout.discount.errors.${result.discountError}`) });
-      const fields = Object.fromEntries(
-        (result.lines ?? []).map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
-      );
-      return apiRefusal(
-        checkoutStatus[result.error],
-        result.error,
-        t(`checkoutErrors.${result.error}`),
-        Object.keys(fields).length > 0 ? fields : undefined,
-      );
+      return refusedCheckout(result, locale);
     }
     // A concurrent request with the same key won: the cart built for this one is not needed.
     if (lines && cartId && result.alreadyPlaced) await services.db.delete(carts).where(eq(carts.id, cartId));

@@ -266,15 +266,15 @@ test("the checkout summary: deliveries for the postcode, allowed payments, total
   expect((await getCheckoutSummary(db, { cartId: null, locale: "it", now })).blocker).toBe("empty-cart");
 });
 
-test("one idempotency key from two carts at once: one order, the other cart untouched", async () => {
+test("one idempotency key from two carts at once: one order, the other cart refused and untouched", async () => {
   const db = await openDb();
   const { variantId } = await createProduct(db, { variants: [{ stock: 5 }] });
   const firstCart = await cartWith(db, [{ variantId, quantity: 1 }]);
   const secondCart = await cartWith(db, [{ variantId, quantity: 1 }]);
   const input = checkoutInput();
   const results = await Promise.all([placeTestOrder(db, { cartId: firstCart, input }), placeTestOrder(db, { cartId: secondCart, input })]);
-  expect(results.map((result) => result.ok)).toEqual([true, true]);
-  expect(results.filter((result) => result.ok && result.alreadyPlaced)).toHaveLength(1);
+  expect(results.filter((result) => result.ok && !result.alreadyPlaced)).toHaveLength(1);
+  expect(results.filter((result) => !result.ok)).toEqual([{ ok: false, error: "idempotency-key-conflict" }]);
   expect(await orderCount(db)).toBe(1);
   expect(await stockOf(db, variantId)).toBe(4);
   const left = await db.select().from(cartLines).where(eq(cartLines.variantId, variantId));
@@ -305,4 +305,40 @@ test("the delivery promise: each delivery at checkout has its dates; the order k
   expect([order!.estimatedDeliveryFrom, order!.estimatedDeliveryTo]).toEqual(["2027-12-20", "2027-12-21"]);
   const [mail] = await mails(db);
   expect(mail!.textBody).toContain("Consegna stimata: lun 20 dic – mar 21 dic");
+});
+
+test("another checkout's key is refused for every other customer and cart, and names nothing of that order", async () => {
+  const db = await openDb();
+  const { variantId } = await createProduct(db, { variants: [{ stock: 5 }] });
+  const alice = await createUser(db);
+  const bruno = await createUser(db);
+  const aliceCart = await cartWith(db, [{ variantId, quantity: 1 }]);
+  const input = checkoutInput({ paymentMethod: "bank_transfer" });
+  const placed = await placedOk(db, { cartId: aliceCart, input, userId: alice });
+
+  const brunoCart = await cartWith(db, [{ variantId, quantity: 1 }]);
+  expect(await placeTestOrder(db, { cartId: brunoCart, input, userId: bruno })).toEqual({ ok: false, error: "idempotency-key-conflict" });
+  // Alice's own cart cookie in Bruno's session is not enough: the order is Alice's account's.
+  expect(await placeTestOrder(db, { cartId: aliceCart, input, userId: bruno })).toEqual({ ok: false, error: "idempotency-key-conflict" });
+  expect(await placeTestOrder(db, { cartId: brunoCart, input, userId: null })).toEqual({ ok: false, error: "idempotency-key-conflict" });
+  expect(await placeTestOrder(db, { cartId: null, input, userId: null })).toEqual({ ok: false, error: "idempotency-key-conflict" });
+  // Alice sending her form again (a double click, another tab) still finds her order.
+  expect(await placeTestOrder(db, { cartId: brunoCart, input, userId: alice })).toMatchObject({ ok: true, orderId: placed.orderId, alreadyPlaced: true });
+  expect(await orderCount(db)).toBe(1);
+  expect(await stockOf(db, variantId)).toBe(4);
+  expect(await db.select().from(cartLines).where(eq(cartLines.cartId, brunoCart))).toHaveLength(1);
+});
+
+test("a guest's checkout key belongs to the guest's cart: the same cart finds the order, any other cart or account is refused", async () => {
+  const db = await openDb();
+  const { variantId } = await createProduct(db, { variants: [{ stock: 5 }] });
+  const guestCart = await cartWith(db, [{ variantId, quantity: 1 }]);
+  const input = checkoutInput();
+  const placed = await placedOk(db, { cartId: guestCart, input });
+  expect(await placeTestOrder(db, { cartId: guestCart, input })).toMatchObject({ ok: true, orderId: placed.orderId, alreadyPlaced: true });
+  const otherCart = await cartWith(db, [{ variantId, quantity: 2 }]);
+  expect(await placeTestOrder(db, { cartId: otherCart, input })).toEqual({ ok: false, error: "idempotency-key-conflict" });
+  expect(await placeTestOrder(db, { cartId: otherCart, input, userId: await createUser(db) })).toEqual({ ok: false, error: "idempotency-key-conflict" });
+  expect(await orderCount(db)).toBe(1);
+  expect(await stockOf(db, variantId)).toBe(4);
 });

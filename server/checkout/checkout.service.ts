@@ -242,12 +242,23 @@ class CheckoutRollback extends Error {
   }
 }
 
-async function findOrderByKey(db: Db, idempotencyKey: string): Promise<PlaceOrderResult | null> {
+/**
+ * The order an idempotency key already made, when the key is the caller's: a customer's order for the
+ * same customer, a guest's for the same cart. Anyone else's key is refused without a word of that
+ * order (a key sent again by another browser or account must not open someone else's order page).
+ */
+export async function findOrderOfKey(
+  db: Db,
+  args: { idempotencyKey: string; userId: string | null; cartId: string | null },
+): Promise<PlaceOrderResult | null> {
   const [order] = await db
-    .select({ id: orders.id, number: orders.number, paymentMethod: orders.paymentMethod, status: orders.status })
+    .select({ id: orders.id, number: orders.number, paymentMethod: orders.paymentMethod, status: orders.status, userId: orders.userId, cartId: orders.cartId })
     .from(orders)
-    .where(eq(orders.idempotencyKey, idempotencyKey));
-  return order ? { ok: true, orderId: order.id, orderNumber: order.number, paymentMethod: order.paymentMethod, status: order.status, alreadyPlaced: true } : null;
+    .where(eq(orders.idempotencyKey, args.idempotencyKey));
+  if (!order) return null;
+  const isCallers = order.userId !== null ? order.userId === args.userId : args.cartId !== null && order.cartId === args.cartId;
+  if (!isCallers) return { ok: false, error: "idempotency-key-conflict" };
+  return { ok: true, orderId: order.id, orderNumber: order.number, paymentMethod: order.paymentMethod, status: order.status, alreadyPlaced: true };
 }
 
 export type PlaceOrderArgs = {
@@ -265,9 +276,11 @@ export type PlaceOrderArgs = {
   cardPayments?: boolean;
 };
 
+const keyOf = (args: PlaceOrderArgs) => ({ idempotencyKey: args.input.idempotencyKey, userId: args.userId, cartId: args.cartId });
+
 /** Turns the cart into an order (see the top of this file); the same checkout twice gives one order. */
 export async function placeOrder(db: Db, args: PlaceOrderArgs): Promise<PlaceOrderResult> {
-  const earlier = await findOrderByKey(db, args.input.idempotencyKey);
+  const earlier = await findOrderOfKey(db, keyOf(args));
   if (earlier) return earlier;
   if (!args.cartId) return { ok: false, error: "empty-cart" };
   try {
@@ -275,7 +288,7 @@ export async function placeOrder(db: Db, args: PlaceOrderArgs): Promise<PlaceOrd
   } catch (error) {
     if (!(error instanceof CheckoutRollback)) throw error;
     if (error.outcome !== "already-placed") return error.outcome;
-    const first = await findOrderByKey(db, args.input.idempotencyKey);
+    const first = await findOrderOfKey(db, keyOf(args));
     if (!first) throw new Error("placeOrder: the order of a concurrent identical checkout is missing", { cause: error });
     return first;
   }
@@ -286,7 +299,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   // One checkout of a cart at a time: a double submit waits here, then finds the first order.
   const [cart] = await tx.select({ id: carts.id, giftListId: carts.giftListId }).from(carts).where(eq(carts.id, args.cartId)).for("update");
   if (!cart) return { ok: false, error: "empty-cart" };
-  const earlier = await findOrderByKey(tx, input.idempotencyKey);
+  const earlier = await findOrderOfKey(tx, keyOf(args));
   if (earlier) return earlier;
   const lines = await getStoredCartLines(tx, cart.id);
   if (lines.length === 0) return { ok: false, error: "empty-cart" };

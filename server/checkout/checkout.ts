@@ -22,7 +22,8 @@ export type CheckoutErrorCode =
   | "address-not-found"
   | "invalid-input"
   | "gift-list-closed"
-  | "gift-list-shortfall";
+  | "gift-list-shortfall"
+  | "idempotency-key-conflict";
 
 export type DeliveryQuote = {
   method: DeliveryMethod;

@@ -32,6 +32,8 @@ export type ProviderSessionState = {
   status: "open" | "complete" | "expired";
   isPaid: boolean;
   amountCents: number;
+  /** Lower-case ISO code, as Stripe writes it ("eur"). */
+  currency: string;
   orderId: string | null;
   /** Where the customer pays while the session is open. */
   url: string | null;

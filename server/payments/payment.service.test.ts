@@ -5,14 +5,16 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, like } from "drizzle-orm";
 import { expect, onTestFinished, test, vi } from "vitest";
 import { createProduct } from "#server/cart/cart-fixtures.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
 import { checkoutInput, placeTestOrder, stockOf, testPublicUrl as publicUrl } from "#server/checkout/checkout-fixtures.ts";
 import type { Db } from "#server/db/client.ts";
-import { orders, orderStatusHistory, paymentEvents, payments, productVariants } from "#server/db/schema.ts";
+import { orders, orderStatusHistory, outboxEmails, paymentEvents, payments, productVariants } from "#server/db/schema.ts";
+import { formatMoney } from "#app/lib/format.ts";
+import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
 import { readEnv } from "#server/env.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { startLocalStripeServer, type LocalStripeServer } from "./local-stripe-server";
@@ -198,6 +200,74 @@ test("a forged, unsigned or altered webhook is refused with 400 and changes noth
   expect(await stripe!.deliver(altered, event.signature)).toBe(400);
   expect(await stripe!.deliver("not json", event.signature)).toBe(400);
 
+  expect((await orderOf(db, orderId)).status).toBe("awaiting_payment");
+  expect(await db.select().from(paymentEvents)).toHaveLength(0);
+});
+
+test("a paid session for another amount or another currency does not pay the order: flagged for the staff, the shop mailed once, the customer told nothing", async () => {
+  const { db, stripe, services } = await setUp();
+  const placedAt = new Date();
+  const cheaper = await placeCardOrder(db, { now: placedAt });
+  const dollars = await placeCardOrder(db, { now: placedAt });
+  const sessionOf = async (orderId: string) => {
+    const started = await startCardPayment(services(), { orderId, locale: "it", now: placedAt });
+    if (!started.ok) throw new Error(started.error);
+    return stripe!.sessions.get(sessionIdOf(started.redirectUrl))!;
+  };
+  const cheaperSession = await sessionOf(cheaper.orderId);
+  cheaperSession.amount_total -= 100;
+  const dollarSession = await sessionOf(dollars.orderId);
+  dollarSession.currency = "usd";
+
+  expect((await stripe!.pay(cheaperSession.id))?.status).toBe(200);
+  expect((await stripe!.pay(dollarSession.id))?.status).toBe(200);
+  // Stripe's later event for the same session, and the same event again: nothing more.
+  const later = stripe!.buildEvent("checkout.session.async_payment_succeeded", cheaperSession.id);
+  expect(await stripe!.deliver(later.payload, later.signature)).toBe(200);
+  expect(await stripe!.deliver(later.payload, later.signature)).toBe(200);
+
+  for (const { orderId, variantId } of [cheaper, dollars]) {
+    const order = await orderOf(db, orderId);
+    expect(order).toMatchObject({ status: "awaiting_payment", paidAt: null });
+    expect(await timesBecame(db, orderId, "paid")).toBe(0);
+    expect(await stockOf(db, variantId)).toBe(3);
+    const flags = await db
+      .select({ note: orderStatusHistory.note })
+      .from(orderStatusHistory)
+      .where(and(eq(orderStatusHistory.orderId, orderId), like(orderStatusHistory.note, "payment-mismatch:%")));
+    expect(flags).toHaveLength(1);
+  }
+  const mail = await db.select().from(outboxEmails).orderBy(asc(outboxEmails.id));
+  // No "paid" e-mail to the customer; one mail per flagged order to the shop, saying what came and what was due.
+  expect(mail.filter((row) => row.toAddress === "anna@example.it")).toEqual([]);
+  const toShop = mail.filter((row) => row.kind === "payment-mismatch");
+  expect(toShop).toHaveLength(2);
+  const cheaperOrder = await orderOf(db, cheaper.orderId);
+  expect(toShop[0]!.subject).toBe(`Ordine ${cheaperOrder.number}: pagamento da verificare`);
+  const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
+  expect(plain(toShop[0]!.textBody)).toContain(plain(`${formatMoney(cheaperOrder.totalCents - 100, "it")}, ma l'ordine totalizza ${formatMoney(cheaperOrder.totalCents, "it")}`));
+
+  // The back office lists both as "to check"; the expiry job leaves them to the staff.
+  const listed = await listAdminOrders(db, parseAdminOrderFilters(new URLSearchParams()));
+  expect(listed.rows.filter((row) => row.hasPaymentMismatch).map((row) => row.id).sort()).toEqual([cheaper.orderId, dollars.orderId].sort());
+  const report = await settleOverdueCardOrders(services(), new Date(placedAt.getTime() + 2 * 3600_000));
+  expect(report).toEqual({ paid: 0, expired: 0, waiting: 0, failed: 0 });
+  expect((await orderOf(db, cheaper.orderId)).status).toBe("awaiting_payment");
+});
+
+test("a signed event for a Checkout Session Stripe does not know is refused with 400, not retried, and changes nothing", async () => {
+  const { db, stripe } = await setUp();
+  const { orderId } = await placeCardOrder(db);
+  const payload = JSON.stringify({
+    id: "evt_for_a_session_nobody_made",
+    object: "event",
+    type: "checkout.session.completed",
+    data: { object: { id: "cs_test_unknown_to_stripe", object: "checkout.session", metadata: { orderId }, client_reference_id: orderId, amount_total: 1, currency: "eur", payment_status: "paid", status: "complete" } },
+  });
+  const { signStripeWebhookPayload } = await import("./stripe");
+  const answer = await fetch(stripe!.webhookUrl!, { method: "POST", headers: { "Stripe-Signature": signStripeWebhookPayload(payload, stripe!.webhookSecret) }, body: payload });
+  expect(answer.status).toBe(400);
+  expect(await answer.text()).toBe("unknown-session");
   expect((await orderOf(db, orderId)).status).toBe("awaiting_payment");
   expect(await db.select().from(paymentEvents)).toHaveLength(0);
 });

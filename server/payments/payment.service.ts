@@ -4,7 +4,7 @@
  * from an event's order), settle overdue card orders, and take an abandoned payment back to the cart.
  * Nothing lives in memory: after a restart the webhooks and the expiry job finish every order.
  */
-import { and, asc, desc, eq, isNotNull, isNull, lte } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lte, not } from "drizzle-orm";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import type { Db } from "#server/db/client.ts";
@@ -14,8 +14,9 @@ import { getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
 import { cancelOrder, expireOrder, markOrderPaid, restoreOrderToCart } from "#server/orders/order.service.ts";
+import { flagPaymentMismatch, hasPaymentMismatch } from "#server/orders/payment-mismatch.service.ts";
 import { paymentProviderOf, type PaymentProvider, type ProviderSessionState } from "./payment-provider";
-import { verifyStripeWebhook } from "./stripe";
+import { UnknownStripeSession, verifyStripeWebhook } from "./stripe";
 import { recordTestPaymentOutcome } from "./test-payment";
 
 type PaymentServices = Pick<ShopServices, "db" | "env" | "publicUrl"> & { log?: Pick<ShopServices["log"], "warn"> };
@@ -26,7 +27,11 @@ const reuseMarginMs = 60_000;
 const minSessionMs = 31 * 60_000;
 const maxSessionMs = 23 * 3600_000;
 
-export type SessionOutcome = "paid" | "expired" | "waiting" | "duplicate" | "ignored";
+/** "amount-mismatch": paid, but not the order's amount or currency; the order is flagged, not paid. */
+export type SessionOutcome = "paid" | "expired" | "waiting" | "duplicate" | "ignored" | "amount-mismatch";
+
+/** The shop charges in euro only (Stripe writes currencies in lower case). */
+const orderCurrency = "eur";
 
 /** Where the provider sends the customer back: the order page (paid) or the abandon route (cancel). */
 export function cardPaymentReturnUrls(services: Pick<ShopServices, "env" | "publicUrl">, orderId: string, locale: Locale) {
@@ -92,8 +97,8 @@ export async function startCardPayment(
       const state = await provider.retrieveSession(row.ref!);
       if (state.status === "open" && state.url) return { ok: true, redirectUrl: state.url };
       if (state.status === "complete" && state.isPaid) {
-        await applySessionState(services, provider, { ref: row.ref!, state, now });
-        return { ok: true, redirectUrl: urls.successUrl };
+        const outcome = await applySessionState(services, provider, { ref: row.ref!, state, now });
+        return { ok: true, redirectUrl: outcome === "paid" ? urls.successUrl : `${services.publicUrl}${urls.orderHref}` };
       }
     }
 
@@ -183,6 +188,20 @@ export async function applySessionState(
     if (!orderId || !row) return "ignored";
 
     if (state.status === "complete" && state.isPaid) {
+      // Only the order's own amount in the order's currency pays it; anything else goes to the staff.
+      const [order] = await tx.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, orderId));
+      if (!order || state.amountCents !== order.totalCents || state.currency.toLowerCase() !== orderCurrency) {
+        await flagPaymentMismatch(tx, {
+          orderId,
+          provider: provider.name,
+          providerRef: ref,
+          amountCents: state.amountCents,
+          currency: state.currency.toLowerCase(),
+          now,
+          publicUrl: services.publicUrl,
+        });
+        return "amount-mismatch";
+      }
       const paid = await markOrderPaid(tx, { orderId, provider: provider.name, providerRef: ref, amountCents: state.amountCents, now, links: mailLinksOf(services) });
       await tx
         .update(payments)
@@ -227,19 +246,27 @@ const handledStripeEvents = new Set([
   "checkout.session.expired",
 ]);
 
-export type WebhookResult = { status: 200 | 400; outcome: SessionOutcome | "forged" };
+/** A delivery taken (whatever it changed), or refused with a code: "forged" (signature) or "unknown-session" (Stripe does not know it). */
+export type WebhookResult = { status: 200; outcome: SessionOutcome } | { status: 400; outcome: "forged" | "unknown-session" };
 
 /**
  * A Stripe webhook delivery: the signature is checked on the raw body (anything else: 400 and
  * nothing changes); the event id is kept with the state change (a repeat is a no-op); the session is
- * re-read from Stripe, so events may come in any order. Provider errors throw: Stripe retries.
+ * re-read from Stripe, so events may come in any order. A session Stripe says it does not know is
+ * refused (400: retrying cannot help). Other provider errors throw: Stripe retries.
  */
 export async function applyStripeWebhook(services: PaymentServices, rawBody: string, signature: string | null, now = new Date()): Promise<WebhookResult> {
   const event = verifyStripeWebhook(services.env, rawBody, signature);
   if (!event) return { status: 400, outcome: "forged" };
   const provider = paymentProviderOf(services);
   if (!handledStripeEvents.has(event.type) || !event.sessionRef || provider.name !== "stripe") return { status: 200, outcome: "ignored" };
-  const state = await provider.retrieveSession(event.sessionRef);
+  let state: ProviderSessionState;
+  try {
+    state = await provider.retrieveSession(event.sessionRef);
+  } catch (error) {
+    if (error instanceof UnknownStripeSession) return { status: 400, outcome: "unknown-session" };
+    throw error;
+  }
   const outcome = await applySessionState(services, provider, {
     ref: event.sessionRef,
     state,
@@ -288,7 +315,8 @@ export async function settleOverdueCardOrders(services: PaymentServices, now: Da
   const due = await services.db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.paymentMethod, "card"), eq(orders.status, "awaiting_payment"), lte(orders.paymentDueAt, now)))
+    // A flagged order waits for the staff: asking Stripe again would only find the same payment.
+    .where(and(eq(orders.paymentMethod, "card"), eq(orders.status, "awaiting_payment"), lte(orders.paymentDueAt, now), not(hasPaymentMismatch(services.db))))
     .orderBy(asc(orders.paymentDueAt))
     .limit(limit);
   const report = { paid: 0, expired: 0, waiting: 0, failed: 0 };

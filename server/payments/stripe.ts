@@ -6,6 +6,13 @@ import Stripe from "stripe";
 import type { Env } from "#server/env.ts";
 import type { PaymentProvider, ProviderSessionState } from "./payment-provider";
 
+/** A Checkout Session Stripe has never heard of (it answers 404): an event naming it is refused, not retried. */
+export class UnknownStripeSession extends Error {
+  constructor(readonly ref: string) {
+    super(`Stripe does not know the Checkout Session ${ref}`);
+  }
+}
+
 export type StripeWebhookEvent = { id: string; type: string; sessionRef: string | null };
 
 /**
@@ -39,6 +46,7 @@ function stateOf(session: Stripe.Checkout.Session): ProviderSessionState {
     status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
     isPaid: session.payment_status === "paid",
     amountCents: session.amount_total ?? 0,
+    currency: session.currency ?? "",
     orderId: session.metadata?.orderId ?? session.client_reference_id ?? null,
     url: session.status === "open" ? session.url : null,
   };
@@ -76,7 +84,12 @@ export function createStripeProvider(env: Env): PaymentProvider {
       return { ref: session.id, url: session.url, expiresAt: new Date((session.expires_at ?? 0) * 1000) };
     },
     async retrieveSession(ref) {
-      return stateOf(await stripe.checkout.sessions.retrieve(ref));
+      try {
+        return stateOf(await stripe.checkout.sessions.retrieve(ref));
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) throw new UnknownStripeSession(ref);
+        throw error;
+      }
     },
     async expireSession(ref) {
       try {

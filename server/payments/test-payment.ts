@@ -39,6 +39,7 @@ export function createTestPaymentProvider(db: Db, publicUrl: string): PaymentPro
         status: isPaid ? "complete" : isOpen ? "open" : "expired",
         isPaid,
         amountCents: row.amountCents,
+        currency: "eur",
         orderId: row.orderId,
         url: isOpen ? urlOf(ref, row.locale === "en" ? "en" : "it") : null,
       };

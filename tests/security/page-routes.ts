@@ -51,12 +51,13 @@ function expand(pattern: string, params: Record<string, string>): string[] {
   return urls.map((url) => url || "/");
 }
 
-export async function concreteRoutes(db: Db): Promise<ConcreteRoute[]> {
-  const params = await sampleParams(db);
+/** `params` replace the sample values, e.g. with another customer's order and list to try them all. */
+export async function concreteRoutes(db: Db, params: Record<string, string> = {}): Promise<ConcreteRoute[]> {
+  const params_ = { ...(await sampleParams(db)), ...params };
   const found: ConcreteRoute[] = [];
   for (const { pattern, file } of flatten(routes)) {
     const module = (await import(/* @vite-ignore */ path.resolve("app", file))) as Record<string, unknown>;
-    for (const url of expand(pattern, params)) {
+    for (const url of expand(pattern, params_)) {
       found.push({ url, file, pattern, isPage: typeof module.default === "function", hasAction: typeof module.action === "function" });
     }
   }

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { formatMoney } from "#app/lib/format.ts";
 import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
-import { staffHistoryNoteText } from "#app/lib/order-history.ts";
+import { readHistoryNote, staffHistoryNoteText } from "#app/lib/order-history.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AddressLines } from "#app/ui/address-lines.tsx";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
@@ -60,6 +60,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const money = (cents: number) => formatMoney(cents, locale);
   const dateTime = (at: Date | string) => formatShopDateTime(at, locale);
   const address = order.delivery.address;
+  const mismatches = order.history.filter((entry) => readHistoryNote(entry.note)?.code === "payment-mismatch");
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -79,6 +80,16 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       <div className="mt-4 space-y-3">
         {done && <Notice>{t(`admin.order.done.${done}`)}</Notice>}
         {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
+        {mismatches.length > 0 && (
+          <FormAlert>
+            <strong>{t("admin.order.paymentMismatchAlert")}</strong>
+            {mismatches.map((entry, index) => (
+              <span key={index} className="block">
+                {staffHistoryNoteText(t, entry.note, locale)}
+              </span>
+            ))}
+          </FormAlert>
+        )}
       </div>
 
       <div className="mt-6 rounded-xl border border-brand-100 bg-white p-4">
@@ -178,7 +189,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {order.history.map((entry, index) => (
               <li key={index}>
                 <span className="whitespace-nowrap">{dateTime(entry.at)}</span> · <strong>{t(`orderStatus.${entry.status}`)}</strong>
-                {entry.note && <span className="text-muted"> · {staffHistoryNoteText(t, entry.note)}</span>}
+                {entry.note && <span className="text-muted"> · {staffHistoryNoteText(t, entry.note, locale)}</span>}
               </li>
             ))}
           </ol>

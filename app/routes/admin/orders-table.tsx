@@ -51,6 +51,12 @@ export function AdminOrdersTable({
             {t(`order.payment.${row.paymentMethod}`)}
             <br />
             <span className="text-muted">{row.isPaid ? t("admin.orders.paid") : t("admin.orders.unpaid")}</span>
+            {row.hasPaymentMismatch && (
+              <>
+                <br />
+                <strong className="text-coral-700">{t("admin.orders.paymentMismatch")}</strong>
+              </>
+            )}
           </td>
           <td className="p-2">{t(`order.delivery.${row.deliveryMethod}`)}</td>
           <td className="p-2 text-right whitespace-nowrap">{formatMoney(row.totalCents, locale)}</td>

@@ -642,7 +642,7 @@ test("createcheckoutsession: the same idempotencyKey gives one order and one ses
   expect(again.json).toEqual(first.json);
   expect(await stockOf()).toBe(stock - 1);
   expect(await shop.handle.db.select({ id: orders.id }).from(orders).where(eq(orders.idempotencyKey, body.idempotencyKey))).toHaveLength(1);
-  expectError(await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.bruno, body: { ...body, email: "bruno@example.com" } }), 409, "conflict");
+  expectError(await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.bruno, body: { ...body, email: "bruno@example.com" } }), 409, "idempotency-key-conflict");
 });
 
 test("createcheckoutsession refuses with the checkout page's codes and messages, ordering nothing", slow, async () => {

@@ -139,7 +139,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   }
   if (!result.ok) {
     const problem = { code: result.error, lines: result.lines ?? [] };
-    return answer(checkoutFormValues(form), null, problem, result.error === "out-of-stock" ? 409 : 400);
+    const conflict = result.error === "out-of-stock" || result.error === "idempotency-key-conflict";
+    return answer(checkoutFormValues(form), null, problem, conflict ? 409 : 400);
   }
   const orderHref = orderPageHref(locale, result.orderId, orderAccessToken(secret, result.orderId));
   if (result.paymentMethod === "card" && result.status === "awaiting_payment") {
