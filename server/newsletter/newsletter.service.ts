@@ -14,6 +14,7 @@ import { newsletterStatus, newsletterSubscribers } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { renderEmail } from "#server/mail/templates.ts";
+import type { ShopIdentity } from "#server/settings/settings.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { NewsletterSignUpInput, NewsletterToken } from "./newsletter.inputs";
 import {
@@ -63,10 +64,12 @@ export async function signUpForNewsletter(db: Db, raw: unknown, caller: Caller):
     const allowed = await countAttempt(tx, `newsletter:email:${hashEmail(email)}`, newsletterMailsPerAddressRule, now);
     if (!allowed.allowed) return;
     const token = newToken();
+    const { shop } = await getSettings(tx, ["shop"]);
     const fresh = {
       locale: caller.locale,
       status: "pending" as const,
-      consentText: t("newsletter.consent"),
+      // Word for word what the form showed beside the field.
+      consentText: t("newsletter.consent", { shopName: shop.name }),
       consentVersion: newsletterConsentVersion,
       consentAt: now,
       confirmTokenHash: hashToken(token),
@@ -85,13 +88,18 @@ export async function signUpForNewsletter(db: Db, raw: unknown, caller: Caller):
         : await tx.update(newsletterSubscribers).set(fresh).where(eq(newsletterSubscribers.id, existing!.id)).returning();
     // A concurrent first sign-up of the same address won the insert: its mail is on the way.
     if (!row) return;
-    await queueOptInMail(tx, { email, token, unsubscribeToken: row.unsubscribeToken, id: row.id }, caller, now);
+    await queueOptInMail(tx, { email, token, unsubscribeToken: row.unsubscribeToken, id: row.id, consentText: row.consentText }, shop, caller, now);
   });
   return { ok: true };
 }
 
-async function queueOptInMail(tx: Db, to: { email: string; token: string; unsubscribeToken: string; id: number }, caller: Caller, now: Date) {
-  const { shop } = await getSettings(tx, ["shop"]);
+async function queueOptInMail(
+  tx: Db,
+  to: { email: string; token: string; unsubscribeToken: string; id: number; consentText: string },
+  shop: ShopIdentity,
+  caller: Caller,
+  now: Date,
+) {
   const t = getTranslator(caller.locale);
   await queueEmail(tx, {
     to: to.email,
@@ -105,7 +113,7 @@ async function queueOptInMail(tx: Db, to: { email: string; token: string; unsubs
       subject: t("newsletter.mail.subject", { shopName: shop.name }),
       preheader: t("newsletter.mail.preheader"),
       heading: t("newsletter.mail.heading"),
-      paragraphs: [t("newsletter.mail.lead", { shopName: shop.name }), t("newsletter.mail.consent", { consent: t("newsletter.consent") })],
+      paragraphs: [t("newsletter.mail.lead", { shopName: shop.name }), t("newsletter.mail.consent", { consent: to.consentText })],
       action: { label: t("newsletter.mail.confirm"), url: linkTo(caller, "/newsletter/conferma", to.token) },
       footnote: t("newsletter.mail.notYou"),
       unsubscribe: { label: t("newsletter.mail.unsubscribe"), url: unsubscribeUrl(caller, to.unsubscribeToken) },
