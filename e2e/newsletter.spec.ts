@@ -49,12 +49,12 @@ const texts = {
 } as const;
 
 test.describe("the newsletter, with its mail through a local SMTP server", () => {
-  test.describe.configure({ mode: "serial", timeout: 240_000 });
+  test.describe.configure({ mode: "serial", timeout: 600_000 });
   let shop: PeerShop;
   let smtp: LocalSmtpServer;
 
   test.beforeAll(async () => {
-    test.setTimeout(240_000);
+    test.setTimeout(Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000) + 60_000);
     fs.mkdirSync(shots, { recursive: true });
     smtp = await startLocalSmtpServer();
     shop = await startPeerShop({ name: "newsletter", withBackOffice: true, env: () => ({ SMTP_URL: smtp.url }) });

@@ -87,7 +87,8 @@ export async function startPeerShop(options: {
   try {
     await waitForHealth(baseUrl, {
       name: `the ${options.name} shop`,
-      timeoutMs: 180_000,
+      // As long as the shared shop may take (e2e/server.ts): a busy machine seeds slowly.
+      timeoutMs: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 180_000),
       intervalMs: 300,
       exited: () => exitOf(server),
     });
