@@ -69,6 +69,12 @@ export const handle = {
     "cart.unitPrice",
     // The footer's links and contacts, the search box's suggestions
     "contact.emailLabel",
+    // The footer's newsletter sign-up
+    "newsletter.consent",
+    "newsletter.privacyLink",
+    "newsletter.sending",
+    "newsletter.sent",
+    "newsletter.errors",
     "contact.phoneLabel",
     "cookiePolicy.title",
     "privacy.title",

@@ -21,6 +21,11 @@ export default [
     route("centroassistenza", "routes/pages/help-centre.tsx"),
     route("privacy", "routes/pages/privacy.tsx"),
     route("cookie-policy", "routes/pages/cookie-policy.tsx"),
+
+    // the shop's own newsletter list (issue 19): sign-up, the mail's confirmation and unsubscribe links
+    route("newsletter", "routes/newsletter/sign-up.tsx", { id: "newsletter" }),
+    route("newsletter/conferma", "routes/newsletter/confirm.tsx", { id: "newsletter-confirm" }),
+    route("newsletter/cancellazione", "routes/newsletter/unsubscribe.tsx", { id: "newsletter-unsubscribe" }),
     route("api/docs", "routes/api/docs.tsx", { id: "api-docs" }),
 
     // catalogue (issue 3)
@@ -77,6 +82,8 @@ export default [
       route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
       route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
       route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
+      route("admin/newsletter", "routes/admin/newsletter.tsx", { id: "admin-newsletter" }),
+      route("admin/newsletter/iscritti.csv", "routes/admin/newsletter-export.ts", { id: "admin-newsletter-export" }),
       route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),
       route("admin/liste-regalo", "routes/admin/gift-lists.tsx", { id: "admin-gift-lists" }),
       route("admin/liste-regalo/:giftListId", "routes/admin/gift-list.tsx", { id: "admin-gift-list" }),

@@ -13,6 +13,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { waitForHealth } from "../server/ops/health";
+import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
 
 export type PeerShop = { baseUrl: string; stop: () => Promise<void> };
 
@@ -47,10 +48,14 @@ export async function startPeerShop(options: {
   env: (baseUrl: string) => Record<string, string>;
   /** A port chosen beforehand (a peer must know the shop's address first); default any free one. */
   port?: number;
+  /** Make back-office-account.ts's account on the fresh data folder first, for journeys that check the back office. */
+  withBackOffice?: boolean;
 }): Promise<PeerShop> {
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `bimbi-e2e-${options.name}-`));
+  const mediaDir = path.resolve("node_modules/.cache/e2e-media");
+  if (options.withBackOffice) createBackOfficeAccount({ dataDir: path.join(scratch, "data"), mediaDir, ...backOfficeAccount });
   const server: ChildProcess = spawn(process.execPath, ["server.js"], {
     // E2E_SHOP_DIR: a copy of the built shop to run instead of this checkout's (when others rebuild it meanwhile).
     cwd: process.env.E2E_SHOP_DIR ?? path.resolve(import.meta.dirname, ".."),
@@ -62,7 +67,7 @@ export async function startPeerShop(options: {
       PORT: String(port),
       PUBLIC_URL: baseUrl,
       DATA_DIR: path.join(scratch, "data"),
-      MEDIA_DIR: path.resolve("node_modules/.cache/e2e-media"),
+      MEDIA_DIR: mediaDir,
       AUTH_SECRET: crypto.randomBytes(32).toString("hex"),
       DATABASE_URL: "",
       SMTP_URL: "",
@@ -84,7 +89,8 @@ export async function startPeerShop(options: {
   try {
     await waitForHealth(baseUrl, {
       name: `the ${options.name} shop`,
-      timeoutMs: 180_000,
+      // As long as the shared shop may take (e2e/server.ts): a busy machine seeds slowly.
+      timeoutMs: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 180_000),
       intervalMs: 300,
       exited: () => exitOf(server),
     });

@@ -11,6 +11,7 @@ export const adminSections = [
   { path: "/admin/clienti", key: "customers", end: false },
   { path: "/admin/impostazioni", key: "settings", end: false },
   { path: "/admin/posta", key: "outbox", end: false },
+  { path: "/admin/newsletter", key: "newsletter", end: false },
   { path: "/admin/cambi", key: "rates", end: false },
   { path: "/admin/registro", key: "audit", end: false },
 ] as const;

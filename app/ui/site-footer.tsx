@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { localizedHref, type Locale } from "#app/lib/locale.ts";
 import { PaymentCurrencyNote } from "./currency-switch";
 import { FacebookIcon, InstagramIcon, MailIcon, MapPinIcon, PhoneIcon, WhatsAppIcon } from "./icons";
+import { NewsletterSignUp } from "./newsletter-sign-up";
 import { OpeningHoursList } from "./opening-hours-list";
 import { formatWhatsappNumber, mapsHref, postalAddress, telHref, whatsappHref, type ShopIdentity } from "./shop-contacts";
 
@@ -59,11 +60,11 @@ function FooterLinks({ links, locale, className }: { links: FooterLink[]; locale
   );
 }
 
-function NewsletterForm({ url }: { url: string }) {
+/** The sign-up when the settings name an external mailing-list form: it posts straight there (its origin is allowed in the CSP). */
+function ExternalNewsletterForm({ url }: { url: string }) {
   const { t } = useTranslation();
   const inputId = useId();
   return (
-    // Posts straight to the external mailing-list service (SPEC.md section 1); its origin is allowed in the CSP.
     <form method="post" action={url} className="flex flex-col gap-2 sm:flex-row sm:items-end">
       <div className="flex-1">
         <label htmlFor={inputId} className="mb-1 block text-sm font-semibold text-white">
@@ -88,6 +89,7 @@ function NewsletterForm({ url }: { url: string }) {
 type SiteFooterProps = {
   locale: Locale;
   shop: ShopIdentity;
+  /** An external mailing-list form from the settings; null: the shop's own list. */
   newsletterUrl: string | null;
   /** Floating controls (chat link, back to top): inside the footer landmark, fixed on screen. */
   children?: ReactNode;
@@ -178,17 +180,19 @@ export function SiteFooter({ locale, shop, newsletterUrl, children }: SiteFooter
           </FooterColumn>
         </div>
 
-        {newsletterUrl && (
-          <section aria-labelledby="newsletter-title" className="mt-12 grid gap-4 rounded-3xl bg-brand-800 p-6 lg:grid-cols-2 lg:items-center">
-            <div>
-              <h2 id="newsletter-title" className="text-lg font-bold text-white">
-                {t("footer.newsletterTitle")}
-              </h2>
-              <p className="mt-1">{t("footer.newsletterText")}</p>
-            </div>
-            <NewsletterForm url={newsletterUrl} />
-          </section>
-        )}
+        <section aria-labelledby="newsletter-title" className="mt-12 grid gap-4 rounded-3xl bg-brand-800 p-6 lg:grid-cols-2 lg:items-start">
+          <div>
+            <h2 id="newsletter-title" className="text-lg font-bold text-white">
+              {t("footer.newsletterTitle")}
+            </h2>
+            <p className="mt-1">{t("footer.newsletterText")}</p>
+          </div>
+          {newsletterUrl ? (
+            <ExternalNewsletterForm url={newsletterUrl} />
+          ) : (
+            <NewsletterSignUp locale={locale} shopName={shop.name} tone="dark" />
+          )}
+        </section>
       </div>
 
       <div className="border-t border-brand-800">

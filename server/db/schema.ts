@@ -875,6 +875,8 @@ export const outboxEmails = pgTable(
     lastError: text(),
     /** Optional dedupe key, e.g. "order-confirmation:{orderId}". */
     dedupeKey: text().unique(),
+    /** Extra mail headers (e.g. List-Unsubscribe of newsletter mail), sent as they are. */
+    headers: jsonb().$type<Record<string, string>>(),
     sentAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -911,6 +913,37 @@ export const contactMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.createdAt)],
+);
+
+/** The shop's own newsletter list (server/newsletter/ owns it): double opt-in, consent kept as shown. */
+export const newsletterStatus = pgEnum("newsletter_status", ["pending", "confirmed", "unsubscribed"]);
+
+export const newsletterSubscribers = pgTable(
+  "newsletter_subscribers",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    /** Lower-cased: one row per address. */
+    email: text().notNull().unique(),
+    /** The language of the page where the person signed up: their mail speaks it. */
+    locale: text().notNull().default("it"),
+    status: newsletterStatus().notNull().default("pending"),
+    /** The consent text shown next to the field, its version and when it was given (GDPR art. 7.1). */
+    consentText: text().notNull(),
+    consentVersion: text().notNull(),
+    consentAt: timestamp({ withTimezone: true }).notNull(),
+    /** SHA-256 of the confirmation link's token: one use, cleared on confirmation. */
+    confirmTokenHash: text().unique(),
+    confirmTokenExpiresAt: timestamp({ withTimezone: true }),
+    /** The unsubscribe link's token, kept for every later mail's link. */
+    unsubscribeToken: text().notNull().unique(),
+    /** The last opt-in mail queued: a pending address gets at most one per few minutes. */
+    lastMailAt: timestamp({ withTimezone: true }),
+    confirmedAt: timestamp({ withTimezone: true }),
+    unsubscribedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.status, t.createdAt)],
 );
 
 export const auditLog = pgTable(

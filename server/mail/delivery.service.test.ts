@@ -107,6 +107,35 @@ test("a queued mail is delivered over SMTP with its subject, text and HTML", asy
   expect(await row(db, id)).toMatchObject({ status: "sent", attempts: 1, sentAt: now, lastError: null });
 });
 
+test("a mailing-list mail goes out with its unsubscribe link and List-Unsubscribe headers, also when sent again", async () => {
+  const db = await openDb();
+  const smtp = await startSmtp();
+  const unsubscribe = "https://www.bimbifelici.example/newsletter/cancellazione?token=abc";
+  const rendered = renderEmail({
+    locale: "it",
+    shop: defaultSettings.shop,
+    subject: "Conferma la tua iscrizione",
+    heading: "Conferma la tua iscrizione",
+    paragraphs: ["Un clic e ci sei."],
+    unsubscribe: { label: "Cancella l'iscrizione alla newsletter", url: unsubscribe },
+  });
+  const id = await queue(db, { to: "anna@example.com", kind: "newsletter-opt-in", ...rendered });
+  const now = later();
+  await deliverDueEmails(db, smtpMailer(smtp.port), { now });
+  await resendEmail(db, id, { now });
+  await deliverDueEmails(db, smtpMailer(smtp.port), { now });
+
+  expect(smtp.received).toHaveLength(2);
+  for (const mail of smtp.received) {
+    expect(mail.headers["list-unsubscribe"]).toBe(`<${unsubscribe}>`);
+    expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+    expect(mail.text).toContain(`Cancella l'iscrizione alla newsletter: ${unsubscribe}`);
+    expect(mail.html).toContain(`<a href="${unsubscribe}"`);
+  }
+  // Other mail has none.
+  expect(renderEmail({ locale: "it", shop: defaultSettings.shop, subject: "x", heading: "x", paragraphs: [] }).headers).toBeUndefined();
+});
+
 test("with SMTP down the mail stays queued for later; when it is back it goes out exactly once", async () => {
   const db = await openDb();
   const port = await findClosedPort();

@@ -121,6 +121,7 @@ async function sendOne(db: Db, mailer: Mailer, mail: OutboxEmail, now: Date): Pr
       subject: mail.subject,
       text: mail.textBody,
       html: mail.htmlBody,
+      headers: mail.headers,
       messageKey: `outbox-${mail.id}-${mail.createdAt.getTime()}`,
     });
   } catch (error) {
@@ -146,7 +147,7 @@ async function sendOne(db: Db, mailer: Mailer, mail: OutboxEmail, now: Date): Pr
 
 // ---------------------------------------------------------------- back office
 
-export type OutboxListItem = Omit<OutboxEmail, "textBody" | "htmlBody">;
+export type OutboxListItem = Omit<OutboxEmail, "textBody" | "htmlBody" | "headers">;
 export type OutboxPage = { emails: OutboxListItem[]; total: number; page: number; pageCount: number; pageSize: number };
 
 const listColumns = {
@@ -225,6 +226,7 @@ export async function resendEmail(db: Db, id: number, options: { now?: Date } = 
         subject: mail.subject,
         textBody: mail.textBody,
         htmlBody: mail.htmlBody,
+        headers: mail.headers,
         kind: mail.kind,
         locale: mail.locale,
         nextAttemptAt: now,

@@ -11,6 +11,7 @@ export type OutgoingMail = {
   subject: string;
   text: string;
   html?: string | null;
+  headers?: Record<string, string> | null;
   /**
    * A key unique to this mail (e.g. "outbox-42-1767225600000"); it becomes the Message-ID's left part,
    * so a receiver can recognise the same mail sent again after an interrupted attempt.
@@ -48,6 +49,7 @@ export function createMailer(env: Pick<Env, "SMTP_URL" | "MAIL_FROM">): Mailer |
           subject: message.subject,
           text: message.text,
           ...(message.html ? { html: message.html } : {}),
+          ...(message.headers ? { headers: message.headers } : {}),
           ...(message.messageKey ? { messageId: `<${message.messageKey}@${domain}>` } : {}),
         });
       } catch (error) {

@@ -11,6 +11,8 @@ export type QueuedEmail = {
   locale: "it" | "en";
   /** When set, queueing the same key twice keeps one mail (idempotent callers). */
   dedupeKey?: string;
+  /** Extra headers sent as they are, e.g. List-Unsubscribe. */
+  headers?: Record<string, string>;
 };
 
 type QueuedListener = () => void;
@@ -41,6 +43,7 @@ export async function queueEmail(db: Db, email: QueuedEmail): Promise<number | n
       kind: email.kind,
       locale: email.locale,
       dedupeKey: email.dedupeKey ?? null,
+      headers: email.headers ?? null,
     })
     .onConflictDoNothing({ target: outboxEmails.dedupeKey })
     .returning({ id: outboxEmails.id });

@@ -17,6 +17,7 @@
  *       detailsTitle: t("checkout.mail.summary"),         // optional heading above the rows
  *       action: { label: t("checkout.mail.viewOrder"), url: `${publicUrl}/shopping` }, // absolute http(s) URL
  *       footnote: t("checkout.mail.footnote"),            // optional small print after the button
+ *       unsubscribe: { label: t("newsletter.mail.unsubscribe"), url }, // mailing-list mail only: link + List-Unsubscribe
  *     }),
  *   });
  *
@@ -44,12 +45,17 @@ export type EmailContent = {
   detailsTitle?: string;
   action?: { label: string; url: string };
   footnote?: string;
+  /**
+   * Mailing-list mail (the newsletter): a one-click unsubscribe link in the footer and the matching
+   * List-Unsubscribe headers (RFC 8058), so mail clients offer their own button too.
+   */
+  unsubscribe?: { label: string; url: string };
   shop: EmailShop;
   /** The shop's public address (PUBLIC_URL); shown in the footer when given. */
   siteUrl?: string;
 };
 
-export type RenderedEmail = { subject: string; text: string; html: string };
+export type RenderedEmail = { subject: string; text: string; html: string; headers?: Record<string, string> };
 
 /** Escaped, with line breaks kept. */
 function htmlText(value: string): string {
@@ -103,8 +109,11 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   const subject = content.subject.replace(/\s+/g, " ").trim();
   const action = content.action ? { label: content.action.label, url: checkedUrl(content.action.url) } : undefined;
   const siteUrl = content.siteUrl ? checkedUrl(content.siteUrl) : undefined;
-  const normalised = { ...content, subject, action, siteUrl };
-  return { subject, text: renderText(normalised), html: renderHtml(normalised) };
+  const unsubscribe = content.unsubscribe ? { label: content.unsubscribe.label, url: checkedUrl(content.unsubscribe.url) } : undefined;
+  const normalised = { ...content, subject, action, siteUrl, unsubscribe };
+  const rendered: RenderedEmail = { subject, text: renderText(normalised), html: renderHtml(normalised) };
+  if (unsubscribe) rendered.headers = { "List-Unsubscribe": `<${unsubscribe.url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+  return rendered;
 }
 
 function renderText(content: EmailContent): string {
@@ -128,6 +137,7 @@ function renderText(content: EmailContent): string {
     footer.hours,
     ...(content.siteUrl ? [displayUrl(content.siteUrl)] : []),
     footer.note,
+    ...(content.unsubscribe ? [`${content.unsubscribe.label}: ${content.unsubscribe.url}`] : []),
   ].join("\n");
   return `${[...blocks, footerBlock].join("\n\n")}\n`;
 }
@@ -206,7 +216,7 @@ ${parts.join("\n")}
 <tr><td style="padding:16px 24px;font-size:13px;line-height:1.6;color:${colors.muted}">
 <p style="margin:0 0 8px">${footerHtml}</p>
 <p style="margin:0">${htmlText(footer.note)}</p>
-</td></tr>
+${content.unsubscribe ? `<p style="margin:8px 0 0"><a href="${escapeHtml(content.unsubscribe.url)}" style="color:${colors.muted}">${htmlText(content.unsubscribe.label)}</a></p>\n` : ""}</td></tr>
 </table>
 </td></tr>
 </table>

@@ -85,7 +85,7 @@ export const GiftListCompletionSettings = z.object({
 });
 
 export const NewsletterSettings = z.object({
-  /** The external mailing-list form the footer's sign-up posts to. */
+  /** An external mailing-list form for the footer's sign-up to post to; null: the shop's own list (server/newsletter/). */
   url: z.url().nullable(),
 });
 
@@ -149,6 +149,6 @@ export const defaultSettings: Settings = {
     daysToPay: 5,
   },
   giftListCompletion: { percent: 10, windowDays: 60 },
-  newsletter: { url: "https://newsletter.example.com/subscribe/bimbifelici" },
+  newsletter: { url: null },
   api: { allowedOrigins: [] },
 };

@@ -20,6 +20,8 @@ import * as layout from "./layout";
 import * as notFound from "./not-found";
 import * as order from "./order";
 import * as orders_ from "./orders";
+import * as newsletter from "./newsletter";
+import * as newsletterExport from "./newsletter-export";
 import * as outbox from "./outbox";
 import * as packingSlip from "./packing-slip";
 import * as rates from "./rates";
@@ -56,6 +58,9 @@ const pages: [Module, string, Record<string, string>][] = [
   [packingSlip, "/admin/ordini/00000000-0000-4000-8000-000000000000/bolla", { orderId: "00000000-0000-4000-8000-000000000000" }],
   [settings, "/admin/impostazioni", {}],
   [outbox, "/admin/posta", {}],
+  [newsletter, "/admin/newsletter", {}],
+  [newsletter, "/en/admin/newsletter?status=pending", {}],
+  [newsletterExport, "/admin/newsletter/iscritti.csv", {}],
   [rates, "/admin/cambi", {}],
   [rates, "/en/admin/cambi", {}],
 ];
