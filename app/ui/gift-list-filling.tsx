@@ -39,10 +39,7 @@ export function GiftListFillingBar() {
           <span className="break-words">{t("giftListFilling.filling", { title: filling.title })}</span>
         </h2>
         <p className="flex flex-wrap items-baseline gap-x-2" data-testid="gift-list-filling-total">
-          <span>{t("giftListFilling.products", { count: filling.productCount })}</span>
-          <span aria-hidden="true">·</span>
-          <span>{t("giftListFilling.units", { count: filling.unitCount })}</span>
-          <span aria-hidden="true">·</span>
+          <span>{`${t("giftListFilling.products", { count: filling.productCount })}, ${t("giftListFilling.units", { count: filling.unitCount })}.`}</span>
           <span>{t("giftListFilling.total")}</span>
           <Price cents={filling.totalCents} size="sm" />
         </p>
@@ -134,10 +131,15 @@ export function AddToGiftListForm({
         <input type="hidden" name="quantity" value={quantity} />
         <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
         <FetcherMarker />
-        <button type="submit" className={`${buttonClassName} inline-flex items-center justify-center gap-2`} aria-busy={busy || undefined}>
+        {/* The product in the name, as a label: a visually hidden part would be read with a space before its colon. */}
+        <button
+          type="submit"
+          aria-label={`${label}: ${productName}`}
+          className={`${buttonClassName} inline-flex items-center justify-center gap-2`}
+          aria-busy={busy || undefined}
+        >
           <GiftIcon size={18} />
           {label}
-          <span className="sr-only">{`: ${productName}`}</span>
         </button>
       </form>
       {showOutcome && (
