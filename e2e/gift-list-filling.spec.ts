@@ -83,7 +83,7 @@ for (const locale of ["it", "en"] as const) {
     page,
     expectNoAxeViolations,
   }, testInfo) => {
-    test.setTimeout(240_000);
+    test.setTimeout(420_000);
     const title = `Lista ${locale} ${crypto.randomBytes(3).toString("hex")}`;
     await createList(page, locale, title);
     const listCard = page.getByRole("article", { name: title });
