@@ -8,6 +8,7 @@ import { getDisplayCurrency } from "#server/currency/rates.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { personalPagesNotStored } from "#server/http/page-caching.ts";
 import { getPageMessages } from "#server/i18n/page-messages.ts";
+import { readGiftListFilling } from "#server/gift-lists/gift-list-filling-action.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
@@ -51,6 +52,8 @@ export const handle = {
     "topBar",
     "weekdays",
     "whatsapp",
+    // The gift list being filled: its bar, and the add buttons of cards and quick view
+    "giftListFilling",
     // The mini cart's lines
     "cart.addToCart",
     "cart.colour",
@@ -112,7 +115,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     getRootCart(services, request, locale),
   ]);
   // The signed-in user (session cookie or bearer token): the header's account menu shows both states.
-  const user: ShellUser | null = toShellUser(await getSessionUser(context, request));
+  const sessionUser = await getSessionUser(context, request);
+  const user: ShellUser | null = toShellUser(sessionUser);
+  // The list the owner chose to fill while browsing ("Aggiungi prodotti"): its bar and the cards' add buttons.
+  const giftListFilling = sessionUser ? await readGiftListFilling(services, request, { userId: sessionUser.id, locale }) : null;
   return data(
     {
       locale,
@@ -131,6 +137,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         error: t("errors.unexpectedTitle"),
       },
       cart: cart.cart,
+      giftListFilling,
       /** Wishlist and compare ids of the saved_items cookie: the header counts of the server-rendered page. */
       savedItems: readSavedItemsCookie(request.headers.get("Cookie")).lists,
       // The shell's texts come with the first page only: the language never changes without a page load.

@@ -86,6 +86,16 @@ export function OwnGiftListCard({
           {`${publicUrl}${publicPath}`}
         </Link>
       </p>
+      {list.status === "open" && (
+        <Form method="post" action={action} className="flex flex-wrap items-center gap-3 rounded-2xl bg-brand-50 p-4">
+          <HiddenIntent intent="fill-start" listId={list.id} />
+          <button type="submit" className="btn-primary px-5">
+            {t("giftListFilling.start")}
+            <span className="sr-only"> {list.title}</span>
+          </button>
+          <p className="min-w-48 flex-1 text-sm">{t("giftListFilling.startHint")}</p>
+        </Form>
+      )}
       <div className="flex flex-wrap gap-2">
         <Link to={`?edit=${list.id}#gift-list-form`} className="btn-secondary px-4 py-1.5">
           {t("giftLists.mine.edit")}

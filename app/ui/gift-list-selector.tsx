@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "rea
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { useRootData } from "#app/lib/root-data.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
 import type { GiftListSelectorAnswer } from "#server/gift-lists/gift-list-selector-action.ts";
 import { FetcherMarker } from "./cart-toasts";
@@ -34,7 +35,9 @@ export function GiftListSelector({
   const formRef = useRef<HTMLFormElement>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [step, setStep] = useState<Step>("closed");
-  const [selected, setSelected] = useState("");
+  // The list the owner is filling while browsing is the one meant here too.
+  const fillingId = useRootData()?.giftListFilling?.id;
+  const [selected, setSelected] = useState(() => (fillingId && lists.some((list) => list.id === fillingId) ? fillingId : ""));
   const [quantity, setQuantity] = useState(1);
   const [errorMessage, setErrorMessage] = useState("");
   const sentRef = useRef(false);

@@ -4,6 +4,7 @@ import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
 import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
+import { AddToGiftListForm, useGiftListFilling } from "./gift-list-filling";
 import { StarRatingIcon } from "./icons";
 import { Price } from "./price";
 import { ProductImage } from "./product-image";
@@ -88,6 +89,16 @@ function Purchase({ product, productHref, text }: { product: ProductCardData; pr
   }
 }
 
+/**
+ * While the owner fills a list: a product with one variant goes to it from here; one with colours, sizes or
+ * personalisation is chosen in the quick view or on its page, as for the cart.
+ */
+function AddToChosenList({ product, text }: { product: ProductCardData; text: SharedTexts }) {
+  const filling = useGiftListFilling();
+  if (!filling || product.purchase.kind !== "add") return null;
+  return <AddToGiftListForm filling={filling} variantId={product.purchase.variantId} productName={product.name} label={text("giftListFilling.add")} className="mt-2" />;
+}
+
 /** Wishlist, compare and quick view: over the picture in the grid, beside the buying button in the list. */
 function SavedAndQuickView({ product, className = "" }: { product: ProductCardData; className?: string }) {
   // The quick view exists only with JavaScript (it renders nothing before hydration): the server skips it.
@@ -160,12 +171,14 @@ export function ProductCard({
           <div className="relative z-10 flex flex-wrap items-center gap-2 pt-2">
             <div className="w-full sm:w-64">
               <Purchase product={product} productHref={productHref} text={text} />
+              <AddToChosenList product={product} text={text} />
             </div>
             <SavedAndQuickView product={product} />
           </div>
         ) : (
           <div className="relative z-10 pt-2">
             <Purchase product={product} productHref={productHref} text={text} />
+            <AddToChosenList product={product} text={text} />
           </div>
         )}
       </div>

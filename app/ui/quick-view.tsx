@@ -13,6 +13,7 @@ import {
 import type { QuickViewData, QuickViewProduct } from "#app/routes/shop/product-quick-view.ts";
 import { addToCartFetcherPrefix } from "./add-to-cart-form";
 import type { CartActionData } from "./cart-toasts";
+import { AddToGiftListForm, useGiftListFilling } from "./gift-list-filling";
 import { CloseIcon, Icon, type IconProps } from "./icons";
 import { Price } from "./price";
 import { ProductImage } from "./product-image";
@@ -171,6 +172,7 @@ function QuickViewContent({ product }: { product: QuickViewProduct }) {
   const image = (product.colours.find((colour) => colour.key === selection.colour)?.images ?? product.images)[0] ?? null;
   const productHref = `${localizedHref(`/product/${product.id}`, locale)}${getSelectionSearch(product.variants, selection)}`;
   const discounted = !product.isOnRequest && product.discountPercent > 0;
+  const filling = useGiftListFilling();
 
   return (
     <div className="grid gap-6 md:grid-cols-2">
@@ -203,6 +205,18 @@ function QuickViewContent({ product }: { product: QuickViewProduct }) {
             onQuantityChange={(quantity) => setSelection((current) => setQuantity(current, quantity, 0))}
             idPrefix={`quick-view-${product.id}`}
             soldOutLabel={t("productPage.quickView.outOfStock")}
+          />
+        )}
+        {filling && !product.isOnRequest && (
+          <AddToGiftListForm
+            filling={filling}
+            variantId={findVariant(product.variants, selection)?.id}
+            productName={product.name}
+            quantity={selection.quantity}
+            label={t("giftListFilling.addTo", { title: filling.title })}
+            buttonClassName="btn-secondary min-h-11 px-6"
+            showOutcome
+            withPersonalisation
           />
         )}
 

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { useRootData } from "#app/lib/root-data.ts";
+import { GiftListFillingBar } from "./gift-list-filling";
 import { NavigationProgress } from "./navigation-progress";
 import { ScrollToTopButton } from "./scroll-to-top-button";
 import { SiteFooter } from "./site-footer";
@@ -44,6 +45,7 @@ export function SiteShell({ children, ...counts }: { children: ReactNode } & Hea
         <TopBar locale={locale} phone={shop.phone} city={shop.city} />
         <SiteHeader locale={locale} shopName={shop.name} categories={categories} user={user} {...counts} />
       </header>
+      <GiftListFillingBar />
       <main id="main" tabIndex={-1} className="outline-none">
         {children}
       </main>

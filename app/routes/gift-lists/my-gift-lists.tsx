@@ -24,6 +24,8 @@ import {
   updateGiftList,
   updateGiftListItem,
 } from "#server/gift-lists/gift-list.service.ts";
+import { handleGiftListFilling, isFillingIntent } from "#server/gift-lists/gift-list-filling-action.ts";
+import { giftListSelectorIntent, handleGiftListSelector } from "#server/gift-lists/gift-list-selector-action.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/my-gift-lists";
@@ -102,6 +104,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   };
   const now = new Date();
 
+  if (isFillingIntent(intent)) return handleGiftListFilling(context.get(shopContext), { userId: user.id, intent, form, locale });
+  // "Add to my list" from the cards and the quick view while a list is chosen: the product page's rule and answers.
+  if (intent === giftListSelectorIntent) return handleGiftListSelector(context.get(shopContext), context, request, { locale, form, fallbackPath: path });
+
   switch (intent) {
     case "create": {
       const result = await createGiftList(db, { userId: user.id, input: fields, now });
@@ -158,13 +164,15 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   return refused({ form: "giftLists.errors.invalid" });
 }
 
-export default function MyGiftListsPage({ loaderData, actionData }: Route.ComponentProps) {
+export default function MyGiftListsPage({ loaderData, actionData: answer }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";
   const root = useRootData();
   const [searchParams] = useSearchParams();
   const { lists, editingId, addresses, today, done, sent } = loaderData;
   const editing = (lists.find((list) => list.id === editingId) ?? null) as OwnGiftList | null;
+  // The cards' "add to my list" answers their fetcher, never this page: only the page's own forms have an intent.
+  const actionData = answer && "intent" in answer ? answer : undefined;
   const showDone = done && !actionData && searchParams.get("done") === done;
   const formState = actionData && (actionData.intent === "create" || actionData.intent === "update") ? actionData : undefined;
   const stateFor = (listId: string, ...intents: string[]) =>
@@ -187,7 +195,7 @@ export default function MyGiftListsPage({ loaderData, actionData }: Route.Compon
                 ? t(`giftLists.thanks.done.${done}`)
                 : t(`giftLists.mine.done.${done}`)}</AccountNotice>
         )}
-        {actionData?.intent === "delete" && actionData.errors.form && <AccountNotice kind="error">{t(actionData.errors.form)}</AccountNotice>}
+        {(actionData?.intent === "delete" || actionData?.intent === "fill-start") && actionData.errors.form && <AccountNotice kind="error">{t(actionData.errors.form)}</AccountNotice>}
         {lists.length === 0 && <p className="rounded-3xl bg-white p-6 text-muted shadow-card">{t("giftLists.mine.empty")}</p>}
         {(lists as OwnGiftList[]).map((list) => (
           <OwnGiftListCard

@@ -1,0 +1,152 @@
+/**
+ * Filling a gift list while browsing (issue 19, item 5): the bar with the chosen list's running total,
+ * and the "add to the list" form of cards and the quick view. Both post to the owner's page
+ * (/crea-lista-nascita), whose action applies the product page's rule (addProductToGiftList).
+ */
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useFetcher, useLocation } from "react-router";
+import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { useRootData } from "#app/lib/root-data.ts";
+import type { GiftListSelectorAnswer } from "#server/gift-lists/gift-list-selector-action.ts";
+import { FetcherMarker } from "./cart-toasts";
+import { GiftIcon } from "./icons";
+import { Price } from "./price";
+import { useToast } from "./toaster";
+import { usePageT } from "./use-shared-texts";
+
+export type GiftListFillingView = NonNullable<ReturnType<typeof useGiftListFilling>>;
+
+/** The list the signed-in owner is filling, from the root loader; null when none is chosen. */
+export function useGiftListFilling() {
+  return useRootData()?.giftListFilling ?? null;
+}
+
+/** Under the header on every page while a list is chosen: which one, its products, units and value, a way back and a way out. */
+export function GiftListFillingBar() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const locale = localeOfPath(location.pathname);
+  const filling = useGiftListFilling();
+  if (!filling) return null;
+  const listsPath = localizedHref("/crea-lista-nascita", locale);
+  return (
+    <aside aria-labelledby="gift-list-filling-title" className="border-b border-brand-100 bg-brand-50 text-brand-900">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 text-sm">
+        <h2 id="gift-list-filling-title" className="flex min-w-0 items-center gap-2 font-bold">
+          <GiftIcon size={18} className="shrink-0" />
+          <span className="sr-only">{t("giftListFilling.barLabel")}: </span>
+          <span className="break-words">{t("giftListFilling.filling", { title: filling.title })}</span>
+        </h2>
+        <p className="flex flex-wrap items-baseline gap-x-2" data-testid="gift-list-filling-total">
+          <span>{`${t("giftListFilling.products", { count: filling.productCount })}, ${t("giftListFilling.units", { count: filling.unitCount })}.`}</span>
+          <span>{t("giftListFilling.total")}</span>
+          <Price cents={filling.totalCents} size="sm" />
+        </p>
+        <div className="ml-auto flex flex-wrap items-center gap-3">
+          <Link to={`${listsPath}#list-${filling.code}`} className="link font-semibold">
+            {t("giftListFilling.viewList")}
+          </Link>
+          <Form method="post" action={listsPath}>
+            <input type="hidden" name="intent" value="fill-stop" />
+            <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+            <button type="submit" className="btn-secondary min-h-11 px-3 py-1">
+              {t("giftListFilling.stop")}
+            </button>
+          </Form>
+        </div>
+      </div>
+    </aside>
+  );
+}
+
+/**
+ * Adds a product to the chosen list. A fetcher post with JavaScript (a toast says what happened, and in a
+ * dialog `showOutcome` says it inside, where a screen reader is); a plain post without it, which comes back
+ * here with the same toast as a flash. No `variantId` (a size not chosen): the server asks for the size.
+ * `withPersonalisation`: the texts typed in the same dialog's purchase form go along (the quick view).
+ */
+export function AddToGiftListForm({
+  filling,
+  variantId,
+  productName,
+  quantity = 1,
+  label,
+  className = "",
+  buttonClassName = "btn-secondary w-full px-3",
+  showOutcome = false,
+  withPersonalisation = false,
+}: {
+  filling: GiftListFillingView;
+  variantId: number | undefined;
+  productName: string;
+  quantity?: number;
+  label: string;
+  className?: string;
+  buttonClassName?: string;
+  showOutcome?: boolean;
+  withPersonalisation?: boolean;
+}) {
+  // Not useTranslation(): a listing renders 24 of these forms (app/ui/use-shared-texts.ts).
+  const t = usePageT();
+  const location = useLocation();
+  const locale = localeOfPath(location.pathname);
+  const { showToast } = useToast();
+  const fetcher = useFetcher<GiftListSelectorAnswer>();
+  const awaiting = useRef(false);
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
+  const action = localizedHref("/crea-lista-nascita", locale);
+
+  useEffect(() => {
+    if (!awaiting.current || fetcher.state !== "idle" || !fetcher.data) return;
+    awaiting.current = false;
+    const answer = fetcher.data;
+    const shown = answer.ok
+      ? { ok: true, message: t("giftListFilling.added", { name: productName, title: filling.title }) }
+      : { ok: false, message: t("giftListFilling.notAdded", { reason: answer.message }) };
+    setOutcome(shown);
+    showToast({ kind: shown.ok ? "success" : "error", message: shown.message });
+  }, [fetcher.state, fetcher.data, t, productName, filling.title, showToast]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    if (withPersonalisation) {
+      // The texts live in the add-to-cart form beside this one (a form cannot nest in another).
+      const dialog = event.currentTarget.closest("dialog");
+      for (const input of dialog?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('[name^="personalisation."]') ?? []) form.set(input.name, input.value);
+    }
+    awaiting.current = true;
+    setOutcome(null);
+    void fetcher.submit(form, { method: "post", action });
+  }
+
+  const busy = fetcher.state !== "idle";
+  return (
+    <div className={className}>
+      <form method="post" action={action} onSubmit={onSubmit}>
+        <input type="hidden" name="intent" value="gift-list-add" />
+        <input type="hidden" name="giftListId" value={filling.id} />
+        {variantId !== undefined && <input type="hidden" name="variantId" value={variantId} />}
+        <input type="hidden" name="quantity" value={quantity} />
+        <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+        <FetcherMarker />
+        {/* The product in the name, as a label: a visually hidden part would be read with a space before its colon. */}
+        <button
+          type="submit"
+          aria-label={`${label}: ${productName}`}
+          className={`${buttonClassName} inline-flex items-center justify-center gap-2`}
+          aria-busy={busy || undefined}
+        >
+          <GiftIcon size={18} />
+          {label}
+        </button>
+      </form>
+      {showOutcome && (
+        <p role="status" className={outcome ? `mt-2 rounded-xl px-3 py-2 text-sm font-semibold ${outcome.ok ? "bg-brand-50 text-brand-900" : "bg-coral-50 text-coral-700"}` : "sr-only"}>
+          {outcome?.message}
+        </p>
+      )}
+    </div>
+  );
+}
