@@ -76,6 +76,7 @@ export default [
       route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
       route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
       route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
+      route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
       route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
       route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),
       route("admin/liste-regalo", "routes/admin/gift-lists.tsx", { id: "admin-gift-lists" }),

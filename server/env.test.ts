@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { ConfigError, publicUrlOf, readEnv } from "./env.ts";
+import { ConfigError, publicUrlOf, readEnv, refuseLocalPublicUrl } from "./env.ts";
 
 test("with nothing set the shop runs on port 3000 with the embedded database", () => {
   const env = readEnv({});
@@ -29,4 +29,17 @@ test("empty variables count as unset", () => {
 
 test("PUBLIC_URL drives links and loses its trailing slash", () => {
   expect(publicUrlOf(readEnv({ PUBLIC_URL: "https://shop.example.it/" }))).toBe("https://shop.example.it");
+});
+
+test("a production start refuses a PUBLIC_URL on this machine unless told it is a try-out or a test", () => {
+  for (const settings of [{}, { PUBLIC_URL: "http://localhost:3000" }, { PUBLIC_URL: "http://127.0.0.1:8080" }, { PUBLIC_URL: "http://[::1]:3000" }, { PUBLIC_URL: "https://shop.localhost" }]) {
+    expect(() => refuseLocalPublicUrl(readEnv(settings))).toThrow(ConfigError);
+    expect(() => refuseLocalPublicUrl(readEnv(settings))).toThrow(/^Bad configuration: PUBLIC_URL: .* is this machine only; .*ALLOW_LOCALHOST_PUBLIC_URL=true/);
+    expect(() => refuseLocalPublicUrl(readEnv({ ...settings, ALLOW_LOCALHOST_PUBLIC_URL: "true" }))).not.toThrow();
+    expect(() => refuseLocalPublicUrl(readEnv({ ...settings, NODE_ENV: "development" }))).not.toThrow();
+    expect(() => refuseLocalPublicUrl(readEnv({ ...settings, NODE_ENV: "test" }))).not.toThrow();
+  }
+  expect(() => refuseLocalPublicUrl(readEnv({ PUBLIC_URL: "https://www.bimbifelici.it" }))).not.toThrow();
+  expect(() => refuseLocalPublicUrl(readEnv({ PUBLIC_URL: "http://192.168.1.20:3000" }))).not.toThrow();
+  expect(() => readEnv({ ALLOW_LOCALHOST_PUBLIC_URL: "yes" })).toThrow(/^Bad configuration: ALLOW_LOCALHOST_PUBLIC_URL: ALLOW_LOCALHOST_PUBLIC_URL must be true or false$/);
 });

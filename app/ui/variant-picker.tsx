@@ -22,6 +22,7 @@ import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
 import { PersonalisationFields } from "./personalisation-fields";
 import { QuantityStepper } from "./quantity-stepper";
+import { StickyAddBar } from "./sticky-add-bar";
 import { WishlistButton } from "./wishlist-button";
 
 /** Swatch colours of the shop's colour keys; an unknown key gets a neutral swatch and its own name. */
@@ -175,7 +176,8 @@ export type PurchasableProduct = {
  * Choosing and buying one variant, on the product page and in the quick view: colour and size,
  * the pre-order notice, what the cart already holds, quantity (1 to stock minus cart), the
  * personalisation texts and the add-to-cart button. Stock 0: the button is disabled and reads
- * `soldOutLabel` ('NON DISPONIBILE' on the page, 'Out of Stock' in the quick view).
+ * `soldOutLabel` ('NON DISPONIBILE' on the page, 'Out of Stock' in the quick view). `stickyBar` (the product
+ * page) adds the phone's bar that repeats the add button while this form is off screen.
  */
 export function ProductPurchase({
   product,
@@ -184,6 +186,7 @@ export function ProductPurchase({
   onQuantityChange,
   idPrefix,
   soldOutLabel,
+  stickyBar,
 }: {
   product: PurchasableProduct;
   selection: VariantSelection;
@@ -191,6 +194,7 @@ export function ProductPurchase({
   onQuantityChange: (quantity: number) => void;
   idPrefix: string;
   soldOutLabel: string;
+  stickyBar?: { productName: string; priceCents: number; originalCents: number | null };
 }) {
   const { t } = useTranslation();
   const variant = findVariant(product.variants, selection);
@@ -201,9 +205,11 @@ export function ProductPurchase({
   const addable = canAddToCart(stock, inCart);
   const preorderDays = getPreorderDays(variant);
   const inCartId = `${idPrefix}-in-cart`;
+  const choiceId = `${idPrefix}-choice`;
+  const formId = `${idPrefix}-add-form`;
 
   return (
-    <div className="flex flex-col gap-5">
+    <div id={choiceId} className="flex flex-col gap-5">
       <VariantPicker variants={product.variants} selection={selection} idPrefix={idPrefix} {...picker} />
 
       {preorderDays !== null && stock > 0 && (
@@ -220,6 +226,7 @@ export function ProductPurchase({
 
       {variant && (
         <AddToCartForm
+          id={formId}
           variantId={variant.id}
           disabled={!addable}
           label={stock === 0 ? soldOutLabel : undefined}
@@ -241,6 +248,7 @@ export function ProductPurchase({
           />
         </AddToCartForm>
       )}
+      {stickyBar && <StickyAddBar formId={formId} choiceId={choiceId} addable={Boolean(variant) && addable} {...stickyBar} />}
     </div>
   );
 }
