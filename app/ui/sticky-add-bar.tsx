@@ -30,7 +30,7 @@ export function StickyAddBar({
     <div
       data-sticky-add-bar
       data-shown={formInView ? undefined : ""}
-      className="invisible fixed inset-x-0 bottom-0 z-40 translate-y-full border-t border-brand-100 bg-white/95 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] shadow-card transition-[translate,visibility] duration-200 data-shown:visible data-shown:translate-y-0 desktop:hidden"
+      className="invisible fixed inset-x-0 bottom-0 z-40 translate-y-full border-t border-brand-100 bg-white px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] shadow-card transition-[translate,visibility] duration-200 data-shown:visible data-shown:translate-y-0 desktop:hidden"
     >
       <div className="mx-auto flex h-12 max-w-3xl items-center justify-between gap-3">
         <Price cents={priceCents} originalCents={originalCents} />

@@ -312,14 +312,13 @@ function ProductPage({
           ) : (
             <div>
               <Price cents={product.effectivePriceCents} originalCents={product.discountPercent > 0 ? product.priceCents : null} size="lg" />
+              {/* The large layout shows the stock beside the add button, on the first screen already. */}
+              <span className="ml-3 desktop:hidden">
+                <AvailabilityLabel product={{ availability: getAvailability(variant), isOnRequest: false }} />
+              </span>
               <LowestPriceNote />
               <p className="text-sm text-muted">{t("productPage.vatIncluded")}</p>
             </div>
-          )}
-          {!product.isOnRequest && (
-            <p className="desktop:hidden">
-              <AvailabilityLabel product={{ availability: getAvailability(variant), isOnRequest: false }} />
-            </p>
           )}
         </div>
 
