@@ -58,7 +58,7 @@ for (const shown of cases) {
     await expect(main(page).getByText(shown.inCart)).toBeVisible();
 
     // Once the page's add button is on screen the bar steps away; the page ends above it.
-    await main(page).getByRole("button", { name: shown.locale === "it" ? "Aggiungi al carrello" : "Add to cart", exact: true }).scrollIntoViewIfNeeded();
+    await page.locator("#product-add-form").getByRole("button", { name: shown.locale === "it" ? "Aggiungi al carrello" : "Add to cart", exact: true }).scrollIntoViewIfNeeded();
     await expect(barAdd).toBeHidden();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(barAdd).toBeVisible();
