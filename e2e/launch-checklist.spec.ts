@@ -49,6 +49,8 @@ test("a sample value replaced in the settings leaves the list @desktop-only", as
   const shopForm = page.locator("form#shop");
   await shopForm.getByLabel("Partita IVA").fill("IT01234560633");
   await shopForm.getByRole("button", { name: "Salva «Dati del negozio e orari»" }).click();
+  // Saving posts and loads the whole settings page again: slower than the 5 s default on a busy machine.
+  await expect(page).toHaveURL(/\?saved=shop#shop$/, { timeout: 20_000 });
   await expect(page.getByRole("status").filter({ hasText: "Salvato: Dati del negozio e orari." })).toBeVisible();
   await openHydrated(page, "/admin/messa-online");
   await expect(main(page).getByRole("listitem").filter({ hasText: "Ragione sociale: ancora il valore d'esempio" })).toHaveCount(1);

@@ -36,7 +36,7 @@ export default function AdminLaunchChecklist({ loaderData }: Route.ComponentProp
           <p className="mt-3 max-w-prose">{t("admin.launch.intro")}</p>
           <ul className="mt-6 space-y-3">
             {checks.map((check) => (
-              <li key={check.where === "env" ? `${check.code}-${check.variable}` : `${check.section}-${check.field}`} className="rounded-xl border border-brand-100 bg-white p-4">
+              <li key={check.where === "env" ? `${check.code}-${check.variable}` : `${check.section}-${check.field}`} className="rounded-xl border border-brand-100 bg-white p-4 break-words">
                 {check.where === "env" ? (
                   <>
                     <p className="font-semibold">{t(`admin.launch.items.${check.code}`, { value: check.value })}</p>
