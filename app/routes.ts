@@ -81,6 +81,7 @@ export default [
       route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
       route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
       route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
+      route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
       route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
       route("admin/newsletter", "routes/admin/newsletter.tsx", { id: "admin-newsletter" }),
       route("admin/newsletter/iscritti.csv", "routes/admin/newsletter-export.ts", { id: "admin-newsletter-export" }),

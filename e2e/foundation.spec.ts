@@ -218,8 +218,15 @@ test("bad configuration stops start-up with one clear line @desktop-only", async
   expect(badUrl.stderr.trim().split("\n")).toHaveLength(1);
   expect(badUrl.stderr).toContain("DATABASE_URL must look like postgres://");
 
-  const unreachable = start({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/shop" });
+  const unreachable = start({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/shop", ALLOW_LOCALHOST_PUBLIC_URL: "true" });
   expect(unreachable.status).toBe(1);
   expect(unreachable.stderr.trim().split("\n")).toHaveLength(1);
   expect(unreachable.stderr).toContain("Cannot reach the database");
+
+  // Links in mails and shared gift lists must reach customers: localhost needs an explicit try-out flag.
+  const onLocalhost = start({ PUBLIC_URL: "http://localhost:3000" });
+  expect(onLocalhost.status).toBe(1);
+  expect(onLocalhost.stderr.trim()).toBe(
+    "Bad configuration: PUBLIC_URL: http://localhost:3000 is this machine only; set PUBLIC_URL to the address customers use, or ALLOW_LOCALHOST_PUBLIC_URL=true for a local try-out or a test",
+  );
 });

@@ -66,6 +66,7 @@ export async function startPeerShop(options: {
       HOST: "127.0.0.1",
       PORT: String(port),
       PUBLIC_URL: baseUrl,
+      ALLOW_LOCALHOST_PUBLIC_URL: "true",
       DATA_DIR: path.join(scratch, "data"),
       MEDIA_DIR: mediaDir,
       AUTH_SECRET: crypto.randomBytes(32).toString("hex"),

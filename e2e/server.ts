@@ -40,6 +40,7 @@ export default async function startShop() {
     HOST: "127.0.0.1",
     PORT: String(port),
     PUBLIC_URL: baseUrl,
+    ALLOW_LOCALHOST_PUBLIC_URL: "true",
     DATA_DIR: path.join(scratch, "data"),
     // Generated sample pictures are the same every run: draw them once per machine.
     MEDIA_DIR: path.resolve("node_modules/.cache/e2e-media"),

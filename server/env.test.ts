@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { cardPaymentProviderOf, ConfigError, publicUrlOf, readEnv } from "./env.ts";
+import { cardPaymentProviderOf, ConfigError, publicUrlOf, readEnv, refuseLocalPublicUrl } from "./env.ts";
 
 test("with nothing set the shop runs on port 3000 with the embedded database", () => {
   const env = readEnv({});
@@ -47,4 +47,17 @@ test("in production without Stripe keys nobody takes cards, unless test payments
   // Stripe keys win everywhere: the test page is never used beside them.
   expect(cardPaymentProviderOf(readEnv({ STRIPE_SECRET_KEY: "sk_live_x", ALLOW_TEST_PAYMENTS: "true" }))).toBe("stripe");
   expect(() => readEnv({ ALLOW_TEST_PAYMENTS: "yes" })).toThrow(/ALLOW_TEST_PAYMENTS must be "true" or "false"/);
+});
+
+test("a production start refuses a PUBLIC_URL on this machine unless told it is a try-out or a test", () => {
+  for (const settings of [{}, { PUBLIC_URL: "http://localhost:3000" }, { PUBLIC_URL: "http://127.0.0.1:8080" }, { PUBLIC_URL: "http://[::1]:3000" }, { PUBLIC_URL: "https://shop.localhost" }]) {
+    expect(() => refuseLocalPublicUrl(readEnv(settings))).toThrow(ConfigError);
+    expect(() => refuseLocalPublicUrl(readEnv(settings))).toThrow(/^Bad configuration: PUBLIC_URL: .* is this machine only; .*ALLOW_LOCALHOST_PUBLIC_URL=true/);
+    expect(() => refuseLocalPublicUrl(readEnv({ ...settings, ALLOW_LOCALHOST_PUBLIC_URL: "true" }))).not.toThrow();
+    expect(() => refuseLocalPublicUrl(readEnv({ ...settings, NODE_ENV: "development" }))).not.toThrow();
+    expect(() => refuseLocalPublicUrl(readEnv({ ...settings, NODE_ENV: "test" }))).not.toThrow();
+  }
+  expect(() => refuseLocalPublicUrl(readEnv({ PUBLIC_URL: "https://www.bimbifelici.it" }))).not.toThrow();
+  expect(() => refuseLocalPublicUrl(readEnv({ PUBLIC_URL: "http://192.168.1.20:3000" }))).not.toThrow();
+  expect(() => readEnv({ ALLOW_LOCALHOST_PUBLIC_URL: "yes" })).toThrow(/^Bad configuration: ALLOW_LOCALHOST_PUBLIC_URL: ALLOW_LOCALHOST_PUBLIC_URL must be true or false$/);
 });

@@ -15,6 +15,11 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   /** Public address customers use; links in e-mails, canonical URLs and auth origins derive from it. */
   PUBLIC_URL: z.url({ error: "PUBLIC_URL must be an absolute http(s) URL" }).optional(),
+  /** A production start on a localhost PUBLIC_URL is a local try-out or a test: it must say so (refuseLocalPublicUrl). */
+  ALLOW_LOCALHOST_PUBLIC_URL: z
+    .enum(["true", "false"], { error: "ALLOW_LOCALHOST_PUBLIC_URL must be true or false" })
+    .default("false")
+    .transform((value) => value === "true"),
   /** PostgreSQL connection string. Unset: the embedded PGlite database in DATA_DIR. */
   DATABASE_URL: z
     .string()
@@ -86,7 +91,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     throw new ConfigError(`Bad configuration: ${lines.join("; ")}`);
   }
   // A clock the visitor can move would let anyone rewrite order dates: never on a public address.
-  if (parsed.data.TEST_CLOCK_HEADER && parsed.data.NODE_ENV === "production" && !isLoopbackUrl(publicUrlOf(parsed.data))) {
+  if (parsed.data.TEST_CLOCK_HEADER && parsed.data.NODE_ENV === "production" && !isLocalAddress(publicUrlOf(parsed.data))) {
     throw new ConfigError("Bad configuration: TEST_CLOCK_HEADER is for tests only and is refused when PUBLIC_URL is not on this machine");
   }
   return parsed.data;
@@ -105,7 +110,21 @@ export function publicUrlOf(env: Env): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
 }
 
-function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname;
-  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+/** Loopback names and addresses: links built on them reach no customer. */
+export function isLocalAddress(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "::1" || host === "0.0.0.0";
+}
+
+/**
+ * A production start on a localhost PUBLIC_URL would send gift-list and mail links nobody can open: it is
+ * refused unless ALLOW_LOCALHOST_PUBLIC_URL=true says this is a local try-out or a test.
+ */
+export function refuseLocalPublicUrl(env: Env): void {
+  if (env.NODE_ENV !== "production" || env.ALLOW_LOCALHOST_PUBLIC_URL) return;
+  const publicUrl = publicUrlOf(env);
+  if (!isLocalAddress(publicUrl)) return;
+  throw new ConfigError(
+    `Bad configuration: PUBLIC_URL: ${publicUrl} is this machine only; set PUBLIC_URL to the address customers use, or ALLOW_LOCALHOST_PUBLIC_URL=true for a local try-out or a test`,
+  );
 }

@@ -129,6 +129,14 @@ export function setQuantity(selection: VariantSelection, quantity: number, quant
   return { ...selection, quantity: clampQuantity(quantity, getMaxQuantity(selection.stock, quantityInCart)) };
 }
 
+export type Availability = "in_stock" | "out_of_stock" | "preorder";
+
+/** A variant's availability: stock 0 (or no variant) is out of stock; a pre-order size with stock is a pre-order. */
+export function getAvailability(variant: { stock: number; isPreorder: boolean } | null | undefined): Availability {
+  if (!variant || variant.stock <= 0) return "out_of_stock";
+  return variant.isPreorder ? "preorder" : "in_stock";
+}
+
 /** Pre-order sizes show "ATTENZIONE CONSEGNA IN {giorni} GIORNI": the days, or null when the size ships now. */
 export function getPreorderDays(variant: Pick<VariantOption, "isPreorder" | "preorderDays"> | null | undefined): number | null {
   return variant?.isPreorder && variant.preorderDays != null && variant.preorderDays > 0 ? variant.preorderDays : null;

@@ -16,6 +16,7 @@ export const addToCartFetcherPrefix = "add-to-cart:";
  * `personalisation.0`, `personalisation.1`, ... The server applies every cart rule again.
  */
 export function AddToCartForm({
+  id,
   variantId,
   children,
   disabled = false,
@@ -23,6 +24,8 @@ export function AddToCartForm({
   className = "",
   buttonClassName = "btn-primary",
 }: {
+  /** Lets a button elsewhere on the page submit this form (the phone's sticky add bar). */
+  id?: string;
   variantId: number;
   children?: ReactNode;
   disabled?: boolean;
@@ -38,7 +41,7 @@ export function AddToCartForm({
   useCartFetcherToasts(fetcher);
   const busy = fetcher.state !== "idle";
   return (
-    <fetcher.Form method="post" action={localizedHref("/cart", locale)} className={className} onSubmit={() => awaitCartAnswer(key)}>
+    <fetcher.Form id={id} method="post" action={localizedHref("/cart", locale)} className={className} onSubmit={() => awaitCartAnswer(key)}>
       <input type="hidden" name="intent" value="add" />
       <input type="hidden" name="variantId" value={variantId} />
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />

@@ -5,13 +5,14 @@ import { ChevronDownIcon, CloseIcon, SearchIcon } from "./icons";
 import { ProductImage, type ProductImageData } from "./product-image";
 import { useHydrated } from "./use-hydrated";
 
-const mainSizes = "(min-width: 1024px) 560px, (min-width: 640px) 80vw, 100vw";
+const mainSizes = "(min-width: 1024px) 560px, (min-width: 640px) 24rem, 15rem";
 const thumbSizes = "80px";
 
 /**
  * The product's pictures: a large one, thumbnails to pick another, and a zoom that opens the picture
  * full size in a modal dialog (click, Enter or Space; Escape or the close button leave it).
- * Without JavaScript every thumbnail is shown and links to the full-size picture.
+ * Without JavaScript every thumbnail is shown and links to the full-size picture. Below the large layout the
+ * picture is smaller (the name, price and add button share the first screen) and the thumbnails scroll in one row.
  */
 export function ProductGallery({ images, productName }: { images: readonly ProductImageData[]; productName: string }) {
   const { t } = useTranslation();
@@ -28,7 +29,7 @@ export function ProductGallery({ images, productName }: { images: readonly Produ
 
   return (
     <div className="flex flex-col gap-3" role="group" aria-label={t("productPage.gallery.label", { name: productName })}>
-      <div className="relative overflow-hidden rounded-3xl bg-sky-soft">
+      <div className="relative mx-auto w-full max-w-60 overflow-hidden rounded-3xl bg-sky-soft sm:max-w-sm lg:max-w-none">
         {hydrated ? (
           <button
             type="button"
@@ -51,14 +52,17 @@ export function ProductGallery({ images, productName }: { images: readonly Produ
       </div>
 
       {count > 1 && (
-        <ul className="flex flex-wrap gap-2" aria-label={t("productPage.gallery.thumbnails")}>
+        <ul
+          className="flex snap-x snap-mandatory scroll-px-1 gap-2 overflow-x-auto p-1 max-lg:-m-1 lg:flex-wrap lg:overflow-visible lg:p-0"
+          aria-label={t("productPage.gallery.thumbnails")}
+        >
           {images.map((image, position) => {
             const selected = position === index;
             const label = t("productPage.gallery.showImage", { index: position + 1, count });
             const thumb = <ProductImage image={image} sizes={thumbSizes} fallbackWidth={160} className="size-16 object-contain sm:size-20" />;
             const frame = `block overflow-hidden rounded-xl border-2 bg-sky-soft p-1 ${selected ? "border-brand-700" : "border-transparent hover:border-brand-300"}`;
             return (
-              <li key={`${image.storageKey}-${position}`}>
+              <li key={`${image.storageKey}-${position}`} className="shrink-0 snap-start">
                 {hydrated ? (
                   <button type="button" onClick={() => setIndex(position)} aria-label={label} aria-current={selected || undefined} className={frame}>
                     {thumb}

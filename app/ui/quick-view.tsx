@@ -174,12 +174,13 @@ function QuickViewContent({ product }: { product: QuickViewProduct }) {
   const discounted = !product.isOnRequest && product.discountPercent > 0;
   const filling = useGiftListFilling();
 
+  // Phones: a small picture beside the price, so colour, size and the add button fit the dialog's first screen.
   return (
-    <div className="grid gap-6 md:grid-cols-2">
-      <div className="mx-auto w-full max-w-60 self-start overflow-hidden rounded-2xl bg-sky-soft md:max-w-none">
-        <ProductImage image={image} sizes="(min-width: 768px) 28rem, 90vw" className="aspect-square size-full object-contain p-4" />
+    <div className="grid grid-cols-[6rem_1fr] gap-4 md:grid-cols-2 md:grid-rows-[auto_1fr] md:gap-x-6">
+      <div className="w-full self-start overflow-hidden rounded-2xl bg-sky-soft md:row-span-2">
+        <ProductImage image={image} sizes="(min-width: 768px) 28rem, 6rem" className="aspect-square size-full object-contain p-1 md:p-4" />
       </div>
-      <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-4 self-center md:self-start">
         {product.isOnRequest ? (
           <p className="text-lg font-bold text-brand-800">{t("product.onRequest")}</p>
         ) : (
@@ -193,8 +194,9 @@ function QuickViewContent({ product }: { product: QuickViewProduct }) {
             )}
           </p>
         )}
-        {product.shortDescription && <p className="text-muted">{product.shortDescription}</p>}
-
+        {product.shortDescription && <p className="text-muted max-md:line-clamp-3 max-md:text-sm">{product.shortDescription}</p>}
+      </div>
+      <div className="col-span-2 flex flex-col gap-4 md:col-span-1 md:col-start-2">
         {product.isOnRequest ? (
           <p>{t("productPage.onRequest.text")}</p>
         ) : (

@@ -24,6 +24,7 @@ export const purchaseFormMessages = [
   "productPage.selected",
   "productPage.size",
   "productPage.sizeSoldOut",
+  "productPage.stickyBar",
 ] as const;
 
 /** The wishlist and compare buttons, and their toasts (app/ui/saved-items.tsx). */

@@ -23,6 +23,7 @@ import { CompareButton } from "./compare-button";
 import { DeliveryPromise, type DeliveryPromiseData } from "./delivery-promise";
 import { PersonalisationFields } from "./personalisation-fields";
 import { QuantityStepper } from "./quantity-stepper";
+import { StickyAddBar } from "./sticky-add-bar";
 import { WishlistButton } from "./wishlist-button";
 
 /** Swatch colours of the shop's colour keys; an unknown key gets a neutral swatch and its own name. */
@@ -176,7 +177,8 @@ export type PurchasableProduct = {
  * Choosing and buying one variant, on the product page and in the quick view: colour and size,
  * the pre-order notice, what the cart already holds, quantity (1 to stock minus cart), the
  * personalisation texts and the add-to-cart button. Stock 0: the button is disabled and reads
- * `soldOutLabel` ('NON DISPONIBILE' on the page, 'Out of Stock' in the quick view).
+ * `soldOutLabel` ('NON DISPONIBILE' on the page, 'Out of Stock' in the quick view). `stickyBar` (the product
+ * page) adds the phone's bar that repeats the add button while this form is off screen.
  */
 export function ProductPurchase({
   product,
@@ -186,6 +188,7 @@ export function ProductPurchase({
   idPrefix,
   soldOutLabel,
   deliveryPromises,
+  stickyBar,
 }: {
   product: PurchasableProduct;
   selection: VariantSelection;
@@ -195,6 +198,7 @@ export function ProductPurchase({
   soldOutLabel: string;
   /** Per pre-order lead in days ("0": in stock), as the loader computed them; absent: no promise shown. */
   deliveryPromises?: Record<string, DeliveryPromiseData>;
+  stickyBar?: { productName: string; priceCents: number; originalCents: number | null };
 }) {
   const { t } = useTranslation();
   const variant = findVariant(product.variants, selection);
@@ -206,9 +210,11 @@ export function ProductPurchase({
   const preorderDays = getPreorderDays(variant);
   const deliveryPromise = deliveryPromises?.[String(preorderDays ?? 0)];
   const inCartId = `${idPrefix}-in-cart`;
+  const choiceId = `${idPrefix}-choice`;
+  const formId = `${idPrefix}-add-form`;
 
   return (
-    <div className="flex flex-col gap-5">
+    <div id={choiceId} className="flex flex-col gap-5">
       <VariantPicker variants={product.variants} selection={selection} idPrefix={idPrefix} {...picker} />
 
       {preorderDays !== null && stock > 0 && (
@@ -226,6 +232,7 @@ export function ProductPurchase({
 
       {variant && (
         <AddToCartForm
+          id={formId}
           variantId={variant.id}
           disabled={!addable}
           label={stock === 0 ? soldOutLabel : undefined}
@@ -247,6 +254,7 @@ export function ProductPurchase({
           />
         </AddToCartForm>
       )}
+      {stickyBar && <StickyAddBar formId={formId} choiceId={choiceId} addable={Boolean(variant) && addable} {...stickyBar} />}
     </div>
   );
 }

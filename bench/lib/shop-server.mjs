@@ -44,6 +44,7 @@ export async function startShopForBench({ databaseUrl = "" } = {}) {
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_URL: baseUrl,
+      ALLOW_LOCALHOST_PUBLIC_URL: "true",
       DATA_DIR: dataDir,
       MEDIA_DIR: process.env.MEDIA_DIR ?? path.join(root, "node_modules/.cache/e2e-media"),
       AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0",

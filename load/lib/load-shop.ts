@@ -98,6 +98,7 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
         NODE_ENV: "production",
         HOST: "127.0.0.1",
         PORT: String(frontPort),
+        ALLOW_LOCALHOST_PUBLIC_URL: "true",
         CLUSTER_WORKERS: String(workers),
         DATABASE_URL: databaseUrl,
         // 100 connections on two processes: a pool of 10 each made requests wait past its 5 s for a connection.

@@ -2,6 +2,7 @@
  * Pure rules of the product page: which id addresses a product, the legacy related-ids string
  * and availability (one size: app/lib/sizes.ts). No db, env or clock.
  */
+import { getAvailability, type Availability } from "#app/lib/variant-selection.ts";
 
 /** SPEC.md section 9: at most 8 related products. */
 export const relatedProductsLimit = 8;
@@ -41,13 +42,8 @@ export function pickRelatedIds(productId: number, relatedIds: readonly number[])
   return [...new Set(relatedIds)].filter((id) => id !== productId).slice(0, relatedProductsLimit);
 }
 
-export type Availability = "in_stock" | "out_of_stock" | "preorder";
-
-/** A variant's availability: stock 0 (or no variant) is out of stock; a pre-order size with stock is a pre-order. */
-export function getAvailability(variant: { stock: number; isPreorder: boolean } | null | undefined): Availability {
-  if (!variant || variant.stock <= 0) return "out_of_stock";
-  return variant.isPreorder ? "preorder" : "in_stock";
-}
+/** A variant's availability is shown in the browser too (the phone's product page): the rule lives with the selection's. */
+export { getAvailability, type Availability };
 
 /** The best availability over a product's variants, for the product as a whole (structured data, cards). */
 export function getProductAvailability(variants: readonly { stock: number; isPreorder: boolean }[]): Availability {

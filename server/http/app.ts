@@ -8,7 +8,7 @@ import type { ServerBuild } from "react-router";
 import * as productionBuild from "virtual:react-router/server-build";
 import { createAuth } from "#server/accounts/auth.ts";
 import { startExchangeRatesJob } from "#server/currency/rates-job.ts";
-import { cardPaymentProviderOf, readEnv, publicUrlOf, type Env } from "#server/env.ts";
+import { cardPaymentProviderOf, readEnv, publicUrlOf, refuseLocalPublicUrl, type Env } from "#server/env.ts";
 import { startJob, stopAllJobs } from "#server/jobs/scheduler.ts";
 import { currentFacetIndex } from "#server/catalog/facet-index.ts";
 import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
@@ -36,6 +36,7 @@ type StartOptions = {
 export async function startShop(options: StartOptions) {
   const startedAt = performance.now();
   const env = options.env ?? readEnv();
+  refuseLocalPublicUrl(env);
   const log = createLogger(env.LOG_LEVEL);
   const handle = await openShopDatabase(env, log);
   const publicUrl = publicUrlOf(env);

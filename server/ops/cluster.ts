@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ConfigError, publicUrlOf, readEnv } from "../env.ts";
+import { ConfigError, publicUrlOf, readEnv, refuseLocalPublicUrl } from "../env.ts";
 import { createLogger } from "../http/log.ts";
 import { startFront, type Front } from "./front.ts";
 import { waitForHealth } from "./health.ts";
@@ -55,6 +55,7 @@ export type ClusterOptions = {
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const environment = options.environment ?? process.env;
   const env = readEnv(environment);
+  refuseLocalPublicUrl(env);
   if (!env.DATABASE_URL) throw new ConfigError("Several app processes need DATABASE_URL: the embedded database can be opened by one process only.");
   if (!env.AUTH_SECRET)
     throw new ConfigError("Several app processes need AUTH_SECRET (32+ characters): each must read the sessions the others signed.");

@@ -8,6 +8,7 @@ import { shownSize } from "#app/lib/sizes.ts";
 import { useColourName } from "#app/ui/variant-picker.tsx";
 import { requireAdmin } from "#server/accounts/guards.ts";
 import { getDashboard } from "#server/admin/dashboard.service.ts";
+import { getLaunchChecklist } from "#server/admin/launch-checklist.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/dashboard";
@@ -19,10 +20,10 @@ export const handle = { messages: ["order", "orderStatus", "product", "productPa
 /** /admin: the back office's door. Only admins pass (401 logged out, 403 for customers). */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(context, request);
-  const { db } = context.get(shopContext);
+  const { db, env, publicUrl } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
-  const dashboard = await getDashboard(db, { now: new Date(), locale });
-  return { meta: getPageMetaTexts(locale, "adminDashboard"), name: admin.name, locale, dashboard };
+  const [dashboard, launchChecks] = await Promise.all([getDashboard(db, { now: new Date(), locale }), getLaunchChecklist(db, { env, publicUrl })]);
+  return { meta: getPageMetaTexts(locale, "adminDashboard"), name: admin.name, locale, dashboard, launchCheckCount: launchChecks.length };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
@@ -41,6 +42,14 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
     <section>
       <h1 className="text-3xl font-bold">{t("adminDashboard.title")}</h1>
       <p className="mt-3 text-lg">{t("adminDashboard.greeting", { name: loaderData.name })}</p>
+      {loaderData.launchCheckCount > 0 && (
+        <p className="mt-4 rounded-xl border-l-4 border-amber-500 bg-sun-50 px-4 py-3">
+          <strong>{t("admin.launch.dashboardNotice", { count: loaderData.launchCheckCount })}</strong>{" "}
+          <Link to={href("/admin/messa-online")} className="link">
+            {t("admin.launch.dashboardLink")}
+          </Link>
+        </p>
+      )}
       <dl className="mt-6 grid gap-4 sm:grid-cols-2">
         {(["today", "month"] as const).map((period) => (
           <div key={period} className="rounded-xl border border-brand-100 bg-white p-4">

@@ -12,17 +12,19 @@ import {
   type JsonLd,
   type ProductAvailability,
 } from "#app/lib/structured-data.ts";
-import { findVariant, getInitialSelection, getSelectionSearch, type VariantSelection } from "#app/lib/variant-selection.ts";
+import { findVariant, getAvailability, getInitialSelection, getSelectionSearch, type VariantSelection } from "#app/lib/variant-selection.ts";
 import { GiftListSelector } from "#app/ui/gift-list-selector.tsx";
 import { MailIcon, StarRatingIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { categoryHref } from "#app/ui/mega-menu.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { ProductCard } from "#app/ui/product-card.tsx";
 import { ProductGallery } from "#app/ui/product-gallery.tsx";
+import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#app/ui/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
-import { parseProductId, type Availability } from "#server/catalog/product.ts";
+import { parseProductId } from "#server/catalog/product.ts";
+import type { Availability } from "#app/lib/variant-selection.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { getProductCards } from "#server/catalog/product-card.ts";
@@ -40,7 +42,7 @@ import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: [...productCardMessages, "productPage", "giftLists.selector", "admin.shopPrice.lowest30"],
+  messages: [...productCardMessages, "productPage", "giftLists.selector", "admin.shopPrice.lowest30", "saved.stock"],
 } satisfies MessagesHandle;
 
 export async function loader({ params, url, request, context }: Route.LoaderArgs) {
@@ -279,6 +281,7 @@ function ProductPage({
   const locale: Locale = localeOfPath(location.pathname);
   const { selection, setQuantity } = useSelectionFromUrl(product);
   const images = product.colours.find((colour) => colour.key === selection.colour)?.images ?? product.images;
+  const variant = findVariant(product.variants, selection);
   const publicUrl = root?.publicUrl ?? "";
   const productPath = localizedHref(`/product/${product.id}`, locale);
   const mainCategory = product.categories[0];
@@ -313,13 +316,15 @@ function ProductPage({
       <JsonLdScript blocks={jsonLd} />
       <Breadcrumbs items={crumbs} />
 
-      <div className="mt-6 grid gap-8 lg:grid-cols-2 lg:gap-12">
-        <ProductGallery key={selection.colour ?? "all"} images={images} productName={product.name} />
-
-        <div className="flex flex-col gap-5">
+      {/*
+        On phones the name, price and availability come first, the picture after them: the first screen shows
+        what the product is, what it costs and whether it is there. Side by side on a large screen.
+      */}
+      <div className="mt-4 grid gap-4 lg:mt-6 lg:grid-cols-2 lg:grid-rows-[auto_1fr] lg:gap-x-12 lg:gap-y-5">
+        <div className="flex flex-col gap-3 lg:col-start-2 lg:row-start-1 lg:gap-5">
           <Badges product={product} />
           <div>
-            <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">{product.name}</h1>
+            <h1 className="text-2xl font-extrabold tracking-tight sm:text-4xl">{product.name}</h1>
             {product.brands.length > 0 && <p className="mt-1 font-semibold text-brand-800">{product.brands[0]!.name}</p>}
           </div>
           {product.rating > 0 && <Rating rating={product.rating} />}
@@ -328,10 +333,21 @@ function ProductPage({
           ) : (
             <div>
               <Price cents={product.effectivePriceCents} originalCents={product.discountPercent > 0 ? product.priceCents : null} size="lg" />
+              {/* The large layout shows the stock beside the add button, on the first screen already. */}
+              <span className="ml-3 desktop:hidden">
+                <AvailabilityLabel product={{ availability: getAvailability(variant), isOnRequest: false }} />
+              </span>
               <LowestPriceNote />
               <p className="text-sm text-muted">{t("productPage.vatIncluded")}</p>
             </div>
           )}
+        </div>
+
+        <div className="lg:col-start-1 lg:row-span-2 lg:row-start-1">
+          <ProductGallery key={selection.colour ?? "all"} images={images} productName={product.name} />
+        </div>
+
+        <div className="flex flex-col gap-5 lg:col-start-2 lg:row-start-2">
           {product.shortDescription && <p className="text-lg text-muted">{product.shortDescription}</p>}
 
           {product.isOnRequest ? (
@@ -345,13 +361,18 @@ function ProductPage({
               idPrefix="product"
               soldOutLabel={t("productPage.notAvailable")}
               deliveryPromises={deliveryPromises}
+              stickyBar={{
+                productName: product.name,
+                priceCents: product.effectivePriceCents,
+                originalCents: product.discountPercent > 0 ? product.priceCents : null,
+              }}
             />
           )}
 
           <ProductSideActions product={product} buyNowClassName="link text-sm" />
 
           {giftLists && !product.isOnRequest && (
-            <GiftListSelector lists={giftLists} variant={findVariant(product.variants, selection)} personalisation={product.personalisation} />
+            <GiftListSelector lists={giftLists} variant={variant} personalisation={product.personalisation} />
           )}
 
           <dl className="grid gap-2 border-t border-brand-100 pt-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-4">
