@@ -22,10 +22,9 @@ test("the checklist reads the stored settings: what the back office replaces lea
     "bankTransfer.iban",
     "bankTransfer.beneficiary",
     "bankTransfer.bankName",
-    "newsletter.url",
   ]);
 
-  const form = settingsToForm(await getSettings(db, ["shop", "delivery", "bankTransfer", "giftListCompletion", "newsletter", "api"]));
+  const form = settingsToForm(await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api"]));
   const shop = { ...form.shop, vatNumber: "IT01234560633", email: "ciao@cullaoro.it", facebookUrl: "", instagramUrl: "https://www.instagram.com/cullaoro" };
   expect(await saveSettings(db, { key: "shop", form: shop, actorUserId: admin })).toEqual({ ok: true });
   expect(await saveSettings(db, { key: "bankTransfer", form: { ...form.bankTransfer, iban: "IT02L1234512345123456789012" }, actorUserId: admin })).toEqual({ ok: true });

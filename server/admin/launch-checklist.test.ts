@@ -30,7 +30,6 @@ test("a fresh try-out lists every sample setting with where to fix it", () => {
     { code: "authSecretGenerated", where: "env", variable: "AUTH_SECRET" },
     ...(["legalName", "vatNumber", "street", "phone", "whatsapp", "email", "facebookUrl", "instagramUrl"] as const).map((field) => ({ code: "sampleValue", where: "settings", section: "shop", field, value: defaultSettings.shop[field] })),
     ...(["iban", "beneficiary", "bankName"] as const).map((field) => ({ code: "sampleValue", where: "settings", section: "bankTransfer", field, value: defaultSettings.bankTransfer[field] })),
-    { code: "sampleValue", where: "settings", section: "newsletter", field: "url", value: defaultSettings.newsletter.url },
   ]);
 });
 
