@@ -19,6 +19,9 @@ async function postForm(page: Page, url: string, fields: Record<string, string>)
   await Promise.all([page.waitForURL(action), page.getByRole("button", { name: "send" }).click()]);
 }
 
+// Three posts and their pages per test, on 2 shared cores.
+test.describe.configure({ timeout: 120_000 });
+
 const rawKey = /\b[a-z]+[A-Z]\w*\.[a-z]\w*\b/;
 
 const texts = {
