@@ -6,8 +6,10 @@ import { I18nextProvider } from "react-i18next";
 import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { requestContext } from "#server/http/context.ts";
 import { unavailableResponse } from "#server/http/unavailable.ts";
+import { getPageMessages } from "#server/i18n/page-messages.ts";
 import { serverI18nFor } from "./lib/i18n";
 import { localeOfPath } from "./lib/locale";
+import { handle as rootHandle } from "./root";
 import { NonceProvider } from "./lib/nonce";
 import type { Messages } from "./lib/route-messages";
 import { coalescedChunks } from "./lib/coalesced-chunks.server";
@@ -45,7 +47,7 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     return;
   }
   if (request.signal.aborted) return;
-  // A refusal thrown on purpose (a 4xx with its page) is an answer, not a failure to log.
+  // A 4xx is an answer, not a failure to log: a refusal thrown on purpose, or one React Router gives itself (a post to a page without a form: 405).
   if (isRouteErrorResponse(error) && error.status < 500) return;
   // React Router refusing a post from another site (react-router.config.ts): an attempt to note, not a bug.
   if (error instanceof Error && crossSiteRefusal.test(error.message)) {
@@ -76,11 +78,15 @@ export default function handleRequest(
   const { cspNonce } = loadContext.get(requestContext);
   // The messages of the page's loader data (the same ones the browser gets), in an instance shared by the
   // requests for pages with the same messages.
-  const pageMessages = routerContext.staticHandlerContext.matches.flatMap(({ route }) => {
-    const messages = (routerContext.staticHandlerContext.loaderData[route.id] as { messages?: unknown } | undefined)?.messages;
+  const locale = localeOfPath(new URL(request.url).pathname);
+  const { matches, loaderData } = routerContext.staticHandlerContext;
+  const pageMessages = matches.flatMap(({ route }) => {
+    const messages = (loaderData[route.id] as { messages?: unknown } | undefined)?.messages;
     return typeof messages === "object" && messages !== null ? [messages as Messages] : [];
   });
-  const i18n = serverI18nFor(localeOfPath(new URL(request.url).pathname), pageMessages);
+  // The root's own loader failed: its error page still speaks the page's language (the shell's messages).
+  if (!loaderData.root) pageMessages.unshift(getPageMessages(locale, rootHandle));
+  const i18n = serverI18nFor(locale, pageMessages);
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { getSessionUser, toShellUser } from "#server/accounts/guards.ts";
 import { getRootCart } from "#server/cart/cart-request.ts";
 import { getCategoryNavigation } from "#server/catalog/navigation.service.ts";
@@ -14,17 +14,14 @@ import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
-import { isEdgeRefusalData } from "./lib/edge-refusal";
 import { htmlLang, localeOfPath } from "./lib/locale";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
 import { useRouteMessages, type MessagesHandle } from "./lib/route-messages";
 import { alternateLinks, documentTitle } from "./lib/seo";
 import type { ShellUser } from "./ui/account-menu";
-import { EdgeRefusalPage } from "./ui/edge-refusal-page";
 import { IconSprite } from "./ui/icons";
-import { LoginRequiredPage } from "./ui/login-required-page";
-import { NotFoundPage } from "./ui/not-found-page";
+import { ErrorPage, errorPageKindOf, errorPageTitleKey, type ErrorPageKind } from "./ui/error-page";
 import { SiteShell } from "./ui/site-shell";
 
 /** What the shell renders on every page: header, menus, mini cart, footer, error pages (app/lib/route-messages.ts). */
@@ -132,9 +129,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       /** For pages without their own meta, and for error pages. */
       fallbackMeta: {
         description: t("meta.description"),
-        notFound: t("notFound.metaTitle"),
-        loginRequired: t("loginRequired.title"),
-        error: t("errors.unexpectedTitle"),
+        errorTitles: Object.fromEntries(Object.entries(errorPageTitleKey).map(([kind, key]) => [kind, t(key)])) as Record<ErrorPageKind, string>,
       },
       cart: cart.cart,
       giftListFilling,
@@ -148,12 +143,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) => {
-  if (!loaderData) return [{ title: "Error" }];
+  // Without the root's data the root's error page writes its own <title> (RootErrorPage).
+  if (!loaderData) return [];
   const { shop, fallbackMeta } = loaderData;
-  let title = shop.name;
-  if (isRouteErrorResponse(error) && error.status === 404) title = documentTitle(fallbackMeta.notFound, shop.name);
-  else if (isRouteErrorResponse(error) && error.status === 401) title = documentTitle(fallbackMeta.loginRequired, shop.name);
-  else if (error) title = documentTitle(fallbackMeta.error, shop.name);
+  const title = error ? documentTitle(fallbackMeta.errorTitles[errorPageKindOf(error)], shop.name) : shop.name;
   return [{ title }, { name: "description", content: fallbackMeta.description }];
 };
 
@@ -216,27 +209,17 @@ export default function App() {
   );
 }
 
+/**
+ * Errors of the root itself (its loader, the shell's render); every page's own errors are caught below it,
+ * inside the shell (routes/pages/page-errors.tsx). Without the root's data, meta has no title to give.
+ */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
-  let page: React.ReactNode;
-  if (isRouteErrorResponse(error) && error.status === 404) page = <NotFoundPage />;
-  else if (isRouteErrorResponse(error) && error.status === 401) page = <LoginRequiredPage />;
-  else if (isRouteErrorResponse(error) && isEdgeRefusalData(error.data))
-    page = <EdgeRefusalPage refusal={error.data} />;
-  else if (isRouteErrorResponse(error) && error.status === 503)
-    // A client navigation while the database was away (entry.server.tsx, handleDataRequest).
-    page = (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <h1 className="text-3xl font-bold">{t("serviceUnavailable.title")}</h1>
-        <p className="mt-4">{t("serviceUnavailable.body")}</p>
-      </div>
-    );
-  else
-    page = (
-      <div className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <h1 className="text-3xl font-bold">{t("errors.unexpectedTitle")}</h1>
-        <p className="mt-4">{t("errors.unexpectedBody")}</p>
-      </div>
-    );
-  return <SiteShell>{page}</SiteShell>;
+  const root = useRootData();
+  return (
+    <SiteShell>
+      {!root && <title>{t(errorPageTitleKey[errorPageKindOf(error)])}</title>}
+      <ErrorPage error={error} />
+    </SiteShell>
+  );
 }

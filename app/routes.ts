@@ -14,7 +14,8 @@ export default [
   // the shop's HTTP API of SPEC.md section 7 (issue 9): every call in server/api/api-registry.ts
   route("api/openapi.json", "routes/api/openapi-json.ts"),
   route("api/*", "routes/api/endpoint.ts", { id: "api" }),
-  ...prefix("en?", [
+  // Every page below one error boundary, under the root: a failed post still gets the root's data (shell, messages)
+  layout("routes/pages/page-errors.tsx", { id: "page-errors" }, prefix("en?", [
     index("routes/pages/home.tsx"),
     route("about", "routes/pages/about.tsx"),
     route("contact", "routes/pages/contact.tsx"),
@@ -94,5 +95,5 @@ export default [
     ]),
 
     route("*", "routes/pages/not-found.tsx"),
-  ]),
+  ])),
 ] satisfies RouteConfig;

@@ -47,6 +47,8 @@ const texts = {
     awaiting: "Stato: In attesa di pagamento",
     paid: "Stato: Pagato",
     reason: (number: string) => `Ordine ${number}`,
+    copy: "Copia",
+    referenceLabel: "Causale",
     codText: "Pagherai 22,90 € in contanti al corriere, alla consegna.",
     inShopText: "Pagherai 12,90 € in negozio, al ritiro",
     errorSummary: "Controlla questi dati:",
@@ -86,6 +88,8 @@ const texts = {
     awaiting: "Status: Awaiting payment",
     paid: "Status: Paid",
     reason: (number: string) => `Ordine ${number}`,
+    copy: "Copy",
+    referenceLabel: "Payment reference (write exactly)",
     codText: "You will pay €22.90 in cash to the courier on delivery.",
     inShopText: "You will pay €12.90 in the shop when you collect",
     errorSummary: "Please check these details:",
@@ -171,6 +175,13 @@ for (const locale of ["it", "en"] as const) {
     const transfer = page.getByTestId("bank-transfer");
     await expect(transfer).toContainText("IT60X0542811101000000123456");
     await expect(transfer).toContainText(t.reason(number));
+    // The IBAN reads in groups of four and copies as one piece, without spaces.
+    await expect(transfer.getByText("IT60", { exact: true })).toBeVisible();
+    await expect(transfer.getByText("X054", { exact: true })).toBeVisible();
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await transfer.getByRole("button", { name: `${t.copy} IBAN` }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("IT60X0542811101000000123456");
+    await expect(transfer.getByText(t.referenceLabel, { exact: true })).toBeVisible();
     await expect(page.getByTestId("order-total")).toHaveText(/36[,.]80/);
     await expectNoAxeViolations(page);
   });

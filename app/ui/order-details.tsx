@@ -76,14 +76,32 @@ export function OrderDelivery({ order, shop }: { order: OrderView; shop: ShopIde
 }
 
 /** A value to type into the bank's form, with a copy button once JavaScript runs. */
-function CopyableValue({ label, value }: { label: string; value: string }) {
+/** An IBAN as banks' forms take it: no spaces, capitals. */
+const compactIban = (iban: string) => iban.replace(/\s+/g, "").toUpperCase();
+/** An IBAN in groups of four, as it is printed for reading. */
+const ibanGroups = (iban: string) => compactIban(iban).match(/.{1,4}/g) ?? [];
+
+/**
+ * A value to copy into a bank's form. `groups` shows it in pieces for reading (an IBAN by four) with a gap
+ * that is not a character, so the button and a selection both copy it as one piece, without spaces.
+ */
+function CopyableValue({ label, value, groups, note }: { label: string; value: string; groups?: readonly string[]; note?: string }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const [copied, setCopied] = useState(false);
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2">
       <dt className="w-full text-sm text-muted sm:w-28">{label}</dt>
-      <dd className="min-w-0 flex-1 font-mono font-semibold break-all">{value}</dd>
+      <dd className="min-w-0 flex-1 font-mono font-semibold break-all">
+        {groups
+          ? groups.map((group, index) => (
+              <span key={index} className="mr-[0.6ch] inline-block last:mr-0">
+                {group}
+              </span>
+            ))
+          : value}
+        {note && <span className="mt-1 block font-sans text-sm font-normal text-muted">{note}</span>}
+      </dd>
       {hydrated && (
         <dd>
           <button
@@ -126,13 +144,13 @@ export function OrderPayment({ order, locale, payProblem }: { order: OrderView; 
         <div className="mt-3" data-testid="bank-transfer">
           <p>{t("order.payment.bankIntro")}</p>
           <dl className="mt-2 divide-y divide-brand-100">
-            <CopyableValue label={t("order.payment.iban")} value={payment.bankTransfer.iban} />
+            <CopyableValue label={t("order.payment.iban")} value={compactIban(payment.bankTransfer.iban)} groups={ibanGroups(payment.bankTransfer.iban)} />
             <CopyableValue label={t("order.payment.holder")} value={payment.bankTransfer.beneficiary} />
             <div className="flex flex-wrap gap-x-3 py-2">
               <dt className="w-full text-sm text-muted sm:w-28">{t("order.payment.bank")}</dt>
               <dd className="font-semibold">{payment.bankTransfer.bankName}</dd>
             </div>
-            <CopyableValue label={t("order.payment.reason")} value={payment.bankTransfer.reason} />
+            <CopyableValue label={t("order.payment.reason")} value={payment.bankTransfer.reason} note={t("order.payment.reasonNote")} />
             <CopyableValue label={t("order.payment.amount")} value={formatMoney(payment.bankTransfer.amountCents, locale, "EUR")} />
             {payment.bankTransfer.dueAt && (
               <div className="flex flex-wrap gap-x-3 py-2">

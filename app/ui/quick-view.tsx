@@ -152,9 +152,9 @@ function CartOutcome({ variantId }: { variantId: number | undefined }) {
   const toasts = fetcher.state === "idle" ? (fetcher.data?.toasts ?? []) : [];
   return (
     <div role="status">
-      {toasts.map((toast) => (
+      {toasts.map((toast, index) => (
         <p
-          key={toast.message}
+          key={`${index}:${toast.message}`}
           className={`mb-3 rounded-xl px-3 py-2 text-sm font-semibold ${toast.kind === "error" ? "bg-coral-50 text-coral-700" : toast.kind === "warning" ? "bg-sun-50 text-ink" : "bg-brand-50 text-brand-900"}`}
         >
           {toast.message}

@@ -41,7 +41,8 @@ function SuggestionOption({ suggestion, id, active, onPick }: { suggestion: Sear
  * before and without JavaScript. With JavaScript it is an ARIA combobox: products are suggested
  * while typing (GET /search/suggest?q=), arrow keys move through them, Enter opens the chosen one,
  * Escape closes the list, and a polite live region says how many there are.
- * `action` searches another listing (a category page searches within its category).
+ * `action` searches another listing (a category page searches within its category); a narrow column
+ * passes a shorter `placeholder` that fits it whole.
  */
 export function SearchBox({
   locale,
@@ -49,12 +50,14 @@ export function SearchBox({
   action,
   defaultValue = "",
   label,
+  placeholder,
 }: {
   locale: Locale;
   className?: string;
   action?: string;
   defaultValue?: string;
   label?: string;
+  placeholder?: string;
 }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
@@ -138,7 +141,7 @@ export function SearchBox({
         required
         maxLength={maxLength}
         autoComplete="off"
-        placeholder={t("search.placeholder")}
+        placeholder={placeholder ?? t("search.placeholder")}
         value={value}
         onChange={(event) => {
           setValue(event.currentTarget.value);

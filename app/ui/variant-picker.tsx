@@ -241,7 +241,7 @@ export function ProductPurchase({
         >
           {product.personalisation && stock > 0 && (
             <div className="basis-full">
-              <PersonalisationFields personalisation={product.personalisation} idPrefix={idPrefix} />
+              <PersonalisationFields personalisation={product.personalisation} idPrefix={idPrefix} variantId={variant.id} />
             </div>
           )}
           <QuantityStepper

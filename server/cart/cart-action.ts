@@ -41,7 +41,7 @@ export function cartErrorMessage(locale: Locale, error: CartErrorCode, maxAddabl
 
 /** A refusal with its message; the SPEC.md conflict texts stay on screen until closed. */
 export function cartFailure(error: CartErrorCode, message: string): CartActionFailure {
-  const toast: FlashToast = { kind: "error", message, ...(persistentCartErrors.has(error) ? { persistent: true } : {}) };
+  const toast: FlashToast = { kind: "error", message, error, ...(persistentCartErrors.has(error) ? { persistent: true } : {}) };
   return { ok: false, error, message, toast, toasts: [toast] };
 }
 

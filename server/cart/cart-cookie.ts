@@ -14,7 +14,8 @@ export const cartCookieMaxAgeSeconds = 90 * 24 * 60 * 60;
 const flashMaxAgeSeconds = 60;
 
 export type CookieOptions = { secure: boolean };
-export type FlashToast = { kind: "success" | "warning" | "error" | "info"; message: string; persistent?: boolean };
+/** `error`: the cart's refusal code, so the page can also mark the field it is about (the personalisation texts). */
+export type FlashToast = { kind: "success" | "warning" | "error" | "info"; message: string; persistent?: boolean; error?: string };
 
 /** A key of its own for the cart cookie, derived from the shop secret (never the secret itself). */
 export function cartCookieKey(secret: string): Buffer {
@@ -111,7 +112,12 @@ export function readFlashCookie(cookieHeader: string | null, key: Buffer): Flash
           typeof toast === "object" && toast !== null && toastKinds.has(toast.kind) && typeof toast.message === "string",
       )
       .slice(0, 4)
-      .map((toast) => ({ kind: toast.kind, message: toast.message, ...(toast.persistent ? { persistent: true } : {}) }));
+      .map((toast) => ({
+        kind: toast.kind,
+        message: toast.message,
+        ...(toast.persistent ? { persistent: true } : {}),
+        ...(typeof toast.error === "string" && /^[a-z-]{1,40}$/.test(toast.error) ? { error: toast.error } : {}),
+      }));
   } catch {
     return [];
   }

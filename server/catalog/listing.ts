@@ -5,7 +5,7 @@
  */
 import { localeOfPath } from "#app/lib/locale.ts";
 import { ListingParams, type ListingGroup, type ListingSort } from "./listing.inputs";
-import { isOneSize } from "#app/lib/sizes.ts";
+import { formatSize, isOneSize } from "#app/lib/sizes.ts";
 import { normaliseSearchText } from "./search";
 
 /** DECISIONS.md: 24 per page, 6 rows of 4 on large screens. */
@@ -206,7 +206,12 @@ export function buildFacetOptions({
       facets.colours = toOptions(byValue(values), facetCounts, applied.colours);
     } else {
       const values = [...new Set([...facetCounts.keys(), ...applied.sizes])].filter((size) => !isOneSize(size)).sort(compareSizes);
-      facets.sizes = toOptions(byValue(values), facetCounts, applied.sizes);
+      // Labelled as the product page prints them ("XL", not the stored "xl"); the value stays as stored.
+      facets.sizes = toOptions(
+        values.map((value) => ({ value, key: value, label: formatSize(value) })),
+        facetCounts,
+        applied.sizes,
+      );
     }
   }
   return facets;

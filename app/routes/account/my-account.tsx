@@ -187,8 +187,9 @@ export default function MyAccountPage({ loaderData, actionData }: Route.Componen
         </Section>
         <Section id="security" title={t("myAccount.security.title")}>
           <div className="grid gap-10 lg:grid-cols-2">
-            <ChangeEmailForm key={done ?? ""} currentEmail={profile.email} state={stateOf("email")} locale={locale} />
-            <ChangePasswordForm key={done ?? ""} hasPassword={profile.hasPassword} oidcName={oidcName} state={stateOf("password")} limits={limits} locale={locale} />
+            {/* Remounted (fields emptied) after each change the page reports; siblings need keys of their own. */}
+            <ChangeEmailForm key={`email:${done ?? ""}`} currentEmail={profile.email} state={stateOf("email")} locale={locale} />
+            <ChangePasswordForm key={`password:${done ?? ""}`} hasPassword={profile.hasPassword} oidcName={oidcName} state={stateOf("password")} limits={limits} locale={locale} />
             <LogOutEverywhereForm locale={locale} />
           </div>
         </Section>

@@ -256,8 +256,8 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
               </h2>
               <p className="mt-2">{t("admin.product.lowest30", { price: money(lowestPriceCents) })}</p>
               <ul className="mt-2 text-sm">
-                {prices.map((row) => (
-                  <li key={row.recordedAt}>
+                {prices.map((row, index) => (
+                  <li key={`${index}:${String(row.recordedAt)}`}>
                     {formatShopDateTime(row.recordedAt, locale)}: {money(row.priceCents)} → {money(row.effectivePriceCents)}
                   </li>
                 ))}

@@ -140,8 +140,9 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
               <>
                 <h2 className="mt-3 font-semibold">{t("basket.refusedTitle")}</h2>
                 <ul className="mt-1 list-disc space-y-1 pl-5 text-sm">
-                  {actionData.problems.map((problem) => (
-                    <li key={problem.name}>
+                  {actionData.problems.map((problem, index) => (
+                    // Two sizes of one product share its name.
+                    <li key={`${index}:${problem.name}`}>
                       {problem.added > 0 ? t("basket.reducedLine", problem) : problem.name}: {problem.message}
                     </li>
                   ))}

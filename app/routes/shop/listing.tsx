@@ -279,6 +279,7 @@ function ProductListingPage({ loaderData }: { loaderData: ReturnType<typeof list
             action={loaderData.path}
             defaultValue={search?.text ?? ""}
             label={t("listing.searchHere")}
+            placeholder={t("listing.searchPlaceholder")}
             key={`${loaderData.path}?${search?.text ?? ""}`}
           />
           <ListingFilters action={loaderData.path} groups={loaderData.filterGroups} hiddenFields={loaderData.filterHiddenFields} activeCount={loaderData.activeFilters.length} />
