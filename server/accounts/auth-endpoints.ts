@@ -2,7 +2,7 @@
  * Which of better-auth's own endpoints answer over HTTP under /api/auth. Everything else the library
  * offers (update-user, delete-user, change-password, list-sessions, admin/*, ...) is closed: the shop's
  * pages reach those through `auth.api.*` on the server, behind their own forms, checks and audit rows.
- * An allow-list, so an endpoint a library upgrade adds stays closed. docs/decisions/XXXX-auth-endpoints-kept-open.md.
+ * An allow-list, so an endpoint a library upgrade adds stays closed. docs/decisions/0039-auth-endpoints-kept-open.md.
  */
 import { oidcProviderId } from "./auth";
 

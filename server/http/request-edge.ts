@@ -5,7 +5,7 @@
  * fields, JSON strings and keys, route parameters, the query). A refusal is a 4xx in the page's
  * language before anything is read from or written to the database: for a page, its error page
  * (app/root.tsx); for /api, `{ error: { code, message } }`; for other resource routes, a small page.
- * Why at the edge and not in each route's schema: docs/decisions/XXXX-refusals-at-the-edge.md.
+ * Why at the edge and not in each route's schema: docs/decisions/0036-refusals-at-the-edge.md.
  */
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { data, type ServerBuild } from "react-router";

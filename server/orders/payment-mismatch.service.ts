@@ -1,5 +1,5 @@
 /**
- * A card payment whose amount or currency is not the order's (docs/decisions/XXXX-payment-amount-rule.md):
+ * A card payment whose amount or currency is not the order's (docs/decisions/0040-payment-amount-rule.md):
  * the order is not marked paid; it is flagged for the staff with a status-history row (the status
  * stays) and the shop gets an e-mail. Flagging one session twice (redelivered or later events) does
  * nothing more.
