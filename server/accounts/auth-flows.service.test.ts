@@ -122,7 +122,10 @@ test("the 6th wrong password within a minute is refused, even a right one, until
     });
   }
   const sixth = await logIn(services, callerFor("/", { ip: "198.51.100.99" }), { email: newCustomer.email, password: newCustomer.password });
-  expect(sixth).toEqual({ ok: false, errors: { form: "auth.errors.tooManyAttempts" } });
+  expect(sixth).toEqual({ ok: false, errors: { form: "auth.errors.tooManyAttempts" }, retryAfterSeconds: expect.any(Number) });
+  // The answer says when to try again (the page sends it as Retry-After): within the minute of the window.
+  expect(sixth.ok === false && sixth.retryAfterSeconds).toBeGreaterThan(0);
+  expect(sixth.ok === false && sixth.retryAfterSeconds).toBeLessThanOrEqual(60);
   // Counted in the database, keyed by a hash of the address (never the address itself).
   const keys = await services.db.select({ key: rateLimits.key }).from(rateLimits).where(like(rateLimits.key, "login:account:%"));
   expect(keys).toHaveLength(1);
@@ -142,6 +145,7 @@ test("one address trying many accounts is stopped too", slow, async () => {
   expect(await logIn(services, callerFor("/", { ip: "192.0.2.50" }), { email: "other@example.com", password: "whatever-123" })).toEqual({
     ok: false,
     errors: { form: "auth.errors.tooManyAttempts" },
+    retryAfterSeconds: expect.any(Number),
   });
   expect(await logIn(services, callerFor("/", { ip: "192.0.2.51" }), { email: "other@example.com", password: "whatever-123" })).toEqual({
     ok: false,
@@ -194,6 +198,7 @@ test("reset requests are limited per account: the 4th within 15 minutes is refus
   expect(await requestPasswordReset(services, callerFor("/"), { email: "someone@example.com" })).toEqual({
     ok: false,
     errors: { form: "auth.errors.tooManyResetRequests" },
+    retryAfterSeconds: expect.any(Number),
   });
 });
 
