@@ -117,7 +117,7 @@ test("adding merges by product, colour, size and personalisation; anything else 
   await add(page, variantIdOf(frame.id), 1, { personalisation: personalised });
   await add(page, variantIdOf(frame.id), 1, { personalisation: { ...personalised, "personalisation.0": "Anna" } });
   await open(page, "/cart");
-  const lines = page.locator("main ul > li");
+  const lines = page.getByTestId("cart-lines").locator(":scope > li");
   await expect(lines).toHaveCount(5);
   await expect(cartLine(page, rainCover.name).getByTestId("line-quantity")).toContainText("3");
   const bags = cartLine(page, sleepingBag.name);
@@ -156,7 +156,7 @@ test("quantity limits: the server refuses what the browser would have disabled, 
   expect(strangeField.status).toBe(400);
 
   await open(page, "/cart");
-  await expect(page.locator("main ul > li")).toHaveCount(1);
+  await expect(page.getByTestId("cart-lines").locator(":scope > li")).toHaveCount(1);
   await expect(cartLine(page, organizer.name).getByTestId("line-quantity")).toContainText("3");
   await expect(page.getByRole("button", { name: `Aggiungi un ${organizer.name}` })).toBeDisabled();
 });

@@ -97,7 +97,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                   {t("cart.giftList", { title: cart.giftList.title, code: cart.giftList.code })}
                 </p>
               )}
-              <ul className="divide-y divide-brand-100">
+              <ul className="divide-y divide-brand-100" data-testid="cart-lines">
                 {lines.map((line) => (
                   <CartLineItem key={line.id} line={line} />
                 ))}
