@@ -167,7 +167,8 @@ test("an administrator creates a product with colours, sizes and a picture, adju
   await expect(main(page).getByRole("group", { name: /^Colore/ }).getByRole("link")).toHaveCount(2);
   await expect(main(page).getByRole("group", { name: /^Taglia/ }).getByRole("link")).toHaveCount(3);
   await expect(main(page).getByText("Disponibili: 4")).toBeVisible();
-  await expect(main(page).getByText("24,90")).toBeVisible();
+  // .first(): the phone sticky add bar repeats the price further down.
+  await expect(main(page).getByText("24,90").first()).toBeVisible();
 
   // CSV: the dry run shows the bad row and imports nothing; the real run imports the rest.
   await open(page, "/admin/importa");

@@ -159,7 +159,7 @@ test.describe("the newsletter, with its mail through a local SMTP server", () =>
     await expect(plain).toHaveURL(`${shop.baseUrl}/en/newsletter`);
     await expect(plain.getByRole("status").filter({ hasText: t.sent })).toBeVisible();
     await plain.screenshot({ path: `${shots}/no-script-en-${testInfo.project.name}.png` });
-    await expectNoAxeViolations(plain);
+    // No axe here: it runs as a script in the page, which this context does not allow (it never answers).
     await noScript.close();
 
     const mail = await optInMail(email, t.subject);
