@@ -56,8 +56,14 @@ async function makePublicGiftList(baseUrl) {
   const password = "Tr3no-Blu-Vesuvio";
   const auth = (action, body) =>
     fetch(`${baseUrl}/api/auth/${action}`, { method: "POST", headers: { Origin: baseUrl, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const signedUp = await auth("sign-up/email", { name: "Anna Esposito", email, password });
-  if (!signedUp.ok) throw new Error(`sign-up answered ${signedUp.status}: ${await signedUp.text()}`);
+  // The shop's own registration form (better-auth's sign-up endpoint is closed, decision 0039).
+  const signedUp = await fetch(`${baseUrl}/login-register`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: baseUrl },
+    body: new URLSearchParams({ intent: "register", name: "Anna Esposito", email, password, passwordConfirm: password, privacy: "on" }),
+  });
+  if (signedUp.status >= 400) throw new Error(`sign-up answered ${signedUp.status}: ${await signedUp.text()}`);
   const token = (await auth("sign-in/email", { email, password })).headers.get("set-auth-token");
   if (!token) throw new Error("sign-in gave no token");
   const call = async (apiPath, body) => {
