@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link } from "react-router";
-import { isEdgeRefusalData } from "#app/lib/edge-refusal.ts";
 import { localizedHref } from "#app/lib/locale.ts";
-import { EdgeRefusalPage } from "#app/ui/edge-refusal-page.tsx";
+import { ErrorPage } from "#app/ui/error-page.tsx";
 import { LoginRequiredPage } from "#app/ui/login-required-page.tsx";
 
 /** Every /admin page: a customer gets "reserved for the shop's staff" (403); a visitor the login page (401). */
@@ -20,15 +19,6 @@ export function AdminErrorBoundary({ error }: { error: unknown }) {
     );
   }
   if (isRouteErrorResponse(error) && error.status === 401) return <LoginRequiredPage />;
-  if (isRouteErrorResponse(error) && isEdgeRefusalData(error.data)) return <EdgeRefusalPage refusal={error.data} />;
-  // A post to a back-office page that takes none (React Router's 405): a refusal, not a failure of the page.
-  if (isRouteErrorResponse(error) && error.status === 405) {
-    return (
-      <EdgeRefusalPage
-        refusal={{ edgeRefusal: "method-not-allowed", title: t("errors.badRequestTitle"), message: t("errors.methodNotAllowedBody") }}
-      />
-    );
-  }
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <div className="mx-auto max-w-xl px-4 py-16 text-center">
@@ -36,5 +26,7 @@ export function AdminErrorBoundary({ error }: { error: unknown }) {
       </div>
     );
   }
-  throw error;
+  // Anything else (a refusal at the edge, a post to a page that takes none, a bug) as every page shows it: a
+  // boundary that rethrows during the server's render answers a bare 500.
+  return <ErrorPage error={error} />;
 }

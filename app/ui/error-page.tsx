@@ -50,7 +50,7 @@ export function ErrorPage({ error }: { error: unknown }) {
   return (
     <div className="mx-auto max-w-xl px-4 py-16 text-center">
       <h1 className="text-3xl font-bold">{t(errorPageTitleKey[kind])}</h1>
-      <p className="mt-4 text-muted">{t(bodyKey[kind])}</p>
+      <p className="mt-4 text-muted">{t(isRouteErrorResponse(error) && error.status === 405 ? "errors.methodNotAllowedBody" : bodyKey[kind])}</p>
       <Link to={localizedHref("/", locale)} className="btn-primary mt-8">
         {t("errors.home")}
       </Link>

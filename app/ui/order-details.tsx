@@ -75,7 +75,6 @@ export function OrderDelivery({ order, shop }: { order: OrderView; shop: ShopIde
   );
 }
 
-/** A value to type into the bank's form, with a copy button once JavaScript runs. */
 /** An IBAN as banks' forms take it: no spaces, capitals. */
 const compactIban = (iban: string) => iban.replace(/\s+/g, "").toUpperCase();
 /** An IBAN in groups of four, as it is printed for reading. */

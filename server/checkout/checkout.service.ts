@@ -53,8 +53,7 @@ import {
   type PaymentMethod,
 } from "./checkout";
 import type { CheckoutInput } from "./checkout.inputs";
-import { estimateDelivery, longestPreorderDays, type DeliveryEstimate } from "./delivery-estimate";
-import { getDeliveryCalendar } from "./delivery-estimate.service";
+import { deliveryCalendarKeys, deliveryCalendarOf, estimateDelivery, longestPreorderDays, type DeliveryEstimate } from "./delivery-estimate";
 
 export type CheckoutSummary = {
   cart: CartView;
@@ -145,11 +144,11 @@ export async function getCheckoutSummary(
     cardPayments?: boolean;
   },
 ): Promise<CheckoutSummary> {
-  const [cart, settings, calendar] = await Promise.all([
+  const [cart, settings] = await Promise.all([
     getCartView(db, { cartId: args.cartId, locale: args.locale, now: args.now }),
-    getSettings(db, ["delivery", "bankTransfer"]),
-    getDeliveryCalendar(db),
+    getSettings(db, ["delivery", "bankTransfer", ...deliveryCalendarKeys]),
   ]);
+  const calendar = deliveryCalendarOf(settings);
   const giftList = cart.giftList && args.cartId ? await giftListCheckoutOf(db, args.cartId, settings.delivery) : null;
   const typedPostcode = args.postcode && /^[0-9]{5}$/.test(args.postcode.trim()) ? args.postcode.trim() : null;
   const postcode = giftList ? giftList.postcode : typedPostcode;
@@ -334,7 +333,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       ? await savedAddressOf(tx, args.userId, input.savedAddressId)
       : typedAddressOf(input);
   if (address === "not-found") return { ok: false, error: "address-not-found" };
-  const settings = await getSettings(tx, ["delivery", "bankTransfer"]);
+  const settings = await getSettings(tx, ["delivery", "bankTransfer", ...deliveryCalendarKeys]);
   const deliveryMethod = giftList ? giftListDeliveryMethod(settings.delivery, address?.postcode ?? null) : input.deliveryMethod;
   const quote = quoteDeliveries(settings.delivery, {
     postcode: address?.postcode ?? null,
@@ -345,7 +344,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     return { ok: false, error: "payment-not-allowed" };
   }
   const giftNote = giftList ? await giftNoteOfCart(tx, cart.id) : { giverName: null, giftMessage: null };
-  const estimate = estimateDelivery({ now, method: deliveryMethod, preorderDays: longestPreorderDays([...display.values()]), calendar: await getDeliveryCalendar(tx) });
+  const estimate = estimateDelivery({ now, method: deliveryMethod, preorderDays: longestPreorderDays([...display.values()]), calendar: deliveryCalendarOf(settings) });
 
   const priced = lines.map((line) => {
     const variant = display.get(line.variantId)!;

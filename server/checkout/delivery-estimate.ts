@@ -4,13 +4,20 @@
  * Product page, cart, checkout, order and its mail all ask this one function.
  */
 import { addDays, isItalianPublicHoliday, isoWeekdayOf, italianDayOf, italianTimeOf } from "#app/lib/shop-calendar.ts";
-import type { DeliveryTimesSettings, OpeningHours } from "#server/settings/settings.ts";
+import type { DeliveryTimesSettings, OpeningHours, Settings } from "#server/settings/settings.ts";
 import type { DeliveryMethod } from "./checkout";
 
 /** Calendar days "YYYY-MM-DD", first and last of the window (the same day for a collection). */
 export type DeliveryEstimate = { method: DeliveryMethod; from: string; to: string };
 
 export type DeliveryCalendar = { times: DeliveryTimesSettings; openingHours: OpeningHours };
+
+/** The settings keys the promise is computed from; callers read them with the others they need, in one query. */
+export const deliveryCalendarKeys = ["deliveryTimes", "shop"] as const;
+
+export function deliveryCalendarOf(settings: Pick<Settings, (typeof deliveryCalendarKeys)[number]>): DeliveryCalendar {
+  return { times: settings.deliveryTimes, openingHours: settings.shop.openingHours };
+}
 
 /** Couriers deliver Monday to Friday. */
 const courierWeekdays = new Set([1, 2, 3, 4, 5]);

@@ -11,10 +11,9 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { data, type ServerBuild } from "react-router";
 import type { EdgeRefusal, EdgeRefusalData } from "#app/lib/edge-refusal.ts";
 import { localeOfPath, type Locale } from "#app/lib/locale.ts";
-import messagesEn from "#messages/en.json" with { type: "json" };
-import messagesIt from "#messages/it.json" with { type: "json" };
 import { apiEndpoints } from "#server/api/api-registry.ts";
 import { errorResponse, localeOfRequest, maxApiBodyBytes, apiFailure, type ApiFailure } from "#server/api/api-http.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
 import { smallPageHtml } from "./unavailable";
 
 /** Form posts of the pages (not uploads): far above any form of the shop, far below what would hurt. */
@@ -51,11 +50,11 @@ const apiCodeOf = {
 } as const satisfies Record<EdgeRefusal, ApiFailure["code"]>;
 
 function refusalTexts(locale: Locale, refusal: EdgeRefusal): EdgeRefusalData {
-  const { errors, notFound } = locale === "en" ? messagesEn : messagesIt;
-  if (refusal === "not-found") return { edgeRefusal: refusal, title: notFound.title, message: notFound.body };
+  const t = getTranslator(locale);
+  if (refusal === "not-found") return { edgeRefusal: refusal, title: t("notFound.title"), message: t("notFound.body") };
   const message =
-    refusal === "payload-too-large" ? errors.tooLargeBody : refusal === "method-not-allowed" ? errors.methodNotAllowedBody : errors.badRequestBody;
-  return { edgeRefusal: refusal, title: errors.badRequestTitle, message };
+    refusal === "payload-too-large" ? "errors.tooLargeBody" : refusal === "method-not-allowed" ? "errors.methodNotAllowedBody" : "errors.badRequestBody";
+  return { edgeRefusal: refusal, title: t("errors.badRequestTitle"), message: t(message) };
 }
 
 const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");

@@ -79,12 +79,12 @@ export type OrderView = {
   history: { status: OrderStatus; at: Date; note: string | null }[];
 };
 
-/** The reason customers write on their bank transfer (the same in both languages: the shop reads it). */
 /** An order still on its way to the customer: its promised delivery is worth showing. */
 function awaitsDelivery(status: OrderStatus): boolean {
   return status === "awaiting_payment" || status === "paid" || status === "preparing" || status === "shipped" || status === "ready_for_collection";
 }
 
+/** The reason customers write on their bank transfer (the same in both languages: the shop reads it). */
 function bankTransferReason(orderNumber: number): string {
   return `Ordine ${orderNumber}`;
 }

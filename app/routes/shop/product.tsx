@@ -12,7 +12,7 @@ import {
   type JsonLd,
   type ProductAvailability,
 } from "#app/lib/structured-data.ts";
-import { findVariant, getAvailability, getInitialSelection, getSelectionSearch, type VariantSelection } from "#app/lib/variant-selection.ts";
+import { findVariant, getAvailability, getInitialSelection, getPreorderDays, getSelectionSearch, type Availability, type VariantSelection } from "#app/lib/variant-selection.ts";
 import { GiftListSelector } from "#app/ui/gift-list-selector.tsx";
 import { MailIcon, StarRatingIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { categoryHref } from "#app/ui/mega-menu.tsx";
@@ -24,7 +24,6 @@ import { whatsappHref } from "#app/ui/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { parseProductId } from "#server/catalog/product.ts";
-import type { Availability } from "#app/lib/variant-selection.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { getProductCards } from "#server/catalog/product-card.ts";
@@ -35,7 +34,6 @@ import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { promiseDelivery } from "#server/checkout/delivery-estimate.ts";
 import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.ts";
-import { getPreorderDays } from "#app/lib/variant-selection.ts";
 import type { Route } from "./+types/product";
 import type { MessagesHandle } from "#app/lib/route-messages.ts";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
@@ -53,7 +51,8 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   const { db } = services;
   const locale = localeOfPath(url.pathname);
   const now = new Date();
-  const product = await getProductPage(db, id, locale, now);
+  // The promise's settings are read beside the product, not after it.
+  const [product, calendar] = await Promise.all([getProductPage(db, id, locale, now), getDeliveryCalendar(db)]);
   if (!product) throw data(null, { status: 404 });
   const related = await getProductCards(db, { productIds: product.relatedIds, locale, now });
   // The gift-list selector lists a logged-in customer's open lists (SPEC.md section 6).
@@ -62,7 +61,6 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
   // One promise per pre-order lead among the sizes: choosing a size picks its line without a request.
-  const calendar = await getDeliveryCalendar(db);
   const shopNow = shopNowOf(services, request);
   const leads = new Set(product.variants.map((variant) => getPreorderDays(variant) ?? 0));
   const deliveryPromises = Object.fromEntries([...leads].map((days) => [String(days), promiseDelivery({ now: shopNow, preorderDays: days, calendar })]));
