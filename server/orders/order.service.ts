@@ -83,6 +83,22 @@ async function moveOrder(
   return true;
 }
 
+/**
+ * A note in the order's history that moves nothing (the status stays), once: the same note twice adds
+ * nothing. Returns the locked order when the note was added now, null when it was there already (or no order).
+ */
+export async function addOrderNote(tx: Db, args: { orderId: string; note: string; now: Date }): Promise<LockedOrder | null> {
+  const order = await lockOrder(tx, args.orderId);
+  if (!order) return null;
+  const [earlier] = await tx
+    .select({ id: orderStatusHistory.id })
+    .from(orderStatusHistory)
+    .where(and(eq(orderStatusHistory.orderId, order.id), eq(orderStatusHistory.note, args.note)));
+  if (earlier) return null;
+  await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, note: args.note, actorUserId: null, createdAt: args.now });
+  return order;
+}
+
 /** Marks the payment row of this provider (and session) succeeded, or records one. */
 async function recordPayment(tx: Db, order: LockedOrder, args: { provider: string; providerRef: string | null; amountCents: number; now: Date }) {
   const match = args.providerRef

@@ -11,24 +11,15 @@ import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory } from "#server/db/schema.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import { addOrderNote } from "./order.service";
 
 export type PaymentMismatch = { orderId: string; provider: string; providerRef: string; amountCents: number; currency: string; now: Date; publicUrl: string };
 
 /** True when the order was flagged now, false when this session had already flagged it. */
 export async function flagPaymentMismatch(tx: Db, args: PaymentMismatch): Promise<boolean> {
-  const [order] = await tx
-    .select({ id: orders.id, number: orders.number, status: orders.status, totalCents: orders.totalCents })
-    .from(orders)
-    .where(eq(orders.id, args.orderId))
-    .for("update");
-  if (!order) return false;
   const note = paymentMismatchNote({ provider: args.provider, amountCents: args.amountCents, currency: args.currency, ref: args.providerRef });
-  const [earlier] = await tx
-    .select({ id: orderStatusHistory.id })
-    .from(orderStatusHistory)
-    .where(and(eq(orderStatusHistory.orderId, order.id), eq(orderStatusHistory.note, note)));
-  if (earlier) return false;
-  await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, note, actorUserId: null, createdAt: args.now });
+  const order = await addOrderNote(tx, { orderId: args.orderId, note, now: args.now });
+  if (!order) return false;
   const { shop } = await getSettings(tx, ["shop"]);
   // For the staff, in the shop's language: what came, what was due, and where to act.
   const paid = args.currency === "eur" ? formatMoney(args.amountCents, "it") : `${args.amountCents} ${args.currency.toUpperCase()} (unità minime)`;
