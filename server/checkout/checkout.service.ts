@@ -43,7 +43,6 @@ import {
   orderTotals,
   paymentDueAt,
   paymentFeeCents,
-  paymentMethods,
   quantitiesPerVariant,
   quoteDeliveries,
   shortages,
@@ -167,10 +166,7 @@ export async function getCheckoutSummary(
   }));
   const wantedDelivery = giftList ? giftList.method : args.delivery;
   const quote = deliveries.find((candidate) => candidate.method === wantedDelivery && candidate.available) ?? null;
-  const paymentOptions = { giftList: Boolean(giftList), cardPayments: args.cardPayments };
-  const allowedPayments = quote
-    ? allowedPaymentMethods(quote.method, paymentOptions)
-    : paymentMethods.filter((method) => args.cardPayments !== false || method !== "card");
+  const allowedPayments = allowedPaymentMethods(quote?.method ?? null, { giftList: Boolean(giftList), cardPayments: args.cardPayments });
   const payment = args.payment && allowedPayments.includes(args.payment) ? args.payment : null;
   const code =
     args.discountCode && cart.lines.length > 0

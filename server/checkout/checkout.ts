@@ -68,11 +68,17 @@ type PaymentOptions = { giftList?: boolean; cardPayments?: boolean };
 /**
  * Card (when someone takes cards) and bank transfer always; cash on delivery with a home delivery; pay in
  * shop with collection. A gift-list order never goes cash on delivery: it is delivered to the list's
- * family, not to the giver who pays.
+ * family, not to the giver who pays. No delivery chosen yet (null): every method the shop may offer.
  */
-export function allowedPaymentMethods(delivery: DeliveryMethod, options: PaymentOptions = {}): PaymentMethod[] {
+export function allowedPaymentMethods(delivery: DeliveryMethod | null, options: PaymentOptions = {}): PaymentMethod[] {
   const methods: PaymentMethod[] =
-    delivery === "collection" ? ["card", "bank_transfer", "in_shop"] : options.giftList ? ["card", "bank_transfer"] : ["card", "cash_on_delivery", "bank_transfer"];
+    delivery === null
+      ? [...paymentMethods]
+      : delivery === "collection"
+        ? ["card", "bank_transfer", "in_shop"]
+        : options.giftList
+          ? ["card", "bank_transfer"]
+          : ["card", "cash_on_delivery", "bank_transfer"];
   return options.cardPayments === false ? methods.filter((method) => method !== "card") : methods;
 }
 
