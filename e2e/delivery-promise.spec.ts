@@ -14,7 +14,7 @@ import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 const expect = baseExpect.configure({ timeout: 15_000 });
 // Many full pages, an order and a back-office login per test on a busy 2-core machine.
-test.describe.configure({ timeout: 360_000 });
+test.describe.configure({ timeout: 120_000 });
 
 const fridayEvening = "2027-11-26T19:30:00+01:00";
 const immacolataEve = "2027-12-07T10:00:00+01:00";

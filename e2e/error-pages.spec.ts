@@ -20,7 +20,7 @@ async function postForm(page: Page, url: string, fields: Record<string, string>)
 }
 
 // Three posts and their pages per test, on 2 shared cores.
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 60_000 });
 
 const rawKey = /\b[a-z]+[A-Z]\w*\.[a-z]\w*\b/;
 

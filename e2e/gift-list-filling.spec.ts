@@ -83,7 +83,7 @@ for (const locale of ["it", "en"] as const) {
     page,
     expectNoAxeViolations,
   }, testInfo) => {
-    test.setTimeout(420_000);
+    test.setTimeout(120_000);
     const title = `Lista ${locale} ${crypto.randomBytes(3).toString("hex")}`;
     await createList(page, locale, title);
     const listCard = page.getByRole("article", { name: title });
@@ -148,7 +148,7 @@ for (const locale of ["it", "en"] as const) {
 }
 
 test("without JavaScript, a card's add button posts and comes back with the toast and the new total", async ({ browser, signedIn, baseURL }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(60_000);
   const context = await browser.newContext({ javaScriptEnabled: false, storageState: signedIn!.storageState, baseURL });
   const page = await context.newPage();
   const title = `Lista senza JS ${crypto.randomBytes(3).toString("hex")}`;

@@ -49,7 +49,7 @@ const texts = {
 } as const;
 
 test.describe("the newsletter, with its mail through a local SMTP server", () => {
-  test.describe.configure({ mode: "serial", timeout: 600_000 });
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
   // An empty address is answered 400 (bad input), which Chromium logs as a failed resource.
   test.use({ allowedBrowserErrors: [/status of 400 \(Bad Request\)/] });
   let shop: PeerShop;

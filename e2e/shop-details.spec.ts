@@ -56,7 +56,7 @@ const main = (page: Page) => page.getByRole("main");
 const afterPost = { timeout: 20_000 };
 
 // Each journey posts and reloads several pages and runs axe on them.
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 60_000 });
 
 // The cart's refusal of an empty personalisation is a 400 answer, which Chromium logs as a failed load.
 test.use({ allowedBrowserErrors: [/Failed to load resource: the server responded with a status of 400/] });
