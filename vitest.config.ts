@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Unit and integration tests (Playwright journeys in e2e/ have their own runner).
@@ -9,15 +9,22 @@ import { defineConfig } from "vitest/config";
  */
 const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "tests/**/*.test.ts", "config/**/*.test.ts"];
 
-/** A test opens a database through tests/db.ts (directly or through another #tests/ helper). */
+/** A test opens a database through tests/db.ts (directly or through another tests/ helper). */
 function opensDatabase(file: string) {
-  return /createTestDb|#tests\/|tests\/db/.test(fs.readFileSync(file, "utf8"));
+  return /createTestDb|#tests\/|tests\/db|from "\.\.?\/(db|in-process-shop)"/.test(fs.readFileSync(file, "utf8"));
 }
 
 /** Per project: it migrates that project's template database (see tests/db.global-setup.ts). */
 const globalSetup = ["tests/db.global-setup.ts"];
 
 const databaseTestFiles = fs.globSync(testFiles).filter(opensDatabase);
+
+/**
+ * The security sweeps walk every route through the whole app to test its HTTP edge, not the database: they
+ * run once, on PostgreSQL when the run has it (`npm test` says so to its PGlite step), else on PGlite.
+ */
+const securitySweeps = databaseTestFiles.filter((file) => file.startsWith("tests/security/"));
+const sweepsOnPostgres = Boolean(process.env.TEST_DATABASE_URL) || process.env.SECURITY_SWEEPS_ON_POSTGRES === "true";
 
 export default defineConfig({
   test: {
@@ -28,7 +35,7 @@ export default defineConfig({
     testTimeout: 15_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: "pglite", include: testFiles, globalSetup } },
+      { extends: true, test: { name: "pglite", include: testFiles, exclude: [...configDefaults.exclude, ...(sweepsOnPostgres ? securitySweeps : [])], globalSetup } },
       ...(process.env.TEST_DATABASE_URL
         ? [{ extends: true, test: { name: "postgres", include: databaseTestFiles, globalSetup } }]
         : []),

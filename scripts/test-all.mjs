@@ -22,10 +22,12 @@ try {
     return checkResult(typegen === 0 && (await run("typecheck", "npx", ["tsc"])) === 0);
   });
 
-  await step("vitest on PGlite", () => vitest("pglite", { TEST_DATABASE_URL: "" }));
+  const postgresUrl = process.env.TEST_DATABASE_URL || ((await answers("127.0.0.1", 5432)) ? defaultPostgresUrl : undefined);
+  // The security sweeps test the HTTP edge: once, in the PostgreSQL step (vitest.config.ts).
+  await step("vitest on PGlite", () => vitest("pglite", { TEST_DATABASE_URL: "", SECURITY_SWEEPS_ON_POSTGRES: postgresUrl ? "true" : "false" }));
 
   await step("vitest on PostgreSQL", async () => {
-    const url = process.env.TEST_DATABASE_URL || ((await answers("127.0.0.1", 5432)) ? defaultPostgresUrl : undefined);
+    const url = postgresUrl;
     if (!url) {
       const where = process.env.CI === "true" ? "CI must run the suite on PostgreSQL" : "start PostgreSQL or set TEST_DATABASE_URL";
       console.error(`\nFAILED: PostgreSQL is unreachable (TEST_DATABASE_URL unset, nothing on 127.0.0.1:5432): ${where}.`);
