@@ -189,7 +189,7 @@ test("registration refuses empty, mismatched and common passwords with messages 
   await expect(form.locator("input[name=password]")).toHaveAccessibleDescription(/Questa password è troppo comune o facile da indovinare/);
 });
 
-test("the 6th wrong password within a minute is refused with a clear message", async ({ page }) => {
+test("the 6th wrong password within a minute is refused with a clear message", { tag: "@server-rule" }, async ({ page }) => {
   const email = uniqueEmail("brute");
   await open(page, "/login-register");
   await register(page, { name: "Maria Rossi", email });
@@ -202,7 +202,7 @@ test("the 6th wrong password within a minute is refused with a clear message", a
   await expect(page).toHaveURL(/\/login-register/);
 });
 
-test("forgot password answers the same for any address; a bad reset link says so", async ({ page, expectNoAxeViolations }) => {
+test("forgot password answers the same for any address; a bad reset link says so", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
   await open(page, "/en/forgot-password");
   await page.getByRole("textbox", { name: "E-mail", exact: true }).fill(uniqueEmail("nobody"));
   await page.getByRole("button", { name: "Send the link" }).click();
@@ -216,7 +216,7 @@ test("forgot password answers the same for any address; a bad reset link says so
   await expectNoAxeViolations(page);
 });
 
-test("a customer who opens /admin gets the restricted page (403)", async ({ page }) => {
+test("a customer who opens /admin gets the restricted page (403)", { tag: "@server-rule" }, async ({ page }) => {
   const email = uniqueEmail("customer");
   await open(page, "/login-register?redirectTo=%2Fadmin");
   await register(page, { name: "Maria Rossi", email });

@@ -69,7 +69,7 @@ const csvBase = {
   is_preorder: "0",
 };
 
-test("an administrator creates a product with colours, sizes and a picture, adjusts its stock and imports a CSV and the old JSON", async ({ page, expectNoAxeViolations }) => {
+test("an administrator creates a product with colours, sizes and a picture, adjusts its stock and imports a CSV and the old JSON", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
   await open(page, "/admin/prodotti");
   await expect(page.getByRole("heading", { level: 1, name: "Prodotti" })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -232,7 +232,7 @@ test("an administrator creates a product with colours, sizes and a picture, adju
   await shot(page, "audit");
 });
 
-test("an administrator ships and refunds a card order, changes the opening hours, and finds gift lists and customers", async ({ page, adminShop, signedIn, expectNoAxeViolations }) => {
+test("an administrator ships and refunds a card order, changes the opening hours, and finds gift lists and customers", { tag: "@desktop-only" }, async ({ page, adminShop, signedIn, expectNoAxeViolations }) => {
   test.setTimeout(300_000);
   const adminName = signedIn!.name;
   // No sale yet in this shop: the dashboard says so instead of drawing an empty chart.

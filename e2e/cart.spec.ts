@@ -131,7 +131,7 @@ test("adding merges by product, colour, size and personalisation; anything else 
   await expect(page.getByRole("complementary")).toContainText("Personalizzazione");
 });
 
-test("quantity limits: the server refuses what the browser would have disabled, and nothing changes", async ({ page }) => {
+test("quantity limits: the server refuses what the browser would have disabled, and nothing changes", { tag: "@server-rule" }, async ({ page }) => {
   const organizerId = variantIdOf(organizer.id);
   for (const quantity of ["0", "-1", "1.5", "abc"]) {
     const refused = await postToCart(page, { intent: "add", variantId: organizerId, quantity });
@@ -204,7 +204,7 @@ test("without JavaScript a product is added, the page comes back with the toast,
   await context.close();
 });
 
-test("a forged cart cookie or another visitor's bare cart id is refused and a fresh cart starts", async ({ page, browser }) => {
+test("a forged cart cookie or another visitor's bare cart id is refused and a fresh cart starts", { tag: "@server-rule" }, async ({ page, browser }) => {
   await add(page, variantIdOf(rainCover.id));
   const [cookie] = (await page.context().cookies()).filter((candidate) => candidate.name === "cart");
   expect(cookie?.httpOnly).toBe(true);
@@ -223,7 +223,7 @@ test("a forged cart cookie or another visitor's bare cart id is refused and a fr
   await expect(cartLine(page, rainCover.name)).toBeVisible();
 });
 
-test("a cart shared as a link is copied into another visitor's cart with the stock rules", async ({ page, browser, expectNoAxeViolations }) => {
+test("a cart shared as a link is copied into another visitor's cart with the stock rules", { tag: "@server-rule" }, async ({ page, browser, expectNoAxeViolations }) => {
   await add(page, variantIdOf(rainCover.id), 2);
   await add(page, variantIdOf(organizer.id), 3);
   await open(page, "/cart");

@@ -130,7 +130,7 @@ test("the 'on sale' group shows only discounted products, and keeps the other ch
   await expectNoAxeViolations(page);
 });
 
-test("page numbers out of range and unknown choices are handled without an error", async ({ page, expectNoAxeViolations }) => {
+test("page numbers out of range and unknown choices are handled without an error", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
   await page.goto("/shop?page=99999");
   await expect(page.getByText("Pagina 8 di 8")).toBeVisible();
   await expect(page.getByRole("link", { name: "Pagina 8", exact: true })).toHaveAttribute("aria-current", "page");
@@ -145,7 +145,7 @@ test("page numbers out of range and unknown choices are handled without an error
 test.describe("unknown listings", () => {
   test.use({ allowedBrowserErrors: [/status of 404/] });
 
-  test("an unknown category, subcategory or brand is the 404 page", async ({ page, expectNoAxeViolations }) => {
+  test("an unknown category, subcategory or brand is the 404 page", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
     for (const path of ["/categoria/nope", "/sottocategoria/nope", "/marchi/nope", "/en/categoria/nope"]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
@@ -155,7 +155,7 @@ test.describe("unknown listings", () => {
   });
 });
 
-test("search: every word must match, plurals find singulars, typos still find the product", async ({ page, expectNoAxeViolations }) => {
+test("search: every word must match, plurals find singulars, typos still find the product", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
   // the list layout shows name, brand and short description: where the words may match
   await page.goto("/shop-grid-standard?fromsearch=true&search=passeggino%20chicco");
   await expect(page.getByRole("heading", { level: 1, name: "Risultati della ricerca" })).toBeVisible();
@@ -215,7 +215,7 @@ test("suggestions while typing: a listbox the arrow keys move through", async ({
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
 });
 
-test("SQL and HTML in a search are shown as typed and matched as plain words; a very long search is cut", async ({ page, expectNoAxeViolations }) => {
+test("SQL and HTML in a search are shown as typed and matched as plain words; a very long search is cut", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
   let dialogs = 0;
   page.on("dialog", (dialog) => {
     dialogs++;

@@ -273,7 +273,7 @@ for (const locale of ["it", "en"] as const) {
     await expectNoAxeViolations(page);
   });
 
-  test(`cash on delivery with collection is refused even when the form is forged (${locale})`, async ({ page }) => {
+  test(`cash on delivery with collection is refused even when the form is forged (${locale})`, { tag: "@server-rule" }, async ({ page }) => {
     await addToCart(page, variantIdOf(66));
     await open(page, localizedHref("/checkout", locale));
     const idempotencyKey = await page.locator("input[name=idempotencyKey]").inputValue();
@@ -322,7 +322,7 @@ for (const locale of ["it", "en"] as const) {
   });
 }
 
-test("the same checkout sent twice makes one order, and the order page is hidden from others", async ({ page, browser }) => {
+test("the same checkout sent twice makes one order, and the order page is hidden from others", { tag: "@server-rule" }, async ({ page, browser }) => {
   await addToCart(page, variantIdOf(67));
   await open(page, "/checkout");
   const idempotencyKey = await page.locator("input[name=idempotencyKey]").inputValue();
@@ -360,7 +360,7 @@ const scarceProducts = {
   phone: { id: 128, name: "Baby monitor video Chicco Video Baby Monitor Smart" },
 } as const;
 
-test("stock sold meanwhile: placing says which lines and how many are left", async ({ page, browser, expectNoAxeViolations }, testInfo) => {
+test("stock sold meanwhile: placing says which lines and how many are left", { tag: "@server-rule" }, async ({ page, browser, expectNoAxeViolations }, testInfo) => {
   const scarce = scarceProducts[testInfo.project.name as keyof typeof scarceProducts];
   await addToCart(page, variantIdOf(scarce.id), 5);
   await open(page, "/checkout");

@@ -11,8 +11,9 @@
  *   such test starts from that session's cookies; `signedIn` is the account. `signInAs(context, role)` signs
  *   a further browser context in with the same session. Journeys about logging in fill the forms instead
  *   (shop-helpers.ts).
- * - Two projects: desktop (1280x800) and phone (375x740) run every spec. Tag a test `@desktop-only` or
- *   `@phone-only` to keep it to one.
+ * - Two projects: desktop (1280x800) runs every spec, phone (375x740) what the screen decides, in Italian
+ *   (playwright.config.ts). Tag a test `@desktop-only` or `@phone-only` to keep it to one, `@server-rule`
+ *   when what it checks is the server's answer whatever the screen (a refusal, a 404, structured data).
  */
 import crypto from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";

@@ -349,7 +349,7 @@ test.describe.serial("a birth list from creation to gifts", () => {
   });
 });
 
-test("unknown codes and other customers: nothing is found or shown", async ({ page, expectNoAxeViolations }) => {
+test("unknown codes and other customers: nothing is found or shown", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
   test.setTimeout(90_000);
   expect((await open(page, "/lista-nascita/ZZZZZZZZ"))?.status()).toBe(404);
   expect((await open(page, "/lista-nascita/%3Cscript%3E"))?.status()).toBe(404);

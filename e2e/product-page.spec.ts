@@ -208,7 +208,7 @@ test("a related product opens as a fresh page: first colour, first picture, quan
   await expect(quantity(page)).toHaveValue("1");
 });
 
-test("structured data: Product with its EUR offer and rating, and Home > category > product breadcrumbs", async ({ page }) => {
+test("structured data: Product with its EUR offer and rating, and Home > category > product breadcrumbs", { tag: "@server-rule" }, async ({ page }) => {
   await page.goto("/product/184");
   const scripts = page.locator('script[type="application/ld+json"]');
   const blocks = (await scripts.allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);
@@ -248,7 +248,7 @@ test.describe("missing products", () => {
   test.use({ allowedBrowserErrors: [/status of 404/] });
 
   for (const id of ["999999", "abc", "-5", "12abc", "99999999999999999999"]) {
-    test(`/product/${id} answers the 404 page`, async ({ page, expectNoAxeViolations }) => {
+    test(`/product/${id} answers the 404 page`, { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
       const response = await page.goto(`/product/${id}`);
       expect(response?.status()).toBe(404);
       await expect(page.getByText("OPPS! Pagina o Prodotto non trovato")).toBeVisible();
@@ -305,7 +305,7 @@ test("quick view: opens by keyboard, changes colour and size, shows Out of Stock
   await expect(opener).toBeFocused();
 });
 
-test("quick view: the affiliate Buy now link opens in a new tab as a sponsored link", async ({ page }) => {
+test("quick view: the affiliate Buy now link opens in a new tab as a sponsored link", { tag: "@server-rule" }, async ({ page }) => {
   await page.goto("/shop?search=Goody");
   await main(page).getByRole("button", { name: /^Anteprima rapida di Passeggino leggero Chicco Goody/ }).click();
   const dialog = page.getByRole("dialog");

@@ -217,7 +217,7 @@ test("the product page's wishlist and compare buttons add once, with their toast
   }
 });
 
-test("corrupted browser storage is ignored: the lists start empty and work", async ({ page }) => {
+test("corrupted browser storage is ignored: the lists start empty and work", { tag: "@server-rule" }, async ({ page }) => {
   await page.addInitScript(() => window.localStorage.setItem("bimbi:saved-items", "{not json"));
   await page.goto("/wishlist");
   await expect(main(page).getByText(texts.it.wishlistEmpty)).toBeVisible();
@@ -231,7 +231,7 @@ test("corrupted browser storage is ignored: the lists start empty and work", asy
   expect(stored).toMatchObject({ wishlist: [66], compare: [66] });
 });
 
-test("the cookie policy lists every cookie the shop sets, with its technical name", async ({ page, expectNoAxeViolations }) => {
+test("the cookie policy lists every cookie the shop sets, with its technical name", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
   await saveWithoutJavaScript(page, "wishlist", [24]);
   // A post with a way back also leaves the toast for the next page in the flash cookie.
   await page.request.post("/compare", {
