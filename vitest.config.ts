@@ -5,9 +5,9 @@ import { defineConfig } from "vitest/config";
  * Unit and integration tests (Playwright journeys in e2e/ have their own runner).
  * Project "pglite": every test, databases on embedded PGlite.
  * Project "postgres" (only when TEST_DATABASE_URL is set): the tests that open a database
- * again, on real PostgreSQL. `#app/*`, `#server/*`, `#tests/*` resolve through package.json "imports".
+ * again, on real PostgreSQL. `#app/*`, `#common/*`, `#server/*`, `#tests/*` resolve through package.json "imports".
  */
-const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "tests/**/*.test.ts", "config/**/*.test.ts"];
+const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "common/**/*.test.ts", "tests/**/*.test.ts", "config/**/*.test.ts"];
 
 /** A test opens a database through tests/db.ts (directly or through another #tests/ helper). */
 function opensDatabase(file: string) {

@@ -7,11 +7,11 @@ import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleDataR
 import { requestContext } from "#server/http/context.ts";
 import { unavailableResponse } from "#server/http/unavailable.ts";
 import { getPageMessages } from "#server/i18n/page-messages.ts";
+import { localeOfPath } from "#common/locale.ts";
+import type { Messages } from "#common/messages.ts";
 import { serverI18nFor } from "./lib/i18n";
-import { localeOfPath } from "./lib/locale";
 import { handle as rootHandle } from "./root";
 import { NonceProvider } from "./lib/nonce";
-import type { Messages } from "./lib/route-messages";
 import { coalescedChunks } from "./lib/coalesced-chunks.server";
 import { scriptsAfterFirstPaint } from "./lib/scripts-after-first-paint.server";
 

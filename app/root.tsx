@@ -12,13 +12,15 @@ import { readGiftListFilling } from "#server/gift-lists/gift-list-filling-action
 import { getTranslator } from "#server/i18n/translator.ts";
 import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import { htmlLang, localeOfPath } from "#common/locale.ts";
+import type { MessagesHandle } from "#common/messages.ts";
+import { alternateLinks } from "#common/alternate-links.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
-import { htmlLang, localeOfPath } from "./lib/locale";
 import { useNonce } from "./lib/nonce";
 import { useRootData } from "./lib/root-data";
-import { useRouteMessages, type MessagesHandle } from "./lib/route-messages";
-import { alternateLinks, documentTitle } from "./lib/seo";
+import { useRouteMessages } from "./lib/route-messages";
+import { documentTitle } from "./lib/seo";
 import type { ShellUser } from "./ui/account-menu";
 import { IconSprite } from "./ui/icons";
 import { ErrorPage, errorPageKindOf, errorPageTitleKey, type ErrorPageKind } from "./ui/error-page";

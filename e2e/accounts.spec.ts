@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
-import { localizedHref } from "../app/lib/locale";
+import { localizedHref } from "../common/locale";
 import { localOidcIdentity, startLocalOidcProvider, type LocalOidcProvider } from "../server/accounts/local-oidc-provider";
 import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local-smtp-server";
 import { expect as baseExpect, test } from "./fixtures";

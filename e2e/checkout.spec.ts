@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
-import { localizedHref } from "../app/lib/locale";
+import { localizedHref } from "../common/locale";
 import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Issue 6, checkout and the order page. Products of the sample catalogue (server/catalog/sample-catalogue.ts),

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
-import { italianDayOf } from "../app/lib/shop-calendar";
+import { italianDayOf } from "../common/shop-calendar";
 import { expect as baseExpect, test } from "./fixtures";
 import { openHydrated as open } from "./shop-helpers";
 

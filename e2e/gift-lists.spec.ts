@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Browser, Cookie, Page } from "@playwright/test";
-import { italianDayOf } from "../app/lib/shop-calendar";
+import { italianDayOf } from "../common/shop-calendar";
 import { hasBackOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test } from "./fixtures";
 import { logIn, openHydrated as open, register } from "./shop-helpers";

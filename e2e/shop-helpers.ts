@@ -4,7 +4,7 @@
  * logging in start signed in instead (`test.use({ signedInAs: "customer" })`, e2e/fixtures.ts).
  */
 import { expect, type Page } from "@playwright/test";
-import type { Locale } from "../app/lib/locale";
+import type { Locale } from "../common/locale";
 import { sampleCatalogue } from "../server/catalog/sample-catalogue";
 
 /** Variant ids follow the seed's insertion order (products, then their variants, in catalogue order). */

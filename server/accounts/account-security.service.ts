@@ -4,7 +4,7 @@
  * these map its answers to the form's messages.
  */
 import { isAPIError } from "better-auth/api";
-import { localizedHref } from "#app/lib/locale.ts";
+import { localizedHref } from "#common/locale.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { auditLog } from "#server/db/schema.ts";
 import { DeleteAccountInput, ChangeEmailInput, ChangePasswordInput } from "./profile.inputs";

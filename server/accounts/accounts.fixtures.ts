@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { and, desc, eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, outboxEmails, users } from "#server/db/schema.ts";
 import { readEnv, type Env } from "#server/env.ts";

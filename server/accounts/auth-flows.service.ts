@@ -5,7 +5,7 @@
  * page must forward. Messages never say whether an address has an account.
  */
 import { isAPIError } from "better-auth/api";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { mergeCarts } from "#server/cart/cart.service.ts";
 import type { ShopServices } from "#server/http/context.ts";

@@ -10,7 +10,7 @@ import { addAddress, deleteAddress, getAddress, listAddresses, updateAddress, ty
 import { profileLimits } from "#server/accounts/profile.inputs.ts";
 import { getAccountProfile, updateProfile, type AccountProfile } from "#server/accounts/profile.service.ts";
 import type { Db } from "#server/db/client.ts";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { apiFailure, translateFieldErrors } from "./api-http";
 import { apiRoute, type ApiOutcome } from "./api-route";
 

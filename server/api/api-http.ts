@@ -3,7 +3,7 @@
  * size limit, CORS for the origins in settings, and the same-origin rule for cookie-authenticated calls.
  */
 import type { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 
 /** Bodies above this are refused with 413 before they are parsed. */

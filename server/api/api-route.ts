@@ -10,7 +10,7 @@
  *   });
  */
 import type { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { SessionUser } from "#server/accounts/guards.ts";
 import type { ShopServices } from "#server/http/context.ts";
 import type { ApiFailure } from "./api-http";

@@ -1,6 +1,6 @@
 /** The public catalogue calls of SPEC.md section 7: products in the client form, and their photos. */
 import { z } from "zod";
-import { getProductImageUrl } from "#app/lib/media.ts";
+import { getProductImageUrl } from "#common/media.ts";
 import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";
 import { getListingProductIds } from "#server/catalog/listing.service.ts";
 import type { ListingScope } from "#server/catalog/listing.ts";

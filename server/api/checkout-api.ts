@@ -7,7 +7,7 @@
  */
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { addressLimits } from "#server/accounts/address.inputs.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";

@@ -4,8 +4,8 @@
  * with the gift-list pages' own messages.
  */
 import { z } from "zod";
-import { getProductImageUrl } from "#app/lib/media.ts";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { getProductImageUrl } from "#common/media.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { giftListTypes, giftListVisibilities } from "#server/gift-lists/gift-list.ts";
 import { giftListLimits } from "#server/gift-lists/gift-list.inputs.ts";
 import type { GiftListSummary as GiftListSummaryView, PublicGiftList as PublicGiftListView } from "#server/gift-lists/gift-list-public.service.ts";

@@ -6,8 +6,8 @@
  */
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
-import { isOneSize } from "#app/lib/sizes.ts";
+import type { Locale } from "#common/locale.ts";
+import { isOneSize } from "#common/sizes.ts";
 import { getAddress } from "#server/accounts/address.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftLists, productColours, productVariants } from "#server/db/schema.ts";

@@ -4,7 +4,7 @@
  * page; the owner's calls are in gift-list-api.ts.
  */
 import { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { findGiftListByCode, getPublicGiftList, searchGiftListsByName } from "#server/gift-lists/gift-list-public.service.ts";
 import { apiRefusal } from "./api-http";

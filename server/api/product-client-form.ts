@@ -4,8 +4,8 @@
  * through server/money.ts. Shapes SPEC.md does not show are decided in docs/decisions/0018-http-api.md.
  */
 import { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
-import { getProductImageUrl } from "#app/lib/media.ts";
+import type { Locale } from "#common/locale.ts";
+import { getProductImageUrl } from "#common/media.ts";
 import { getProductPages, type ProductPageData } from "#server/catalog/product.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { centsToDecimal } from "#server/money.ts";

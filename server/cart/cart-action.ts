@@ -4,7 +4,7 @@
  * and the toasts in a flash cookie.
  */
 import { data, redirect } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { ShopServices } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { saveBasket } from "./basket.service";

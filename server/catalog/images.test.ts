@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { expect, onTestFinished, test } from "vitest";
-import { avifWidths, getProductImageSrcSet, getProductImageUrl, placeholderImageKey } from "#app/lib/media.ts";
+import { avifWidths, getProductImageSrcSet, getProductImageUrl, placeholderImageKey } from "#common/media.ts";
 import {
   generateProductImage,
   getImageVariantPaths,

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { imageKeyPattern } from "#app/lib/media.ts";
+import { imageKeyPattern } from "#common/media.ts";
 import { activeDiscountPercent } from "#server/money.ts";
 import { createSeededRandom, imagesPerSampleProduct, oneSize, sampleBrands, sampleCatalogue } from "./sample-catalogue";
 import { offersCategorySlug, taxonomy } from "./taxonomy";

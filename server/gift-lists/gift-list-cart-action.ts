@@ -3,7 +3,7 @@
  * the SPEC.md conflict texts persistent), a fetcher gets data, a plain form post a redirect back with
  * the toasts in the flash cookie. The cart's own rules run inside addGiftListItemToCart.
  */
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { conflictCartErrors, type CartErrorCode } from "#server/cart/cart.ts";
 import { answerCartAction, cartErrorMessage, cartFailure, cartSuccess, cartToasts, fetcherMarkerField } from "#server/cart/cart-action.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";

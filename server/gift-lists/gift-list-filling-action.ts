@@ -5,7 +5,7 @@
  * The cookie holds only the list's id: ownership and status are checked again on every read.
  */
 import { data, redirect } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { cookieOptionsFor, readCookie } from "#server/cart/cart-cookie.ts";
 import type { ShopServices } from "#server/http/context.ts";
 import { sameSitePath } from "#server/http/same-site-path.ts";

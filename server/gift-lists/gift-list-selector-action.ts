@@ -4,7 +4,7 @@
  * success or failure dialog; a post without JavaScript comes back to the page with a flash toast.
  */
 import { data, redirect } from "react-router";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { getSessionUser } from "#server/accounts/guards.ts";
 import { sameSitePath } from "#server/http/same-site-path.ts";
 import { fetcherMarkerField } from "#server/cart/cart-action.ts";

@@ -1,6 +1,6 @@
 import { data, type ServerBuild } from "react-router";
-import { localeOfPath, type Locale } from "#app/lib/locale.ts";
-import { pickMessages, type Messages, type MessagesHandle } from "#app/lib/route-messages.ts";
+import { localeOfPath, type Locale } from "#common/locale.ts";
+import { pickMessages, type Messages, type MessagesHandle } from "#common/messages.ts";
 import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
 

@@ -4,7 +4,7 @@
  * without JavaScript, data for a fetcher).
  */
 import { data, redirect } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import {
   applySavedItemsChange,
   normaliseIds,
@@ -14,7 +14,7 @@ import {
   type SavedItemsOutcome,
   type SavedListName,
   type SavedLists,
-} from "#app/lib/saved-items.ts";
+} from "#common/saved-items.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import type { ShopServices } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
@@ -11,8 +11,8 @@ import { importLegacyProducts, maxLegacyBytes, type LegacyImportReport } from "#
 import { csvColumns, importProductsCsv, maxCsvBytes, maxCsvRows, type CsvImportReport } from "#server/admin/product-csv.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/import";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
@@ -10,8 +10,8 @@ import { isSettingsKey, saveSettings, settingsKeys, settingsToForm } from "#serv
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/settings";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** ISO weekdays, Monday first (as settings.ts stores opening hours). */
 const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;

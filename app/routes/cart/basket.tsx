@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { LineDetails } from "#app/ui/cart-line-item.tsx";
 import { CartTotalsList } from "#app/ui/cart-totals.tsx";
@@ -15,8 +15,8 @@ import { readCartRequest } from "#server/cart/cart-request.ts";
 import { copyBasketToCart, getBasketView } from "#server/cart/basket.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/basket";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {

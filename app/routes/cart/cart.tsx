@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { CartLineItem } from "#app/ui/cart-line-item.tsx";
 import { CartTotalsList } from "#app/ui/cart-totals.tsx";
@@ -16,8 +16,8 @@ import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cart";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["cart", "delivery"] } satisfies MessagesHandle;

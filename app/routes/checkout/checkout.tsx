@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useFetcher, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
-import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { deliveryChoices, DeliveryChoices, GiftListDelivery, paymentChoices, PaymentChoices, type DeliveryChoice, type PaymentChoice } from "#app/ui/checkout-choices.tsx";
@@ -26,8 +26,8 @@ import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/checkout";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The choices the summary depends on, read leniently (query of the summary fetcher, or the form). */
 const SummaryChoices = z.object({

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
-import { formatDate } from "#app/lib/format.ts";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice } from "#app/ui/account-form-parts.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
@@ -19,8 +19,8 @@ import { giftListLimits } from "#server/gift-lists/gift-list.inputs.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { cardPaymentReturnUrls, startCardPayment } from "#server/payments/payment.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/gift-list";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 import { giftListItemMessages } from "#app/ui/ui-messages.ts";
 
 const contributionFields = ["amount", "giverName", "email", "giftMessage"];

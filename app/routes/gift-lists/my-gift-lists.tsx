@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, redirect, useSearchParams } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice } from "#app/ui/account-form-parts.tsx";
@@ -10,7 +10,7 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { listAddresses } from "#server/accounts/address.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
 import { requireUser } from "#server/accounts/guards.ts";
-import { italianDayOf } from "#app/lib/shop-calendar.ts";
+import { italianDayOf } from "#common/shop-calendar.ts";
 import { getCompletionCodes } from "#server/gift-lists/gift-list-completion.service.ts";
 import { listInvitations, sendGiftListInvitations } from "#server/gift-lists/gift-list-invitations.service.ts";
 import { switchGroupGift } from "#server/gift-lists/gift-list-group.service.ts";
@@ -28,8 +28,8 @@ import { handleGiftListFilling, isFillingIntent } from "#server/gift-lists/gift-
 import { giftListSelectorIntent, handleGiftListSelector } from "#server/gift-lists/gift-list-selector-action.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/my-gift-lists";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 import { giftListItemMessages } from "#app/ui/ui-messages.ts";
 
 /** Confirmations after a change (Post/Redirect/Get: `?done=...`). */

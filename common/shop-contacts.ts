@@ -1,13 +1,12 @@
-import type { RootData } from "#app/lib/root-data.ts";
-
-export type ShopIdentity = RootData["shop"];
+/** What the shop's contact links need of its identity (the settings' `shop`). */
+export type ShopAddress = { legalName: string; street: string; postcode: string; city: string; province: string };
 
 /** "Via Nazionale delle Puglie, 112, 80013 Casalnuovo di Napoli (NA)" */
-export function postalAddress(shop: ShopIdentity): string {
+export function postalAddress(shop: ShopAddress): string {
   return `${shop.street}, ${shop.postcode} ${shop.city} (${shop.province})`;
 }
 
-export function mapsHref(shop: ShopIdentity): string {
+export function mapsHref(shop: ShopAddress): string {
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(`${shop.legalName}, ${postalAddress(shop)}`)}`;
 }
 

@@ -1,16 +1,13 @@
 /**
  * The wishlist and the compare list (SPEC.md sections 3 and 4): product ids only, unique, in the order
  * they were added. Browser-safe. The list rules and the cookie format live here because the browser
- * store and the server's form action (server/saved-items/) must apply the very same ones.
+ * store (app/lib/browser-saved-items.ts) and the server's form action must apply the very same ones.
  *
  * With JavaScript, localStorage is the source: it is read at start and every change is written back,
  * and mirrored into a small cookie so that server rendering of /wishlist and /compare shows the same
  * products. Without JavaScript, the buttons post forms and the server keeps the lists in that cookie.
  * Whichever copy was written last wins at start (docs/decisions/0010-wishlist-and-compare.md).
  */
-import { useSyncExternalStore } from "react";
-import { useRootData } from "./root-data";
-
 export type SavedListName = "wishlist" | "compare";
 export const savedListNames: readonly SavedListName[] = ["wishlist", "compare"];
 
@@ -250,61 +247,4 @@ export function createSavedItemsStore(backend: SavedItemsBackend): SavedItemsSto
       notify();
     },
   };
-}
-
-const browserBackend: SavedItemsBackend = {
-  readStorage: () => window.localStorage.getItem(savedItemsStorageKey),
-  writeStorage: (value) => window.localStorage.setItem(savedItemsStorageKey, value),
-  readCookies: () => document.cookie,
-  writeCookie: (cookie) => {
-    document.cookie = cookie;
-  },
-  isSecure: () => window.location.protocol === "https:",
-  now: () => Date.now(),
-};
-
-let browserStore: SavedItemsStore | undefined;
-
-/** The page's one store; only ever called in the browser. */
-function getBrowserStore(): SavedItemsStore {
-  if (!browserStore) {
-    const store = createSavedItemsStore(browserBackend);
-    window.addEventListener("storage", (event) => {
-      if (event.key === savedItemsStorageKey || event.key === null) store.reload();
-    });
-    browserStore = store;
-  }
-  return browserStore;
-}
-
-const subscribe = (listener: () => void) => getBrowserStore().subscribe(listener);
-const getSnapshot = () => getBrowserStore().getSnapshot();
-
-/**
- * Both lists, kept current. The server (and hydration) see `serverLists`, else what the root loader
- * read from the saved_items cookie, so the server-rendered header counts are right without JavaScript.
- */
-export function useSavedItems(serverLists?: SavedLists): SavedLists {
-  const fromRoot = useRootData()?.savedItems;
-  const server = serverLists ?? fromRoot ?? emptySavedLists;
-  // While the browser holds the same ids, its lists are the server's object: a different object would make
-  // React re-render every saved-items button at once, synchronously, right after hydration.
-  const getSameSnapshot = () => {
-    const lists = getSnapshot();
-    return sameLists(lists, server) ? server : lists;
-  };
-  return useSyncExternalStore(subscribe, getSameSnapshot, () => server);
-}
-
-export function changeSavedItems(change: SavedItemsChange): SavedItemsOutcome {
-  return getBrowserStore().change(change);
-}
-
-/** The lists as the browser holds them right now (outside React rendering). */
-export function readSavedItems(): SavedLists {
-  return getBrowserStore().getSnapshot();
-}
-
-export function replaceSavedItems(lists: SavedLists): void {
-  getBrowserStore().replace(lists);
 }

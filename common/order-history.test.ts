@@ -1,9 +1,11 @@
 import { expect, test } from "vitest";
-import { getTranslator } from "#server/i18n/translator.ts";
+import messagesEn from "#messages/en.json";
+import messagesIt from "#messages/it.json";
+import { createI18next } from "./i18n";
 import { customerHistoryNoteText, isStaffOnlyHistoryNote, paymentMismatchNote, readHistoryNote, staffHistoryNoteText } from "./order-history";
 
-const it = getTranslator("it");
-const en = getTranslator("en");
+const it = createI18next("it", messagesIt).t;
+const en = createI18next("en", messagesEn).t;
 
 test("the staff read every note the shop writes in words, never as a code", () => {
   const notes: [string, string][] = [

@@ -11,7 +11,7 @@ export type VariantOption = {
   /** Colour key ("white", "blue", ...); null for a product without colours. */
   colour: string | null;
   size: string;
-  /** One size (`isOneSize` of app/lib/sizes.ts): never offered as a size choice (decided on the server). */
+  /** One size (`isOneSize` of sizes.ts): never offered as a size choice (decided on the server). */
   isOneSize: boolean;
   stock: number;
   isPreorder: boolean;
