@@ -9,9 +9,9 @@ import { defineConfig } from "vitest/config";
  */
 const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "common/**/*.test.ts", "tests/**/*.test.ts", "config/**/*.test.ts"];
 
-/** A test opens a database through tests/db.ts (directly or through another #tests/ helper). */
+/** A test opens a database through tests/db.ts (directly or through another #tests/ helper; peers and fixtures open none). */
 function opensDatabase(file: string) {
-  return /createTestDb|#tests\/|tests\/db/.test(fs.readFileSync(file, "utf8"));
+  return /createTestDb|#tests\/(?!peers\/|fixtures\/)|tests\/db/.test(fs.readFileSync(file, "utf8"));
 }
 
 /** Per project: it migrates that project's template database (see tests/db.global-setup.ts). */

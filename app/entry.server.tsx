@@ -6,7 +6,7 @@ import { I18nextProvider } from "react-i18next";
 import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { requestContext } from "#server/http/context.ts";
 import { unavailableResponse } from "#server/http/unavailable.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
+import { getPageMessages } from "#server/http/page-messages.ts";
 import { localeOfPath } from "#common/locale.ts";
 import type { Messages } from "#common/messages.ts";
 import { serverI18nFor } from "./lib/i18n";

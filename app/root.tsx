@@ -1,14 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
-import { getSessionUser, toShellUser } from "#server/accounts/guards.ts";
+import { toShellUser } from "#server/accounts/session-user.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { getRootCart } from "#server/cart/cart-request.ts";
 import { getCategoryNavigation } from "#server/catalog/navigation.service.ts";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import { getDisplayCurrency } from "#server/currency/rates.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { personalPagesNotStored } from "#server/http/page-caching.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
-import { readGiftListFilling } from "#server/gift-lists/gift-list-filling-action.ts";
+import { getPageMessages } from "#server/http/page-messages.ts";
+import { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getSettings } from "#server/settings/settings.service.ts";

@@ -5,7 +5,7 @@
  */
 import { expect, type Page } from "@playwright/test";
 import type { Locale } from "../common/locale";
-import { sampleCatalogue } from "../server/catalog/sample-catalogue";
+import { sampleCatalogue } from "../server/db/sample-catalogue";
 
 /** Variant ids follow the seed's insertion order (products, then their variants, in catalogue order). */
 export function variantIdOf(productId: number, match: { colour?: string; size?: string } = {}): number {

@@ -13,7 +13,7 @@ export function createI18n(locale: Locale, messages: Record<string, unknown>): i
   return createI18next(locale, messages, [initReactI18next]);
 }
 
-/** A number per messages object: the picked messages are module constants (server/i18n/page-messages.ts). */
+/** A number per messages object: the picked messages are module constants (server/http/page-messages.ts). */
 const messagesIds = new WeakMap<object, number>();
 let nextMessagesId = 0;
 const serverInstances = new Map<string, i18n>();

@@ -33,7 +33,8 @@ function resolveImport(fromFile: string, specifier: string): string | null {
   const file = [base, `${base}.ts`, `${base}.tsx`].find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
   // ui-messages.ts holds lists of keys for handles: keys named there are not rendered.
   const isRendered = file && (file.startsWith(`${appDir}${path.sep}`) || file.startsWith(`${commonDir}${path.sep}`));
-  return isRendered && !file.endsWith(".test.ts") && file !== uiMessagesFile ? file : null;
+  // A .server.ts module (a route's HTTP edge) never reaches the browser: its texts are translated on the server.
+  return isRendered && !file.endsWith(".test.ts") && !file.endsWith(".server.ts") && file !== uiMessagesFile ? file : null;
 }
 
 type FoundKey = { key: string; where: string; dynamic: boolean };
@@ -112,7 +113,7 @@ test.each(pageModules.map((page) => [path.relative(appDir, page.file), page]))(
   },
 );
 
-test("every page has a loader: its messages reach the browser in its loader data (server/i18n/page-messages.ts)", slow, async () => {
+test("every page has a loader: its messages reach the browser in its loader data (server/http/page-messages.ts)", slow, async () => {
   const withoutLoader: string[] = [];
   for (const page of pageModules) {
     const module = (await import(page.file)) as { loader?: unknown };

@@ -1,7 +1,7 @@
 /**
  * A page ships only the messages it renders (docs/decisions/0019-javascript-budget.md): the root sends
  * the shell's (header, footer, menus, error pages) with the first page, and each route its own page's,
- * in its loader data (added by server/i18n/page-messages.ts: no loader returns them itself). Both are
+ * in its loader data (added by server/http/page-messages.ts: no loader returns them itself). Both are
  * listed in the route module's `handle.messages` as key prefixes of
  * messages/*.json: a whole area ("productPage") or one text ("helpCentre.shipping.title"). Server and
  * browser render from the same picked messages, so a text a route forgot to list shows as its key on

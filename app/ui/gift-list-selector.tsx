@@ -4,7 +4,7 @@ import { Link, useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
-import type { GiftListSelectorAnswer } from "#server/gift-lists/gift-list-selector-action.ts";
+import type { GiftListSelectorAnswer } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
 import { formatSize } from "#common/sizes.ts";
 import { FetcherMarker } from "./cart-toasts";
 import { GiftIcon } from "./icons";

@@ -10,7 +10,7 @@ import { auditLog } from "#server/db/schema.ts";
 import { DeleteAccountInput, ChangeEmailInput, ChangePasswordInput } from "./profile.inputs";
 import { authHeaders, withAuthLocale } from "./auth-request";
 import { cookiesOf, type AuthCaller, type AuthServices, type FormResult } from "./auth-flows.service";
-import type { SessionUser } from "./guards";
+import type { SessionUser } from "./session-user";
 import { findPasswordProblem } from "./passwords";
 import { errorKey, parseWith, type FieldErrors } from "./text-rules";
 

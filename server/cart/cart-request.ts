@@ -3,7 +3,7 @@
  * must set, and the small summary every page gets from the root loader.
  */
 import type { Locale } from "#common/locale.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import {
   cartCookieHeader,
   cartCookieKeyOf,

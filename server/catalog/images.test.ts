@@ -13,7 +13,7 @@ import {
   writePlaceholderImage,
   writeSampleCatalogueImages,
 } from "./images";
-import { sampleCatalogue } from "./sample-catalogue";
+import { sampleCatalogue } from "#server/db/sample-catalogue.ts";
 
 function makeMediaDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-media-"));

@@ -21,11 +21,11 @@ import {
   type ImageFormat,
   type ImageWidth,
 } from "#common/media.ts";
-import type { SampleProduct } from "./sample-catalogue";
-import { renderPlaceholderSvg, renderProductSvg, sourceImageSize, type ProductImageSpec } from "./sample-catalogue/drawing";
+import type { SampleProduct } from "#server/db/sample-catalogue.ts";
+import { renderPlaceholderSvg, renderProductSvg, sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 
 export { imageWidths } from "#common/media.ts";
-export { sourceImageSize, type ProductImageSpec } from "./sample-catalogue/drawing";
+export { sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 
 /** Uploads above this are refused before sharp decodes anything. */
 export const maxImageUploadBytes = 15 * 1024 * 1024;

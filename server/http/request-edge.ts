@@ -11,8 +11,8 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import { data, type ServerBuild } from "react-router";
 import type { EdgeRefusal, EdgeRefusalData } from "#common/edge-refusal.ts";
 import { localeOfPath, type Locale } from "#common/locale.ts";
-import { apiEndpoints } from "#server/api/api-registry.ts";
-import { errorResponse, localeOfRequest, maxApiBodyBytes, apiFailure, type ApiFailure } from "#server/api/api-http.ts";
+import { apiEndpoints } from "#server/http/api/api-registry.ts";
+import { errorResponse, localeOfRequest, maxApiBodyBytes, apiFailure, type ApiFailure } from "#server/http/api/api-http.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { smallPageHtml } from "./unavailable";
 

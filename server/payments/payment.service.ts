@@ -9,7 +9,7 @@ import { localizedHref, type Locale } from "#common/locale.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, paymentEvents, payments } from "#server/db/schema.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";

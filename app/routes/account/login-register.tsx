@@ -10,7 +10,7 @@ import { oidcSettingsOf } from "#server/accounts/auth.ts";
 import { authLimits, pathAfterLogin } from "#server/accounts/auth.inputs.ts";
 import { logIn, mergeCartIntoAccount, refusalInit, registerCustomer, startOidcSignIn } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { keepRetryAfter } from "#app/lib/retry-after.ts";

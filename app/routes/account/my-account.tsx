@@ -15,7 +15,7 @@ import { addAddress, deleteAddress, getAddress, listAddresses, setDefaultAddress
 import { changeEmail, changePassword, deleteAccount } from "#server/accounts/account-security.service.ts";
 import { logOutEverywhere, resendVerificationEmail } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
-import { requireUser } from "#server/accounts/guards.ts";
+import { requireUser } from "#server/http/guards.ts";
 import { profileLimits } from "#server/accounts/profile.inputs.ts";
 import { getAccountProfile, updateProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";

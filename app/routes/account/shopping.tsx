@@ -7,7 +7,7 @@ import { shownSize } from "#common/sizes.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
-import { requireUser } from "#server/accounts/guards.ts";
+import { requireUser } from "#server/http/guards.ts";
 import { listPurchases } from "#server/accounts/purchases.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";

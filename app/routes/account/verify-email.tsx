@@ -6,7 +6,7 @@ import { AccountNotice, SubmitButton } from "#app/ui/account-form-parts.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { VerificationToken } from "#server/accounts/auth.inputs.ts";
 import { verifyEmail } from "#server/accounts/auth-flows.service.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";

@@ -8,7 +8,7 @@ import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import { AdminGiftListsTable } from "./gift-lists-table";
 import { AdminOrdersTable } from "./orders-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { getAdminCustomer } from "#server/admin/customers-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";

@@ -6,7 +6,7 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { shownSize } from "#common/sizes.ts";
 import { useColourName } from "#app/ui/variant-picker.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { getDashboard } from "#server/admin/dashboard.service.ts";
 import { getLaunchChecklist } from "#server/admin/launch-checklist.service.ts";
 import { shopContext } from "#server/http/context.ts";

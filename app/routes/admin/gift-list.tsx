@@ -9,7 +9,7 @@ import { AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { GiftListItemDetails } from "#app/ui/gift-list-item-details.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import { AdminOrdersTable } from "./orders-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { closeGiftListAsAdmin, getAdminGiftList } from "#server/admin/gift-lists-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";

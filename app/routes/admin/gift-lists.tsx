@@ -6,7 +6,7 @@ import { AdminFilterForm, AdminPagination, filteredPageHref, SelectField } from 
 import { TextField } from "#app/ui/form-field.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import { AdminGiftListsTable } from "./gift-lists-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { listAdminGiftLists, parseAdminGiftListFilters } from "#server/admin/gift-lists-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";

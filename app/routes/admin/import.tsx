@@ -4,7 +4,7 @@ import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { readAdminForm } from "#server/admin/admin-request.ts";
 import { getImportJob, startImportJob } from "#server/admin/import-jobs.service.ts";
 import { importLegacyProducts, maxLegacyBytes, type LegacyImportReport } from "#server/admin/legacy-import.service.ts";

@@ -3,7 +3,7 @@ import { Outlet } from "react-router";
 import { localeOfPath } from "#common/locale.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminNav } from "#app/ui/admin-nav.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { MessagesHandle } from "#common/messages.ts";

@@ -5,7 +5,7 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminPagination, AdminTable, Notice } from "#app/ui/admin-form.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { NewsletterStatus } from "#server/newsletter/newsletter.ts";

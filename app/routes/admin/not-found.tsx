@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/not-found";
 

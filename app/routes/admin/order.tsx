@@ -11,7 +11,7 @@ import { TextField } from "#app/ui/form-field.tsx";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { OrderLinesTable } from "./order-lines-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { AdminOrderAction, getAdminOrder, runAdminOrderAction } from "#server/admin/orders-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";

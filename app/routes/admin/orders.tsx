@@ -6,7 +6,7 @@ import { AdminFilterForm, AdminPagination, filteredPageHref, SelectField } from 
 import { TextField } from "#app/ui/form-field.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import { AdminOrdersTable } from "./orders-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
 import { deliveryMethod, paymentMethod } from "#server/db/schema.ts";
 import { shopContext } from "#server/http/context.ts";

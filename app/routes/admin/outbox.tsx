@@ -4,7 +4,7 @@ import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminPagination, AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { parseAdminId } from "#server/admin/admin-request.ts";
 import { resendOutboxEmail } from "#server/admin/settings-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -35,6 +35,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const id = parseAdminId(String(form.get("id") ?? ""));
   if (id === null) throw data(null, { status: 404 });
   const result = await resendOutboxEmail(db, { id, actorUserId: admin.id });
+  if (!result.ok && result.error === "not-found") throw data(null, { status: 404 });
   if (!result.ok) return data({ error: result.error }, { status: 409 });
   const params = new URLSearchParams(url.search);
   params.set("resent", "1");

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { localeOfPath } from "#common/locale.ts";
 import { shownSize } from "#common/sizes.ts";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { escapeHtml } from "#server/html.ts";

@@ -7,7 +7,7 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { CheckboxField, FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { parseAdminId, readAdminForm } from "#server/admin/admin-request.ts";
 import { listPriceHistory, lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { ColourInput, formValues, parseProductForm, parseWith, StockAdjustmentInput, VariantInput, VariantUpdateInput, type FieldErrors } from "#server/admin/product-admin.inputs.ts";

@@ -1,4 +1,4 @@
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import { exportProductsCsv } from "#server/admin/product-csv.service.ts";
 import { italianDayOf } from "#common/shop-calendar.ts";

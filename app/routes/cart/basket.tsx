@@ -10,7 +10,7 @@ import { Price, useFormatPrice } from "#app/ui/price.tsx";
 import { ProductImage } from "#app/ui/product-image.tsx";
 import { useToast } from "#app/ui/toaster.tsx";
 import { useHydrated } from "#app/ui/use-hydrated.ts";
-import { cartErrorMessage } from "#server/cart/cart-action.ts";
+import { cartErrorMessage } from "./cart-action.server";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { copyBasketToCart, getBasketView } from "#server/cart/basket.service.ts";
 import { shopContext } from "#server/http/context.ts";

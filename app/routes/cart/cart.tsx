@@ -8,7 +8,7 @@ import { DeliveryPromise } from "#app/ui/delivery-promise.tsx";
 import { awaitCartAnswer, FetcherMarker, type CartActionData } from "#app/ui/cart-toasts.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { handleCartAction } from "#server/cart/cart-action.ts";
+import { handleCartAction } from "./cart-action.server";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
 import { promiseDelivery, longestPreorderDays } from "#server/checkout/delivery-estimate.ts";
@@ -42,7 +42,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
 
 /**
  * One action for every cart form of the site (intent = add, increase, decrease, remove, clear,
- * share): see server/cart/cart-action.ts.
+ * share): see cart-action.server.ts.
  */
 export async function action({ request, url, context }: Route.ActionArgs) {
   return handleCartAction(context.get(shopContext), request, localeOfPath(url.pathname));

@@ -10,7 +10,7 @@ import { OrderDelivery, OrderHistory, OrderPayment } from "#app/ui/order-details
 import { OrderLines } from "#app/ui/order-lines.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";

@@ -9,7 +9,7 @@ import { OwnGiftListCard, type OwnGiftList } from "#app/ui/gift-list-manage.tsx"
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { listAddresses } from "#server/accounts/address.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
-import { requireUser } from "#server/accounts/guards.ts";
+import { requireUser } from "#server/http/guards.ts";
 import { italianDayOf } from "#common/shop-calendar.ts";
 import { getCompletionCodes } from "#server/gift-lists/gift-list-completion.service.ts";
 import { listInvitations, sendGiftListInvitations } from "#server/gift-lists/gift-list-invitations.service.ts";
@@ -24,8 +24,8 @@ import {
   updateGiftList,
   updateGiftListItem,
 } from "#server/gift-lists/gift-list.service.ts";
-import { handleGiftListFilling, isFillingIntent } from "#server/gift-lists/gift-list-filling-action.ts";
-import { giftListSelectorIntent, handleGiftListSelector } from "#server/gift-lists/gift-list-selector-action.ts";
+import { handleGiftListFilling, isFillingIntent } from "./gift-list-filling-action.server";
+import { giftListSelectorIntent, handleGiftListSelector } from "./gift-list-selector-action.server";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";

@@ -20,10 +20,10 @@ import {
 } from "#app/ui/saved-items.tsx";
 import { formatMeasure } from "#app/ui/technical-sheet.tsx";
 import { WishlistButton } from "#app/ui/wishlist-button.tsx";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { loadSavedListPage, submitSavedListForm } from "#server/saved-items/saved-items-request.ts";
+import { loadSavedListPage, submitSavedListForm } from "./saved-items-request.server";
 import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/compare";

@@ -16,11 +16,11 @@ import {
   type SavedLists,
 } from "#common/saved-items.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
-import type { ShopServices } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { buildSavedItemsSetCookie, readSavedItemsCookie } from "./saved-items";
-import { parseSavedItemsForm } from "./saved-items.inputs";
-import { changeAccountSavedItems, getSavedProducts, isPublishedProduct, syncSavedItems, type SavedProduct } from "./saved-items.service";
+import { parseSavedItemsForm } from "#server/saved-items/saved-items.inputs.ts";
+import { changeAccountSavedItems, getSavedProducts, isPublishedProduct, syncSavedItems, type SavedProduct } from "#server/saved-items/saved-items.service.ts";
+import { buildSavedItemsSetCookie, readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 
 export type SavedListPageData = {
   /** Both lists as the request's cookie has them: what server rendering shows. */
@@ -51,7 +51,7 @@ export type SavedItemsActionData =
  * A form of app/ui/wishlist-button.tsx or of the list pages. The lists are kept in the cookie, and
  * on the account too when a customer is signed in. Without JavaScript (the form names a
  * `redirectTo`) the answer goes back there with the toast in the flash cookie. `userId`: the signed-in
- * customer (server/accounts/guards.ts), or null.
+ * customer (getSessionUser of server/http/guards.ts), or null.
  */
 export async function submitSavedListForm(services: ShopServices, request: Request, url: URL, list: SavedListName, userId: string | null) {
   const now = new Date();

@@ -5,31 +5,17 @@
  *   const user = await requireUser(context, request);   // 401 page when logged out
  *   const admin = await requireAdmin(context, request); // 401 logged out, 403 for customers
  *
- * A session comes from the session cookie or from `Authorization: Bearer <token>` (the token
- * better-auth returns in the `set-auth-token` header of a sign-in).
+ * A session comes from the session cookie or from `Authorization: Bearer <token>`
+ * (server/accounts/session-user.ts).
  */
 import { data, type RouterContextProvider } from "react-router";
-import { shopContext } from "#server/http/context.ts";
-
-export type Role = "customer" | "admin";
-
-export type SessionUser = { id: string; name: string; email: string; role: Role; emailVerified: boolean };
-
-/** What the header needs to show the account menu (root loader `user`). */
-export type ShellUser = Pick<SessionUser, "name" | "email" | "role">;
+import { readSessionUser, type SessionUser } from "#server/accounts/session-user.ts";
+import { shopContext } from "./context";
 
 type Context = Readonly<RouterContextProvider>;
 
 export async function getSessionUser(context: Context, request: Request): Promise<SessionUser | null> {
-  const { auth } = context.get(shopContext);
-  const session = await auth.api.getSession({ headers: request.headers });
-  if (!session) return null;
-  const { id, name, email, role, emailVerified } = session.user;
-  return { id, name, email, role: role === "admin" ? "admin" : "customer", emailVerified };
-}
-
-export function toShellUser(user: SessionUser | null): ShellUser | null {
-  return user ? { name: user.name, email: user.email, role: user.role } : null;
+  return readSessionUser(context.get(shopContext).auth, request.headers);
 }
 
 export async function requireUser(context: Context, request: Request): Promise<SessionUser> {

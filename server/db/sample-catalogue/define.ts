@@ -2,7 +2,7 @@
  * The authoring shape of the sample catalogue. Each category file lists products in this compact
  * form; sample-catalogue.ts fills in what is derived (SKUs, stock, ratings, images, relations).
  */
-import type { SubcategorySlug } from "../taxonomy";
+import type { SubcategorySlug } from "#server/catalog/taxonomy.ts";
 
 export type SampleColour = "white" | "black" | "brown" | "blue";
 

@@ -5,14 +5,14 @@
  */
 import { data, redirect } from "react-router";
 import { localizedHref, type Locale } from "#common/locale.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import { saveBasket } from "#server/cart/basket.service.ts";
+import type { FlashToast } from "#server/cart/cart-cookie.ts";
+import { readCartRequest, type CartRequest } from "#server/cart/cart-request.ts";
+import { parseCartForm } from "#server/cart/cart.inputs.ts";
+import { addToCart, clearCart, decreaseCartLine, increaseCartLine, removeCartLine, type AddToCartResult, type ChangeCartResult } from "#server/cart/cart.service.ts";
+import { conflictCartErrors, persistentCartErrors, type CartErrorCode } from "#server/cart/cart.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { saveBasket } from "./basket.service";
-import { conflictCartErrors, persistentCartErrors, type CartErrorCode } from "./cart";
-import type { FlashToast } from "./cart-cookie";
-import { parseCartForm } from "./cart.inputs";
-import { readCartRequest, type CartRequest } from "./cart-request";
-import { addToCart, clearCart, decreaseCartLine, increaseCartLine, removeCartLine, type AddToCartResult, type ChangeCartResult } from "./cart.service";
+import type { ShopServices } from "#server/shop-services.ts";
 
 /** Set by the page's forms once JavaScript runs (fetcher posts want data, not a redirect). */
 export const fetcherMarkerField = "js";

@@ -3,13 +3,13 @@
  * the SPEC.md conflict texts persistent), a fetcher gets data, a plain form post a redirect back with
  * the toasts in the flash cookie. The cart's own rules run inside addGiftListItemToCart.
  */
+import { answerCartAction, cartErrorMessage, cartFailure, cartSuccess, cartToasts, fetcherMarkerField } from "#app/routes/cart/cart-action.server.ts";
 import { localizedHref, type Locale } from "#common/locale.ts";
-import { conflictCartErrors, type CartErrorCode } from "#server/cart/cart.ts";
-import { answerCartAction, cartErrorMessage, cartFailure, cartSuccess, cartToasts, fetcherMarkerField } from "#server/cart/cart-action.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import { conflictCartErrors, type CartErrorCode } from "#server/cart/cart.ts";
+import { addGiftListItemToCart } from "#server/gift-lists/gift-list-public.service.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { addGiftListItemToCart } from "./gift-list-public.service";
+import type { ShopServices } from "#server/shop-services.ts";
 
 const ownErrors = new Set(["gift-list-item-not-found", "gift-list-closed", "gift-list-quantity-exceeded", "group-gift-only"]);
 

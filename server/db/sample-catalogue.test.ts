@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { imageKeyPattern } from "#common/media.ts";
 import { activeDiscountPercent } from "#server/money.ts";
 import { createSeededRandom, imagesPerSampleProduct, oneSize, sampleBrands, sampleCatalogue } from "./sample-catalogue";
-import { offersCategorySlug, taxonomy } from "./taxonomy";
+import { offersCategorySlug, taxonomy } from "#server/catalog/taxonomy.ts";
 
 const allVariants = sampleCatalogue.flatMap((product) => product.variants);
 /** Fixed, so the test does not start failing when the sample offers of 2027 end. */

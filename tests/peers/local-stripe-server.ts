@@ -14,7 +14,7 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { signStripeWebhookPayload } from "./stripe";
+import { signStripeWebhookPayload } from "#server/payments/stripe.ts";
 
 export type LocalStripeSession = {
   id: string;

@@ -4,8 +4,10 @@
  * (400), the zod schemas (400), then the handler. Every refusal is `{ error: { code, message } }` in
  * the caller's language; a bug answers 500 with the same shape and is logged.
  */
-import { getSessionUser, type SessionUser } from "#server/accounts/guards.ts";
-import { requestContext, shopContext, type ShopServices } from "#server/http/context.ts";
+import type { SessionUser } from "#server/accounts/session-user.ts";
+import { getSessionUser } from "#server/http/guards.ts";
+import { requestContext, shopContext } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { databaseTroubleOf } from "#server/http/database-gate.ts";
 import { unavailableRetryAfterSeconds } from "#server/http/unavailable.ts";
 import { getTranslator } from "#server/i18n/translator.ts";

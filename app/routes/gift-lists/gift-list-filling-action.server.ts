@@ -7,11 +7,11 @@
 import { data, redirect } from "react-router";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { cookieOptionsFor, readCookie } from "#server/cart/cart-cookie.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import { getGiftListFilling, type GiftListFilling } from "#server/gift-lists/gift-list-filling.service.ts";
+import { GiftListId } from "#server/gift-lists/gift-list.inputs.ts";
+import { getOwnGiftList } from "#server/gift-lists/gift-list.service.ts";
 import { sameSitePath } from "#server/http/same-site-path.ts";
-import { getGiftListFilling, type GiftListFilling } from "./gift-list-filling.service";
-import { GiftListId } from "./gift-list.inputs";
-import { getOwnGiftList } from "./gift-list.service";
+import type { ShopServices } from "#server/shop-services.ts";
 
 export const fillingCookieName = "gift_list_filling";
 export const fillingIntents = ["fill-start", "fill-stop"] as const;

@@ -4,14 +4,14 @@
  * success or failure dialog; a post without JavaScript comes back to the page with a flash toast.
  */
 import { data, redirect } from "react-router";
+import { fetcherMarkerField } from "#app/routes/cart/cart-action.server.ts";
 import type { Locale } from "#common/locale.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
-import { sameSitePath } from "#server/http/same-site-path.ts";
-import { fetcherMarkerField } from "#server/cart/cart-action.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import { addProductToGiftList } from "#server/gift-lists/gift-list.service.ts";
+import { getSessionUser } from "#server/http/guards.ts";
+import { sameSitePath } from "#server/http/same-site-path.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { addProductToGiftList } from "./gift-list.service";
+import type { ShopServices } from "#server/shop-services.ts";
 
 export const giftListSelectorIntent = "gift-list-add";
 

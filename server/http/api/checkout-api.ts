@@ -20,7 +20,7 @@ import { checkoutLimits, parseCheckoutForm } from "#server/checkout/checkout.inp
 import { findOrderOfKey, isGiftListCart, placeOrder, type PlaceOrderResult } from "#server/checkout/checkout.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { carts, payments } from "#server/db/schema.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";

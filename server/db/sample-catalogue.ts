@@ -27,7 +27,7 @@ import { mealtimeProducts } from "./sample-catalogue/pappa-mealtime";
 import { seatingProducts } from "./sample-catalogue/pappa-seating";
 import { carSeatAndMonitorProducts } from "./sample-catalogue/sicurezza-car-and-monitors";
 import { homeSafetyProducts } from "./sample-catalogue/sicurezza-home";
-import { findCategoryOfSubcategory, type CategorySlug, type SubcategorySlug } from "./taxonomy";
+import { findCategoryOfSubcategory, type CategorySlug, type SubcategorySlug } from "#server/catalog/taxonomy.ts";
 
 export { oneSize, type SampleColour } from "./sample-catalogue/define";
 

@@ -11,8 +11,8 @@
  */
 import type { z } from "zod";
 import type { Locale } from "#common/locale.ts";
-import type { SessionUser } from "#server/accounts/guards.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { SessionUser } from "#server/accounts/session-user.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import type { ApiFailure } from "./api-http";
 
 export type ApiAuth = "public" | "user";
