@@ -5,13 +5,13 @@ import { configDefaults, defineConfig } from "vitest/config";
  * Unit and integration tests (Playwright journeys in e2e/ have their own runner).
  * Project "pglite": every test, databases on embedded PGlite.
  * Project "postgres" (only when TEST_DATABASE_URL is set): the tests that open a database
- * again, on real PostgreSQL. `#app/*`, `#server/*`, `#tests/*` resolve through package.json "imports".
+ * again, on real PostgreSQL. `#app/*`, `#common/*`, `#server/*`, `#tests/*` resolve through package.json "imports".
  */
-const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "tests/**/*.test.ts", "config/**/*.test.ts"];
+const testFiles = ["server/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}", "common/**/*.test.ts", "tests/**/*.test.ts", "config/**/*.test.ts"];
 
-/** A test opens a database through tests/db.ts (directly or through another tests/ helper). */
+/** A test opens a database through tests/db.ts (directly or through another #tests/ helper; peers and fixtures open none). */
 function opensDatabase(file: string) {
-  return /createTestDb|#tests\/|tests\/db|from "\.\.?\/(db|in-process-shop)"/.test(fs.readFileSync(file, "utf8"));
+  return /createTestDb|#tests\/(?!peers\/|fixtures\/)|tests\/db|from "\.\.?\/(db|in-process-shop)"/.test(fs.readFileSync(file, "utf8"));
 }
 
 /** Per project: it migrates that project's template database (see tests/db.global-setup.ts). */

@@ -2,8 +2,8 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
+import { localeOfPath } from "#common/locale.ts";
 import { createI18n } from "./lib/i18n";
-import { localeOfPath } from "./lib/locale";
 
 // The page's messages arrive in its loader data, in its own language (app/lib/route-messages.ts); switching
 // language is a full page load.

@@ -6,12 +6,12 @@ import { I18nextProvider } from "react-i18next";
 import { isRouteErrorResponse, ServerRouter, type EntryContext, type HandleDataRequestFunction, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { requestContext } from "#server/http/context.ts";
 import { unavailableResponse } from "#server/http/unavailable.ts";
-import { getPageMessages } from "#server/i18n/page-messages.ts";
+import { getPageMessages } from "#server/http/page-messages.ts";
+import { localeOfPath } from "#common/locale.ts";
+import type { Messages } from "#common/messages.ts";
 import { serverI18nFor } from "./lib/i18n";
-import { localeOfPath } from "./lib/locale";
 import { handle as rootHandle } from "./root";
 import { NonceProvider } from "./lib/nonce";
-import type { Messages } from "./lib/route-messages";
 import { coalescedChunks } from "./lib/coalesced-chunks.server";
 import { scriptsAfterFirstPaint } from "./lib/scripts-after-first-paint.server";
 

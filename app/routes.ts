@@ -11,7 +11,7 @@ export default [
   route("currency", "routes/settings/currency.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/payments/stripe/webhook", "routes/api/stripe-webhook.ts"),
-  // the shop's HTTP API of SPEC.md section 7 (issue 9): every call in server/api/api-registry.ts
+  // the shop's HTTP API of SPEC.md section 7 (issue 9): every call in server/http/api/api-registry.ts
   route("api/openapi.json", "routes/api/openapi-json.ts"),
   route("api/*", "routes/api/endpoint.ts", { id: "api" }),
   // Every page below one error boundary, under the root: a failed post still gets the root's data (shell, messages)

@@ -28,5 +28,5 @@ test("a browser bundle that imports server code fails the build", async () => {
 });
 
 test("a browser bundle of browser-safe code builds", async () => {
-  await expect(buildClientEntry(`import { localeOfPath } from "#app/lib/locale.ts";\nconsole.log(localeOfPath("/en"));`)).resolves.toBeDefined();
+  await expect(buildClientEntry(`import { localeOfPath } from "#common/locale.ts";\nconsole.log(localeOfPath("/en"));`)).resolves.toBeDefined();
 });

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
-import { localizedHref } from "../app/lib/locale";
-import { localOidcIdentity, startLocalOidcProvider, type LocalOidcProvider } from "../server/accounts/local-oidc-provider";
-import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local-smtp-server";
+import { localizedHref } from "../common/locale";
+import { localOidcIdentity, startLocalOidcProvider, type LocalOidcProvider } from "../tests/peers/local-oidc-provider";
+import { startLocalSmtpServer, type LocalSmtpServer } from "../tests/peers/local-smtp-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { freePort, startPeerShop } from "./peer-shop";
 import { customerPassword as password, logIn, openHydrated as open, register, type Locale } from "./shop-helpers";

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
-import { localizedHref } from "../app/lib/locale";
-import { startLocalSmtpServer, type LocalSmtpServer } from "../server/mail/local-smtp-server";
-import { startLocalStripeServer, type LocalStripeServer } from "../server/payments/local-stripe-server";
+import { localizedHref } from "../common/locale";
+import { startLocalSmtpServer, type LocalSmtpServer } from "../tests/peers/local-smtp-server";
+import { startLocalStripeServer, type LocalStripeServer } from "../tests/peers/local-stripe-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
 import { addToCart, openHydrated, variantIdOf } from "./shop-helpers";

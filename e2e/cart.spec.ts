@@ -2,7 +2,7 @@ import type { Browser, BrowserContextOptions, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { addToCart as add, openHydrated as open, postToCart, variantIdOf } from "./shop-helpers";
 
-// Issue 4, the cart. Products of the sample catalogue (deterministic; server/catalog/sample-catalogue.ts):
+// Issue 4, the cart. Products of the sample catalogue (deterministic; server/db/sample-catalogue.ts):
 //  47 Parapioggia universale per passeggino: simple, one size, stock 13, 14,90 €
 //  50 Organizer portaoggetti per passeggino: simple, stock 3, 29,90 €
 //  98 Sacco nanna in cotone biologico: colours x sizes ("0-6 mesi", "6-18 mesi", ...)

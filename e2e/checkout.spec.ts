@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
-import { localizedHref } from "../app/lib/locale";
+import { localizedHref } from "../common/locale";
 import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 
-// Issue 6, checkout and the order page. Products of the sample catalogue (server/catalog/sample-catalogue.ts),
+// Issue 6, checkout and the order page. Products of the sample catalogue (server/db/sample-catalogue.ts),
 // one per journey, with stock enough for every run of both projects:
 //  66 Vaschetta da bagno con termometro integrato: 29,90 €, stock 46
 //  67 Supporto neonato per Stokke Flexi Bath: 19,90 €, stock 59

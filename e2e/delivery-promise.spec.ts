@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
-import { localizedHref } from "../app/lib/locale";
+import { localizedHref } from "../common/locale";
 import { hasBackOfficeAccount } from "./back-office-account";
 import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 

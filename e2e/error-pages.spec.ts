@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { localizedHref } from "../app/lib/locale";
+import { localizedHref } from "../common/locale";
 import { expect, test } from "./fixtures";
 
 /**

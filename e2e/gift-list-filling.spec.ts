@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
-import { italianDayOf } from "../app/lib/shop-calendar";
+import { italianDayOf } from "../common/shop-calendar";
 import { expect as baseExpect, test } from "./fixtures";
 import { openHydrated as open } from "./shop-helpers";
 
 // Each step waits for a server round trip on a machine shared with other suites: allow for it.
 const expect = baseExpect.configure({ timeout: 20_000 });
 
-// Issue 19, item 5: filling a birth list while browsing. Sample products (server/catalog/sample-catalogue.ts):
+// Issue 19, item 5: filling a birth list while browsing. Sample products (server/db/sample-catalogue.ts):
 // the bathing category ("Bagnetto") has products of one variant, whose cards add straight to the list;
 // 184 the muslin romper (colours and sizes) is added from the quick view with its size and a quantity.
 

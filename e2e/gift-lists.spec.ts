@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Browser, Cookie, Page } from "@playwright/test";
-import { italianDayOf } from "../app/lib/shop-calendar";
+import { italianDayOf } from "../common/shop-calendar";
 import { hasBackOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test } from "./fixtures";
 import { logIn, openHydrated as open, register } from "./shop-helpers";
@@ -8,7 +8,7 @@ import { logIn, openHydrated as open, register } from "./shop-helpers";
 // Each step waits for a server round trip on a machine shared with other suites: allow for it.
 const expect = baseExpect.configure({ timeout: 20_000 });
 
-// Issue 7, gift lists. Sample products (server/catalog/sample-catalogue.ts):
+// Issue 7, gift lists. Sample products (server/db/sample-catalogue.ts):
 //  47 Parapioggia universale per passeggino: simple, stock 13
 // 111 Cornice in legno con nome inciso: two personalisation fields
 //  83 Culla a dondolo Foppapedretti: pre-order sizes (21 days), 269 €: the group gift

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import crypto from "node:crypto";
 import type { BrowserContext, Page } from "@playwright/test";
-import { startLocalSmtpServer, type LocalSmtpServer, type ReceivedMail } from "../server/mail/local-smtp-server";
+import { startLocalSmtpServer, type LocalSmtpServer, type ReceivedMail } from "../tests/peers/local-smtp-server";
 import { expect, test, viewports } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
 import { openHydrated } from "./shop-helpers";

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
-// Issue 3, product page and quick view. Sample products (deterministic stock, see server/catalog/sample-catalogue.ts):
+// Issue 3, product page and quick view. Sample products (deterministic stock, see server/db/sample-catalogue.ts):
 // 184 romper: white x 2 · m 27 · xl 28 · xxl 11, blue x 53 · m 11 · xl 31 · xxl 0;
 // 174 bike: sizes "12 pollici", "14 pollici" (pre-order, 10 days); 33 "Chicco edition" (on request);
 // 111 engraved frame (two personalisation fields); 24 stroller (colours, one size).

@@ -4,8 +4,8 @@
  * logging in start signed in instead (`test.use({ signedInAs: "customer" })`, e2e/fixtures.ts).
  */
 import { expect, type Page } from "@playwright/test";
-import type { Locale } from "../app/lib/locale";
-import { sampleCatalogue } from "../server/catalog/sample-catalogue";
+import type { Locale } from "../common/locale";
+import { sampleCatalogue } from "../server/db/sample-catalogue";
 
 /** Variant ids follow the seed's insertion order (products, then their variants, in catalogue order). */
 export function variantIdOf(productId: number, match: { colour?: string; size?: string } = {}): number {

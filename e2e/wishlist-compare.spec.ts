@@ -1,7 +1,7 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
-// Issue 4, wishlist and compare. Sample products (server/catalog/sample-catalogue.ts):
+// Issue 4, wishlist and compare. Sample products (server/db/sample-catalogue.ts):
 // 47 stroller umbrella and 66: simple, in stock (added to the cart from the list); 97: simple, out of stock;
 // 33: "Chicco edition" (on request); 49: sizes to choose.
 

@@ -6,7 +6,7 @@
  *   node --import tsx tests/checkout-worker.ts <database url> <cart ids as JSON>
  */
 import readline from "node:readline";
-import { checkoutInput, testPublicUrl, testSecret } from "#server/checkout/checkout-fixtures.ts";
+import { checkoutInput, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import { placeOrder } from "#server/checkout/checkout.service.ts";
 import { connectPostgres } from "#server/db/client.ts";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { serverI18nFor } from "./i18n";
 
-// The picked messages of two pages (server/i18n/page-messages.ts keeps one object per route and language).
+// The picked messages of two pages (server/http/page-messages.ts keeps one object per route and language).
 const shell = { header: { cart: "Carrello" } };
 const cartPage = { cart: { title: "Il tuo carrello" } };
 const productPage = { productPage: { addToCart: "Aggiungi al carrello" } };

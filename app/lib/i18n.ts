@@ -1,32 +1,19 @@
-import i18next, { type i18n, type Resource } from "i18next";
+import type { i18n } from "i18next";
 import { initReactI18next } from "react-i18next";
-import type { Locale } from "./locale";
-import { addPageMessages, type Messages } from "./route-messages";
+import { createI18next } from "#common/i18n.ts";
+import type { Locale } from "#common/locale.ts";
+import type { Messages } from "#common/messages.ts";
+import { addPageMessages } from "./route-messages";
 
 /**
  * One i18next instance per page load in the browser; on the server one per page's messages, shared by its
- * requests (serverI18nFor below).
- * Messages live in messages/{it,en}.json; Italian texts of SPEC.md are used verbatim.
+ * requests (serverI18nFor below). Both with React's binding.
  */
 export function createI18n(locale: Locale, messages: Record<string, unknown>): i18n {
-  const instance = i18next.createInstance();
-  const resources: Resource = { [locale]: { translation: messages as Resource[string]["translation"] } };
-  void instance.use(initReactI18next).init({
-    lng: locale,
-    fallbackLng: false,
-    resources,
-    initAsync: false,
-    interpolation: { escapeValue: false }, // React escapes
-    returnNull: false,
-    // One namespace, keys always dotted paths. Said explicitly, i18next skips its per-call guess of whether a
-    // key is a sentence or a path, which doubled the cost of every t() (a product card calls it a dozen times).
-    nsSeparator: false,
-    keySeparator: ".",
-  });
-  return instance;
+  return createI18next(locale, messages, [initReactI18next]);
 }
 
-/** A number per messages object: the picked messages are module constants (server/i18n/page-messages.ts). */
+/** A number per messages object: the picked messages are module constants (server/http/page-messages.ts). */
 const messagesIds = new WeakMap<object, number>();
 let nextMessagesId = 0;
 const serverInstances = new Map<string, i18n>();

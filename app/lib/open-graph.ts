@@ -7,8 +7,8 @@
  *     sharingMeta({ matches, location, meta: loaderData?.meta, image: ..., type: "product", jsonLd: [...] });
  */
 import type { MetaDescriptor } from "react-router";
-import { localeOfPath, type Locale } from "./locale";
-import { getProductImageUrl } from "./media";
+import { localeOfPath, type Locale } from "#common/locale.ts";
+import { getProductImageUrl } from "#common/media.ts";
 import { pageMeta, type PageMeta } from "./seo";
 import { decimalPrice, jsonLdMeta, organizationJsonLd, type JsonLd } from "./structured-data";
 

@@ -7,3 +7,6 @@ export function useRootData() {
 }
 
 export type RootData = NonNullable<ReturnType<typeof useRootData>>;
+
+/** The shop's identity from its settings, as every page gets it. */
+export type ShopIdentity = RootData["shop"];

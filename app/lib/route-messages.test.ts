@@ -1,35 +1,40 @@
 /**
  * Each page ships only the messages it lists (app/lib/route-messages.ts): these tests read the code a route
- * renders (its module and every app/ module it imports, type-only imports aside) for message keys written
+ * renders (its module and every app/ or common/ module it imports, type-only imports aside) for message keys written
  * in it ("cart.addToCart", `saved.toast.${list}`) and check that the route's `handle.messages`, with the
  * root's, covers each of them. Keys that arrive as data (a form error from the server) are not written in
- * app/ code: the route lists their area by hand, and the server-rendered page shows a key it forgot.
+ * app/ or common/ code: the route lists their area by hand, and the server-rendered page shows a key it forgot.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
 import it from "#messages/it.json";
 import routes from "#app/routes.ts";
-import { pickMessages, type MessagesHandle } from "./route-messages";
+import { pickMessages, type MessagesHandle } from "#common/messages.ts";
 
 /** Importing every route module transforms much of the app once. */
 const slow = { timeout: 120_000 };
 
 const appDir = path.resolve(import.meta.dirname, "..");
+const commonDir = path.resolve(appDir, "../common");
 const namespaces = new Set(Object.keys(it));
 const uiMessagesFile = path.join(appDir, "ui/ui-messages.ts");
 
-/** The app/ file an import names, or null for packages, server code and files outside app/. */
+/** The app/ or common/ file an import names, or null for packages, server code and other files. */
 function resolveImport(fromFile: string, specifier: string): string | null {
   const base = specifier.startsWith("#app/")
     ? path.join(appDir, specifier.slice("#app/".length))
-    : specifier.startsWith(".")
-      ? path.resolve(path.dirname(fromFile), specifier)
-      : null;
+    : specifier.startsWith("#common/")
+      ? path.join(commonDir, specifier.slice("#common/".length))
+      : specifier.startsWith(".")
+        ? path.resolve(path.dirname(fromFile), specifier)
+        : null;
   if (!base) return null;
   const file = [base, `${base}.ts`, `${base}.tsx`].find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile());
   // ui-messages.ts holds lists of keys for handles: keys named there are not rendered.
-  return file && file.startsWith(appDir) && !file.endsWith(".test.ts") && file !== uiMessagesFile ? file : null;
+  const isRendered = file && (file.startsWith(`${appDir}${path.sep}`) || file.startsWith(`${commonDir}${path.sep}`));
+  // A .server.ts module (a route's HTTP edge) never reaches the browser: its texts are translated on the server.
+  return isRendered && !file.endsWith(".test.ts") && !file.endsWith(".server.ts") && file !== uiMessagesFile ? file : null;
 }
 
 type FoundKey = { key: string; where: string; dynamic: boolean };
@@ -48,7 +53,7 @@ function keysIn(source: string): Omit<FoundKey, "where">[] {
   return keys;
 }
 
-/** Keys written in `file` and in every app/ module it imports (type-only imports aside). */
+/** Keys written in `file` and in every app/ or common/ module it imports (type-only imports aside). */
 function keysRenderedBy(file: string, seen = new Set<string>()): FoundKey[] {
   if (seen.has(file)) return [];
   seen.add(file);
@@ -108,7 +113,7 @@ test.each(pageModules.map((page) => [path.relative(appDir, page.file), page]))(
   },
 );
 
-test("every page has a loader: its messages reach the browser in its loader data (server/i18n/page-messages.ts)", slow, async () => {
+test("every page has a loader: its messages reach the browser in its loader data (server/http/page-messages.ts)", slow, async () => {
   const withoutLoader: string[] = [];
   for (const page of pageModules) {
     const module = (await import(page.file)) as { loader?: unknown };
@@ -139,13 +144,4 @@ test("every listed prefix names messages that exist", slow, async () => {
     }
   }
   expect(unknown).toEqual([]);
-});
-
-test("picking keeps the nesting and brings plural forms with their key", () => {
-  const catalogue = { saved: { wishlistCount_one: "1", wishlistCount_other: "n", title: "t" }, cart: { a: "a" } };
-  expect(pickMessages(catalogue, ["saved.wishlistCount", "cart"])).toEqual({
-    saved: { wishlistCount_one: "1", wishlistCount_other: "n" },
-    cart: { a: "a" },
-  });
-  expect(pickMessages(catalogue, ["nothing.here"])).toEqual({});
 });

@@ -1,7 +1,7 @@
 /**
  * A page ships only the messages it renders (docs/decisions/0019-javascript-budget.md): the root sends
  * the shell's (header, footer, menus, error pages) with the first page, and each route its own page's,
- * in its loader data (added by server/i18n/page-messages.ts: no loader returns them itself). Both are
+ * in its loader data (added by server/http/page-messages.ts: no loader returns them itself). Both are
  * listed in the route module's `handle.messages` as key prefixes of
  * messages/*.json: a whole area ("productPage") or one text ("helpCentre.shipping.title"). Server and
  * browser render from the same picked messages, so a text a route forgot to list shows as its key on
@@ -10,30 +10,7 @@
 import type { i18n } from "i18next";
 import { useMatches } from "react-router";
 import { useTranslation } from "react-i18next";
-
-export type Messages = { [key: string]: unknown };
-
-/** A route module's `export const handle = { messages: [...] } satisfies MessagesHandle`. */
-export type MessagesHandle = { messages: readonly string[] };
-
-/** i18next's plural and context forms of a key: "wishlistCount_one", "wishlistCount_other". */
-const isFormOf = (name: string, key: string) => name === key || name.startsWith(`${key}_`);
-
-/** The part of `catalogue` under `prefixes`, nested as in the catalogue; plural forms come with their key. */
-export function pickMessages(catalogue: Messages, prefixes: readonly string[]): Messages {
-  const picked: Messages = {};
-  for (const prefix of prefixes) {
-    const path = prefix.split(".");
-    const last = path.pop()!;
-    const source = path.reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Messages)[key] : undefined), catalogue);
-    if (!source || typeof source !== "object") continue;
-    const forms = Object.entries(source as Messages).filter(([name]) => isFormOf(name, last));
-    if (forms.length === 0) continue;
-    const target = path.reduce((node, key) => (node[key] ??= {}) as Messages, picked);
-    for (const [name, value] of forms) target[name] = value;
-  }
-  return picked;
-}
+import type { Messages } from "#common/messages.ts";
 
 /** Message objects already added, per i18next instance: loader data keeps its identity between renders. */
 const added = new WeakMap<i18n, WeakSet<object>>();

@@ -1,5 +1,4 @@
 import type { MetaDescriptor } from "react-router";
-import { locales, pathInLocale, type Locale } from "./locale";
 
 /** What a page's loader returns for its `meta` export (texts already translated on the server). */
 export type PageMeta = { title: string; description: string };
@@ -25,20 +24,4 @@ export function pageMeta(matches: readonly MetaMatchLike[], meta: PageMeta | und
   const shopName = shopNameOf(matches);
   if (!meta) return shopName ? [{ title: shopName }] : [];
   return [{ title: documentTitle(meta.title, shopName) }, { name: "description", content: meta.description }];
-}
-
-export type AlternateLink = { hrefLang: string; href: string };
-
-/**
- * hreflang alternates of a page (DECISIONS.md: every page declares them) and its canonical address,
- * absolute, without the query string. Italian is the x-default.
- */
-export function alternateLinks(publicUrl: string, pathname: string): { canonical: string; alternates: AlternateLink[] } {
-  const absolute = (path: string) => `${publicUrl}${path}`;
-  const alternates: AlternateLink[] = locales.map((locale: Locale) => ({
-    hrefLang: locale,
-    href: absolute(pathInLocale(pathname, locale)),
-  }));
-  alternates.push({ hrefLang: "x-default", href: absolute(pathInLocale(pathname, "it")) });
-  return { canonical: absolute(pathname), alternates };
 }

@@ -6,10 +6,10 @@
  */
 import type { MetaDescriptor } from "react-router";
 import type { ShopIdentity } from "#server/settings/settings.ts";
-import type { Locale } from "./locale";
-import { localizedHref } from "./locale";
-import { getProductImageUrl } from "./media";
-import type { OpeningSlot, Weekday } from "./opening-hours";
+import type { Locale } from "#common/locale.ts";
+import { localizedHref } from "#common/locale.ts";
+import { getProductImageUrl } from "#common/media.ts";
+import type { OpeningSlot, Weekday } from "#common/opening-hours.ts";
 
 export type JsonLd = { "@context"?: "https://schema.org"; "@type": string | string[]; [key: string]: unknown };
 

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { Address } from "#server/accounts/address.service.ts";
 import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import type { ShellUser } from "#server/accounts/guards.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
+import type { ShellUser } from "#server/accounts/session-user.ts";
 import { UserIcon } from "./icons";
 import { useDisclosure } from "./use-disclosure";
 

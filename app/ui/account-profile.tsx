@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
 

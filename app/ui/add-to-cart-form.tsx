@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFetcher, useFetchers, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import { getQuantityInCart } from "#app/lib/variant-selection.ts";
+import { getQuantityInCart } from "#common/variant-selection.ts";
 import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
 
 /** The fetcher key prefix of every add-to-cart form, so the header can count pending adds. */

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link } from "react-router";
-import { localizedHref } from "#app/lib/locale.ts";
+import { localizedHref } from "#common/locale.ts";
 import { ErrorPage } from "#app/ui/error-page.tsx";
 import { LoginRequiredPage } from "#app/ui/login-required-page.tsx";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useFetchers, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import type { CartLineView } from "#server/cart/cart-view.service.ts";
 import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
 import { Icon, type IconProps } from "./icons";

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { useFetcher } from "react-router";
-import type { CartActionFailure, CartActionSuccess } from "#server/cart/cart-action.ts";
+import type { CartActionFailure, CartActionSuccess } from "#app/routes/cart/cart-action.server.ts";
 import { useToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 
 /**
- * What the cart action (server/cart/cart-action.ts) answers a fetcher: the outcome and the toasts
+ * What the cart action (app/routes/cart/cart-action.server.ts) answers a fetcher: the outcome and the toasts
  * to show, already in the page's language.
  */
 export type CartActionData = CartActionSuccess | CartActionFailure;

@@ -1,12 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
+import { postalAddress } from "#common/shop-contacts.ts";
 import { ChoiceCard, CheckoutSection } from "./checkout-fields";
 import { DeliveryEstimateText } from "./delivery-promise";
 import { OpeningHoursList } from "./opening-hours-list";
 import { useFormatPrice } from "./price";
-import { postalAddress, type ShopIdentity } from "./shop-contacts";
+import type { ShopIdentity } from "#app/lib/root-data.ts";
 
 export type DeliveryChoice = CheckoutSummary["deliveries"][number]["method"];
 export type PaymentChoice = CheckoutSummary["allowedPayments"][number];

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "#app/lib/format.ts";
+import { formatMoney } from "#common/format.ts";
 import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
 import { LineDetails } from "./cart-line-item";
 import { AmountRow, PricedLine } from "./order-lines";

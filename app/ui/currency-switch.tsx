@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useLocation, useNavigation, useSubmit } from "react-router";
-import { displayCurrencies, type DisplayCurrency } from "#app/lib/format.ts";
+import { displayCurrencies, type DisplayCurrency } from "#common/format.ts";
 import { useDisplayCurrency } from "./price";
 import { useHydrated } from "./use-hydrated";
 

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
-import { describeDeliveryEstimate, type EstimatedDays } from "#app/lib/delivery-promise.ts";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { describeDeliveryEstimate, type EstimatedDays } from "#common/delivery-promise.ts";
+import { localeOfPath } from "#common/locale.ts";
 
 /** The days a loader computed (server/checkout/delivery-estimate.ts); null where no promise can be made. */
 export type DeliveryPromiseData = { today: string; standard: EstimatedDays | null; collection: EstimatedDays | null };

@@ -1,4 +1,4 @@
-import type { EdgeRefusalData } from "#app/lib/edge-refusal.ts";
+import type { EdgeRefusalData } from "#common/edge-refusal.ts";
 
 /** A request refused at the server's edge (a form that is not a form, control characters, too large): its texts came translated with it. */
 export function EdgeRefusalPage({ refusal }: { refusal: EdgeRefusalData }) {

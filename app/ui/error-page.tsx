@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useLocation } from "react-router";
-import { isEdgeRefusalData } from "#app/lib/edge-refusal.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { isEdgeRefusalData } from "#common/edge-refusal.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { EdgeRefusalPage } from "./edge-refusal-page";
 import { LoginRequiredPage } from "./login-required-page";
 import { NotFoundPage } from "./not-found-page";

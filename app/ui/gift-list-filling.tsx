@@ -6,9 +6,9 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import type { GiftListSelectorAnswer } from "#server/gift-lists/gift-list-selector-action.ts";
+import type { GiftListSelectorAnswer } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
 import { FetcherMarker } from "./cart-toasts";
 import { GiftIcon } from "./icons";
 import { Price } from "./price";

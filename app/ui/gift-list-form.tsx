@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { AccountNotice, SubmitButton, useFormWithProblems } from "./account-form-parts";
 import { TextField } from "./form-field";
 import type { AddressChoice, FormState, OwnGiftList } from "./gift-list-manage";

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { formatMoney } from "#app/lib/format.ts";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { formatMoney } from "#common/format.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { AccountNotice, SubmitButton, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";
 import type { GroupGiftProgress as GroupGiftRound } from "#server/gift-lists/gift-list-group.ts";

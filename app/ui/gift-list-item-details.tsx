@@ -1,5 +1,5 @@
+import { formatSize } from "#common/sizes.ts";
 import type { ProductImageData } from "./product-image";
-import { formatSize } from "#app/lib/sizes.ts";
 import { useColourName } from "./variant-picker";
 
 /** What the owner's page and the guests' page both show of a wished item. */

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { formatDate } from "#app/lib/format.ts";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { CompletionCodePanel, GiftThanksSection, type CompletionCodeView } from "./gift-list-thanks";
 import { AccountNotice, SubmitButton, useFormWithProblems, type FormErrors } from "./account-form-parts";
 import { TextField } from "./form-field";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { useFetcher, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
 import { Price } from "./price";
 import { AccountNotice } from "./account-form-parts";

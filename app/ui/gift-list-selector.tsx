@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
-import type { GiftListSelectorAnswer } from "#server/gift-lists/gift-list-selector-action.ts";
+import type { GiftListSelectorAnswer } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
+import { formatSize } from "#common/sizes.ts";
 import { FetcherMarker } from "./cart-toasts";
 import { GiftIcon } from "./icons";
 import { PersonalisationFields } from "./personalisation-fields";
-import { formatSize } from "#app/lib/sizes.ts";
 import { useColourName } from "./variant-picker";
 
 type Step = "closed" | "oops" | "confirm" | "success" | "error";

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
-import { formatDate } from "#app/lib/format.ts";
+import { formatDate } from "#common/format.ts";
 import type { GiftThanksRow } from "#server/gift-lists/gift-list-thanks.service.ts";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
+import { formatSize } from "#common/sizes.ts";
 import { useFormatPrice } from "./price";
-import { formatSize } from "#app/lib/sizes.ts";
 import { useColourName } from "./variant-picker";
 
 /** `isExpired` is decided by the server (no clock in rendering: SSR and hydration agree). */

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { ProductCard, type ProductCardLayout } from "./product-card";
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { UserIcon } from "./icons";
 
 /** The 401 page (DECISIONS.md, Accounts): log in, then come back here. */

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { MegaMenu, type NavCategory } from "./mega-menu";
 
 /** The main menu (SPEC.md "Header, menu, footer"); the mega menu of categories sits after Shop. */

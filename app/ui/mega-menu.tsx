@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useRef, type ComponentProps } from "react";
 import { Link, useLocation } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { RootData } from "#app/lib/root-data.ts";
 import { CategoryIcon } from "./category-icon";
 import { ChevronDownIcon } from "./icons";

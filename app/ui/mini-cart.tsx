@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { usePendingAddQuantity } from "./add-to-cart-form";
 import { CartLineButton, TrashIcon, useColourName, useOptimisticQuantity } from "./cart-line-item";
@@ -18,7 +18,7 @@ function MiniCartLineItem({ line, locale }: { line: MiniCartLine; locale: Locale
   const format = useFormatPrice();
   const colourName = useColourName();
   const quantity = useOptimisticQuantity(line.id, line.quantity);
-  // Size is null for one-size variants (isOneSize in app/lib/sizes.ts): never shown (SPEC.md section 2).
+  // Size is null for one-size variants (isOneSize in common/sizes.ts): never shown (SPEC.md section 2).
   const details = [line.colour ? `${t("cart.colour")}: ${colourName(line.colour)}` : null, line.size ? `${t("cart.size")}: ${line.size}` : null]
     .filter(Boolean)
     .join(" · ");

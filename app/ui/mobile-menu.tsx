@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import { useSavedItems } from "#app/lib/saved-items.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
+import { useSavedItems } from "#app/lib/browser-saved-items.ts";
 import { CloseIcon, CompareIcon, HeartIcon, MenuIcon } from "./icons";
 import { MainNav } from "./main-nav";
 import type { NavCategory } from "./mega-menu";

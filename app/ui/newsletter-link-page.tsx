@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { localizedHref } from "#app/lib/locale.ts";
+import { localizedHref } from "#common/locale.ts";
 import { PageHeader } from "./page-header";
 
 function Notice({ kind, children }: { kind: "success" | "error"; children: string }) {

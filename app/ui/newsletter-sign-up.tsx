@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 
 /** What the sign-up action answers: done, or the message key of the problem. */
 export type NewsletterAnswer = { ok: true } | { ok: false; error: string };

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { SearchBox } from "./search-box";
 
 /** Any unknown address, and a missing product (SPEC.md section 8: "404", "OPPS! Pagina o Prodotto non trovato"). */

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { formatOpeningSlots, groupOpeningHours, type WeeklyOpeningHours } from "#app/lib/opening-hours.ts";
+import { formatOpeningSlots, groupOpeningHours, type WeeklyOpeningHours } from "#common/opening-hours.ts";
 
 /** "Lunedì - Sabato 09:30-13:00, 16:30-20:00" / "Domenica chiuso", from the settings. */
 export function OpeningHoursList({ hours, className = "" }: { hours: WeeklyOpeningHours; className?: string }) {

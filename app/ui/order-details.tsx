@@ -1,15 +1,16 @@
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useLocation } from "react-router";
-import { formatDate, formatMoney } from "#app/lib/format.ts";
-import type { Locale } from "#app/lib/locale.ts";
-import { customerHistoryNoteText, isStaffOnlyHistoryNote } from "#app/lib/order-history.ts";
+import { formatDate, formatMoney } from "#common/format.ts";
+import type { Locale } from "#common/locale.ts";
+import { customerHistoryNoteText, isStaffOnlyHistoryNote } from "#common/order-history.ts";
 import type { OrderView } from "#server/orders/order-view.service.ts";
+import { postalAddress } from "#common/shop-contacts.ts";
+import { formatShopDateTime } from "#common/shop-calendar.ts";
 import { OpeningHoursList } from "./opening-hours-list";
-import { postalAddress, type ShopIdentity } from "./shop-contacts";
+import type { ShopIdentity } from "#app/lib/root-data.ts";
 import { DeliveryEstimateText } from "./delivery-promise";
 import { useHydrated } from "./use-hydrated";
-import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
 
 /** "12 mar 2026, 10:42" in the shop's time zone. */

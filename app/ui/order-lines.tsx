@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatMoney } from "#app/lib/format.ts";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
-import { shownSize } from "#app/lib/sizes.ts";
+import { formatMoney } from "#common/format.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
+import { shownSize } from "#common/sizes.ts";
 import type { OrderView } from "#server/orders/order-view.service.ts";
 import { LineDetails } from "./cart-line-item";
 import { ProductImage } from "./product-image";

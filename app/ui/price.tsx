@@ -1,4 +1,4 @@
-import { formatMoney, type DisplayCurrency } from "#app/lib/format.ts";
+import { formatMoney, type DisplayCurrency } from "#common/format.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { usePageI18n, useSharedTexts } from "./use-shared-texts";
 

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Link, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";

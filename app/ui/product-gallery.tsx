@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { getProductImageUrl } from "#app/lib/media.ts";
+import { getProductImageUrl } from "#common/media.ts";
 import { ChevronDownIcon, CloseIcon, SearchIcon } from "./icons";
 import { ProductImage, type ProductImageData } from "./product-image";
 import { useHydrated } from "./use-hydrated";

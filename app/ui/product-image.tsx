@@ -3,7 +3,7 @@ import {
   getProductImageUrl,
   placeholderImageKey,
   type ImageWidth,
-} from "#app/lib/media.ts";
+} from "#common/media.ts";
 
 export type ProductImageData = { storageKey: string; width: number; height: number; alt: string };
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { clampQuantity, getQuantityAdjustment, minQuantity } from "#app/lib/variant-selection.ts";
+import { clampQuantity, getQuantityAdjustment, minQuantity } from "#common/variant-selection.ts";
 import { useHydrated } from "./use-hydrated";
 
 /**

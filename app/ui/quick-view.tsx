@@ -2,14 +2,14 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import {
   findVariant,
   getInitialSelection,
   getSelectionSearch,
   setQuantity,
   type VariantSelection,
-} from "#app/lib/variant-selection.ts";
+} from "#common/variant-selection.ts";
 import type { QuickViewData, QuickViewProduct } from "#app/routes/shop/product-quick-view.ts";
 import { addToCartFetcherPrefix } from "./add-to-cart-form";
 import type { CartActionData } from "./cart-toasts";

@@ -5,20 +5,10 @@
 import { useEffect, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
-import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import {
-  changeSavedItems,
-  normaliseLists,
-  readSavedItems,
-  replaceSavedItems,
-  savedItemsToastKind,
-  savedListLimits,
-  useSavedItems,
-  type SavedItemsChange,
-  type SavedListName,
-  type SavedLists,
-} from "#app/lib/saved-items.ts";
+import { changeSavedItems, readSavedItems, replaceSavedItems, useSavedItems } from "#app/lib/browser-saved-items.ts";
+import { normaliseLists, savedItemsToastKind, savedListLimits, type SavedItemsChange, type SavedListName, type SavedLists } from "#common/saved-items.ts";
 import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
 import { AddToCartForm } from "./add-to-cart-form";
 import { StarRatingIcon } from "./icons";

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useFetcher, useNavigate } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { SearchSuggestion, SearchSuggestResponse } from "#app/routes/shop/search-suggest.ts";
 import { SearchIcon } from "./icons";
 import { Price } from "./price";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 
 /** The shop's mark (a smiling face in a heart) and name, linking home. */
 export function ShopLogo({ locale, shopName }: { locale: Locale; shopName: string }) {

@@ -1,12 +1,13 @@
 import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
+import { formatWhatsappNumber, mapsHref, postalAddress, telHref, whatsappHref } from "#common/shop-contacts.ts";
 import { PaymentCurrencyNote } from "./currency-switch";
 import { FacebookIcon, InstagramIcon, MailIcon, MapPinIcon, PhoneIcon, WhatsAppIcon } from "./icons";
 import { NewsletterSignUp } from "./newsletter-sign-up";
 import { OpeningHoursList } from "./opening-hours-list";
-import { formatWhatsappNumber, mapsHref, postalAddress, telHref, whatsappHref, type ShopIdentity } from "./shop-contacts";
+import type { ShopIdentity } from "#app/lib/root-data.ts";
 
 /** The four sections of the help centre, by their historic anchors (SPEC.md section 2). */
 export const helpCentreSections = [

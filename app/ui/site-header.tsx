@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { localizedHref, localeOfPath, type Locale } from "#app/lib/locale.ts";
-import { useSavedItems } from "#app/lib/saved-items.ts";
+import { localizedHref, localeOfPath, type Locale } from "#common/locale.ts";
+import { useSavedItems } from "#app/lib/browser-saved-items.ts";
 import { AccountMenu, type ShellUser } from "./account-menu";
 import { CountBadge } from "./count-badge";
 import { CompareIcon, HeartIcon, SearchIcon } from "./icons";
@@ -54,7 +54,7 @@ const iconLinkClass = "relative grid size-11 place-items-center rounded-full hov
 
 export function SiteHeader({ locale, shopName, categories, user, cartCount, ...counts }: SiteHeaderProps) {
   const { t } = useTranslation();
-  // The browser's lists (app/lib/saved-items.ts) unless the caller passes counts.
+  // The browser's lists (app/lib/browser-saved-items.ts) unless the caller passes counts.
   const saved = useSavedItems();
   const wishlistCount = counts.wishlistCount ?? saved.wishlist.length;
   const compareCount = counts.compareCount ?? saved.compare.length;

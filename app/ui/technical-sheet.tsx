@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { intlLocale, type Locale } from "#app/lib/locale.ts";
+import { intlLocale, type Locale } from "#common/locale.ts";
 import type { TechnicalSheet as TechnicalSheetData } from "#server/catalog/product.service.ts";
 
 

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { htmlLang, localizedHref, locales, pathInLocale, type Locale } from "#app/lib/locale.ts";
+import { htmlLang, localizedHref, locales, pathInLocale, type Locale } from "#common/locale.ts";
+import { telHref } from "#common/shop-contacts.ts";
 import { CurrencySwitch } from "./currency-switch";
 import { PhoneIcon, TruckIcon } from "./icons";
-import { telHref } from "./shop-contacts";
 
 const languageNames: Record<Locale, string> = { it: "Italiano", en: "English" };
 

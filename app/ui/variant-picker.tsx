@@ -15,8 +15,8 @@ import {
   showsSizeChoice,
   type VariantOption,
   type VariantSelection,
-} from "#app/lib/variant-selection.ts";
-import { formatSize } from "#app/lib/sizes.ts";
+} from "#common/variant-selection.ts";
+import { formatSize } from "#common/sizes.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
@@ -96,7 +96,7 @@ function Option({
 
 /**
  * Colour and size choice. Picking a colour resets the size to that colour's first size and the
- * quantity to 1; picking a size resets the quantity to 1 (app/lib/variant-selection.ts). The size
+ * quantity to 1; picking a size resets the quantity to 1 (common/variant-selection.ts). The size
  * choice is hidden for one-size products.
  */
 export function VariantPicker(props: PickerProps) {

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
+import { whatsappHref } from "#common/shop-contacts.ts";
 import { WhatsAppIcon } from "./icons";
-import { whatsappHref } from "./shop-contacts";
 
 /** The floating chat link on every page (SPEC.md section 1). */
 export function WhatsAppChatLink({ whatsapp }: { whatsapp: string }) {

@@ -6,9 +6,9 @@
  */
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
-import { checkoutInput, testPublicUrl, testSecret } from "#server/checkout/checkout-fixtures.ts";
+import { checkoutInput, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import { placeOrder } from "#server/checkout/checkout.service.ts";
 import { connectPostgres, type Db } from "#server/db/client.ts";
 import { migrateDatabase } from "#server/db/migrate.ts";

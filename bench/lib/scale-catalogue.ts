@@ -11,8 +11,8 @@
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { placeholderImageKey } from "#app/lib/media.ts";
-import { sampleBrands } from "#server/catalog/sample-catalogue.ts";
+import { placeholderImageKey } from "#common/media.ts";
+import { sampleBrands } from "#server/db/sample-catalogue.ts";
 import { taxonomy } from "#server/catalog/taxonomy.ts";
 import { connectPostgres } from "#server/db/client.ts";
 import { migrateDatabase } from "#server/db/migrate.ts";

@@ -10,7 +10,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { startLocalStripeServer, type LocalStripeServer } from "#server/payments/local-stripe-server.ts";
+import { startLocalStripeServer, type LocalStripeServer } from "#tests/peers/local-stripe-server.ts";
 import { startCluster, type Cluster } from "#server/ops/cluster.ts";
 import { runAdminQuery, withDatabase } from "#tests/db.global-setup.ts";
 

@@ -2,7 +2,7 @@
  * The accounts e-mails (verify the address, reset the password, someone tried to register with your
  * address), written to the outbox in the person's language with the shop's template.
  */
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";

@@ -2,13 +2,13 @@ import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { accounts, addresses, auditLog, categories, giftLists, orders, outboxEmails, products, sessions, users, wishlistItems } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { callerFor, createTestAuthServices, insertOrder, lastMail, userIdOf } from "./accounts.fixtures";
+import { callerFor, createTestAuthServices, insertOrder, lastMail, userIdOf } from "#tests/fixtures/accounts.fixtures.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { exportAccountData } from "./account-data.service";
 import { changeEmail, changePassword, deleteAccount } from "./account-security.service";
 import { addAddress } from "./address.service";
 import { logIn, registerCustomer, verifyEmail } from "./auth-flows.service";
-import type { SessionUser } from "./guards";
+import type { SessionUser } from "./session-user";
 
 /** Each test hashes several passwords (scrypt): slow on a busy 2-core machine. */
 const slow = { timeout: 60_000 };

@@ -4,13 +4,13 @@
  * these map its answers to the form's messages.
  */
 import { isAPIError } from "better-auth/api";
-import { localizedHref } from "#app/lib/locale.ts";
+import { localizedHref } from "#common/locale.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { auditLog } from "#server/db/schema.ts";
 import { DeleteAccountInput, ChangeEmailInput, ChangePasswordInput } from "./profile.inputs";
 import { authHeaders, withAuthLocale } from "./auth-request";
 import { cookiesOf, type AuthCaller, type AuthServices, type FormResult } from "./auth-flows.service";
-import type { SessionUser } from "./guards";
+import type { SessionUser } from "./session-user";
 import { findPasswordProblem } from "./passwords";
 import { errorKey, parseWith, type FieldErrors } from "./text-rules";
 

@@ -3,7 +3,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { addresses, users } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { createTestDb } from "#tests/db.ts";
-import { badTextValues } from "./accounts.fixtures";
+import { badTextValues } from "#tests/fixtures/accounts.fixtures.ts";
 import { addAddress, deleteAddress, listAddresses, setDefaultAddress, updateAddress } from "./address.service";
 import { maxAddressesPerUser } from "./address.inputs";
 

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { ConfigError, publicUrlOf, readEnv } from "#server/env.ts";
 import { DatabaseLockedError } from "#server/db/pglite-lock.ts";
-import { createLogger } from "#server/http/log.ts";
+import { createLogger } from "#server/log.ts";
 import { openShopDatabase } from "#server/http/start.ts";
 import { createAuth } from "./auth";
 import { makeAdmin } from "./admin.service";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { users } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { callerFor, createTestAuthServices } from "./accounts.fixtures";
+import { callerFor, createTestAuthServices } from "#tests/fixtures/accounts.fixtures.ts";
 import { makeAdmin } from "./admin.service";
 import { logIn, registerCustomer } from "./auth-flows.service";
 

@@ -5,10 +5,10 @@
  * page must forward. Messages never say whether an address has an account.
  */
 import { isAPIError } from "better-auth/api";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { mergeCarts } from "#server/cart/cart.service.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, VerificationToken } from "./auth.inputs";
 import { oidcProviderId, oidcSettingsOf } from "./auth";
 import { authHookErrors } from "./auth-hooks";

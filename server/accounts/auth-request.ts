@@ -4,7 +4,7 @@
  * login limits). Page actions pass both; the /api/auth route sets the address header itself.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { localeOfPath, type Locale } from "#app/lib/locale.ts";
+import { localeOfPath, type Locale } from "#common/locale.ts";
 
 /**
  * Carries the client address (Express's req.ip, which honours TRUST_PROXY) into better-auth. Every

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { LoginInput, RegisterInput, pathAfterLogin } from "./auth.inputs";
-import { badTextValues } from "./accounts.fixtures";
+import { badTextValues } from "#tests/fixtures/accounts.fixtures.ts";
 import { parseWith } from "./text-rules";
 
 test("after login only this shop's own paths are followed", () => {

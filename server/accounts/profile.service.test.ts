@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { accounts, profiles, users } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { badTextValues } from "./accounts.fixtures";
+import { badTextValues } from "#tests/fixtures/accounts.fixtures.ts";
 import { getAccountProfile, updateProfile } from "./profile.service";
 
 async function openDb() {

@@ -1,7 +1,7 @@
 import { expect, onTestFinished, test } from "vitest";
 import { users } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { insertOrder } from "./accounts.fixtures";
+import { insertOrder } from "#tests/fixtures/accounts.fixtures.ts";
 import { listPurchases } from "./purchases.service";
 
 async function openDb() {

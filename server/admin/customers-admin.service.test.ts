@@ -1,5 +1,5 @@
 import { expect, onTestFinished, test } from "vitest";
-import { callerFor, createTestAuthServices, insertOrder, userIdOf } from "#server/accounts/accounts.fixtures.ts";
+import { callerFor, createTestAuthServices, insertOrder, userIdOf } from "#tests/fixtures/accounts.fixtures.ts";
 import { registerCustomer } from "#server/accounts/auth-flows.service.ts";
 import { accounts, addresses, auditLog, giftLists, profiles } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";

@@ -5,10 +5,10 @@
  * unpaid card or bank-transfer order is not a sale yet.
  */
 import { and, asc, between, count, desc, eq, gte, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftLists, orders, productColours, products, productVariants, users } from "#server/db/schema.ts";
-import { addDays, italianDayOf } from "#app/lib/shop-calendar.ts";
+import { addDays, italianDayOf } from "#common/shop-calendar.ts";
 import { lowStockThreshold } from "./product-admin.service";
 
 const romeDay = sql<string>`to_char(${orders.createdAt} at time zone 'Europe/Rome', 'YYYY-MM-DD')`;

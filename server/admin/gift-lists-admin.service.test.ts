@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { insertOrder } from "#server/accounts/accounts.fixtures.ts";
-import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { insertOrder } from "#tests/fixtures/accounts.fixtures.ts";
+import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { addresses, auditLog, giftListItems, giftLists, orders, users } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createAdminUser } from "./admin-fixtures";
+import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { closeGiftListAsAdmin, getAdminGiftList, listAdminGiftLists, parseAdminGiftListFilters } from "./gift-lists-admin.service";
 
 const now = new Date("2026-03-10T10:00:00Z");

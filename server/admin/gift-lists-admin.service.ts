@@ -6,7 +6,7 @@
  */
 import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { getAddress, type Address } from "#server/accounts/address.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { pageOf } from "#server/db/paging.ts";

@@ -4,7 +4,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { importJobs } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createAdminUser } from "./admin-fixtures";
+import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { getImportJob, interruptedAfterMs, progressWriteMs, startImportJob } from "./import-jobs.service";
 
 async function openDb() {

@@ -2,7 +2,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { readEnv } from "#server/env.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createAdminUser } from "./admin-fixtures";
+import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { getLaunchChecklist } from "./launch-checklist.service";
 import { saveSettings, settingsToForm } from "./settings-admin.service";
 

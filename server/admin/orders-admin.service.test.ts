@@ -1,12 +1,12 @@
 import { asc, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createProduct } from "#server/cart/cart-fixtures.ts";
-import { cartWith, checkoutInput, placeTestOrder, testPublicUrl, testSecret } from "#server/checkout/checkout-fixtures.ts";
+import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
+import { cartWith, checkoutInput, placeTestOrder, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
 import { auditLog, orders, outboxEmails, payments, productVariants } from "#server/db/schema.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createAdminUser } from "./admin-fixtures";
+import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { getDashboard } from "./dashboard.service";
 import { getAdminOrder, listAdminOrders, parseAdminOrderFilters, runAdminOrderAction } from "./orders-admin.service";
 

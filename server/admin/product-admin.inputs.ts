@@ -3,7 +3,7 @@
  * under `admin.errors.*`, shown next to its field in the page's language.
  */
 import { z } from "zod";
-import { storedSizeName } from "#app/lib/sizes.ts";
+import { storedSizeName } from "#common/sizes.ts";
 
 export const productTextLimits = { sku: 40, name: 200, shortDescription: 1000, fullDescription: 20_000, material: 200, url: 500 } as const;
 export const maxStock = 100_000;

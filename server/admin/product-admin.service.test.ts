@@ -7,7 +7,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { getProductPage } from "#server/catalog/product.service.ts";
 import { auditLog, productImages, productPriceHistory, products, productVariants, stockMovements } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createAdminUser, productForm, seedTaxonomy } from "./admin-fixtures";
+import { createAdminUser, productForm, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
 import { listAudit } from "./audit.service";
 import { lowestPriceOfLast30Days } from "./price-history.service";
 import { ColourInput, parseProductForm, parseWith, StockAdjustmentInput, VariantInput } from "./product-admin.inputs";

@@ -4,7 +4,7 @@
  * price history, search document, audit row): a refused or failed save writes nothing.
  */
 import { and, asc, count, desc, eq, exists, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { matchSearch, productsSearch, refreshProductSearch } from "#server/catalog/search.service.ts";
 import { offersCategorySlug } from "#server/catalog/taxonomy.ts";
 import type { Db } from "#server/db/client.ts";
@@ -22,10 +22,10 @@ import {
   subcategories,
 } from "#server/db/schema.ts";
 import { activeDiscountPercent } from "#server/money.ts";
+import { endOfItalianDay, italianDayOf } from "#common/shop-calendar.ts";
 import { recordAudit } from "./audit.service";
 import { recordPriceIfChanged } from "./price-history.service";
 import { formatEuroInput, type FieldErrors, type ProductInput } from "./product-admin.inputs";
-import { endOfItalianDay, italianDayOf } from "#app/lib/shop-calendar.ts";
 
 export const adminPageSize = 25;
 /** A size with this stock or less counts as low stock. */

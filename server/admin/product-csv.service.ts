@@ -8,7 +8,7 @@
  */
 import { asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { storedSizeName } from "#app/lib/sizes.ts";
+import { storedSizeName } from "#common/sizes.ts";
 import type { Db } from "#server/db/client.ts";
 import { brands, categories, productColours, products, productVariants, stockMovements, subcategories } from "#server/db/schema.ts";
 import { recordAudit } from "./audit.service";

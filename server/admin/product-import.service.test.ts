@@ -3,7 +3,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { getProductPage } from "#server/catalog/product.service.ts";
 import { auditLog, products, productVariants } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createAdminUser, seedTaxonomy } from "./admin-fixtures";
+import { createAdminUser, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
 import { parseCsv, toCsv } from "./csv";
 import { importLegacyProducts } from "./legacy-import.service";
 import { csvColumns, exportProductsCsv, importProductsCsv, maxCsvRows } from "./product-csv.service";

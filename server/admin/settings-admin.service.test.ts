@@ -1,11 +1,11 @@
 import { asc, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { ecbDailyXml, startRatesEndpoint } from "#server/currency/rates.fixtures.ts";
+import { ecbDailyXml, startRatesEndpoint } from "#tests/peers/local-rates-server.ts";
 import { auditLog, outboxEmails } from "#server/db/schema.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createAdminUser } from "./admin-fixtures";
+import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { clearExchangeRate, listExchangeRates, parseOpeningSlots, refreshRatesNow, resendOutboxEmail, saveSettings, setExchangeRate } from "./settings-admin.service";
 
 async function openDb() {

@@ -3,7 +3,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { productVariants, savedBaskets } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
 import { basketIdPattern, copyBasketToCart, getBasketView, newBasketId, saveBasket } from "./basket.service.ts";
-import { createGiftList, createProduct } from "./cart-fixtures.ts";
+import { createGiftList, createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { getCartView } from "./cart-view.service.ts";
 import { addToCart } from "./cart.service.ts";
 

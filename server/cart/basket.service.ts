@@ -4,7 +4,7 @@
  */
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { savedBaskets } from "#server/db/schema.ts";
 import { cartTotals, lineTotalCents, type CartErrorCode, type CartTotals } from "./cart";

@@ -2,8 +2,8 @@
  * The cart as loaders and actions meet it: the signed cookie of the request, the cookies a response
  * must set, and the small summary every page gets from the root loader.
  */
-import type { Locale } from "#app/lib/locale.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { Locale } from "#common/locale.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import {
   cartCookieHeader,
   cartCookieKeyOf,

@@ -3,7 +3,7 @@
  * database now, each line's availability against today's stock, and what changed since it was added.
  */
 import { asc, eq, inArray } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import {
   cartLines,
@@ -15,7 +15,7 @@ import {
   productVariants,
 } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
-import { isOneSize } from "#app/lib/sizes.ts";
+import { isOneSize } from "#common/sizes.ts";
 import { cartTotals, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
 import { isOnRequestSql } from "#server/catalog/product-card.ts";
 

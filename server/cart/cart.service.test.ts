@@ -3,7 +3,7 @@ import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
 import { cartLines, carts, products, productVariants } from "#server/db/schema.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
-import { createGiftList, createProduct, createUser, tagOnRequest } from "./cart-fixtures.ts";
+import { createGiftList, createProduct, createUser, tagOnRequest } from "#tests/fixtures/cart.fixtures.ts";
 import { getCartView } from "./cart-view.service.ts";
 import {
   addLinesToCart,

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createAdminUser, productForm, seedTaxonomy } from "#server/admin/admin-fixtures.ts";
+import { createAdminUser, productForm, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
 import { parseProductForm, parseWith, VariantInput } from "#server/admin/product-admin.inputs.ts";
 import { createProduct, updateProduct } from "#server/admin/product-admin.service.ts";
 import { addVariant } from "#server/admin/product-stock.service.ts";

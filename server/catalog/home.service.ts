@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNull, not, or, type SQL } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { products } from "#server/db/schema.ts";
 import { getProductCards, isOnRequestSql, type ProductCardData } from "./product-card";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { expect, onTestFinished, test } from "vitest";
-import { avifWidths, getProductImageSrcSet, getProductImageUrl, placeholderImageKey } from "#app/lib/media.ts";
+import { avifWidths, getProductImageSrcSet, getProductImageUrl, placeholderImageKey } from "#common/media.ts";
 import {
   generateProductImage,
   getImageVariantPaths,
@@ -13,7 +13,7 @@ import {
   writePlaceholderImage,
   writeSampleCatalogueImages,
 } from "./images";
-import { sampleCatalogue } from "./sample-catalogue";
+import { sampleCatalogue } from "#server/db/sample-catalogue.ts";
 
 function makeMediaDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-media-"));

@@ -1,6 +1,6 @@
 /**
  * Product pictures on disk: `${mediaDir}/products/{key}-{width}.{webp|avif}`, served as
- * /media/products/... (app/lib/media.ts builds the URLs). Variants are written once, at upload or
+ * /media/products/... (common/media.ts builds the URLs). Variants are written once, at upload or
  * seed time, never per request: AVIF costs about 120 ms per 800 px image on 2 cores.
  *
  * Measured on the 2-core machines (sharp 0.35): AVIF at all four widths (effort 2) costs about
@@ -20,12 +20,12 @@ import {
   placeholderImageKey,
   type ImageFormat,
   type ImageWidth,
-} from "#app/lib/media.ts";
-import type { SampleProduct } from "./sample-catalogue";
-import { renderPlaceholderSvg, renderProductSvg, sourceImageSize, type ProductImageSpec } from "./sample-catalogue/drawing";
+} from "#common/media.ts";
+import type { SampleProduct } from "#server/db/sample-catalogue.ts";
+import { renderPlaceholderSvg, renderProductSvg, sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 
-export { imageWidths } from "#app/lib/media.ts";
-export { sourceImageSize, type ProductImageSpec } from "./sample-catalogue/drawing";
+export { imageWidths } from "#common/media.ts";
+export { sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 
 /** Uploads above this are refused before sharp decodes anything. */
 export const maxImageUploadBytes = 15 * 1024 * 1024;

@@ -11,9 +11,10 @@
  */
 import { and, asc, count, desc, eq, gt, isNull, not, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { brands, categories, productBrands, productColours, productListing, products, productVariants, subcategories } from "#server/db/schema.ts";
+import { isOneSize } from "#common/sizes.ts";
 import { createCatalogueCache } from "./catalogue-cache";
 import { countListing, countSubcategoryProducts, type ListingSubjectMembers, type ResolvedFilters } from "./facet-index";
 import type { ListingGroup } from "./listing.inputs";
@@ -29,7 +30,6 @@ import {
   type ListingQuery,
   type ListingScope,
 } from "./listing";
-import { isOneSize } from "#app/lib/sizes.ts";
 import { getProductCards, type ProductCardData } from "./product-card";
 import { exactSearchMatch, listingSearch, noSearchMatch, similarSearchMatch, textArray, type SearchMatch, type SearchMode } from "./search.service";
 import { offersCategorySlug } from "./taxonomy";

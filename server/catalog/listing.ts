@@ -3,9 +3,9 @@
  * and the canonical URL of any listing state (links keep sort, group, filters and search; changing
  * what is shown goes back to page 1). No db, env or clock.
  */
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
+import { formatSize, isOneSize } from "#common/sizes.ts";
 import { ListingParams, type ListingGroup, type ListingSort } from "./listing.inputs";
-import { formatSize, isOneSize } from "#app/lib/sizes.ts";
 import { normaliseSearchText } from "./search";
 
 /** DECISIONS.md: 24 per page, 6 rows of 4 on large screens. */

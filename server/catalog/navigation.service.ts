@@ -1,5 +1,5 @@
 import { asc } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { categories, subcategories } from "#server/db/schema.ts";
 

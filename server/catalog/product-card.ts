@@ -3,11 +3,11 @@
  * the home page rows and suggestions, loaded for a page of products in three queries.
  */
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { brands, productBrands, productImages, productListing, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
-import { isOneSize } from "#app/lib/sizes.ts";
+import { isOneSize } from "#common/sizes.ts";
 
 export type ProductCardImage = { storageKey: string; width: number; height: number; alt: string };
 

@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import type { Locale } from "#app/lib/locale.ts";
-import { placeholderImageKey } from "#app/lib/media.ts";
-import type { VariantOption } from "#app/lib/variant-selection.ts";
+import type { Locale } from "#common/locale.ts";
+import { placeholderImageKey } from "#common/media.ts";
+import type { VariantOption } from "#common/variant-selection.ts";
 import type { Db } from "#server/db/client.ts";
 import {
   brands,
@@ -17,7 +17,7 @@ import {
   subcategories,
 } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
-import { isOneSize } from "#app/lib/sizes.ts";
+import { isOneSize } from "#common/sizes.ts";
 import { getProductAvailability, isProductOnRequest, pickRelatedIds, type Availability } from "./product";
 
 export type ProductPageImage = { storageKey: string; width: number; height: number; alt: string };

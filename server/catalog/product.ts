@@ -1,8 +1,8 @@
 /**
  * Pure rules of the product page: which id addresses a product, the legacy related-ids string
- * and availability (one size: app/lib/sizes.ts). No db, env or clock.
+ * and availability (one size: common/sizes.ts). No db, env or clock.
  */
-import { getAvailability, type Availability } from "#app/lib/variant-selection.ts";
+import { getAvailability, type Availability } from "#common/variant-selection.ts";
 
 /** SPEC.md section 9: at most 8 related products. */
 export const relatedProductsLimit = 8;

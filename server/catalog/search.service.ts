@@ -8,7 +8,7 @@
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { productListing, products } from "#server/db/schema.ts";
 import { getProductCards, type ProductCardData } from "./product-card";

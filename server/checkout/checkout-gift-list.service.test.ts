@@ -1,13 +1,13 @@
 import { asc, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createProduct, createUser } from "#server/cart/cart-fixtures.ts";
+import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
 import { addresses, carts, giftListItems, giftLists, orderLines, orders, orderStatusHistory, outboxEmails, productVariants } from "#server/db/schema.ts";
 import { addGiftListItemToCart, setCartGiftNote } from "#server/gift-lists/gift-list-public.service.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { markOrderPaid } from "#server/orders/order.service.ts";
 import { createTestDb } from "#tests/db.ts";
-import { checkoutForm, placeTestOrder, testPublicUrl, testSecret } from "./checkout-fixtures";
+import { checkoutForm, placeTestOrder, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import { parseCheckoutForm } from "./checkout.inputs";
 import { getCheckoutSummary } from "./checkout.service";
 

@@ -7,11 +7,11 @@ import path from "node:path";
 import readline from "node:readline";
 import { count, eq, sql } from "drizzle-orm";
 import { expect, onTestFinished } from "vitest";
-import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { orders, productVariants, stockMovements } from "#server/db/schema.ts";
 import { createTestDb, selectRows, testOnPostgres } from "#tests/db.ts";
 import { withDatabase } from "#tests/db.global-setup.ts";
-import { cartWith } from "./checkout-fixtures";
+import { cartWith } from "#tests/fixtures/checkout.fixtures.ts";
 
 type Worker = { ready: Promise<void>; outcomes: Promise<string[]>; go: () => void };
 

@@ -5,7 +5,7 @@
  * parseCheckoutForm translates them into the page's language.
  */
 import { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { AddressInput, addressLimits } from "#server/accounts/address.inputs.ts";
 import { formFields } from "#server/accounts/form-values.ts";
 import { phoneChars, profileLimits } from "#server/accounts/profile.inputs.ts";

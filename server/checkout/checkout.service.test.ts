@@ -1,6 +1,6 @@
 import { asc, count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createProduct, createUser } from "#server/cart/cart-fixtures.ts";
+import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
 import type { Db } from "#server/db/client.ts";
 import {
@@ -16,7 +16,7 @@ import {
   stockMovements,
 } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "./checkout-fixtures";
+import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import { parseCheckoutForm } from "./checkout.inputs";
 import { getCheckoutSummary } from "./checkout.service";
 import { orderAccessToken } from "#server/orders/order-access.ts";

@@ -5,8 +5,8 @@
  * history and payment row, the cart emptied. Idempotent on the form's idempotency key.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
-import { italianDayOf } from "#app/lib/shop-calendar.ts";
+import type { Locale } from "#common/locale.ts";
+import { italianDayOf } from "#common/shop-calendar.ts";
 import { getCartView, describeVariants, type CartView, type VariantDisplay } from "#server/cart/cart-view.service.ts";
 import { lineTotalCents } from "#server/cart/cart.ts";
 import { getStoredCartLines } from "#server/cart/cart.service.ts";

@@ -3,7 +3,7 @@
  * collected), from the shop's settings. Pure: the clock is an argument, read in Italy's time.
  * Product page, cart, checkout, order and its mail all ask this one function.
  */
-import { addDays, isItalianPublicHoliday, isoWeekdayOf, italianDayOf, italianTimeOf } from "#app/lib/shop-calendar.ts";
+import { addDays, isItalianPublicHoliday, isoWeekdayOf, italianDayOf, italianTimeOf } from "#common/shop-calendar.ts";
 import type { DeliveryTimesSettings, OpeningHours, Settings } from "#server/settings/settings.ts";
 import type { DeliveryMethod } from "./checkout";
 

@@ -1,4 +1,4 @@
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { ThrottleRule } from "#server/accounts/login-throttle.ts";
 import { countAttempt } from "#server/accounts/login-throttle.service.ts";
 import type { Db } from "#server/db/client.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { displayCurrencies } from "#app/lib/format.ts";
+import { displayCurrencies } from "#common/format.ts";
 import { sameSitePath } from "#server/http/same-site-path.ts";
 
 /** The currency switch's submission (POST /currency). */

@@ -2,7 +2,7 @@ import { expect, onTestFinished, test, vi } from "vitest";
 import { exchangeRates } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
 import { startExchangeRatesJob } from "./rates-job";
-import { ecbDailyXml, startRatesEndpoint, type RatesReply } from "./rates.fixtures";
+import { ecbDailyXml, startRatesEndpoint, type RatesReply } from "#tests/peers/local-rates-server.ts";
 import {
   clearExchangeRateOverride,
   getDisplayCurrency,

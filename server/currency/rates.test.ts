@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { bundledExchangeRates } from "#server/db/seed.ts";
 import { bundledRatesPerEur, currencyCookie, parseDailyRates, ratesToStore, readCurrencyCookie } from "./rates";
-import { ecbDailyXml } from "./rates.fixtures";
+import { ecbDailyXml } from "#tests/peers/local-rates-server.ts";
 import { CurrencyChoice } from "./rates.inputs";
 
 test("the ECB daily file gives every listed rate per 1 EUR and its day", () => {

@@ -3,7 +3,7 @@
  * charged in EUR; USD and GBP are shown with the latest stored rate per 1 EUR. Pure: parsing the
  * ECB daily reference rates, choosing which rates a refresh applies, reading the visitor's choice.
  */
-import { displayCurrencies, type DisplayCurrency } from "#app/lib/format.ts";
+import { displayCurrencies, type DisplayCurrency } from "#common/format.ts";
 
 export type { DisplayCurrency };
 

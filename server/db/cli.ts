@@ -3,7 +3,7 @@
  * (stop the shop first when it runs on the embedded database: one process per data folder).
  */
 import { ConfigError, readEnv } from "#server/env.ts";
-import { createLogger } from "#server/http/log.ts";
+import { createLogger } from "#server/log.ts";
 import { DatabaseLockedError } from "./pglite-lock.ts";
 import { openShopDatabase } from "#server/http/start.ts";
 

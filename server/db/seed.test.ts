@@ -4,7 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { and, count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test, vi } from "vitest";
-import { sampleCatalogue } from "#server/catalog/sample-catalogue.ts";
+import { sampleCatalogue } from "#server/db/sample-catalogue.ts";
 import { defaultSettings } from "#server/settings/settings.ts";
 import { pgliteExtensions, wrapPglite, type Db } from "./client";
 import { migrateDatabase } from "./migrate";

@@ -5,7 +5,7 @@
  */
 import { count, sql } from "drizzle-orm";
 import { writeSampleCatalogueImages, sourceImageSize } from "#server/catalog/images.ts";
-import { sampleBrands, sampleCatalogue, type SampleProduct } from "#server/catalog/sample-catalogue.ts";
+import { sampleBrands, sampleCatalogue, type SampleProduct } from "#server/db/sample-catalogue.ts";
 import { refreshProductSearch } from "#server/catalog/search.service.ts";
 import { offersCategorySlug, taxonomy } from "#server/catalog/taxonomy.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createGiftList, createProduct, createUser } from "#server/cart/cart-fixtures.ts";
-import { cartWith, checkoutInput, placeTestOrder } from "#server/checkout/checkout-fixtures.ts";
+import { createGiftList, createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
+import { cartWith, checkoutInput, placeTestOrder } from "#tests/fixtures/checkout.fixtures.ts";
 import { getCheckoutSummary } from "#server/checkout/checkout.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { discountCodes, giftListItems, giftLists, orders, productVariants, shopSettings } from "#server/db/schema.ts";

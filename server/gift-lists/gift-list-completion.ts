@@ -3,7 +3,7 @@
  * the configured window, its owner gets one code worth a percentage off what nobody bought from it.
  */
 import { applyPercentOff, sumCents, timesQuantity, type Cents } from "#server/money.ts";
-import { addDays, italianMidnight } from "#app/lib/shop-calendar.ts";
+import { addDays, italianMidnight } from "#common/shop-calendar.ts";
 
 /** Why a typed discount code is refused; each is also the message key `checkout.discount.errors.<code>`. */
 export type DiscountCodeError = "unknown" | "not-yet-valid" | "expired" | "used" | "not-yours" | "no-eligible-lines";

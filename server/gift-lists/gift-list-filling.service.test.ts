@@ -1,5 +1,5 @@
 import { expect, onTestFinished, test } from "vitest";
-import { createProduct, createUser } from "#server/cart/cart-fixtures.ts";
+import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import { createTestDb } from "#tests/db.ts";
 import { getGiftListFilling } from "./gift-list-filling.service.ts";
 import { addProductToGiftList, closeGiftList, createGiftList } from "./gift-list.service.ts";

@@ -3,7 +3,7 @@
  * which one, and its running total. Read on every page while chosen, so it is checked on every read:
  * someone else's list, a closed one or an unknown id is no list at all.
  */
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { sumCents, timesQuantity, type Cents } from "#server/money.ts";
 import { describeGiftListItems, getOwnGiftList } from "./gift-list.service";

@@ -5,8 +5,8 @@
 import crypto from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { expect, onTestFinished, test, vi } from "vitest";
-import { createProduct, createUser } from "#server/cart/cart-fixtures.ts";
-import { checkoutForm, placeTestOrder, stockOf, testPublicUrl as publicUrl } from "#server/checkout/checkout-fixtures.ts";
+import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
+import { checkoutForm, placeTestOrder, stockOf, testPublicUrl as publicUrl } from "#tests/fixtures/checkout.fixtures.ts";
 import { parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
 import type { Db } from "#server/db/client.ts";
 import { addresses, giftListItems, giftLists, orderLines, orders, orderStatusHistory, outboxEmails } from "#server/db/schema.ts";

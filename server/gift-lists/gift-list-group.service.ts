@@ -9,7 +9,7 @@
  * Lock order, as everywhere an item and its variant are both locked: the order, the variant, the item.
  */
 import { and, asc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import { giftListDeliveryMethod, paymentDueAt } from "#server/checkout/checkout.ts";
 import type { Db } from "#server/db/client.ts";

@@ -4,8 +4,8 @@
  * recorded, so the owner sees who was invited and when. No marketing content.
  */
 import { and, desc, eq } from "drizzle-orm";
-import { formatDate } from "#app/lib/format.ts";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftListInvitations } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";

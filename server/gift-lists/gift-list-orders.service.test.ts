@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createProduct, createUser } from "#server/cart/cart-fixtures.ts";
+import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
 import { addresses, giftListItems, giftListPurchases, giftLists, orderLines, orders, outboxEmails } from "#server/db/schema.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";

@@ -4,7 +4,7 @@
  * guest, or collection in the shop), and recording what was bought once the order is paid.
  */
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { addresses, cartLines, carts, giftListItems, giftListPurchases, giftLists, orderLines, orders, profiles, users } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";

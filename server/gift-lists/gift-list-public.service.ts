@@ -3,7 +3,7 @@
  * (public lists only), read it, and buy from it through the cart. Never the address.
  */
 import { and, asc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { countAttempt, isThrottled } from "#server/accounts/login-throttle.service.ts";
 import type { ThrottleRule } from "#server/accounts/login-throttle.ts";
 import { addToCart, type AddToCartResult } from "#server/cart/cart.service.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createGiftList, createProduct, createUser } from "#server/cart/cart-fixtures.ts";
+import { createGiftList, createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import { giftListPurchases, giftLists } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
 import { listGiftThanks, markGiftThanked } from "./gift-list-thanks.service.ts";

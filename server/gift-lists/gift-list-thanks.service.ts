@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftListItems, giftListPurchases, giftLists } from "#server/db/schema.ts";

@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createProduct, createUser } from "#server/cart/cart-fixtures.ts";
+import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
 import { addresses, cartLines, giftListInvitations, giftListItems, giftListPurchases, giftLists, outboxEmails, rateLimits } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";

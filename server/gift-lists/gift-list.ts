@@ -2,7 +2,7 @@
  * The gift lists' rules (DECISIONS.md "Gift lists"), pure: no db, env, clock or randomness. The
  * services load rows, ask these functions and save.
  */
-import { addDays, italianDayOf } from "#app/lib/shop-calendar.ts";
+import { addDays, italianDayOf } from "#common/shop-calendar.ts";
 
 export const giftListTypes = ["nascita", "compleanno", "battesimo"] as const;
 export type GiftListType = (typeof giftListTypes)[number];

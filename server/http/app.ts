@@ -15,8 +15,8 @@ import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import type { ShopServices } from "./context";
-import { createLogger } from "./log";
+import type { ShopServices } from "#server/shop-services.ts";
+import { createLogger } from "#server/log.ts";
 import { createShopApp } from "./shop-app";
 import { openShopDatabase } from "./start";
 

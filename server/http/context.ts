@@ -1,19 +1,6 @@
 import { createContext } from "react-router";
-import type { Auth } from "#server/accounts/auth.ts";
-import type { Db } from "#server/db/client.ts";
-import type { Env } from "#server/env.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import type { DatabaseGate } from "./database-gate";
-import type { Logger } from "./log";
-
-/** Long-lived services every loader and action reaches through `context.get(shopContext)`. */
-export type ShopServices = {
-  db: Db;
-  auth: Auth;
-  env: Env;
-  log: Logger;
-  /** Absolute public origin, no trailing slash, e.g. https://www.example.it */
-  publicUrl: string;
-};
 
 /** Per-request values set by the Express layer. */
 export type RequestInfo = {
@@ -26,5 +13,6 @@ export type RequestInfo = {
   metDatabaseTrouble?: boolean;
 };
 
+/** The long-lived services every loader and action reaches through `context.get(shopContext)`. */
 export const shopContext = createContext<ShopServices>();
 export const requestContext = createContext<RequestInfo>();

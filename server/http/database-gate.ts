@@ -8,7 +8,7 @@
  * nothing, and the checkout form's idempotency key makes the customer's retry find an order that did commit.
  */
 import type { NextFunction, Request, Response } from "express";
-import type { Logger } from "./log";
+import type { Logger } from "#server/log.ts";
 import { unavailableAnswer } from "./unavailable";
 
 const probeEveryMs = 500;

@@ -9,10 +9,10 @@
  */
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { data, type ServerBuild } from "react-router";
-import type { EdgeRefusal, EdgeRefusalData } from "#app/lib/edge-refusal.ts";
-import { localeOfPath, type Locale } from "#app/lib/locale.ts";
-import { apiEndpoints } from "#server/api/api-registry.ts";
-import { errorResponse, localeOfRequest, maxApiBodyBytes, apiFailure, type ApiFailure } from "#server/api/api-http.ts";
+import type { EdgeRefusal, EdgeRefusalData } from "#common/edge-refusal.ts";
+import { localeOfPath, type Locale } from "#common/locale.ts";
+import { apiEndpoints } from "#server/http/api/api-registry.ts";
+import { errorResponse, localeOfRequest, maxApiBodyBytes, apiFailure, type ApiFailure } from "#server/http/api/api-http.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { smallPageHtml } from "./unavailable";
 

@@ -7,11 +7,12 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { answerApiPreflight } from "#server/api/api-handler.ts";
 import type { DbHandle } from "#server/db/client.ts";
-import { withPageMessages } from "#server/i18n/page-messages.ts";
-import { requestContext, shopContext, type ShopServices } from "./context";
+import type { ShopServices } from "#server/shop-services.ts";
+import { answerApiPreflight } from "./api/api-handler";
+import { requestContext, shopContext } from "./context";
 import { createDatabaseGate, sendUnavailable } from "./database-gate";
+import { withPageMessages } from "./page-messages";
 import { pageConcurrencyOf, pageQueue } from "./page-queue";
 import { precompressedAssets } from "./precompressed-assets";
 import { requestEdge, withEdgeChecks } from "./request-edge";
@@ -93,7 +94,7 @@ export function createShopApp(options: ShopAppOptions) {
         return context;
       },
     });
-  // Each page's loader data carries its messages (server/i18n/page-messages.ts), and every loader and action
+  // Each page's loader data carries its messages (server/http/page-messages.ts), and every loader and action
   // runs behind the edge's checks of its URL and body (request-edge.ts). In development the build is
   // asked for at every request (Vite reloads it); in production it is read once and handed over as it is,
   // since React Router derives its routes and handlers again at every request when given a function.

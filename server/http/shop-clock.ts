@@ -1,4 +1,4 @@
-import type { ShopServices } from "./context";
+import type { ShopServices } from "#server/shop-services.ts";
 
 const testClockHeader = "x-test-clock";
 

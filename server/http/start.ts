@@ -6,7 +6,7 @@ import { writePlaceholderImage } from "#server/catalog/images.ts";
 import { seedSampleCatalogue } from "#server/db/seed.ts";
 import type { Env } from "#server/env.ts";
 import { seedDefaultSettings } from "#server/settings/settings.service.ts";
-import type { Logger } from "./log";
+import type { Logger } from "#server/log.ts";
 
 /** Opens the database the environment names, applies migrations and seeds a first start. */
 export async function openShopDatabase(env: Env, log: Logger): Promise<DbHandle> {

@@ -5,7 +5,7 @@
  * `{ error: { code, message } }` for /api and JSON clients. No React and no i18next: it must work
  * when nothing else does, and Node runs the front straight from this source.
  */
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import messagesEn from "#messages/en.json" with { type: "json" };
 import messagesIt from "#messages/it.json" with { type: "json" };
 import { escapeHtml } from "#server/html.ts";

@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
-import { createI18n } from "#app/lib/i18n.ts";
-import type { Locale } from "#app/lib/locale.ts";
+import { createI18next } from "#common/i18n.ts";
+import type { Locale } from "#common/locale.ts";
 import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
 
@@ -13,7 +13,7 @@ const translators = new Map<Locale, TFunction>();
 export function getTranslator(locale: Locale): TFunction {
   let t = translators.get(locale);
   if (!t) {
-    t = createI18n(locale, locale === "en" ? messagesEn : messagesIt).t;
+    t = createI18next(locale, locale === "en" ? messagesEn : messagesIt).t;
     translators.set(locale, t);
   }
   return t;

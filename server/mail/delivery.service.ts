@@ -6,7 +6,6 @@
  * at once: each claims due mails with `FOR UPDATE SKIP LOCKED`, so no mail is claimed twice.
  */
 import { and, asc, count, desc, eq, inArray, lte, sql } from "drizzle-orm";
-import { data } from "react-router";
 import type { Db } from "#server/db/client.ts";
 import { pageOf } from "#server/db/paging.ts";
 import { outboxEmails, outboxStatus } from "#server/db/schema.ts";
@@ -193,14 +192,13 @@ export async function countOutboxByStatus(db: Db): Promise<Record<OutboxStatus, 
   return counts;
 }
 
-/** One mail with its bodies; a missing id is a 404. */
-export async function getOutboxEmail(db: Db, id: number): Promise<OutboxEmail> {
+/** One mail with its bodies; null when there is no such mail. */
+export async function getOutboxEmail(db: Db, id: number): Promise<OutboxEmail | null> {
   const [mail] = await db.select().from(outboxEmails).where(eq(outboxEmails.id, id));
-  if (!mail) throw data(null, { status: 404 });
-  return mail;
+  return mail ?? null;
 }
 
-export type ResendEmailResult = { ok: true; id: number } | { ok: false; error: "mail.errors.alreadyQueued" };
+export type ResendEmailResult = { ok: true; id: number } | { ok: false; error: "not-found" | "mail.errors.alreadyQueued" };
 
 /**
  * Sends a mail again. A failed one goes back to the queue as it is (due now). A sent one is copied
@@ -210,6 +208,7 @@ export type ResendEmailResult = { ok: true; id: number } | { ok: false; error: "
 export async function resendEmail(db: Db, id: number, options: { now?: Date } = {}): Promise<ResendEmailResult> {
   const now = options.now ?? new Date();
   const mail = await getOutboxEmail(db, id);
+  if (!mail) return { ok: false, error: "not-found" };
   if (mail.status === "failed") {
     const [row] = await db
       .update(outboxEmails)

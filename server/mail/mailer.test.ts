@@ -1,6 +1,6 @@
 import { expect, onTestFinished, test } from "vitest";
 import { MailSendError } from "./delivery";
-import { findClosedPort, startLocalSmtpServer } from "./local-smtp-server";
+import { findClosedPort, startLocalSmtpServer } from "#tests/peers/local-smtp-server.ts";
 import { createMailer, type Mailer } from "./mailer";
 
 const from = "Bimbi Felici <negozio@bimbifelici.example>";

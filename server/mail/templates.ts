@@ -25,9 +25,9 @@
  * accessible (lang, one h1, real text, a data table with row headers, contrast >= 4.5:1, inline
  * styles for mail clients) and loads nothing from outside: no images, fonts or tracking.
  */
-import { groupOpeningHours, formatOpeningSlots } from "#app/lib/opening-hours.ts";
-import type { Locale } from "#app/lib/locale.ts";
-import { postalAddress, telHref } from "#app/ui/shop-contacts.ts";
+import { groupOpeningHours, formatOpeningSlots } from "#common/opening-hours.ts";
+import type { Locale } from "#common/locale.ts";
+import { postalAddress, telHref } from "#common/shop-contacts.ts";
 import { escapeHtml } from "#server/html.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { ShopIdentity } from "#server/settings/settings.ts";

@@ -4,7 +4,7 @@
  * The only writer of newsletter_subscribers.
  */
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { countAttempt } from "#server/accounts/login-throttle.service.ts";
 import { hashEmail } from "#server/accounts/login-throttle.ts";
 import { toCsv } from "#server/admin/csv.ts";

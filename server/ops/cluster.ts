@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, publicUrlOf, readEnv, refuseLocalPublicUrl } from "../env.ts";
-import { createLogger } from "../http/log.ts";
+import { createLogger } from "../log.ts";
 import { startFront, type Front } from "./front.ts";
 import { waitForHealth } from "./health.ts";
 

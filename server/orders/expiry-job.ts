@@ -4,7 +4,7 @@
  * server/payments (it asks the provider first). Needs nothing but the database: safe after a restart.
  */
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { startJob, type Job } from "#server/jobs/scheduler.ts";
 import { expireOverdueOrders } from "./order.service";
 

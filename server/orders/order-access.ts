@@ -4,7 +4,7 @@
  * sees the order; ids alone reveal nothing.
  */
 import crypto from "node:crypto";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 
 export function orderAccessToken(secret: string, orderId: string): string {
   return crypto.createHmac("sha256", secret).update(`order-page:${orderId}`).digest("base64url");

@@ -4,8 +4,8 @@
  * (carrier and tracking), ready for collection, cancelled for non-payment. Each is queued at most once
  * per order (dedupe key), in the caller's transaction. Every mail links to the order page with its token.
  */
-import { describeDeliveryEstimate } from "#app/lib/delivery-promise.ts";
-import { formatDate, formatMoney } from "#app/lib/format.ts";
+import { describeDeliveryEstimate } from "#common/delivery-promise.ts";
+import { formatDate, formatMoney } from "#common/format.ts";
 import type { Db } from "#server/db/client.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";

@@ -4,7 +4,7 @@
  * waits) and the status history. Who may see it is the caller's check (token, owner or admin).
  */
 import { asc, desc, eq } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import type { DeliveryMethod, PaymentMethod } from "#server/checkout/checkout.ts";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";

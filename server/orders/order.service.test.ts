@@ -1,8 +1,8 @@
 import { asc, count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
-import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "#server/checkout/checkout-fixtures.ts";
+import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory, outboxEmails, payments, productVariants, stockMovements } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";

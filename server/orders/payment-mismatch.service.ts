@@ -5,8 +5,8 @@
  * nothing more.
  */
 import { and, eq, exists, like, sql, type SQL } from "drizzle-orm";
-import { formatMoney } from "#app/lib/format.ts";
-import { paymentMismatchNote } from "#app/lib/order-history.ts";
+import { formatMoney } from "#common/format.ts";
+import { paymentMismatchNote } from "#common/order-history.ts";
 import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory } from "#server/db/schema.ts";
 import { queueEmail } from "#server/mail/outbox.ts";

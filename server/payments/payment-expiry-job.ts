@@ -1,5 +1,5 @@
 import { startJob, type Job } from "#server/jobs/scheduler.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { settleOverdueCardOrders } from "./payment.service";
 
 export const cardPaymentExpiryIntervalMs = 60_000;

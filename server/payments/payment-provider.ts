@@ -4,8 +4,8 @@
  * (server/env.ts, cardPaymentProviderOf), otherwise nobody: the card method is then not offered.
  * Everything after this boundary (payment.service.ts) is the same for both.
  */
-import type { Locale } from "#app/lib/locale.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { Locale } from "#common/locale.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import { createStripeProvider } from "./stripe";
 import { createTestPaymentProvider } from "./test-payment";

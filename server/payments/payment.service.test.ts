@@ -1,5 +1,5 @@
 /**
- * Card payments end to end below the web pages: the real Stripe SDK talks to local-stripe-server.ts,
+ * Card payments end to end below the web pages: the real Stripe SDK talks to tests/peers/local-stripe-server.ts,
  * webhooks arrive signed over HTTP at a tiny endpoint that calls applyStripeWebhook with the raw body.
  */
 import crypto from "node:crypto";
@@ -7,17 +7,17 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, asc, eq, like } from "drizzle-orm";
 import { expect, onTestFinished, test, vi } from "vitest";
-import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
-import { checkoutInput, placeTestOrder, stockOf, testPublicUrl as publicUrl } from "#server/checkout/checkout-fixtures.ts";
+import { checkoutInput, placeTestOrder, stockOf, testPublicUrl as publicUrl } from "#tests/fixtures/checkout.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory, outboxEmails, paymentEvents, payments, productVariants } from "#server/db/schema.ts";
-import { formatMoney } from "#app/lib/format.ts";
+import { formatMoney } from "#common/format.ts";
 import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
 import { readEnv } from "#server/env.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
-import { startLocalStripeServer, type LocalStripeServer } from "./local-stripe-server";
+import { startLocalStripeServer, type LocalStripeServer } from "#tests/peers/local-stripe-server.ts";
 import { abandonCardPayment, applyStripeWebhook, getTestPaymentView, settleOverdueCardOrders, startCardPayment, submitTestPayment } from "./payment.service";
 
 // Each test loads a database, places orders and talks HTTP to two local servers: slow on a busy 2-core machine.

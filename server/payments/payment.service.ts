@@ -5,11 +5,11 @@
  * Nothing lives in memory: after a restart the webhooks and the expiry job finish every order.
  */
 import { and, asc, desc, eq, isNotNull, isNull, lte, not } from "drizzle-orm";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, paymentEvents, payments } from "#server/db/schema.ts";
-import type { ShopServices } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";

@@ -6,7 +6,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { orders, payments } from "#server/db/schema.ts";
 import type { PaymentProvider } from "./payment-provider";

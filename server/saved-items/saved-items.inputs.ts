@@ -4,7 +4,7 @@
  * customer's browser lists (intent sync, ids as "24.25.30"). A refusal is the code "invalid-request".
  */
 import { z } from "zod";
-import { normaliseIds, savedListLimits } from "#app/lib/saved-items.ts";
+import { normaliseIds, savedListLimits } from "#common/saved-items.ts";
 import { sameSitePath } from "#server/http/same-site-path.ts";
 
 const ProductId = z

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { Locale } from "#app/lib/locale.ts";
+import type { Locale } from "#common/locale.ts";
 import {
   applySavedItemsChange,
   normaliseIds,
@@ -9,8 +9,8 @@ import {
   type SavedItemsOutcome,
   type SavedListName,
   type SavedLists,
-} from "#app/lib/saved-items.ts";
-import { isOneSize } from "#app/lib/sizes.ts";
+} from "#common/saved-items.ts";
+import { isOneSize } from "#common/sizes.ts";
 import { getProductAvailability, type Availability } from "#server/catalog/product.ts";
 import { getProductCards, type ProductCardData } from "#server/catalog/product-card.ts";
 import type { TechnicalSheet } from "#server/catalog/product.service.ts";

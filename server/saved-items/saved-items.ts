@@ -1,7 +1,7 @@
 /**
  * Server-side rules of the wishlist and the compare list: the cookie kept for visitors without
  * JavaScript, and the merge with a signed-in customer's lists. The list rules themselves (add only
- * when absent, the compare limit, the cookie format) are in app/lib/saved-items.ts, shared with the
+ * when absent, the compare limit, the cookie format) are in common/saved-items.ts, shared with the
  * browser store so both apply the very same ones. Pure: no db, env or clock.
  */
 import {
@@ -16,7 +16,7 @@ import {
   type SavedListName,
   type SavedLists,
   type StampedLists,
-} from "#app/lib/saved-items.ts";
+} from "#common/saved-items.ts";
 
 /** The lists a request's cookie carries (empty lists when it has none or it is unreadable). */
 export function readSavedItemsCookie(cookieHeader: string | null | undefined): StampedLists {

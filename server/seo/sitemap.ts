@@ -4,8 +4,8 @@
  * every page once per language, each entry listing it, en and x-default, exactly as the page's own
  * <link rel="alternate" hreflang> tags do. Pure: no db.
  */
-import { locales, pathInLocale } from "#app/lib/locale.ts";
-import { alternateLinks } from "#app/lib/seo.ts";
+import { locales, pathInLocale } from "#common/locale.ts";
+import { alternateLinks } from "#common/alternate-links.ts";
 
 /** An Italian path (the English one is derived) and when it last changed, if known. */
 export type SitemapPage = { path: string; lastModified?: Date | null };

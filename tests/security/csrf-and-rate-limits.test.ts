@@ -1,7 +1,7 @@
 /**
  * Cross-site requests and guessing, through the whole application over HTTP:
  * - every route with an action (app/routes.ts) and every cookie-authenticated POST of the API
- *   (server/api/api-registry.ts), posted from another site with a signed-in visitor's cookies, is
+ *   (server/http/api/api-registry.ts), posted from another site with a signed-in visitor's cookies, is
  *   refused (400/403) and changes nothing in the database; the visitor stays signed in. The shop's
  *   rule is the Origin (and Sec-Fetch-Site) of the request, with SameSite=Lax cookies behind it:
  *   there is no form token (docs/decisions/0024-load-faults-and-attacks.md).
@@ -10,7 +10,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
 import messagesIt from "#messages/it.json";
-import { apiEndpoints } from "#server/api/api-registry.ts";
+import { apiEndpoints } from "#server/http/api/api-registry.ts";
 import { selectRows } from "../db";
 import { logIn, signIn, useShopWithVisitors, type InProcessShop } from "./in-process-shop";
 import type { ConcreteRoute } from "./page-routes";

@@ -9,8 +9,8 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, expect, test, vi } from "vitest";
 import { openAuthEndpoints } from "#server/accounts/auth-endpoints.ts";
-import { apiEndpoints } from "#server/api/api-registry.ts";
-import { cartWith, checkoutForm, checkoutInput } from "#server/checkout/checkout-fixtures.ts";
+import { apiEndpoints } from "#server/http/api/api-registry.ts";
+import { cartWith, checkoutForm, checkoutInput } from "#tests/fixtures/checkout.fixtures.ts";
 import { placeOrder } from "#server/checkout/checkout.service.ts";
 import { addresses, giftLists, orders, products, productVariants, sessions, users, wishlistItems } from "#server/db/schema.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";

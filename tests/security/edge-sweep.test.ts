@@ -1,6 +1,6 @@
 /**
  * What a careless client or an attacker sends at the shop's edge, to every route it has: every page
- * action and its `.data` twin (app/routes.ts), every /api endpoint (server/api/api-registry.ts, the
+ * action and its `.data` twin (app/routes.ts), every /api endpoint (server/http/api/api-registry.ts, the
  * source of the OpenAPI document) and every endpoint of the auth library (its own endpoint table).
  * Bodies that are not forms, other content types and charsets, malformed multipart and JSON, NUL and
  * control characters in fields, queries and route parameters, oversized bodies, unknown methods:
@@ -10,7 +10,7 @@
 import net from "node:net";
 import { sql } from "drizzle-orm";
 import { expect, test, vi } from "vitest";
-import { apiEndpoints } from "#server/api/api-registry.ts";
+import { apiEndpoints } from "#server/http/api/api-registry.ts";
 import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
 import { selectRows } from "../db";

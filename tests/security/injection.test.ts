@@ -2,7 +2,7 @@
  * An injection corpus (SQL, HTML/JS, path traversal, header injection, Unicode tricks, NUL bytes,
  * very long strings) against every route with an action (app/routes.ts), the forms that store what
  * people type, the pages that echo the query string, /media, and every endpoint of the API
- * (server/api/api-registry.ts, bodies and queries made from each endpoint's own schema):
+ * (server/http/api/api-registry.ts, bodies and queries made from each endpoint's own schema):
  * never a 500, never a redirect off the shop or a header split, and whatever was stored shows
  * escaped on the pages that render it.
  */
@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
-import { apiEndpoints } from "#server/api/api-registry.ts";
+import { apiEndpoints } from "#server/http/api/api-registry.ts";
 import { selectRows } from "../db";
 import { fill, jsonSchemaOf } from "./api-bodies";
 import { cookieHeaderOf, useShopWithVisitors, type HttpAnswer, type InProcessShop } from "./in-process-shop";

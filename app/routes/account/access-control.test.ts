@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { addresses, orders, profiles, users } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { callerFor, createTestAuthServices, insertOrder, requestFor, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
+import { callerFor, createTestAuthServices, insertOrder, requestFor, routeContext, testPublicUrl } from "#tests/fixtures/accounts.fixtures.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { addAddress, listAddresses } from "#server/accounts/address.service.ts";
 import { logIn, registerCustomer } from "#server/accounts/auth-flows.service.ts";

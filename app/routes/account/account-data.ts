@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { exportAccountData } from "#server/accounts/account-data.service.ts";
-import { requireUser } from "#server/accounts/guards.ts";
+import { requireUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/account-data";
 

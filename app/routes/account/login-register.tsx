@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
 import { PrivacyConsentField, TextField } from "#app/ui/form-field.tsx";
@@ -10,12 +10,12 @@ import { oidcSettingsOf } from "#server/accounts/auth.ts";
 import { authLimits, pathAfterLogin } from "#server/accounts/auth.inputs.ts";
 import { logIn, mergeCartIntoAccount, refusalInit, registerCustomer, startOidcSignIn } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { keepRetryAfter } from "#app/lib/retry-after.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/login-register";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 const notices = ["registered", "reset", "loggedOut", "verified"] as const;
 type Notice = (typeof notices)[number];

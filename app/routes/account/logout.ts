@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { logOut } from "#server/accounts/auth-flows.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";

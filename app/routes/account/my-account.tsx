@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useSearchParams } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AddressForm, AddressList } from "#app/ui/account-addresses.tsx";
 import { AccountNotice, type FormErrors } from "#app/ui/account-form-parts.tsx";
@@ -15,14 +15,14 @@ import { addAddress, deleteAddress, getAddress, listAddresses, setDefaultAddress
 import { changeEmail, changePassword, deleteAccount } from "#server/accounts/account-security.service.ts";
 import { logOutEverywhere, resendVerificationEmail } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
-import { requireUser } from "#server/accounts/guards.ts";
+import { requireUser } from "#server/http/guards.ts";
 import { profileLimits } from "#server/accounts/profile.inputs.ts";
 import { getAccountProfile, updateProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/my-account";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** Confirmations shown after a change (Post/Redirect/Get: `?done=...`). */
 const doneCodes = ["profileSaved", "addressAdded", "addressUpdated", "addressDeleted", "addressDefault", "emailSent", "passwordChanged", "verificationSent", "emailVerified"] as const;

@@ -1,18 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatDate } from "#app/lib/format.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { shownSize } from "#app/lib/sizes.ts";
+import { shownSize } from "#common/sizes.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
-import { requireUser } from "#server/accounts/guards.ts";
+import { requireUser } from "#server/http/guards.ts";
 import { listPurchases } from "#server/accounts/purchases.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/shopping";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["purchases", "order.view"] } satisfies MessagesHandle;

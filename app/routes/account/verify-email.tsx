@@ -1,16 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, SubmitButton } from "#app/ui/account-form-parts.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { VerificationToken } from "#server/accounts/auth.inputs.ts";
 import { verifyEmail } from "#server/accounts/auth-flows.service.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/verify-email";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["auth"] } satisfies MessagesHandle;

@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { auditLog, giftLists, products } from "#server/db/schema.ts";
-import { callerFor, createTestAuthServices, requestFor, routeContext, testPublicUrl, userIdOf } from "#server/accounts/accounts.fixtures.ts";
+import { callerFor, createTestAuthServices, requestFor, routeContext, testPublicUrl, userIdOf } from "#tests/fixtures/accounts.fixtures.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { logIn, registerCustomer } from "#server/accounts/auth-flows.service.ts";
 import { createTestDb } from "#tests/db.ts";

@@ -9,16 +9,17 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { callerFor, createTestAuthServices, routeContext, testPublicUrl, userIdOf } from "#server/accounts/accounts.fixtures.ts";
+import { callerFor, createTestAuthServices, routeContext, testPublicUrl, userIdOf } from "#tests/fixtures/accounts.fixtures.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { logIn, registerCustomer } from "#server/accounts/auth-flows.service.ts";
-import { productForm, seedTaxonomy } from "#server/admin/admin-fixtures.ts";
+import { productForm, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
 import { getImportJob } from "#server/admin/import-jobs.service.ts";
 import { csvColumns, maxCsvRows } from "#server/admin/product-csv.service.ts";
 import { auditLog, productColours, productImages, products, productVariants, stockMovements, users } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { createTestDb } from "#tests/db.ts";
 import * as importPage from "./import";
+import * as outbox from "./outbox";
 import * as productEdit from "./product-edit";
 
 const slow = { timeout: 180_000 };
@@ -198,3 +199,8 @@ test(
     expect(await db.$count(auditLog)).toBe(auditBefore);
   },
 );
+
+test("resending a mail that is not in the outbox answers 404", slow, async () => {
+  const { post } = await openBackOffice();
+  await expect(post(outbox, "/admin/posta", {}, { id: "999999" })).rejects.toMatchObject({ init: { status: 404 } });
+});

@@ -1,17 +1,17 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatDate } from "#app/lib/format.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminFilterForm, AdminPagination, AdminTable, filteredPageHref } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { listAdminCustomers, parseAdminCustomerFilters } from "#server/admin/customers-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/customers";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;

@@ -1,18 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatDate, formatMoney } from "#app/lib/format.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { formatDate, formatMoney } from "#common/format.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { shownSize } from "#app/lib/sizes.ts";
+import { shownSize } from "#common/sizes.ts";
 import { useColourName } from "#app/ui/variant-picker.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { getDashboard } from "#server/admin/dashboard.service.ts";
 import { getLaunchChecklist } from "#server/admin/launch-checklist.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/dashboard";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery"] } satisfies MessagesHandle;

@@ -1,19 +1,19 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { formatDate } from "#app/lib/format.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AddressLines } from "#app/ui/address-lines.tsx";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { GiftListItemDetails } from "#app/ui/gift-list-item-details.tsx";
+import type { MessagesHandle } from "#common/messages.ts";
 import { AdminOrdersTable } from "./orders-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { closeGiftListAsAdmin, getAdminGiftList } from "#server/admin/gift-lists-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/gift-list";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["giftLists", "order", "orderStatus", "product", "productPage", "saved", "delivery"] } satisfies MessagesHandle;

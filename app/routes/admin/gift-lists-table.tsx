@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatDate } from "#app/lib/format.ts";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { AdminTable } from "#app/ui/admin-form.tsx";
 import type { AdminGiftListRow } from "#server/admin/gift-lists-admin.service.ts";
 

@@ -1,16 +1,16 @@
 import { useTranslation } from "react-i18next";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminFilterForm, AdminPagination, filteredPageHref, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
+import type { MessagesHandle } from "#common/messages.ts";
 import { AdminGiftListsTable } from "./gift-lists-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { listAdminGiftLists, parseAdminGiftListFilters } from "#server/admin/gift-lists-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/gift-lists";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["giftLists"] } satisfies MessagesHandle;

@@ -1,18 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { readAdminForm } from "#server/admin/admin-request.ts";
 import { getImportJob, startImportJob } from "#server/admin/import-jobs.service.ts";
 import { importLegacyProducts, maxLegacyBytes, type LegacyImportReport } from "#server/admin/legacy-import.service.ts";
 import { csvColumns, importProductsCsv, maxCsvBytes, maxCsvRows, type CsvImportReport } from "#server/admin/product-csv.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/import";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;

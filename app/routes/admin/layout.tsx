@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminNav } from "#app/ui/admin-nav.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import { shopContext } from "#server/http/context.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/layout";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The back office's own messages, for every page inside it (app/lib/route-messages.ts). */
 export const handle = { messages: ["admin", "adminDashboard"] } satisfies MessagesHandle;

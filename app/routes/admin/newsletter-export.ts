@@ -1,6 +1,6 @@
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
-import { italianDayOf } from "#app/lib/shop-calendar.ts";
+import { italianDayOf } from "#common/shop-calendar.ts";
 import { shopContext } from "#server/http/context.ts";
 import { exportNewsletterSubscribersCsv } from "#server/newsletter/newsletter.service.ts";
 import type { Route } from "./+types/newsletter-export";

@@ -1,18 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
+import { formatShopDateTime } from "#common/shop-calendar.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminPagination, AdminTable, Notice } from "#app/ui/admin-form.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { NewsletterStatus } from "#server/newsletter/newsletter.ts";
 import { countNewsletterSubscribers, listNewsletterSubscribers, newsletterStatuses } from "#server/newsletter/newsletter.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/newsletter";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["adminNewsletter"] } satisfies MessagesHandle;

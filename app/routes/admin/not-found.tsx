@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/not-found";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { formatMoney } from "#app/lib/format.ts";
-import type { Locale } from "#app/lib/locale.ts";
+import { formatMoney } from "#common/format.ts";
+import type { Locale } from "#common/locale.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
-import { shownSize } from "#app/lib/sizes.ts";
+import { shownSize } from "#common/sizes.ts";
 import { useColourName } from "#app/ui/variant-picker.tsx";
 
 /** Lines with personalisation and totals (the packing slip prints its own list, without prices). */

@@ -1,23 +1,23 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { formatMoney } from "#app/lib/format.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
-import { readHistoryNote, staffHistoryNoteText } from "#app/lib/order-history.ts";
+import { formatMoney } from "#common/format.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
+import { readHistoryNote, staffHistoryNoteText } from "#common/order-history.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AddressLines } from "#app/ui/address-lines.tsx";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
+import { formatShopDateTime } from "#common/shop-calendar.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import { OrderLinesTable } from "./order-lines-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { AdminOrderAction, getAdminOrder, runAdminOrderAction } from "#server/admin/orders-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { paymentProviderOf } from "#server/payments/payment-provider.ts";
 import type { Route } from "./+types/order";
-import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery"] } satisfies MessagesHandle;

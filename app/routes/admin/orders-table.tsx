@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatDate, formatMoney } from "#app/lib/format.ts";
-import { localizedHref, type Locale } from "#app/lib/locale.ts";
+import { formatDate, formatMoney } from "#common/format.ts";
+import { localizedHref, type Locale } from "#common/locale.ts";
 import { AdminTable } from "#app/ui/admin-form.tsx";
 import type { AdminOrderRow } from "#server/admin/orders-admin.service.ts";
 

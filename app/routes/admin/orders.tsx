@@ -1,18 +1,18 @@
 import { useTranslation } from "react-i18next";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminFilterForm, AdminPagination, filteredPageHref, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
+import type { MessagesHandle } from "#common/messages.ts";
 import { AdminOrdersTable } from "./orders-table";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
 import { deliveryMethod, paymentMethod } from "#server/db/schema.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { orderStatuses } from "#server/orders/order-status.ts";
 import type { Route } from "./+types/orders";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["order", "orderStatus"] } satisfies MessagesHandle;

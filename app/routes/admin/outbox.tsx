@@ -1,18 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminPagination, AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { parseAdminId } from "#server/admin/admin-request.ts";
 import { resendOutboxEmail } from "#server/admin/settings-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { countOutboxByStatus, listOutbox, outboxStatuses, type OutboxStatus } from "#server/mail/delivery.service.ts";
+import { formatShopDateTime } from "#common/shop-calendar.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/outbox";
-import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: ["mail"] } satisfies MessagesHandle;
@@ -35,6 +35,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const id = parseAdminId(String(form.get("id") ?? ""));
   if (id === null) throw data(null, { status: 404 });
   const result = await resendOutboxEmail(db, { id, actorUserId: admin.id });
+  if (!result.ok && result.error === "not-found") throw data(null, { status: 404 });
   if (!result.ok) return data({ error: result.error }, { status: 409 });
   const params = new URLSearchParams(url.search);
   params.set("resent", "1");

@@ -1,14 +1,14 @@
 import { data } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
-import { shownSize } from "#app/lib/sizes.ts";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { localeOfPath } from "#common/locale.ts";
+import { shownSize } from "#common/sizes.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { escapeHtml } from "#server/html.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import { formatShopDateTime } from "#common/shop-calendar.ts";
 import type { Route } from "./+types/packing-slip";
-import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
 
 /**
  * /admin/ordini/{id}/bolla: a packing slip on its own page, without the shop's header, footer or prices,

@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation } from "react-router";
-import { formatMoney } from "#app/lib/format.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
-import { getProductImageUrl } from "#app/lib/media.ts";
+import { formatMoney } from "#common/format.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
+import { getProductImageUrl } from "#common/media.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { CheckboxField, FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { parseAdminId, readAdminForm } from "#server/admin/admin-request.ts";
 import { listPriceHistory, lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { ColourInput, formValues, parseProductForm, parseWith, StockAdjustmentInput, VariantInput, VariantUpdateInput, type FieldErrors } from "#server/admin/product-admin.inputs.ts";
@@ -16,9 +16,9 @@ import { addColour, addProductImage, addVariant, adjustStock, listStockMovements
 import { mediaDirOf } from "#server/http/start.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
+import { formatShopDateTime } from "#common/shop-calendar.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/product-edit";
-import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 const doneCodes = ["created", "saved", "colourAdded", "imageAdded", "imageRemoved", "variantAdded", "variantSaved", "stockAdjusted"] as const;
 const newProductValues: Record<string, string> = { isPublished: "on", vatRatePercent: "22", discountPercent: "0", personalisationCost: "0,00", price: "" };

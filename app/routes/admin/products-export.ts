@@ -1,7 +1,7 @@
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import { exportProductsCsv } from "#server/admin/product-csv.service.ts";
-import { italianDayOf } from "#app/lib/shop-calendar.ts";
+import { italianDayOf } from "#common/shop-calendar.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/products-export";
 

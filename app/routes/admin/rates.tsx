@@ -1,17 +1,17 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { clearExchangeRate, listExchangeRates, refreshRatesNow, setExchangeRate } from "#server/admin/settings-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import { formatShopDateTime } from "#common/shop-calendar.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/rates";
-import { formatShopDateTime } from "#app/lib/shop-calendar.ts";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;

@@ -1,17 +1,17 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
-import { requireAdmin } from "#server/accounts/guards.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { isSettingsKey, saveSettings, settingsKeys, settingsToForm } from "#server/admin/settings-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/settings";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** ISO weekdays, Monday first (as settings.ts stores opening hours). */
 const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;

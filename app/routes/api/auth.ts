@@ -1,6 +1,6 @@
 import { openAuthMethodsOf } from "#server/accounts/auth-endpoints.ts";
 import { authHeaders } from "#server/accounts/auth-request.ts";
-import { apiFailure, errorResponse, localeOfRequest } from "#server/api/api-http.ts";
+import { apiFailure, errorResponse, localeOfRequest } from "#server/http/api/api-http.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/auth";
 

@@ -1,12 +1,12 @@
 import { useTranslation } from "react-i18next";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { getOpenApiDocument } from "#server/api/openapi.ts";
+import { getOpenApiDocument } from "#server/http/api/openapi.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/docs";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 type Operation = {
   summary: string;

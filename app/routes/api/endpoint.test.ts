@@ -14,13 +14,13 @@ import { and, asc, eq, gte, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clientIpHeader } from "#server/accounts/auth-request.ts";
-import { callerFor, createTestAuthServices, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
+import { callerFor, createTestAuthServices, routeContext, testPublicUrl } from "#tests/fixtures/accounts.fixtures.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { registerCustomer } from "#server/accounts/auth-flows.service.ts";
-import { answerApiPreflight } from "#server/api/api-handler.ts";
-import { maxApiBodyBytes } from "#server/api/api-http.ts";
-import { apiEndpoints } from "#server/api/api-registry.ts";
-import type { ApiEndpoint } from "#server/api/api-route.ts";
+import { answerApiPreflight } from "#server/http/api/api-handler.ts";
+import { maxApiBodyBytes } from "#server/http/api/api-http.ts";
+import { apiEndpoints } from "#server/http/api/api-registry.ts";
+import type { ApiEndpoint } from "#server/http/api/api-route.ts";
 import type { DbHandle } from "#server/db/client.ts";
 import {
   addresses,

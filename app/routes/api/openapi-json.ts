@@ -1,4 +1,4 @@
-import { getOpenApiDocument } from "#server/api/openapi.ts";
+import { getOpenApiDocument } from "#server/http/api/openapi.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { Route } from "./+types/openapi-json";
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { LineDetails } from "#app/ui/cart-line-item.tsx";
 import { CartTotalsList } from "#app/ui/cart-totals.tsx";
@@ -10,13 +10,13 @@ import { Price, useFormatPrice } from "#app/ui/price.tsx";
 import { ProductImage } from "#app/ui/product-image.tsx";
 import { useToast } from "#app/ui/toaster.tsx";
 import { useHydrated } from "#app/ui/use-hydrated.ts";
-import { cartErrorMessage } from "#server/cart/cart-action.ts";
+import { cartErrorMessage } from "./cart-action.server";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { copyBasketToCart, getBasketView } from "#server/cart/basket.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/basket";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {

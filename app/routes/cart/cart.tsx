@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useFetcher, useLocation } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { CartLineItem } from "#app/ui/cart-line-item.tsx";
 import { CartTotalsList } from "#app/ui/cart-totals.tsx";
@@ -8,7 +8,7 @@ import { DeliveryPromise } from "#app/ui/delivery-promise.tsx";
 import { awaitCartAnswer, FetcherMarker, type CartActionData } from "#app/ui/cart-toasts.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { handleCartAction } from "#server/cart/cart-action.ts";
+import { handleCartAction } from "./cart-action.server";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
 import { promiseDelivery, longestPreorderDays } from "#server/checkout/delivery-estimate.ts";
@@ -16,8 +16,8 @@ import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cart";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["cart", "delivery"] } satisfies MessagesHandle;
@@ -42,7 +42,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
 
 /**
  * One action for every cart form of the site (intent = add, increase, decrease, remove, clear,
- * share): see server/cart/cart-action.ts.
+ * share): see cart-action.server.ts.
  */
 export async function action({ request, url, context }: Route.ActionArgs) {
   return handleCartAction(context.get(shopContext), request, localeOfPath(url.pathname));

@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { shopContext } from "#server/http/context.ts";

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useFetcher, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
-import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { deliveryChoices, DeliveryChoices, GiftListDelivery, paymentChoices, PaymentChoices, type DeliveryChoice, type PaymentChoice } from "#app/ui/checkout-choices.tsx";
@@ -14,20 +14,21 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { useHydrated } from "#app/ui/use-hydrated.ts";
 import { getAddress, listAddresses, type Address } from "#server/accounts/address.service.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { getAccountProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { deliveryMethods, paymentMethods } from "#server/checkout/checkout.ts";
 import { addressFields, checkoutFormValues, parseCheckoutForm, type checkoutFields } from "#server/checkout/checkout.inputs.ts";
 import { getCheckoutSummary, isGiftListCart, placeOrder } from "#server/checkout/checkout.service.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
-import { shopContext, type ShopServices } from "#server/http/context.ts";
+import { shopContext } from "#server/http/context.ts";
+import type { ShopServices } from "#server/shop-services.ts";
 import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/checkout";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The choices the summary depends on, read leniently (query of the summary fetcher, or the form). */
 const SummaryChoices = z.object({

@@ -2,22 +2,22 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useLocation, useRevalidator, type RouterContextProvider } from "react-router";
 import { z } from "zod";
-import { formatDate } from "#app/lib/format.ts";
-import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { OrderDelivery, OrderHistory, OrderPayment } from "#app/ui/order-details.tsx";
 import { OrderLines } from "#app/ui/order-lines.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 const OrderId = z.uuid();
 

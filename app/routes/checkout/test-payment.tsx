@@ -1,16 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
-import { formatMoney } from "#app/lib/format.ts";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { formatMoney } from "#common/format.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, SubmitButton } from "#app/ui/account-form-parts.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getTestPaymentView, submitTestPayment } from "#server/payments/payment.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/test-payment";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /**
  * /pagamento-di-prova/{ref}: the labelled test-payment page, the "hosted payment page" of the test

@@ -6,9 +6,9 @@
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import * as root from "#app/root.tsx";
-import { callerFor, createTestAuthServices, requestFor, routeContext, testPublicUrl } from "#server/accounts/accounts.fixtures.ts";
+import { callerFor, createTestAuthServices, requestFor, routeContext, testPublicUrl } from "#tests/fixtures/accounts.fixtures.ts";
 import { logIn, registerCustomer } from "#server/accounts/auth-flows.service.ts";
-import { createProduct } from "#server/cart/cart-fixtures.ts";
+import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { giftListItems, users } from "#server/db/schema.ts";
 import { closeGiftList, createGiftList } from "#server/gift-lists/gift-list.service.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
-import { formatDate } from "#app/lib/format.ts";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { formatDate } from "#common/format.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice } from "#app/ui/account-form-parts.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
@@ -10,8 +10,8 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { findGiftListByCode, searchGiftListsByName } from "#server/gift-lists/gift-list-public.service.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/gift-list-search";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {

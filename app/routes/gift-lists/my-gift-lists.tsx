@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, redirect, useSearchParams } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice } from "#app/ui/account-form-parts.tsx";
@@ -9,8 +9,8 @@ import { OwnGiftListCard, type OwnGiftList } from "#app/ui/gift-list-manage.tsx"
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { listAddresses } from "#server/accounts/address.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
-import { requireUser } from "#server/accounts/guards.ts";
-import { italianDayOf } from "#app/lib/shop-calendar.ts";
+import { requireUser } from "#server/http/guards.ts";
+import { italianDayOf } from "#common/shop-calendar.ts";
 import { getCompletionCodes } from "#server/gift-lists/gift-list-completion.service.ts";
 import { listInvitations, sendGiftListInvitations } from "#server/gift-lists/gift-list-invitations.service.ts";
 import { switchGroupGift } from "#server/gift-lists/gift-list-group.service.ts";
@@ -24,12 +24,12 @@ import {
   updateGiftList,
   updateGiftListItem,
 } from "#server/gift-lists/gift-list.service.ts";
-import { handleGiftListFilling, isFillingIntent } from "#server/gift-lists/gift-list-filling-action.ts";
-import { giftListSelectorIntent, handleGiftListSelector } from "#server/gift-lists/gift-list-selector-action.ts";
+import { handleGiftListFilling, isFillingIntent } from "./gift-list-filling-action.server";
+import { giftListSelectorIntent, handleGiftListSelector } from "./gift-list-selector-action.server";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/my-gift-lists";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 import { giftListItemMessages } from "#app/ui/ui-messages.ts";
 
 /** Confirmations after a change (Post/Redirect/Get: `?done=...`). */

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { NewsletterSignUp, type NewsletterAnswer } from "#app/ui/newsletter-sign-up.tsx";
@@ -8,8 +8,8 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { signUpForNewsletter } from "#server/newsletter/newsletter.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/sign-up";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The sign-up form's texts come with the shell (the footer); this page has only its title. */
 export const handle = { messages: ["newsletter.signUp"] } satisfies MessagesHandle;

@@ -1,13 +1,13 @@
 import { data, redirect } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { NewsletterLinkPage } from "#app/ui/newsletter-link-page.tsx";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { NewsletterToken } from "#server/newsletter/newsletter.inputs.ts";
 import { unsubscribeFromNewsletter } from "#server/newsletter/newsletter.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/unsubscribe";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 export const handle = { messages: ["newsletter.unsubscribe", "newsletter.errors.linkInvalid", "newsletter.toShop"] } satisfies MessagesHandle;
 

@@ -1,15 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { ChatIcon, HeartIcon, StoreIcon } from "#app/ui/icons.tsx";
 import { OpeningHoursList } from "#app/ui/opening-hours-list.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { postalAddress } from "#app/ui/shop-contacts.ts";
+import { postalAddress } from "#common/shop-contacts.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/about";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["about"] } satisfies MessagesHandle;

@@ -1,20 +1,20 @@
 import { useEffect, useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { PrivacyConsentField, TextField } from "#app/ui/form-field.tsx";
 import { ClockIcon, MailIcon, MapPinIcon, PhoneIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { OpeningHoursList } from "#app/ui/opening-hours-list.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { formatWhatsappNumber, mapsHref, postalAddress, telHref, whatsappHref } from "#app/ui/shop-contacts.ts";
+import { formatWhatsappNumber, mapsHref, postalAddress, telHref, whatsappHref } from "#common/shop-contacts.ts";
 import { contactLimits } from "#server/contact/contact.inputs.ts";
 import { sendContactMessage } from "#server/contact/contact.service.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/contact";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["contact"] } satisfies MessagesHandle;

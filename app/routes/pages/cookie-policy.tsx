@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import { savedItemsCookieName } from "#app/lib/saved-items.ts";
+import { savedItemsCookieName } from "#common/saved-items.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { TranslatedList } from "#app/ui/prose.tsx";
@@ -10,8 +10,8 @@ import { cartCookieName, flashCookieName } from "#server/cart/cart-cookie.ts";
 import { currencyCookieName } from "#server/currency/rates.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cookie-policy";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["cookiePolicy"] } satisfies MessagesHandle;

@@ -1,20 +1,20 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { formatMoney } from "#app/lib/format.ts";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { formatMoney } from "#common/format.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { OpeningHoursList } from "#app/ui/opening-hours-list.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { TranslatedList } from "#app/ui/prose.tsx";
 import { helpCentreSections } from "#app/ui/site-footer.tsx";
-import { postalAddress } from "#app/ui/shop-contacts.ts";
+import { postalAddress } from "#common/shop-contacts.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/help-centre";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["helpCentre"] } satisfies MessagesHandle;

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { sharingMeta } from "#app/lib/open-graph.ts";
 import { CategoryIcon } from "#app/ui/category-icon.tsx";
@@ -12,8 +12,8 @@ import { getHomeProducts } from "#server/catalog/home.service.ts";
 import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/home";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */

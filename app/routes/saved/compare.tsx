@@ -1,9 +1,9 @@
 import { useId, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, localeOfPath } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
-import { savedListLimits } from "#app/lib/saved-items.ts";
+import { savedListLimits } from "#common/saved-items.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { Price } from "#app/ui/price.tsx";
@@ -20,13 +20,13 @@ import {
 } from "#app/ui/saved-items.tsx";
 import { formatMeasure } from "#app/ui/technical-sheet.tsx";
 import { WishlistButton } from "#app/ui/wishlist-button.tsx";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { loadSavedListPage, submitSavedListForm } from "#server/saved-items/saved-items-request.ts";
+import { loadSavedListPage, submitSavedListForm } from "./saved-items-request.server";
 import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/compare";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["product", "productPage.sheet", "saved"] } satisfies MessagesHandle;

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { localizedHref, localeOfPath, type Locale } from "#app/lib/locale.ts";
+import { localizedHref, localeOfPath, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { CompareButton } from "#app/ui/compare-button.tsx";
@@ -16,13 +16,13 @@ import {
   SavedProductPurchase,
   useSavedListPage,
 } from "#app/ui/saved-items.tsx";
-import { getSessionUser } from "#server/accounts/guards.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { loadSavedListPage, submitSavedListForm } from "#server/saved-items/saved-items-request.ts";
+import { loadSavedListPage, submitSavedListForm } from "./saved-items-request.server";
 import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/wishlist";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["product", "saved"] } satisfies MessagesHandle;

@@ -4,7 +4,7 @@
  * changes nothing. API-like callers (JSON) get 200 `{ currency }` or 400 `{ error: { code, message } }`.
  */
 import { data, redirect } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { currencyCookie } from "#server/currency/rates.ts";
 import { CurrencyChoice } from "#server/currency/rates.inputs.ts";
 import { shopContext } from "#server/http/context.ts";

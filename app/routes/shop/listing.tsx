@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, useNavigation } from "react-router";
-import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { sharingMeta } from "#app/lib/open-graph.ts";
 import { breadcrumbJsonLd } from "#app/lib/structured-data.ts";
 import { ActiveFilters, ListingFilters, type FilterGroupView } from "#app/ui/listing-filters.tsx";
@@ -34,8 +34,8 @@ import { getBrandIndex, getListing, type Listing } from "#server/catalog/listing
 import { maxSearchLength } from "#server/catalog/search.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/listing";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** Fields a form must carry to keep the rest of the listing's state (`except` names the ones it sets itself). */

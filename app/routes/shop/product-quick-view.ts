@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { localeOfPath } from "#app/lib/locale.ts";
+import { localeOfPath } from "#common/locale.ts";
 import { parseProductId } from "#server/catalog/product.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { shopContext } from "#server/http/context.ts";

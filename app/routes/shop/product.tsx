@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, useLoaderData, useLocation, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
-import { localeOfPath, localizedHref, type Locale } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useNonce } from "#app/lib/nonce.tsx";
 import { productShareImage, sharingMeta } from "#app/lib/open-graph.ts";
 import { useRootData } from "#app/lib/root-data.ts";
@@ -12,7 +12,7 @@ import {
   type JsonLd,
   type ProductAvailability,
 } from "#app/lib/structured-data.ts";
-import { findVariant, getAvailability, getInitialSelection, getPreorderDays, getSelectionSearch, type Availability, type VariantSelection } from "#app/lib/variant-selection.ts";
+import { findVariant, getAvailability, getInitialSelection, getPreorderDays, getSelectionSearch, type Availability, type VariantSelection } from "#common/variant-selection.ts";
 import { GiftListSelector } from "#app/ui/gift-list-selector.tsx";
 import { MailIcon, StarRatingIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { categoryHref } from "#app/ui/mega-menu.tsx";
@@ -20,22 +20,22 @@ import { Price } from "#app/ui/price.tsx";
 import { ProductCard } from "#app/ui/product-card.tsx";
 import { ProductGallery } from "#app/ui/product-gallery.tsx";
 import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
-import { whatsappHref } from "#app/ui/shop-contacts.ts";
+import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { parseProductId } from "#server/catalog/product.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { getProductCards } from "#server/catalog/product-card.ts";
-import { getSessionUser } from "#server/accounts/guards.ts";
-import { giftListSelectorIntent, handleGiftListSelector } from "#server/gift-lists/gift-list-selector-action.ts";
+import { getSessionUser } from "#server/http/guards.ts";
+import { giftListSelectorIntent, handleGiftListSelector } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
 import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { promiseDelivery } from "#server/checkout/delivery-estimate.ts";
 import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.ts";
+import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/product";
-import type { MessagesHandle } from "#app/lib/route-messages.ts";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */

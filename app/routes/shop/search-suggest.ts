@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { localeOfPath, localizedHref } from "#app/lib/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import type { ProductImageData } from "#app/ui/product-image.tsx";
 import { minSuggestLength } from "#app/ui/search-box.tsx";
 import { SuggestParams } from "#server/catalog/listing.inputs.ts";
