@@ -9,9 +9,11 @@ import { and, desc, eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import type { Locale } from "#app/lib/locale.ts";
 import type { Db } from "#server/db/client.ts";
-import { orderLines, orders, outboxEmails, users } from "#server/db/schema.ts";
+import { outboxEmails, users } from "#server/db/schema.ts";
 import { readEnv, type Env } from "#server/env.ts";
 import { requestContext, shopContext, type ShopServices } from "#server/http/context.ts";
+import { createOrder } from "#server/orders/order-creation.ts";
+import type { OrderStatus } from "#server/orders/order-status.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { createAuth } from "./auth";
 import type { AuthCaller, AuthServices } from "./auth-flows.service";
@@ -90,34 +92,28 @@ export const badTextValues: Record<string, string> = {
   sql: "'; DROP TABLE users; --",
 };
 
-/** An order as checkout will write it (none exist before checkout lands): for the purchases tests. */
+/** An order in the status a test needs, made as every order is (createOrder): for the purchases tests. */
 export async function insertOrder(
   db: Db,
   userId: string | null,
-  options: { createdAt?: Date; status?: (typeof orders.$inferInsert)["status"]; lines?: { name: string; quantity: number; unitPriceCents: number; colour?: string; size?: string }[] } = {},
+  options: { createdAt?: Date; status?: OrderStatus; lines?: { name: string; quantity: number; unitPriceCents: number; colour?: string; size?: string }[] } = {},
 ) {
   const lines = options.lines ?? [{ name: "Passeggino Trio", quantity: 1, unitPriceCents: 49_900 }];
   const total = lines.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
-  const [order] = await db
-    .insert(orders)
-    .values({
-      idempotencyKey: crypto.randomUUID(),
-      userId,
-      status: options.status ?? "paid",
-      email: "cliente@example.com",
-      phone: "+39 333 000 0000",
-      firstName: "Cliente",
-      lastName: "Prova",
-      deliveryMethod: "collection",
-      paymentMethod: "card",
-      subtotalCents: total,
-      totalCents: total,
-      createdAt: options.createdAt ?? new Date(),
-    })
-    .returning({ id: orders.id, number: orders.number });
-  await db.insert(orderLines).values(
-    lines.map((line, index) => ({
-      orderId: order!.id,
+  const order = await createOrder(db, {
+    idempotencyKey: crypto.randomUUID(),
+    userId,
+    status: options.status ?? "paid",
+    email: "cliente@example.com",
+    phone: "+39 333 000 0000",
+    firstName: "Cliente",
+    lastName: "Prova",
+    deliveryMethod: "collection",
+    paymentMethod: "card",
+    subtotalCents: total,
+    totalCents: total,
+    createdAt: options.createdAt ?? new Date(),
+    lines: lines.map((line, index) => ({
       sku: `SKU-${index}`,
       name: line.name,
       colour: line.colour ?? null,
@@ -127,6 +123,8 @@ export async function insertOrder(
       unitPriceCents: line.unitPriceCents,
       lineTotalCents: line.quantity * line.unitPriceCents,
     })),
-  );
-  return order!;
+    placed: { note: "order-placed", actorUserId: null },
+  });
+  if (!order) throw new Error("insertOrder: a fresh idempotency key is taken");
+  return order;
 }

@@ -9,7 +9,9 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { answerApiPreflight } from "#server/api/api-handler.ts";
 import type { DbHandle } from "#server/db/client.ts";
+import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { withPageMessages } from "#server/i18n/page-messages.ts";
+import { wireOrderEffects } from "#server/orders/order-effects.ts";
 import { requestContext, shopContext, type ShopServices } from "./context";
 import { createDatabaseGate, sendUnavailable } from "./database-gate";
 import { pageConcurrencyOf, pageQueue } from "./page-queue";
@@ -17,6 +19,10 @@ import { precompressedAssets } from "./precompressed-assets";
 import { requestEdge, withEdgeChecks } from "./request-edge";
 import { securityHeaders } from "./security-headers";
 import { mediaDirOf } from "./start";
+
+// Wired when this module loads, before startShop's jobs run: gift lists keep their purchases, pledges and
+// codes in step with the orders that pay for them (server/orders/order-effects.ts).
+wireOrderEffects(giftListOrderEffects);
 
 export type ShopAppOptions = {
   services: ShopServices;
