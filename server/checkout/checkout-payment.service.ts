@@ -59,13 +59,27 @@ export function checkoutRefusalOf(result: Extract<PlaceOrderResult, { ok: false 
     const message = t(`checkout.discount.errors.${result.discountError}`);
     return { ok: false, status: 400, error: "discount-code", message, fields: { discountCode: message }, lines: [] };
   }
-  return { ok: false, status: refusalStatus[result.error], error: result.error, message: t(`checkoutErrors.${result.error}`), fields: {}, lines: result.lines ?? [] };
+  return {
+    ok: false,
+    status: refusalStatus[result.error],
+    error: result.error,
+    message: t(`checkoutErrors.${result.error}`),
+    fields: {},
+    lines: result.lines ?? [],
+  };
 }
 
 /** An order placed (now, or by an earlier send of the same key) and, for a card order awaiting payment, its session. */
-export async function startPaymentOf(services: PaymentServices, order: PlacedOrder, args: { locale: Locale; secret: string }): Promise<CheckoutPlaced> {
+export async function startPaymentOf(
+  services: PaymentServices,
+  order: PlacedOrder,
+  args: { locale: Locale; secret: string },
+): Promise<CheckoutPlaced> {
   const orderHref = orderPageHref(args.locale, order.orderId, orderAccessToken(args.secret, order.orderId));
-  const payment = order.paymentMethod === "card" && order.status === "awaiting_payment" ? await startCardPayment(services, { orderId: order.orderId, locale: args.locale }) : null;
+  const payment =
+    order.paymentMethod === "card" && order.status === "awaiting_payment"
+      ? await startCardPayment(services, { orderId: order.orderId, locale: args.locale })
+      : null;
   return { ok: true, orderId: order.orderId, orderNumber: order.orderNumber, alreadyPlaced: order.alreadyPlaced, orderHref, payment };
 }
 

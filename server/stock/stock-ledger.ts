@@ -102,7 +102,11 @@ export async function adjustStockBy(
 
 /** Sets a variant's stock to a counted figure (an import), its movement the difference; false when there is no such variant. */
 export async function setStockTo(tx: Db, args: { variantId: number; stock: number }, record: StockRecord): Promise<boolean> {
-  const [before] = await tx.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, args.variantId)).for("update");
+  const [before] = await tx
+    .select({ stock: productVariants.stock })
+    .from(productVariants)
+    .where(eq(productVariants.id, args.variantId))
+    .for("update");
   if (!before) return false;
   const delta = args.stock - before.stock;
   if (delta === 0) return true;

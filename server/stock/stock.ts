@@ -16,5 +16,7 @@ export function quantitiesPerVariant(lines: readonly StockLine[]): Map<number, n
 
 /** Variants whose summed quantity is above their stock, with what is left. */
 export function shortages(wanted: ReadonlyMap<number, number>, stockOf: (variantId: number) => number): Shortage[] {
-  return [...wanted].filter(([variantId, quantity]) => quantity > stockOf(variantId)).map(([variantId]) => ({ variantId, available: Math.max(0, stockOf(variantId)) }));
+  return [...wanted]
+    .filter(([variantId, quantity]) => quantity > stockOf(variantId))
+    .map(([variantId]) => ({ variantId, available: Math.max(0, stockOf(variantId)) }));
 }

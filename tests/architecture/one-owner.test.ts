@@ -40,7 +40,8 @@ function setArgumentAfter(source: string, from: number): string {
 /** Drizzle `.update(table)` calls whose `.set(...)` names `column`. */
 function updatesColumn(table: string, column: string) {
   const call = new RegExp(String.raw`\.update\(\s*${table}\s*\)`, "g");
-  return (source: string) => [...source.matchAll(call)].some((match) => new RegExp(String.raw`\b${column}\b`).test(setArgumentAfter(source, match.index)));
+  return (source: string) =>
+    [...source.matchAll(call)].some((match) => new RegExp(String.raw`\b${column}\b`).test(setArgumentAfter(source, match.index)));
 }
 
 const matches = (pattern: RegExp) => (source: string) => pattern.test(source);
@@ -76,7 +77,9 @@ export type SourceFile = { file: string; source: string };
 
 /** "file: what" for every rule a file breaks that it does not own. */
 export function findOwnerViolations(files: readonly SourceFile[]): string[] {
-  return files.flatMap(({ file, source }) => rules.filter((rule) => !rule.owners.includes(file) && rule.finds(source)).map((rule) => `${file}: ${rule.what}`));
+  return files.flatMap(({ file, source }) =>
+    rules.filter((rule) => !rule.owners.includes(file) && rule.finds(source)).map((rule) => `${file}: ${rule.what}`),
+  );
 }
 
 function shopSources(): SourceFile[] {
@@ -97,7 +100,7 @@ test("only the owners insert orders, move their status and write stock", () => {
 test("the scan catches a write outside its owner, in Drizzle or raw SQL, and lets the owner write", () => {
   const stockWrite = "await tx.update(productVariants).set({ stock: sql`${productVariants.stock} - 1` }).where(eq(productVariants.id, id));";
   const orderInsert = "const [order] = await db\n  .insert(orders)\n  .values(draft)\n  .returning();";
-  const rawStatus = 'await db.execute(sql`UPDATE orders SET status = \'completed\' WHERE id = ${id}`);';
+  const rawStatus = "await db.execute(sql`UPDATE orders SET status = 'completed' WHERE id = ${id}`);";
   const rawMovement = "await db.execute(sql`insert into stock_movements (variant_id, delta, reason) values (1, -1, 'x')`);";
   expect(
     findOwnerViolations([
