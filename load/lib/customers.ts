@@ -5,7 +5,7 @@
  * "try again" answer), or an error (anything else, a hang past the bound, a broken connection).
  */
 import crypto from "node:crypto";
-import type { PaymentMethod } from "#server/checkout/checkout.ts";
+import type { PaymentMethod } from "#server/orders/order-methods.ts";
 import type { Catalogue } from "./load-shop";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { RequestFailed, type Answer, type HttpClient } from "./http-client";

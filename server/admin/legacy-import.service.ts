@@ -14,7 +14,8 @@ import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { storedSizeName } from "#common/sizes.ts";
 import type { Db } from "#server/db/client.ts";
-import { brands, categories, productColours, products, productVariants, stockMovements, subcategories } from "#server/db/schema.ts";
+import { brands, categories, productColours, products, productVariants, subcategories } from "#server/db/schema.ts";
+import { setInitialStock } from "#server/stock/stock-ledger.ts";
 import { recordAudit } from "./audit.service";
 import { parseWith, ProductInput } from "./product-admin.inputs";
 import { saveProductInTx } from "./product-admin.service";
@@ -212,10 +213,10 @@ export async function importLegacyProducts(db: Db, args: { text: string; dryRun:
           while ((await tx.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.sku, sku))).length) sku = variantSku(input.sku, colour.colour, `${size.size}X`, takenSkus);
           const [variant] = await tx
             .insert(productVariants)
-            .values({ productId: saved.productId, colourId: colourRow.id, size: size.size, sku, stock: size.stock, isPreorder: size.isPreorder, preorderDays: size.preorderDays, position: sizePosition })
+            .values({ productId: saved.productId, colourId: colourRow.id, size: size.size, sku, isPreorder: size.isPreorder, preorderDays: size.preorderDays, position: sizePosition })
             .onConflictDoNothing()
             .returning({ id: productVariants.id });
-          if (variant && size.stock > 0) await tx.insert(stockMovements).values({ variantId: variant.id, delta: size.stock, reason: "Importazione vecchio gestionale", actorUserId: args.actorUserId });
+          if (variant) await setInitialStock(tx, { variantId: variant.id, stock: size.stock }, { reason: "Importazione vecchio gestionale", actorUserId: args.actorUserId });
         }
       }
       count++;

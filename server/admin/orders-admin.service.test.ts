@@ -3,7 +3,8 @@ import { expect, onTestFinished, test } from "vitest";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { cartWith, checkoutInput, placeTestOrder, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
-import { auditLog, orders, outboxEmails, payments, productVariants } from "#server/db/schema.ts";
+import { auditLog, orders, outboxEmails, productVariants } from "#server/db/schema.ts";
+import { markOrderPaid } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
@@ -68,8 +69,7 @@ test("cancelling gives the stock back; refunding a card order asks the provider 
 
   const card = await anOrder(db, {}, 5);
   const [order] = await db.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, card.orderId));
-  await db.insert(payments).values({ orderId: card.orderId, provider: "test", providerRef: "test_abc", status: "succeeded", amountCents: order!.totalCents });
-  await db.update(orders).set({ status: "paid", paidAt: new Date() }).where(eq(orders.id, card.orderId));
+  await markOrderPaid(db, { orderId: card.orderId, provider: "test", providerRef: "test_abc", amountCents: order!.totalCents, now: new Date() });
   refunds.length = 0;
   expect(await runAdminOrderAction(ctx(db, admin), card.orderId, { intent: "refund" })).toEqual({ ok: true, done: "refund" });
   expect(refunds).toEqual([`test_abc:${order!.totalCents}`]);

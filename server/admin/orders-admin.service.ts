@@ -6,7 +6,7 @@
 import { and, count, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Locale } from "#common/locale.ts";
-import type { DeliveryMethod, PaymentMethod } from "#server/checkout/checkout.ts";
+import type { DeliveryMethod, PaymentMethod } from "#server/orders/order-methods.ts";
 import type { Db } from "#server/db/client.ts";
 import { pageOf } from "#server/db/paging.ts";
 import { deliveryMethod, orders, payments, paymentMethod } from "#server/db/schema.ts";

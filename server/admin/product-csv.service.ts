@@ -10,7 +10,8 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { storedSizeName } from "#common/sizes.ts";
 import type { Db } from "#server/db/client.ts";
-import { brands, categories, productColours, products, productVariants, stockMovements, subcategories } from "#server/db/schema.ts";
+import { brands, categories, productColours, products, productVariants, subcategories } from "#server/db/schema.ts";
+import { setInitialStock, setStockTo } from "#server/stock/stock-ledger.ts";
 import { recordAudit } from "./audit.service";
 import { parseCsv, toCsv } from "./csv";
 import { colourPattern, parseWith, ProductInput, sizePattern, skuPattern, maxStock, type ProductInput as ProductInputType } from "./product-admin.inputs";
@@ -307,20 +308,20 @@ async function importProduct(tx: Db, args: { sku: string; rows: ValidRow[]; exis
         colourIds.set(variant.colour, colourId);
       }
     }
-    const [existing] = await tx.select().from(productVariants).where(eq(productVariants.sku, variant.sku));
+    const [existing] = await tx.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.sku, variant.sku));
+    const stockRecord = { reason: "Importazione CSV", actorUserId: args.actorUserId };
     if (existing) {
       await tx
         .update(productVariants)
-        .set({ colourId, size: variant.size, stock: variant.stock, isPreorder: variant.isPreorder, preorderDays: variant.preorderDays })
+        .set({ colourId, size: variant.size, isPreorder: variant.isPreorder, preorderDays: variant.preorderDays })
         .where(eq(productVariants.id, existing.id));
-      const delta = variant.stock - existing.stock;
-      if (delta !== 0) await tx.insert(stockMovements).values({ variantId: existing.id, delta, reason: "Importazione CSV", actorUserId: args.actorUserId });
+      await setStockTo(tx, { variantId: existing.id, stock: variant.stock }, stockRecord);
     } else {
       const [created] = await tx
         .insert(productVariants)
-        .values({ productId, colourId, size: variant.size, sku: variant.sku, stock: variant.stock, isPreorder: variant.isPreorder, preorderDays: variant.preorderDays })
+        .values({ productId, colourId, size: variant.size, sku: variant.sku, isPreorder: variant.isPreorder, preorderDays: variant.preorderDays })
         .returning({ id: productVariants.id });
-      if (variant.stock !== 0) await tx.insert(stockMovements).values({ variantId: created!.id, delta: variant.stock, reason: "Importazione CSV", actorUserId: args.actorUserId });
+      await setInitialStock(tx, { variantId: created!.id, stock: variant.stock }, stockRecord);
     }
   }
   return productId;

@@ -1,7 +1,7 @@
 /**
- * Colours, pictures, sizes and stock of a product in the back office. Stock changes only through
- * an adjustment with a reason (a stock_movements row); each change writes its audit row in the
- * same transaction.
+ * Colours, pictures, sizes and stock of a product in the back office. Stock changes only through the
+ * stock ledger, with a reason (its movement row); each change writes its audit row in the same
+ * transaction.
  */
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
@@ -9,8 +9,9 @@ import { and, desc, eq, max, sql } from "drizzle-orm";
 import { getImageVariantPaths, writeImageVariants, type ImageRejection } from "#server/catalog/images.ts";
 import type { Db } from "#server/db/client.ts";
 import { productColours, productImages, products, productVariants, stockMovements, users } from "#server/db/schema.ts";
+import { adjustStockBy, setInitialStock } from "#server/stock/stock-ledger.ts";
 import { recordAudit } from "./audit.service";
-import type { FieldErrors, StockAdjustmentInput, VariantInput, VariantUpdateInput } from "./product-admin.inputs";
+import { maxStock, type FieldErrors, type StockAdjustmentInput, type VariantInput, type VariantUpdateInput } from "./product-admin.inputs";
 import { isUniqueViolation } from "./product-admin.service";
 
 /** Pictures above this are refused (the shop's own limit, under images.ts's hard one). */
@@ -158,13 +159,12 @@ export async function addVariant(db: Db, args: { productId: number; input: Varia
           colourId: input.colourId,
           size: input.size,
           sku: input.sku,
-          stock: input.stock,
           isPreorder: input.isPreorder,
           preorderDays: input.isPreorder ? input.preorderDays : null,
           position: (last ?? -1) + 1,
         })
         .returning({ id: productVariants.id });
-      if (input.stock !== 0) await tx.insert(stockMovements).values({ variantId: variant!.id, delta: input.stock, reason: "Stock iniziale", actorUserId });
+      await setInitialStock(tx, { variantId: variant!.id, stock: input.stock }, { reason: "Stock iniziale", actorUserId });
       await recordAudit(tx, { actorUserId, action: "product.variant.add", entity: "variant", entityId: variant!.id, details: { productId, sku: input.sku, size: input.size, stock: input.stock } });
       return { ok: true, id: variant!.id } as const;
     });
@@ -198,10 +198,7 @@ export async function updateVariant(db: Db, args: { productId: number; input: Va
   }
 }
 
-/**
- * Adds `delta` (negative removes) with its reason. One conditional UPDATE: stock never goes below
- * zero, even when an order takes the last pieces at the same moment.
- */
+/** Adds `delta` (negative removes) with its reason, through the ledger: never below zero nor above maxStock. */
 export async function adjustStock(
   db: Db,
   args: { productId: number; input: StockAdjustmentInput; actorUserId: string | null },
@@ -210,13 +207,8 @@ export async function adjustStock(
   return db.transaction(async (tx) => {
     const [variant] = await tx.select({ id: productVariants.id, stock: productVariants.stock }).from(productVariants).where(and(eq(productVariants.id, input.variantId), eq(productVariants.productId, productId)));
     if (!variant) return null;
-    const [updated] = await tx
-      .update(productVariants)
-      .set({ stock: sql`${productVariants.stock} + ${input.delta}` })
-      .where(and(eq(productVariants.id, variant.id), sql`${productVariants.stock} + ${input.delta} >= 0`, sql`${productVariants.stock} + ${input.delta} <= 100000`))
-      .returning({ stock: productVariants.stock });
-    if (!updated) return { ok: false, errors: { delta: input.delta < 0 ? "admin.errors.stockWouldBeNegative" : "admin.errors.stockRange" } } as const;
-    await tx.insert(stockMovements).values({ variantId: variant.id, delta: input.delta, reason: input.reason, actorUserId });
+    const updated = await adjustStockBy(tx, { variantId: variant.id, delta: input.delta, maxStock }, { reason: input.reason, actorUserId });
+    if (!updated.ok) return { ok: false, errors: { delta: input.delta < 0 ? "admin.errors.stockWouldBeNegative" : "admin.errors.stockRange" } } as const;
     await recordAudit(tx, { actorUserId, action: "stock.adjust", entity: "variant", entityId: variant.id, details: { productId, delta: input.delta, reason: input.reason, stock: updated.stock } });
     return { ok: true, stock: updated.stock } as const;
   });

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { productVariants, savedBaskets } from "#server/db/schema.ts";
+import { savedBaskets } from "#server/db/schema.ts";
+import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb } from "#tests/db.ts";
 import { basketIdPattern, copyBasketToCart, getBasketView, newBasketId, saveBasket } from "./basket.service.ts";
 import { createGiftList, createProduct } from "#tests/fixtures/cart.fixtures.ts";
@@ -77,7 +77,7 @@ test("copying a basket whose product sold out reports it; a visitor without a ca
   if (!first.ok) throw new Error(first.error);
   const saved = await saveBasket(db, { cartId: first.cartId });
   if (!saved.ok) throw new Error(saved.error);
-  await db.update(productVariants).set({ stock: 0 }).where(eq(productVariants.id, product.variantId));
+  await setStockTo(db, { variantId: product.variantId, stock: 0 }, { reason: "Venduto in negozio" });
   expect((await getBasketView(db, { id: saved.id, locale: "en", now: now() }))?.availableLines).toBe(0);
   const copied = await copyBasketToCart(db, { id: saved.id, cartId: null, locale: "en", now: now() });
   expect(copied).toMatchObject({ ok: true, count: 0, lines: [{ added: 0, error: "out-of-stock" }] });

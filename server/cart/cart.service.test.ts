@@ -1,7 +1,8 @@
 import { count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import { cartLines, carts, products, productVariants } from "#server/db/schema.ts";
+import { cartLines, carts, products } from "#server/db/schema.ts";
+import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { createGiftList, createProduct, createUser, tagOnRequest } from "#tests/fixtures/cart.fixtures.ts";
 import { getCartView } from "./cart-view.service.ts";
@@ -231,8 +232,8 @@ test("reading the cart recomputes prices from the database and flags price chang
   // The back office raises one price and cuts another, stock drops, a product sells out.
   await db.update(products).set({ priceCents: 1200 }).where(eq(products.id, cheap.productId));
   await db.update(products).set({ discountPercent: 10 }).where(eq(products.id, cut.productId));
-  await db.update(productVariants).set({ stock: 2 }).where(eq(productVariants.id, scarce.variantId));
-  await db.update(productVariants).set({ stock: 0 }).where(eq(productVariants.id, gone.variantId));
+  await setStockTo(db, { variantId: scarce.variantId, stock: 2 }, { reason: "Venduto in negozio" });
+  await setStockTo(db, { variantId: gone.variantId, stock: 0 }, { reason: "Venduto in negozio" });
   // The offer ends.
   const later = new Date(Date.now() + 2 * 86_400_000);
 

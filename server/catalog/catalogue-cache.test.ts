@@ -6,6 +6,7 @@ import { createProduct, updateProduct } from "#server/admin/product-admin.servic
 import { addVariant } from "#server/admin/product-stock.service.ts";
 import { connectPostgres } from "#server/db/client.ts";
 import { products, productVariants } from "#server/db/schema.ts";
+import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { withDatabase } from "#tests/db.global-setup.ts";
 import { createCatalogueCache } from "./catalogue-cache";
@@ -58,11 +59,9 @@ test("stock alone does not drop a kept answer; its age does", slow, async () => 
   const stockNow = async () => (await getProductPage(db, productId, "it", now))!.variants[0]!.stock;
 
   expect(await cache.get(db, "stock", stockNow)).toBe(5);
-  // What an order does: the stock of the size, nothing else.
-  await db
-    .update(productVariants)
-    .set({ stock: sql`${productVariants.stock} - 1` })
-    .where(eq(productVariants.productId, productId));
+  // A sale changes the stock of the size, nothing else.
+  const [variant] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, productId));
+  await setStockTo(db, { variantId: variant!.id, stock: 4 }, { reason: "Venduto in negozio" });
   expect(await cache.get(db, "stock", stockNow)).toBe(5);
   await new Promise((resolve) => setTimeout(resolve, 350));
   expect(await cache.get(db, "stock", stockNow)).toBe(4);

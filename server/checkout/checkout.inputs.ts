@@ -11,7 +11,7 @@ import { formFields } from "#server/accounts/form-values.ts";
 import { phoneChars, profileLimits } from "#server/accounts/profile.inputs.ts";
 import { controlChars, emailField, emailLimit, errorKey } from "#server/accounts/text-rules.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { deliveryMethods, paymentMethods, type DeliveryMethod, type PaymentMethod } from "./checkout";
+import { deliveryMethods, paymentMethods, type DeliveryMethod, type PaymentMethod } from "#server/orders/order-methods.ts";
 
 const fieldKey = (code: string) => `checkoutErrors.fields.${code}`;
 

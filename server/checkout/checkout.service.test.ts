@@ -12,9 +12,9 @@ import {
   outboxEmails,
   payments,
   products,
-  productVariants,
   stockMovements,
 } from "#server/db/schema.ts";
+import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb } from "#tests/db.ts";
 import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import { parseCheckoutForm } from "./checkout.inputs";
@@ -174,7 +174,7 @@ test("out of stock: nothing is taken, no order, the cart stays, the answer names
     { variantId: other.variantId, quantity: 2 },
     { variantId, quantity: 3 },
   ]);
-  await db.update(productVariants).set({ stock: 1 }).where(eq(productVariants.id, variantId));
+  await setStockTo(db, { variantId, stock: 1 }, { reason: "Venduto in negozio" });
   expect(await placeTestOrder(db, { cartId })).toEqual({ ok: false, error: "out-of-stock", lines: [{ variantId, name: "Culla", available: 1 }] });
   expect(await orderCount(db)).toBe(0);
   expect(await stockOf(db, other.variantId)).toBe(5);
@@ -191,10 +191,10 @@ test("two lines of one variant (different personalisation) cannot pass the stock
   const cartId = await cartWith(db, [{ variantId, quantity: 2, personalisation: { "0": "Luca" } }]);
   // The cart itself caps the sum; stock drops afterwards (another customer bought), each line alone still fits.
   await addToCart(db, { cartId, variantId, quantity: 1, personalisation: { "0": "Sara" } });
-  await db.update(productVariants).set({ stock: 2 }).where(eq(productVariants.id, variantId));
+  await setStockTo(db, { variantId, stock: 2 }, { reason: "Venduto in negozio" });
   expect(await placeTestOrder(db, { cartId })).toMatchObject({ ok: false, error: "out-of-stock", lines: [{ variantId, available: 2 }] });
   expect(await stockOf(db, variantId)).toBe(2);
-  await db.update(productVariants).set({ stock: 3 }).where(eq(productVariants.id, variantId));
+  await setStockTo(db, { variantId, stock: 3 }, { reason: "Rifornimento" });
   const result = await placedOk(db, { cartId });
   expect(await stockOf(db, variantId)).toBe(0);
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, result.orderId)).orderBy(asc(orderLines.quantity));

@@ -1,28 +1,17 @@
 /**
  * Checkout's use-cases: the summary the checkout page shows, and placeOrder, which turns a cart into an
- * order in one transaction: prices from the database (never the form), quantities summed per variant,
- * variants locked in id order, one conditional UPDATE per variant, the order with its snapshot lines,
- * history and payment row, the cart emptied. Idempotent on the form's idempotency key.
+ * order in one transaction: prices from the database (never the form), the stock taken through the
+ * stock ledger (quantities summed per variant, variants locked in id order), the order made by
+ * createOrder, the cart emptied. Idempotent on the form's idempotency key.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import { italianDayOf } from "#common/shop-calendar.ts";
 import { getCartView, describeVariants, type CartView, type VariantDisplay } from "#server/cart/cart-view.service.ts";
 import { lineTotalCents } from "#server/cart/cart.ts";
 import { getStoredCartLines } from "#server/cart/cart.service.ts";
 import type { Db } from "#server/db/client.ts";
-import {
-  addresses,
-  cartLines,
-  carts,
-  orderLines,
-  orders,
-  orderStatusHistory,
-  payments,
-  products,
-  productVariants,
-  stockMovements,
-} from "#server/db/schema.ts";
+import { addresses, cartLines, carts, orders, products, productVariants } from "#server/db/schema.ts";
 import { completionDiscount, type DiscountableLine, type DiscountCodeError } from "#server/gift-lists/gift-list-completion.ts";
 import { checkDiscountCode, takeDiscountCodeUse } from "#server/gift-lists/gift-list-completion.service.ts";
 import {
@@ -32,25 +21,25 @@ import {
   lockGiftListItemsOfCart,
   type GiftListDelivery,
 } from "#server/gift-lists/gift-list-orders.service.ts";
+import { createOrder } from "#server/orders/order-creation.ts";
 import { queueOrderMail } from "#server/orders/order-emails.ts";
-import type { OrderStatus } from "#server/orders/order-status.ts";
-import { getSettings } from "#server/settings/settings.service.ts";
-import type { DeliverySettings } from "#server/settings/settings.ts";
 import {
   allowedPaymentMethods,
   giftListDeliveryMethod,
   isPaymentAllowed,
-  orderTotals,
   paymentDueAt,
   paymentFeeCents,
-  quantitiesPerVariant,
   quoteDeliveries,
-  shortages,
-  type CheckoutErrorCode,
   type DeliveryMethod,
   type DeliveryQuote,
   type PaymentMethod,
-} from "./checkout";
+} from "#server/orders/order-methods.ts";
+import type { OrderStatus } from "#server/orders/order-status.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import type { DeliverySettings } from "#server/settings/settings.ts";
+import { quantitiesPerVariant, shortages, type Shortage } from "#server/stock/stock.ts";
+import { recordTakenStock, takeStock } from "#server/stock/stock-ledger.ts";
+import { orderTotals, type CheckoutErrorCode } from "./checkout";
 import type { CheckoutInput } from "./checkout.inputs";
 import { deliveryCalendarKeys, deliveryCalendarOf, estimateDelivery, longestPreorderDays, type DeliveryEstimate } from "./delivery-estimate";
 
@@ -355,11 +344,11 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod),
     codeDiscountCents: code?.applied.discountCents ?? 0,
   });
-  const dueAt = paymentDueAt(input.paymentMethod, now, settings.bankTransfer.daysToPay);
   const status: OrderStatus = "awaiting_payment";
   // Every check passed: take the stock now. A checkout that loses the race for the last units waits for
   // the row, finds too few and is refused before writing anything.
-  await takeStock(tx, wanted, display);
+  const stock = await takeStock(tx, lines);
+  if (!stock.ok) throw new CheckoutRollback(outOfStock(stock.short, display));
   // The code's last use goes to one checkout only: the loser rolls back with "used", nothing taken.
   if (code && !(await takeDiscountCodeUse(tx, code.applied.id))) throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: "used" });
   if (giftList) {
@@ -370,46 +359,32 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     if (shortfalls.length > 0) throw new CheckoutRollback(giftListShortfall(shortfalls, display));
   }
 
-  const [order] = await tx
-    .insert(orders)
-    .values({
-      idempotencyKey: input.idempotencyKey,
-      userId: args.userId,
-      cartId: cart.id,
-      status,
-      locale,
-      email: input.email,
-      phone: input.phone,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      ...(address ?? {}),
-      companyName: input.companyName,
-      vatNumber: input.vatNumber,
-      sdiCode: input.sdiCode,
-      pec: input.pec,
-      deliveryMethod,
-      paymentMethod: input.paymentMethod,
-      ...totals,
-      paymentDueAt: dueAt,
-      estimatedDeliveryFrom: estimate?.from ?? null,
-      estimatedDeliveryTo: estimate?.to ?? null,
-      giftListId: cart.giftListId,
-      discountCodeId: code?.applied.id ?? null,
-      ...giftNote,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: orders.idempotencyKey })
-    .returning({ id: orders.id, number: orders.number });
-  // The same checkout committed meanwhile from elsewhere: undo everything and answer with that order.
-  if (!order) throw new CheckoutRollback("already-placed");
-  await tx.insert(stockMovements).values(
-    [...wanted].map(([variantId, quantity]) => ({ variantId, delta: -quantity, reason: "order-placed", orderId: order.id, actorUserId: args.userId, createdAt: now })),
-  );
-
-  await tx.insert(orderLines).values(
-    priced.map((line) => ({
-      orderId: order.id,
+  const order = await createOrder(tx, {
+    idempotencyKey: input.idempotencyKey,
+    userId: args.userId,
+    cartId: cart.id,
+    status,
+    locale,
+    email: input.email,
+    phone: input.phone,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    ...(address ?? {}),
+    companyName: input.companyName,
+    vatNumber: input.vatNumber,
+    sdiCode: input.sdiCode,
+    pec: input.pec,
+    deliveryMethod,
+    paymentMethod: input.paymentMethod,
+    ...totals,
+    paymentDueAt: paymentDueAt(input.paymentMethod, now, settings.bankTransfer.daysToPay),
+    estimatedDeliveryFrom: estimate?.from ?? null,
+    estimatedDeliveryTo: estimate?.to ?? null,
+    giftListId: cart.giftListId,
+    discountCodeId: code?.applied.id ?? null,
+    ...giftNote,
+    createdAt: now,
+    lines: priced.map((line) => ({
       productId: line.variant.productId,
       variantId: line.variantId,
       sku: facts.get(line.variantId)!.sku,
@@ -433,12 +408,11 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       isPreorder: line.variant.isPreorder,
       giftListItemId: line.giftListItemId,
     })),
-  );
-  await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: null, toStatus: status, note: "order-placed", actorUserId: args.userId, createdAt: now });
-  // Card payments get their row per provider session from the payments module (server/payments).
-  if (input.paymentMethod !== "card") {
-    await tx.insert(payments).values({ orderId: order.id, provider: input.paymentMethod, status: "pending", amountCents: totals.totalCents, expiresAt: dueAt });
-  }
+    placed: { note: "order-placed", actorUserId: args.userId },
+  });
+  // The same checkout committed meanwhile from elsewhere: undo everything and answer with that order.
+  if (!order) throw new CheckoutRollback("already-placed");
+  await recordTakenStock(tx, stock.taken, { reason: "order-placed", orderId: order.id, actorUserId: args.userId, now });
   await tx.delete(cartLines).where(eq(cartLines.cartId, cart.id));
   await tx.update(carts).set({ giftListId: null, giftGiverName: null, giftMessage: null, updatedAt: now }).where(eq(carts.id, cart.id));
   // The card order's mail goes when it is paid; every other order is confirmed now.
@@ -453,31 +427,8 @@ function giftListShortfall(shortfalls: { variantId: number; stillNeeded: number 
   return { ok: false, error: "gift-list-shortfall", lines };
 }
 
-function outOfStock(short: { variantId: number; available: number }[], display: Map<number, VariantDisplay>): Refused {
+function outOfStock(short: Shortage[], display: Map<number, VariantDisplay>): Refused {
   return { ok: false, error: "out-of-stock", lines: short.map((line) => ({ ...line, name: display.get(line.variantId)?.name ?? "" })) };
-}
-
-/**
- * One conditional UPDATE per variant, in id order (two checkouts never wait on each other crosswise): the
- * row lock it takes is held until the order commits. A variant without enough units rolls everything back;
- * the answer says how many are left.
- */
-async function takeStock(tx: Db, wanted: Map<number, number>, display: Map<number, VariantDisplay>) {
-  for (const [variantId, quantity] of wanted) {
-    const taken = await tx
-      .update(productVariants)
-      .set({ stock: sql`${productVariants.stock} - ${quantity}` })
-      .where(and(eq(productVariants.id, variantId), sql`${productVariants.stock} >= ${quantity}`))
-      .returning({ id: productVariants.id });
-    if (taken.length === 0) {
-      const stock = await tx
-        .select({ id: productVariants.id, stock: productVariants.stock })
-        .from(productVariants)
-        .where(inArray(productVariants.id, [...wanted.keys()]));
-      const stockOf = new Map(stock.map((row) => [row.id, row.stock]));
-      throw new CheckoutRollback(outOfStock(shortages(wanted, (id) => stockOf.get(id) ?? 0), display));
-    }
-  }
 }
 
 type OrderAddress = { street: string; houseNumber: string; postcode: string; city: string; province: string };

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { defaultSettings, type DeliveryTimesSettings } from "#server/settings/settings.ts";
-import type { DeliveryMethod } from "./checkout";
+import type { DeliveryMethod } from "#server/orders/order-methods.ts";
 import { estimateDelivery } from "./delivery-estimate";
 
 /** The seeded settings: cut-off 13:00, shipped the same day, courier 1-2 days, collection the next opening day, shop open Monday to Saturday. */

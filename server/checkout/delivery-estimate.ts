@@ -5,7 +5,7 @@
  */
 import { addDays, isItalianPublicHoliday, isoWeekdayOf, italianDayOf, italianTimeOf } from "#common/shop-calendar.ts";
 import type { DeliveryTimesSettings, OpeningHours, Settings } from "#server/settings/settings.ts";
-import type { DeliveryMethod } from "./checkout";
+import type { DeliveryMethod } from "#server/orders/order-methods.ts";
 
 /** Calendar days "YYYY-MM-DD", first and last of the window (the same day for a collection). */
 export type DeliveryEstimate = { method: DeliveryMethod; from: string; to: string };

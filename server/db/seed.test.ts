@@ -6,6 +6,7 @@ import { and, count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test, vi } from "vitest";
 import { sampleCatalogue } from "#server/db/sample-catalogue.ts";
 import { defaultSettings } from "#server/settings/settings.ts";
+import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { pgliteExtensions, wrapPglite, type Db } from "./client";
 import { migrateDatabase } from "./migrate";
 import {
@@ -139,7 +140,7 @@ test("simple products have one colourless one-size variant, and stock can never 
   const variants = await db.select().from(productVariants).where(eq(productVariants.productId, simple.id));
   expect(variants).toEqual([expect.objectContaining({ colourId: null, size: "TAGLIA_UNICA", sku: simple.sku })]);
 
-  await expect(db.update(productVariants).set({ stock: -1 }).where(eq(productVariants.id, variants[0]!.id))).rejects.toThrow();
+  await expect(setStockTo(db, { variantId: variants[0]!.id, stock: -1 }, { reason: "Conteggio sbagliato" })).rejects.toThrow();
   const [after] = await db.select().from(productVariants).where(eq(productVariants.id, variants[0]!.id));
   expect(after?.stock).toBe(variants[0]!.stock);
 });

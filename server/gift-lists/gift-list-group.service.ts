@@ -2,34 +2,27 @@
  * Group gifting's use-cases (docs/decisions/0021-group-gifting.md). The owner opens an item to group
  * gifting; guests contribute amounts, each its own card order (one line, no stock), the amount pledged
  * on the item with a conditional UPDATE so the pledges never pass the unit's price; a paid contribution
- * counts once (markOrderPaid calls recordGroupGiftPayment in its transaction, on the move to paid only);
- * the payment that completes the price turns the round into one paid order for the list. An expired or
- * cancelled contribution gives its pledge back (releaseGroupGiftContribution, from moveOrder).
+ * counts once (recordGroupGiftPayment, from markOrderPaid's transaction through the gift lists' order
+ * effects, gift-list-order-effects.ts); the payment that completes the price turns the round into one
+ * paid order for the list. An expired or cancelled contribution gives its pledge back
+ * (releaseGroupGiftContribution, from the orders' door).
  *
  * Lock order, as everywhere an item and its variant are both locked: the order, the variant, the item.
  */
 import { and, asc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
-import { giftListDeliveryMethod, paymentDueAt } from "#server/checkout/checkout.ts";
 import type { Db } from "#server/db/client.ts";
-import {
-  giftListContributions,
-  giftListItems,
-  giftListPurchases,
-  giftLists,
-  orderLines,
-  orders,
-  orderStatusHistory,
-  productVariants,
-  products,
-  stockMovements,
-} from "#server/db/schema.ts";
+import { giftListContributions, giftListItems, giftListPurchases, giftLists, orderLines, orders, productVariants, products } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { renderEmail } from "#server/mail/templates.ts";
 import type { Cents } from "#server/money.ts";
+import { createOrder } from "#server/orders/order-creation.ts";
+import { giftListDeliveryMethod, paymentDueAt } from "#server/orders/order-methods.ts";
+import { addOrderNote, moveOrderStatus } from "#server/orders/order.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import { recordTakenStock, takeStock } from "#server/stock/stock-ledger.ts";
 import { normaliseGiftListCode, stillNeeded, type GiftListErrorCode } from "./gift-list";
 import { checkContributionAmount, giverNamesOf, groupGiftProgress, type ContributionRefusal, type GroupGiftProgress } from "./gift-list-group";
 import { ContributionTarget, contributionInput, errorKey, GroupGiftSwitchInput, parseGiftListForm, type GiftListFieldErrors } from "./gift-list.inputs";
@@ -205,54 +198,43 @@ export async function contributeToGroupGift(
 
       // Nothing is shipped for a contribution: "collection" with no address; the list's order ships later.
       const t = getTranslator(args.locale);
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          idempotencyKey: input.idempotencyKey,
-          userId: args.userId,
-          status: "awaiting_payment",
-          locale: args.locale,
-          email: input.email,
-          phone: "",
-          firstName: input.giverName,
-          lastName: "",
-          deliveryMethod: "collection",
-          paymentMethod: "card",
-          subtotalCents: input.amount,
-          totalCents: input.amount,
-          paymentDueAt: paymentDueAt("card", args.now, 0),
-          giftListId: item.giftListId,
-          giverName: input.giverName,
-          giftMessage: input.giftMessage || null,
-          createdAt: args.now,
-          updatedAt: args.now,
-        })
-        .onConflictDoNothing({ target: orders.idempotencyKey })
-        .returning({ id: orders.id });
-      if (!order) throw new ContributionRollback("already-placed");
-      await tx.insert(orderLines).values({
-        orderId: order.id,
-        productId: variant.productId,
-        // No variant: a contribution takes no stock and goes back to no cart.
-        variantId: null,
-        sku: "REGALO-DI-GRUPPO",
-        name: t("giftLists.group.orderLine", { name: variant.name }),
-        colour: variant.colour,
-        size: variant.size,
-        quantity: 1,
-        listPriceCents: input.amount,
-        unitPriceCents: input.amount,
-        lineTotalCents: input.amount,
-      });
-      await tx.insert(giftListContributions).values({ giftListItemId: item.id, orderId: order.id, amountCents: input.amount, createdAt: args.now });
-      await tx.insert(orderStatusHistory).values({
-        orderId: order.id,
-        fromStatus: null,
-        toStatus: "awaiting_payment",
-        note: "group-gift-contribution",
-        actorUserId: args.userId,
+      const order = await createOrder(tx, {
+        idempotencyKey: input.idempotencyKey,
+        userId: args.userId,
+        status: "awaiting_payment",
+        locale: args.locale,
+        email: input.email,
+        phone: "",
+        firstName: input.giverName,
+        lastName: "",
+        deliveryMethod: "collection",
+        paymentMethod: "card",
+        subtotalCents: input.amount,
+        totalCents: input.amount,
+        paymentDueAt: paymentDueAt("card", args.now, 0),
+        giftListId: item.giftListId,
+        giverName: input.giverName,
+        giftMessage: input.giftMessage || null,
         createdAt: args.now,
+        lines: [
+          {
+            productId: variant.productId,
+            // No variant: a contribution takes no stock and goes back to no cart.
+            variantId: null,
+            sku: "REGALO-DI-GRUPPO",
+            name: t("giftLists.group.orderLine", { name: variant.name }),
+            colour: variant.colour,
+            size: variant.size,
+            quantity: 1,
+            listPriceCents: input.amount,
+            unitPriceCents: input.amount,
+            lineTotalCents: input.amount,
+          },
+        ],
+        placed: { note: "group-gift-contribution", actorUserId: args.userId },
       });
+      if (!order) throw new ContributionRollback("already-placed");
+      await tx.insert(giftListContributions).values({ giftListItemId: item.id, orderId: order.id, amountCents: input.amount, createdAt: args.now });
       return { ok: true, orderId: order.id, alreadyPlaced: false };
     });
   } catch (error) {
@@ -416,80 +398,62 @@ async function fundGroupGift(
     .where(eq(productVariants.id, item.variantId));
   if (!variant || !facts) throw new Error(`fundGroupGift: variant ${item.variantId} is gone`);
 
-  const taken = await tx
-    .update(productVariants)
-    .set({ stock: sql`${productVariants.stock} - 1` })
-    .where(and(eq(productVariants.id, item.variantId), sql`${productVariants.stock} >= 1`))
-    .returning({ id: productVariants.id });
-  const inStock = taken.length > 0;
+  const stock = await takeStock(tx, [{ variantId: item.variantId, quantity: 1 }]);
+  const inStock = stock.ok;
   // The price was fixed when the group gift opened; personalisation keeps today's share of it.
   const personalisationUnitCents = Math.min(variant.personalisationUnitCents, targetCents);
   const unitCents = targetCents - personalisationUnitCents;
   const names = giverNamesOf(round.map((row) => row.giverName ?? ""));
-  const [funded] = await tx
-    .insert(orders)
-    .values({
-      idempotencyKey: `group-gift:${item.id}:${round[0]?.id ?? now.getTime()}`,
-      userId: owner.userId,
-      status: "paid",
-      locale,
-      email: owner.email,
-      phone: delivery.kind === "address" ? (delivery.phone ?? "") : "",
-      firstName: delivery.kind === "address" ? delivery.firstName : owner.name,
-      lastName: delivery.kind === "address" ? delivery.lastName : "",
-      ...addressColumnsOf(delivery),
-      country: delivery.kind === "address" ? delivery.country : "IT",
-      deliveryMethod: giftListDeliveryMethod(deliverySettings, delivery.kind === "address" ? delivery.postcode : null),
-      paymentMethod: "card",
-      subtotalCents: unitCents,
-      personalisationCents: personalisationUnitCents,
-      totalCents: targetCents,
-      giftListId: args.giftListId,
-      giverName: names,
-      paidAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: orders.id, number: orders.number });
-  await tx.insert(orderLines).values({
-    orderId: funded!.id,
-    productId: facts.productId,
-    variantId: item.variantId,
-    sku: facts.sku,
-    name: variant.name,
-    colour: variant.colour,
-    size: variant.size,
-    quantity: 1,
-    listPriceCents: unitCents,
-    unitPriceCents: unitCents,
-    personalisation: Object.fromEntries(
-      variant.personalisationLabels.flatMap((label, index) => {
-        const text = item.personalisation[String(index)];
-        return text ? [[label, text]] : [];
-      }),
-    ),
-    personalisationUnitCents,
-    lineTotalCents: targetCents,
-    vatRatePercent: facts.vatRatePercent,
-    isPreorder: variant.isPreorder || !inStock,
-    giftListItemId: item.id,
-  });
-  if (inStock)
-    await tx
-      .insert(stockMovements)
-      .values({ variantId: item.variantId, delta: -1, reason: "group-gift-funded", orderId: funded!.id, createdAt: now });
-  // Codes only (the customer's page hides them): the contributions' order numbers, and no stock to ship from.
-  await tx.insert(orderStatusHistory).values({
-    orderId: funded!.id,
-    fromStatus: null,
-    toStatus: "paid",
-    note: `group-gift-funded:${round.map((row) => row.number).join("-")}`,
+  const funded = await createOrder(tx, {
+    idempotencyKey: `group-gift:${item.id}:${round[0]?.id ?? now.getTime()}`,
+    userId: owner.userId,
+    status: "paid",
+    locale,
+    email: owner.email,
+    phone: delivery.kind === "address" ? (delivery.phone ?? "") : "",
+    firstName: delivery.kind === "address" ? delivery.firstName : owner.name,
+    lastName: delivery.kind === "address" ? delivery.lastName : "",
+    ...addressColumnsOf(delivery),
+    country: delivery.kind === "address" ? delivery.country : "IT",
+    deliveryMethod: giftListDeliveryMethod(deliverySettings, delivery.kind === "address" ? delivery.postcode : null),
+    paymentMethod: "card",
+    subtotalCents: unitCents,
+    personalisationCents: personalisationUnitCents,
+    totalCents: targetCents,
+    giftListId: args.giftListId,
+    giverName: names,
+    paidAt: now,
     createdAt: now,
+    lines: [
+      {
+        productId: facts.productId,
+        variantId: item.variantId,
+        sku: facts.sku,
+        name: variant.name,
+        colour: variant.colour,
+        size: variant.size,
+        quantity: 1,
+        listPriceCents: unitCents,
+        unitPriceCents: unitCents,
+        personalisation: Object.fromEntries(
+          variant.personalisationLabels.flatMap((label, index) => {
+            const text = item.personalisation[String(index)];
+            return text ? [[label, text]] : [];
+          }),
+        ),
+        personalisationUnitCents,
+        lineTotalCents: targetCents,
+        vatRatePercent: facts.vatRatePercent,
+        isPreorder: variant.isPreorder || !inStock,
+        giftListItemId: item.id,
+      },
+    ],
+    // Codes only (the customer's page hides them): the contributions' order numbers, and no stock to ship from.
+    placed: { note: `group-gift-funded:${round.map((row) => row.number).join("-")}`, actorUserId: null },
   });
-  if (!inStock)
-    await tx
-      .insert(orderStatusHistory)
-      .values({ orderId: funded!.id, fromStatus: "paid", toStatus: "paid", note: "group-gift-out-of-stock", createdAt: now });
+  if (!funded) throw new Error(`fundGroupGift: the round of item ${item.id} has an order already`);
+  if (stock.ok) await recordTakenStock(tx, stock.taken, { reason: "group-gift-funded", orderId: funded.id, now });
+  else await addOrderNote(tx, { orderId: funded.id, note: "group-gift-out-of-stock", now });
 
   await tx
     .update(giftListItems)
@@ -499,11 +463,10 @@ async function fundGroupGift(
       groupFundedCents: sql`${giftListItems.groupFundedCents} - ${targetCents}`,
     })
     .where(eq(giftListItems.id, item.id));
-  const contributionOrderIds = round.map((row) => row.orderId);
-  if (contributionOrderIds.length > 0) {
+  if (round.length > 0) {
     await tx
       .update(giftListContributions)
-      .set({ fundedOrderId: funded!.id })
+      .set({ fundedOrderId: funded.id })
       .where(
         inArray(
           giftListContributions.id,
@@ -511,32 +474,19 @@ async function fundGroupGift(
         ),
       );
     // Their money became the list's order: nothing is left to do on them (and no cancelling one by mistake).
-    const completed = await tx
-      .update(orders)
-      .set({ status: "completed", updatedAt: now })
-      .where(and(inArray(orders.id, contributionOrderIds), eq(orders.status, "paid")))
-      .returning({ id: orders.id });
-    if (completed.length > 0) {
-      await tx.insert(orderStatusHistory).values(
-        completed.map((row) => ({
-          orderId: row.id,
-          fromStatus: "paid" as const,
-          toStatus: "completed" as const,
-          note: `group-gift-funded:${funded!.number}`,
-          createdAt: now,
-        })),
-      );
+    for (const row of round) {
+      await moveOrderStatus(tx, { orderId: row.orderId, to: "completed", move: "group-gift-funded", note: `group-gift-funded:${funded.number}`, actorUserId: null, now });
     }
   }
   await queueFundedMail(tx, {
-    orderId: funded!.id,
+    orderId: funded.id,
     owner: { email: owner.email, title: owner.title },
     locale,
     productName: variant.name,
     givers: names,
     publicUrl: args.publicUrl,
   });
-  return { kind: "funded", orderId: funded!.id, inStock };
+  return { kind: "funded", orderId: funded.id, inStock };
 }
 
 function addressColumnsOf(delivery: GiftListDelivery) {

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
-import { addresses, giftListItems, giftListPurchases, giftLists, orderLines, orders, outboxEmails } from "#server/db/schema.ts";
+import { addresses, giftListItems, giftListPurchases, giftLists, orders, outboxEmails } from "#server/db/schema.ts";
+import { createOrder } from "#server/orders/order-creation.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { addGiftListItemToCart, setCartGiftNote } from "./gift-list-public.service.ts";
 import { giftListDeliveryFor, giftListShortfalls, giftNoteOfCart, recordGiftListPurchases } from "./gift-list-orders.service.ts";
@@ -45,33 +46,34 @@ function recordPurchasesOf(db: Db, orderId: string) {
 }
 
 async function giftOrder(db: Db, args: { giftListId: string; itemId: string; variantId: number; quantity: number; key: string }) {
-  const [order] = await db
-    .insert(orders)
-    .values({
-      idempotencyKey: args.key,
-      email: `${args.key}@example.it`,
-      phone: "3331234567",
-      firstName: "Carla",
-      lastName: "Rossi",
-      deliveryMethod: "standard",
-      paymentMethod: "card",
-      subtotalCents: 1000 * args.quantity,
-      totalCents: 1000 * args.quantity,
-      giftListId: args.giftListId,
-      giverName: "Zia Carla",
-      giftMessage: "Benvenuta Sofia!",
-    })
-    .returning({ id: orders.id });
-  await db.insert(orderLines).values({
-    orderId: order!.id,
-    variantId: args.variantId,
-    sku: "S",
-    name: "Culla Sogno",
-    quantity: args.quantity,
-    listPriceCents: 1000,
-    unitPriceCents: 1000,
-    lineTotalCents: 1000 * args.quantity,
-    giftListItemId: args.itemId,
+  const order = await createOrder(db, {
+    idempotencyKey: args.key,
+    status: "awaiting_payment",
+    email: `${args.key}@example.it`,
+    phone: "3331234567",
+    firstName: "Carla",
+    lastName: "Rossi",
+    deliveryMethod: "standard",
+    paymentMethod: "card",
+    subtotalCents: 1000 * args.quantity,
+    totalCents: 1000 * args.quantity,
+    giftListId: args.giftListId,
+    giverName: "Zia Carla",
+    giftMessage: "Benvenuta Sofia!",
+    createdAt: new Date(),
+    lines: [
+      {
+        variantId: args.variantId,
+        sku: "S",
+        name: "Culla Sogno",
+        quantity: args.quantity,
+        listPriceCents: 1000,
+        unitPriceCents: 1000,
+        lineTotalCents: 1000 * args.quantity,
+        giftListItemId: args.itemId,
+      },
+    ],
+    placed: { note: "order-placed", actorUserId: null },
   });
   return order!.id;
 }
@@ -148,11 +150,21 @@ test("the bought quantity never goes above the wished one: the excess is reporte
 test("an ordinary order records nothing", async () => {
   const db = await openDb();
   const { item, variantId } = await listWithItem(db);
-  const [order] = await db
-    .insert(orders)
-    .values({ idempotencyKey: "plain", email: "a@b.it", phone: "1", firstName: "A", lastName: "B", deliveryMethod: "collection", paymentMethod: "in_shop", subtotalCents: 1, totalCents: 1 })
-    .returning({ id: orders.id });
-  await db.insert(orderLines).values({ orderId: order!.id, variantId, sku: "S", name: "x", quantity: 1, listPriceCents: 1, unitPriceCents: 1, lineTotalCents: 1, giftListItemId: item.id });
+  const order = await createOrder(db, {
+    idempotencyKey: "plain",
+    status: "awaiting_payment",
+    email: "a@b.it",
+    phone: "1",
+    firstName: "A",
+    lastName: "B",
+    deliveryMethod: "collection",
+    paymentMethod: "in_shop",
+    subtotalCents: 1,
+    totalCents: 1,
+    createdAt: new Date(),
+    lines: [{ variantId, sku: "S", name: "x", quantity: 1, listPriceCents: 1, unitPriceCents: 1, lineTotalCents: 1, giftListItemId: item.id }],
+    placed: { note: "order-placed", actorUserId: null },
+  });
   expect(await recordPurchasesOf(db, order!.id)).toEqual({ recorded: [], overflow: [] });
 });
 

@@ -8,6 +8,8 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { DbHandle } from "#server/db/client.ts";
+import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
+import { wireOrderEffects } from "#server/orders/order-effects.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { answerApiPreflight } from "./api/api-handler";
 import { requestContext, shopContext } from "./context";
@@ -18,6 +20,10 @@ import { precompressedAssets } from "./precompressed-assets";
 import { requestEdge, withEdgeChecks } from "./request-edge";
 import { securityHeaders } from "./security-headers";
 import { mediaDirOf } from "./start";
+
+// Wired when this module loads, before startShop's jobs run: gift lists keep their purchases, pledges and
+// codes in step with the orders that pay for them (server/orders/order-effects.ts).
+wireOrderEffects(giftListOrderEffects);
 
 export type ShopAppOptions = {
   services: ShopServices;

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { canChangeStatus, nextStatuses, returnsStockOn } from "./order-status";
+import { canChangeStatus, canMove, nextStatuses, returnsStockOn } from "./order-status";
 
 const card = { deliveryMethod: "standard", paymentMethod: "card" } as const;
 const collectionInShop = { deliveryMethod: "collection", paymentMethod: "in_shop" } as const;
@@ -34,4 +34,18 @@ test("stock comes back only from statuses that still hold it", () => {
   expect(returnsStockOn("paid", "cancelled")).toBe(true);
   expect(returnsStockOn("shipped", "refunded")).toBe(false);
   expect(returnsStockOn("paid", "preparing")).toBe(false);
+});
+
+test("the shop's own moves: money, late money, the deadline, a funded group gift's contributions", () => {
+  expect(canMove("awaiting_payment", "paid", card, "paid")).toBe(true);
+  expect(canMove("expired", "paid", card, "paid")).toBe(false);
+  expect(canMove("expired", "paid", card, "paid-late")).toBe(true);
+  expect(canMove("cancelled", "paid", card, "paid-late")).toBe(true);
+  expect(canMove("awaiting_payment", "expired", card, "expired")).toBe(true);
+  expect(canMove("paid", "expired", card, "expired")).toBe(false);
+  // Only a gift-list order's contribution is completed by its gift; the back office cannot skip to completed.
+  expect(canMove("paid", "completed", { ...card, giftListId: "list" }, "group-gift-funded")).toBe(true);
+  expect(canMove("paid", "completed", card, "group-gift-funded")).toBe(false);
+  expect(canMove("paid", "completed", { ...card, giftListId: "list" }, "workflow")).toBe(false);
+  expect(canMove("paid", "preparing", card, "workflow")).toBe(true);
 });

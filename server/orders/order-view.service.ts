@@ -5,7 +5,7 @@
  */
 import { asc, desc, eq } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
-import type { DeliveryMethod, PaymentMethod } from "#server/checkout/checkout.ts";
+import type { DeliveryMethod, PaymentMethod } from "./order-methods";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftListContributions, orderLines, orders, orderStatusHistory, payments } from "#server/db/schema.ts";

@@ -4,7 +4,8 @@ import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
 import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
-import { orders, orderStatusHistory, outboxEmails, payments, productVariants, stockMovements } from "#server/db/schema.ts";
+import { orders, orderStatusHistory, outboxEmails, payments, stockMovements } from "#server/db/schema.ts";
+import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb } from "#tests/db.ts";
 import {
   cancelOrder,
@@ -113,7 +114,7 @@ test("a card payment arriving after expiry takes the stock again when there is s
 
   const unlucky = await anOrder(db, { stock: 2, quantity: 2 });
   await expireOrder(db, { orderId: unlucky.orderId, now, reason: "card-payment-expired" });
-  await db.update(productVariants).set({ stock: 1 }).where(eq(productVariants.id, unlucky.variantId));
+  await setStockTo(db, { variantId: unlucky.variantId, stock: 1 }, { reason: "Venduto in negozio" });
   const late = await markOrderPaid(db, { orderId: unlucky.orderId, provider: "test", providerRef: "s2", amountCents: 3690, now });
   expect(late).toEqual({ changed: true, status: "expired", needsRefund: true });
   expect(await stockOf(db, unlucky.variantId)).toBe(1);

@@ -1,19 +1,22 @@
 /**
  * An order after it is placed: payment, expiry, cancellation, the back office's status changes, lines
- * back to the cart. Every change locks the order row and moves it with an UPDATE conditional on its
- * status, so doing anything twice (webhooks redelivered, two clicks) changes it once; stock goes back
- * exactly once, with its stock_movements rows. See docs/decisions/0013-checkout-and-orders.md.
+ * back to the cart. The one door for status changes is moveOrder: it checks the move against the
+ * workflow (order-status.ts) and moves the locked order with an UPDATE conditional on its status, so
+ * doing anything twice (webhooks redelivered, two clicks) changes it once; it writes the history and
+ * gives the stock back, exactly once, through the stock ledger. History rows are written only here
+ * (and by createOrder, the first). Gift lists react through order-effects.ts, in the same transaction.
+ * See docs/decisions/0013-checkout-and-orders.md and 0047-one-owner-orders-stock.md.
  */
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { addLinesToCart } from "#server/cart/cart.service.ts";
-import { isPaidOnHandover } from "#server/checkout/checkout.ts";
 import type { Db } from "#server/db/client.ts";
-import { giveBackDiscountCodeUse, takeDiscountCodeUse } from "#server/gift-lists/gift-list-completion.service.ts";
-import { recordGroupGiftPayment, releaseGroupGiftContribution, retakeGroupGiftPledge } from "#server/gift-lists/gift-list-group.service.ts";
-import { recordGiftListPurchases } from "#server/gift-lists/gift-list-orders.service.ts";
-import { orderLines, orders, orderStatusHistory, payments, products, productVariants, stockMovements } from "#server/db/schema.ts";
+import { orderLines, orders, orderStatusHistory, payments, products } from "#server/db/schema.ts";
+import type { StockLine } from "#server/stock/stock.ts";
+import { giveBackStock, recordTakenStock, takeStock } from "#server/stock/stock-ledger.ts";
+import { orderEffects } from "./order-effects";
 import { queueOrderMail, type OrderMailKind, type OrderMailLinks } from "./order-emails";
-import { canChangeStatus, returnsStockOn, type OrderStatus } from "./order-status";
+import { isPaidOnHandover } from "./order-methods";
+import { canMove, returnsStockOn, type OrderMove, type OrderStatus } from "./order-status";
 
 // The back office still imports these from here (server/admin/orders-admin.service.ts, app/routes/admin/order-lines-table.tsx).
 export { getOrderView, type OrderView } from "./order-view.service";
@@ -26,61 +29,60 @@ async function lockOrder(tx: Db, orderId: string): Promise<LockedOrder | null> {
   return order ?? null;
 }
 
-/** The order's units per variant, in id order (the lock order placeOrder uses too). */
-async function unitsPerVariant(tx: Db, orderId: string): Promise<[variantId: number, quantity: number][]> {
+/** The units the order's lines hold (a line without a variant, like a group-gift contribution, holds none). */
+async function unitsOf(tx: Db, orderId: string): Promise<StockLine[]> {
   const rows = await tx
-    .select({ variantId: orderLines.variantId, quantity: sql<number>`sum(${orderLines.quantity})`.mapWith(Number) })
+    .select({ variantId: orderLines.variantId, quantity: orderLines.quantity })
     .from(orderLines)
-    .where(and(eq(orderLines.orderId, orderId), sql`${orderLines.variantId} is not null`))
-    .groupBy(orderLines.variantId)
-    .orderBy(asc(orderLines.variantId));
-  return rows.map((row) => [row.variantId!, row.quantity]);
+    .where(and(eq(orderLines.orderId, orderId), sql`${orderLines.variantId} is not null`));
+  return rows.map((row) => ({ variantId: row.variantId!, quantity: row.quantity }));
 }
 
-async function returnStock(tx: Db, order: LockedOrder, reason: string, actorUserId: string | null, now: Date) {
-  const units = await unitsPerVariant(tx, order.id);
-  for (const [variantId, quantity] of units) {
-    await tx
-      .update(productVariants)
-      .set({ stock: sql`${productVariants.stock} + ${quantity}` })
-      .where(eq(productVariants.id, variantId));
-  }
-  if (units.length > 0) {
-    await tx.insert(stockMovements).values(units.map(([variantId, quantity]) => ({ variantId, delta: quantity, reason, orderId: order.id, actorUserId, createdAt: now })));
-  }
+/** One history row: a status change, or (from = to) a note that moves nothing. */
+async function writeHistory(tx: Db, row: { orderId: string; from: OrderStatus; to: OrderStatus; note: string | null; actorUserId: string | null; now: Date }) {
+  await tx.insert(orderStatusHistory).values({ orderId: row.orderId, fromStatus: row.from, toStatus: row.to, note: row.note, actorUserId: row.actorUserId, createdAt: row.now });
 }
+
+type MoveArgs = { move: OrderMove; now: Date; note: string | null; actorUserId: string | null; set?: Partial<typeof orders.$inferInsert> };
 
 /**
- * Moves a locked order from its current status to `to` with a conditional UPDATE, writes the history and
- * gives the stock back when the move calls for it. False when the order was not in that status any more.
+ * The door: moves a locked order from its current status to `to` when the workflow allows that move,
+ * with a conditional UPDATE, writes the history, gives the stock back when the move calls for it and
+ * lets go of what the order held. False when the move is not allowed or the order was not in that
+ * status any more.
  */
-async function moveOrder(
-  tx: Db,
-  order: LockedOrder,
-  to: OrderStatus,
-  args: { now: Date; note: string | null; actorUserId: string | null; set?: Partial<typeof orders.$inferInsert> },
-): Promise<boolean> {
+async function moveOrder(tx: Db, order: LockedOrder, to: OrderStatus, args: MoveArgs): Promise<boolean> {
+  if (!canMove(order.status, to, order, args.move)) return false;
   const moved = await tx
     .update(orders)
     .set({ ...args.set, status: to, updatedAt: args.now })
     .where(and(eq(orders.id, order.id), eq(orders.status, order.status)))
     .returning({ id: orders.id });
   if (moved.length === 0) return false;
-  await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: order.status, toStatus: to, note: args.note, actorUserId: args.actorUserId, createdAt: args.now });
-  if (returnsStockOn(order.status, to)) await returnStock(tx, order, `order-${to}`, args.actorUserId, args.now);
+  await writeHistory(tx, { orderId: order.id, from: order.status, to, note: args.note, actorUserId: args.actorUserId, now: args.now });
+  if (returnsStockOn(order.status, to)) {
+    await giveBackStock(tx, await unitsOf(tx, order.id), { reason: `order-${to}`, orderId: order.id, actorUserId: args.actorUserId, now: args.now });
+  }
   if (to === "cancelled" || to === "expired") {
     await tx
       .update(payments)
       .set({ status: "expired", updatedAt: args.now })
       .where(and(eq(payments.orderId, order.id), eq(payments.status, "pending")));
-    // A completion code spent on an order that is not kept can be used again (once: this move happens once).
-    if (order.discountCodeId !== null) await giveBackDiscountCodeUse(tx, order.discountCodeId);
   }
-  // A group-gift contribution that will not be kept frees its amount for the other guests.
-  if (order.giftListId && (to === "cancelled" || to === "expired" || to === "refunded")) {
-    await releaseGroupGiftContribution(tx, { orderId: order.id, wasPaid: order.paidAt !== null, now: args.now });
-  }
+  if (to === "cancelled" || to === "expired" || to === "refunded") await orderEffects().released(tx, { order, to, now: args.now });
   return true;
+}
+
+/**
+ * The door for another domain's move (a funded group gift completing its contributions): locks the
+ * order and moves it when the workflow allows. Money goes through markOrderPaid, which records it.
+ */
+export async function moveOrderStatus(
+  tx: Db,
+  args: { orderId: string; to: OrderStatus; move: Exclude<OrderMove, "paid" | "paid-late">; note: string | null; actorUserId: string | null; now: Date },
+): Promise<boolean> {
+  const order = await lockOrder(tx, args.orderId);
+  return order !== null && (await moveOrder(tx, order, args.to, args));
 }
 
 /**
@@ -95,7 +97,7 @@ export async function addOrderNote(tx: Db, args: { orderId: string; note: string
     .from(orderStatusHistory)
     .where(and(eq(orderStatusHistory.orderId, order.id), eq(orderStatusHistory.note, args.note)));
   if (earlier) return null;
-  await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, note: args.note, actorUserId: null, createdAt: args.now });
+  await writeHistory(tx, { orderId: order.id, from: order.status, to: order.status, note: args.note, actorUserId: null, now: args.now });
   return order;
 }
 
@@ -114,45 +116,26 @@ async function recordPayment(tx: Db, order: LockedOrder, args: { provider: strin
   }
 }
 
-/** Takes the units of an expired or cancelled order again, if every variant still has them (locked in id order). */
-async function retakeStock(tx: Db, order: LockedOrder, now: Date): Promise<boolean> {
-  const units = await unitsPerVariant(tx, order.id);
-  if (units.length === 0) return true;
-  const locked = await tx
-    .select({ id: productVariants.id, stock: productVariants.stock })
-    .from(productVariants)
-    .where(
-      inArray(
-        productVariants.id,
-        units.map(([variantId]) => variantId),
-      ),
-    )
-    .orderBy(asc(productVariants.id))
-    .for("update");
-  const stockOf = new Map(locked.map((row) => [row.id, row.stock]));
-  if (units.some(([variantId, quantity]) => (stockOf.get(variantId) ?? 0) < quantity)) return false;
-  for (const [variantId, quantity] of units) {
-    await tx
-      .update(productVariants)
-      .set({ stock: sql`${productVariants.stock} - ${quantity}` })
-      .where(eq(productVariants.id, variantId));
-  }
-  await tx.insert(stockMovements).values(units.map(([variantId, quantity]) => ({ variantId, delta: -quantity, reason: "order-paid-late", orderId: order.id, createdAt: now })));
-  return true;
+/** Money for an order whose status stays (paid on handover, or arrived too late): paidAt and a history note. */
+async function notePaidInPlace(tx: Db, order: LockedOrder, args: { note: string; actorUserId: string | null; now: Date }) {
+  await tx.update(orders).set({ paidAt: args.now, updatedAt: args.now }).where(eq(orders.id, order.id));
+  await writeHistory(tx, { orderId: order.id, from: order.status, to: order.status, note: args.note, actorUserId: args.actorUserId, now: args.now });
 }
 
 class HoldsGone extends Error {}
 
 /**
- * A late payment takes back what the order gave up when it expired or was cancelled: its stock, its
- * completion code's use, its group-gift pledge. All or nothing (a savepoint): false when any is gone.
+ * A late payment takes back what the order gave up when it expired or was cancelled: its stock (if
+ * every variant still has it), then what the other domains held for it (a completion code's use, a
+ * group-gift pledge). All or nothing (a savepoint): false when any is gone.
  */
 async function retakeHolds(tx: Db, order: LockedOrder, now: Date): Promise<boolean> {
   try {
     await tx.transaction(async (savepoint) => {
-      if (!(await retakeStock(savepoint, order, now))) throw new HoldsGone();
-      if (order.discountCodeId !== null && !(await takeDiscountCodeUse(savepoint, order.discountCodeId))) throw new HoldsGone();
-      if (order.giftListId && !(await retakeGroupGiftPledge(savepoint, { orderId: order.id }))) throw new HoldsGone();
+      const stock = await takeStock(savepoint, await unitsOf(savepoint, order.id));
+      if (!stock.ok) throw new HoldsGone();
+      await recordTakenStock(savepoint, stock.taken, { reason: "order-paid-late", orderId: order.id, now });
+      if (!(await orderEffects().retaken(savepoint, { order }))) throw new HoldsGone();
     });
     return true;
   } catch (error) {
@@ -162,27 +145,12 @@ async function retakeHolds(tx: Db, order: LockedOrder, now: Date): Promise<boole
 }
 
 /**
- * A paid gift-list order raises the list's bought quantities (once: a repeated call changes nothing) and
- * mails the owner. Units paid beyond what the list still needed (two guests paid for the last one) leave
- * the order as it is, with a history note for the staff: refund them or keep them as an extra gift
- * (docs/decisions/0016-gift-lists.md).
+ * What a paid order means to the other domains (a gift list's purchases, a group gift's contribution),
+ * once; a note they ask for goes into the history for the staff, beside the status it now has.
  */
-async function recordGiftListPayment(tx: Db, order: LockedOrder, args: { now: Date; links: OrderMailLinks | null; actorUserId: string | null; status: OrderStatus }) {
-  if (!order.giftListId) return;
-  // A contribution toward a group gift: counted once, and the one completing the price funds the gift.
-  await recordGroupGiftPayment(tx, { order, now: args.now, publicUrl: args.links?.publicUrl ?? null });
-  const { overflow } = await recordGiftListPurchases(tx, { order, now: args.now, publicUrl: args.links?.publicUrl ?? null });
-  if (overflow.length === 0) return;
-  const units = overflow.reduce((sum, item) => sum + item.quantity, 0);
-  await tx.insert(orderStatusHistory).values({
-    orderId: order.id,
-    fromStatus: args.status,
-    toStatus: args.status,
-    // For the staff, in the back office's language: the code first, then what to do.
-    note: `gift-list-overflow:${units} · ${units} pz. pagati oltre quanto la lista chiedeva ancora: chiedere a chi regala se rimborsarli o tenerli come regalo in più`,
-    actorUserId: args.actorUserId,
-    createdAt: args.now,
-  });
+async function applyPaidEffects(tx: Db, order: LockedOrder, args: { now: Date; links: OrderMailLinks | null; actorUserId: string | null; status: OrderStatus }) {
+  const { note } = await orderEffects().paid(tx, { order, now: args.now, publicUrl: args.links?.publicUrl ?? null });
+  if (note) await writeHistory(tx, { orderId: order.id, from: args.status, to: args.status, note, actorUserId: args.actorUserId, now: args.now });
 }
 
 export type MarkOrderPaidResult = {
@@ -223,34 +191,25 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
     if (order.status === "expired" || order.status === "cancelled") {
       await recordPayment(tx, order, args);
       if (await retakeHolds(tx, order, args.now)) {
-        await moveOrder(tx, order, "paid", { now: args.now, note: `${paidNote}:after-${order.status}`, actorUserId, set: { paidAt: args.now, paymentDueAt: null } });
-        await recordGiftListPayment(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: "paid" });
+        await moveOrder(tx, order, "paid", { move: "paid-late", now: args.now, note: `${paidNote}:after-${order.status}`, actorUserId, set: { paidAt: args.now, paymentDueAt: null } });
+        await applyPaidEffects(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: "paid" });
         if (mail) await queueOrderMail(tx, { orderId: order.id, kind: mail, links: args.links ?? null });
         return { changed: true, status: "paid" };
       }
-      await tx.update(orders).set({ paidAt: args.now, updatedAt: args.now }).where(eq(orders.id, order.id));
-      await tx.insert(orderStatusHistory).values({
-        orderId: order.id,
-        fromStatus: order.status,
-        toStatus: order.status,
-        note: `${paidNote}:after-${order.status}:refund-needed`,
-        actorUserId,
-        createdAt: args.now,
-      });
+      await notePaidInPlace(tx, order, { note: `${paidNote}:after-${order.status}:refund-needed`, actorUserId, now: args.now });
       return { changed: true, status: order.status, needsRefund: true };
     }
 
     await recordPayment(tx, order, args);
     if (order.status === "awaiting_payment") {
-      await moveOrder(tx, order, "paid", { now: args.now, note: paidNote, actorUserId, set: { paidAt: args.now, paymentDueAt: null } });
-      await recordGiftListPayment(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: "paid" });
+      await moveOrder(tx, order, "paid", { move: "paid", now: args.now, note: paidNote, actorUserId, set: { paidAt: args.now, paymentDueAt: null } });
+      await applyPaidEffects(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: "paid" });
       if (mail) await queueOrderMail(tx, { orderId: order.id, kind: mail, links: args.links ?? null });
       return { changed: true, status: "paid" };
     }
     // Paid on handover: the order is already on its way (or done); the money is recorded, the status stays.
-    await tx.update(orders).set({ paidAt: args.now, updatedAt: args.now }).where(eq(orders.id, order.id));
-    await tx.insert(orderStatusHistory).values({ orderId: order.id, fromStatus: order.status, toStatus: order.status, note: paidNote, actorUserId, createdAt: args.now });
-    await recordGiftListPayment(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: order.status });
+    await notePaidInPlace(tx, order, { note: paidNote, actorUserId, now: args.now });
+    await applyPaidEffects(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: order.status });
     return { changed: true, status: order.status };
   });
 }
@@ -259,8 +218,8 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
 export async function expireOrder(db: Db, args: { orderId: string; now: Date; reason: string; links?: OrderMailLinks | null }): Promise<{ changed: boolean }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, args.orderId);
-    if (!order || order.status !== "awaiting_payment") return { changed: false };
-    const changed = await moveOrder(tx, order, "expired", { now: args.now, note: args.reason, actorUserId: null, set: { paymentDueAt: null } });
+    if (!order) return { changed: false };
+    const changed = await moveOrder(tx, order, "expired", { move: "expired", now: args.now, note: args.reason, actorUserId: null, set: { paymentDueAt: null } });
     if (changed && order.paymentMethod === "bank_transfer") await queueOrderMail(tx, { orderId: order.id, kind: "expired", links: args.links ?? null });
     return { changed };
   });
@@ -270,8 +229,8 @@ export async function expireOrder(db: Db, args: { orderId: string; now: Date; re
 export async function cancelOrder(db: Db, args: { orderId: string; now: Date; actorUserId: string | null; note: string }): Promise<{ changed: boolean }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, args.orderId);
-    if (!order || !canChangeStatus(order.status, "cancelled", order)) return { changed: false };
-    return { changed: await moveOrder(tx, order, "cancelled", { now: args.now, note: args.note, actorUserId: args.actorUserId }) };
+    if (!order) return { changed: false };
+    return { changed: await moveOrder(tx, order, "cancelled", { move: "workflow", now: args.now, note: args.note, actorUserId: args.actorUserId }) };
   });
 }
 
@@ -331,7 +290,6 @@ export async function changeOrderStatus(
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, args.orderId);
     if (!order) return { ok: false, error: "not-found" };
-    if (!canChangeStatus(order.status, args.to, order)) return { ok: false, error: "transition-not-allowed" };
     const set: Partial<typeof orders.$inferInsert> = {};
     if (args.to === "shipped") {
       set.carrier = args.carrier?.trim() || null;
@@ -339,12 +297,12 @@ export async function changeOrderStatus(
     }
     const completesUnpaidHandover = args.to === "completed" && !order.paidAt && isPaidOnHandover(order.paymentMethod);
     if (completesUnpaidHandover) set.paidAt = args.now;
-    if (!(await moveOrder(tx, order, args.to, { now: args.now, note: args.note ?? null, actorUserId: args.actorUserId, set }))) {
+    if (!(await moveOrder(tx, order, args.to, { move: "workflow", now: args.now, note: args.note ?? null, actorUserId: args.actorUserId, set }))) {
       return { ok: false, error: "transition-not-allowed" };
     }
     if (completesUnpaidHandover) {
       await recordPayment(tx, order, { provider: order.paymentMethod, providerRef: null, amountCents: order.totalCents, now: args.now });
-      await recordGiftListPayment(tx, order, { now: args.now, links, actorUserId: args.actorUserId, status: args.to });
+      await applyPaidEffects(tx, order, { now: args.now, links, actorUserId: args.actorUserId, status: args.to });
     }
     if (args.to === "shipped") await queueOrderMail(tx, { orderId: order.id, kind: "shipped", links });
     if (args.to === "ready_for_collection") await queueOrderMail(tx, { orderId: order.id, kind: "ready", links });

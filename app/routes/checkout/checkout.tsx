@@ -17,15 +17,14 @@ import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { getSessionUser } from "#server/http/guards.ts";
 import { getAccountProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
-import { deliveryMethods, paymentMethods } from "#server/checkout/checkout.ts";
+import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
 import { addressFields, checkoutFormValues, parseCheckoutForm, type checkoutFields } from "#server/checkout/checkout.inputs.ts";
-import { getCheckoutSummary, isGiftListCart, placeOrder } from "#server/checkout/checkout.service.ts";
+import { placeOrderAndStartPayment } from "#server/checkout/checkout-payment.service.ts";
+import { getCheckoutSummary, isGiftListCart } from "#server/checkout/checkout.service.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
-import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
-import { startCardPayment } from "#server/payments/payment.service.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/checkout";
@@ -122,8 +121,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const parsed = parseCheckoutForm(form, locale, { giftList: await isGiftListCart(services.db, cartId) });
   if (!parsed.ok) return answer(parsed.values, parsed.errors, null, 400);
 
-  const secret = resolveAuthSecret(services.env);
-  const result = await placeOrder(services.db, {
+  const outcome = await placeOrderAndStartPayment(services, {
     cartId,
     userId: user?.id ?? null,
     locale,
@@ -131,25 +129,16 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     // The shop's clock: journeys move it to see the promise the order keeps (server/http/shop-clock.ts).
     now: shopNowOf(services, request),
     publicUrl: services.publicUrl,
-    secret,
+    secret: resolveAuthSecret(services.env),
     cardPayments: cardPaymentProviderOf(services.env) !== "none",
   });
-  if (!result.ok && result.error === "discount-code") {
-    const t = getTranslator(locale);
-    return answer(checkoutFormValues(form), { discountCode: t(`checkout.discount.errors.${result.discountError}`) }, null, 400);
+  if (!outcome.ok) {
+    const problem = outcome.error === "discount-code" ? null : { code: outcome.error, lines: outcome.lines };
+    return answer(checkoutFormValues(form), outcome.error === "discount-code" ? outcome.fields : null, problem, outcome.status);
   }
-  if (!result.ok) {
-    const problem = { code: result.error, lines: result.lines ?? [] };
-    const conflict = result.error === "out-of-stock" || result.error === "idempotency-key-conflict";
-    return answer(checkoutFormValues(form), null, problem, conflict ? 409 : 400);
-  }
-  const orderHref = orderPageHref(locale, result.orderId, orderAccessToken(secret, result.orderId));
-  if (result.paymentMethod === "card" && result.status === "awaiting_payment") {
-    const payment = await startCardPayment(services, { orderId: result.orderId, locale });
-    // Without a payment session the order waits on its page, which offers "Paga ora" again.
-    return redirect(payment.ok ? payment.redirectUrl : `${orderHref}&pagamento=non-disponibile`, 303);
-  }
-  return redirect(orderHref, 303);
+  // Without a payment session the order waits on its page, which offers "Paga ora" again.
+  if (outcome.payment && !outcome.payment.ok) return redirect(`${outcome.orderHref}&pagamento=non-disponibile`, 303);
+  return redirect(outcome.payment?.redirectUrl ?? outcome.orderHref, 303);
 }
 
 const asDelivery = (value: string | undefined | null): DeliveryChoice | null => deliveryChoices.find((method) => method === value) ?? null;

@@ -1,6 +1,7 @@
 /**
  * SPEC.md section 7 `createcheckoutsession`: the checkout page's form as JSON, checked by the same
- * parseCheckoutForm (its rules and messages), then placeOrder and, for card payments, startCardPayment.
+ * parseCheckoutForm (its rules and messages), then the page's own placeOrderAndStartPayment (its refusals
+ * and their statuses too).
  * The cart is the caller's cart cookie (the shop's own pages) or, for API clients without one, the
  * `lines` sent, put into a fresh cart through the cart's own addToCart (every cart rule applies).
  * Idempotent on `idempotencyKey`: the same key gives the same order (and its open payment session).
@@ -15,15 +16,14 @@ import { profileLimits } from "#server/accounts/profile.inputs.ts";
 import { emailLimit } from "#server/accounts/text-rules.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
-import { deliveryMethods, paymentMethods, type CheckoutErrorCode } from "#server/checkout/checkout.ts";
 import { checkoutLimits, parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
-import { findOrderOfKey, isGiftListCart, placeOrder, type PlaceOrderResult } from "#server/checkout/checkout.service.ts";
+import { checkoutRefusalOf, placeOrderAndStartPayment, startPaymentOf, type CheckoutPlaced, type CheckoutRefusal } from "#server/checkout/checkout-payment.service.ts";
+import { findOrderOfKey, isGiftListCart } from "#server/checkout/checkout.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { carts, payments } from "#server/db/schema.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
-import { startCardPayment } from "#server/payments/payment.service.ts";
+import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
 import { apiFailure, apiRefusal, type ApiFieldErrors } from "./api-http";
 import { apiRoute, type ApiOutcome } from "./api-route";
 
@@ -77,45 +77,23 @@ const CheckoutSession = z.object({
   sessionId: z.string().nullable(),
 });
 
-const checkoutStatus: Record<CheckoutErrorCode, number> = {
-  "empty-cart": 409,
-  "out-of-stock": 409,
-  "unavailable-product": 409,
-  "gift-list-closed": 409,
-  "gift-list-shortfall": 409,
-  "delivery-not-available": 400,
-  "payment-not-allowed": 400,
-  "address-not-found": 400,
-  "invalid-input": 400,
-  "idempotency-key-conflict": 409,
-};
-
-async function answerOrder(
-  services: ShopServices,
-  order: { orderId: string; orderNumber: number; paymentMethod: string; status: string },
-  locale: Locale,
-): Promise<ApiOutcome<z.input<typeof CheckoutSession>>> {
-  const orderUrl = `${services.publicUrl}${orderPageHref(locale, order.orderId, orderAccessToken(resolveAuthSecret(services.env), order.orderId))}`;
-  if (order.paymentMethod !== "card" || order.status !== "awaiting_payment") {
-    return { ok: true, data: { orderId: order.orderId, orderNumber: order.orderNumber, url: orderUrl, sessionId: null } };
-  }
-  const payment = await startCardPayment(services, { orderId: order.orderId, locale });
-  if (!payment.ok) {
+/** The order as the API answers it: where to pay (a card order awaiting payment) or its page. */
+async function answerOrder(services: ShopServices, placed: CheckoutPlaced, locale: Locale): Promise<ApiOutcome<z.input<typeof CheckoutSession>>> {
+  const { orderId, orderNumber } = placed;
+  if (!placed.payment) return { ok: true, data: { orderId, orderNumber, url: `${services.publicUrl}${placed.orderHref}`, sessionId: null } };
+  if (!placed.payment.ok) {
     // The order stays and waits: the same idempotencyKey again asks for a session again.
-    return apiRefusal(503, "payment-unavailable", getTranslator(locale)(`payments.errors.${payment.error}`));
+    return apiRefusal(503, "payment-unavailable", getTranslator(locale)(`payments.errors.${placed.payment.error}`));
   }
-  const sessionId = await latestSessionOf(services.db, order.orderId);
-  return { ok: true, data: { orderId: order.orderId, orderNumber: order.orderNumber, url: payment.redirectUrl, sessionId } };
+  return { ok: true, data: { orderId, orderNumber, url: placed.payment.redirectUrl, sessionId: await latestSessionOf(services.db, orderId) } };
 }
 
 /** A refused checkout as the API's answer: the checkout page's message, with the lines short of stock. */
-function refusedCheckout(result: Extract<PlaceOrderResult, { ok: false }>, locale: Locale): ApiOutcome<never> {
+function refusedCheckout(refusal: CheckoutRefusal, locale: Locale): ApiOutcome<never> {
+  if (refusal.error === "discount-code") return apiFailure(refusal.status, "invalid-input", refusal.fields);
   const t = getTranslator(locale);
-  if (result.error === "discount-code") return apiFailure(400, "invalid-input", { discountCode: t(`checkout.discount.errors.${result.discountError}`) });
-  const fields = Object.fromEntries(
-    (result.lines ?? []).map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
-  );
-  return apiRefusal(checkoutStatus[result.error], result.error, t(`checkoutErrors.${result.error}`), Object.keys(fields).length > 0 ? fields : undefined);
+  const fields = Object.fromEntries(refusal.lines.map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]));
+  return apiRefusal(refusal.status, refusal.error, refusal.message, Object.keys(fields).length > 0 ? fields : undefined);
 }
 
 async function latestSessionOf(db: Db, orderId: string): Promise<string | null> {
@@ -159,9 +137,10 @@ const createcheckoutsession = apiRoute({
   handler: async ({ services, request, user, body, locale, now }) => {
     const { lines, ...form } = body;
     const cookieCartId = lines ? null : readCartRequest(request, services).cartId;
+    const secret = resolveAuthSecret(services.env);
     const earlier = await findOrderOfKey(services.db, { idempotencyKey: form.idempotencyKey, userId: user.id, cartId: cookieCartId });
-    if (earlier?.ok) return answerOrder(services, earlier, locale);
-    if (earlier) return refusedCheckout(earlier, locale);
+    if (earlier?.ok) return answerOrder(services, await startPaymentOf(services, earlier, { locale, secret }), locale);
+    if (earlier) return refusedCheckout(checkoutRefusalOf(earlier, locale), locale);
 
     const parsed = parseCheckoutForm({ ...form, savedAddressId: form.savedAddressId ?? undefined }, locale, {
       giftList: await isGiftListCart(services.db, cookieCartId),
@@ -179,23 +158,19 @@ const createcheckoutsession = apiRoute({
       if (!built.ok) return apiFailure(400, "invalid-input", built.fields);
       cartId = built.cartId;
     }
-    const result = await placeOrder(services.db, {
+    const outcome = await placeOrderAndStartPayment(services, {
       cartId,
       userId: user.id,
       locale,
       input: parsed.input,
       now,
       publicUrl: services.publicUrl,
-      secret: resolveAuthSecret(services.env),
+      secret,
       cardPayments: cardPaymentProviderOf(services.env) !== "none",
     });
-    if (!result.ok) {
-      if (lines && cartId) await services.db.delete(carts).where(eq(carts.id, cartId));
-      return refusedCheckout(result, locale);
-    }
-    // A concurrent request with the same key won: the cart built for this one is not needed.
-    if (lines && cartId && result.alreadyPlaced) await services.db.delete(carts).where(eq(carts.id, cartId));
-    return answerOrder(services, result, locale);
+    // Refused, or a concurrent request with the same key won: the cart built for this one is not needed.
+    if (lines && cartId && (!outcome.ok || outcome.alreadyPlaced)) await services.db.delete(carts).where(eq(carts.id, cartId));
+    return outcome.ok ? answerOrder(services, outcome, locale) : refusedCheckout(outcome, locale);
   },
 });
 

@@ -1,0 +1,125 @@
+/**
+ * One owner per table (docs/decisions/0047-one-owner-orders-stock.md): orders and their lines are
+ * inserted only by server/orders/order-creation.ts; an order's status and its history rows are written
+ * only by the door, server/orders/order.service.ts (and createOrder's first history row); product stock
+ * and stock movements only by server/stock/stock-ledger.ts. Scans the shop's sources, its tests included,
+ * for Drizzle calls and raw SQL that write those tables anywhere else.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const scannedFolders = ["app", "server", "tests", "e2e", "bench", "load", "scripts", "config"];
+const thisFile = path.relative(root, import.meta.filename);
+
+const creation = "server/orders/order-creation.ts";
+const door = "server/orders/order.service.ts";
+const ledger = "server/stock/stock-ledger.ts";
+
+/**
+ * Tools that fill a database in bulk around the shop, as a seed does, not through it: the scale bench's
+ * million orders are made by generate_series in SQL (through createOrder they would take hours), and the
+ * load test gives its raced variants their stock before the shop starts, with the pg client it reads
+ * its ledger with.
+ */
+const bulkFillers = ["bench/lib/scale-catalogue.ts", "load/lib/load-shop.ts"];
+
+/** The argument of the first `.set(` after `from` (balanced parentheses), or "" when there is none. */
+function setArgumentAfter(source: string, from: number): string {
+  const start = source.indexOf(".set(", from);
+  if (start === -1) return "";
+  let depth = 0;
+  for (let index = start + ".set".length; index < source.length; index += 1) {
+    if (source[index] === "(") depth += 1;
+    else if (source[index] === ")" && --depth === 0) return source.slice(start + ".set(".length, index);
+  }
+  return "";
+}
+
+/** Drizzle `.update(table)` calls whose `.set(...)` names `column`. */
+function updatesColumn(table: string, column: string) {
+  const call = new RegExp(String.raw`\.update\(\s*${table}\s*\)`, "g");
+  return (source: string) =>
+    [...source.matchAll(call)].some((match) => new RegExp(String.raw`\b${column}\b`).test(setArgumentAfter(source, match.index)));
+}
+
+const matches = (pattern: RegExp) => (source: string) => pattern.test(source);
+
+type Rule = { what: string; owners: readonly string[]; finds: (source: string) => boolean };
+
+const rules: Rule[] = [
+  { what: "inserts orders", owners: [creation], finds: matches(/\.insert\(\s*orders\s*\)|insert\s+into\s+"?orders"?[\s(]/i) },
+  { what: "inserts order lines", owners: [creation], finds: matches(/\.insert\(\s*orderLines\s*\)|insert\s+into\s+"?order_lines"?[\s(]/i) },
+  {
+    what: "writes order status history",
+    owners: [creation, door],
+    finds: matches(/\.(insert|update|delete)\(\s*orderStatusHistory\s*\)|(insert\s+into|update|delete\s+from)\s+"?order_status_history"?\s/i),
+  },
+  {
+    what: "changes an order's status",
+    owners: [door],
+    finds: (source) => updatesColumn("orders", "status")(source) || /update\s+"?orders"?\s+set\b[^;`]*\bstatus\b/i.test(source),
+  },
+  {
+    what: "writes product stock",
+    owners: [ledger],
+    finds: (source) => updatesColumn("productVariants", "stock")(source) || /update\s+"?product_variants"?\s+set\b[^;`]*\bstock\b/i.test(source),
+  },
+  {
+    what: "writes stock movements",
+    owners: [ledger],
+    finds: matches(/\.(insert|update|delete)\(\s*stockMovements\s*\)|(insert\s+into|update|delete\s+from)\s+"?stock_movements"?\s/i),
+  },
+];
+
+export type SourceFile = { file: string; source: string };
+
+/** "file: what" for every rule a file breaks that it does not own. */
+export function findOwnerViolations(files: readonly SourceFile[]): string[] {
+  return files.flatMap(({ file, source }) =>
+    rules.filter((rule) => !rule.owners.includes(file) && rule.finds(source)).map((rule) => `${file}: ${rule.what}`),
+  );
+}
+
+function shopSources(): SourceFile[] {
+  return scannedFolders.flatMap((folder) =>
+    fs
+      .globSync(`${folder}/**/*.{ts,tsx,js,mjs}`, { cwd: root, exclude: (name) => name === "node_modules" || name === "build" })
+      .filter((file) => file !== thisFile && !bulkFillers.includes(file))
+      .map((file) => ({ file, source: fs.readFileSync(path.join(root, file), "utf8") })),
+  );
+}
+
+test("only the owners insert orders, move their status and write stock", () => {
+  const sources = shopSources();
+  expect(sources.length).toBeGreaterThan(300);
+  expect(findOwnerViolations(sources)).toEqual([]);
+});
+
+test("the scan catches a write outside its owner, in Drizzle or raw SQL, and lets the owner write", () => {
+  const stockWrite = "await tx.update(productVariants).set({ stock: sql`${productVariants.stock} - 1` }).where(eq(productVariants.id, id));";
+  const orderInsert = "const [order] = await db\n  .insert(orders)\n  .values(draft)\n  .returning();";
+  const rawStatus = "await db.execute(sql`UPDATE orders SET status = 'completed' WHERE id = ${id}`);";
+  const rawMovement = "await db.execute(sql`insert into stock_movements (variant_id, delta, reason) values (1, -1, 'x')`);";
+  expect(
+    findOwnerViolations([
+      { file: "server/cart/sneaky.ts", source: stockWrite },
+      { file: "server/gift-lists/sneaky.ts", source: orderInsert },
+      { file: "server/admin/sneaky.ts", source: rawStatus },
+      { file: "tests/sneaky.ts", source: rawMovement },
+    ]),
+  ).toEqual([
+    "server/cart/sneaky.ts: writes product stock",
+    "server/gift-lists/sneaky.ts: inserts orders",
+    "server/admin/sneaky.ts: changes an order's status",
+    "tests/sneaky.ts: writes stock movements",
+  ]);
+  expect(
+    findOwnerViolations([
+      { file: ledger, source: stockWrite },
+      { file: creation, source: orderInsert },
+      { file: "server/admin/sku.ts", source: "await tx.update(productVariants).set({ sku: input.sku }).where(eq(productVariants.id, id));" },
+    ]),
+  ).toEqual([]);
+});
