@@ -10,7 +10,7 @@ import { addPageMessages, type Messages } from "./route-messages";
  */
 export function createI18n(locale: Locale, messages: Record<string, unknown>): i18n {
   const instance = i18next.createInstance();
-  const resources: Resource = { [locale]: { translation: messages as Resource[string]["translation"] } };
+  const resources: Resource = { [locale]: { translation: messages } };
   void instance.use(initReactI18next).init({
     lng: locale,
     fallbackLng: false,

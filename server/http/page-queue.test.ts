@@ -14,7 +14,7 @@ beforeAll(async () => {
   const app = express();
   app.use(pageQueue({ concurrency: 1 }));
   app.all("/{*splat}", (req, res) => {
-    const name = String(req.query.name);
+    const name = typeof req.query.name === "string" ? req.query.name : "";
     started.push(name);
     inProgress.set(name, () => res.send(name));
   });

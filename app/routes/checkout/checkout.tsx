@@ -251,7 +251,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       ...changes,
     };
     const query = new URLSearchParams(Object.entries(choices).filter((entry): entry is [string, string] => Boolean(entry[1])));
-    fetcher.load(`${checkoutPath}?${query}`);
+    // The new summary arrives through fetcher.data; the promise only says when.
+    void fetcher.load(`${checkoutPath}?${query}`);
   };
 
   const chooseSavedAddress = (id: string) => {
