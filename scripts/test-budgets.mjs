@@ -1,4 +1,4 @@
-// `npm run test:budgets`: the Lighthouse score budgets of issue 10 (performance >= 95, accessibility,
+// `npm run test:budgets`: the Lighthouse score budgets (performance >= 95, accessibility,
 // best practices and SEO 100) on home, a listing, a product page, the cart and a gift-list page of the
 // production build, in Debian's Chromium with Lighthouse's default mobile emulation and simulated throttling.
 // Each page is judged on its median run by performance of `--runs N` (default 3; fewer when most runs

@@ -11,6 +11,7 @@ import { addPageMessages, type Messages } from "./route-messages";
 export function createI18n(locale: Locale, messages: Record<string, unknown>): i18n {
   const instance = i18next.createInstance();
   const resources: Resource = { [locale]: { translation: messages } };
+  // With the resources given and no backend, init is done before it returns: nothing to wait for.
   void instance.use(initReactI18next).init({
     lng: locale,
     fallbackLng: false,

@@ -219,7 +219,7 @@ export function createSavedItemsStore(backend: SavedItemsBackend): SavedItemsSto
       try {
         backend.writeStorage(JSON.stringify({ ...lists, updatedAt: stamped.updatedAt }));
       } catch {
-        // as in save()
+        // Storage full or disabled: the cookie still holds the lists.
       }
       backend.writeCookie(savedItemsCookieString(stamped, backend.isSecure()));
     }

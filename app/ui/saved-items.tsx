@@ -55,6 +55,7 @@ export function SavedItemForm({ change, children, className }: { change: SavedIt
       const form = new FormData(event.currentTarget);
       // No redirectTo: the action answers the fetcher with data instead of sending it back.
       form.delete("redirectTo");
+      // The answer arrives through fetcher.data; the promise only says when.
       void fetcher.submit(form, { method: "post", action, defaultShouldRevalidate: false });
     }
   }

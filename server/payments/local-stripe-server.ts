@@ -214,7 +214,10 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     const session = sessionNow(id);
     if (!session) return sendHtml(res, 404, "<h1>Sessione non trovata</h1>");
     if (method === "POST" && action === "pay") {
-      void pay(id).then(() => redirect(res, session.success_url.replace("{CHECKOUT_SESSION_ID}", id)));
+      void pay(id).then(
+        () => redirect(res, session.success_url.replace("{CHECKOUT_SESSION_ID}", id)),
+        (error: unknown) => send(res, 500, { error: { type: "api_error", message: (error as Error).message } }),
+      );
       return;
     }
     if (method === "POST" && action === "cancel") return redirect(res, session.cancel_url ?? session.success_url);

@@ -1,5 +1,5 @@
 /**
- * The contract of /api (issue 9), through the real route handlers with Request objects, on the sample
+ * The contract of /api (SPEC.md section 7), through the real route handlers with Request objects, on the sample
  * catalogue: every endpoint answers a valid request with 200 in the shape its OpenAPI schema gives
  * (checked with its zod schema, and the served document's JSON Schema is the one generated from it);
  * and every endpoint refuses what it must (no token, expired or forged token, another customer's data,
