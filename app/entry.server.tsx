@@ -81,8 +81,8 @@ export default function handleRequest(
   const locale = localeOfPath(new URL(request.url).pathname);
   const { matches, loaderData } = routerContext.staticHandlerContext;
   const pageMessages = matches.flatMap(({ route }) => {
-    const messages = (loaderData[route.id] as { messages?: unknown } | undefined)?.messages;
-    return typeof messages === "object" && messages !== null ? [messages as Messages] : [];
+    const messages = (loaderData[route.id] as { messages?: Messages | null } | undefined)?.messages;
+    return typeof messages === "object" && messages !== null ? [messages] : [];
   });
   // The root's own loader failed: its error page still speaks the page's language (the shell's messages).
   if (!loaderData.root) pageMessages.unshift(getPageMessages(locale, rootHandle));
@@ -120,7 +120,7 @@ export default function handleRequest(
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
-          reject(error);
+          reject(error instanceof Error ? error : new Error("The page's shell failed to render", { cause: error }));
         },
         onError(error: unknown) {
           responseStatusCode = 500;

@@ -11,7 +11,7 @@ export default [
   route("currency", "routes/settings/currency.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/payments/stripe/webhook", "routes/api/stripe-webhook.ts"),
-  // the shop's HTTP API of SPEC.md section 7 (issue 9): every call in server/http/api/api-registry.ts
+  // the shop's HTTP API of SPEC.md section 7: every call in server/http/api/api-registry.ts
   route("api/openapi.json", "routes/api/openapi-json.ts"),
   route("api/*", "routes/api/endpoint.ts", { id: "api" }),
   // Every page below one error boundary, under the root: a failed post still gets the root's data (shell, messages)
@@ -23,13 +23,13 @@ export default [
     route("privacy", "routes/pages/privacy.tsx"),
     route("cookie-policy", "routes/pages/cookie-policy.tsx"),
 
-    // the shop's own newsletter list (issue 19): sign-up, the mail's confirmation and unsubscribe links
+    // the shop's own newsletter list: sign-up, the mail's confirmation and unsubscribe links
     route("newsletter", "routes/newsletter/sign-up.tsx", { id: "newsletter" }),
     route("newsletter/conferma", "routes/newsletter/confirm.tsx", { id: "newsletter-confirm" }),
     route("newsletter/cancellazione", "routes/newsletter/unsubscribe.tsx", { id: "newsletter-unsubscribe" }),
     route("api/docs", "routes/api/docs.tsx", { id: "api-docs" }),
 
-    // catalogue (issue 3)
+    // catalogue
     route("shop", "routes/shop/listing.tsx", { id: "shop" }),
     route("shop-grid-standard", "routes/shop/listing.tsx", { id: "shop-grid-standard" }),
     route("categoria/:category", "routes/shop/listing.tsx", { id: "category" }),
@@ -40,19 +40,19 @@ export default [
     route("product/:id", "routes/shop/product.tsx", { id: "product" }),
     route("product/:id/quick-view", "routes/shop/product-quick-view.ts", { id: "product-quick-view" }),
 
-    // cart, wishlist, compare (issue 4)
+    // cart, wishlist, compare
     route("cart", "routes/cart/cart.tsx", { id: "cart" }),
     route("basket/:id", "routes/cart/basket.tsx", { id: "basket" }),
     route("wishlist", "routes/saved/wishlist.tsx", { id: "wishlist" }),
     route("compare", "routes/saved/compare.tsx", { id: "compare" }),
 
-    // checkout (issue 6)
+    // checkout
     route("checkout", "routes/checkout/checkout.tsx", { id: "checkout" }),
     route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
     route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
     route("pagamento-di-prova/:ref", "routes/checkout/test-payment.tsx", { id: "test-payment" }),
 
-    // accounts (issue 5)
+    // accounts
     route("login-register", "routes/account/login-register.tsx", { id: "login-register" }),
     route("forgot-password", "routes/account/forgot-password.tsx", { id: "forgot-password" }),
     route("reset-password", "routes/account/reset-password.tsx", { id: "reset-password" }),
@@ -62,12 +62,12 @@ export default [
     route("my-account/data", "routes/account/account-data.ts", { id: "my-account-data" }),
     route("shopping", "routes/account/shopping.tsx", { id: "shopping" }),
 
-    // gift lists (issue 7)
+    // gift lists
     route("crea-lista-nascita", "routes/gift-lists/my-gift-lists.tsx", { id: "my-gift-lists" }),
     route("lista-nascita", "routes/gift-lists/gift-list-search.tsx", { id: "gift-list-search" }),
     route("lista-nascita/:codice", "routes/gift-lists/gift-list.tsx", { id: "gift-list" }),
 
-    // back office (issue 8): every page checks requireAdmin itself; the layout only frames them
+    // back office: every page checks requireAdmin itself; the layout only frames them
     // the packing slip prints on its own, outside the back-office frame
     route("admin/ordini/:orderId/bolla", "routes/admin/packing-slip.ts", { id: "admin-packing-slip" }),
     layout("routes/admin/layout.tsx", { id: "admin-layout" }, [

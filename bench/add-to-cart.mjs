@@ -1,4 +1,4 @@
-// Add-to-cart throughput (issue 4): POST /cart.data as the add-to-cart fetcher sends it, through the
+// Add-to-cart throughput: POST /cart.data as the add-to-cart fetcher sends it, through the
 // whole shop (Express, React Router action, zod, the cart rules, a database transaction), against a
 // bare Node http server that reads the same request and answers the same bytes, in the same run,
 // with autocannon at 50 connections. Two cases: a first add (no cookie: a new cart and line each

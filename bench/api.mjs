@@ -1,4 +1,4 @@
-// API throughput (issue 9): GET /api/getListaProdotti (every product in the client form) and
+// API throughput: GET /api/getListaProdotti (every product in the client form) and
 // POST /api/getCategoria through the whole shop (Express, React Router resource route, zod, the
 // catalogue queries, JSON), against a bare Node http server that reads the same request and answers
 // the same bytes, in the same run, with autocannon at 50 connections. The ratio is what to compare

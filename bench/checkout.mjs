@@ -1,4 +1,4 @@
-// Checkout throughput on PostgreSQL (issue 6): concurrent loops each filling a cart and placing the order
+// Checkout throughput on PostgreSQL: concurrent loops each filling a cart and placing the order
 // (placeOrder's whole transaction), on a fresh database of BENCH_DATABASE_URL's server (default the test
 // server, postgres://postgres@127.0.0.1:5432/test), against add-to-cart in the same run as the baseline.
 // Two cases: orders spread over 50 products, and every order on one hot variant (all wait on its row lock).

@@ -1,4 +1,4 @@
-// What the five pages of issue 10 (home, listing, product, cart, gift list) cost on first load, in KB:
+// What the five budgeted pages (home, listing, product, cart, gift list) cost on first load, in KB:
 // JavaScript split into framework and the shop's own code, the messages of the page's loader data, CSS, and
 // the first screen's pictures on a phone, each against its budget (bench/lib/page-sizes.mjs; decision 0019).
 // "figure / budget" in each cell. Exits non-zero when a page is over a budget; scripts/test-size-budgets.mjs
@@ -17,7 +17,7 @@ try {
   const summary = rows.map(({ page, sizes }) => ({
     measure: `${page}: first load, KB gzip`,
     figure: `JS ${sizes.totalJs} (framework ${sizes.frameworkJs}, own ${sizes.ownJs}), CSS ${sizes.css}, images ${sizes.images}`,
-    target: page === "product" ? "JS <= 120 (issue 3); budgets of decision 0019" : "budgets of decision 0019",
+    target: page === "product" ? "JS <= 120 (the product page's own target); budgets of decision 0019" : "budgets of decision 0019",
   }));
   const file = writeResult("js-size", { rows: rows.map(({ page, path, sizes, over }) => ({ page, path, sizes, over })) }, summary);
   console.log(`written to ${file}`);

@@ -1,4 +1,4 @@
-// Lighthouse 13 on the pages of issue 10 (home, a listing, a product page, the cart with one item, a
+// Lighthouse 13 on the budgeted pages (home, a listing, a product page, the cart with one item, a
 // gift-list page: bench/lib/lighthouse-pages.mjs, shared with the CI check scripts/test-budgets.mjs) of
 // the production build, in Debian's Chromium with the default mobile emulation and simulated throttling,
 // all four categories. Each page runs BENCH_LIGHTHOUSE_RUNS times (default 3) and the median performance

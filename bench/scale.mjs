@@ -1,4 +1,4 @@
-// Scale (issue 10): the listing, its filters, the search and the product page on a generated catalogue of
+// Scale: the listing, its filters, the search and the product page on a generated catalogue of
 // 100,000 products and 1,000,000 orders in PostgreSQL (bench/lib/scale-catalogue.ts, on BENCH_DATABASE_URL's
 // server, default the test server) must keep p95 under 50 ms of server time. The production build runs on
 // that database; each case is BENCH_SCALE_REQUESTS requests (default 100) made one at a time over loopback,

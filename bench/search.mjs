@@ -1,4 +1,4 @@
-// Search latency on a generated catalogue of 20,000 products (issue 3). Builds the catalogue in an
+// Search latency on a generated catalogue of 20,000 products. Builds the catalogue in an
 // in-memory PGlite (or in BENCH_DATABASE_URL's PostgreSQL, which it empties), then times whole search
 // pages (getListing: count, facets, ranked page of 24 cards) for several kinds of search, against the
 // plain listing without a search as the baseline measured in the same run. Prints a table and writes

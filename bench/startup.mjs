@@ -1,4 +1,4 @@
-// Start-up to first served page on the embedded database (issue 2). Measures the production build:
+// Start-up to first served page on the embedded database. Measures the production build:
 // a first start (empty data folder: initdb + migrations + sample catalogue + images) and a second
 // start on the same folder. Prints a table and writes bench/results/startup.json.
 import { spawn } from "node:child_process";

@@ -1,4 +1,4 @@
-// Server-rendered throughput (issue 3): the product page and a listing through the whole shop
+// Server-rendered throughput: the product page and a listing through the whole shop
 // (Express, React Router SSR, database), against a bare Node http server sending the same bytes,
 // measured in the same run with autocannon at 50 connections. The ratio is what to compare
 // between machines. Prints a table and writes bench/results/throughput.json.

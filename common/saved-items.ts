@@ -31,7 +31,7 @@ export function isProductId(value: unknown): value is number {
 export function normaliseIds(value: unknown, limit: number): number[] {
   if (!Array.isArray(value)) return [];
   const ids: number[] = [];
-  for (const entry of value) {
+  for (const entry of value as unknown[]) {
     const id = typeof entry === "string" && /^[0-9]{1,10}$/.test(entry) ? Number(entry) : entry;
     if (isProductId(id) && !ids.includes(id)) ids.push(id);
     if (ids.length >= limit) break;
@@ -201,7 +201,7 @@ export function createSavedItemsStore(backend: SavedItemsBackend): SavedItemsSto
   }
 
   function load(): SavedLists {
-    let stored: StampedLists | null = null;
+    let stored: StampedLists | null;
     try {
       stored = parseStoredSavedItems(backend.readStorage());
     } catch {
@@ -216,7 +216,7 @@ export function createSavedItemsStore(backend: SavedItemsBackend): SavedItemsSto
       try {
         backend.writeStorage(JSON.stringify({ ...lists, updatedAt: stamped.updatedAt }));
       } catch {
-        // as in save()
+        // Storage full or disabled: the cookie still holds the lists.
       }
       backend.writeCookie(savedItemsCookieString(stamped, backend.isSecure()));
     }

@@ -21,7 +21,7 @@ const shotsDir = process.env.ADMIN_SHOTS_DIR;
  * Every page and sign-in of this spec is on the worker's own shop (`adminShop`): a worker fixture, not a
  * beforeAll, because `baseURL` (and with it the signed-in storage state) is needed before a beforeAll runs.
  */
-const test = shopTest.extend<{}, { adminShop: PeerShop }>({
+const test = shopTest.extend<Record<never, never>, { adminShop: PeerShop }>({
   adminShop: [
     async ({}, use) => {
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-admin-"));

@@ -126,8 +126,7 @@ test("the phone menu holds the navigation, search and the categories, each openi
   expectNoAxeViolations,
 }) => {
   await page.goto("/");
-  // Once hydrated the summary carries aria-expanded. A tap before that was sometimes undone (seen twice on
-  // 2026-11-22 after the saved-list links moved into this menu): followed up in issue 5's notes.
+  // Once hydrated the summary carries aria-expanded; a tap before hydration can be undone by it.
   const summary = page.locator("summary", { hasText: "Apri il menu" });
   await expect(summary).toHaveAttribute("aria-expanded", "false");
   const menu = page.getByRole("navigation", { name: "Menu principale" });

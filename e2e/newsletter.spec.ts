@@ -128,7 +128,7 @@ test.describe("the newsletter, with its mail through a local SMTP server", () =>
     await page.screenshot({ path: `${shots}/admin-it-${testInfo.project.name}.png`, fullPage: true });
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: t.export }).click()]);
-    const csv = fs.readFileSync((await download.path())!, "utf8");
+    const csv = fs.readFileSync((await download.path()), "utf8");
     expect(csv.startsWith("\uFEFFemail,language,confirmed_at,consent_version,consent_at\r\n")).toBe(true);
     expect(csv).toMatch(new RegExp(`\\r\\n${email.replace(/[.]/g, "\\.")},it,\\d{4}-\\d\\d-\\d\\dT`));
 

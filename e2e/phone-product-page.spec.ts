@@ -12,7 +12,7 @@ const firstScreen = viewports.phone.height;
 
 async function boxOf(locator: Locator) {
   const box = await locator.boundingBox();
-  if (!box) throw new Error(`${locator} has no box`);
+  if (!box) throw new Error(`${locator.toString()} has no box`);
   return box;
 }
 
@@ -20,8 +20,8 @@ async function boxOf(locator: Locator) {
 async function expectOnFirstScreen(locator: Locator) {
   await expect(locator).toBeVisible();
   const box = await boxOf(locator);
-  expect(box.y, `${locator} starts on the first screen`).toBeGreaterThanOrEqual(0);
-  expect(box.y + box.height, `${locator} ends on the first screen`).toBeLessThanOrEqual(firstScreen);
+  expect(box.y, `${locator.toString()} starts on the first screen`).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height, `${locator.toString()} ends on the first screen`).toBeLessThanOrEqual(firstScreen);
 }
 
 const cases = [

@@ -71,7 +71,7 @@ export default async function startShop() {
     await stopChildProcess(server);
     const tail = fs.readFileSync(logFile, "utf8").split("\n").slice(-40).join("\n");
     fs.rmSync(scratch, { recursive: true, force: true });
-    throw new Error(`${(error as Error).message}\n--- last lines of the server log ---\n${tail}`);
+    throw new Error(`${(error as Error).message}\n--- last lines of the server log ---\n${tail}`, { cause: error });
   }
   console.log(`e2e: shop ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   process.env.E2E_BASE_URL = baseUrl;

@@ -1,5 +1,5 @@
 /**
- * The shop as a system (issue 10), `npm run test:load`: two app processes behind the front on one
+ * The shop as a system, `npm run test:load`: two app processes behind the front on one
  * PostgreSQL, driven through HTTP like browsers without JavaScript. In order, on one shop:
  *   0. sessions, carts and orders are the same in every process;
  *   a. 60 s of mixed browsing, search, carts and checkouts at 100 connections: no error, no oversell;

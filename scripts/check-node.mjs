@@ -1,5 +1,5 @@
-// Stops with one clear line when the running Node is too old (see ../shared/STACK.md:
-// `npm install` pulls Node 24 into node_modules/.bin, which every `npm run` uses).
+// Stops with one clear line when the running Node is too old (`npm install` pulls Node 24 into
+// node_modules/.bin, which every `npm run` uses; a bare `node` may still be the system's older one).
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
   console.error(

@@ -1,10 +1,10 @@
 // `npm test`: everything CI runs, in order, each step's output live:
-//   typecheck -> Vitest on PGlite -> Vitest on PostgreSQL -> production build -> Playwright journeys
-//   -> size budgets (scripts/test-size-budgets.mjs) -> Lighthouse budgets (scripts/test-budgets.mjs)
-//   -> load and faults (scripts/test-load.mjs).
+//   typecheck -> lint (ESLint, prettier --check) -> Vitest on PGlite -> Vitest on PostgreSQL
+//   -> production build -> Playwright journeys -> size budgets (scripts/test-size-budgets.mjs)
+//   -> Lighthouse budgets (scripts/test-budgets.mjs) -> load and faults (scripts/test-load.mjs).
 // A failing step does not stop the later ones (except those that need the build). The last line is
 // `N passed, N failed[, N skipped]` over all suites: tests as their runners count them, and the
-// typecheck and the build as one check each. Exits non-zero when anything failed.
+// typecheck, the lint and the build as one check each. Exits non-zero when anything failed.
 import "./check-node.mjs";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,6 +21,8 @@ try {
     const typegen = await run("typecheck", "npx", ["react-router", "typegen"]);
     return checkResult(typegen === 0 && (await run("typecheck", "npx", ["tsc"])) === 0);
   });
+
+  await step("lint", async () => checkResult((await run("lint", "npm", ["run", "lint"])) === 0));
 
   const postgresUrl = process.env.TEST_DATABASE_URL || ((await answers("127.0.0.1", 5432)) ? defaultPostgresUrl : undefined);
   // The security sweeps test the HTTP edge: once, in the PostgreSQL step (vitest.config.ts).

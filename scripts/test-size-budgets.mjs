@@ -1,4 +1,4 @@
-// The size budgets of issue 10 in CI (`npm test` runs it after the build): JavaScript (framework and own
+// The size budgets in CI (`npm test` runs it after the build): JavaScript (framework and own
 // code), messages, CSS and first-screen image bytes of home, listing, product, cart and gift-list page,
 // computed from the production build's server-rendered HTML without a browser (bench/lib/page-sizes.mjs).
 // One check per page. --result-file <file> writes { passed, failed, skipped } for scripts/test-all.mjs.

@@ -113,6 +113,6 @@ async function copyPostgresTemplate(
 
 /** Rows of a raw SQL query, the same shape on both drivers (Db's `execute` is typed `unknown`). */
 export async function selectRows<Row>(db: Db, query: SQL): Promise<Row[]> {
-  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  const result = (await db.execute(query)) as { rows: Row[] };
   return result.rows;
 }

@@ -11,7 +11,6 @@ export function coalescedChunks({ maxBytes = 64 * 1024, onEnd }: { maxBytes?: nu
   let gathered: Buffer[] = [];
   let size = 0;
   let scheduled: NodeJS.Immediate | undefined;
-  let stream: Transform;
   const send = () => {
     scheduled = undefined;
     if (size === 0 || stream.destroyed) return;
@@ -20,7 +19,7 @@ export function coalescedChunks({ maxBytes = 64 * 1024, onEnd }: { maxBytes?: nu
     size = 0;
     stream.push(piece);
   };
-  stream = new Transform({
+  const stream = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       gathered.push(chunk);
       size += chunk.length;

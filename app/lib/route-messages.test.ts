@@ -60,7 +60,7 @@ function keysRenderedBy(file: string, seen = new Set<string>()): FoundKey[] {
   const source = fs.readFileSync(file, "utf8");
   const found: FoundKey[] = keysIn(source).map((key) => ({ ...key, where: path.relative(appDir, file) }));
   for (const [statement, specifier] of source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/g)) {
-    if (/^\s*(import|export)\s+type\s/.test(statement!)) continue;
+    if (/^\s*(import|export)\s+type\s/.test(statement)) continue;
     const imported = resolveImport(file, specifier!);
     if (imported) found.push(...keysRenderedBy(imported, seen));
   }

@@ -61,6 +61,9 @@ export function AddressList({ addresses, locale }: { addresses: readonly Address
   );
 }
 
+/** The fields of an address the form edits as text. */
+type AddressTextField = "label" | "firstName" | "lastName" | "street" | "houseNumber" | "postcode" | "city" | "province" | "phone";
+
 /** Add a new address, or edit `editing` (then the form carries its id). */
 export function AddressForm({ editing, state, limits, locale }: { editing: AddressView | null; state: FormState; limits: AddressLimits; locale: Locale }) {
   const { t } = useTranslation();
@@ -68,7 +71,7 @@ export function AddressForm({ editing, state, limits, locale }: { editing: Addre
   const errorText = useErrorText(errors, limits);
   const formRef = useFormWithProblems(errors);
   const checkboxId = useId();
-  const value = (field: string) => state?.values?.[field] ?? (editing ? String(editing[field] ?? "") : undefined);
+  const value = (field: AddressTextField) => state?.values?.[field] ?? (editing ? (editing[field] ?? "") : undefined);
   const intent = editing ? "address-update" : "address-add";
   return (
     <Form

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useEffectEvent, useRef, type InputHTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
 /** Field -> message, already in the page's language (parseCheckoutForm). */
@@ -153,13 +153,14 @@ export function CheckoutErrorSummary({ errors, labels }: { errors: CheckoutError
     .filter((entry): entry is [string, string] => Boolean(entry[1]))
     .sort(([a], [b]) => position(a) - position(b));
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  const focusFirstProblem = useEffectEvent(() => {
     const first = entries[0];
     if (!first) return;
     const firstField = document.getElementById(checkoutFieldId(first[0]));
     (firstField ?? ref.current)?.focus();
-    // Once per answer of the server (a new errors object), not on every render.
-  }, [errors]);
+  });
+  // Once per answer of the server (a new errors object), not on every render.
+  useEffect(() => focusFirstProblem(), [errors]);
   if (entries.length === 0) return null;
   return (
     <div ref={ref} role="alert" tabIndex={-1} className="rounded-2xl border-2 border-coral-600 bg-coral-50 p-4 sm:p-5">

@@ -53,6 +53,7 @@ export function CurrencySwitch({ className = "" }: { className?: string }) {
         value={shown}
         aria-describedby={noteId}
         onChange={(event) => {
+          // React Router reports how it went through its navigation state; the promise only says when.
           if (event.currentTarget.form) void submit(event.currentTarget.form, { preventScrollReset: true });
         }}
         className="rounded border border-brand-300 bg-brand-800 py-0.5 pr-1 pl-1.5 text-sm text-white hover:border-white"

@@ -8,8 +8,9 @@ type CommonProps = {
   hint?: string;
 };
 
-type TextFieldProps = CommonProps &
-  (({ multiline?: false } & InputHTMLAttributes<HTMLInputElement>) | ({ multiline: true } & TextareaHTMLAttributes<HTMLTextAreaElement>));
+export type InputFieldProps = CommonProps & { multiline?: false } & InputHTMLAttributes<HTMLInputElement>;
+export type TextAreaFieldProps = CommonProps & { multiline: true } & TextareaHTMLAttributes<HTMLTextAreaElement>;
+type TextFieldProps = InputFieldProps | TextAreaFieldProps;
 
 /** A labelled input or textarea with its hint and its error message. */
 export function TextField({ label, error, hint, className = "", ...props }: TextFieldProps) {
@@ -32,7 +33,7 @@ export function TextField({ label, error, hint, className = "", ...props }: Text
       {props.multiline ? (
         <textarea {...withoutMultiline(props)} {...shared} />
       ) : (
-        <input {...(withoutMultiline(props) as InputHTMLAttributes<HTMLInputElement>)} {...shared} />
+        <input {...withoutMultiline(props)} {...shared} />
       )}
       {hint && (
         <p id={hintId} className="mt-1 text-sm text-muted">

@@ -1,5 +1,5 @@
 /**
- * Filling a gift list while browsing (issue 19, item 5): the bar with the chosen list's running total,
+ * Filling a gift list while browsing (docs/decisions/0046): the bar with the chosen list's running total,
  * and the "add to the list" form of cards and the quick view. Both post to the owner's page
  * (/crea-lista-nascita), whose action applies the product page's rule (addProductToGiftList).
  */
@@ -118,6 +118,7 @@ export function AddToGiftListForm({
     }
     awaiting.current = true;
     setOutcome(null);
+    // The answer arrives through fetcher.data; the promise only says when.
     void fetcher.submit(form, { method: "post", action });
   }
 

@@ -25,8 +25,8 @@ export function GiftListForm({
   const { t } = useTranslation();
   const errors = state?.errors;
   const formRef = useFormWithProblems(errors);
-  const error = (field: string) => (errors?.[field] ? t(errors[field]!) : undefined);
-  const value = (field: keyof OwnGiftList) => state?.values?.[field] ?? (editing ? String(editing[field] ?? "") : undefined);
+  const error = (field: string) => (errors?.[field] ? t(errors[field]) : undefined);
+  const value = (field: "type" | "visibility" | "title" | "eventDate" | "celebratedNames" | "messageToGuests") => state?.values?.[field] ?? editing?.[field];
   const delivery = state?.values?.shippingAddressId ?? (editing ? (editing.shippingAddressId === null ? "collection" : String(editing.shippingAddressId)) : "collection");
   const type = value("type") ?? "nascita";
   const visibility = value("visibility") ?? "public";

@@ -75,7 +75,7 @@ export function ContributionForm({
   // A refusal names what was left when it was checked, which the page data may not show yet.
   const left = state ? state.leftCents : group.leftCents;
   const min = state ? state.minCents : group.minCents;
-  const error = (field: string) => (state?.errors[field] ? t(state.errors[field]!, { left: money(left), min: money(min) }) : undefined);
+  const error = (field: string) => (state?.errors[field] ? t(state.errors[field], { left: money(left), min: money(min) }) : undefined);
   const termsId = `terms-${itemId}`;
   const titleId = `contribute-${itemId}`;
   return (

@@ -79,7 +79,8 @@ export function GiftListSelector({
   const send = () => {
     if (!formRef.current) return;
     sentRef.current = true;
-    fetcher.submit(formRef.current);
+    // The answer arrives through fetcher.data; the promise only says when.
+    void fetcher.submit(formRef.current);
   };
   const cancel = () => {
     setSelected("");

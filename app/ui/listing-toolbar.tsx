@@ -59,6 +59,7 @@ export function ListingSort({
         value={shown}
         onChange={(event) => {
           choose(event.currentTarget.value);
+          // React Router reports how it went through its navigation state; the promise only says when.
           void submit(event.currentTarget.form, { preventScrollReset: true });
         }}
         className="field-input min-w-0 flex-1 py-1.5 pr-8 text-sm sm:w-auto sm:flex-none"

@@ -109,7 +109,11 @@ function CopyableValue({ label, value, groups, note }: { label: string; value: s
             className="btn-secondary px-3 py-1"
             aria-label={t("order.payment.copyLabel", { what: label })}
             onClick={() => {
-              void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+              // Without clipboard access the button only does not confirm: the value stays on the page to copy by hand.
+              void navigator.clipboard?.writeText(value).then(
+                () => setCopied(true),
+                () => setCopied(false),
+              );
             }}
           >
             {t("order.payment.copy")}

@@ -101,6 +101,7 @@ function QuickViewDialog({ productId, productName, onClose }: { productId: numbe
     dialogRef.current?.showModal();
   }, []);
   useEffect(() => {
+    // The product arrives through fetcher.data; the promise only says when.
     void load(localizedHref(`/product/${productId}/quick-view`, locale));
   }, [load, productId, locale]);
 

@@ -2,7 +2,7 @@
  * The pieces shared by the wishlist and compare buttons and pages: the form that changes a list, the
  * round icon button, and how a saved product's availability and buying action are shown.
  */
-import { useEffect, type FormEvent, type ReactNode } from "react";
+import { useEffect, useEffectEvent, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
@@ -45,6 +45,7 @@ export function SavedItemForm({ change, children, className }: { change: SavedIt
       const form = new FormData(event.currentTarget);
       // No redirectTo: the action answers the fetcher with data instead of sending it back.
       form.delete("redirectTo");
+      // The answer arrives through fetcher.data; the promise only says when.
       void fetcher.submit(form, { method: "post", action, defaultShouldRevalidate: false });
     }
   }
@@ -216,19 +217,22 @@ export function useSavedListPage<Product extends { id: number }>(list: SavedList
   const lookedUp = new Set([...page.ids, ...(more.data?.ids ?? [])]);
   const missing = ids.filter((id) => !lookedUp.has(id));
   const missingKey = missing.join(".");
-  useEffect(() => {
-    if (missingKey) void more.load(`${pathname}?ids=${ids.join(".")}`);
-    // Only when the set of unknown ids changes; `more` and `ids` follow from it.
-  }, [missingKey, pathname]);
-
-  useEffect(() => {
-    if (!signedIn) return;
+  // The fetchers' answers arrive through `more.data` and `sync.data`: their promises only say when.
+  const loadMissing = useEffectEvent(() => void more.load(`${pathname}?ids=${ids.join(".")}`));
+  const syncWithAccount = useEffectEvent(() => {
     const lists = readSavedItems();
     void sync.submit(
       { intent: "sync", wishlist: lists.wishlist.join("."), compare: lists.compare.join(".") },
       { method: "post", action: pathname, defaultShouldRevalidate: false },
     );
-    // Once per visit of the page by a signed-in customer.
+  });
+  // Only when the set of unknown ids changes.
+  useEffect(() => {
+    if (missingKey) loadMissing();
+  }, [missingKey, pathname]);
+  // Once per visit of the page by a signed-in customer.
+  useEffect(() => {
+    if (signedIn) syncWithAccount();
   }, [signedIn]);
   useEffect(() => {
     if (sync.data?.ok && sync.data.lists) replaceSavedItems(normaliseLists(sync.data.lists));

@@ -89,6 +89,7 @@ export function SearchBox({
   const pick = (suggestion: SearchSuggestion) => {
     setOpen(false);
     setActive(-1);
+    // React Router reports how it went through its navigation state; the promise only says when.
     void navigate(suggestion.href);
   };
 

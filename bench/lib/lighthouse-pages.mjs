@@ -1,4 +1,4 @@
-// The Lighthouse pages and budgets of issue 10 and how a page is measured and judged, shared by
+// The Lighthouse pages and budgets and how a page is measured and judged, shared by
 // bench/lighthouse.mjs and scripts/test-budgets.mjs (the CI check), both on the median of several runs per
 // page: home, a category listing, a product page, the cart with one item and a public gift-list page,
 // in Lighthouse's default mobile emulation with simulated throttling (scores computed from the trace,

@@ -1,5 +1,5 @@
 // What a page's first load costs in bytes, computed from its server-rendered HTML and the production build,
-// without a browser (issue 10's size budgets; docs/decisions/0019-javascript-budget.md):
+// without a browser (the size budgets; docs/decisions/0019-javascript-budget.md):
 // - JavaScript: every script and modulepreload the HTML references, gzip (zlib's default level, as the server
 //   sends it), split into framework (package code: React, React Router, i18next) and the shop's own code by
 //   build/chunk-origins.json (config/chunk-origins.ts);
@@ -16,7 +16,7 @@ import { modulePreloadsAfterFirstPaint } from "../../app/lib/scripts-after-first
 import { root } from "./shop-server.mjs";
 
 /**
- * Budgets in KB (gzip; images as sent), per page of issue 10, recorded in decision 0019. The framework is the
+ * Budgets in KB (gzip; images as sent), per page, recorded in decision 0019. The framework is the
  * stack's floor, held a little above today's 124 KB so that an upgrade that grows it shows; own code,
  * messages, CSS and images leave about 10% room over the figures measured when they were set (2026-11-22).
  */
@@ -166,7 +166,7 @@ export function overBudget(name, sizes) {
 }
 
 /**
- * The five pages of issue 10 (bench/lib/lighthouse-pages.mjs makes the cart and the gift list), measured:
+ * The five budgeted pages (bench/lib/lighthouse-pages.mjs makes the cart and the gift list), measured:
  * one row per page with its figures, the budgets it is over, and a table row for printing.
  */
 export async function measureBudgetPages(baseUrl) {

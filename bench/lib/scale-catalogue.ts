@@ -52,10 +52,10 @@ async function isComplete(): Promise<boolean> {
   );
   if (!exists) return false;
   return withClient(databaseUrl, async (client) => {
-    const marker = await client.query("select to_regclass('public.bench_scale_marker') is not null as present");
-    if (!marker.rows[0].present) return false;
+    const marker = await client.query<{ present: boolean }>("select to_regclass('public.bench_scale_marker') is not null as present");
+    if (!marker.rows[0]?.present) return false;
     // Read as JSON: a marker left by an older version of this file may lack the column.
-    const { rows } = await client.query("select to_jsonb(marker) ->> 'generated_by' as generated_by from bench_scale_marker as marker");
+    const { rows } = await client.query<{ generated_by: string | null }>("select to_jsonb(marker) ->> 'generated_by' as generated_by from bench_scale_marker as marker");
     return rows[0]?.generated_by === generationFingerprint;
   });
 }
@@ -98,8 +98,8 @@ function generationSql(): { name: string; sql: string }[] {
       name: `${productCount} products`,
       sql: `
         with words as (
-          select ${textArray(nouns.map(([it]) => it!))} as nouns_it, ${textArray(nouns.map(([, en]) => en!))} as nouns_en,
-                 ${textArray(adjectives.map(([it]) => it!))} as adjectives_it, ${textArray(adjectives.map(([, en]) => en!))} as adjectives_en
+          select ${textArray(nouns.map(([it]) => it))} as nouns_it, ${textArray(nouns.map(([, en]) => en))} as nouns_en,
+                 ${textArray(adjectives.map(([it]) => it))} as adjectives_it, ${textArray(adjectives.map(([, en]) => en))} as adjectives_en
         ), subs as (
           select array_agg(id order by id) as ids, array_agg(category_id order by id) as category_ids, count(*)::int as n from subcategories
         ), brand_names as (

@@ -80,6 +80,7 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
   const stop = async () => {
     await cluster?.stop();
     await stripe.close();
+    // Stopping: a connection already lost has nothing left to close.
     await sql.end().catch(() => {});
     fs.closeSync(logFd);
     await runAdminQuery(adminUrl, `drop database if exists "${databaseName}" with (force)`);
@@ -132,6 +133,7 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
       stop,
     };
   } catch (error) {
+    // The start's own error is the one to report, not a second one from tidying up after it.
     await stop().catch(() => {});
     throw error;
   }

@@ -33,7 +33,7 @@ export async function findPasswordProblem(password: string, personal: readonly s
   if (password.length < passwordLimits.min) return "passwordTooShort";
   if (password.length > passwordLimits.max) return "passwordTooLong";
   const userInputs = personal.flatMap((value) => [value, ...value.toLowerCase().split(/[^\p{L}\p{N}]+/u)]).filter((value) => value.length >= 3);
-  const result = await getEstimator().check(password, userInputs);
+  const result = getEstimator().check(password, userInputs);
   if (result.score >= minimumPasswordScore) return null;
   const usesPersonal = result.sequence.some((match) => "dictionaryName" in match && match.dictionaryName === "userInputs");
   return usesPersonal ? "passwordLikePersonal" : "passwordTooCommon";

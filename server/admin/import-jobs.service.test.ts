@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
-import { expect, onTestFinished, test } from "vitest";
+import { expect, onTestFinished, test, vi } from "vitest";
 import { importJobs } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { createTestDb } from "#tests/db.ts";
@@ -34,6 +33,11 @@ const hour = 60 * 60_000;
 test("an import's progress and report are in the database, for any app process to show; progress is written at most every half second", async () => {
   const db = await openDb();
   const ownerUserId = await createAdminUser(db);
+  // The throttle reads the clock: only Date is faked, the database's own timers keep running.
+  vi.useFakeTimers({ toFake: ["Date"] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
   const { control, run } = controlledImport();
   const errors: unknown[] = [];
   const { id } = await startImportJob(db, { ownerUserId, kind: "csv", now: new Date() }, run, (error) => errors.push(error));
@@ -43,10 +47,9 @@ test("an import's progress and report are in the database, for any app process t
   control.progress(100, 300);
   control.progress(200, 300);
   await expect.poll(async () => (await job())?.done).toBe(100);
-  await sleep(100);
   // The second report came within half a second of the first: not written.
   expect(await job()).toMatchObject({ done: 100, total: 300, state: "running" });
-  await sleep(progressWriteMs);
+  vi.setSystemTime(Date.now() + progressWriteMs);
   control.progress(250, 300);
   await expect.poll(async () => (await job())?.done).toBe(250);
 

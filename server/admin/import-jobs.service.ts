@@ -55,6 +55,7 @@ export async function startImportJob<Report>(
   const progress = throttledProgress(db, id, onError);
   const beat = setInterval(() => progress.write(() => ({ beatAt: new Date() })), beatMs);
   beat.unref();
+  // The job runs in the background: the page polls its row, and a failure is written there and passed to onError.
   void run(progress.report)
     .then(
       (report) => ({ report: report as unknown, failed: false }),

@@ -54,7 +54,7 @@ export type LegacyImportReport =
   | { ok: true; dryRun: boolean; total: number; imported: number; alreadyPresent: string[]; issues: LegacyIssue[]; duplicates: LegacyDuplicate[]; picturesSkipped: number };
 
 const truthy = (value: unknown) => value === true || value === 1 || (typeof value === "string" && ["1", "si", "sì", "true", "yes"].includes(value.trim().toLowerCase()));
-const str = (value: unknown) => (value === null || value === undefined ? "" : String(value).trim());
+const str = (value: unknown) => (typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value).trim() : "");
 
 function legacySku(entry: LegacyProduct) {
   return (entry.sku?.trim() || `LEG-${entry.idArticolo}`).slice(0, 40);

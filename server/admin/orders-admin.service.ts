@@ -142,7 +142,7 @@ async function cardPaymentOf(db: Db, orderId: string) {
     .where(and(eq(payments.orderId, orderId), inArray(payments.provider, ["stripe", "test"]), inArray(payments.status, ["succeeded", "refunded"])))
     .orderBy(desc(payments.createdAt))
     .limit(1);
-  return row && row.providerRef ? row : null;
+  return row && row.providerRef ? { ...row, providerRef: row.providerRef } : null;
 }
 
 const shortText = (max: number) => z.string().trim().max(max, { error: "admin.errors.tooLong" });
@@ -213,7 +213,7 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
       let refundRef: string | null = null;
       if (card) {
         try {
-          refundRef = (await ctx.provider().refund(card.providerRef!, card.amountCents)).refundRef;
+          refundRef = (await ctx.provider().refund(card.providerRef, card.amountCents)).refundRef;
         } catch {
           return { ok: false, error: "admin.orders.errors.refund-failed" };
         }

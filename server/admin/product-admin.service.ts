@@ -34,7 +34,7 @@ export const lowStockThreshold = 3;
 export type SaveResult = { ok: true; productId: number } | { ok: false; errors: FieldErrors };
 
 export function isUniqueViolation(error: unknown): boolean {
-  const codeOf = (value: unknown) => (value && typeof value === "object" && "code" in value ? (value as { code: unknown }).code : undefined);
+  const codeOf = (value: unknown) => (value && typeof value === "object" && "code" in value ? (value).code : undefined);
   return codeOf(error) === "23505" || codeOf((error as { cause?: unknown })?.cause) === "23505";
 }
 

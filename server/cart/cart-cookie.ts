@@ -106,10 +106,16 @@ export function readFlashCookie(cookieHeader: string | null, key: Buffer): Flash
   try {
     const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
     if (!Array.isArray(parsed)) return [];
-    return parsed
+    return (parsed as unknown[])
       .filter(
         (toast): toast is FlashToast =>
-          typeof toast === "object" && toast !== null && toastKinds.has(toast.kind) && typeof toast.message === "string",
+          typeof toast === "object" &&
+          toast !== null &&
+          "kind" in toast &&
+          typeof toast.kind === "string" &&
+          toastKinds.has(toast.kind) &&
+          "message" in toast &&
+          typeof toast.message === "string",
       )
       .slice(0, 4)
       .map((toast) => ({

@@ -19,7 +19,6 @@ import {
   removeLineRule,
   type Cart,
   type CartErrorCode,
-  type CartLine,
   type ChangeOutcome,
   type GiftListRef,
   type SellableVariant,

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { expect, onTestFinished, test } from "vitest";
+import { expect, onTestFinished, test, vi } from "vitest";
 import { createAdminUser, productForm, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
 import { parseProductForm, parseWith, VariantInput } from "#server/admin/product-admin.inputs.ts";
 import { createProduct, updateProduct } from "#server/admin/product-admin.service.ts";
@@ -55,6 +55,11 @@ test("a kept answer is served until the back office changes a product, then comp
 
 test("stock alone does not drop a kept answer; its age does", slow, async () => {
   const { db, productId } = await openShop();
+  // An answer's age is read from the clock: only Date is faked, the database's own timers keep running.
+  vi.useFakeTimers({ toFake: ["Date"] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
   const cache = createCatalogueCache<number>({ maxAgeMs: 300, maxEntries: 10 });
   const stockNow = async () => (await getProductPage(db, productId, "it", now))!.variants[0]!.stock;
 
@@ -63,7 +68,7 @@ test("stock alone does not drop a kept answer; its age does", slow, async () => 
   const [variant] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, productId));
   await setStockTo(db, { variantId: variant!.id, stock: 4 }, { reason: "Venduto in negozio" });
   expect(await cache.get(db, "stock", stockNow)).toBe(5);
-  await new Promise((resolve) => setTimeout(resolve, 350));
+  vi.setSystemTime(Date.now() + 350);
   expect(await cache.get(db, "stock", stockNow)).toBe(4);
 });
 
@@ -71,12 +76,18 @@ test("concurrent callers share one computation; a failed one is not kept", slow,
   const { db } = await openShop();
   const cache = createCatalogueCache<number>({ maxAgeMs: 60_000, maxEntries: 10 });
   let computed = 0;
+  // Unfinished until released: the callers asking meanwhile get this same computation.
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
   const slowCount = async () => {
     computed++;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await finished;
     return (await db.select({ id: products.id }).from(products)).length;
   };
-  expect(await Promise.all([cache.get(db, "n", slowCount), cache.get(db, "n", slowCount), cache.get(db, "n", slowCount)])).toEqual([1, 1, 1]);
+  const answers = Promise.all([cache.get(db, "n", slowCount), cache.get(db, "n", slowCount), cache.get(db, "n", slowCount)]);
+  await vi.waitFor(() => expect(computed).toBe(1));
+  finish();
+  expect(await answers).toEqual([1, 1, 1]);
   expect(computed).toBe(1);
 
   await expect(cache.get(db, "broken", () => Promise.reject(new Error("database gone")))).rejects.toThrow("database gone");

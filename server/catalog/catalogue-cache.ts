@@ -29,7 +29,7 @@ export function createCatalogueCache<Value>({ maxAgeMs, maxEntries }: { maxAgeMs
     async get(db, key, compute) {
       const version = await readCatalogueVersion(db);
       let entries = entriesOf.get(db);
-      if (!entries) entriesOf.set(db, (entries = new Map()));
+      if (!entries) entriesOf.set(db, (entries = new Map<string, Entry<Value>>()));
       const kept = entries.get(key);
       if (kept && kept.version === version && Date.now() - kept.storedAt < maxAgeMs) return kept.value;
       // The version is read before computing: a change committed meanwhile leaves this answer under the old number.

@@ -22,7 +22,7 @@ import {
   type ImageWidth,
 } from "#common/media.ts";
 import type { SampleProduct } from "#server/db/sample-catalogue.ts";
-import { renderPlaceholderSvg, renderProductSvg, sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
+import { renderPlaceholderSvg, renderProductSvg, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 
 export { imageWidths } from "#common/media.ts";
 export { sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
@@ -82,7 +82,7 @@ export async function writeImageVariants(source: Buffer, key: string, mediaDir: 
     // An alpha channel costs AVIF a second encoded plane: keep it only when something is see-through.
     const isOpaque = !metadata.hasAlpha || (await decoded.clone().stats()).isOpaque;
     const { data, info } = await (isOpaque ? decoded.removeAlpha() : decoded).raw().toBuffer({ resolveWithObject: true });
-    pixels = { data, info: info as RawInfo };
+    pixels = { data, info };
   } catch {
     // A truncated or corrupt file: the person gets a message. Disk errors below are not theirs and throw.
     return { ok: false, error: "image-unreadable" };

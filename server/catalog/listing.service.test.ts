@@ -227,7 +227,8 @@ testOnPostgres("two changes to one product's colours committed at once both reac
   const first = db.transaction(async (tx) => {
     await tx.insert(productColours).values({ productId: 4, colour: "brown", position: 5 });
     firstInserted();
-    // Held open while the second change starts and has to wait for this one.
+    // Held open in real time while the second change starts and has to wait for this one: PostgreSQL
+    // tells the client nothing when a statement starts waiting on a lock.
     await new Promise((resolve) => setTimeout(resolve, 300));
   });
   await firstIsInside;

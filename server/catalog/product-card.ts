@@ -53,8 +53,8 @@ export function getCardPurchase(product: {
   if (product.isOnRequest) return { kind: "onRequest" };
   if (!product.variants.some((variant) => variant.stock > 0)) return { kind: "unavailable" };
   const [only, ...others] = product.variants;
-  if (others.length > 0 || only!.colourId !== null || !isOneSize(only!.size) || product.hasPersonalisation) return { kind: "choose" };
-  return { kind: "add", variantId: only!.id, stock: only!.stock, isPreorder: only!.isPreorder };
+  if (!only || others.length > 0 || only.colourId !== null || !isOneSize(only.size) || product.hasPersonalisation) return { kind: "choose" };
+  return { kind: "add", variantId: only.id, stock: only.stock, isPreorder: only.isPreorder };
 }
 
 /**

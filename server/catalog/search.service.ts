@@ -135,8 +135,9 @@ function correctionsSql(words: readonly string[], locale: Locale): SQL<string[] 
 /** Each word stands for the shop's closest words; no match when a word worth correcting has none. */
 function similarMatchOf(words: readonly string[], locale: Locale, correctionLines: readonly string[]): SearchMatch {
   const corrections = correctionLines.map((line) => {
-    const [typed, ...closest] = line.split(" ").filter(Boolean);
-    return { typed: typed!, closest };
+    // An empty line has no closest words either: the check below answers no match.
+    const [typed = "", ...closest] = line.split(" ").filter(Boolean);
+    return { typed, closest };
   });
   if (corrections.length === 0 || corrections.some((correction) => correction.closest.length === 0)) return noSearchMatch;
   const bestOf = new Map(corrections.map((correction) => [correction.typed, correction.closest[0]!]));

@@ -11,7 +11,7 @@ import { formFields } from "#server/accounts/form-values.ts";
 import { phoneChars, profileLimits } from "#server/accounts/profile.inputs.ts";
 import { controlChars, emailField, emailLimit, errorKey } from "#server/accounts/text-rules.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { deliveryMethods, paymentMethods, type DeliveryMethod, type PaymentMethod } from "#server/orders/order-methods.ts";
+import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
 
 const fieldKey = (code: string) => `checkoutErrors.fields.${code}`;
 
@@ -164,8 +164,8 @@ function normalise(value: Fields, kind: FormKind) {
     lastName: value.lastName,
     email: value.email,
     phone: value.phone,
-    deliveryMethod: value.deliveryMethod as DeliveryMethod,
-    paymentMethod: value.paymentMethod as PaymentMethod,
+    deliveryMethod: value.deliveryMethod,
+    paymentMethod: value.paymentMethod,
     savedAddressId: kind.giftList || value.deliveryMethod === "collection" ? undefined : value.savedAddressId,
     street: address("street"),
     houseNumber: address("houseNumber"),

@@ -63,9 +63,9 @@ function parseEcbXml(xml: string): ParsedRates | null {
   const date = cubeTimePattern.exec(xml)?.[1] ?? null;
   const ratesPerEur: Record<string, number> = {};
   for (const [, attributes] of xml.matchAll(cubeRatePattern)) {
-    const values = Object.fromEntries([...(attributes ?? "").matchAll(attributePattern)].map(([, name, value]) => [name, value]));
-    const currency = values.currency;
-    const rate = parseRate(values.rate);
+    const values = new Map([...(attributes ?? "").matchAll(attributePattern)].map(([, name, value]) => [name, value]));
+    const currency = values.get("currency");
+    const rate = parseRate(values.get("rate"));
     if (currency && /^[A-Z]{3}$/.test(currency) && rate !== null) ratesPerEur[currency] = rate;
   }
   return { date, ratesPerEur };

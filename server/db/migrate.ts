@@ -24,6 +24,7 @@ export async function migrateDatabase(handle: DbHandle) {
     await client.query(`select pg_advisory_lock(${migrationLockKey})`);
     await migrateNodePg(drizzleNodePg({ client }), { migrationsFolder });
   } finally {
+    // An unlock fails only on a broken connection, whose session (and lock) ends with it.
     await client.query(`select pg_advisory_unlock(${migrationLockKey})`).catch(() => {});
     client.release();
   }

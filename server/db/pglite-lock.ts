@@ -46,8 +46,8 @@ function readLockHolder(lockFile: string): LockHolder | null {
   if (/^\d+$/.test(text)) return { pid: Number(text), startTicks: null, command: "" };
   try {
     const parsed = JSON.parse(text) as Partial<LockHolder>;
-    if (!Number.isInteger(parsed.pid) || parsed.pid! <= 0) return null;
-    return { pid: parsed.pid!, startTicks: typeof parsed.startTicks === "string" ? parsed.startTicks : null, command: String(parsed.command ?? "") };
+    if (typeof parsed.pid !== "number" || !Number.isInteger(parsed.pid) || parsed.pid <= 0) return null;
+    return { pid: parsed.pid, startTicks: typeof parsed.startTicks === "string" ? parsed.startTicks : null, command: String(parsed.command ?? "") };
   } catch {
     return null;
   }

@@ -57,12 +57,12 @@ export async function getCompletionCodes(db: Db, args: { userId: string; now: Da
       rows.push(...(await db.select().from(discountCodes).where(inArray(discountCodes.code, codes))));
     }
   }
-  return new Map(
-    rows.map((row) => [
-      row.giftListId!,
-      { giftListId: row.giftListId!, code: row.code, percent: row.percent, validFrom: row.validFrom, validUntil: row.validUntil, isUsed: row.usedCount >= row.maxUses },
-    ]),
-  );
+  const byList = new Map<string, CompletionCode>();
+  for (const row of rows) {
+    if (row.giftListId === null) continue;
+    byList.set(row.giftListId, { giftListId: row.giftListId, code: row.code, percent: row.percent, validFrom: row.validFrom, validUntil: row.validUntil, isUsed: row.usedCount >= row.maxUses });
+  }
+  return byList;
 }
 
 export type CheckedDiscountCode =

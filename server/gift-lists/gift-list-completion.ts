@@ -1,5 +1,5 @@
 /**
- * The completion discount of a gift list (issue 7), pure: no db or clock. From the list's event date, for
+ * The completion discount of a gift list, pure: no db or clock. From the list's event date, for
  * the configured window, its owner gets one code worth a percentage off what nobody bought from it.
  */
 import { applyPercentOff, sumCents, timesQuantity, type Cents } from "#server/money.ts";

@@ -1,5 +1,5 @@
 /**
- * Group gifting (issue 7), pure: no db or clock. Guests contribute amounts toward one unit of an
+ * Group gifting, pure: no db or clock. Guests contribute amounts toward one unit of an
  * expensive item; the amounts placed (paid or awaiting payment) never exceed the unit's price, fixed
  * when the owner opened the group gift. See docs/decisions/0021-group-gifting.md.
  */

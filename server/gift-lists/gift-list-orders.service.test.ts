@@ -93,9 +93,9 @@ test("the delivery of a gift-list order is the list's address, or collection; cl
     country: "IT",
     phone: null,
   });
-  await db.update(giftLists).set({ shippingAddressId: null });
+  await db.update(giftLists).set({ shippingAddressId: null }).where(eq(giftLists.id, shipped.list.id));
   expect(await giftListDeliveryFor(db, shipped.list.id)).toEqual({ kind: "collection" });
-  await db.update(giftLists).set({ status: "closed" });
+  await db.update(giftLists).set({ status: "closed" }).where(eq(giftLists.id, shipped.list.id));
   expect(await giftListDeliveryFor(db, shipped.list.id)).toBeNull();
 });
 
@@ -107,7 +107,7 @@ test("the giver's note and shortfalls of a gift-list cart are read for checkout"
   await setCartGiftNote(db, { cartId: added.cartId, input: { giverName: "Zia Carla", giftMessage: "Auguri" } });
   expect(await giftNoteOfCart(db, added.cartId)).toEqual({ giverName: "Zia Carla", giftMessage: "Auguri" });
   expect(await giftListShortfalls(db, added.cartId)).toEqual([]);
-  await db.update(giftListItems).set({ quantityBought: 1 });
+  await db.update(giftListItems).set({ quantityBought: 1 }).where(eq(giftListItems.id, item.id));
   expect(await giftListShortfalls(db, added.cartId)).toEqual([{ giftListItemId: item.id, variantId: item.variantId, wanted: 2, stillNeeded: 1 }]);
 });
 

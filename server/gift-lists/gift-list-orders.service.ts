@@ -119,12 +119,14 @@ export async function recordGiftListPurchases(tx: Db, args: { order: PaidOrder; 
     .from(orderLines)
     .where(and(eq(orderLines.orderId, order.id), isNotNull(orderLines.giftListItemId)));
   const perItem = new Map<string, { quantity: number; amountCents: number; names: string[] }>();
-  for (const line of lines) {
-    const entry = perItem.get(line.giftListItemId!) ?? { quantity: 0, amountCents: 0, names: [] };
+  for (const { giftListItemId, ...line } of lines) {
+    // The SQL filter does not narrow the column's type.
+    if (giftListItemId === null) continue;
+    const entry = perItem.get(giftListItemId) ?? { quantity: 0, amountCents: 0, names: [] };
     entry.quantity += line.quantity;
     entry.amountCents += line.lineTotalCents;
     entry.names.push(line.name);
-    perItem.set(line.giftListItemId!, entry);
+    perItem.set(giftListItemId, entry);
   }
   if (perItem.size === 0) return none;
 
@@ -195,7 +197,7 @@ async function queueOwnerNotification(
     publicUrl: string | null;
   },
 ) {
-  const owner = await giftListOwnerOf(tx, args.order.giftListId!);
+  const owner = args.order.giftListId === null ? null : await giftListOwnerOf(tx, args.order.giftListId);
   if (!owner) return;
   const { locale } = owner;
   const t = getTranslator(locale);

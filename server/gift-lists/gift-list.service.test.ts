@@ -181,7 +181,7 @@ test("a list with a purchase cannot be deleted, only closed; an untouched one is
   const list = await newList(db);
   const { variantId } = await createProduct(db);
   await addProductToGiftList(db, { userId: list.owner, input: { giftListId: list.id, variantId, quantity: 2 } });
-  await db.update(giftListItems).set({ quantityBought: 1 });
+  await db.update(giftListItems).set({ quantityBought: 1 }).where(eq(giftListItems.giftListId, list.id));
   expect(await deleteGiftList(db, { userId: list.owner, giftListId: list.id })).toEqual({ ok: false, error: "has-purchases" });
   expect(await closeGiftList(db, { userId: list.owner, giftListId: list.id })).toEqual({ ok: true });
   const [row] = await db.select({ status: giftLists.status }).from(giftLists);

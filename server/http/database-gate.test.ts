@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { afterEach, expect, test } from "vitest";
+import { afterEach, expect, onTestFinished, test, vi } from "vitest";
 import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
 import { createDatabaseGate, databaseTroubleOf } from "./database-gate";
@@ -44,6 +44,11 @@ async function gatedApp(ping: () => Promise<void>) {
 }
 
 test("a lost connection closes the gate: 503 pages and JSON at once, in the page's language, until a ping succeeds", async () => {
+  // The gate pings at most every half second by the clock: only Date is faked, the server's timers keep running.
+  vi.useFakeTimers({ toFake: ["Date"] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
   let databaseAnswers = false;
   const { gate, warnings, url } = await gatedApp(async () => {
     if (!databaseAnswers) throw withCode("connect ECONNREFUSED 127.0.0.1:5432", "ECONNREFUSED");
@@ -53,7 +58,7 @@ test("a lost connection closes the gate: 503 pages and JSON at once, in the page
   expect(gate.noteError(wrapped(withCode("terminating connection due to administrator command", "57P01")))).toBe("gone");
   expect(gate.isDown()).toBe(true);
   expect(warnings).toHaveLength(1);
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  vi.setSystemTime(Date.now() + 600);
   const started = performance.now();
   const page = await fetch(`${url}/shop`);
   expect(page.status).toBe(503);
@@ -67,7 +72,7 @@ test("a lost connection closes the gate: 503 pages and JSON at once, in the page
   expect(performance.now() - started).toBeLessThan(2_000);
 
   databaseAnswers = true;
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  vi.setSystemTime(Date.now() + 600);
   expect(await (await fetch(`${url}/shop`)).text()).toBe("the page");
   expect(gate.isDown()).toBe(false);
 });

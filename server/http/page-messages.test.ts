@@ -19,7 +19,7 @@ function load(build: ServerBuild, id: string, path: string) {
     params: {},
     context: new RouterContextProvider(),
     pattern: path,
-  } as never);
+  });
 }
 
 const aboutHandle = { messages: ["about.title"] };

@@ -14,7 +14,7 @@ beforeAll(async () => {
   const app = express();
   app.use(pageQueue({ concurrency: 1 }));
   app.all("/{*splat}", (req, res) => {
-    const name = String(req.query.name);
+    const name = typeof req.query.name === "string" ? req.query.name : "";
     started.push(name);
     inProgress.set(name, () => res.send(name));
   });
@@ -45,7 +45,8 @@ test("pages are worked on one at a time in arrival order; API calls and posts ne
   const first = fetch(`${baseUrl}/shop?name=first`);
   await until(() => started.includes("first"));
   const second = fetch(`${baseUrl}/product/25?name=second`);
-  // Two connections: a moment between them makes the order they arrive in certain.
+  // Two connections: a moment between them makes the order they arrive in certain (real sockets, and the
+  // queue says nothing when a request joins it).
   await new Promise((resolve) => setTimeout(resolve, 50));
   const third = fetch(`${baseUrl}/categoria/A-spasso.data?name=third`);
   const apiCall = fetch(`${baseUrl}/api/getListaProdotti?name=api`);
@@ -73,7 +74,7 @@ test("a page whose visitor left while it waited is never worked on", async () =>
   const leaving = new AbortController();
   const left = fetch(`${baseUrl}/shop?name=left`, { signal: leaving.signal }).catch((error: unknown) => error);
   const stayed = fetch(`${baseUrl}/shop?name=stayed`);
-  // Both wait behind "busy"; then one visitor gives up.
+  // Both wait behind "busy" (real sockets: a moment for them to arrive); then one visitor gives up.
   await new Promise((resolve) => setTimeout(resolve, 50));
   leaving.abort();
   expect(await left).toBeInstanceOf(Error);

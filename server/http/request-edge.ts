@@ -141,6 +141,7 @@ function closeIfBodyUnread(req: ExpressRequest, res: ExpressResponse) {
 function sendResponse(res: ExpressResponse, response: Response) {
   res.status(response.status);
   response.headers.forEach((value, name) => res.setHeader(name, value));
+  // Built here from a string (the edge's own refusals): reading it back cannot fail.
   void response.text().then((text) => res.send(text));
 }
 

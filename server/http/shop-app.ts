@@ -78,7 +78,10 @@ export function createShopApp(options: ShopAppOptions) {
   // CORS preflights of /api (origins from settings): React Router refuses OPTIONS before any route runs.
   app.options("/api/{*splat}", (req, res, next) => {
     const headers = new Headers();
-    for (const name of ["origin", "accept-language"]) if (req.get(name)) headers.set(name, req.get(name)!);
+    for (const name of ["origin", "accept-language"]) {
+      const value = req.get(name);
+      if (value) headers.set(name, value);
+    }
     answerApiPreflight(new Request(new URL(req.originalUrl, services.publicUrl), { headers }), services)
       .then(async (answer) =>
         res

@@ -15,6 +15,7 @@ export async function openShopDatabase(env: Env, log: Logger): Promise<DbHandle>
   try {
     await handle.ping();
   } catch (error) {
+    // The unreachable database is the error to report; closing what never connected may fail as well.
     await handle.close().catch(() => {});
     throw new DatabaseUnreachableError(`Cannot reach the database: ${(error as Error).message}`);
   }

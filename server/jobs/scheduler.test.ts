@@ -1,7 +1,17 @@
-import { afterEach, expect, test, vi } from "vitest";
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { startJob, stopAllJobs, type JobLogger } from "./scheduler";
 
-afterEach(() => stopAllJobs());
+// The job runner is about time: its clock is Vitest's, moved by hand.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(async () => {
+  // A run still sleeping on the fake clock ends once its timer fires.
+  const stopped = stopAllJobs();
+  if (vi.isFakeTimers()) await vi.runAllTimersAsync();
+  await stopped;
+  vi.useRealTimers();
+});
 
 function quietLog() {
   return { error: vi.fn<JobLogger["error"]>() };
@@ -12,15 +22,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 test("runs at start, then again every interval", async () => {
   let runs = 0;
   startJob({ name: "tick", everyMs: 20, log: quietLog(), run: async () => void runs++ });
-  await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(3), { timeout: 2000 });
+  await vi.advanceTimersByTimeAsync(0);
+  expect(runs).toBe(1);
+  await vi.advanceTimersByTimeAsync(40);
+  expect(runs).toBe(3);
 });
 
 test("runAtStart: false waits one interval for the first run", async () => {
   let runs = 0;
   startJob({ name: "later", everyMs: 60, runAtStart: false, log: quietLog(), run: async () => void runs++ });
-  await sleep(20);
+  await vi.advanceTimersByTimeAsync(59);
   expect(runs).toBe(0);
-  await vi.waitFor(() => expect(runs).toBe(1), { timeout: 2000 });
+  await vi.advanceTimersByTimeAsync(1);
+  expect(runs).toBe(1);
 });
 
 test("runs of one job never overlap, even when a run is slower than the interval", async () => {
@@ -41,8 +55,12 @@ test("runs of one job never overlap, even when a run is slower than the interval
   });
   // Asking for a run while one is going returns that run instead of starting another.
   const [a, b] = [job.runNow(), job.runNow()];
+  expect(a).toBe(b);
+  await vi.advanceTimersByTimeAsync(30);
   await Promise.all([a, b]);
-  await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(3), { timeout: 2000 });
+  expect(runs).toBe(1);
+  await vi.advanceTimersByTimeAsync(200);
+  expect(runs).toBeGreaterThanOrEqual(3);
   expect(maxActive).toBe(1);
 });
 
@@ -58,7 +76,8 @@ test("a failing run is logged, not thrown, and the job keeps running", async () 
       if (runs === 1) throw new Error("database busy");
     },
   });
-  await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(2), { timeout: 2000 });
+  await vi.advanceTimersByTimeAsync(10);
+  expect(runs).toBe(2);
   expect(log.error).toHaveBeenCalledTimes(1);
   expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ job: "flaky", err: expect.any(Error) }), "job failed");
 });
@@ -79,11 +98,14 @@ test("stop() aborts the run's signal, waits for it and ends the job", async () =
       finished = true;
     },
   });
-  await vi.waitFor(() => expect(runs).toBe(1));
-  await job.stop();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(runs).toBe(1);
+  const stopped = job.stop();
+  await vi.advanceTimersByTimeAsync(10);
+  await stopped;
   expect(sawAbort).toBe(true);
   expect(finished).toBe(true);
-  await sleep(40);
+  await vi.advanceTimersByTimeAsync(40);
   expect(runs).toBe(1);
   await job.runNow();
   expect(runs).toBe(1);
@@ -93,14 +115,16 @@ test("stopAllJobs() stops every job", async () => {
   const counts = [0, 0];
   startJob({ name: "a", everyMs: 10, log: quietLog(), run: async () => void counts[0]!++ });
   startJob({ name: "b", everyMs: 10, log: quietLog(), run: async () => void counts[1]!++ });
-  await vi.waitFor(() => expect(Math.min(...counts)).toBeGreaterThanOrEqual(1));
+  await vi.advanceTimersByTimeAsync(0);
+  expect(counts).toEqual([1, 1]);
   await stopAllJobs();
-  const after = [...counts];
-  await sleep(50);
-  expect(counts).toEqual(after);
+  await vi.advanceTimersByTimeAsync(50);
+  expect(counts).toEqual([1, 1]);
 });
 
 test("a job's timer does not keep the process alive", async () => {
+  // Node's own timer, which knows whether it holds the process.
+  vi.useRealTimers();
   const setTimeoutSpy = vi.spyOn(globalThis, "setTimeout");
   startJob({ name: "unref", everyMs: 60_000, runAtStart: false, log: quietLog(), run: async () => {} });
   const timer = setTimeoutSpy.mock.results.at(-1)!.value as NodeJS.Timeout;

@@ -84,6 +84,7 @@ export function startJob(options: JobOptions): Job {
       if (stopped || soon) return;
       soon = setTimeout(() => {
         soon = undefined;
+        // runOnce logs a failed run itself; nothing waits for the timer's run.
         void runNow();
       }, delayMs);
       soon.unref();
@@ -100,6 +101,7 @@ export function startJob(options: JobOptions): Job {
   };
   runningJobs.add(job);
   if (options.runAtStart === false) schedule();
+  // The first run starts now, in the background, like every later one (runOnce logs a failure).
   else void runNow();
   return job;
 }

@@ -40,7 +40,7 @@ function smtpMailer(port: number): Mailer {
   return mailer;
 }
 
-/** An in-memory mailer: records what it sends, optionally slowly. */
+/** An in-memory mailer: records what it sends, optionally slowly (real time: racing runs on PostgreSQL interleave while it waits). */
 function memoryMailer(options: { delayMs?: number } = {}) {
   const sent: OutgoingMail[] = [];
   const mailer: Mailer = {
@@ -216,7 +216,8 @@ test("a mail left 'sending' by a process that died is queued again after the lea
   // The first process claims the mail and dies in the middle of sending it: send never settles.
   let settleLateSend: (error: Error) => void = () => {};
   const dying: Mailer = { send: () => new Promise<void>((_resolve, reject) => (settleLateSend = reject)), close: () => {} };
-  void deliverDueEmails(db, dying, { now: claimedAt });
+  // This process "dies" mid-send: its run is awaited only at the end, once its send is made to fail.
+  const dyingRun = deliverDueEmails(db, dying, { now: claimedAt });
   await vi.waitFor(async () => expect((await row(db, id)).status).toBe("sending"));
 
   // Before the lease is over, nobody else touches it.
@@ -231,7 +232,7 @@ test("a mail left 'sending' by a process that died is queued again after the lea
 
   // Should the first process wake up after all, its late outcome does not overwrite the newer state.
   settleLateSend(new Error("socket hang up"));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await dyingRun;
   expect(await row(db, id)).toMatchObject({ status: "sent", attempts: 2 });
 });
 
@@ -377,8 +378,13 @@ test("the delivery job sends queued mail right away when SMTP is configured", as
   const db = await openDb();
   const smtp = await startSmtp();
   await queue(db, { subject: "Dal job" });
-  // next_attempt_at defaults to the database's now() (microseconds); let the job's clock (milliseconds) pass it.
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  // next_attempt_at defaults to the database's now() (microseconds); the job's clock (milliseconds, only
+  // Date faked) is set past it.
+  vi.useFakeTimers({ toFake: ["Date"] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  vi.setSystemTime(Date.now() + 5);
   const log = silentLog();
 
   const job = startMailDeliveryJob({ db, env: { SMTP_URL: smtp.url, MAIL_FROM: from }, log })!;

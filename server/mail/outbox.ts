@@ -30,7 +30,7 @@ export function onEmailQueued(listener: QueuedListener): () => void {
 
 /**
  * Writes an e-mail to the outbox, in the caller's transaction when given one. A job sends queued
- * mail over SMTP with retries (issue 6); without SMTP it stays visible in the back office.
+ * mail over SMTP with retries; without SMTP it stays visible in the back office.
  */
 export async function queueEmail(db: Db, email: QueuedEmail): Promise<number | null> {
   const [row] = await db

@@ -159,6 +159,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       const stop = () => {
         if (stopping) return;
         stopping = true;
+        // A stop that fails is an unhandled rejection, which ends the process as well.
         void cluster.stop().then(() => process.exit(0));
       };
       process.once("SIGTERM", stop);

@@ -12,7 +12,7 @@ import { addToCart } from "#server/cart/cart.service.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
 import { checkoutInput, placeTestOrder, stockOf, testPublicUrl as publicUrl } from "#tests/fixtures/checkout.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
-import { orders, orderStatusHistory, outboxEmails, paymentEvents, payments, productVariants } from "#server/db/schema.ts";
+import { orders, orderStatusHistory, outboxEmails, paymentEvents, payments } from "#server/db/schema.ts";
 import { formatMoney } from "#common/format.ts";
 import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
 import { readEnv } from "#server/env.ts";

@@ -65,12 +65,14 @@ async function findOrder(db: Db, orderId: string) {
 }
 
 /** The card sessions of an order with this provider, newest first. */
-function sessionRowsOf(db: Db, orderId: string, provider: PaymentProvider["name"]) {
-  return db
+async function sessionRowsOf(db: Db, orderId: string, provider: PaymentProvider["name"]) {
+  const rows = await db
     .select({ ref: payments.providerRef, status: payments.status, expiresAt: payments.expiresAt, amountCents: payments.amountCents })
     .from(payments)
     .where(and(eq(payments.orderId, orderId), eq(payments.provider, provider), isNotNull(payments.providerRef)))
     .orderBy(desc(payments.createdAt));
+  // The SQL filter does not narrow the column's type.
+  return rows.flatMap(({ ref, ...row }) => (ref === null ? [] : [{ ...row, ref }]));
 }
 
 export type StartCardPaymentResult = { ok: true; redirectUrl: string } | { ok: false; error: "payment-unavailable" | "not-found" | "not-payable" };
@@ -94,10 +96,10 @@ export async function startCardPayment(
     const rows = await sessionRowsOf(db, order.id, provider.name);
     for (const row of rows) {
       if (row.status !== "pending" || !row.expiresAt || row.expiresAt.getTime() <= now.getTime() + reuseMarginMs) continue;
-      const state = await provider.retrieveSession(row.ref!);
+      const state = await provider.retrieveSession(row.ref);
       if (state.status === "open" && state.url) return { ok: true, redirectUrl: state.url };
       if (state.status === "complete" && state.isPaid) {
-        const outcome = await applySessionState(services, provider, { ref: row.ref!, state, now });
+        const outcome = await applySessionState(services, provider, { ref: row.ref, state, now });
         return { ok: true, redirectUrl: outcome === "paid" ? urls.successUrl : `${services.publicUrl}${urls.orderHref}` };
       }
     }
@@ -286,19 +288,19 @@ export async function applyStripeWebhook(services: PaymentServices, rawBody: str
 export async function settleCardOrder(services: PaymentServices, args: { orderId: string; now: Date }): Promise<SessionOutcome> {
   const provider = paymentProviderOf(services);
   const rows = await sessionRowsOf(services.db, args.orderId, provider.name);
-  const read = async () => Promise.all(rows.map(async (row) => ({ row, state: await provider.retrieveSession(row.ref!) })));
+  const read = async () => Promise.all(rows.map(async (row) => ({ row, state: await provider.retrieveSession(row.ref) })));
   let sessions = await read();
   const paid = sessions.find(({ state }) => state.status === "complete" && state.isPaid);
-  if (paid) return applySessionState(services, provider, { ref: paid.row.ref!, state: paid.state, now: args.now });
+  if (paid) return applySessionState(services, provider, { ref: paid.row.ref, state: paid.state, now: args.now });
   if (sessions.some(({ row, state }) => state.status === "open" && row.expiresAt !== null && row.expiresAt > args.now)) return "waiting";
 
   const open = sessions.filter(({ state }) => state.status === "open");
   if (open.length > 0) {
-    for (const { row } of open) await provider.expireSession(row.ref!);
+    for (const { row } of open) await provider.expireSession(row.ref);
     // Paid in the last moment (the provider refused to expire a completed session)?
     sessions = await read();
     const late = sessions.find(({ state }) => state.status === "complete" && state.isPaid);
-    if (late) return applySessionState(services, provider, { ref: late.row.ref!, state: late.state, now: args.now });
+    if (late) return applySessionState(services, provider, { ref: late.row.ref, state: late.state, now: args.now });
   }
   await services.db.transaction(async (tx) => {
     await tx
@@ -355,11 +357,11 @@ export async function abandonCardPayment(
 
   const provider = paymentProviderOf(services);
   const rows = await sessionRowsOf(services.db, order.id, provider.name);
-  for (const row of rows) await provider.expireSession(row.ref!);
+  for (const row of rows) await provider.expireSession(row.ref);
   for (const row of rows) {
-    const state = await provider.retrieveSession(row.ref!);
+    const state = await provider.retrieveSession(row.ref);
     if (state.status === "complete" && state.isPaid) {
-      await applySessionState(services, provider, { ref: row.ref!, state, now });
+      await applySessionState(services, provider, { ref: row.ref, state, now });
       return { ok: false, reason: "paid" };
     }
   }

@@ -62,22 +62,26 @@ export async function getSavedProducts(db: Db, ids: readonly number[], locale: L
       .orderBy(asc(productVariants.position), asc(productVariants.id)),
   ]);
   const sheetOf = new Map(sheetRows.map((row) => [row.id, row]));
-  return cards.map((card): SavedProduct => {
-    const sheet = sheetOf.get(card.id)!;
+  // The queries run side by side: a product deleted between them is left out.
+  return cards.flatMap((card): SavedProduct[] => {
+    const sheet = sheetOf.get(card.id);
+    if (!sheet) return [];
     const variants = variantRows.filter((variant) => variant.productId === card.id);
-    return {
-      ...card,
-      availability: getProductAvailability(variants),
-      colours: colourRows.filter((colour) => colour.productId === card.id).map((colour) => colour.colour),
-      sizes: [...new Set(variants.map((variant) => variant.size).filter((size) => !isOneSize(size)))],
-      technicalSheet: {
-        lengthMm: sheet.lengthMm,
-        widthMm: sheet.widthMm,
-        heightMm: sheet.heightMm,
-        weightGrams: sheet.weightGrams,
-        material: sheet.materialIt === null ? null : locale === "en" ? (sheet.materialEn ?? sheet.materialIt) : sheet.materialIt,
+    return [
+      {
+        ...card,
+        availability: getProductAvailability(variants),
+        colours: colourRows.filter((colour) => colour.productId === card.id).map((colour) => colour.colour),
+        sizes: [...new Set(variants.map((variant) => variant.size).filter((size) => !isOneSize(size)))],
+        technicalSheet: {
+          lengthMm: sheet.lengthMm,
+          widthMm: sheet.widthMm,
+          heightMm: sheet.heightMm,
+          weightGrams: sheet.weightGrams,
+          material: sheet.materialIt === null ? null : locale === "en" ? (sheet.materialEn ?? sheet.materialIt) : sheet.materialIt,
+        },
       },
-    };
+    ];
   });
 }
 

@@ -138,7 +138,7 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       }
     }
     if (method === "POST" && path === "/v1/refunds") {
-      const paymentIntent = String(body.payment_intent ?? "");
+      const paymentIntent = textOf(body.payment_intent);
       const session = [...sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
       if (!session) return [404, stripeError("invalid_request_error", `No such payment_intent: '${paymentIntent}'`, "resource_missing")];
       const amount = body.amount === undefined ? session.amount_total : Number(body.amount);
@@ -166,7 +166,7 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       }
       if (!Number.isInteger(quantity) || quantity < 1) return [400, stripeError("invalid_request_error", "Invalid quantity", undefined, "line_items[0][quantity]")];
       const product = (price.product_data ?? {}) as Record<string, unknown>;
-      lines.push({ name: String(product.name ?? ""), unit_amount: unitAmount, quantity, currency: String(price.currency ?? "") });
+      lines.push({ name: textOf(product.name), unit_amount: unitAmount, quantity, currency: textOf(price.currency) });
     }
     const expiresAt = body.expires_at === undefined ? now + 24 * 3600 : Number(body.expires_at);
     if (!Number.isInteger(expiresAt) || expiresAt < now + 30 * 60 - 10 || expiresAt > now + 24 * 3600 + 10) {
@@ -182,7 +182,7 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       payment_status: "unpaid",
       amount_total: amount,
       amount_subtotal: amount,
-      currency: String(body.currency ?? lines[0]!.currency),
+      currency: textOf(body.currency, lines[0]!.currency),
       customer_email: typeof body.customer_email === "string" ? body.customer_email : null,
       client_reference_id: typeof body.client_reference_id === "string" ? body.client_reference_id : null,
       metadata: (body.metadata ?? {}) as Record<string, string>,
@@ -214,7 +214,10 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     const session = sessionNow(id);
     if (!session) return sendHtml(res, 404, "<h1>Sessione non trovata</h1>");
     if (method === "POST" && action === "pay") {
-      void pay(id).then(() => redirect(res, session.success_url.replace("{CHECKOUT_SESSION_ID}", id)));
+      void pay(id).then(
+        () => redirect(res, session.success_url.replace("{CHECKOUT_SESSION_ID}", id)),
+        (error: unknown) => send(res, 500, { error: { type: "api_error", message: (error as Error).message } }),
+      );
       return;
     }
     if (method === "POST" && action === "cancel") return redirect(res, session.cancel_url ?? session.success_url);
@@ -384,4 +387,9 @@ function arraysOf(value: unknown): unknown {
   const entries = Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, arraysOf(inner)] as const);
   const isArray = entries.length > 0 && entries.every(([key], index) => key === String(index));
   return isArray ? entries.map(([, inner]) => inner) : Object.fromEntries(entries);
+}
+
+/** A text parameter of a request (form-encoded: every leaf is a string). */
+function textOf(value: unknown, fallback = ""): string {
+  return typeof value === "string" ? value : fallback;
 }

@@ -106,7 +106,7 @@ async function send(where: string, request: () => Promise<HttpAnswer>): Promise<
   try {
     return await request();
   } catch (error) {
-    throw new Error(`${where}: ${(error as Error).message}`);
+    throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -63,7 +63,7 @@ async function send(where: string, request: () => Promise<HttpAnswer>, oversized
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (oversized && (code === "ECONNRESET" || code === "EPIPE")) return null;
-    throw new Error(`${where}: ${(error as Error).message}`);
+    throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
   }
 }
 

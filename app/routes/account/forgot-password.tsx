@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
+import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems } from "#app/ui/account-form-parts.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { refusalInit, requestPasswordReset } from "#server/accounts/auth-flows.service.ts";
@@ -29,7 +29,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await requestPasswordReset(context.get(shopContext), { request, clientIp: context.get(requestContext).clientIp, locale }, formFields(form));
   if (!result.ok) {
-    return data({ errors: result.errors as FormErrors, values: echoFields(form, ["email"]) }, refusalInit(result));
+    return data({ errors: result.errors, values: echoFields(form, ["email"]) }, refusalInit(result));
   }
   // The same answer for every address (never say whether it has an account).
   throw redirect(`${localizedHref("/forgot-password", locale)}?sent=1`);

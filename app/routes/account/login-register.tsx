@@ -18,7 +18,6 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/login-register";
 
 const notices = ["registered", "reset", "loggedOut", "verified"] as const;
-type Notice = (typeof notices)[number];
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["auth"] } satisfies MessagesHandle;
@@ -76,10 +75,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     case "oidc": {
       const started = await startOidcSignIn(services, caller, redirectTo);
       if (started.ok) throw redirect(started.url, { headers: started.headers });
-      return data({ intent: "oidc" as const, errors: { form: "auth.errors.oidcUnavailable" } as FormErrors, values: {} }, { status: 400 });
+      return data({ intent: "oidc" as const, errors: { form: "auth.errors.oidcUnavailable" }, values: {} }, { status: 400 });
     }
   }
-  return data({ intent: null, errors: { form: "auth.errors.invalidRequest" } as FormErrors, values: {} }, { status: 400 });
+  return data({ intent: null, errors: { form: "auth.errors.invalidRequest" }, values: {} }, { status: 400 });
 }
 
 type ActionData = Route.ComponentProps["actionData"];

@@ -2,8 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
-import { TextField } from "#app/ui/form-field.tsx";
+import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems } from "#app/ui/account-form-parts.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { authLimits, tokenField } from "#server/accounts/auth.inputs.ts";
 import { resetPassword } from "#server/accounts/auth-flows.service.ts";
@@ -31,7 +30,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const locale = localeOfPath(url.pathname);
   const form = await request.formData();
   const result = await resetPassword(context.get(shopContext), { request, clientIp: context.get(requestContext).clientIp, locale }, formFields(form));
-  if (!result.ok) return data({ errors: result.errors as FormErrors }, { status: 400 });
+  if (!result.ok) return data({ errors: result.errors }, { status: 400 });
   throw redirect(`${localizedHref("/login-register", locale)}?notice=reset`);
 }
 

@@ -53,12 +53,12 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const { db, log } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const read = await readAdminForm(request, Math.max(maxCsvBytes, maxLegacyBytes) + 64 * 1024);
-  if (!read.ok) return data({ kind: "file", error: "admin.import.tooLarge" as string, csv: null, legacy: null }, { status: 400 });
+  if (!read.ok) return data({ kind: "file", error: "admin.import.tooLarge", csv: null, legacy: null }, { status: 400 });
   const form = read.form;
   const kind = form.get("kind") === "legacy" ? "legacy" : "csv";
   const dryRun = form.get("mode") !== "run";
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return data({ kind, error: "admin.import.noFile" as string, csv: null, legacy: null }, { status: 400 });
+  if (!(file instanceof File) || file.size === 0) return data({ kind, error: "admin.import.noFile", csv: null, legacy: null }, { status: 400 });
   const text = new TextDecoder("utf-8").decode(await file.arrayBuffer());
   const now = new Date();
   if (dryRun) {

@@ -11,6 +11,7 @@ import { TextField } from "#app/ui/form-field.tsx";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { OrderLinesTable } from "./order-lines-table";
+import { formFields } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { AdminOrderAction, getAdminOrder, runAdminOrderAction } from "#server/admin/orders-admin.service.ts";
@@ -36,7 +37,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const admin = await requireAdmin(context, request);
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
-  const form = Object.fromEntries([...(await request.formData())].map(([key, value]) => [key, String(value)]));
+  const form = formFields(await request.formData());
   const parsed = AdminOrderAction.safeParse(form);
   if (!parsed.success) return data({ error: parsed.error.issues[0]?.message.startsWith("admin.") ? parsed.error.issues[0].message : "admin.orders.errors.transition-not-allowed" }, { status: 400 });
   const result = await runAdminOrderAction(

@@ -4,6 +4,7 @@ import { localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminPagination, AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { formText } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { parseAdminId } from "#server/admin/admin-request.ts";
 import { resendOutboxEmail } from "#server/admin/settings-admin.service.ts";
@@ -32,7 +33,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const { db } = context.get(shopContext);
   const form = await request.formData();
-  const id = parseAdminId(String(form.get("id") ?? ""));
+  const id = parseAdminId(formText(form, "id"));
   if (id === null) throw data(null, { status: 404 });
   const result = await resendOutboxEmail(db, { id, actorUserId: admin.id });
   if (!result.ok && result.error === "not-found") throw data(null, { status: 404 });

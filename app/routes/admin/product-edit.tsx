@@ -6,7 +6,8 @@ import { getProductImageUrl } from "#common/media.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { CheckboxField, FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
-import { TextField } from "#app/ui/form-field.tsx";
+import { TextField, type InputFieldProps, type TextAreaFieldProps } from "#app/ui/form-field.tsx";
+import { formText } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { parseAdminId, readAdminForm } from "#server/admin/admin-request.ts";
 import { listPriceHistory, lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
@@ -51,6 +52,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
 
 type Failure = { intent: string; errors: FieldErrors; values?: Record<string, string> };
+/** What a product field may add to its label, name, value and error. */
+type InputOptions = Omit<InputFieldProps, "label" | "name" | "defaultValue" | "error">;
+type TextAreaOptions = Omit<TextAreaFieldProps, "label" | "name" | "defaultValue" | "error" | "multiline">;
 const fail = (failure: Failure) => data(failure, { status: 400 });
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
@@ -64,7 +68,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const read = await readAdminForm(request, maxAdminImageBytes + 64 * 1024);
   if (!read.ok) return fail({ intent: "image", errors: { image: "admin.errors.imageTooLarge" } });
   const form = read.form;
-  const intent = String(form.get("intent") ?? "");
+  const intent = formText(form, "intent");
   const now = new Date();
   const done = (what: string, id = productId) => redirect(`${localizedHref(`/admin/prodotti/${id}`, locale)}?done=${what}`);
   const notFound = () => {
@@ -101,7 +105,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       return done("colourAdded");
     }
     case "image-add": {
-      const colourId = parseAdminId(String(form.get("colourId") ?? ""));
+      const colourId = parseAdminId(formText(form, "colourId"));
       if (!bytes) return fail({ intent, errors: { image: "admin.errors.imageMissing" } });
       const image = await addProductImage(db, { productId, colourId, bytes, mediaDir: mediaDirOf(services.env), actorUserId: admin.id });
       if (!image) return notFound();
@@ -109,7 +113,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       return done("imageAdded");
     }
     case "image-remove": {
-      const imageId = parseAdminId(String(form.get("imageId") ?? ""));
+      const imageId = parseAdminId(formText(form, "imageId"));
       if (imageId === null || !(await removeProductImage(db, { productId, imageId, mediaDir: mediaDirOf(services.env), actorUserId: admin.id }))) return notFound();
       return done("imageRemoved");
     }
@@ -123,7 +127,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     }
     case "variant-update": {
       const parsed = parseWith(VariantUpdateInput, formValues(form, ["variantId", "sku", "isPreorder", "preorderDays"]));
-      if (!parsed.ok) return fail({ intent: `${intent}-${String(form.get("variantId"))}`, errors: parsed.errors, values: parsed.values });
+      if (!parsed.ok) return fail({ intent: `${intent}-${formText(form, "variantId")}`, errors: parsed.errors, values: parsed.values });
       const updated = await updateVariant(db, { productId, input: parsed.input, actorUserId: admin.id });
       if (!updated) return notFound();
       if (!updated.ok) return fail({ intent: `${intent}-${parsed.input.variantId}`, errors: updated.errors, values: formValues(form, ["variantId", "sku", "isPreorder", "preorderDays"]) });
@@ -146,16 +150,16 @@ export async function action({ request, url, params, context }: Route.ActionArgs
 export default function AdminProductEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, productId, options, stock, movements, prices, lowestPriceCents } = loaderData;
-  const failure = actionData as Failure | undefined;
+  const failure = actionData;
   const errorsFor = (intent: string) => (failure?.intent === intent ? failure.errors : {});
   const saveErrors = errorsFor("save");
   const values = failure?.intent === "save" && failure.values ? failure.values : loaderData.values;
-  const err = (errors: FieldErrors, field: string) => (errors[field] ? t(errors[field]!) : undefined);
+  const err = (errors: FieldErrors, field: string) => (errors[field] ? t(errors[field]) : undefined);
   const title = productId === null ? t("admin.products.new") : values.nameIt;
   const money = (cents: number) => formatMoney(cents, locale);
-  const field = (name: string, extra: Partial<Parameters<typeof TextField>[0]> = {}) => (
-    <TextField label={t(`admin.product.${name}`)} name={name} defaultValue={values[name] ?? ""} error={err(saveErrors, name)} {...(extra as object)} />
-  );
+  const fieldProps = (name: string) => ({ label: t(`admin.product.${name}`), name, defaultValue: values[name] ?? "", error: err(saveErrors, name) });
+  const field = (name: string, options: InputOptions = {}) => <TextField {...fieldProps(name)} {...options} />;
+  const textArea = (name: string, options: TextAreaOptions) => <TextField multiline {...fieldProps(name)} {...options} />;
   const imageErrors = failure && ["image", "colour-add", "image-add"].includes(failure.intent) ? failure.errors : {};
   // Every change ends in a redirect, a new location: the forms start empty again (a chosen file or
   // colour name left in place would be sent again with the next colour). A refused form keeps its values.
@@ -188,10 +192,10 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
           {field("price", { required: true, inputMode: "decimal", hint: t("admin.product.priceHint") })}
           {field("nameIt", { required: true })}
           {field("nameEn", { required: true })}
-          {field("shortDescriptionIt", { multiline: true, rows: 3 } as never)}
-          {field("shortDescriptionEn", { multiline: true, rows: 3 } as never)}
-          {field("fullDescriptionIt", { multiline: true, rows: 6 } as never)}
-          {field("fullDescriptionEn", { multiline: true, rows: 6 } as never)}
+          {textArea("shortDescriptionIt", { rows: 3 })}
+          {textArea("shortDescriptionEn", { rows: 3 })}
+          {textArea("fullDescriptionIt", { rows: 6 })}
+          {textArea("fullDescriptionEn", { rows: 6 })}
           {field("discountPercent", { inputMode: "numeric" })}
           {field("offerEndsOn", { type: "date" })}
           {field("vatRatePercent", { inputMode: "numeric" })}
@@ -236,7 +240,7 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
         </fieldset>
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="field-label">{t("admin.product.personalisationTitle")}</legend>
-          {field("personalisation", { multiline: true, rows: 3, hint: t("admin.product.personalisationHint") } as never)}
+          {textArea("personalisation", { rows: 3, hint: t("admin.product.personalisationHint") })}
           {field("personalisationCost", { inputMode: "decimal" })}
           {field("personalisationDescriptionIt")}
           {field("personalisationDescriptionEn")}
@@ -407,7 +411,7 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
 /** SKU and pre-order of one size, folded in its table row; open again when the server refused it. */
 function VariantUpdateForm({ variant, errors, values }: { variant: { id: number; colour: string | null; size: string; sku: string; isPreorder: boolean; preorderDays: number | null }; errors: FieldErrors; values: Record<string, string> | null }) {
   const { t } = useTranslation();
-  const err = (field: string) => (errors[field] ? t(errors[field]!) : undefined);
+  const err = (field: string) => (errors[field] ? t(errors[field]) : undefined);
   const name = [variant.colour, variant.size].filter(Boolean).join(" · ") || variant.sku;
   return (
     <details open={values !== null} className="min-w-48">
@@ -431,7 +435,7 @@ function VariantUpdateForm({ variant, errors, values }: { variant: { id: number;
 
 function VariantAddForm({ colours, errors, values }: { colours: { id: number; colour: string }[]; errors: FieldErrors; values: Record<string, string> }) {
   const { t } = useTranslation();
-  const err = (field: string) => (errors[field] ? t(errors[field]!) : undefined);
+  const err = (field: string) => (errors[field] ? t(errors[field]) : undefined);
   return (
     <Form method="post" noValidate className="grid gap-4 rounded-lg border border-brand-100 p-3 sm:grid-cols-3 sm:items-end" aria-labelledby="variant-add-title">
       <h3 id="variant-add-title" className="font-bold sm:col-span-3">

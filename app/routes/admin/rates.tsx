@@ -5,6 +5,7 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
+import { formText } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { clearExchangeRate, listExchangeRates, refreshRatesNow, setExchangeRate } from "#server/admin/settings-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -28,11 +29,11 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const { db, env } = context.get(shopContext);
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const currency = String(form.get("currency") ?? "");
+  const intent = formText(form, "intent");
+  const currency = formText(form, "currency");
   const back = (done: string) => redirect(`${url.pathname}?done=${done}`);
   if (intent === "set") {
-    const result = await setExchangeRate(db, { currency, rate: String(form.get("rate") ?? ""), actorUserId: admin.id });
+    const result = await setExchangeRate(db, { currency, rate: formText(form, "rate"), actorUserId: admin.id });
     return result.ok ? back("set") : data({ error: result.error, currency }, { status: 400 });
   }
   if (intent === "clear") {

@@ -5,6 +5,7 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
+import { formFields } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { isSettingsKey, saveSettings, settingsKeys, settingsToForm } from "#server/admin/settings-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -47,9 +48,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = await requireAdmin(context, request);
   const { db } = context.get(shopContext);
-  const form = Object.fromEntries([...(await request.formData())].map(([key, value]) => [key, String(value).slice(0, 5000)]));
+  const form = Object.fromEntries(Object.entries(formFields(await request.formData())).map(([key, value]) => [key, value.slice(0, 5000)]));
   const key = form.key;
-  if (!isSettingsKey(key)) return data({ key: null, errors: { form: "admin.errors.invalid" } as Record<string, string>, values: form }, { status: 400 });
+  if (!isSettingsKey(key)) return data({ key: null, errors: { form: "admin.errors.invalid" }, values: form }, { status: 400 });
   const result = await saveSettings(db, { key, form, actorUserId: admin.id });
   if (!result.ok) return data({ key, errors: result.errors, values: form }, { status: 400 });
   return redirect(`${localizedHref("/admin/impostazioni", localeOfPath(url.pathname))}?saved=${key}#${key}`);

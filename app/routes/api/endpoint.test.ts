@@ -1,5 +1,5 @@
 /**
- * The contract of /api (issue 9), through the real route handlers with Request objects, on the sample
+ * The contract of /api (SPEC.md section 7), through the real route handlers with Request objects, on the sample
  * catalogue: every endpoint answers a valid request with 200 in the shape its OpenAPI schema gives
  * (checked with its zod schema, and the served document's JSON Schema is the one generated from it);
  * and every endpoint refuses what it must (no token, expired or forged token, another customer's data,
@@ -380,7 +380,7 @@ function zodJsonSchema(schema: z.ZodType, io: "input" | "output") {
 }
 
 async function servedDocument() {
-  const response = await openApiRoute.loader({ request: new Request(`${testPublicUrl}/api/openapi.json`), context: routeContext(shop.services), params: {} } as never);
+  const response = openApiRoute.loader({ request: new Request(`${testPublicUrl}/api/openapi.json`), context: routeContext(shop.services), params: {} } as never);
   return (await response.json()) as {
     openapi: string;
     paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>>;
@@ -589,7 +589,7 @@ test("another customer's gift list or address: 404 to Bruno for every call, and 
 });
 
 test("gift lists: the list pages' rules and messages, in the caller's language", slow, async () => {
-  const { code, itemId } = await annasGiftList();
+  const { code } = await annasGiftList();
   const before = await giftListRows();
   const anna = (endpointPath: string, body: unknown, headers?: Record<string, string>) => call(endpointPath, { method: "POST", token: shop.tokens.anna, body, headers });
   const blank = expectError(await anna("/api/setListaRegalo", { values: { ...listValues(null), title: " " } }), 400, "invalid-input");

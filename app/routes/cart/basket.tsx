@@ -73,6 +73,16 @@ function ShareLink({ url }: { url: string }) {
   const hydrated = useHydrated();
   const { showToast } = useToast();
   const [copied, setCopied] = useState(false);
+  // Without clipboard access the link is selected instead, for the person to copy by hand.
+  const copyLink = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+      showToast({ kind: "success", message: t("basket.linkCopied") });
+    } catch {
+      document.querySelector<HTMLInputElement>("#basket-link")?.select();
+    }
+  };
   return (
     <section aria-labelledby="basket-saved-title" className="mb-8 rounded-2xl border-2 border-brand-200 bg-brand-50 p-5">
       <h2 id="basket-saved-title" className="text-lg font-bold">
@@ -94,15 +104,7 @@ function ShareLink({ url }: { url: string }) {
           <button
             type="button"
             className="btn-primary"
-            onClick={async () => {
-              try {
-                await navigator.clipboard.writeText(url);
-                setCopied(true);
-                showToast({ kind: "success", message: t("basket.linkCopied") });
-              } catch {
-                document.querySelector<HTMLInputElement>("#basket-link")?.select();
-              }
-            }}
+            onClick={() => void copyLink()}
           >
             {copied ? t("basket.linkCopied") : t("basket.copyLink")}
           </button>

@@ -24,7 +24,7 @@ import { getCheckoutSummary, isGiftListCart } from "#server/checkout/checkout.se
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { ShopServices } from "#server/shop-services.ts";
-import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
+import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/checkout";
@@ -241,7 +241,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       ...changes,
     };
     const query = new URLSearchParams(Object.entries(choices).filter((entry): entry is [string, string] => Boolean(entry[1])));
-    fetcher.load(`${checkoutPath}?${query}`);
+    // The new summary arrives through fetcher.data; the promise only says when.
+    void fetcher.load(`${checkoutPath}?${query}`);
   };
 
   const chooseSavedAddress = (id: string) => {

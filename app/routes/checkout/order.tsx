@@ -79,6 +79,7 @@ function useRefreshWhileCardPending(pending: boolean) {
     if (!pending || done.current >= refreshTimes) return;
     const timer = window.setTimeout(() => {
       done.current += 1;
+      // The fresh order arrives through the loader data; the promise only says when.
       void revalidator.revalidate();
     }, refreshEveryMs);
     return () => window.clearTimeout(timer);

@@ -9,7 +9,7 @@ import { TextField } from "#app/ui/form-field.tsx";
 import type { ContributionState } from "#app/ui/gift-list-group.tsx";
 import { PublicGiftListItemCard } from "#app/ui/gift-list-public-item.tsx";
 import { GiftIcon, StoreIcon, TruckIcon } from "#app/ui/icons.tsx";
-import { echoFields, formFields } from "#server/accounts/form-values.ts";
+import { echoFields, formFields, formText } from "#server/accounts/form-values.ts";
 import { getSessionUser } from "#server/http/guards.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { handleGiftListCartAdd } from "./gift-list-cart-action.server";
@@ -66,6 +66,9 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
 
+/** The gift note form's refusal, also the answer to an unknown intent. */
+type NoteRefusal = { errors: Partial<Record<string, string>>; values: Record<string, string> };
+
 export async function action({ request, params, url, context }: Route.ActionArgs) {
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
@@ -76,7 +79,7 @@ export async function action({ request, params, url, context }: Route.ActionArgs
     const cartId = readCartRequest(request, services).cartId;
     const result = await setCartGiftNote(services.db, { cartId, input: formFields(form) });
     if (result.ok) return redirect(`${localizedHref(`/lista-nascita/${params.codice}`, locale)}?nota=1#gift-note`, { status: 303 });
-    return data({ errors: result.errors, values: echoFields(form, ["giverName", "giftMessage"]) }, { status: 400 });
+    return data<NoteRefusal>({ errors: result.errors, values: echoFields(form, ["giverName", "giftMessage"]) }, { status: 400 });
   }
   if (intent === "contribute") {
     const user = await getSessionUser(context, request);
@@ -90,9 +93,9 @@ export async function action({ request, params, url, context }: Route.ActionArgs
       "errors" in result
         ? { errors: result.errors, leftCents: result.leftCents, minCents: result.minCents }
         : { errors: { form: `giftLists.errors.${result.error}` }, leftCents: result.leftCents ?? 0, minCents: result.minCents ?? 0 };
-    return data({ intent: "contribute" as const, itemId: String(form.get("itemId") ?? ""), ...refusal, values: echoFields(form, contributionFields) }, { status: 400 });
+    return data({ intent: "contribute" as const, itemId: formText(form, "itemId"), ...refusal, values: echoFields(form, contributionFields) }, { status: 400 });
   }
-  return data({ errors: { form: "giftLists.errors.invalid" }, values: {} }, { status: 400 });
+  return data<NoteRefusal>({ errors: { form: "giftLists.errors.invalid" }, values: {} }, { status: 400 });
 }
 
 export default function GiftListPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -110,11 +113,11 @@ export default function GiftListPage({ loaderData, actionData }: Route.Component
   const { limits } = loaderData;
   // The note form's answer (the "give this" buttons are fetchers: their answers become toasts).
   const noteState =
-    actionData && "values" in actionData && !("intent" in actionData) ? (actionData as { errors: Partial<Record<string, string>>; values: Record<string, string> }) : undefined;
+    actionData && "values" in actionData && !("intent" in actionData) ? actionData : undefined;
   const contributionState =
     actionData && "intent" in actionData && actionData.intent === "contribute" ? (actionData as unknown as ContributionState & { itemId: string }) : undefined;
   const errors = noteState?.errors;
-  const error = (field: string) => (errors?.[field] ? t(errors[field]!) : undefined);
+  const error = (field: string) => (errors?.[field] ? t(errors[field]) : undefined);
   return (
     <>
       <div className="bg-linear-to-br from-brand-50 to-coral-50">

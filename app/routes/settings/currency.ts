@@ -66,7 +66,7 @@ function backPath(request: Request, redirectTo: unknown): string {
       const url = new URL(referer);
       if (url.origin === new URL(request.url).origin) return sameSitePath(`${url.pathname}${url.search}`) ?? "/";
     } catch {
-      // not a URL: ignore it
+      // A Referer that is not a URL: the shop's home page below.
     }
   }
   return "/";
