@@ -9,7 +9,7 @@ import type { Locale } from "./locale";
 export function createI18next(locale: Locale, messages: Record<string, unknown>, plugins: readonly Module[] = []): i18n {
   const instance = i18next.createInstance();
   for (const plugin of plugins) instance.use(plugin);
-  const resources: Resource = { [locale]: { translation: messages as Resource[string]["translation"] } };
+  const resources: Resource = { [locale]: { translation: messages } };
   void instance.init({
     lng: locale,
     fallbackLng: false,

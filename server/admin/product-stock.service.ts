@@ -182,7 +182,8 @@ export async function updateVariant(db: Db, args: { productId: number; input: Va
       if (!before) return null;
       if (await variantSkuTaken(tx, input.sku, before.id)) return { ok: false, errors: { sku: "admin.errors.skuTaken" } } as const;
       const next = { sku: input.sku, isPreorder: input.isPreorder, preorderDays: input.isPreorder ? input.preorderDays : null };
-      await tx.update(productVariants).set(next).where(eq(productVariants.id, before.id));
+      // Spelt out: the catalogue writes a variant's SKU and pre-order, never its stock (the stock ledger's).
+      await tx.update(productVariants).set({ sku: next.sku, isPreorder: next.isPreorder, preorderDays: next.preorderDays }).where(eq(productVariants.id, before.id));
       await recordAudit(tx, {
         actorUserId,
         action: "product.variant.update",
