@@ -32,7 +32,8 @@ const insertInto = (table) => `CallExpression[callee.property.name='insert'][arg
  * `.update(productVariants).set(...)` that writes `stock`, or whose values cannot be read here (a variable, a
  * spread). A variant's other columns (SKU, pre-order) belong to the catalogue's admin, not to the stock ledger.
  */
-const variantUpdate = "CallExpression[callee.property.name='set'][callee.object.callee.property.name='update'][callee.object.arguments.0.name='productVariants']";
+const variantUpdate =
+  "CallExpression[callee.property.name='set'][callee.object.callee.property.name='update'][callee.object.arguments.0.name='productVariants']";
 /** The same writes spelt as raw SQL inside a template or a string. */
 const rawSql = (pattern) => [`TemplateElement[value.raw=/${pattern}/i]`, `Literal[value=/${pattern}/i]`];
 
@@ -106,7 +107,12 @@ export default defineConfig([
       // React Router's way to end a loader or action early: throw redirect(...) (a Response) or data(...).
       "@typescript-eslint/only-throw-error": [
         "error",
-        { allow: [{ from: "lib", name: "Response" }, { from: "package", package: "react-router", name: "DataWithResponseInit" }] },
+        {
+          allow: [
+            { from: "lib", name: "Response" },
+            { from: "package", package: "react-router", name: "DataWithResponseInit" },
+          ],
+        },
       ],
       // `const { secret: _secret, ...rest } = row` is how a field is left out; `_x` keeps a parameter a signature needs.
       "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true, argsIgnorePattern: "^_" }],
@@ -143,6 +149,11 @@ export default defineConfig([
   // Later zones replace the rules of earlier ones for their files, so each lists all that applies to it.
   ...zone({ files: ["**/*.{ts,tsx}"], importPatterns: [], writersInside: writers.filter(({ file }) => !file.startsWith("server/")) }),
   ...zone({ files: ["server/**"], importPatterns: [appImport] }),
-  ...zone({ files: ["server/**"], ignores: ["server/http/**"], importPatterns: [appImport, reactRouterImport], writersInside: writers.filter(({ file }) => file.startsWith("server/")) }),
+  ...zone({
+    files: ["server/**"],
+    ignores: ["server/http/**"],
+    importPatterns: [appImport, reactRouterImport],
+    writersInside: writers.filter(({ file }) => file.startsWith("server/")),
+  }),
   ...zone({ files: ["common/**"], importPatterns: [appImport, serverImport, reactRouterImport] }),
 ]);

@@ -35,10 +35,11 @@ export default defineConfig({
     testTimeout: 15_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: "pglite", include: testFiles, exclude: [...configDefaults.exclude, ...(sweepsOnPostgres ? securitySweeps : [])], globalSetup } },
-      ...(process.env.TEST_DATABASE_URL
-        ? [{ extends: true, test: { name: "postgres", include: databaseTestFiles, globalSetup } }]
-        : []),
+      {
+        extends: true,
+        test: { name: "pglite", include: testFiles, exclude: [...configDefaults.exclude, ...(sweepsOnPostgres ? securitySweeps : [])], globalSetup },
+      },
+      ...(process.env.TEST_DATABASE_URL ? [{ extends: true, test: { name: "postgres", include: databaseTestFiles, globalSetup } }] : []),
     ],
   },
 });

@@ -15,85 +15,89 @@ export default [
   route("api/openapi.json", "routes/api/openapi-json.ts"),
   route("api/*", "routes/api/endpoint.ts", { id: "api" }),
   // Every page below one error boundary, under the root: a failed post still gets the root's data (shell, messages)
-  layout("routes/pages/page-errors.tsx", { id: "page-errors" }, prefix("en?", [
-    index("routes/pages/home.tsx"),
-    route("about", "routes/pages/about.tsx"),
-    route("contact", "routes/pages/contact.tsx"),
-    route("centroassistenza", "routes/pages/help-centre.tsx"),
-    route("privacy", "routes/pages/privacy.tsx"),
-    route("cookie-policy", "routes/pages/cookie-policy.tsx"),
+  layout(
+    "routes/pages/page-errors.tsx",
+    { id: "page-errors" },
+    prefix("en?", [
+      index("routes/pages/home.tsx"),
+      route("about", "routes/pages/about.tsx"),
+      route("contact", "routes/pages/contact.tsx"),
+      route("centroassistenza", "routes/pages/help-centre.tsx"),
+      route("privacy", "routes/pages/privacy.tsx"),
+      route("cookie-policy", "routes/pages/cookie-policy.tsx"),
 
-    // the shop's own newsletter list: sign-up, the mail's confirmation and unsubscribe links
-    route("newsletter", "routes/newsletter/sign-up.tsx", { id: "newsletter" }),
-    route("newsletter/conferma", "routes/newsletter/confirm.tsx", { id: "newsletter-confirm" }),
-    route("newsletter/cancellazione", "routes/newsletter/unsubscribe.tsx", { id: "newsletter-unsubscribe" }),
-    route("api/docs", "routes/api/docs.tsx", { id: "api-docs" }),
+      // the shop's own newsletter list: sign-up, the mail's confirmation and unsubscribe links
+      route("newsletter", "routes/newsletter/sign-up.tsx", { id: "newsletter" }),
+      route("newsletter/conferma", "routes/newsletter/confirm.tsx", { id: "newsletter-confirm" }),
+      route("newsletter/cancellazione", "routes/newsletter/unsubscribe.tsx", { id: "newsletter-unsubscribe" }),
+      route("api/docs", "routes/api/docs.tsx", { id: "api-docs" }),
 
-    // catalogue
-    route("shop", "routes/shop/listing.tsx", { id: "shop" }),
-    route("shop-grid-standard", "routes/shop/listing.tsx", { id: "shop-grid-standard" }),
-    route("categoria/:category", "routes/shop/listing.tsx", { id: "category" }),
-    route("sottocategoria/:subcategory", "routes/shop/listing.tsx", { id: "subcategory" }),
-    route("marchi", "routes/shop/listing.tsx", { id: "brands" }),
-    route("marchi/:brand", "routes/shop/listing.tsx", { id: "brand" }),
-    route("search/suggest", "routes/shop/search-suggest.ts", { id: "search-suggest" }),
-    route("product/:id", "routes/shop/product.tsx", { id: "product" }),
-    route("product/:id/quick-view", "routes/shop/product-quick-view.ts", { id: "product-quick-view" }),
+      // catalogue
+      route("shop", "routes/shop/listing.tsx", { id: "shop" }),
+      route("shop-grid-standard", "routes/shop/listing.tsx", { id: "shop-grid-standard" }),
+      route("categoria/:category", "routes/shop/listing.tsx", { id: "category" }),
+      route("sottocategoria/:subcategory", "routes/shop/listing.tsx", { id: "subcategory" }),
+      route("marchi", "routes/shop/listing.tsx", { id: "brands" }),
+      route("marchi/:brand", "routes/shop/listing.tsx", { id: "brand" }),
+      route("search/suggest", "routes/shop/search-suggest.ts", { id: "search-suggest" }),
+      route("product/:id", "routes/shop/product.tsx", { id: "product" }),
+      route("product/:id/quick-view", "routes/shop/product-quick-view.ts", { id: "product-quick-view" }),
 
-    // cart, wishlist, compare
-    route("cart", "routes/cart/cart.tsx", { id: "cart" }),
-    route("basket/:id", "routes/cart/basket.tsx", { id: "basket" }),
-    route("wishlist", "routes/saved/wishlist.tsx", { id: "wishlist" }),
-    route("compare", "routes/saved/compare.tsx", { id: "compare" }),
+      // cart, wishlist, compare
+      route("cart", "routes/cart/cart.tsx", { id: "cart" }),
+      route("basket/:id", "routes/cart/basket.tsx", { id: "basket" }),
+      route("wishlist", "routes/saved/wishlist.tsx", { id: "wishlist" }),
+      route("compare", "routes/saved/compare.tsx", { id: "compare" }),
 
-    // checkout
-    route("checkout", "routes/checkout/checkout.tsx", { id: "checkout" }),
-    route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
-    route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
-    route("pagamento-di-prova/:ref", "routes/checkout/test-payment.tsx", { id: "test-payment" }),
+      // checkout
+      route("checkout", "routes/checkout/checkout.tsx", { id: "checkout" }),
+      route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
+      route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
+      route("pagamento-di-prova/:ref", "routes/checkout/test-payment.tsx", { id: "test-payment" }),
 
-    // accounts
-    route("login-register", "routes/account/login-register.tsx", { id: "login-register" }),
-    route("forgot-password", "routes/account/forgot-password.tsx", { id: "forgot-password" }),
-    route("reset-password", "routes/account/reset-password.tsx", { id: "reset-password" }),
-    route("verify-email", "routes/account/verify-email.tsx", { id: "verify-email" }),
-    route("logout", "routes/account/logout.ts", { id: "logout" }),
-    route("my-account", "routes/account/my-account.tsx", { id: "my-account" }),
-    route("my-account/data", "routes/account/account-data.ts", { id: "my-account-data" }),
-    route("shopping", "routes/account/shopping.tsx", { id: "shopping" }),
+      // accounts
+      route("login-register", "routes/account/login-register.tsx", { id: "login-register" }),
+      route("forgot-password", "routes/account/forgot-password.tsx", { id: "forgot-password" }),
+      route("reset-password", "routes/account/reset-password.tsx", { id: "reset-password" }),
+      route("verify-email", "routes/account/verify-email.tsx", { id: "verify-email" }),
+      route("logout", "routes/account/logout.ts", { id: "logout" }),
+      route("my-account", "routes/account/my-account.tsx", { id: "my-account" }),
+      route("my-account/data", "routes/account/account-data.ts", { id: "my-account-data" }),
+      route("shopping", "routes/account/shopping.tsx", { id: "shopping" }),
 
-    // gift lists
-    route("crea-lista-nascita", "routes/gift-lists/my-gift-lists.tsx", { id: "my-gift-lists" }),
-    route("lista-nascita", "routes/gift-lists/gift-list-search.tsx", { id: "gift-list-search" }),
-    route("lista-nascita/:codice", "routes/gift-lists/gift-list.tsx", { id: "gift-list" }),
+      // gift lists
+      route("crea-lista-nascita", "routes/gift-lists/my-gift-lists.tsx", { id: "my-gift-lists" }),
+      route("lista-nascita", "routes/gift-lists/gift-list-search.tsx", { id: "gift-list-search" }),
+      route("lista-nascita/:codice", "routes/gift-lists/gift-list.tsx", { id: "gift-list" }),
 
-    // back office: every page checks requireAdmin itself; the layout only frames them
-    // the packing slip prints on its own, outside the back-office frame
-    route("admin/ordini/:orderId/bolla", "routes/admin/packing-slip.ts", { id: "admin-packing-slip" }),
-    layout("routes/admin/layout.tsx", { id: "admin-layout" }, [
-      route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
-      route("admin/prodotti", "routes/admin/products.tsx", { id: "admin-products" }),
-      route("admin/prodotti/nuovo", "routes/admin/product-edit.tsx", { id: "admin-product-new" }),
-      route("admin/prodotti/esporta.csv", "routes/admin/products-export.ts", { id: "admin-products-export" }),
-      route("admin/prodotti/:id", "routes/admin/product-edit.tsx", { id: "admin-product-edit" }),
-      route("admin/importa", "routes/admin/import.tsx", { id: "admin-import" }),
-      route("admin/importa/:jobId", "routes/admin/import.tsx", { id: "admin-import-job" }),
-      route("admin/registro", "routes/admin/audit.tsx", { id: "admin-audit" }),
-      route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
-      route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
-      route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
-      route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
-      route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
-      route("admin/newsletter", "routes/admin/newsletter.tsx", { id: "admin-newsletter" }),
-      route("admin/newsletter/iscritti.csv", "routes/admin/newsletter-export.ts", { id: "admin-newsletter-export" }),
-      route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),
-      route("admin/liste-regalo", "routes/admin/gift-lists.tsx", { id: "admin-gift-lists" }),
-      route("admin/liste-regalo/:giftListId", "routes/admin/gift-list.tsx", { id: "admin-gift-list" }),
-      route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
-      route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
-      route("admin/*", "routes/admin/not-found.tsx", { id: "admin-not-found" }),
+      // back office: every page checks requireAdmin itself; the layout only frames them
+      // the packing slip prints on its own, outside the back-office frame
+      route("admin/ordini/:orderId/bolla", "routes/admin/packing-slip.ts", { id: "admin-packing-slip" }),
+      layout("routes/admin/layout.tsx", { id: "admin-layout" }, [
+        route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
+        route("admin/prodotti", "routes/admin/products.tsx", { id: "admin-products" }),
+        route("admin/prodotti/nuovo", "routes/admin/product-edit.tsx", { id: "admin-product-new" }),
+        route("admin/prodotti/esporta.csv", "routes/admin/products-export.ts", { id: "admin-products-export" }),
+        route("admin/prodotti/:id", "routes/admin/product-edit.tsx", { id: "admin-product-edit" }),
+        route("admin/importa", "routes/admin/import.tsx", { id: "admin-import" }),
+        route("admin/importa/:jobId", "routes/admin/import.tsx", { id: "admin-import-job" }),
+        route("admin/registro", "routes/admin/audit.tsx", { id: "admin-audit" }),
+        route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
+        route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
+        route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
+        route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
+        route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
+        route("admin/newsletter", "routes/admin/newsletter.tsx", { id: "admin-newsletter" }),
+        route("admin/newsletter/iscritti.csv", "routes/admin/newsletter-export.ts", { id: "admin-newsletter-export" }),
+        route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),
+        route("admin/liste-regalo", "routes/admin/gift-lists.tsx", { id: "admin-gift-lists" }),
+        route("admin/liste-regalo/:giftListId", "routes/admin/gift-list.tsx", { id: "admin-gift-list" }),
+        route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
+        route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
+        route("admin/*", "routes/admin/not-found.tsx", { id: "admin-not-found" }),
+      ]),
+
+      route("*", "routes/pages/not-found.tsx"),
     ]),
-
-    route("*", "routes/pages/not-found.tsx"),
-  ])),
+  ),
 ] satisfies RouteConfig;

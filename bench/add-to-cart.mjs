@@ -19,7 +19,10 @@ try {
   const headers = { "content-type": "application/x-www-form-urlencoded", origin: shop.baseUrl };
   const first = await fetch(`${shop.baseUrl}/cart.data`, { method: "POST", headers, body: add });
   const answer = Buffer.from(await first.arrayBuffer());
-  const cartCookie = first.headers.getSetCookie().find((cookie) => cookie.startsWith("cart="))?.split(";")[0];
+  const cartCookie = first.headers
+    .getSetCookie()
+    .find((cookie) => cookie.startsWith("cart="))
+    ?.split(";")[0];
   if (first.status !== 200 || !cartCookie) throw new Error(`add to cart answered ${first.status}: ${answer.toString().slice(0, 200)}`);
   // A second unit, so the line survives the "remove one" requests of the busy-cart case.
   const second = await fetch(`${shop.baseUrl}/cart.data`, { method: "POST", headers: { ...headers, cookie: cartCookie }, body: add });
@@ -42,7 +45,11 @@ try {
   const rows = [];
   try {
     for (const testCase of cases) {
-      const { shop: shopRun, bare: bareRun, ratio } = await compareWithBare({
+      const {
+        shop: shopRun,
+        bare: bareRun,
+        ratio,
+      } = await compareWithBare({
         shopUrl: `${shop.baseUrl}/cart.data`,
         bareUrl: bare.url,
         connections,
@@ -89,4 +96,3 @@ async function findAddableVariant(baseUrl) {
   }
   throw new Error("no variant with 60 in stock");
 }
-

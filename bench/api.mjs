@@ -29,7 +29,11 @@ try {
     if (first.status !== 200) throw new Error(`${testCase.name} answered ${first.status}: ${body.toString().slice(0, 200)}`);
     const bare = await startBareServer(body, first.headers.get("content-type") ?? "application/json");
     try {
-      const { shop: shopRun, bare: bareRun, ratio } = await compareWithBare({
+      const {
+        shop: shopRun,
+        bare: bareRun,
+        ratio,
+      } = await compareWithBare({
         shopUrl: url,
         bareUrl: bare.url,
         connections,

@@ -25,7 +25,10 @@ const row = (name, figures) => ({
   "p50 ms": figures.p50Ms,
   "p99 ms": figures.p99Ms,
   "vs add to cart": Math.round((figures.perSecond / result.addToCart.perSecond) * 100) / 100,
-  refused: Object.entries(figures.refused).map(([code, n]) => `${code}: ${n}`).join(", ") || "-",
+  refused:
+    Object.entries(figures.refused)
+      .map(([code, n]) => `${code}: ${n}`)
+      .join(", ") || "-",
 });
 const rows = [
   row("add to cart (baseline)", result.addToCart),

@@ -5,7 +5,15 @@
 // run is kept. Prints a table and writes bench/results/lighthouse.json (with the main opportunities, to
 // see why a score is low).
 import * as chromeLauncher from "chrome-launcher";
-import { failingAudits, judgeRun, lighthouseBudgets, lighthousePages, metricsOf, raiseCpuPriority, runLighthouseMedian } from "./lib/lighthouse-pages.mjs";
+import {
+  failingAudits,
+  judgeRun,
+  lighthouseBudgets,
+  lighthousePages,
+  metricsOf,
+  raiseCpuPriority,
+  runLighthouseMedian,
+} from "./lib/lighthouse-pages.mjs";
 import { writeResult } from "./lib/results.mjs";
 import { chromiumFlags, chromiumPath, startShopForBench } from "./lib/shop-server.mjs";
 
@@ -39,7 +47,9 @@ try {
       metrics: Object.fromEntries(metricIds.map((id) => [id, lhr.audits[id]?.numericValue])),
       // What Lighthouse says would help, largest estimated saving first.
       opportunities: Object.values(lhr.audits)
-        .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.details && ["opportunity", "table", "list"].includes(audit.details.type))
+        .filter(
+          (audit) => audit.score !== null && audit.score < 0.9 && audit.details && ["opportunity", "table", "list"].includes(audit.details.type),
+        )
         .map((audit) => ({ id: audit.id, title: audit.title, displayValue: audit.displayValue ?? "", score: audit.score }))
         .slice(0, 12),
       failures: Object.fromEntries(["accessibility", "best-practices", "seo"].map((category) => [category, failingAudits(lhr, category)])),
@@ -48,7 +58,8 @@ try {
   console.table(rows);
   for (const [name, detail] of Object.entries(details)) {
     for (const verdict of detail.verdicts) if (verdict.note) console.log(`${name} ${verdict.category}: ${verdict.note}`);
-    if (detail.opportunities.length) console.log(`${name}: to look at:`, detail.opportunities.map((audit) => `${audit.id} ${audit.displayValue}`.trim()).join("; "));
+    if (detail.opportunities.length)
+      console.log(`${name}: to look at:`, detail.opportunities.map((audit) => `${audit.id} ${audit.displayValue}`.trim()).join("; "));
   }
   if (!raisedPriority) console.log("measured at normal CPU priority (raising it needs root): other jobs on the machine lower performance scores");
   const summary = rows.map((row) => ({

@@ -200,27 +200,31 @@ try {
       figure: `RSS ${memory.idleRssMb} MB idle, ${memory.peakRssMbDuringLoad} MB peak; ${Math.round(load.requests.average)} req/s, ${load.errors + load.non2xx} errors`,
     });
   }
-  const file = writeResult("scale", {
-    catalogue: {
-      products: catalogue.productCount,
-      orders: catalogue.orderCount,
-      reused: catalogue.reused,
-      generationSeconds,
-      timingsMs: catalogue.timings,
+  const file = writeResult(
+    "scale",
+    {
+      catalogue: {
+        products: catalogue.productCount,
+        orders: catalogue.orderCount,
+        reused: catalogue.reused,
+        generationSeconds,
+        timingsMs: catalogue.timings,
+      },
+      requestsPerCase,
+      targetP95Ms,
+      rows,
+      memory,
+      load: load && {
+        connections: loadConnections,
+        seconds: loadSeconds,
+        requestsPerSecond: Math.round(load.requests.average),
+        p99Ms: load.latency.p99,
+        errors: load.errors,
+        non2xx: load.non2xx,
+      },
     },
-    requestsPerCase,
-    targetP95Ms,
-    rows,
-    memory,
-    load: load && {
-      connections: loadConnections,
-      seconds: loadSeconds,
-      requestsPerSecond: Math.round(load.requests.average),
-      p99Ms: load.latency.p99,
-      errors: load.errors,
-      non2xx: load.non2xx,
-    },
-  }, summary);
+    summary,
+  );
   console.log(
     `load average ${os
       .loadavg()

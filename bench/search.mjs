@@ -28,7 +28,20 @@ const { parseListingQuery } = await import("#server/catalog/listing.ts");
 const { sql } = await import("drizzle-orm");
 
 const { productNouns: nouns, productAdjectives: adjectives } = await import("./lib/catalogue-words.ts");
-const brandNames = ["Chicco", "Cam", "Peg Perego", "Foppapedretti", "Inglesina", "Cybex", "Stokke", "Joie", "BabyBjörn", "Nuvita", "Brevi", "Italbaby"];
+const brandNames = [
+  "Chicco",
+  "Cam",
+  "Peg Perego",
+  "Foppapedretti",
+  "Inglesina",
+  "Cybex",
+  "Stokke",
+  "Joie",
+  "BabyBjörn",
+  "Nuvita",
+  "Brevi",
+  "Italbaby",
+];
 const colours = ["white", "black", "brown", "blue"];
 const sizes = ["S", "M", "L", "XL", "0-6 mesi", "6-18 mesi"];
 
@@ -53,7 +66,14 @@ async function generateCatalogue(db) {
   const pick = (list) => list[Math.floor(random() * list.length)];
   const categoryRows = await db
     .insert(schema.categories)
-    .values(["A-spasso", "Bagnetto", "arredamento", "sicurezza", "pappa", "offerte"].map((slug, position) => ({ slug, nameIt: slug, nameEn: slug, position })))
+    .values(
+      ["A-spasso", "Bagnetto", "arredamento", "sicurezza", "pappa", "offerte"].map((slug, position) => ({
+        slug,
+        nameIt: slug,
+        nameEn: slug,
+        position,
+      })),
+    )
     .returning();
   const brandRows = await db
     .insert(schema.brands)
@@ -126,7 +146,8 @@ const handle = process.env.BENCH_DATABASE_URL
   : wrapPglite(await PGlite.create({ extensions: pgliteExtensions }));
 const database = handle.kind === "pglite" ? "PGlite (in memory)" : "PostgreSQL";
 try {
-  if (handle.kind === "postgres") await handle.db.execute(sql`drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public`);
+  if (handle.kind === "postgres")
+    await handle.db.execute(sql`drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public`);
   await migrateDatabase(handle);
   let started = performance.now();
   await generateCatalogue(handle.db);

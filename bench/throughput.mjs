@@ -49,4 +49,3 @@ try {
 } finally {
   await shop.stop();
 }
-

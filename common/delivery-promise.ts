@@ -8,7 +8,11 @@ import { addDays, formatShopDay } from "./shop-calendar";
 export type EstimatedDays = { method: "standard" | "local_delivery" | "collection"; from: string; to: string };
 
 /** `today` turns a collection into "from today/tomorrow"; without it (an e-mail read later) the day is named. */
-export function describeDeliveryEstimate(estimate: EstimatedDays, locale: Locale, today: string | null): { key: string; values: Record<string, string> } {
+export function describeDeliveryEstimate(
+  estimate: EstimatedDays,
+  locale: Locale,
+  today: string | null,
+): { key: string; values: Record<string, string> } {
   const from = formatShopDay(estimate.from, locale);
   if (estimate.method === "collection") {
     if (today && estimate.from === today) return { key: "delivery.collectionToday", values: {} };

@@ -25,7 +25,11 @@ test("prices read as before: Italian '1234,50 €' and '12.345,67 €', English 
 });
 
 test("every amount in every language and display currency is written exactly as Intl writes it", () => {
-  const amounts = fc.oneof(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: -(10 ** 15), max: 10 ** 15 }), fc.constantFrom(0, -0, 1, 99, 100, 99_999, 100_000, 999_999_99, 1.5, -2.5, 0.4));
+  const amounts = fc.oneof(
+    fc.integer({ min: -1_000_000, max: 1_000_000 }),
+    fc.integer({ min: -(10 ** 15), max: 10 ** 15 }),
+    fc.constantFrom(0, -0, 1, 99, 100, 99_999, 100_000, 999_999_99, 1.5, -2.5, 0.4),
+  );
   fc.assert(
     fc.property(amounts, fc.constantFrom(...locales), fc.constantFrom(...displayCurrencies), (minorUnits, locale, currency) => {
       expect(formatMoney(minorUnits, locale, currency)).toBe(intlMoney(minorUnits, locale, currency));

@@ -39,7 +39,9 @@ test("the staff read every note the shop writes in words, never as a code", () =
   expect(staffHistoryNoteText(en, "cancelled-by-shop")).toBe("Cancelled by the shop.");
   expect(staffHistoryNoteText(it, "group-gift-funded:1004-1007")).toBe("Regalo di gruppo completato: ordini collegati n. 1004, 1007.");
   expect(staffHistoryNoteText(en, "group-gift-funded:1009")).toBe("Group gift completed: linked order no. 1009.");
-  expect(staffHistoryNoteText(it, "group-gift-out-of-stock")).toBe("Regalo di gruppo completato senza articolo in magazzino: da ordinare al fornitore prima di spedire.");
+  expect(staffHistoryNoteText(it, "group-gift-out-of-stock")).toBe(
+    "Regalo di gruppo completato senza articolo in magazzino: da ordinare al fornitore prima di spedire.",
+  );
   expect(staffHistoryNoteText(it, null)).toBeNull();
 });
 
@@ -61,7 +63,9 @@ test("a card payment for another amount reads as a warning for the staff and is 
   expect(plain(staffHistoryNoteText(it, note))).toBe(
     "Pagamento Carta di credito o di debito di 55,70 € diverso dal totale dell'ordine: non registrato come pagato (sessione cs_test_a1b2). Controlla il pagamento e rimborsa o contatta il cliente.",
   );
-  expect(staffHistoryNoteText(en, paymentMismatchNote({ provider: "stripe", amountCents: 5570, currency: "usd", ref: "cs_test_a1b2" }), "en")).toContain("5570 USD differs from the order total");
+  expect(
+    staffHistoryNoteText(en, paymentMismatchNote({ provider: "stripe", amountCents: 5570, currency: "usd", ref: "cs_test_a1b2" }), "en"),
+  ).toContain("5570 USD differs from the order total");
   expect(customerHistoryNoteText(it, note)).toBeNull();
   expect(isStaffOnlyHistoryNote(note)).toBe(true);
   expect(isStaffOnlyHistoryNote("paid:stripe")).toBe(false);

@@ -62,7 +62,15 @@ export function readHistoryNote(note: string | null | undefined): HistoryNote | 
   const mismatch = /^payment-mismatch:([a-z_]+):(-?\d+):([a-z]*):(\S+)$/.exec(note);
   if (mismatch) {
     const method = methodOf(mismatch[1]!);
-    if (method) return { code: "payment-mismatch", method, isTestPayment: mismatch[1] === "test", amountCents: Number(mismatch[2]), currency: mismatch[3]!, ref: mismatch[4]! };
+    if (method)
+      return {
+        code: "payment-mismatch",
+        method,
+        isTestPayment: mismatch[1] === "test",
+        amountCents: Number(mismatch[2]),
+        currency: mismatch[3]!,
+        ref: mismatch[4]!,
+      };
   }
   const refund = /^refund:([a-z_]+)(?::(\S+))?$/.exec(note);
   if (refund && paymentMethodKeys.has(refund[1]!)) return { code: "refund", method: refund[1] as PaymentMethodKey, ref: refund[2] ?? null };

@@ -58,9 +58,7 @@ test("the cookie carries ids and the time of the change, and reads back the same
 
   expect(value).toBe("w=24.25&c=31&t=1767225600000");
   expect(parseSavedItemsCookie(value)).toEqual(stamped);
-  expect(savedItemsCookieString(stamped, true)).toBe(
-    "saved_items=w=24.25&c=31&t=1767225600000; Path=/; Max-Age=31536000; SameSite=Lax; Secure",
-  );
+  expect(savedItemsCookieString(stamped, true)).toBe("saved_items=w=24.25&c=31&t=1767225600000; Path=/; Max-Age=31536000; SameSite=Lax; Secure");
 });
 
 test("a tampered or broken cookie gives what can be read of it, never an error", () => {

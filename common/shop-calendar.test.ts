@@ -46,7 +46,20 @@ test("the time of day and the weekday are Italy's", () => {
 
 test("Italy's national holidays, Easter Monday included", () => {
   expect([2025, 2026, 2027, 2038].map(easterSundayOf)).toEqual(["2025-04-20", "2026-04-05", "2027-03-28", "2038-04-25"]);
-  for (const day of ["2027-01-01", "2027-01-06", "2027-03-29", "2027-04-25", "2027-05-01", "2027-06-02", "2027-08-15", "2027-10-04", "2027-11-01", "2027-12-08", "2027-12-25", "2027-12-26"]) {
+  for (const day of [
+    "2027-01-01",
+    "2027-01-06",
+    "2027-03-29",
+    "2027-04-25",
+    "2027-05-01",
+    "2027-06-02",
+    "2027-08-15",
+    "2027-10-04",
+    "2027-11-01",
+    "2027-12-08",
+    "2027-12-25",
+    "2027-12-26",
+  ]) {
     expect(isItalianPublicHoliday(day), day).toBe(true);
   }
   expect(isItalianPublicHoliday("2027-03-30")).toBe(false);

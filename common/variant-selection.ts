@@ -90,7 +90,10 @@ export function selectSize(selection: VariantSelection, variants: readonly Varia
 }
 
 /** How many units of the variant the cart already holds, over all its lines (0 when none). */
-export function getQuantityInCart(lines: readonly { variantId: number; quantity: number }[] | null | undefined, variantId: number | undefined): number {
+export function getQuantityInCart(
+  lines: readonly { variantId: number; quantity: number }[] | null | undefined,
+  variantId: number | undefined,
+): number {
   if (!lines || variantId === undefined) return 0;
   return lines.filter((line) => line.variantId === variantId).reduce((sum, line) => sum + line.quantity, 0);
 }

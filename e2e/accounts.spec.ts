@@ -84,7 +84,10 @@ const texts = {
 const uniqueEmail = (tag: string) => `${tag}-${crypto.randomBytes(4).toString("hex")}@example.com`;
 
 async function logOut(page: Page, locale: Locale, name: string) {
-  await page.locator("summary").filter({ hasText: `${texts[locale].myAccount} (${name})` }).click();
+  await page
+    .locator("summary")
+    .filter({ hasText: `${texts[locale].myAccount} (${name})` })
+    .click();
   await page.getByRole("button", { name: texts[locale].logout, exact: true }).click();
   // The home page (with its product pictures) comes first: give it time on a busy machine.
   await expect(page.locator("[data-toast-kind]").filter({ hasText: texts[locale].loggedOut })).toBeVisible({ timeout: 20_000 });
@@ -202,19 +205,23 @@ test("the 6th wrong password within a minute is refused with a clear message", {
   await expect(page).toHaveURL(/\/login-register/);
 });
 
-test("forgot password answers the same for any address; a bad reset link says so", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
-  await open(page, "/en/forgot-password");
-  await page.getByRole("textbox", { name: "E-mail", exact: true }).fill(uniqueEmail("nobody"));
-  await page.getByRole("button", { name: "Send the link" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Check your inbox" })).toBeVisible();
-  await expectNoAxeViolations(page);
-  await open(page, "/reset-password?token=not-a-real-token");
-  await page.locator("input[name=password]").fill("Pappa-Pronta-2031");
-  await page.locator("input[name=passwordConfirm]").fill("Pappa-Pronta-2031");
-  await page.getByRole("button", { name: "Salva la nuova password" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "non è valido o è scaduto" })).toBeVisible();
-  await expectNoAxeViolations(page);
-});
+test(
+  "forgot password answers the same for any address; a bad reset link says so",
+  { tag: "@server-rule" },
+  async ({ page, expectNoAxeViolations }) => {
+    await open(page, "/en/forgot-password");
+    await page.getByRole("textbox", { name: "E-mail", exact: true }).fill(uniqueEmail("nobody"));
+    await page.getByRole("button", { name: "Send the link" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Check your inbox" })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await open(page, "/reset-password?token=not-a-real-token");
+    await page.locator("input[name=password]").fill("Pappa-Pronta-2031");
+    await page.locator("input[name=passwordConfirm]").fill("Pappa-Pronta-2031");
+    await page.getByRole("button", { name: "Salva la nuova password" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "non è valido o è scaduto" })).toBeVisible();
+    await expectNoAxeViolations(page);
+  },
+);
 
 test("a customer who opens /admin gets the restricted page (403)", { tag: "@server-rule" }, async ({ page }) => {
   const email = uniqueEmail("customer");
@@ -263,7 +270,10 @@ async function startShopWithPeers(): Promise<Peers> {
 /** Waits for the shop's mail to `to` whose subject matches, and returns the shop link in it. */
 async function linkFromMail(smtp: LocalSmtpServer, to: string, subject: RegExp): Promise<string> {
   await expect
-    .poll(() => smtp.received.some((mail) => mail.envelopeTo.includes(to) && subject.test(mail.headers.subject ?? "")), { timeout: 45_000, intervals: [500] })
+    .poll(() => smtp.received.some((mail) => mail.envelopeTo.includes(to) && subject.test(mail.headers.subject ?? "")), {
+      timeout: 45_000,
+      intervals: [500],
+    })
     .toBe(true);
   const mail = smtp.received.findLast((candidate) => candidate.envelopeTo.includes(to) && subject.test(candidate.headers.subject ?? ""))!;
   return /https?:\/\/\S+token=\S+/.exec(mail.text ?? "")![0];
@@ -339,7 +349,10 @@ test.describe("with mail and the external provider", { tag: "@desktop-only" }, (
     await page.locator("button[type=submit]").click();
     await expect(page).toHaveURL(`${peers.baseUrl}/en/shopping`);
     await expect(page.getByRole("heading", { level: 1, name: "My purchases" })).toBeVisible();
-    await page.locator("summary").filter({ hasText: `My account (${localOidcIdentity("giulia").name})` }).click();
+    await page
+      .locator("summary")
+      .filter({ hasText: `My account (${localOidcIdentity("giulia").name})` })
+      .click();
     await page.getByRole("link", { name: localOidcIdentity("giulia").name }).click();
     await expect(page.getByText(localOidcIdentity("giulia").email, { exact: true })).toBeVisible();
     await expect(page.getByText("E-mail confirmed")).toBeVisible();

@@ -18,10 +18,14 @@ export function hasBackOfficeAccount(): boolean {
  */
 export function createBackOfficeAccount(options: { dataDir: string; mediaDir: string; email: string; password: string }) {
   const root = path.resolve(import.meta.dirname, "..");
-  const made = spawnSync(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server/accounts/admin-cli.ts", options.email, "--password", options.password], {
-    cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: options.dataDir, MEDIA_DIR: options.mediaDir, LOG_LEVEL: "silent" },
-    encoding: "utf8",
-  });
+  const made = spawnSync(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "server/accounts/admin-cli.ts", options.email, "--password", options.password],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, DATA_DIR: options.dataDir, MEDIA_DIR: options.mediaDir, LOG_LEVEL: "silent" },
+      encoding: "utf8",
+    },
+  );
   if (made.status !== 0) throw new Error(`e2e: the back-office account ${options.email} could not be made: ${made.stderr}${made.stdout}`);
 }

@@ -69,7 +69,12 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
     smtp = await startLocalSmtpServer();
     shop = await startPeerShop({
       name: "card-payment",
-      env: () => ({ STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url, SMTP_URL: smtp.url }),
+      env: () => ({
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+        STRIPE_API_URL: stripe.url,
+        SMTP_URL: smtp.url,
+      }),
     });
     stripe.webhookUrl = `${shop.baseUrl}/api/payments/stripe/webhook`;
   });

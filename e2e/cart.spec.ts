@@ -204,48 +204,56 @@ test("without JavaScript a product is added, the page comes back with the toast,
   await context.close();
 });
 
-test("a forged cart cookie or another visitor's bare cart id is refused and a fresh cart starts", { tag: "@server-rule" }, async ({ page, browser }) => {
-  await add(page, variantIdOf(rainCover.id));
-  const [cookie] = (await page.context().cookies()).filter((candidate) => candidate.name === "cart");
-  expect(cookie?.httpOnly).toBe(true);
-  expect(cookie?.sameSite).toBe("Lax");
-  const [cartId, signature] = cookie!.value.split(".");
+test(
+  "a forged cart cookie or another visitor's bare cart id is refused and a fresh cart starts",
+  { tag: "@server-rule" },
+  async ({ page, browser }) => {
+    await add(page, variantIdOf(rainCover.id));
+    const [cookie] = (await page.context().cookies()).filter((candidate) => candidate.name === "cart");
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe("Lax");
+    const [cartId, signature] = cookie!.value.split(".");
 
-  for (const forged of [cartId!, `${cartId}.${"A".repeat(signature!.length)}`, `00000000-0000-4000-8000-000000000000.${signature}`]) {
-    const stranger = await newVisitor(browser);
-    await stranger.addCookies([{ name: "cart", value: forged, url: process.env.E2E_BASE_URL! }]);
-    const strangerPage = await stranger.newPage();
-    await strangerPage.goto("/cart");
-    await expect(strangerPage.getByText("Il tuo carrello è vuoto.")).toBeVisible();
-    await stranger.close();
-  }
-  await open(page, "/cart");
-  await expect(cartLine(page, rainCover.name)).toBeVisible();
-});
+    for (const forged of [cartId!, `${cartId}.${"A".repeat(signature!.length)}`, `00000000-0000-4000-8000-000000000000.${signature}`]) {
+      const stranger = await newVisitor(browser);
+      await stranger.addCookies([{ name: "cart", value: forged, url: process.env.E2E_BASE_URL! }]);
+      const strangerPage = await stranger.newPage();
+      await strangerPage.goto("/cart");
+      await expect(strangerPage.getByText("Il tuo carrello è vuoto.")).toBeVisible();
+      await stranger.close();
+    }
+    await open(page, "/cart");
+    await expect(cartLine(page, rainCover.name)).toBeVisible();
+  },
+);
 
-test("a cart shared as a link is copied into another visitor's cart with the stock rules", { tag: "@server-rule" }, async ({ page, browser, expectNoAxeViolations }) => {
-  await add(page, variantIdOf(rainCover.id), 2);
-  await add(page, variantIdOf(organizer.id), 3);
-  await open(page, "/cart");
-  await page.getByRole("button", { name: "Condividi il carrello" }).click();
-  await expect(page).toHaveURL(/\/basket\/[a-z2-7]{16}\?saved=1$/);
-  const link = page.getByLabel("Link del carrello");
-  const shareUrl = await link.inputValue();
-  expect(shareUrl).toMatch(/\/basket\/[a-z2-7]{16}$/);
-  await expectNoAxeViolations(page);
+test(
+  "a cart shared as a link is copied into another visitor's cart with the stock rules",
+  { tag: "@server-rule" },
+  async ({ page, browser, expectNoAxeViolations }) => {
+    await add(page, variantIdOf(rainCover.id), 2);
+    await add(page, variantIdOf(organizer.id), 3);
+    await open(page, "/cart");
+    await page.getByRole("button", { name: "Condividi il carrello" }).click();
+    await expect(page).toHaveURL(/\/basket\/[a-z2-7]{16}\?saved=1$/);
+    const link = page.getByLabel("Link del carrello");
+    const shareUrl = await link.inputValue();
+    expect(shareUrl).toMatch(/\/basket\/[a-z2-7]{16}$/);
+    await expectNoAxeViolations(page);
 
-  const friend = await newVisitor(browser);
-  const friendPage = await friend.newPage();
-  // The friend already holds one organizer: only two more fit in its stock of 3.
-  await add(friendPage, variantIdOf(organizer.id), 1);
-  await open(friendPage, new URL(shareUrl).pathname);
-  await expect(friendPage.getByRole("heading", { name: "Carrello condiviso" })).toBeVisible();
-  await expect(friendPage.getByRole("link", { name: rainCover.name })).toBeVisible();
-  await friendPage.getByRole("button", { name: "Aggiungi tutto al mio carrello" }).click();
-  await expect(friendPage.locator("main").getByRole("status")).toContainText("4 articoli aggiunti al carrello");
-  await expect(friendPage.getByText(`${organizer.name}: aggiunti 2 su 3`)).toBeVisible();
-  await open(friendPage, "/cart");
-  await expect(cartLine(friendPage, rainCover.name).getByTestId("line-quantity")).toContainText("2");
-  await expect(cartLine(friendPage, organizer.name).getByTestId("line-quantity")).toContainText("3");
-  await friend.close();
-});
+    const friend = await newVisitor(browser);
+    const friendPage = await friend.newPage();
+    // The friend already holds one organizer: only two more fit in its stock of 3.
+    await add(friendPage, variantIdOf(organizer.id), 1);
+    await open(friendPage, new URL(shareUrl).pathname);
+    await expect(friendPage.getByRole("heading", { name: "Carrello condiviso" })).toBeVisible();
+    await expect(friendPage.getByRole("link", { name: rainCover.name })).toBeVisible();
+    await friendPage.getByRole("button", { name: "Aggiungi tutto al mio carrello" }).click();
+    await expect(friendPage.locator("main").getByRole("status")).toContainText("4 articoli aggiunti al carrello");
+    await expect(friendPage.getByText(`${organizer.name}: aggiunti 2 su 3`)).toBeVisible();
+    await open(friendPage, "/cart");
+    await expect(cartLine(friendPage, rainCover.name).getByTestId("line-quantity")).toContainText("2");
+    await expect(cartLine(friendPage, organizer.name).getByTestId("line-quantity")).toContainText("3");
+    await friend.close();
+  },
+);

@@ -41,7 +41,9 @@ async function openFilters(page: Page) {
 /** Ticks a filter option and waits for the listing it leads to; returns the count the option announced. */
 async function tick(page: Page, legend: string, option: string, param: string): Promise<number> {
   await openFilters(page);
-  const box = filters(page).getByRole("group", { name: legend }).getByRole("checkbox", { name: new RegExp(`^${option} \\d`) });
+  const box = filters(page)
+    .getByRole("group", { name: legend })
+    .getByRole("checkbox", { name: new RegExp(`^${option} \\d`) });
   const announced = Number(/^(\d+) prodott/.exec((await box.locator("xpath=ancestor::label").locator(".sr-only").textContent()) ?? "")![1]);
   await box.check();
   await expect(page).toHaveURL(new RegExp(`[?&]${param}=`));
@@ -130,17 +132,21 @@ test("the 'on sale' group shows only discounted products, and keeps the other ch
   await expectNoAxeViolations(page);
 });
 
-test("page numbers out of range and unknown choices are handled without an error", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
-  await page.goto("/shop?page=99999");
-  await expect(page.getByText("Pagina 8 di 8")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Pagina 8", exact: true })).toHaveAttribute("aria-current", "page");
+test(
+  "page numbers out of range and unknown choices are handled without an error",
+  { tag: "@server-rule" },
+  async ({ page, expectNoAxeViolations }) => {
+    await page.goto("/shop?page=99999");
+    await expect(page.getByText("Pagina 8 di 8")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Pagina 8", exact: true })).toHaveAttribute("aria-current", "page");
 
-  await page.goto("/shop?page=-1&sort=cheapest&color=plaid&group=everything");
-  await expect(page.getByText("Pagina 1 di 8")).toBeVisible();
-  await expect(page.getByLabel("Ordina per")).toHaveValue("default");
-  await expect(page.getByRole("list", { name: "Filtri attivi" })).toHaveCount(0);
-  await expectNoAxeViolations(page);
-});
+    await page.goto("/shop?page=-1&sort=cheapest&color=plaid&group=everything");
+    await expect(page.getByText("Pagina 1 di 8")).toBeVisible();
+    await expect(page.getByLabel("Ordina per")).toHaveValue("default");
+    await expect(page.getByRole("list", { name: "Filtri attivi" })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+  },
+);
 
 test.describe("unknown listings", () => {
   test.use({ allowedBrowserErrors: [/status of 404/] });
@@ -155,28 +161,32 @@ test.describe("unknown listings", () => {
   });
 });
 
-test("search: every word must match, plurals find singulars, typos still find the product", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
-  // the list layout shows name, brand and short description: where the words may match
-  await page.goto("/shop-grid-standard?fromsearch=true&search=passeggino%20chicco");
-  await expect(page.getByRole("heading", { level: 1, name: "Risultati della ricerca" })).toBeVisible();
-  await expect(page.getByText("Prodotti trovati per «passeggino chicco»")).toBeVisible();
-  const cards = await products(page).all();
-  expect(cards.length).toBeGreaterThan(0);
-  for (const card of cards) {
-    await expect(card).toContainText(/passeggin/i);
-    await expect(card).toContainText(/chicco/i);
-  }
-  await expectNoAxeViolations(page);
+test(
+  "search: every word must match, plurals find singulars, typos still find the product",
+  { tag: "@server-rule" },
+  async ({ page, expectNoAxeViolations }) => {
+    // the list layout shows name, brand and short description: where the words may match
+    await page.goto("/shop-grid-standard?fromsearch=true&search=passeggino%20chicco");
+    await expect(page.getByRole("heading", { level: 1, name: "Risultati della ricerca" })).toBeVisible();
+    await expect(page.getByText("Prodotti trovati per «passeggino chicco»")).toBeVisible();
+    const cards = await products(page).all();
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) {
+      await expect(card).toContainText(/passeggin/i);
+      await expect(card).toContainText(/chicco/i);
+    }
+    await expectNoAxeViolations(page);
 
-  await page.goto("/shop?fromsearch=true&search=passeggini");
-  await expect(products(page).first()).toContainText("Passeggino");
-  await expect(page.getByRole("link", { name: "Passeggino leggero Chicco Goody Xplus", exact: true })).toBeVisible();
+    await page.goto("/shop?fromsearch=true&search=passeggini");
+    await expect(products(page).first()).toContainText("Passeggino");
+    await expect(page.getByRole("link", { name: "Passeggino leggero Chicco Goody Xplus", exact: true })).toBeVisible();
 
-  await page.goto("/shop?fromsearch=true&search=pasegino");
-  await expect(page.getByText("Nessun prodotto corrisponde a «pasegino»: ecco i risultati per «passeggino»")).toBeVisible();
-  await expect(products(page).first()).toContainText("Passeggino");
-  await expectNoAxeViolations(page);
-});
+    await page.goto("/shop?fromsearch=true&search=pasegino");
+    await expect(page.getByText("Nessun prodotto corrisponde a «pasegino»: ecco i risultati per «passeggino»")).toBeVisible();
+    await expect(products(page).first()).toContainText("Passeggino");
+    await expectNoAxeViolations(page);
+  },
+);
 
 test("the header's search box leads to the shop's results", async ({ page }, testInfo) => {
   const onPhone = testInfo.project.name === "phone";
@@ -215,26 +225,30 @@ test("suggestions while typing: a listbox the arrow keys move through", async ({
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
 });
 
-test("SQL and HTML in a search are shown as typed and matched as plain words; a very long search is cut", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
-  let dialogs = 0;
-  page.on("dialog", (dialog) => {
-    dialogs++;
-    // Counting is the check; the dismissal only keeps the page going.
-    void dialog.dismiss();
-  });
-  await page.goto(`/shop?fromsearch=true&search=${encodeURIComponent("<script>alert(1)</script>")}`);
-  await expect(page.getByText("«<script>alert(1)</script>»")).toBeVisible();
-  await expect(page.getByText("Nessun prodotto trovato")).toBeVisible();
-  await page.goto(`/shop?fromsearch=true&search=${encodeURIComponent("'; DROP TABLE products; --")}`);
-  await expect(page.getByText("«'; DROP TABLE products; --»")).toBeVisible();
-  await expectNoAxeViolations(page);
-  expect(dialogs).toBe(0);
+test(
+  "SQL and HTML in a search are shown as typed and matched as plain words; a very long search is cut",
+  { tag: "@server-rule" },
+  async ({ page, expectNoAxeViolations }) => {
+    let dialogs = 0;
+    page.on("dialog", (dialog) => {
+      dialogs++;
+      // Counting is the check; the dismissal only keeps the page going.
+      void dialog.dismiss();
+    });
+    await page.goto(`/shop?fromsearch=true&search=${encodeURIComponent("<script>alert(1)</script>")}`);
+    await expect(page.getByText("«<script>alert(1)</script>»")).toBeVisible();
+    await expect(page.getByText("Nessun prodotto trovato")).toBeVisible();
+    await page.goto(`/shop?fromsearch=true&search=${encodeURIComponent("'; DROP TABLE products; --")}`);
+    await expect(page.getByText("«'; DROP TABLE products; --»")).toBeVisible();
+    await expectNoAxeViolations(page);
+    expect(dialogs).toBe(0);
 
-  const response = await page.goto(`/shop?fromsearch=true&search=${"passeggino".repeat(200)}`);
-  expect(response?.status()).toBe(200);
-  await expect(page.getByText("La ricerca era troppo lunga: abbiamo usato i primi 100 caratteri.")).toBeVisible();
-  await expect(page.getByRole("combobox", { name: "Cerca tra questi prodotti" })).toHaveValue("passeggino".repeat(10));
-});
+    const response = await page.goto(`/shop?fromsearch=true&search=${"passeggino".repeat(200)}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByText("La ricerca era troppo lunga: abbiamo usato i primi 100 caratteri.")).toBeVisible();
+    await expect(page.getByRole("combobox", { name: "Cerca tra questi prodotti" })).toHaveValue("passeggino".repeat(10));
+  },
+);
 
 test("brands: the index links to each brand's listing", async ({ page, expectNoAxeViolations }) => {
   await page.goto("/marchi");
@@ -273,8 +287,14 @@ test.describe("without JavaScript", () => {
     await page.goto("/shop");
     await openFilters(page);
     const form = filters(page);
-    await form.getByRole("group", { name: "Categoria" }).getByRole("checkbox", { name: /^Bagnetto/ }).check();
-    await form.getByRole("group", { name: "Marca" }).getByRole("checkbox", { name: /^Chicco \d/ }).check();
+    await form
+      .getByRole("group", { name: "Categoria" })
+      .getByRole("checkbox", { name: /^Bagnetto/ })
+      .check();
+    await form
+      .getByRole("group", { name: "Marca" })
+      .getByRole("checkbox", { name: /^Chicco \d/ })
+      .check();
     await form.getByRole("button", { name: "Applica i filtri" }).click();
     await expect(page).toHaveURL(/\/shop\?category=Bagnetto&tag=chicco$/);
     const filtered = await countShown(page);

@@ -248,7 +248,10 @@ for (const locale of ["it", "en"] as const) {
     await expectNoAxeViolations(page);
   });
 
-  test(`bad input gets clear messages next to the fields, and an empty cart a way to the shop (${locale})`, async ({ page, expectNoAxeViolations }) => {
+  test(`bad input gets clear messages next to the fields, and an empty cart a way to the shop (${locale})`, async ({
+    page,
+    expectNoAxeViolations,
+  }) => {
     await open(page, localizedHref("/checkout", locale));
     await expect(page.getByRole("heading", { name: t.empty })).toBeVisible();
     await expect(page.getByRole("link", { name: t.toShop })).toBeVisible();
@@ -360,29 +363,33 @@ const scarceProducts = {
   phone: { id: 128, name: "Baby monitor video Chicco Video Baby Monitor Smart" },
 } as const;
 
-test("stock sold meanwhile: placing says which lines and how many are left", { tag: "@server-rule" }, async ({ page, browser, expectNoAxeViolations }, testInfo) => {
-  const scarce = scarceProducts[testInfo.project.name as keyof typeof scarceProducts];
-  await addToCart(page, variantIdOf(scarce.id), 5);
-  await open(page, "/checkout");
-  await fillContact(page, "it", { email: uniqueEmail("esaurito") });
-  await page.getByRole("radio", { name: texts.it.collection }).check();
-  await page.getByRole("radio", { name: texts.it.inShop }).check();
+test(
+  "stock sold meanwhile: placing says which lines and how many are left",
+  { tag: "@server-rule" },
+  async ({ page, browser, expectNoAxeViolations }, testInfo) => {
+    const scarce = scarceProducts[testInfo.project.name as keyof typeof scarceProducts];
+    await addToCart(page, variantIdOf(scarce.id), 5);
+    await open(page, "/checkout");
+    await fillContact(page, "it", { email: uniqueEmail("esaurito") });
+    await page.getByRole("radio", { name: texts.it.collection }).check();
+    await page.getByRole("radio", { name: texts.it.inShop }).check();
 
-  // Someone else buys one meanwhile.
-  const other = await newVisitor(browser);
-  const otherPage = await other.newPage();
-  await addToCart(otherPage, variantIdOf(scarce.id), 1);
-  await open(otherPage, "/checkout");
-  await fillContact(otherPage, "it", { email: uniqueEmail("svelto") });
-  await otherPage.getByRole("radio", { name: texts.it.collection }).check();
-  await otherPage.getByRole("radio", { name: texts.it.inShop }).check();
-  await placeOrder(otherPage, "it");
-  await other.close();
+    // Someone else buys one meanwhile.
+    const other = await newVisitor(browser);
+    const otherPage = await other.newPage();
+    await addToCart(otherPage, variantIdOf(scarce.id), 1);
+    await open(otherPage, "/checkout");
+    await fillContact(otherPage, "it", { email: uniqueEmail("svelto") });
+    await otherPage.getByRole("radio", { name: texts.it.collection }).check();
+    await otherPage.getByRole("radio", { name: texts.it.inShop }).check();
+    await placeOrder(otherPage, "it");
+    await other.close();
 
-  await page.getByRole("checkbox", { name: texts.it.terms }).check();
-  await page.getByRole("button", { name: texts.it.place }).click();
-  const problem = page.getByTestId("checkout-problem");
-  await expect(problem).toContainText(`${scarce.name}: ne restano solo 4`);
-  await expect(problem.getByRole("link", { name: texts.it.backToCart })).toBeVisible();
-  await expectNoAxeViolations(page);
-});
+    await page.getByRole("checkbox", { name: texts.it.terms }).check();
+    await page.getByRole("button", { name: texts.it.place }).click();
+    const problem = page.getByTestId("checkout-problem");
+    await expect(problem).toContainText(`${scarce.name}: ne restano solo 4`);
+    await expect(problem.getByRole("link", { name: texts.it.backToCart })).toBeVisible();
+    await expectNoAxeViolations(page);
+  },
+);

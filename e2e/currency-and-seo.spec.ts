@@ -10,8 +10,7 @@ const firstProduct = (page: Page) => page.locator("main article").first();
 /** "1.234,50 €" (it) or "€1,234.50" (en) -> { amount: 1234.5, symbol: "€" } */
 async function priceIn(product: Locator, locale: "it" | "en") {
   const text = (await product.textContent()) ?? "";
-  const match =
-    locale === "it" ? /(\d{1,3}(?:\.\d{3})*,\d{2})\s([€$£])/.exec(text) : /([€$£])(\d{1,3}(?:,\d{3})*\.\d{2})/.exec(text);
+  const match = locale === "it" ? /(\d{1,3}(?:\.\d{3})*,\d{2})\s([€$£])/.exec(text) : /([€$£])(\d{1,3}(?:,\d{3})*\.\d{2})/.exec(text);
   if (!match) return null;
   const [number, symbol] = locale === "it" ? [match[1]!, match[2]!] : [match[2]!, match[1]!];
   const amount = Number(locale === "it" ? number.replace(/\./g, "").replace(",", ".") : number.replace(/,/g, ""));
@@ -145,7 +144,18 @@ test("sitemap.xml is well-formed and lists every kind of page in both languages"
   expect(summary!.root).toBe("urlset");
   expect(summary!.alternatesPerUrl).toEqual([3]);
   const paths = summary!.locs.map((loc) => new URL(loc).pathname);
-  for (const expected of ["/", "/en", "/about", "/en/about", "/centroassistenza/", "/en/centroassistenza/", "/categoria/A-spasso", "/en/categoria/A-spasso", "/sottocategoria/passeggini-leggeri", "/en/sottocategoria/passeggini-leggeri"]) {
+  for (const expected of [
+    "/",
+    "/en",
+    "/about",
+    "/en/about",
+    "/centroassistenza/",
+    "/en/centroassistenza/",
+    "/categoria/A-spasso",
+    "/en/categoria/A-spasso",
+    "/sottocategoria/passeggini-leggeri",
+    "/en/sottocategoria/passeggini-leggeri",
+  ]) {
     expect(paths).toContain(expected);
   }
   const italianProducts = paths.filter((path) => /^\/product\/\d+$/.test(path));
@@ -155,32 +165,36 @@ test("sitemap.xml is well-formed and lists every kind of page in both languages"
 });
 
 // The page's head is the same on every screen (the home pages' axe on a phone is in smoke.spec.ts): checked once.
-test("the home page describes the shop in JSON-LD and for shared links, in each language", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
-  test.slow();
-  for (const [path, ogLocale] of [
-    ["/", "it_IT"],
-    ["/en", "en_GB"],
-  ] as const) {
-    await page.goto(path);
-    const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
-    const data = blocks.map((text) => JSON.parse(text) as Record<string, unknown>);
-    const shop = data.find((block) => ([] as unknown[]).concat(block["@type"]).includes("Organization"));
-    expect(shop).toMatchObject({
-      "@context": "https://schema.org",
-      name: "Bimbi Felici",
-      address: { "@type": "PostalAddress", addressCountry: "IT" },
-      openingHoursSpecification: expect.arrayContaining([expect.objectContaining({ opens: "09:30", closes: "13:00" })]),
-    });
+test(
+  "the home page describes the shop in JSON-LD and for shared links, in each language",
+  { tag: "@desktop-only" },
+  async ({ page, expectNoAxeViolations }) => {
+    test.slow();
+    for (const [path, ogLocale] of [
+      ["/", "it_IT"],
+      ["/en", "en_GB"],
+    ] as const) {
+      await page.goto(path);
+      const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
+      const data = blocks.map((text) => JSON.parse(text) as Record<string, unknown>);
+      const shop = data.find((block) => ([] as unknown[]).concat(block["@type"]).includes("Organization"));
+      expect(shop).toMatchObject({
+        "@context": "https://schema.org",
+        name: "Bimbi Felici",
+        address: { "@type": "PostalAddress", addressCountry: "IT" },
+        openingHoursSpecification: expect.arrayContaining([expect.objectContaining({ opens: "09:30", closes: "13:00" })]),
+      });
 
-    const og = async (property: string) => page.locator(`meta[property="${property}"]`).getAttribute("content");
-    expect(await og("og:locale")).toBe(ogLocale);
-    expect(await og("og:type")).toBe("website");
-    expect(await og("og:title")).toBeTruthy();
-    expect(await og("og:description")).toBeTruthy();
-    const image = await og("og:image");
-    expect(image).toMatch(/^https?:\/\/.+\/og-image\.png$/);
-    const picture = await page.request.get(new URL(image!).pathname);
-    expect(picture.headers()["content-type"]).toBe("image/png");
-    await expectNoAxeViolations(page);
-  }
-});
+      const og = async (property: string) => page.locator(`meta[property="${property}"]`).getAttribute("content");
+      expect(await og("og:locale")).toBe(ogLocale);
+      expect(await og("og:type")).toBe("website");
+      expect(await og("og:title")).toBeTruthy();
+      expect(await og("og:description")).toBeTruthy();
+      const image = await og("og:image");
+      expect(image).toMatch(/^https?:\/\/.+\/og-image\.png$/);
+      const picture = await page.request.get(new URL(image!).pathname);
+      expect(picture.headers()["content-type"]).toBe("image/png");
+      await expectNoAxeViolations(page);
+    }
+  },
+);

@@ -84,7 +84,13 @@ async function shoot(page: Page, name: string) {
 }
 
 /** Product page (in stock, then the pre-order size), cart and checkout at the moment the clock was set to. */
-async function checkPagesAt(page: Page, locale: Locale, at: { inStock: Promise2; preorder: Promise2 }, shot: string, expectNoAxeViolations: (page: Page) => Promise<void>): Promise<string> {
+async function checkPagesAt(
+  page: Page,
+  locale: Locale,
+  at: { inStock: Promise2; preorder: Promise2 },
+  shot: string,
+  expectNoAxeViolations: (page: Page) => Promise<void>,
+): Promise<string> {
   const t = texts[locale];
   await open(page, localizedHref("/product/207", locale));
   await expectPromise(page, at.inStock);
@@ -93,7 +99,10 @@ async function checkPagesAt(page: Page, locale: Locale, at: { inStock: Promise2;
   await expectNoAxeViolations(page);
 
   await open(page, localizedHref("/product/174", locale));
-  await main(page).getByRole("group", { name: /^(Taglia|Size)/ }).getByRole("link", { name: t.size }).click();
+  await main(page)
+    .getByRole("group", { name: /^(Taglia|Size)/ })
+    .getByRole("link", { name: t.size })
+    .click();
   await expect(page).toHaveURL(/size=14\+pollici/);
   await expectPromise(page, at.preorder);
 
@@ -130,7 +139,12 @@ async function checkPagesAt(page: Page, locale: Locale, at: { inStock: Promise2;
 for (const locale of ["it", "en"] as const) {
   const t = texts[locale];
 
-  test(`a Friday evening order arrives next week: product page, cart, checkout, order page and mail (${locale})`, async ({ page, signInAs, browser, expectNoAxeViolations }) => {
+  test(`a Friday evening order arrives next week: product page, cart, checkout, order page and mail (${locale})`, async ({
+    page,
+    signInAs,
+    browser,
+    expectNoAxeViolations,
+  }) => {
     await setShopClock(page, fridayEvening);
     const email = await checkPagesAt(page, locale, { inStock: t.friday, preorder: t.fridayPreorder }, "friday", expectNoAxeViolations);
 
@@ -157,7 +171,10 @@ for (const locale of ["it", "en"] as const) {
     }
   });
 
-  test(`on the eve of a holiday the holiday is skipped; the day before, collection is "tomorrow" (${locale})`, async ({ page, expectNoAxeViolations }) => {
+  test(`on the eve of a holiday the holiday is skipped; the day before, collection is "tomorrow" (${locale})`, async ({
+    page,
+    expectNoAxeViolations,
+  }) => {
     await setShopClock(page, immacolataEve);
     await checkPagesAt(page, locale, { inStock: t.eve, preorder: t.evePreorder }, "eve", expectNoAxeViolations);
 

@@ -49,8 +49,20 @@ for (const locale of ["it", "en"] as const) {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: testInfo.project.use.viewport ?? null });
     const page = await context.newPage();
     const cases: { url: string; fields: Record<string, string>; title: string; heading: string; link: string }[] = [
-      { url: localizedHref("/crea-lista-nascita", locale), fields: { intent: "create", title: "Lista" }, title: t.loginTitle, heading: t.loginTitle, link: t.loginAction },
-      { url: localizedHref("/ordine/00000000-0000-4000-8000-000000000000", locale), fields: { intent: "pay" }, title: t.notFoundTitle, heading: t.notFoundHeading, link: t.home },
+      {
+        url: localizedHref("/crea-lista-nascita", locale),
+        fields: { intent: "create", title: "Lista" },
+        title: t.loginTitle,
+        heading: t.loginTitle,
+        link: t.loginAction,
+      },
+      {
+        url: localizedHref("/ordine/00000000-0000-4000-8000-000000000000", locale),
+        fields: { intent: "pay" },
+        title: t.notFoundTitle,
+        heading: t.notFoundHeading,
+        link: t.home,
+      },
       { url: localizedHref("/pagina-che-non-esiste", locale), fields: { intent: "x" }, title: t.badTitle, heading: t.badTitle, link: t.home },
     ];
     for (const [index, { url, fields, title, heading, link }] of cases.entries()) {

@@ -141,12 +141,18 @@ async function signInOnce(request: APIRequest, role: Role, baseUrl: string): Pro
   try {
     const { email, password, name } = account;
     if (role === "customer") {
-      const registered = await http.post("/login-register", { form: { intent: "register", name, email, password, passwordConfirm: password, privacy: "on" }, maxRedirects: 0 });
+      const registered = await http.post("/login-register", {
+        form: { intent: "register", name, email, password, passwordConfirm: password, privacy: "on" },
+        maxRedirects: 0,
+      });
       expect(registered.headers()["location"], `registering ${email} on ${baseUrl}`).toMatch(/notice=registered/);
     }
     const loggedIn = await http.post("/login-register", { form: { intent: "login", email, password }, maxRedirects: 0 });
     const storageState = await http.storageState();
-    expect(storageState.cookies.map((cookie) => cookie.name), `logging in ${email} on ${baseUrl} (answer ${loggedIn.status()})`).toContain("better-auth.session_token");
+    expect(
+      storageState.cookies.map((cookie) => cookie.name),
+      `logging in ${email} on ${baseUrl} (answer ${loggedIn.status()})`,
+    ).toContain("better-auth.session_token");
     return { ...account, storageState };
   } finally {
     await http.dispose();

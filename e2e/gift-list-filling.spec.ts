@@ -159,12 +159,17 @@ test("without JavaScript, a card's add button posts and comes back with the toas
   await form.getByLabel(t.eventDate).fill(italianDayOf(new Date(Date.now() + 60 * 24 * 60 * 60 * 1000)));
   await form.getByLabel(t.names).fill("Nicolò");
   await form.getByRole("button", { name: t.create }).click();
-  await page.getByRole("article", { name: title }).getByRole("button", { name: `${t.start} ${title}` }).click();
+  await page
+    .getByRole("article", { name: title })
+    .getByRole("button", { name: `${t.start} ${title}` })
+    .click();
   await expect(page).toHaveURL(/\/shop$/);
   await page.goto("/categoria/Bagnetto");
   await main(page).getByRole("button", { name: t.cardAdd }).first().click();
   await expect(page).toHaveURL(/\/categoria\/Bagnetto$/);
   await expect(page.locator("[data-toast-kind]").filter({ hasText: "Prodotto aggiunto alla lista selezionata" })).toBeVisible();
-  await expect(page.getByRole("complementary", { name: t.bar }).getByTestId("gift-list-filling-total")).toContainText(`${t.products(1)}, ${t.units(1)}.`);
+  await expect(page.getByRole("complementary", { name: t.bar }).getByTestId("gift-list-filling-total")).toContainText(
+    `${t.products(1)}, ${t.units(1)}.`,
+  );
   await context.close();
 });

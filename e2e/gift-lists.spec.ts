@@ -222,7 +222,12 @@ test.describe.serial("a birth list from creation to gifts", () => {
     await second.context.close();
   });
 
-  test("a guest buys from the list through checkout, paying by card; the parent sees it bought", async ({ browser, page, signInAs, expectNoAxeViolations }) => {
+  test("a guest buys from the list through checkout, paying by card; the parent sees it bought", async ({
+    browser,
+    page,
+    signInAs,
+    expectNoAxeViolations,
+  }) => {
     test.setTimeout(240_000);
     const buyer = await guest(browser);
     await open(buyer.page, `/lista-nascita/${code}`);
@@ -283,18 +288,30 @@ test.describe.serial("a birth list from creation to gifts", () => {
       await signInAs(staff.context, "backOffice");
       await open(staff.page, "/admin/posta");
       const outbox = staff.page.getByRole("table", { name: "Posta in uscita" });
-      await expect(outbox.getByRole("row").filter({ hasText: `genitore-${tag}@example.com` }).filter({ hasText: `Nonna Lucia ha fatto un regalo dalla lista «${title}»` })).toHaveCount(1);
+      await expect(
+        outbox
+          .getByRole("row")
+          .filter({ hasText: `genitore-${tag}@example.com` })
+          .filter({ hasText: `Nonna Lucia ha fatto un regalo dalla lista «${title}»` }),
+      ).toHaveCount(1);
       await staff.context.close();
     }
   });
 
-  test("a group gift: the parent opens the crib to it, two guests fund it (one in English), the parent sees it given", async ({ browser, page, expectNoAxeViolations }) => {
+  test("a group gift: the parent opens the crib to it, two guests fund it (one in English), the parent sees it given", async ({
+    browser,
+    page,
+    expectNoAxeViolations,
+  }) => {
     test.setTimeout(300_000);
     const crib = "Culla a dondolo in legno di faggio Foppapedretti";
     await page.context().addCookies(parentCookies);
     await open(page, "/crea-lista-nascita");
-    const cribRow = () => page.getByRole("article", { name: title }).getByRole("listitem").filter({ hasText: crib }).filter({ hasText: "Desiderati" });
-    await cribRow().getByRole("button", { name: `Apri come regalo di gruppo ${crib}` }).click();
+    const cribRow = () =>
+      page.getByRole("article", { name: title }).getByRole("listitem").filter({ hasText: crib }).filter({ hasText: "Desiderati" });
+    await cribRow()
+      .getByRole("button", { name: `Apri come regalo di gruppo ${crib}` })
+      .click();
     await expect(page.getByRole("status").filter({ hasText: "L'articolo ora è un regalo di gruppo." })).toBeVisible();
     await expect(cribRow()).toContainText("Raccolti 0,00 € di 269,00 € (0%)");
 

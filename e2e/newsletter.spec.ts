@@ -75,18 +75,32 @@ test.describe("the newsletter, with its mail through a local SMTP server", () =>
     return find()!;
   }
 
-  const linkIn = (mail: ReceivedMail, page: "conferma" | "cancellazione") => new RegExp(`https?://\\S+/newsletter/${page}\\?token=[A-Za-z0-9_-]+`).exec(mail.text ?? "")![0];
+  const linkIn = (mail: ReceivedMail, page: "conferma" | "cancellazione") =>
+    new RegExp(`https?://\\S+/newsletter/${page}\\?token=[A-Za-z0-9_-]+`).exec(mail.text ?? "")![0];
 
-  async function signInToBackOffice(context: BrowserContext, accountSessions: { sessionOf: (role: "backOffice", baseUrl: string) => Promise<{ storageState: { cookies: Parameters<BrowserContext["addCookies"]>[0] } }> }) {
+  async function signInToBackOffice(
+    context: BrowserContext,
+    accountSessions: {
+      sessionOf: (role: "backOffice", baseUrl: string) => Promise<{ storageState: { cookies: Parameters<BrowserContext["addCookies"]>[0] } }>;
+    },
+  ) {
     const session = await accountSessions.sessionOf("backOffice", shop.baseUrl);
     await context.addCookies(session.storageState.cookies);
   }
 
   async function subscriberRow(page: Page, email: string) {
-    return page.getByRole("table", { name: /newsletter/i }).getByRole("row").filter({ hasText: email });
+    return page
+      .getByRole("table", { name: /newsletter/i })
+      .getByRole("row")
+      .filter({ hasText: email });
   }
 
-  test("sign up from the footer in Italian, confirm from the mail, see it in the back office, export, unsubscribe", async ({ page, context, accountSessions, expectNoAxeViolations }, testInfo) => {
+  test("sign up from the footer in Italian, confirm from the mail, see it in the back office, export, unsubscribe", async ({
+    page,
+    context,
+    accountSessions,
+    expectNoAxeViolations,
+  }, testInfo) => {
     const t = texts.it;
     const email = uniqueEmail("iscrizione");
     await openHydrated(page, `${shop.baseUrl}/`);
@@ -128,7 +142,7 @@ test.describe("the newsletter, with its mail through a local SMTP server", () =>
     await page.screenshot({ path: `${shots}/admin-it-${testInfo.project.name}.png`, fullPage: true });
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: t.export }).click()]);
-    const csv = fs.readFileSync((await download.path()), "utf8");
+    const csv = fs.readFileSync(await download.path(), "utf8");
     expect(csv.startsWith("\uFEFFemail,language,confirmed_at,consent_version,consent_at\r\n")).toBe(true);
     expect(csv).toMatch(new RegExp(`\\r\\n${email.replace(/[.]/g, "\\.")},it,\\d{4}-\\d\\d-\\d\\dT`));
 
@@ -150,7 +164,12 @@ test.describe("the newsletter, with its mail through a local SMTP server", () =>
     const t = texts.en;
     const email = uniqueEmail("signup");
     const phone = testInfo.project.name === "phone";
-    const noScript = await browser.newContext({ javaScriptEnabled: false, viewport: phone ? viewports.phone : viewports.desktop, isMobile: phone, hasTouch: phone });
+    const noScript = await browser.newContext({
+      javaScriptEnabled: false,
+      viewport: phone ? viewports.phone : viewports.desktop,
+      isMobile: phone,
+      hasTouch: phone,
+    });
     const plain = await noScript.newPage();
     await plain.goto(`${shop.baseUrl}/en/about`);
     const footer = plain.getByRole("region", { name: t.region });

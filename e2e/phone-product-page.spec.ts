@@ -25,18 +25,46 @@ async function expectOnFirstScreen(locator: Locator) {
 }
 
 const cases = [
-  { locale: "it", path: "/product/223", name: "Seggiolone Chicco Polly Magic Relax", price: "144,42 €", was: "169,90 €", inStock: "Disponibile", add: "Aggiungi Seggiolone Chicco Polly Magic Relax al carrello", added: "Aggiunto al carrello", inCart: "Nel tuo carrello: 1", thumbs: "Miniature" },
-  { locale: "en", path: "/en/product/24", name: "Chicco Goody Xplus lightweight stroller", price: "€280.42", was: "€329.90", inStock: "In stock", add: "Add Chicco Goody Xplus lightweight stroller to your cart", added: "Added to cart", inCart: "In your cart: 1", thumbs: "Thumbnails" },
+  {
+    locale: "it",
+    path: "/product/223",
+    name: "Seggiolone Chicco Polly Magic Relax",
+    price: "144,42 €",
+    was: "169,90 €",
+    inStock: "Disponibile",
+    add: "Aggiungi Seggiolone Chicco Polly Magic Relax al carrello",
+    added: "Aggiunto al carrello",
+    inCart: "Nel tuo carrello: 1",
+    thumbs: "Miniature",
+  },
+  {
+    locale: "en",
+    path: "/en/product/24",
+    name: "Chicco Goody Xplus lightweight stroller",
+    price: "€280.42",
+    was: "€329.90",
+    inStock: "In stock",
+    add: "Add Chicco Goody Xplus lightweight stroller to your cart",
+    added: "Added to cart",
+    inCart: "In your cart: 1",
+    thumbs: "Thumbnails",
+  },
 ] as const;
 
 for (const shown of cases) {
-  test(`${shown.locale}: the phone's first screen shows name, price, availability and picture; the bar at the bottom adds @phone-only`, async ({ page, expectNoAxeViolations }) => {
+  test(`${shown.locale}: the phone's first screen shows name, price, availability and picture; the bar at the bottom adds @phone-only`, async ({
+    page,
+    expectNoAxeViolations,
+  }) => {
     await openHydrated(page, shown.path);
     await expectOnFirstScreen(page.getByRole("heading", { level: 1, name: shown.name }));
     await expectOnFirstScreen(main(page).getByText(shown.price).first());
     await expectOnFirstScreen(main(page).locator("s").filter({ hasText: shown.was }).first());
     await expectOnFirstScreen(main(page).getByText(shown.inStock, { exact: true }));
-    const picture = main(page).getByRole("group", { name: new RegExp(shown.name) }).locator("img").first();
+    const picture = main(page)
+      .getByRole("group", { name: new RegExp(shown.name) })
+      .locator("img")
+      .first();
     await expect(picture).toBeVisible();
     expect((await boxOf(picture)).y).toBeLessThan(firstScreen - 100);
     await page.screenshot({ path: `/tmp/e-shot/journey-phone-${shown.locale}.png` });
@@ -58,7 +86,10 @@ for (const shown of cases) {
     await expect(main(page).getByText(shown.inCart)).toBeVisible();
 
     // Once the page's add button is on screen the bar steps away; the page ends above it.
-    await page.locator("#product-add-form").getByRole("button", { name: shown.locale === "it" ? "Aggiungi al carrello" : "Add to cart", exact: true }).scrollIntoViewIfNeeded();
+    await page
+      .locator("#product-add-form")
+      .getByRole("button", { name: shown.locale === "it" ? "Aggiungi al carrello" : "Add to cart", exact: true })
+      .scrollIntoViewIfNeeded();
     await expect(barAdd).toBeHidden();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(barAdd).toBeVisible();
@@ -67,17 +98,29 @@ for (const shown of cases) {
   });
 }
 
-test("the bar adds the size chosen on the page; a sold-out size turns it into a link to the choice @phone-only", async ({ page, expectNoAxeViolations }) => {
+test("the bar adds the size chosen on the page; a sold-out size turns it into a link to the choice @phone-only", async ({
+  page,
+  expectNoAxeViolations,
+}) => {
   await openHydrated(page, "/product/184");
-  await main(page).getByRole("group", { name: /^Taglia/ }).getByRole("link", { name: /^XL\b/ }).click();
+  await main(page)
+    .getByRole("group", { name: /^Taglia/ })
+    .getByRole("link", { name: /^XL\b/ })
+    .click();
   await expect(page).toHaveURL(/\?colour=white&size=xl$/);
   await page.evaluate(() => window.scrollTo(0, 0));
   const bar = page.locator("[data-sticky-add-bar]");
   await bar.getByRole("button", { name: "Aggiungi Pagliaccetto estivo in mussola al carrello" }).click();
   await expect(main(page).getByText("Nel tuo carrello: 1")).toBeVisible();
 
-  await main(page).getByRole("group", { name: /^Colore/ }).getByRole("link", { name: /Blu/ }).click();
-  await main(page).getByRole("group", { name: /^Taglia/ }).getByRole("link", { name: /^XXL\b/ }).click();
+  await main(page)
+    .getByRole("group", { name: /^Colore/ })
+    .getByRole("link", { name: /Blu/ })
+    .click();
+  await main(page)
+    .getByRole("group", { name: /^Taglia/ })
+    .getByRole("link", { name: /^XXL\b/ })
+    .click();
   await expect(page).toHaveURL(/\?colour=blue&size=xxl$/);
   await page.evaluate(() => window.scrollTo(0, 0));
   const choose = bar.getByRole("link", { name: "Scegli" });
@@ -101,13 +144,21 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("the quick view on a phone: name, price, stock and the add button without scrolling the dialog @phone-only", async ({ page, expectNoAxeViolations }) => {
+test("the quick view on a phone: name, price, stock and the add button without scrolling the dialog @phone-only", async ({
+  page,
+  expectNoAxeViolations,
+}) => {
   await openHydrated(page, "/en/shop?search=muslin+romper");
   await main(page).getByRole("button", { name: "Quick view of Summer muslin romper" }).click();
   const dialog = page.getByRole("dialog", { name: "Summer muslin romper" });
   await expect(dialog.getByRole("button", { name: "Add to cart" })).toBeVisible();
   expect(await dialog.evaluate((element) => element.scrollTop)).toBe(0);
-  for (const part of [dialog.getByRole("heading", { name: "Summer muslin romper" }), dialog.getByText("€14.90").first(), dialog.getByText("In stock: 2"), dialog.getByRole("button", { name: "Add to cart" })]) {
+  for (const part of [
+    dialog.getByRole("heading", { name: "Summer muslin romper" }),
+    dialog.getByText("€14.90").first(),
+    dialog.getByText("In stock: 2"),
+    dialog.getByRole("button", { name: "Add to cart" }),
+  ]) {
     await expectOnFirstScreen(part);
   }
   await page.screenshot({ path: "/tmp/e-shot/journey-phone-quick-view.png" });

@@ -19,10 +19,7 @@ export default defineConfig({
   forbidOnly: isCi,
   retries: isCi ? 1 : 0,
   workers: 2,
-  reporter: [
-    ["list"],
-    ["json", { outputFile: process.env.E2E_JSON_REPORT ?? path.join(resultsFolder, "report.json") }],
-  ],
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_JSON_REPORT ?? path.join(resultsFolder, "report.json") }]],
   use: {
     baseURL: process.env.E2E_BASE_URL,
     headless: true,

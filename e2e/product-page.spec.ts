@@ -11,7 +11,10 @@ const colourGroup = (page: Page, name = /^Colore/) => main(page).getByRole("grou
 const sizeGroup = (page: Page, name = /^Taglia/) => main(page).getByRole("group", { name });
 const quantity = (page: Page, label = "Quantità") => main(page).getByLabel(label, { exact: true });
 
-test("the page opens on the first colour and size; picking a size keeps the colour and restarts the quantity", async ({ page, expectNoAxeViolations }) => {
+test("the page opens on the first colour and size; picking a size keeps the colour and restarts the quantity", async ({
+  page,
+  expectNoAxeViolations,
+}) => {
   await page.goto("/product/184");
   await expect(page.getByRole("heading", { level: 1, name: "Pagliaccetto estivo in mussola" })).toBeVisible();
   await expect(colourGroup(page).getByRole("link", { name: /Bianco/ })).toHaveAttribute("aria-current", "true");
@@ -106,7 +109,9 @@ test("a pre-order size shows ATTENZIONE CONSEGNA IN 10 GIORNI, an ordinary one d
   await expect(sizeGroup(page).getByRole("link", { name: /^12 pollici/ })).toHaveAttribute("aria-current", "true");
   await expect(banner).toHaveCount(0);
 
-  await sizeGroup(page).getByRole("link", { name: /^14 pollici/ }).click();
+  await sizeGroup(page)
+    .getByRole("link", { name: /^14 pollici/ })
+    .click();
   await expect(page).toHaveURL(/size=14\+pollici/);
   await expect(banner).toBeVisible();
   await expectNoAxeViolations(page);
@@ -208,23 +213,29 @@ test("a related product opens as a fresh page: first colour, first picture, quan
   await expect(quantity(page)).toHaveValue("1");
 });
 
-test("structured data: Product with its EUR offer and rating, and Home > category > product breadcrumbs", { tag: "@server-rule" }, async ({ page }) => {
-  await page.goto("/product/184");
-  const scripts = page.locator('script[type="application/ld+json"]');
-  const blocks = (await scripts.allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);
-  const product = blocks.find((block) => block["@type"] === "Product");
-  expect(product).toMatchObject({
-    name: "Pagliaccetto estivo in mussola",
-    offers: { "@type": "Offer", price: "14.90", priceCurrency: "EUR", availability: "https://schema.org/InStock" },
-    review: { "@type": "Review", reviewRating: { "@type": "Rating", bestRating: 5 } },
-  });
-  const breadcrumbs = blocks.find((block) => block["@type"] === "BreadcrumbList") as { itemListElement: { name: string }[] };
-  expect(breadcrumbs.itemListElement.map((item) => item.name)).toEqual(["Home", "Abbigliamento", "Pagliaccetto estivo in mussola"]);
-  // Our own scripts carry this response's CSP nonce (the browser hides it from getAttribute, not from .nonce).
-  const nonces = await page.locator('main script[type="application/ld+json"]').evaluateAll((elements) => elements.map((element) => (element as HTMLScriptElement).nonce));
-  expect(nonces.length).toBeGreaterThan(0);
-  for (const nonce of nonces) expect(nonce).not.toBe("");
-});
+test(
+  "structured data: Product with its EUR offer and rating, and Home > category > product breadcrumbs",
+  { tag: "@server-rule" },
+  async ({ page }) => {
+    await page.goto("/product/184");
+    const scripts = page.locator('script[type="application/ld+json"]');
+    const blocks = (await scripts.allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);
+    const product = blocks.find((block) => block["@type"] === "Product");
+    expect(product).toMatchObject({
+      name: "Pagliaccetto estivo in mussola",
+      offers: { "@type": "Offer", price: "14.90", priceCurrency: "EUR", availability: "https://schema.org/InStock" },
+      review: { "@type": "Review", reviewRating: { "@type": "Rating", bestRating: 5 } },
+    });
+    const breadcrumbs = blocks.find((block) => block["@type"] === "BreadcrumbList") as { itemListElement: { name: string }[] };
+    expect(breadcrumbs.itemListElement.map((item) => item.name)).toEqual(["Home", "Abbigliamento", "Pagliaccetto estivo in mussola"]);
+    // Our own scripts carry this response's CSP nonce (the browser hides it from getAttribute, not from .nonce).
+    const nonces = await page
+      .locator('main script[type="application/ld+json"]')
+      .evaluateAll((elements) => elements.map((element) => (element as HTMLScriptElement).nonce));
+    expect(nonces.length).toBeGreaterThan(0);
+    for (const nonce of nonces) expect(nonce).not.toBe("");
+  },
+);
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
@@ -236,7 +247,9 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\?colour=blue&size=x$/);
     await expect(colourGroup(page).getByRole("link", { name: /Blu/ })).toHaveAttribute("aria-current", "true");
     await expect(quantity(page)).toHaveAttribute("max", "53");
-    await sizeGroup(page).getByRole("link", { name: /^XXL\b/ }).click();
+    await sizeGroup(page)
+      .getByRole("link", { name: /^XXL\b/ })
+      .click();
     await expect(main(page).getByRole("button", { name: "NON DISPONIBILE" })).toBeDisabled();
     // Every picture is still there: each thumbnail links to the full-size picture.
     await expect(main(page).getByRole("link", { name: /^Mostra l'immagine \d di 2$/ })).toHaveCount(2);
@@ -307,7 +320,9 @@ test("quick view: opens by keyboard, changes colour and size, shows Out of Stock
 
 test("quick view: the affiliate Buy now link opens in a new tab as a sponsored link", { tag: "@server-rule" }, async ({ page }) => {
   await page.goto("/shop?search=Goody");
-  await main(page).getByRole("button", { name: /^Anteprima rapida di Passeggino leggero Chicco Goody/ }).click();
+  await main(page)
+    .getByRole("button", { name: /^Anteprima rapida di Passeggino leggero Chicco Goody/ })
+    .click();
   const dialog = page.getByRole("dialog");
   const buyNow = dialog.getByRole("link", { name: /Acquista ora/ });
   await expect(buyNow).toHaveAttribute("href", "https://www.amazon.it/dp/B0C1GOODY1");

@@ -66,7 +66,10 @@ for (const locale of ["it", "en"] as const) {
 
   test.describe(() => {
     test.use({ signedInAs: "customer" });
-    test(`my account keeps one of each form after an address is added and the details saved (${locale})`, async ({ page, expectNoAxeViolations }, testInfo) => {
+    test(`my account keeps one of each form after an address is added and the details saved (${locale})`, async ({
+      page,
+      expectNoAxeViolations,
+    }, testInfo) => {
       await page.goto(localizedHref("/my-account", locale));
       await expect(page.getByRole("button", { name: t.changeEmail, exact: true })).toHaveCount(1);
       const form = main(page).getByRole("form", { name: t.addTitle });
@@ -90,7 +93,10 @@ for (const locale of ["it", "en"] as const) {
     });
   });
 
-  test(`the listing's search box shows its whole placeholder and sizes read as on the product page (${locale})`, async ({ page, expectNoAxeViolations }, testInfo) => {
+  test(`the listing's search box shows its whole placeholder and sizes read as on the product page (${locale})`, async ({
+    page,
+    expectNoAxeViolations,
+  }, testInfo) => {
     await page.goto(`${localizedHref("/shop", locale)}?all=size`);
     const search = main(page).getByRole("searchbox", { name: t.search });
     // The placeholder's width in the field's own font fits the space between its paddings.
@@ -111,7 +117,10 @@ for (const locale of ["it", "en"] as const) {
     await expectNoAxeViolations(page);
   });
 
-  test(`an empty personalisation gets the shop's message, the field marked and focused (${locale})`, async ({ page, expectNoAxeViolations }, testInfo) => {
+  test(`an empty personalisation gets the shop's message, the field marked and focused (${locale})`, async ({
+    page,
+    expectNoAxeViolations,
+  }, testInfo) => {
     await openHydrated(page, localizedHref("/product/111", locale));
     const field = main(page).getByLabel(t.childName);
     await main(page).getByRole("button", { name: t.addToCart }).click();

@@ -34,7 +34,12 @@ export async function postToCart(page: Page, fields: Record<string, string | num
 }
 
 /** Adds to the cart without opening a page first: every full page load costs seconds on a busy 2-core machine. */
-export async function addToCart(page: Page, variantId: number, quantity = 1, options: { personalisation?: Record<string, string>; shopUrl?: string } = {}) {
+export async function addToCart(
+  page: Page,
+  variantId: number,
+  quantity = 1,
+  options: { personalisation?: Record<string, string>; shopUrl?: string } = {},
+) {
   const result = await postToCart(page, { intent: "add", variantId, quantity, ...options.personalisation }, options.shopUrl);
   expect(result.status, result.text).toBe(200);
 }

@@ -137,7 +137,9 @@ for (const locale of ["it", "en"] as const) {
     await expect(items).toHaveCount(1);
     if (headerShowsCounts(testInfo)) await expect(page.getByRole("link", { name: text.wishlistCount(1) })).toBeVisible();
 
-    await main(page).getByRole("button", { name: locale === "it" ? "Svuota la lista dei desideri" : "Clear wishlist" }).click();
+    await main(page)
+      .getByRole("button", { name: locale === "it" ? "Svuota la lista dei desideri" : "Clear wishlist" })
+      .click();
     await expect(toast(page, text.wishlistCleared)).toBeVisible();
     await expect(main(page).getByText(text.wishlistEmpty)).toBeVisible();
     if (headerShowsCounts(testInfo)) await expect(page.getByRole("link", { name: text.wishlistCount(0) })).toBeVisible();
@@ -231,20 +233,31 @@ test("corrupted browser storage is ignored: the lists start empty and work", { t
   expect(stored).toMatchObject({ wishlist: [66], compare: [66] });
 });
 
-test("the cookie policy lists every cookie the shop sets, with its technical name", { tag: "@server-rule" }, async ({ page, expectNoAxeViolations }) => {
-  await saveWithoutJavaScript(page, "wishlist", [24]);
-  // A post with a way back also leaves the toast for the next page in the flash cookie.
-  await page.request.post("/compare", {
-    form: { intent: "add", productId: "24", redirectTo: "/" },
-    headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
-    maxRedirects: 0,
-  });
-  await page.goto("/cookie-policy");
-  const table = main(page).getByRole("table", { name: "Cookie tecnici usati dal sito" });
-  const names = new Set([...(await page.context().cookies()).map((cookie) => cookie.name), "cart", "cart_flash", "saved_items", "currency", "better-auth.session_token"]);
-  for (const name of names) await expect(table.getByRole("cell", { name, exact: true }), name).toBeVisible();
-  await expectNoAxeViolations(page);
-});
+test(
+  "the cookie policy lists every cookie the shop sets, with its technical name",
+  { tag: "@server-rule" },
+  async ({ page, expectNoAxeViolations }) => {
+    await saveWithoutJavaScript(page, "wishlist", [24]);
+    // A post with a way back also leaves the toast for the next page in the flash cookie.
+    await page.request.post("/compare", {
+      form: { intent: "add", productId: "24", redirectTo: "/" },
+      headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
+      maxRedirects: 0,
+    });
+    await page.goto("/cookie-policy");
+    const table = main(page).getByRole("table", { name: "Cookie tecnici usati dal sito" });
+    const names = new Set([
+      ...(await page.context().cookies()).map((cookie) => cookie.name),
+      "cart",
+      "cart_flash",
+      "saved_items",
+      "currency",
+      "better-auth.session_token",
+    ]);
+    for (const name of names) await expect(table.getByRole("cell", { name, exact: true }), name).toBeVisible();
+    await expectNoAxeViolations(page);
+  },
+);
 
 // axe is run on these pages by the journeys above: with JavaScript off in the page, axe itself can
 // stall (its scheduling never resumes), so these journeys check behaviour only.
@@ -258,7 +271,11 @@ test.describe("without JavaScript", () => {
       await saveWithoutJavaScript(page, "wishlist", [24, 25]);
       await saveWithoutJavaScript(page, "compare", [66]);
       await page.goto(locale === "en" ? "/en" : "/");
-      if (!headerShowsCounts(testInfo)) await page.locator("summary").filter({ hasText: locale === "en" ? "Open the menu" : "Apri il menu" }).click();
+      if (!headerShowsCounts(testInfo))
+        await page
+          .locator("summary")
+          .filter({ hasText: locale === "en" ? "Open the menu" : "Apri il menu" })
+          .click();
       await expect(page.getByRole("link", { name: text.wishlistCount(2), exact: true }).filter({ visible: true })).toBeVisible();
       await expect(page.getByRole("link", { name: text.compareCount(1), exact: true }).filter({ visible: true })).toBeVisible();
     });
@@ -289,7 +306,9 @@ test.describe("without JavaScript", () => {
       await saveWithoutJavaScript(page, "wishlist", [47, 66]);
       await page.reload();
       await expect(items).toHaveCount(2);
-      await main(page).getByRole("button", { name: locale === "it" ? "Svuota la lista dei desideri" : "Clear wishlist" }).click();
+      await main(page)
+        .getByRole("button", { name: locale === "it" ? "Svuota la lista dei desideri" : "Clear wishlist" })
+        .click();
       await expect(toast(page, text.wishlistCleared)).toBeVisible();
       await expect(main(page).getByText(text.wishlistEmpty)).toBeVisible();
     });

@@ -101,6 +101,11 @@ async function suiteOnBuild(build, what, script, args = []) {
 /** Vitest with its JSON report beside the live output. */
 async function vitest(project, env) {
   const report = path.join(scratch, `vitest-${project}.json`);
-  const exitCode = await run("test", "npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], { env });
+  const exitCode = await run(
+    "test",
+    "npx",
+    ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+    { env },
+  );
   return vitestCounts(report, exitCode);
 }

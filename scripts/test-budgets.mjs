@@ -17,7 +17,12 @@ const resultFile = takeResultFile(process.argv.slice(2));
 
 const startedAt = Date.now();
 const counts = await checkBudgets();
-console.log(`budgets: ${Math.round((Date.now() - startedAt) / 1000)} s in all, load average ${os.loadavg().map((load) => load.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
+console.log(
+  `budgets: ${Math.round((Date.now() - startedAt) / 1000)} s in all, load average ${os
+    .loadavg()
+    .map((load) => load.toFixed(1))
+    .join(" ")} on ${os.cpus().length} cores`,
+);
 finish(counts, resultFile);
 
 async function checkBudgets() {
@@ -39,7 +44,9 @@ async function checkBudgets() {
     const notes = [];
     for (const page of await lighthousePages(shop.baseUrl)) {
       // A run can fail to record on a starved machine (e.g. NO_NAVSTART): once more, then it counts as failed.
-      const lhr = (await runLighthouse(chrome.port, shop.baseUrl, page, gateCategories)) ?? (await runLighthouse(chrome.port, shop.baseUrl, page, gateCategories));
+      const lhr =
+        (await runLighthouse(chrome.port, shop.baseUrl, page, gateCategories)) ??
+        (await runLighthouse(chrome.port, shop.baseUrl, page, gateCategories));
       if (!lhr) {
         counts.failed += gateCategories.length;
         counts.failures.push(`${page.name}: Lighthouse could not measure the page`);
@@ -52,7 +59,11 @@ async function checkBudgets() {
         if (!passed) counts.failures.push(`${page.name} ${category} ${score}: ${note}`);
         if (note) notes.push(`${page.name} ${category}: ${passed ? "" : "FAILED: "}${note}`);
       }
-      rows.push({ page: page.name, path: page.path, ...Object.fromEntries(verdicts.map(({ category, score, passed }) => [category, `${score}${passed ? "" : " FAIL"}`])) });
+      rows.push({
+        page: page.name,
+        path: page.path,
+        ...Object.fromEntries(verdicts.map(({ category, score, passed }) => [category, `${score}${passed ? "" : " FAIL"}`])),
+      });
     }
     console.table(rows);
     for (const note of notes) console.log(note);

@@ -50,14 +50,24 @@ test("in production without Stripe keys nobody takes cards, unless test payments
 });
 
 test("a production start refuses a PUBLIC_URL on this machine unless told it is a try-out or a test", () => {
-  for (const settings of [{}, { PUBLIC_URL: "http://localhost:3000" }, { PUBLIC_URL: "http://127.0.0.1:8080" }, { PUBLIC_URL: "http://[::1]:3000" }, { PUBLIC_URL: "https://shop.localhost" }]) {
+  for (const settings of [
+    {},
+    { PUBLIC_URL: "http://localhost:3000" },
+    { PUBLIC_URL: "http://127.0.0.1:8080" },
+    { PUBLIC_URL: "http://[::1]:3000" },
+    { PUBLIC_URL: "https://shop.localhost" },
+  ]) {
     expect(() => refuseLocalPublicUrl(readEnv(settings))).toThrow(ConfigError);
-    expect(() => refuseLocalPublicUrl(readEnv(settings))).toThrow(/^Bad configuration: PUBLIC_URL: .* is this machine only; .*ALLOW_LOCALHOST_PUBLIC_URL=true/);
+    expect(() => refuseLocalPublicUrl(readEnv(settings))).toThrow(
+      /^Bad configuration: PUBLIC_URL: .* is this machine only; .*ALLOW_LOCALHOST_PUBLIC_URL=true/,
+    );
     expect(() => refuseLocalPublicUrl(readEnv({ ...settings, ALLOW_LOCALHOST_PUBLIC_URL: "true" }))).not.toThrow();
     expect(() => refuseLocalPublicUrl(readEnv({ ...settings, NODE_ENV: "development" }))).not.toThrow();
     expect(() => refuseLocalPublicUrl(readEnv({ ...settings, NODE_ENV: "test" }))).not.toThrow();
   }
   expect(() => refuseLocalPublicUrl(readEnv({ PUBLIC_URL: "https://www.bimbifelici.it" }))).not.toThrow();
   expect(() => refuseLocalPublicUrl(readEnv({ PUBLIC_URL: "http://192.168.1.20:3000" }))).not.toThrow();
-  expect(() => readEnv({ ALLOW_LOCALHOST_PUBLIC_URL: "yes" })).toThrow(/^Bad configuration: ALLOW_LOCALHOST_PUBLIC_URL: ALLOW_LOCALHOST_PUBLIC_URL must be true or false$/);
+  expect(() => readEnv({ ALLOW_LOCALHOST_PUBLIC_URL: "yes" })).toThrow(
+    /^Bad configuration: ALLOW_LOCALHOST_PUBLIC_URL: ALLOW_LOCALHOST_PUBLIC_URL must be true or false$/,
+  );
 });

@@ -26,7 +26,7 @@ const EnvSchema = z.object({
     .refine((value) => {
       try {
         const url = new URL(value);
-        return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "" || url.searchParams.has("host");
+        return ((url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "") || url.searchParams.has("host");
       } catch {
         return false;
       }
@@ -55,7 +55,10 @@ const EnvSchema = z.object({
   /** For tests: point the Stripe SDK at a local Stripe-compatible server, e.g. http://127.0.0.1:12111 */
   STRIPE_API_URL: z.url().optional(),
   /** smtp://user:pass@host:port ; unset: mail stays in the outbox shown in the back office. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://")
+    .optional(),
   MAIL_FROM: z.string().min(3).default("Bimbi Shop <negozio@example.it>"),
   /** ECB-style daily reference rates (XML or JSON); unset: stored or bundled rates only. */
   RATES_URL: z.url().optional(),

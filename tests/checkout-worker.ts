@@ -30,7 +30,15 @@ lines.close();
 
 const outcomes = await Promise.all(
   cartIds.map(async (cartId, index) => {
-    const result = await placeOrder(handle.db, { cartId, userId: null, locale: "it", input: inputs[index]!, now: new Date(), publicUrl: testPublicUrl, secret: testSecret });
+    const result = await placeOrder(handle.db, {
+      cartId,
+      userId: null,
+      locale: "it",
+      input: inputs[index]!,
+      now: new Date(),
+      publicUrl: testPublicUrl,
+      secret: testSecret,
+    });
     return result.ok ? "ok" : result.error;
   }),
 );

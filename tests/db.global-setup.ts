@@ -56,7 +56,9 @@ export const objectCountSql = "select count(*)::int as count from pg_class";
  * tables empty; a template with rows would need them put back, so that is refused here.
  */
 async function pgliteReset(client: PGlite) {
-  const tables = (await client.query<{ name: string }>("select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public'")).rows;
+  const tables = (
+    await client.query<{ name: string }>("select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public'")
+  ).rows;
   for (const { name } of tables) {
     const { rows } = await client.query<{ filled: boolean }>(`select exists (select 1 from ${name}) as filled`);
     if (rows[0]!.filled) throw new Error(`the migrated template has rows in ${name}: tests/db.ts cannot reset to it by emptying the tables`);
@@ -67,7 +69,11 @@ async function pgliteReset(client: PGlite) {
     )
   ).rows;
   const { count } = (await client.query<{ count: number }>(objectCountSql)).rows[0]!;
-  const resetSql = [`truncate ${tables.map((table) => table.name).join(", ")} restart identity cascade;`, ...sequences.map((row) => row.statement), "reset all;"].join("\n");
+  const resetSql = [
+    `truncate ${tables.map((table) => table.name).join(", ")} restart identity cascade;`,
+    ...sequences.map((row) => row.statement),
+    "reset all;",
+  ].join("\n");
   return { resetSql, objectCount: count };
 }
 

@@ -20,13 +20,8 @@ test("a fresh test database has every migration applied and no rows", async () =
   const { db } = await openTestDb();
 
   expect(await db.select({ rows: count() }).from(categories)).toEqual([{ rows: 0 }]);
-  const tables = await selectRows<{ name: string }>(
-    db,
-    sql`select table_name as name from information_schema.tables where table_schema = 'public'`,
-  );
-  expect(tables.map((table) => table.name)).toEqual(
-    expect.arrayContaining(["categories", "products", "product_variants"]),
-  );
+  const tables = await selectRows<{ name: string }>(db, sql`select table_name as name from information_schema.tables where table_schema = 'public'`);
+  expect(tables.map((table) => table.name)).toEqual(expect.arrayContaining(["categories", "products", "product_variants"]));
 });
 
 test("two test databases do not share rows", async () => {
@@ -41,10 +36,7 @@ test("two test databases do not share rows", async () => {
 
 test("the database refuses a variant with negative stock", async () => {
   const { db } = await openTestDb();
-  const [category] = await db
-    .insert(categories)
-    .values({ slug: "pappa", nameIt: "Pappa", nameEn: "Feeding" })
-    .returning({ id: categories.id });
+  const [category] = await db.insert(categories).values({ slug: "pappa", nameIt: "Pappa", nameEn: "Feeding" }).returning({ id: categories.id });
   const [product] = await db
     .insert(products)
     .values({ sku: "BIB-1", nameIt: "Biberon", nameEn: "Baby bottle", priceCents: 1290, primaryCategoryId: category!.id })
@@ -54,7 +46,10 @@ test("the database refuses a variant with negative stock", async () => {
   const refusal = await db
     .insert(productVariants)
     .values({ productId: product!.id, sku: "BIB-1-250", size: "250ml", stock: -1 })
-    .then(() => undefined, (error: Error) => error);
+    .then(
+      () => undefined,
+      (error: Error) => error,
+    );
 
   expect((refusal?.cause as Error | undefined)?.message).toMatch(/violates check constraint "product_variants_stock_non_negative"/);
   expect(await db.select({ rows: count() }).from(productVariants)).toEqual([{ rows: 1 }]);

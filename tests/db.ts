@@ -40,8 +40,7 @@ export type TestDbOptions = {
 };
 
 export async function createTestDb(options: TestDbOptions = {}): Promise<DbHandle> {
-  const handle =
-    template.kind === "pglite" ? await leasePglite(template) : await copyPostgresTemplate(template, options.poolSize ?? 10);
+  const handle = template.kind === "pglite" ? await leasePglite(template) : await copyPostgresTemplate(template, options.poolSize ?? 10);
   // close() may be called twice (a test's own cleanup and onTestFinished): only the first one acts.
   let closing: Promise<void> | undefined;
   return { ...handle, close: () => (closing ??= handle.close()) };

@@ -12,9 +12,10 @@ const head =
   '<link rel="modulepreload" href="/assets/entry.client.js" nonce="n0nce"/><link rel="modulepreload" href="/assets/root.js" nonce="n0nce"/>' +
   '<link rel="modulepreload" href="/assets/entry.client.js" nonce="n0nce"/><link rel="modulepreload" href="/assets/listing.js" nonce="n0nce"/>' +
   '<script type="application/ld+json">{"name":"Bimbi Felici"}</script></head>';
-const moduleScriptText = ';\nimport * as route0 from "/assets/root.js";\nwindow.__reactRouterRouteModules = {"root":route0};\n\nimport("/assets/entry.client.js");';
+const moduleScriptText =
+  ';\nimport * as route0 from "/assets/root.js";\nwindow.__reactRouterRouteModules = {"root":route0};\n\nimport("/assets/entry.client.js");';
 const body =
-  '<body><main><h1>Passeggini e carrozzine</h1><p>Perché è leggero</p></main>' +
+  "<body><main><h1>Passeggini e carrozzine</h1><p>Perché è leggero</p></main>" +
   '<script nonce="n0nce">window.__reactRouterContext = {};</script>' +
   `<script nonce="n0nce" type="module" async="">${moduleScriptText}</script>` +
   '<script nonce="n0nce">window.__reactRouterContext.streamController.enqueue("[]");</script></body></html>';
@@ -33,7 +34,9 @@ test("the page's scripts are no longer preloaded from <head>: a starter after th
   expect(headOut).not.toContain("modulepreload");
   // Everything else in <head> stays, the stylesheet first.
   expect(headOut).toBe(head.replace(/<link rel="modulepreload"[^>]*>/g, "").replace("</head>", ""));
-  expect(bodyOut).toContain(`<script nonce="n0nce" type="text/x-module-after-first-paint" async="">${moduleScriptText}</script><script nonce="n0nce" data-module-preloads=`);
+  expect(bodyOut).toContain(
+    `<script nonce="n0nce" type="text/x-module-after-first-paint" async="">${moduleScriptText}</script><script nonce="n0nce" data-module-preloads=`,
+  );
   // The size budgets (bench/lib/page-sizes.mjs) read the same list.
   expect(modulePreloadsAfterFirstPaint(html)).toEqual(["/assets/entry.client.js", "/assets/root.js", "/assets/listing.js"]);
   expect(bodyOut).toContain('getEntriesByName("first-contentful-paint")');
@@ -47,6 +50,7 @@ test("however the page arrives in pieces, the result is the same", async () => {
 });
 
 test("a page without script preloads passes unchanged", async () => {
-  const plain = '<!DOCTYPE html><html><head><title>Non trovata</title></head><body><p>Più tardi</p><script type="module">import "/x.js";</script></body></html>';
+  const plain =
+    '<!DOCTYPE html><html><head><title>Non trovata</title></head><body><p>Più tardi</p><script type="module">import "/x.js";</script></body></html>';
   expect(await rewritten(plain, 5)).toBe(plain);
 });

@@ -34,7 +34,12 @@ test("opening hours group the days sharing a slot; a closed day is left out", ()
   const morning = { opens: "09:00", closes: "12:00" };
   const hours = { 1: [morning], 2: [], 3: [morning], 4: [], 5: [], 6: [{ opens: "10:00", closes: "18:00" }], 7: [] };
   expect(openingHoursSpecification(hours)).toEqual([
-    { "@type": "OpeningHoursSpecification", dayOfWeek: ["https://schema.org/Monday", "https://schema.org/Wednesday"], opens: "09:00", closes: "12:00" },
+    {
+      "@type": "OpeningHoursSpecification",
+      dayOfWeek: ["https://schema.org/Monday", "https://schema.org/Wednesday"],
+      opens: "09:00",
+      closes: "12:00",
+    },
     { "@type": "OpeningHoursSpecification", dayOfWeek: ["https://schema.org/Saturday"], opens: "10:00", closes: "18:00" },
   ]);
 });
@@ -64,7 +69,13 @@ test("a product carries its EUR offer with absolute pictures; an on-request prod
 });
 
 test("prices are written as decimals without floating-point error", () => {
-  expect([decimalPrice(0), decimalPrice(5), decimalPrice(1999), decimalPrice(123456), decimalPrice(-250)]).toEqual(["0.00", "0.05", "19.99", "1234.56", "-2.50"]);
+  expect([decimalPrice(0), decimalPrice(5), decimalPrice(1999), decimalPrice(123456), decimalPrice(-250)]).toEqual([
+    "0.00",
+    "0.05",
+    "19.99",
+    "1234.56",
+    "-2.50",
+  ]);
 });
 
 test("breadcrumbs are numbered from 1 with absolute addresses, and blocks become meta entries", () => {
@@ -92,7 +103,11 @@ test("a product's star rating becomes its aggregate rating; no rating, none", ()
     shopName: "Bimbi Felici",
   };
   expect(productJsonLd({ ...input, rating: 4 })).toMatchObject({
-    review: { "@type": "Review", author: { "@type": "Organization", name: "Bimbi Felici" }, reviewRating: { "@type": "Rating", ratingValue: 4, bestRating: 5, worstRating: 1 } },
+    review: {
+      "@type": "Review",
+      author: { "@type": "Organization", name: "Bimbi Felici" },
+      reviewRating: { "@type": "Rating", ratingValue: 4, bestRating: 5, worstRating: 1 },
+    },
     offers: { availability: "https://schema.org/PreOrder" },
   });
   expect(productJsonLd({ ...input, rating: 4 })).not.toHaveProperty("aggregateRating");

@@ -27,7 +27,9 @@ export function AddressList({ addresses, locale }: { addresses: readonly Address
             <div className="mb-2 flex flex-wrap items-center gap-2">
               <MapPinIcon size={20} className="text-brand-700" />
               <span className="font-bold">{address.label || t("myAccount.addresses.untitled")}</span>
-              {address.isDefault && <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white">{t("myAccount.addresses.default")}</span>}
+              {address.isDefault && (
+                <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white">{t("myAccount.addresses.default")}</span>
+              )}
             </div>
             <AddressLines address={address} />
             <div className="mt-4 flex flex-wrap gap-2">
@@ -65,7 +67,17 @@ export function AddressList({ addresses, locale }: { addresses: readonly Address
 type AddressTextField = "label" | "firstName" | "lastName" | "street" | "houseNumber" | "postcode" | "city" | "province" | "phone";
 
 /** Add a new address, or edit `editing` (then the form carries its id). */
-export function AddressForm({ editing, state, limits, locale }: { editing: AddressView | null; state: FormState; limits: AddressLimits; locale: Locale }) {
+export function AddressForm({
+  editing,
+  state,
+  limits,
+  locale,
+}: {
+  editing: AddressView | null;
+  state: FormState;
+  limits: AddressLimits;
+  locale: Locale;
+}) {
   const { t } = useTranslation();
   const errors = state?.errors;
   const errorText = useErrorText(errors, limits);
@@ -99,10 +111,41 @@ export function AddressForm({ editing, state, limits, locale }: { editing: Addre
           defaultValue={value("label")}
           error={errorText("label")}
         />
-        <TextField label={t("myAccount.addresses.fields.firstName")} name="firstName" autoComplete="given-name" required maxLength={limits.firstName} defaultValue={value("firstName")} error={errorText("firstName")} />
-        <TextField label={t("myAccount.addresses.fields.lastName")} name="lastName" autoComplete="family-name" required maxLength={limits.lastName} defaultValue={value("lastName")} error={errorText("lastName")} />
-        <TextField label={t("myAccount.addresses.fields.street")} name="street" autoComplete="address-line1" required maxLength={limits.street} defaultValue={value("street")} error={errorText("street")} />
-        <TextField label={t("myAccount.addresses.fields.houseNumber")} name="houseNumber" required maxLength={limits.houseNumber} defaultValue={value("houseNumber")} error={errorText("houseNumber")} />
+        <TextField
+          label={t("myAccount.addresses.fields.firstName")}
+          name="firstName"
+          autoComplete="given-name"
+          required
+          maxLength={limits.firstName}
+          defaultValue={value("firstName")}
+          error={errorText("firstName")}
+        />
+        <TextField
+          label={t("myAccount.addresses.fields.lastName")}
+          name="lastName"
+          autoComplete="family-name"
+          required
+          maxLength={limits.lastName}
+          defaultValue={value("lastName")}
+          error={errorText("lastName")}
+        />
+        <TextField
+          label={t("myAccount.addresses.fields.street")}
+          name="street"
+          autoComplete="address-line1"
+          required
+          maxLength={limits.street}
+          defaultValue={value("street")}
+          error={errorText("street")}
+        />
+        <TextField
+          label={t("myAccount.addresses.fields.houseNumber")}
+          name="houseNumber"
+          required
+          maxLength={limits.houseNumber}
+          defaultValue={value("houseNumber")}
+          error={errorText("houseNumber")}
+        />
         <TextField
           label={t("myAccount.addresses.fields.postcode")}
           name="postcode"
@@ -114,7 +157,15 @@ export function AddressForm({ editing, state, limits, locale }: { editing: Addre
           defaultValue={value("postcode")}
           error={errorText("postcode")}
         />
-        <TextField label={t("myAccount.addresses.fields.city")} name="city" autoComplete="address-level2" required maxLength={limits.city} defaultValue={value("city")} error={errorText("city")} />
+        <TextField
+          label={t("myAccount.addresses.fields.city")}
+          name="city"
+          autoComplete="address-level2"
+          required
+          maxLength={limits.city}
+          defaultValue={value("city")}
+          error={errorText("city")}
+        />
         <TextField
           label={t("myAccount.addresses.fields.province")}
           name="province"

@@ -45,7 +45,17 @@ export function AccountNotice({ kind, children, id }: { kind: "success" | "error
 }
 
 /** The form's submit button, which says so while the form (the one with this `intent`) is being sent. */
-export function SubmitButton({ children, busyLabel, intent, className = "btn-primary" }: { children: ReactNode; busyLabel: string; intent?: string; className?: string }) {
+export function SubmitButton({
+  children,
+  busyLabel,
+  intent,
+  className = "btn-primary",
+}: {
+  children: ReactNode;
+  busyLabel: string;
+  intent?: string;
+  className?: string;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && (intent === undefined || navigation.formData?.get("intent") === intent);
   return (

@@ -29,7 +29,17 @@ export function EmailStatus({ profile, locale, state }: { profile: ProfileView; 
   );
 }
 
-export function ProfileForm({ profile, state, limits, locale }: { profile: ProfileView; state: FormState; limits: Record<string, number>; locale: Locale }) {
+export function ProfileForm({
+  profile,
+  state,
+  limits,
+  locale,
+}: {
+  profile: ProfileView;
+  state: FormState;
+  limits: Record<string, number>;
+  locale: Locale;
+}) {
   const { t } = useTranslation();
   const errors = state?.errors;
   const errorText = useErrorText(errors, limits);
@@ -40,7 +50,16 @@ export function ProfileForm({ profile, state, limits, locale }: { profile: Profi
       <input type="hidden" name="intent" value="profile" />
       {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField className="sm:col-span-2" label={t("auth.fields.name")} name="name" autoComplete="name" required maxLength={limits.name} defaultValue={value("name")} error={errorText("name")} />
+        <TextField
+          className="sm:col-span-2"
+          label={t("auth.fields.name")}
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={limits.name}
+          defaultValue={value("name")}
+          error={errorText("name")}
+        />
         <TextField
           label={t("myAccount.profile.phone")}
           name="phone"

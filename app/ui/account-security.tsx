@@ -12,7 +12,14 @@ export function ChangeEmailForm({ currentEmail, state, locale }: { currentEmail:
   const errorText = useErrorText(errors);
   const formRef = useFormWithProblems(errors);
   return (
-    <Form ref={formRef} method="post" action={localizedHref("/my-account", locale)} noValidate className="space-y-4" aria-labelledby="change-email-title">
+    <Form
+      ref={formRef}
+      method="post"
+      action={localizedHref("/my-account", locale)}
+      noValidate
+      className="space-y-4"
+      aria-labelledby="change-email-title"
+    >
       <h3 id="change-email-title" className="text-lg font-bold">
         {t("myAccount.email.changeTitle")}
       </h3>
@@ -61,13 +68,27 @@ export function ChangePasswordForm({
     );
   }
   return (
-    <Form ref={formRef} method="post" action={localizedHref("/my-account", locale)} noValidate className="space-y-4" aria-labelledby="change-password-title">
+    <Form
+      ref={formRef}
+      method="post"
+      action={localizedHref("/my-account", locale)}
+      noValidate
+      className="space-y-4"
+      aria-labelledby="change-password-title"
+    >
       <h3 id="change-password-title" className="text-lg font-bold">
         {t("myAccount.password.title")}
       </h3>
       <input type="hidden" name="intent" value="password" />
       {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
-      <TextField label={t("myAccount.password.current")} name="currentPassword" type="password" autoComplete="current-password" required error={errorText("currentPassword")} />
+      <TextField
+        label={t("myAccount.password.current")}
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={errorText("currentPassword")}
+      />
       <NewPasswordFields errorText={errorText} label="newPassword" limits={limits} />
       <p className="text-sm text-muted">{t("myAccount.password.othersSignedOut")}</p>
       <SubmitButton intent="password" busyLabel={t("myAccount.saving")}>
@@ -108,7 +129,14 @@ export function PrivacyPanel({ hasPassword, state, locale }: { hasPassword: bool
           {t("myAccount.privacy.download")}
         </a>
       </div>
-      <Form ref={formRef} method="post" action={localizedHref("/my-account", locale)} noValidate className="space-y-4 rounded-2xl border-2 border-coral-200 p-4" aria-labelledby="delete-title">
+      <Form
+        ref={formRef}
+        method="post"
+        action={localizedHref("/my-account", locale)}
+        noValidate
+        className="space-y-4 rounded-2xl border-2 border-coral-200 p-4"
+        aria-labelledby="delete-title"
+      >
         <h3 id="delete-title" className="text-lg font-bold text-coral-700">
           {t("myAccount.privacy.deleteTitle")}
         </h3>
@@ -116,9 +144,23 @@ export function PrivacyPanel({ hasPassword, state, locale }: { hasPassword: bool
         <input type="hidden" name="intent" value="delete-account" />
         {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
         {hasPassword ? (
-          <TextField label={t("myAccount.privacy.deletePassword")} name="password" type="password" autoComplete="current-password" required error={errorText("password")} />
+          <TextField
+            label={t("myAccount.privacy.deletePassword")}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            error={errorText("password")}
+          />
         ) : (
-          <TextField label={t("myAccount.privacy.deleteConfirmEmail")} name="confirmEmail" type="email" autoComplete="off" required error={errorText("confirmEmail")} />
+          <TextField
+            label={t("myAccount.privacy.deleteConfirmEmail")}
+            name="confirmEmail"
+            type="email"
+            autoComplete="off"
+            required
+            error={errorText("confirmEmail")}
+          />
         )}
         <SubmitButton intent="delete-account" busyLabel={t("myAccount.privacy.deleting")} className="btn-coral">
           {t("myAccount.privacy.delete")}

@@ -47,7 +47,12 @@ export function AddToCartForm({
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       <FetcherMarker />
       {children}
-      <button type="submit" className={`${buttonClassName} disabled:cursor-not-allowed disabled:opacity-60`} disabled={disabled} aria-busy={busy || undefined}>
+      <button
+        type="submit"
+        className={`${buttonClassName} disabled:cursor-not-allowed disabled:opacity-60`}
+        disabled={disabled}
+        aria-busy={busy || undefined}
+      >
         {label ?? t("cart.addToCart")}
       </button>
     </fetcher.Form>

@@ -5,7 +5,15 @@ export type PostalAddress = Pick<Address, "street" | "houseNumber" | "postcode" 
   Partial<Pick<Address, "firstName" | "lastName" | "phone">>;
 
 /** The address in lines (name, street, town, phone); the country too where staff need it (`withCountry`). */
-export function AddressLines({ address, withCountry = false, className = "" }: { address: PostalAddress; withCountry?: boolean; className?: string }) {
+export function AddressLines({
+  address,
+  withCountry = false,
+  className = "",
+}: {
+  address: PostalAddress;
+  withCountry?: boolean;
+  className?: string;
+}) {
   return (
     <address className={`not-italic ${className}`.trim()}>
       {address.firstName !== undefined && (

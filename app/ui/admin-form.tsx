@@ -4,14 +4,33 @@ import { Form, Link } from "react-router";
 import { ScrollRegion } from "./scroll-region";
 
 /** A labelled select with its error, like TextField. */
-export function SelectField({ label, name, defaultValue, error, children }: { label: string; name: string; defaultValue?: string; error?: string; children: ReactNode }) {
+export function SelectField({
+  label,
+  name,
+  defaultValue,
+  error,
+  children,
+}: {
+  label: string;
+  name: string;
+  defaultValue?: string;
+  error?: string;
+  children: ReactNode;
+}) {
   const id = useId();
   return (
     <div>
       <label htmlFor={id} className="field-label">
         {label}
       </label>
-      <select id={id} name={name} defaultValue={defaultValue} className="field-input" aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        className="field-input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
         {children}
       </select>
       {error && (
@@ -80,7 +99,13 @@ export function AdminFilterForm({ columns = "sm:grid-cols-2 lg:grid-cols-3", chi
  * A list table named by `label` (region and caption), its header row from `columns`. The region is
  * focusable, so a keyboard can scroll the table sideways on a narrow screen.
  */
-export function AdminTable({ label, columns, className, minWidth, children }: {
+export function AdminTable({
+  label,
+  columns,
+  className,
+  minWidth,
+  children,
+}: {
   label: string;
   columns: { label: string; isNumeric?: boolean }[];
   /** Spacing of the region, e.g. "mt-2". */

@@ -103,7 +103,9 @@ export function LineNotices({ line }: { line: CartLineView }) {
       {notices.map((notice) => (
         <li
           key={notice.text}
-          className={notice.tone === "problem" ? "rounded-lg bg-coral-50 px-2 py-1 font-semibold text-coral-700" : "rounded-lg bg-sun-50 px-2 py-1 text-ink"}
+          className={
+            notice.tone === "problem" ? "rounded-lg bg-coral-50 px-2 py-1 font-semibold text-coral-700" : "rounded-lg bg-sun-50 px-2 py-1 text-ink"
+          }
         >
           {notice.text}
         </li>
@@ -168,7 +170,11 @@ export function CartLineItem({ line }: { line: CartLineView }) {
         <LineNotices line={line} />
       </div>
       <div className="col-start-2 flex flex-wrap items-center justify-between gap-3 sm:col-start-3 sm:flex-col sm:items-end">
-        <div role="group" aria-label={t("cart.quantityOf", { name: line.name })} className="flex items-center rounded-full border-2 border-brand-100 bg-white">
+        <div
+          role="group"
+          aria-label={t("cart.quantityOf", { name: line.name })}
+          className="flex items-center rounded-full border-2 border-brand-100 bg-white"
+        >
           <CartLineButton lineId={line.id} intent="decrease" label={t("cart.decrease", { name: line.name })} className={stepButton}>
             <MinusIcon size={18} />
           </CartLineButton>

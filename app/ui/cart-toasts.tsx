@@ -80,7 +80,11 @@ function AnswerWatcher({ fetcherKey }: { fetcherKey: string }) {
 
 /** Page-wide (mounted with the header's mini-cart): shows the answers of the cart forms submitted. */
 export function CartAnswerToasts() {
-  const keys = useSyncExternalStore(subscribeToAwaitedKeys, () => awaitedSnapshot, () => noKeys);
+  const keys = useSyncExternalStore(
+    subscribeToAwaitedKeys,
+    () => awaitedSnapshot,
+    () => noKeys,
+  );
   return keys.map((key) => <AnswerWatcher key={key} fetcherKey={key} />);
 }
 

@@ -108,7 +108,15 @@ export function PaymentChoices({
               disabled={!allowed}
               onChange={(chosen) => onChange(chosen as PaymentChoice)}
               title={t(`checkout.payment.${method}.name`)}
-              reason={allowed ? null : t(summary.giftList && method === "cash_on_delivery" ? "checkout.giftList.noCashOnDelivery" : `checkout.payment.disabled.${method}`)}
+              reason={
+                allowed
+                  ? null
+                  : t(
+                      summary.giftList && method === "cash_on_delivery"
+                        ? "checkout.giftList.noCashOnDelivery"
+                        : `checkout.payment.disabled.${method}`,
+                    )
+              }
             >
               {t(`checkout.payment.${method}.text`, { fee: format(summary.codFeeCents), days: summary.daysToPay })}
             </ChoiceCard>
@@ -144,7 +152,12 @@ export function GiftListDelivery({
   const collection = giftList.delivery === "collection";
   return (
     <CheckoutSection title={t("checkout.giftList.title", { title: giftList.title })}>
-      <div id="checkout-deliveryMethod" tabIndex={-1} className="rounded-xl border-2 border-brand-200 bg-brand-50 p-4" data-testid="gift-list-delivery">
+      <div
+        id="checkout-deliveryMethod"
+        tabIndex={-1}
+        className="rounded-xl border-2 border-brand-200 bg-brand-50 p-4"
+        data-testid="gift-list-delivery"
+      >
         <input type="hidden" name="deliveryMethod" value={giftList.delivery} />
         <p className="flex justify-between gap-4 font-semibold">
           <span>{collection ? t("checkout.delivery.collection.name") : t("checkout.giftList.shippedToList")}</span>

@@ -70,7 +70,17 @@ export function CheckoutField({
 }
 
 /** A titled group of the checkout form (fieldset + legend), as a white card. */
-export function CheckoutSection({ title, children, hidden, className = "" }: { title: string; children: ReactNode; hidden?: boolean; className?: string }) {
+export function CheckoutSection({
+  title,
+  children,
+  hidden,
+  className = "",
+}: {
+  title: string;
+  children: ReactNode;
+  hidden?: boolean;
+  className?: string;
+}) {
   return (
     <fieldset hidden={hidden} className={`min-w-0 rounded-2xl bg-white p-5 shadow-card sm:p-6 ${className}`}>
       <legend className="float-left mb-4 w-full text-xl font-bold">{title}</legend>

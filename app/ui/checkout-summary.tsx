@@ -47,13 +47,23 @@ export function CheckoutSummaryPanel({ summary, updating = false }: { summary: C
             testId="summary-discount-code"
           />
         )}
-        {summary.personalisationCents > 0 && <AmountRow term={t("checkout.summary.personalisation")} value={`+${format(summary.personalisationCents)}`} />}
+        {summary.personalisationCents > 0 && (
+          <AmountRow term={t("checkout.summary.personalisation")} value={`+${format(summary.personalisationCents)}`} />
+        )}
         <AmountRow
           term={t("checkout.summary.shipping")}
-          value={summary.delivery === null ? t("checkout.summary.shippingToChoose") : summary.shippingCents === 0 ? t("checkout.summary.free") : format(summary.shippingCents)}
+          value={
+            summary.delivery === null
+              ? t("checkout.summary.shippingToChoose")
+              : summary.shippingCents === 0
+                ? t("checkout.summary.free")
+                : format(summary.shippingCents)
+          }
           testId="summary-shipping"
         />
-        {summary.paymentFeeCents > 0 && <AmountRow term={t("checkout.summary.paymentFee")} value={format(summary.paymentFeeCents)} testId="summary-payment-fee" />}
+        {summary.paymentFeeCents > 0 && (
+          <AmountRow term={t("checkout.summary.paymentFee")} value={format(summary.paymentFeeCents)} testId="summary-payment-fee" />
+        )}
         <AmountRow term={t("checkout.summary.total")} value={format(summary.totalCents)} testId="summary-total" isTotal />
       </dl>
       <p className="mt-2 text-sm text-muted">{t("checkout.summary.vatIncluded")}</p>

@@ -30,11 +30,7 @@ export function TextField({ label, error, hint, className = "", ...props }: Text
           </span>
         ) : null}
       </label>
-      {props.multiline ? (
-        <textarea {...withoutMultiline(props)} {...shared} />
-      ) : (
-        <input {...withoutMultiline(props)} {...shared} />
-      )}
+      {props.multiline ? <textarea {...withoutMultiline(props)} {...shared} /> : <input {...withoutMultiline(props)} {...shared} />}
       {hint && (
         <p id={hintId} className="mt-1 text-sm text-muted">
           {hint}

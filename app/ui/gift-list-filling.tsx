@@ -114,7 +114,8 @@ export function AddToGiftListForm({
     if (withPersonalisation) {
       // The texts live in the add-to-cart form beside this one (a form cannot nest in another).
       const dialog = event.currentTarget.closest("dialog");
-      for (const input of dialog?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('[name^="personalisation."]') ?? []) form.set(input.name, input.value);
+      for (const input of dialog?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('[name^="personalisation."]') ?? [])
+        form.set(input.name, input.value);
     }
     awaiting.current = true;
     setOutcome(null);
@@ -144,7 +145,14 @@ export function AddToGiftListForm({
         </button>
       </form>
       {showOutcome && (
-        <p role="status" className={outcome ? `mt-2 rounded-xl px-3 py-2 text-sm font-semibold ${outcome.ok ? "bg-brand-50 text-brand-900" : "bg-coral-50 text-coral-700"}` : "sr-only"}>
+        <p
+          role="status"
+          className={
+            outcome
+              ? `mt-2 rounded-xl px-3 py-2 text-sm font-semibold ${outcome.ok ? "bg-brand-50 text-brand-900" : "bg-coral-50 text-coral-700"}`
+              : "sr-only"
+          }
+        >
           {outcome?.message}
         </p>
       )}

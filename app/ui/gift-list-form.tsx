@@ -26,8 +26,11 @@ export function GiftListForm({
   const errors = state?.errors;
   const formRef = useFormWithProblems(errors);
   const error = (field: string) => (errors?.[field] ? t(errors[field]) : undefined);
-  const value = (field: "type" | "visibility" | "title" | "eventDate" | "celebratedNames" | "messageToGuests") => state?.values?.[field] ?? editing?.[field];
-  const delivery = state?.values?.shippingAddressId ?? (editing ? (editing.shippingAddressId === null ? "collection" : String(editing.shippingAddressId)) : "collection");
+  const value = (field: "type" | "visibility" | "title" | "eventDate" | "celebratedNames" | "messageToGuests") =>
+    state?.values?.[field] ?? editing?.[field];
+  const delivery =
+    state?.values?.shippingAddressId ??
+    (editing ? (editing.shippingAddressId === null ? "collection" : String(editing.shippingAddressId)) : "collection");
   const type = value("type") ?? "nascita";
   const visibility = value("visibility") ?? "public";
   const titleId = "gift-list-form-title";
@@ -93,7 +96,13 @@ export function GiftListForm({
         <legend className="field-label">{t("giftLists.fields.delivery")}</legend>
         <div className="flex flex-col gap-2">
           <label className="flex items-center gap-2">
-            <input type="radio" name="shippingAddressId" value="collection" defaultChecked={delivery === "collection"} className="size-4 accent-brand-700" />
+            <input
+              type="radio"
+              name="shippingAddressId"
+              value="collection"
+              defaultChecked={delivery === "collection"}
+              className="size-4 accent-brand-700"
+            />
             {t("giftLists.fields.collection")}
           </label>
           {addresses.map((address) => (

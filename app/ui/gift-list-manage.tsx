@@ -73,10 +73,13 @@ export function OwnGiftListCard({
             {t(`giftLists.types.${list.type}`)} · {t("giftLists.mine.eventOn", { date: formatDate(list.eventDate, locale) })} · {list.celebratedNames}
           </p>
           <p className="mt-1 text-sm">
-            {t("giftLists.fields.code")}: <strong className="font-mono text-base tracking-widest">{list.code}</strong> · {t(`giftLists.visibility.${list.visibility}`)}
+            {t("giftLists.fields.code")}: <strong className="font-mono text-base tracking-widest">{list.code}</strong> ·{" "}
+            {t(`giftLists.visibility.${list.visibility}`)}
           </p>
         </div>
-        <p className={`rounded-full px-3 py-1 text-sm font-semibold ${list.status === "open" ? "bg-brand-50 text-brand-900" : "bg-slate-200 text-slate-800"}`}>
+        <p
+          className={`rounded-full px-3 py-1 text-sm font-semibold ${list.status === "open" ? "bg-brand-50 text-brand-900" : "bg-slate-200 text-slate-800"}`}
+        >
           {t(`giftLists.status.${list.status}`)}
         </p>
       </header>

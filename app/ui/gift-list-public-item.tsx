@@ -59,20 +59,27 @@ export function PublicGiftListItemCard({
           </a>
         </h3>
         <GiftListItemDetails item={item} />
-        <Price cents={item.unitCents + item.personalisationUnitCents} originalCents={item.discountPercent > 0 ? item.listUnitCents + item.personalisationUnitCents : null} />
+        <Price
+          cents={item.unitCents + item.personalisationUnitCents}
+          originalCents={item.discountPercent > 0 ? item.listUnitCents + item.personalisationUnitCents : null}
+        />
         <p id={statusId} className={`text-sm font-semibold ${given ? "text-brand-800" : "text-ink"}`}>
           {given ? t("giftLists.public.complete") : t("giftLists.public.stillNeeded", { count: item.stillNeeded, wished: item.quantityWished })}
           {item.inCart > 0 && <span className="block font-normal text-muted">{t("giftLists.public.inCart", { count: item.inCart })}</span>}
         </p>
         {item.arrivesAfterEvent && !given && (
-          <p className="rounded-xl border-l-4 border-amber-500 bg-sun-50 px-3 py-2 text-sm font-semibold">{t("giftLists.public.preorderLate", { days: item.preorderDays ?? 0 })}</p>
+          <p className="rounded-xl border-l-4 border-amber-500 bg-sun-50 px-3 py-2 text-sm font-semibold">
+            {t("giftLists.public.preorderLate", { days: item.preorderDays ?? 0 })}
+          </p>
         )}
         {item.group && !given && (
           <div className="space-y-2">
             <p className="inline-block rounded-full bg-sun-50 px-3 py-1 text-sm font-semibold">{t("giftLists.group.badge")}</p>
             <p className="text-sm text-muted">{t("giftLists.group.lead")}</p>
             <GroupGiftProgress group={item.group} locale={locale} />
-            {contribution?.state?.errors.form && item.group.leftCents === 0 && <AccountNotice kind="error">{t(contribution.state.errors.form)}</AccountNotice>}
+            {contribution?.state?.errors.form && item.group.leftCents === 0 && (
+              <AccountNotice kind="error">{t(contribution.state.errors.form)}</AccountNotice>
+            )}
             {contribution && item.group.leftCents > 0 && (
               <ContributionForm
                 itemId={item.id}

@@ -105,7 +105,13 @@ export function GiftListSelector({
           <label htmlFor="gift-list-choice" className="field-label">
             {t("giftLists.selector.label")}
           </label>
-          <select id="gift-list-choice" name="giftListId" value={selected} onChange={(event) => setSelected(event.target.value)} className="field-input">
+          <select
+            id="gift-list-choice"
+            name="giftListId"
+            value={selected}
+            onChange={(event) => setSelected(event.target.value)}
+            className="field-input"
+          >
             <option value="">{t("giftLists.selector.none")}</option>
             {lists.map((list) => (
               <option key={list.id} value={list.id}>

@@ -8,7 +8,14 @@ import { useFormatPrice } from "./price";
 import { useColourName } from "./variant-picker";
 
 /** `isExpired` is decided by the server (no clock in rendering: SSR and hydration agree). */
-export type CompletionCodeView = { code: string; percent: number; validFrom: string | Date; validUntil: string | Date; isUsed: boolean; isExpired: boolean };
+export type CompletionCodeView = {
+  code: string;
+  percent: number;
+  validFrom: string | Date;
+  validUntil: string | Date;
+  isUsed: boolean;
+  isExpired: boolean;
+};
 
 /** The thank-you tracker of one list: who gave what, their message, and "thanked" with undo. */
 export function GiftThanksSection({ listCode, thanks, locale }: { listCode: string; thanks: GiftThanksRow[]; locale: Locale }) {
@@ -41,7 +48,9 @@ export function GiftThanksSection({ listCode, thanks, locale }: { listCode: stri
                         : t("giftLists.thanks.item", { count: gift.quantity, item: what })}
                       {details && <span className="text-muted"> ({details})</span>}
                     </p>
-                    {gift.message && <blockquote className="mt-1 border-l-4 border-sun-300 pl-3 text-sm break-words italic">{gift.message}</blockquote>}
+                    {gift.message && (
+                      <blockquote className="mt-1 border-l-4 border-sun-300 pl-3 text-sm break-words italic">{gift.message}</blockquote>
+                    )}
                     <p className="mt-1 text-xs text-muted">{t("giftLists.thanks.givenOn", { date: formatDate(gift.givenAt, locale) })}</p>
                   </div>
                   <Form method="post" action={localizedHref("/crea-lista-nascita", locale)} className="flex flex-col items-end gap-1">
@@ -49,7 +58,9 @@ export function GiftThanksSection({ listCode, thanks, locale }: { listCode: stri
                     <input type="hidden" name="purchaseId" value={gift.id} />
                     <input type="hidden" name="thanked" value={gift.thankedAt ? "no" : "yes"} />
                     {gift.thankedAt && (
-                      <p className="text-sm font-semibold text-brand-700">{t("giftLists.thanks.thankedOn", { date: formatDate(gift.thankedAt, locale) })}</p>
+                      <p className="text-sm font-semibold text-brand-700">
+                        {t("giftLists.thanks.thankedOn", { date: formatDate(gift.thankedAt, locale) })}
+                      </p>
                     )}
                     <button type="submit" className={gift.thankedAt ? "btn px-3 py-1 text-sm underline" : "btn-secondary px-3 py-1.5 text-sm"}>
                       {t(gift.thankedAt ? "giftLists.thanks.undo" : "giftLists.thanks.mark")}

@@ -49,7 +49,11 @@ function FilterGroup({ group, onChange }: { group: FilterGroupView; onChange: (f
                   className="size-4 shrink-0 accent-brand-700"
                 />
                 {group.facet === "colours" && swatches[option.value] && (
-                  <span aria-hidden="true" className="size-4 shrink-0 rounded-full border border-slate-400" style={{ backgroundColor: swatches[option.value] }} />
+                  <span
+                    aria-hidden="true"
+                    className="size-4 shrink-0 rounded-full border border-slate-400"
+                    style={{ backgroundColor: swatches[option.value] }}
+                  />
                 )}
                 <span className="min-w-0 flex-1 text-sm">{option.label}</span>
                 <span aria-hidden="true" className="text-xs text-muted">

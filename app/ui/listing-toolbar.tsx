@@ -128,7 +128,15 @@ function ListIcon(props: IconProps) {
 }
 
 /** /shop (grid) and /shop-grid-standard (list) are the same listing in two layouts (DECISIONS.md). */
-export function ListingLayoutSwitch({ layout, links, className = "" }: { layout: "grid" | "list"; links: { grid: string; list: string }; className?: string }) {
+export function ListingLayoutSwitch({
+  layout,
+  links,
+  className = "",
+}: {
+  layout: "grid" | "list";
+  links: { grid: string; list: string };
+  className?: string;
+}) {
   const { t } = useTranslation();
   const linkClass = (current: boolean) =>
     `grid size-10 place-items-center rounded-full transition-colors ${current ? "bg-brand-700 text-white" : "text-brand-800 hover:bg-brand-50"}`;

@@ -77,7 +77,9 @@ export function MiniCart({ locale, count: givenCount }: { locale: Locale; count?
         ) : (
           <>
             {cart?.giftList && (
-              <p className="mt-2 rounded-lg bg-lilac-soft px-2 py-1 text-sm">{t("cart.giftList", { title: cart.giftList.title, code: cart.giftList.code })}</p>
+              <p className="mt-2 rounded-lg bg-lilac-soft px-2 py-1 text-sm">
+                {t("cart.giftList", { title: cart.giftList.title, code: cart.giftList.code })}
+              </p>
             )}
             <ul className="max-h-[min(22rem,50vh)] divide-y divide-brand-100 overflow-y-auto">
               {lines.map((line) => (

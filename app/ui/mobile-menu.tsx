@@ -63,8 +63,20 @@ function SavedListLinks({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
   const saved = useSavedItems();
   const links = [
-    { path: "/wishlist", icon: <HeartIcon />, label: t("header.wishlist"), count: saved.wishlist.length, name: t("header.wishlistCount", { count: saved.wishlist.length }) },
-    { path: "/compare", icon: <CompareIcon />, label: t("header.compare"), count: saved.compare.length, name: t("header.compareCount", { count: saved.compare.length }) },
+    {
+      path: "/wishlist",
+      icon: <HeartIcon />,
+      label: t("header.wishlist"),
+      count: saved.wishlist.length,
+      name: t("header.wishlistCount", { count: saved.wishlist.length }),
+    },
+    {
+      path: "/compare",
+      icon: <CompareIcon />,
+      label: t("header.compare"),
+      count: saved.compare.length,
+      name: t("header.compareCount", { count: saved.compare.length }),
+    },
   ];
   return (
     <ul className="space-y-2 desktop:hidden">

@@ -16,7 +16,17 @@ function Notice({ kind, children }: { kind: "success" | "error"; children: strin
  * The pages the newsletter mails link to (confirm, unsubscribe): one button that posts the link's
  * token, then what happened. A missing, spent or expired token says so and points back to the sign-up.
  */
-export function NewsletterLinkPage({ page, token, done, error }: { page: "confirm" | "unsubscribe"; token: string | null; done: boolean; error: string | null }) {
+export function NewsletterLinkPage({
+  page,
+  token,
+  done,
+  error,
+}: {
+  page: "confirm" | "unsubscribe";
+  token: string | null;
+  done: boolean;
+  error: string | null;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";
   const busy = useNavigation().state === "submitting";

@@ -11,7 +11,17 @@ export type NewsletterAnswer = { ok: true } | { ok: false; error: string };
  * Without JavaScript it posts to /newsletter, which answers with this same form and its message;
  * with it, the answer shows here, the page stays. `answer` is that page's own (no-JavaScript) answer.
  */
-export function NewsletterSignUp({ locale, shopName, answer, tone }: { locale: Locale; shopName: string; answer?: NewsletterAnswer; tone: "dark" | "light" }) {
+export function NewsletterSignUp({
+  locale,
+  shopName,
+  answer,
+  tone,
+}: {
+  locale: Locale;
+  shopName: string;
+  answer?: NewsletterAnswer;
+  tone: "dark" | "light";
+}) {
   const { t } = useTranslation();
   const fetcher = useFetcher<NewsletterAnswer>();
   const result = fetcher.data ?? answer;

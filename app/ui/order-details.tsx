@@ -12,7 +12,6 @@ import type { ShopIdentity } from "#app/lib/root-data.ts";
 import { DeliveryEstimateText } from "./delivery-promise";
 import { useHydrated } from "./use-hydrated";
 
-
 /** "12 mar 2026, 10:42" in the shop's time zone. */
 function formatDateTime(at: Date | string, locale: Locale): string {
   return formatShopDateTime(at, locale, { dateStyle: "medium", timeStyle: "short" });
@@ -70,7 +69,9 @@ export function OrderDelivery({ order, shop }: { order: OrderView; shop: ShopIde
         )
       )}
       {delivery.carrier && delivery.trackingNumber && (
-        <p className="mt-3 rounded-lg bg-brand-50 px-3 py-2 text-sm">{t("order.delivery.tracking", { carrier: delivery.carrier, tracking: delivery.trackingNumber })}</p>
+        <p className="mt-3 rounded-lg bg-brand-50 px-3 py-2 text-sm">
+          {t("order.delivery.tracking", { carrier: delivery.carrier, tracking: delivery.trackingNumber })}
+        </p>
       )}
     </Panel>
   );
@@ -148,7 +149,11 @@ export function OrderPayment({ order, locale, payProblem }: { order: OrderView; 
         <div className="mt-3" data-testid="bank-transfer">
           <p>{t("order.payment.bankIntro")}</p>
           <dl className="mt-2 divide-y divide-brand-100">
-            <CopyableValue label={t("order.payment.iban")} value={compactIban(payment.bankTransfer.iban)} groups={ibanGroups(payment.bankTransfer.iban)} />
+            <CopyableValue
+              label={t("order.payment.iban")}
+              value={compactIban(payment.bankTransfer.iban)}
+              groups={ibanGroups(payment.bankTransfer.iban)}
+            />
             <CopyableValue label={t("order.payment.holder")} value={payment.bankTransfer.beneficiary} />
             <div className="flex flex-wrap gap-x-3 py-2">
               <dt className="w-full text-sm text-muted sm:w-28">{t("order.payment.bank")}</dt>
@@ -199,15 +204,15 @@ export function OrderHistory({ order, locale }: { order: OrderView; locale: Loca
         {order.history
           .filter((entry) => !isStaffOnlyHistoryNote(entry.note))
           .map((entry, index) => (
-          <li key={`${entry.status}-${index}`} className="relative">
-            <span aria-hidden="true" className="absolute top-1.5 -left-[1.72rem] size-3 rounded-full border-2 border-white bg-brand-700" />
-            <p className="font-semibold">{t(`purchases.status.${entry.status}`)}</p>
-            <p className="text-sm text-muted">
-              <time dateTime={new Date(entry.at).toISOString()}>{formatDateTime(entry.at, locale)}</time>
-            </p>
-            {noteText(entry.note) && <p className="text-sm">{noteText(entry.note)}</p>}
-          </li>
-        ))}
+            <li key={`${entry.status}-${index}`} className="relative">
+              <span aria-hidden="true" className="absolute top-1.5 -left-[1.72rem] size-3 rounded-full border-2 border-white bg-brand-700" />
+              <p className="font-semibold">{t(`purchases.status.${entry.status}`)}</p>
+              <p className="text-sm text-muted">
+                <time dateTime={new Date(entry.at).toISOString()}>{formatDateTime(entry.at, locale)}</time>
+              </p>
+              {noteText(entry.note) && <p className="text-sm">{noteText(entry.note)}</p>}
+            </li>
+          ))}
       </ol>
     </Panel>
   );

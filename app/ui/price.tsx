@@ -15,8 +15,7 @@ export function useDisplayCurrency(): DisplayCurrencyState {
 export function useFormatPrice() {
   const currency = useDisplayCurrency();
   const locale = usePageI18n().language === "en" ? "en" : "it";
-  return (eurCents: number) =>
-    formatMoney(currency.code === "EUR" ? eurCents : Math.round(eurCents * currency.ratePerEur), locale, currency.code);
+  return (eurCents: number) => formatMoney(currency.code === "EUR" ? eurCents : Math.round(eurCents * currency.ratePerEur), locale, currency.code);
 }
 
 /**

@@ -96,7 +96,15 @@ function Purchase({ product, productHref, text }: { product: ProductCardData; pr
 function AddToChosenList({ product, text }: { product: ProductCardData; text: SharedTexts }) {
   const filling = useGiftListFilling();
   if (!filling || product.purchase.kind !== "add") return null;
-  return <AddToGiftListForm filling={filling} variantId={product.purchase.variantId} productName={product.name} label={text("giftListFilling.add")} className="mt-2" />;
+  return (
+    <AddToGiftListForm
+      filling={filling}
+      variantId={product.purchase.variantId}
+      productName={product.name}
+      label={text("giftListFilling.add")}
+      className="mt-2"
+    />
+  );
 }
 
 /** Wishlist, compare and quick view: over the picture in the grid, beside the buying button in the list. */

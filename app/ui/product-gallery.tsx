@@ -31,12 +31,7 @@ export function ProductGallery({ images, productName }: { images: readonly Produ
     <div className="flex flex-col gap-3" role="group" aria-label={t("productPage.gallery.label", { name: productName })}>
       <div className="relative mx-auto w-full max-w-60 overflow-hidden rounded-3xl bg-sky-soft sm:max-w-sm lg:max-w-none">
         {hydrated ? (
-          <button
-            type="button"
-            onClick={() => setZoomed(true)}
-            aria-haspopup="dialog"
-            className="group block w-full cursor-zoom-in"
-          >
+          <button type="button" onClick={() => setZoomed(true)} aria-haspopup="dialog" className="group block w-full cursor-zoom-in">
             {mainPicture}
             <span className="absolute right-3 bottom-3 flex items-center gap-1 rounded-full bg-white/90 px-3 py-1.5 text-sm font-semibold text-brand-800 shadow-sm group-hover:bg-white">
               <SearchIcon size={18} />
@@ -147,7 +142,12 @@ function ZoomDialog({
         </button>
       </div>
       <div className="relative bg-sky-soft">
-        <ProductImage image={image} sizes="(min-width: 56rem) 56rem, 95vw" fallbackWidth={800} className="mx-auto max-h-[80vh] w-auto object-contain" />
+        <ProductImage
+          image={image}
+          sizes="(min-width: 56rem) 56rem, 95vw"
+          fallbackWidth={800}
+          className="mx-auto max-h-[80vh] w-auto object-contain"
+        />
         {count > 1 && (
           <>
             <button

@@ -1,9 +1,4 @@
-import {
-  getProductImageSrcSet,
-  getProductImageUrl,
-  placeholderImageKey,
-  type ImageWidth,
-} from "#common/media.ts";
+import { getProductImageSrcSet, getProductImageUrl, placeholderImageKey, type ImageWidth } from "#common/media.ts";
 
 export type ProductImageData = { storageKey: string; width: number; height: number; alt: string };
 

@@ -3,13 +3,7 @@ import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
-import {
-  findVariant,
-  getInitialSelection,
-  getSelectionSearch,
-  setQuantity,
-  type VariantSelection,
-} from "#common/variant-selection.ts";
+import { findVariant, getInitialSelection, getSelectionSearch, setQuantity, type VariantSelection } from "#common/variant-selection.ts";
 import type { QuickViewData, QuickViewProduct } from "#app/routes/shop/product-quick-view.ts";
 import { addToCartFetcherPrefix } from "./add-to-cart-form";
 import type { CartActionData } from "./cart-toasts";
@@ -70,7 +64,8 @@ export function QuickViewButton({ productId, productName, className = "" }: { pr
   );
 }
 
-const focusableSelector = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const focusableSelector =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Tab and Shift+Tab go round inside the dialog instead of leaving it for the browser's own controls. */
 function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>) {

@@ -8,7 +8,14 @@ import { Link, useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { changeSavedItems, readSavedItems, replaceSavedItems, useSavedItems } from "#app/lib/browser-saved-items.ts";
-import { normaliseLists, savedItemsToastKind, savedListLimits, type SavedItemsChange, type SavedListName, type SavedLists } from "#common/saved-items.ts";
+import {
+  normaliseLists,
+  savedItemsToastKind,
+  savedListLimits,
+  type SavedItemsChange,
+  type SavedListName,
+  type SavedLists,
+} from "#common/saved-items.ts";
 import type { SavedProduct } from "#server/saved-items/saved-items.service.ts";
 import { AddToCartForm } from "./add-to-cart-form";
 import { StarRatingIcon } from "./icons";
@@ -93,7 +100,9 @@ export function SavedItemIconButton({
         title={saved ? savedLabel() : label}
         data-saved={saved || undefined}
         className={`grid size-11 place-items-center rounded-full border bg-white shadow-sm transition-colors ${
-          saved ? "cursor-default border-coral-200 bg-coral-50 text-coral-700" : "border-brand-100 text-brand-800 hover:bg-brand-50 hover:text-coral-700"
+          saved
+            ? "cursor-default border-coral-200 bg-coral-50 text-coral-700"
+            : "border-brand-100 text-brand-800 hover:bg-brand-50 hover:text-coral-700"
         }`}
       >
         {icon(saved)}
@@ -103,7 +112,15 @@ export function SavedItemIconButton({
 }
 
 /** A "remove from this list" button with the product's name in its accessible name. */
-export function RemoveSavedItemButton({ list, product, className = "" }: { list: SavedListName; product: { id: number; name: string }; className?: string }) {
+export function RemoveSavedItemButton({
+  list,
+  product,
+  className = "",
+}: {
+  list: SavedListName;
+  product: { id: number; name: string };
+  className?: string;
+}) {
   const { t } = useTranslation();
   return (
     <SavedItemForm change={{ intent: "remove", list, productId: product.id }} className={className}>
@@ -140,7 +157,9 @@ const availabilityClass: Record<SavedProduct["availability"] | "onRequest", stri
 export function AvailabilityLabel({ product }: { product: Pick<SavedProduct, "availability" | "isOnRequest"> }) {
   const { t } = useTranslation();
   const state = product.isOnRequest ? "onRequest" : product.availability;
-  return <span className={`inline-block rounded-full px-2.5 py-0.5 text-sm font-semibold ${availabilityClass[state]}`}>{t(`saved.stock.${state}`)}</span>;
+  return (
+    <span className={`inline-block rounded-full px-2.5 py-0.5 text-sm font-semibold ${availabilityClass[state]}`}>{t(`saved.stock.${state}`)}</span>
+  );
 }
 
 export function RatingStars({ rating }: { rating: number }) {

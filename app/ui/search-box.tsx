@@ -31,7 +31,9 @@ function SuggestionOption({ suggestion, id, active, onPick }: { suggestion: Sear
         <span className="line-clamp-2 text-sm leading-snug font-semibold">{suggestion.name}</span>
         {suggestion.brand && <span className="block text-xs text-muted">{suggestion.brand}</span>}
       </span>
-      {suggestion.priceCents !== null && <Price cents={suggestion.priceCents} originalCents={suggestion.originalCents} size="sm" className="shrink-0 flex-col items-end" />}
+      {suggestion.priceCents !== null && (
+        <Price cents={suggestion.priceCents} originalCents={suggestion.originalCents} size="sm" className="shrink-0 flex-col items-end" />
+      )}
     </li>
   );
 }
@@ -171,7 +173,13 @@ export function SearchBox({
             className="absolute inset-x-0 top-full z-50 mt-2 max-h-96 space-y-0.5 overflow-y-auto rounded-2xl border border-brand-100 bg-white p-2 text-left shadow-card"
           >
             {suggestions.map((suggestion, index) => (
-              <SuggestionOption key={suggestion.id} suggestion={suggestion} id={optionId(index)} active={index === active} onPick={() => pick(suggestion)} />
+              <SuggestionOption
+                key={suggestion.id}
+                suggestion={suggestion}
+                id={optionId(index)}
+                active={index === active}
+                onPick={() => pick(suggestion)}
+              />
             ))}
           </ul>
           <p role="status" className="sr-only">

@@ -17,8 +17,7 @@ export const helpCentreSections = [
   { anchor: "condizionidivedita", labelKey: "helpCentre.conditions.title" },
 ] as const;
 
-export const helpCentreHref = (locale: Locale, anchor?: string) =>
-  `${localizedHref("/centroassistenza/", locale)}${anchor ? `#${anchor}` : ""}`;
+export const helpCentreHref = (locale: Locale, anchor?: string) => `${localizedHref("/centroassistenza/", locale)}${anchor ? `#${anchor}` : ""}`;
 
 function FooterColumn({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -188,11 +187,7 @@ export function SiteFooter({ locale, shop, newsletterUrl, children }: SiteFooter
             </h2>
             <p className="mt-1">{t("footer.newsletterText")}</p>
           </div>
-          {newsletterUrl ? (
-            <ExternalNewsletterForm url={newsletterUrl} />
-          ) : (
-            <NewsletterSignUp locale={locale} shopName={shop.name} tone="dark" />
-          )}
+          {newsletterUrl ? <ExternalNewsletterForm url={newsletterUrl} /> : <NewsletterSignUp locale={locale} shopName={shop.name} tone="dark" />}
         </section>
       </div>
 

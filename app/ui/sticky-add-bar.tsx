@@ -35,7 +35,12 @@ export function StickyAddBar({
       <div className="mx-auto flex h-12 max-w-3xl items-center justify-between gap-3">
         <Price cents={priceCents} originalCents={originalCents} />
         {addable ? (
-          <button type="submit" form={formId} aria-label={t("productPage.stickyBar.add", { name: productName })} className="btn-primary h-11 shrink-0 px-6 text-base">
+          <button
+            type="submit"
+            form={formId}
+            aria-label={t("productPage.stickyBar.add", { name: productName })}
+            className="btn-primary h-11 shrink-0 px-6 text-base"
+          >
             {t("productPage.stickyBar.addShort")}
           </button>
         ) : (

@@ -2,7 +2,6 @@ import { useTranslation } from "react-i18next";
 import { intlLocale, type Locale } from "#common/locale.ts";
 import type { TechnicalSheet as TechnicalSheetData } from "#server/catalog/product.service.ts";
 
-
 /** Millimetres as centimetres; grams as kilograms from 1 kg up, else as grams; with the unit, in the page's language. */
 export function formatMeasure(value: number, unit: "mm" | "g", locale: Locale): string {
   const [amount, intlUnit] = unit === "mm" ? [value / 10, "centimeter"] : value >= 1000 ? [value / 1000, "kilogram"] : [value, "gram"];

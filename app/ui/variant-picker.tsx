@@ -148,12 +148,7 @@ export function VariantPicker(props: PickerProps) {
               const soldOut = (findVariant(variants, { colour: selection.colour, size })?.stock ?? 0) <= 0;
               return (
                 <li key={size}>
-                  <Option
-                    selected={selected}
-                    next={selectSize(selection, variants, size)}
-                    props={props}
-                    soldOut={soldOut}
-                  >
+                  <Option selected={selected} next={selectSize(selection, variants, size)} props={props} soldOut={soldOut}>
                     {formatSize(size)}
                     {soldOut && <span className="sr-only"> ({t("productPage.sizeSoldOut")})</span>}
                     {selected && <span className="sr-only"> ({selectedLabel})</span>}

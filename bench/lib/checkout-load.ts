@@ -67,7 +67,9 @@ async function checkoutStep(db: Db, pickVariant: () => number) {
   const added = await addToCart(db, { cartId: null, variantId: pickVariant(), quantity: 1, personalisation: {} });
   if (!added.ok) return { ms: 0, refused: `cart:${added.error}` };
   const input = checkoutInput({ paymentMethod: "bank_transfer" });
-  const { ms, value } = await timed(() => placeOrder(db, { cartId: added.cartId, userId: null, locale: "it", input, now: new Date(), publicUrl: testPublicUrl, secret: testSecret }));
+  const { ms, value } = await timed(() =>
+    placeOrder(db, { cartId: added.cartId, userId: null, locale: "it", input, now: new Date(), publicUrl: testPublicUrl, secret: testSecret }),
+  );
   return { ms, refused: value.ok ? null : value.error };
 }
 

@@ -28,7 +28,9 @@ export async function lighthousePages(baseUrl) {
   const [home, listing, product] = await benchPages(baseUrl);
   const productHtml = await (await fetch(`${baseUrl}${product.path}`)).text();
   // The product's own add-to-cart form comes first; related products' cards follow it.
-  const variantId = /action="\/cart" method="post">(?:<input type="hidden"[^>]*>)*?<input type="hidden" name="variantId" value="(\d+)"/.exec(productHtml)?.[1];
+  const variantId = /action="\/cart" method="post">(?:<input type="hidden"[^>]*>)*?<input type="hidden" name="variantId" value="(\d+)"/.exec(
+    productHtml,
+  )?.[1];
   if (!variantId) throw new Error(`no add-to-cart form on ${product.path}`);
   const page = (name, path, more = {}) => ({ name, path, headers: {}, keptOutOfSearch: false, ...more });
   return [
@@ -60,7 +62,11 @@ async function makePublicGiftList(baseUrl) {
   const email = `lighthouse-${Date.now().toString(36)}@example.com`;
   const password = "Tr3no-Blu-Vesuvio";
   const auth = (action, body) =>
-    fetch(`${baseUrl}/api/auth/${action}`, { method: "POST", headers: { Origin: baseUrl, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${baseUrl}/api/auth/${action}`, {
+      method: "POST",
+      headers: { Origin: baseUrl, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
   // The shop's own registration form (better-auth's sign-up endpoint is closed, decision 0039).
   const signedUp = await fetch(`${baseUrl}/login-register`, {
     method: "POST",
@@ -81,7 +87,14 @@ async function makePublicGiftList(baseUrl) {
     return response.json();
   };
   const eventDate = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
-  const values = { title: "La lista di Sofia", type: "nascita", eventDate, celebratedNames: "Sofia Esposito", shippingAddressId: null, visibility: "public" };
+  const values = {
+    title: "La lista di Sofia",
+    type: "nascita",
+    eventDate,
+    celebratedNames: "Sofia Esposito",
+    shippingAddressId: null,
+    visibility: "public",
+  };
   const { code } = await call("/api/setListaRegalo", { values: { ...values, messageToGuests: "Grazie a tutti!" } });
   for (const productId of [47, 50]) await call("/api/ProdinListaRegalo", { var1: code, var2: productId, var3: null, var4: 2, selectedSize: null });
   return code;
@@ -157,12 +170,17 @@ export async function runLighthouseMedian(chromePort, baseUrl, page, { runs, sto
   for (let attempt = 0; reports.length < runs && attempt < maxAttempts; attempt++) {
     if (stopWhenDecided && sidesOfBudget(reports).some((count) => count * 2 > runs)) break;
     if (mustWait && quiet.leftMs >= quietProbeMs) {
-      const { windows, waitedMs, othersShare } = await waitForQuietMachine({ busyShare: disturbingShare, windowMs: quietProbeMs, maxWaitMs: quiet.leftMs });
+      const { windows, waitedMs, othersShare } = await waitForQuietMachine({
+        busyShare: disturbingShare,
+        windowMs: quietProbeMs,
+        maxWaitMs: quiet.leftMs,
+      });
       // The first window is the probe every page pays; only the windows after it are waiting.
       const beyondProbeMs = windows > 1 ? waitedMs - quietProbeMs : 0;
       quiet.leftMs -= beyondProbeMs;
       quiet.waitedMs += beyondProbeMs;
-      if (beyondProbeMs > 0) notes.push(`waited ${Math.round(waitedMs / 1000)} s for other jobs to quieten (they used ${percent(othersShare)} of the CPU at the end)`);
+      if (beyondProbeMs > 0)
+        notes.push(`waited ${Math.round(waitedMs / 1000)} s for other jobs to quieten (they used ${percent(othersShare)} of the CPU at the end)`);
     }
     const mark = markCpu();
     const lhr = await runLighthouse(chromePort, baseUrl, page);

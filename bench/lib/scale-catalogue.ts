@@ -55,7 +55,9 @@ async function isComplete(): Promise<boolean> {
     const marker = await client.query<{ present: boolean }>("select to_regclass('public.bench_scale_marker') is not null as present");
     if (!marker.rows[0]?.present) return false;
     // Read as JSON: a marker left by an older version of this file may lack the column.
-    const { rows } = await client.query<{ generated_by: string | null }>("select to_jsonb(marker) ->> 'generated_by' as generated_by from bench_scale_marker as marker");
+    const { rows } = await client.query<{ generated_by: string | null }>(
+      "select to_jsonb(marker) ->> 'generated_by' as generated_by from bench_scale_marker as marker",
+    );
     return rows[0]?.generated_by === generationFingerprint;
   });
 }

@@ -30,7 +30,16 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
       .orderBy(desc(compareItems.createdAt)),
   ]);
   const items = lists.length
-    ? await db.select().from(giftListItems).where(inArray(giftListItems.giftListId, lists.map((list) => list.id))).orderBy(asc(giftListItems.position))
+    ? await db
+        .select()
+        .from(giftListItems)
+        .where(
+          inArray(
+            giftListItems.giftListId,
+            lists.map((list) => list.id),
+          ),
+        )
+        .orderBy(asc(giftListItems.position))
     : [];
   const { hasPassword, ...account } = profile;
   return {

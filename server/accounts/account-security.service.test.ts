@@ -1,6 +1,18 @@
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
-import { accounts, addresses, auditLog, categories, giftLists, orders, outboxEmails, products, sessions, users, wishlistItems } from "#server/db/schema.ts";
+import {
+  accounts,
+  addresses,
+  auditLog,
+  categories,
+  giftLists,
+  orders,
+  outboxEmails,
+  products,
+  sessions,
+  users,
+  wishlistItems,
+} from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
 import { callerFor, createTestAuthServices, insertOrder, lastMail, userIdOf } from "#tests/fixtures/accounts.fixtures.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
@@ -44,11 +56,20 @@ test("changing the e-mail sends a link to the new address; the address changes o
 
 test("changing to an address that has another account answers the same and sends nothing there", slow, async () => {
   const { services, user, caller } = await openWithCustomer();
-  await registerCustomer(services, callerFor("/"), { name: "Altra Persona", email: "altra@example.com", password, passwordConfirm: password, privacy: "on" });
+  await registerCustomer(services, callerFor("/"), {
+    name: "Altra Persona",
+    email: "altra@example.com",
+    password,
+    passwordConfirm: password,
+    privacy: "on",
+  });
   const mailsBefore = await services.db.$count(outboxEmails);
   expect(await changeEmail(services, caller(), user, { newEmail: "altra@example.com" })).toEqual({ ok: true });
   expect(await services.db.$count(outboxEmails)).toBe(mailsBefore);
-  expect(await changeEmail(services, caller(), user, { newEmail: "maria@example.com" })).toEqual({ ok: false, errors: { newEmail: "auth.errors.sameEmail" } });
+  expect(await changeEmail(services, caller(), user, { newEmail: "maria@example.com" })).toEqual({
+    ok: false,
+    errors: { newEmail: "auth.errors.sameEmail" },
+  });
   expect(await changeEmail(services, caller(), user, { newEmail: "<b>@x" })).toEqual({ ok: false, errors: { newEmail: "auth.errors.emailInvalid" } });
 });
 
@@ -57,11 +78,15 @@ test("changing the password needs the current one, refuses weak ones and signs o
   const other = await logIn(services, callerFor("/"), { email: user.email, password });
   const otherDevice = new CookieJar().take(other.ok ? other.headers : null);
   const newPassword = "Pappa-Pronta-2031";
-  expect(await changePassword(services, caller(), user, { currentPassword: "wrong-password", password: newPassword, passwordConfirm: newPassword })).toEqual({
+  expect(
+    await changePassword(services, caller(), user, { currentPassword: "wrong-password", password: newPassword, passwordConfirm: newPassword }),
+  ).toEqual({
     ok: false,
     errors: { currentPassword: "auth.errors.currentPasswordWrong" },
   });
-  expect(await changePassword(services, caller(), user, { currentPassword: password, password: "qwertyuiop", passwordConfirm: "qwertyuiop" })).toEqual({
+  expect(
+    await changePassword(services, caller(), user, { currentPassword: password, password: "qwertyuiop", passwordConfirm: "qwertyuiop" }),
+  ).toEqual({
     ok: false,
     errors: { password: "auth.errors.passwordTooCommon" },
   });
@@ -76,11 +101,24 @@ test("changing the password needs the current one, refuses weak ones and signs o
 test("deleting the account needs the password; it removes the person's data and keeps the orders without them", slow, async () => {
   const { services, user, caller } = await openWithCustomer();
   const { db } = services;
-  await addAddress(db, user.id, { firstName: "Maria", lastName: "Rossi", street: "Via Roma", houseNumber: "1", postcode: "80100", city: "Napoli", province: "NA" });
+  await addAddress(db, user.id, {
+    firstName: "Maria",
+    lastName: "Rossi",
+    street: "Via Roma",
+    houseNumber: "1",
+    postcode: "80100",
+    city: "Napoli",
+    province: "NA",
+  });
   const [category] = await db.insert(categories).values({ slug: "test", nameIt: "Test", nameEn: "Test" }).returning();
-  const [product] = await db.insert(products).values({ sku: "T-1", nameIt: "Culla", nameEn: "Crib", priceCents: 10_000, primaryCategoryId: category!.id }).returning();
+  const [product] = await db
+    .insert(products)
+    .values({ sku: "T-1", nameIt: "Culla", nameEn: "Crib", priceCents: 10_000, primaryCategoryId: category!.id })
+    .returning();
   await db.insert(wishlistItems).values({ userId: user.id, productId: product!.id });
-  await db.insert(giftLists).values({ code: "ABCDEFGH", ownerUserId: user.id, title: "Lista di Leo", eventDate: "2026-09-01", celebratedNames: "Leo" });
+  await db
+    .insert(giftLists)
+    .values({ code: "ABCDEFGH", ownerUserId: user.id, title: "Lista di Leo", eventDate: "2026-09-01", celebratedNames: "Leo" });
   const order = await insertOrder(db, user.id);
 
   const exported = await exportAccountData(db, user.id);
@@ -95,7 +133,10 @@ test("deleting the account needs the password; it removes the person's data and 
   expect(JSON.stringify(exported)).not.toContain(credential!.hash!);
   expect(JSON.stringify(exported)).not.toMatch(/"(password|token|accessToken|refreshToken|idToken)":/);
 
-  expect(await deleteAccount(services, caller(), { ...user, hasPassword: true }, {})).toEqual({ ok: false, errors: { password: "auth.errors.currentPasswordRequired" } });
+  expect(await deleteAccount(services, caller(), { ...user, hasPassword: true }, {})).toEqual({
+    ok: false,
+    errors: { password: "auth.errors.currentPasswordRequired" },
+  });
   expect(await deleteAccount(services, caller(), { ...user, hasPassword: true }, { password: "wrong-password" })).toEqual({
     ok: false,
     errors: { password: "auth.errors.currentPasswordWrong" },

@@ -29,7 +29,12 @@ export const AddressInput = z.object({
   firstName: textLine({ required: "firstNameRequired", max: addressLimits.firstName, allowed: personNameChars, invalid: "nameInvalid" }),
   lastName: textLine({ required: "lastNameRequired", max: addressLimits.lastName, allowed: personNameChars, invalid: "nameInvalid" }),
   street: textLine({ required: "streetRequired", max: addressLimits.street, allowed: streetChars, invalid: "streetInvalid" }),
-  houseNumber: textLine({ required: "houseNumberRequired", max: addressLimits.houseNumber, allowed: houseNumberChars, invalid: "houseNumberInvalid" }),
+  houseNumber: textLine({
+    required: "houseNumberRequired",
+    max: addressLimits.houseNumber,
+    allowed: houseNumberChars,
+    invalid: "houseNumberInvalid",
+  }),
   postcode: z
     .string({ error: errorKey("postcodeRequired") })
     .trim()

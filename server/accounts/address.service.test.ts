@@ -120,7 +120,9 @@ test("bad input on every field (empty, 10,000 characters, NUL byte, HTML, SQL) g
 
 test(`a customer keeps at most ${maxAddressesPerUser} addresses`, async () => {
   const db = await openDbWithUsers();
-  await db.insert(addresses).values(Array.from({ length: maxAddressesPerUser }, (_, i) => ({ ...home, province: "NA", label: `A${i}`, userId: "anna" })));
+  await db
+    .insert(addresses)
+    .values(Array.from({ length: maxAddressesPerUser }, (_, i) => ({ ...home, province: "NA", label: `A${i}`, userId: "anna" })));
   expect(await addAddress(db, "anna", home)).toEqual({ ok: false, errors: { form: "auth.errors.addressLimit" } });
   expect(await db.$count(addresses, eq(addresses.userId, "anna"))).toBe(maxAddressesPerUser);
 });

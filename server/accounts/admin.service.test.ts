@@ -27,7 +27,13 @@ test("a new admin is created with a generated password that works once printed",
 
 test("an existing customer is promoted; running it again says so", slow, async () => {
   const services = await openServices();
-  await registerCustomer(services, callerFor("/"), { name: "Anna", email: "anna@example.com", password: "Tr3no-Blu-Vesuvio", passwordConfirm: "Tr3no-Blu-Vesuvio", privacy: "on" });
+  await registerCustomer(services, callerFor("/"), {
+    name: "Anna",
+    email: "anna@example.com",
+    password: "Tr3no-Blu-Vesuvio",
+    passwordConfirm: "Tr3no-Blu-Vesuvio",
+    privacy: "on",
+  });
   expect(await makeAdmin(services, { email: "anna@example.com" })).toEqual({ ok: true, outcome: "promoted", email: "anna@example.com" });
   expect(await makeAdmin(services, { email: "anna@example.com" })).toEqual({ ok: true, outcome: "already-admin", email: "anna@example.com" });
   expect(await services.db.$count(users)).toBe(1);

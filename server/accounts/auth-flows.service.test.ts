@@ -7,7 +7,16 @@ import { CookieJar } from "#tests/cookie-jar.ts";
 import { addToCart, findCartIdOfUser } from "#server/cart/cart.service.ts";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
-import { logIn, logOut, logOutEverywhere, mergeCartIntoAccount, registerCustomer, requestPasswordReset, resetPassword, verifyEmail } from "./auth-flows.service";
+import {
+  logIn,
+  logOut,
+  logOutEverywhere,
+  mergeCartIntoAccount,
+  registerCustomer,
+  requestPasswordReset,
+  resetPassword,
+  verifyEmail,
+} from "./auth-flows.service";
 import { clientIpHeader } from "./auth-request";
 
 /** Each test hashes several passwords (scrypt): slow on a busy 2-core machine. */
@@ -63,7 +72,12 @@ test("an English registration gets its mail in English, with an /en link", slow,
 test("registering an address that has an account answers the same and only tells its owner", slow, async () => {
   const services = await openServices();
   await registerCustomer(services, callerFor("/login-register"), newCustomer);
-  const again = await registerCustomer(services, callerFor("/login-register"), { ...newCustomer, name: "Intruso", password: "Altra-Password-99", passwordConfirm: "Altra-Password-99" });
+  const again = await registerCustomer(services, callerFor("/login-register"), {
+    ...newCustomer,
+    name: "Intruso",
+    password: "Altra-Password-99",
+    passwordConfirm: "Altra-Password-99",
+  });
   expect(again).toEqual({ ok: true });
   const accounts = await services.db.$count(users);
   expect(accounts).toBe(1);
@@ -116,7 +130,9 @@ test("the 6th wrong password within a minute is refused, even a right one, until
   const services = await openServices();
   await registerCustomer(services, callerFor("/"), newCustomer);
   for (let attempt = 1; attempt <= 5; attempt++) {
-    expect(await logIn(services, callerFor("/", { ip: `198.51.100.${attempt}` }), { email: newCustomer.email, password: `wrong-${attempt}` })).toEqual({
+    expect(
+      await logIn(services, callerFor("/", { ip: `198.51.100.${attempt}` }), { email: newCustomer.email, password: `wrong-${attempt}` }),
+    ).toEqual({
       ok: false,
       errors: { form: "auth.errors.invalidCredentials" },
     });
@@ -131,7 +147,10 @@ test("the 6th wrong password within a minute is refused, even a right one, until
   expect(keys).toHaveLength(1);
   expect(keys[0]!.key).not.toContain("maria");
 
-  await services.db.update(rateLimits).set({ lastRequest: Date.now() - 61_000 }).where(like(rateLimits.key, "login:account:%"));
+  await services.db
+    .update(rateLimits)
+    .set({ lastRequest: Date.now() - 61_000 })
+    .where(like(rateLimits.key, "login:account:%"));
   expect((await logIn(services, callerFor("/"), { email: newCustomer.email, password: newCustomer.password })).ok).toBe(true);
 });
 
@@ -161,18 +180,24 @@ test("a password reset link is sent only to known addresses, works once and ends
 
   expect(await requestPasswordReset(services, callerFor("/forgot-password"), { email: "nobody@example.com" })).toEqual({ ok: true });
   expect(await countMails(services.db, "nobody@example.com")).toBe(0);
-  expect(await requestPasswordReset(services, callerFor("/en/forgot-password", { locale: "en" }), { email: newCustomer.email })).toEqual({ ok: true });
+  expect(await requestPasswordReset(services, callerFor("/en/forgot-password", { locale: "en" }), { email: newCustomer.email })).toEqual({
+    ok: true,
+  });
   const mail = await lastMail(services.db, newCustomer.email, "password-reset");
   expect(mail?.locale).toBe("en");
   expect(mail?.link).toMatch(new RegExp(`^${testPublicUrl}/en/reset-password\\?token=`));
   const token = new URL(mail!.link!).searchParams.get("token")!;
 
   const newPassword = "Pappa-Pronta-2031";
-  expect(await resetPassword(services, callerFor("/reset-password"), { token, password: newPassword, passwordConfirm: newPassword })).toEqual({ ok: true });
+  expect(await resetPassword(services, callerFor("/reset-password"), { token, password: newPassword, passwordConfirm: newPassword })).toEqual({
+    ok: true,
+  });
   expect(await sessionUser(services, oldSession)).toBeNull();
   expect((await logIn(services, callerFor("/"), { email: newCustomer.email, password: newCustomer.password })).ok).toBe(false);
   expect((await logIn(services, callerFor("/"), { email: newCustomer.email, password: newPassword })).ok).toBe(true);
-  expect(await resetPassword(services, callerFor("/reset-password"), { token, password: "Altra-Pappa-2032", passwordConfirm: "Altra-Pappa-2032" })).toEqual({
+  expect(
+    await resetPassword(services, callerFor("/reset-password"), { token, password: "Altra-Pappa-2032", passwordConfirm: "Altra-Pappa-2032" }),
+  ).toEqual({
     ok: false,
     errors: { form: "auth.errors.resetLinkInvalid" },
   });
@@ -183,7 +208,10 @@ test("an expired reset link is refused", slow, async () => {
   await registerCustomer(services, callerFor("/"), newCustomer);
   await requestPasswordReset(services, callerFor("/"), { email: newCustomer.email });
   const token = new URL((await lastMail(services.db, newCustomer.email, "password-reset"))!.link!).searchParams.get("token")!;
-  await services.db.update(verifications).set({ expiresAt: new Date(Date.now() - 1000) }).where(like(verifications.identifier, "reset-password:%"));
+  await services.db
+    .update(verifications)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(like(verifications.identifier, "reset-password:%"));
   expect(await resetPassword(services, callerFor("/"), { token, password: "Pappa-Pronta-2031", passwordConfirm: "Pappa-Pronta-2031" })).toEqual({
     ok: false,
     errors: { form: "auth.errors.resetLinkInvalid" },
@@ -193,7 +221,9 @@ test("an expired reset link is refused", slow, async () => {
 test("reset requests are limited per account: the 4th within 15 minutes is refused", slow, async () => {
   const services = await openServices();
   for (let attempt = 1; attempt <= 3; attempt++) {
-    expect(await requestPasswordReset(services, callerFor("/", { ip: `198.51.100.${attempt}` }), { email: "someone@example.com" })).toEqual({ ok: true });
+    expect(await requestPasswordReset(services, callerFor("/", { ip: `198.51.100.${attempt}` }), { email: "someone@example.com" })).toEqual({
+      ok: true,
+    });
   }
   expect(await requestPasswordReset(services, callerFor("/"), { email: "someone@example.com" })).toEqual({
     ok: false,
@@ -205,7 +235,10 @@ test("reset requests are limited per account: the 4th within 15 minutes is refus
 test("a broken or forged verification link is refused", slow, async () => {
   const services = await openServices();
   expect(await verifyEmail(services, callerFor("/"), "not-a-token")).toEqual({ ok: false, error: "verifyLinkInvalid" });
-  expect(await verifyEmail(services, callerFor("/"), "eyJhbGciOiJIUzI1NiJ9.eyJlbWFpbCI6ImFAYi5pdCJ9.c2lnbmF0dXJl")).toEqual({ ok: false, error: "verifyLinkInvalid" });
+  expect(await verifyEmail(services, callerFor("/"), "eyJhbGciOiJIUzI1NiJ9.eyJlbWFpbCI6ImFAYi5pdCJ9.c2lnbmF0dXJl")).toEqual({
+    ok: false,
+    error: "verifyLinkInvalid",
+  });
 });
 
 test("logging out everywhere ends the sessions of every device", slow, async () => {
@@ -274,7 +307,13 @@ test("API clients get a bearer token from the sign-in endpoint, and it is limite
 });
 
 test("the same requests work through the page helpers' cookie jar", () => {
-  const jar = new CookieJar().take(new Headers([["Set-Cookie", "a=1; Path=/"], ["Set-Cookie", "b=2; Path=/"], ["Set-Cookie", "a=; Max-Age=0"]]));
+  const jar = new CookieJar().take(
+    new Headers([
+      ["Set-Cookie", "a=1; Path=/"],
+      ["Set-Cookie", "b=2; Path=/"],
+      ["Set-Cookie", "a=; Max-Age=0"],
+    ]),
+  );
   expect(jar.header()).toBe("b=2");
   expect(requestFor("/x", { jar, form: { a: "1" } }).headers.get("Cookie")).toBe("b=2");
 });

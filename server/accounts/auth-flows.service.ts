@@ -188,7 +188,8 @@ export async function resetPassword(services: AuthServices, caller: AuthCaller, 
   return { ok: true };
 }
 
-export type VerifyResult = { ok: true; headers: Headers; signedInUserId: string | null } | { ok: false; error: "verifyLinkInvalid" | "verifyLinkExpired" };
+export type VerifyResult =
+  { ok: true; headers: Headers; signedInUserId: string | null } | { ok: false; error: "verifyLinkInvalid" | "verifyLinkExpired" };
 
 /** Confirms an address (a new account's, or the new one of an e-mail change); a new account is signed in. */
 export async function verifyEmail(services: AuthServices, caller: AuthCaller, rawToken: unknown): Promise<VerifyResult> {
@@ -208,7 +209,8 @@ export async function verifyEmail(services: AuthServices, caller: AuthCaller, ra
   const headers = cookiesOf(result.headers);
   // A new account is signed in by the link: better-auth sets the session cookie (and answers no user).
   const userId = await userIdOfNewSession(services, headers);
-  if (userId) for (const cookie of (await mergeCartIntoAccount(services, caller.request, userId)).getSetCookie()) headers.append("Set-Cookie", cookie);
+  if (userId)
+    for (const cookie of (await mergeCartIntoAccount(services, caller.request, userId)).getSetCookie()) headers.append("Set-Cookie", cookie);
   return { ok: true, headers, signedInUserId: userId };
 }
 

@@ -60,11 +60,25 @@ export function createAuthHooks(db: Db) {
         return;
       }
       case "/send-verification-email":
-        await limit(db, accountThrottleKey("verification", stringOf(body?.email)), throttleRules.verificationAccount, authHookErrors.tooManyResetRequests, "Too many e-mails: try again later.");
+        await limit(
+          db,
+          accountThrottleKey("verification", stringOf(body?.email)),
+          throttleRules.verificationAccount,
+          authHookErrors.tooManyResetRequests,
+          "Too many e-mails: try again later.",
+        );
         return;
       case "/sign-up/email": {
-        if (ip) await limit(db, ipThrottleKey("sign-up", ip), throttleRules.signUpIp, authHookErrors.tooManySignUps, "Too many sign-ups from this address: try again later.");
-        if (!personName().safeParse(body?.name).success) throw new APIError("BAD_REQUEST", { code: authHookErrors.nameInvalid, message: "Invalid name." });
+        if (ip)
+          await limit(
+            db,
+            ipThrottleKey("sign-up", ip),
+            throttleRules.signUpIp,
+            authHookErrors.tooManySignUps,
+            "Too many sign-ups from this address: try again later.",
+          );
+        if (!personName().safeParse(body?.name).success)
+          throw new APIError("BAD_REQUEST", { code: authHookErrors.nameInvalid, message: "Invalid name." });
         await refuseWeakPassword(stringOf(body?.password), [stringOf(body?.name), stringOf(body?.email)]);
         return;
       }

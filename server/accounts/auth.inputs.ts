@@ -1,7 +1,16 @@
 /** Login, registration and password-reset forms as they arrive from outside. */
 import { z } from "zod";
 import { sameSitePath } from "#server/http/same-site-path.ts";
-import { checkNewPasswordPair, whenPasswordsTyped, emailField, errorKey, passwordConfirmField, passwordField, personNameChars, textLine } from "./text-rules";
+import {
+  checkNewPasswordPair,
+  whenPasswordsTyped,
+  emailField,
+  errorKey,
+  passwordConfirmField,
+  passwordField,
+  personNameChars,
+  textLine,
+} from "./text-rules";
 
 export const authLimits = { name: 100, email: 254, password: 128, passwordMin: 8 } as const;
 
@@ -27,7 +36,10 @@ export type RegisterInput = z.infer<typeof RegisterInput>;
 export const ForgotPasswordInput = z.object({ email: emailField() });
 
 /** Reset tokens are better-auth's random ids: letters and digits only. */
-export const tokenField = z.string().trim().regex(/^[A-Za-z0-9_-]{8,200}$/, errorKey("resetLinkInvalid"));
+export const tokenField = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{8,200}$/, errorKey("resetLinkInvalid"));
 
 export const ResetPasswordInput = z
   .object({ token: tokenField, password: passwordField(), passwordConfirm: passwordConfirmField })

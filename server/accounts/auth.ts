@@ -20,7 +20,12 @@ export type OidcSettings = { issuer: string; clientId: string; clientSecret: str
 /** The external identity provider, when the environment names all three of issuer, client id and secret. */
 export function oidcSettingsOf(env: Env): OidcSettings | null {
   if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET) return null;
-  return { issuer: env.OIDC_ISSUER.replace(/\/$/, ""), clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET, name: env.OIDC_PROVIDER_NAME };
+  return {
+    issuer: env.OIDC_ISSUER.replace(/\/$/, ""),
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    name: env.OIDC_PROVIDER_NAME,
+  };
 }
 
 /**

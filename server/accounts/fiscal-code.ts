@@ -31,7 +31,9 @@ export function fiscalCodeCheckLetter(first15: string): string {
 export function isValidFiscalCode(value: string): boolean {
   const code = normaliseFiscalCode(value);
   if (!pattern.test(code)) return false;
-  const digits = [...code].map((char, i) => (omocodePositions.includes(i) && /[A-Z]/.test(char) ? String(omocodeLetters.indexOf(char)) : char)).join("");
+  const digits = [...code]
+    .map((char, i) => (omocodePositions.includes(i) && /[A-Z]/.test(char) ? String(omocodeLetters.indexOf(char)) : char))
+    .join("");
   const day = Number(digits.slice(9, 11));
   if (!((day >= 1 && day <= 31) || (day >= 41 && day <= 71))) return false;
   return fiscalCodeCheckLetter(code.slice(0, 15)) === code[15];

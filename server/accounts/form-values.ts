@@ -5,7 +5,9 @@
 export function echoFields(form: FormData, names: readonly string[]): Record<string, string> {
   const values: Record<string, string> = {};
   for (const name of names) {
-    values[name] = formText(form, name).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "").slice(0, 10_000);
+    values[name] = formText(form, name)
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")
+      .slice(0, 10_000);
   }
   return values;
 }

@@ -14,7 +14,7 @@ export const ProfileInput = z.object({
   name: personName(),
   phone: optionalPhone(),
   fiscalCode: z.preprocess(
-    (value) => (typeof value === "string" ? normaliseFiscalCode(value) : value ?? ""),
+    (value) => (typeof value === "string" ? normaliseFiscalCode(value) : (value ?? "")),
     z
       .string({ error: errorKey("fiscalCodeInvalid") })
       .max(profileLimits.fiscalCode, errorKey("fiscalCodeInvalid"))
@@ -36,4 +36,3 @@ export const DeleteAccountInput = z.object({
   password: z.string().max(128, errorKey("passwordTooLong")).optional(),
   confirmEmail: z.string().max(254, errorKey("deleteConfirmWrong")).optional(),
 });
-

@@ -18,7 +18,9 @@ async function openDb() {
 
 test("name, phone and fiscal code are saved for the person only", async () => {
   const db = await openDb();
-  expect(await updateProfile(db, "anna", { name: "Anna Maria Esposito", phone: "081 123 4567", fiscalCode: "rssmra85t10a562s" })).toEqual({ ok: true });
+  expect(await updateProfile(db, "anna", { name: "Anna Maria Esposito", phone: "081 123 4567", fiscalCode: "rssmra85t10a562s" })).toEqual({
+    ok: true,
+  });
   expect(await getAccountProfile(db, "anna")).toMatchObject({
     name: "Anna Maria Esposito",
     email: "anna@example.com",
@@ -34,7 +36,10 @@ test("name, phone and fiscal code are saved for the person only", async () => {
 
 test("a wrong fiscal code or phone is refused on its field", async () => {
   const db = await openDb();
-  expect(await updateProfile(db, "anna", { name: "Anna", fiscalCode: "RSSMRA85T10A562X" })).toEqual({ ok: false, errors: { fiscalCode: "auth.errors.fiscalCodeInvalid" } });
+  expect(await updateProfile(db, "anna", { name: "Anna", fiscalCode: "RSSMRA85T10A562X" })).toEqual({
+    ok: false,
+    errors: { fiscalCode: "auth.errors.fiscalCodeInvalid" },
+  });
   expect(await updateProfile(db, "anna", { name: "Anna", phone: "12" })).toEqual({ ok: false, errors: { phone: "auth.errors.phoneInvalid" } });
 });
 

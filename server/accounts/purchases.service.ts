@@ -41,7 +41,12 @@ export async function listPurchases(db: Db, userId: string) {
       personalisation: orderLines.personalisation,
     })
     .from(orderLines)
-    .where(inArray(orderLines.orderId, rows.map((row) => row.id)))
+    .where(
+      inArray(
+        orderLines.orderId,
+        rows.map((row) => row.id),
+      ),
+    )
     .orderBy(orderLines.name, orderLines.id);
   return rows.map((row) => ({ ...row, lines: lines.filter((line) => line.orderId === row.id) }));
 }

@@ -44,7 +44,10 @@ export type AuditRow = {
 export type AuditFilters = { entity?: string | null; actor?: string | null; page?: number };
 
 /** Newest first; `actor` is a user id or an e-mail. */
-export async function listAudit(db: Db, filters: AuditFilters): Promise<{ rows: AuditRow[]; total: number; page: number; pageCount: number; entities: string[] }> {
+export async function listAudit(
+  db: Db,
+  filters: AuditFilters,
+): Promise<{ rows: AuditRow[]; total: number; page: number; pageCount: number; entities: string[] }> {
   const conditions: SQL[] = [];
   if (filters.entity) conditions.push(eq(auditLog.entity, filters.entity));
   if (filters.actor) {

@@ -18,9 +18,15 @@ test("semicolons (Italian Excel) and a byte-order mark are understood", () => {
 });
 
 test("writing then reading gives the same cells; formulas are defused", () => {
-  const rows = [["a,b", 'c"d', "e\nf"], ["=SUM(A1)", "-5", "12,50"]];
+  const rows = [
+    ["a,b", 'c"d', "e\nf"],
+    ["=SUM(A1)", "-5", "12,50"],
+  ];
   const parsed = parseCsv(toCsv(["x", "y", "z"], rows));
-  expect(parsed.rows.map((row) => row.cells)).toEqual([["a,b", 'c"d', "e\nf"], ["'=SUM(A1)", "-5", "12,50"]]);
+  expect(parsed.rows.map((row) => row.cells)).toEqual([
+    ["a,b", 'c"d', "e\nf"],
+    ["'=SUM(A1)", "-5", "12,50"],
+  ]);
 });
 
 test("stops reading after the limit", () => {

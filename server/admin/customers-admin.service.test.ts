@@ -39,19 +39,17 @@ test("a customer's page: profile, addresses, orders and gift lists; nothing of t
     .insert(profiles)
     .values({ userId: annaId, phone: "+39 333 123 4567", preferredLocale: "en" })
     .onConflictDoUpdate({ target: profiles.userId, set: { phone: "+39 333 123 4567", preferredLocale: "en" } });
-  await db
-    .insert(addresses)
-    .values({
-      userId: annaId,
-      firstName: "Anna",
-      lastName: "Esposito",
-      street: "Via Roma",
-      houseNumber: "12",
-      postcode: "80013",
-      city: "Casalnuovo di Napoli",
-      province: "NA",
-      isDefault: true,
-    });
+  await db.insert(addresses).values({
+    userId: annaId,
+    firstName: "Anna",
+    lastName: "Esposito",
+    street: "Via Roma",
+    houseNumber: "12",
+    postcode: "80013",
+    city: "Casalnuovo di Napoli",
+    province: "NA",
+    isDefault: true,
+  });
   const first = await insertOrder(db, annaId, { createdAt: new Date("2026-03-01T10:00:00Z") });
   const second = await insertOrder(db, annaId, { createdAt: new Date("2026-03-02T10:00:00Z") });
   await insertOrder(db, nicoId);

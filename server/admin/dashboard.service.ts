@@ -18,7 +18,6 @@ const isSale = and(
   or(isNotNull(orders.paidAt), inArray(orders.paymentMethod, ["cash_on_delivery", "in_shop"])),
 )!;
 
-
 export type DashboardFigures = { orders: number; revenueCents: number };
 
 export type Dashboard = {
@@ -49,12 +48,28 @@ export async function getDashboard(db: Db, args: { now: Date; locale: Locale }):
     const day = addDays(firstDay, index);
     return { day, orders: byDay.get(day)?.orders ?? 0, revenueCents: byDay.get(day)?.revenueCents ?? 0 };
   });
-  const sum = (rows: typeof perDay) => ({ orders: rows.reduce((total, row) => total + row.orders, 0), revenueCents: rows.reduce((total, row) => total + row.revenueCents, 0) });
+  const sum = (rows: typeof perDay) => ({
+    orders: rows.reduce((total, row) => total + row.orders, 0),
+    revenueCents: rows.reduce((total, row) => total + row.revenueCents, 0),
+  });
 
   const toPrepare = await db
-    .select({ id: orders.id, number: orders.number, status: orders.status, firstName: orders.firstName, lastName: orders.lastName, deliveryMethod: orders.deliveryMethod, createdAt: orders.createdAt })
+    .select({
+      id: orders.id,
+      number: orders.number,
+      status: orders.status,
+      firstName: orders.firstName,
+      lastName: orders.lastName,
+      deliveryMethod: orders.deliveryMethod,
+      createdAt: orders.createdAt,
+    })
     .from(orders)
-    .where(or(inArray(orders.status, ["paid", "preparing"]), and(eq(orders.status, "awaiting_payment"), inArray(orders.paymentMethod, ["cash_on_delivery", "in_shop"]))))
+    .where(
+      or(
+        inArray(orders.status, ["paid", "preparing"]),
+        and(eq(orders.status, "awaiting_payment"), inArray(orders.paymentMethod, ["cash_on_delivery", "in_shop"])),
+      ),
+    )
     .orderBy(asc(orders.number))
     .limit(50);
 
@@ -86,7 +101,11 @@ export async function getDashboard(db: Db, args: { now: Date; locale: Locale }):
     today: sum(perDay.filter((row) => row.day === today)),
     month: sum(perDay.filter((row) => row.day >= monthStart && row.day <= today)),
     days,
-    toPrepare: toPrepare.map(({ firstName, lastName, createdAt, ...row }) => ({ ...row, customer: `${firstName} ${lastName}`, createdAt: createdAt.toISOString() })),
+    toPrepare: toPrepare.map(({ firstName, lastName, createdAt, ...row }) => ({
+      ...row,
+      customer: `${firstName} ${lastName}`,
+      createdAt: createdAt.toISOString(),
+    })),
     lowStock,
     upcomingGiftLists,
   };

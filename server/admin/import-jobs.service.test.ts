@@ -55,7 +55,11 @@ test("an import's progress and report are in the database, for any app process t
 
   control.finish({ ok: true, rows: 300, errors: [{ row: 2, column: "price", message: "admin.import.x" }] });
   await expect.poll(async () => (await job())?.state).toBe("finished");
-  expect(await job()).toMatchObject({ done: 250, total: 300, report: { ok: true, rows: 300, errors: [{ row: 2, column: "price", message: "admin.import.x" }] } });
+  expect(await job()).toMatchObject({
+    done: 250,
+    total: 300,
+    report: { ok: true, rows: 300, errors: [{ row: 2, column: "price", message: "admin.import.x" }] },
+  });
   expect(errors).toEqual([]);
   // Not a job id at all, or no such job: nothing (the page answers 404), never a database error.
   expect(await getImportJob(db, { id: "../etc", now: new Date() })).toBeNull();
@@ -78,7 +82,8 @@ test("an import that throws is failed; one whose process stopped beating for min
   const stateAt = async (msAfterStart: number) => (await getImportJob(db, { id, now: new Date(startedAt.getTime() + msAfterStart) }))?.state;
   expect(await stateAt(interruptedAfterMs - 1000)).toBe("running");
   expect(await stateAt(interruptedAfterMs + 1000)).toBe("interrupted");
-  for (const locale of ["it", "en"] as const) expect(getTranslator(locale)("admin.import.interrupted")).toMatch(/(importazione|import).+(stesso file|same file)/);
+  for (const locale of ["it", "en"] as const)
+    expect(getTranslator(locale)("admin.import.interrupted")).toMatch(/(importazione|import).+(stesso file|same file)/);
   stalled.control.finish({ ok: true });
   await expect.poll(() => stateAt(0)).toBe("finished");
 });
@@ -100,5 +105,7 @@ test("starting an import deletes the jobs finished more than a day ago, and thos
   expect(await getImportJob(db, { id: oldFinished!.id, now })).toBeNull();
   expect(await getImportJob(db, { id: oldInterrupted!.id, now })).toBeNull();
   control.finish({ ok: true });
-  await expect.poll(async () => (await db.select({ finishedAt: importJobs.finishedAt }).from(importJobs).where(eq(importJobs.id, id)))[0]?.finishedAt).not.toBeNull();
+  await expect
+    .poll(async () => (await db.select({ finishedAt: importJobs.finishedAt }).from(importJobs).where(eq(importJobs.id, id)))[0]?.finishedAt)
+    .not.toBeNull();
 });

@@ -81,10 +81,14 @@ function throttledProgress(db: Db, id: string, onError: (error: unknown) => void
   let queue = Promise.resolve();
   let lastProgressAt = 0;
   const write = (values: () => Partial<typeof importJobs.$inferInsert>) => {
-    queue = queue.then(() => db.update(importJobs).set(values()).where(and(eq(importJobs.id, id), isNull(importJobs.finishedAt)))).then(
-      () => undefined,
-      onError,
-    );
+    queue = queue
+      .then(() =>
+        db
+          .update(importJobs)
+          .set(values())
+          .where(and(eq(importJobs.id, id), isNull(importJobs.finishedAt))),
+      )
+      .then(() => undefined, onError);
   };
   const report = (done: number, total: number) => {
     const now = Date.now();
@@ -117,4 +121,3 @@ function stateOf(row: typeof importJobs.$inferSelect, now: Date): ImportJobState
   if (row.finishedAt) return "finished";
   return now.getTime() - row.beatAt.getTime() > interruptedAfterMs ? "interrupted" : "running";
 }
-

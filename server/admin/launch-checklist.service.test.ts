@@ -12,7 +12,10 @@ test("the checklist reads the stored settings: what the back office replaces lea
   const db = handle.db;
   const admin = await createAdminUser(db);
   const env = readEnv({ NODE_ENV: "test", PUBLIC_URL: "https://www.cullaoro.it", AUTH_SECRET: "x".repeat(40) });
-  const listed = async () => (await getLaunchChecklist(db, { env, publicUrl: "https://www.cullaoro.it" })).map((check) => (check.where === "env" ? check.variable : `${check.section}.${check.field}`));
+  const listed = async () =>
+    (await getLaunchChecklist(db, { env, publicUrl: "https://www.cullaoro.it" })).map((check) =>
+      check.where === "env" ? check.variable : `${check.section}.${check.field}`,
+    );
 
   expect(await listed()).toEqual([
     "MAIL_FROM",
@@ -24,11 +27,31 @@ test("the checklist reads the stored settings: what the back office replaces lea
     "bankTransfer.bankName",
   ]);
 
-  const form = settingsToForm(await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api"]));
-  const shop = { ...form.shop, vatNumber: "IT01234560633", email: "ciao@cullaoro.it", facebookUrl: "", instagramUrl: "https://www.instagram.com/cullaoro" };
+  const form = settingsToForm(
+    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api"]),
+  );
+  const shop = {
+    ...form.shop,
+    vatNumber: "IT01234560633",
+    email: "ciao@cullaoro.it",
+    facebookUrl: "",
+    instagramUrl: "https://www.instagram.com/cullaoro",
+  };
   expect(await saveSettings(db, { key: "shop", form: shop, actorUserId: admin })).toEqual({ ok: true });
-  expect(await saveSettings(db, { key: "bankTransfer", form: { ...form.bankTransfer, iban: "IT02L1234512345123456789012" }, actorUserId: admin })).toEqual({ ok: true });
+  expect(
+    await saveSettings(db, { key: "bankTransfer", form: { ...form.bankTransfer, iban: "IT02L1234512345123456789012" }, actorUserId: admin }),
+  ).toEqual({ ok: true });
   expect(await saveSettings(db, { key: "newsletter", form: { url: "" }, actorUserId: admin })).toEqual({ ok: true });
 
-  expect(await listed()).toEqual(["MAIL_FROM", "SMTP_URL", "STRIPE_SECRET_KEY", "shop.legalName", "shop.street", "shop.phone", "shop.whatsapp", "bankTransfer.beneficiary", "bankTransfer.bankName"]);
+  expect(await listed()).toEqual([
+    "MAIL_FROM",
+    "SMTP_URL",
+    "STRIPE_SECRET_KEY",
+    "shop.legalName",
+    "shop.street",
+    "shop.phone",
+    "shop.whatsapp",
+    "bankTransfer.beneficiary",
+    "bankTransfer.bankName",
+  ]);
 });

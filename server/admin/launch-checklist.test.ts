@@ -16,7 +16,12 @@ const live = {
     facebookUrl: "https://www.facebook.com/cullaoro",
     instagramUrl: null,
   },
-  bankTransfer: { ...defaultSettings.bankTransfer, iban: "IT02L1234512345123456789012", beneficiary: "Culla d'Oro s.n.c.", bankName: "Banca di Napoli" },
+  bankTransfer: {
+    ...defaultSettings.bankTransfer,
+    iban: "IT02L1234512345123456789012",
+    beneficiary: "Culla d'Oro s.n.c.",
+    bankName: "Banca di Napoli",
+  },
   newsletter: { url: null },
 };
 
@@ -28,8 +33,20 @@ test("a fresh try-out lists every sample setting with where to fix it", () => {
     { code: "noSmtp", where: "env", variable: "SMTP_URL" },
     { code: "noStripe", where: "env", variable: "STRIPE_SECRET_KEY" },
     { code: "authSecretGenerated", where: "env", variable: "AUTH_SECRET" },
-    ...(["legalName", "vatNumber", "street", "phone", "whatsapp", "email", "facebookUrl", "instagramUrl"] as const).map((field) => ({ code: "sampleValue", where: "settings", section: "shop", field, value: defaultSettings.shop[field] })),
-    ...(["iban", "beneficiary", "bankName"] as const).map((field) => ({ code: "sampleValue", where: "settings", section: "bankTransfer", field, value: defaultSettings.bankTransfer[field] })),
+    ...(["legalName", "vatNumber", "street", "phone", "whatsapp", "email", "facebookUrl", "instagramUrl"] as const).map((field) => ({
+      code: "sampleValue",
+      where: "settings",
+      section: "shop",
+      field,
+      value: defaultSettings.shop[field],
+    })),
+    ...(["iban", "beneficiary", "bankName"] as const).map((field) => ({
+      code: "sampleValue",
+      where: "settings",
+      section: "bankTransfer",
+      field,
+      value: defaultSettings.bankTransfer[field],
+    })),
   ]);
 });
 
@@ -46,14 +63,35 @@ test("a shop with its own data, mail, live payments and an https address has not
 });
 
 test("plain http, Stripe test keys and any example domain are still listed", () => {
-  const env = readEnv({ MAIL_FROM: "Negozio <shop@example.com>", SMTP_URL: "smtp://127.0.0.1:2525", STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_WEBHOOK_SECRET: "whsec_abc", AUTH_SECRET: "x".repeat(40) });
-  const checks = getLaunchChecks(env, "http://www.cullaoro.it", { ...live, shop: { ...live.shop, instagramUrl: "https://instagram.com/negozio.example" } });
+  const env = readEnv({
+    MAIL_FROM: "Negozio <shop@example.com>",
+    SMTP_URL: "smtp://127.0.0.1:2525",
+    STRIPE_SECRET_KEY: "sk_test_abc",
+    STRIPE_WEBHOOK_SECRET: "whsec_abc",
+    AUTH_SECRET: "x".repeat(40),
+  });
+  const checks = getLaunchChecks(env, "http://www.cullaoro.it", {
+    ...live,
+    shop: { ...live.shop, instagramUrl: "https://instagram.com/negozio.example" },
+  });
   expect(checks.map((check) => check.code)).toEqual(["publicUrlHttp", "mailFromSample", "stripeTestMode", "sampleValue"]);
-  expect(checks.at(-1)).toEqual({ code: "sampleValue", where: "settings", section: "shop", field: "instagramUrl", value: "https://instagram.com/negozio.example" });
+  expect(checks.at(-1)).toEqual({
+    code: "sampleValue",
+    where: "settings",
+    section: "shop",
+    field: "instagramUrl",
+    value: "https://instagram.com/negozio.example",
+  });
 });
 
 test("example domains are told apart from real ones that merely contain the word", () => {
-  for (const value of ["negozio@example.it", "Bimbi Shop <negozio@example.it>", "https://www.facebook.com/bimbifelici.example", "https://newsletter.example.com/x", "info@shop.example"]) {
+  for (const value of [
+    "negozio@example.it",
+    "Bimbi Shop <negozio@example.it>",
+    "https://www.facebook.com/bimbifelici.example",
+    "https://newsletter.example.com/x",
+    "info@shop.example",
+  ]) {
     expect(isExampleAddress(value), value).toBe(true);
   }
   for (const value of ["ciao@cullaoro.it", "https://www.counterexample.it", "https://exemplary.it/example-page", "Negozio <shop@myexample.it>"]) {

@@ -33,7 +33,8 @@ export function isExampleAddress(value: string): boolean {
 
 export function getLaunchChecks(env: Env, publicUrl: string, settings: Pick<Settings, keyof typeof sampleFields>): LaunchCheck[] {
   const checks: LaunchCheck[] = [];
-  const fromEnv = (code: LaunchEnvCode, variable: string, value?: string) => checks.push({ code, where: "env", variable, ...(value === undefined ? {} : { value }) });
+  const fromEnv = (code: LaunchEnvCode, variable: string, value?: string) =>
+    checks.push({ code, where: "env", variable, ...(value === undefined ? {} : { value }) });
 
   if (isLocalAddress(publicUrl)) fromEnv("publicUrlLocal", "PUBLIC_URL", publicUrl);
   else if (!publicUrl.startsWith("https://")) fromEnv("publicUrlHttp", "PUBLIC_URL", publicUrl);

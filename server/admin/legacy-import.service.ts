@@ -25,7 +25,11 @@ export const maxLegacyBytes = 10 * 1024 * 1024;
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]).optional();
 const LegacySize = z.object({ stock: scalar, prenotazione: scalar, giorni: scalar }).partial();
-const LegacyColour = z.object({ color: z.string(), image: z.array(z.string()).optional().default([]), size: z.record(z.string(), LegacySize).optional().default({}) });
+const LegacyColour = z.object({
+  color: z.string(),
+  image: z.array(z.string()).optional().default([]),
+  size: z.record(z.string(), LegacySize).optional().default({}),
+});
 const LegacyProduct = z.looseObject({
   idArticolo: z.union([z.number().int().positive(), z.string().regex(/^\d{1,9}$/)]),
   sku: z.string().optional(),
@@ -51,9 +55,19 @@ export type LegacyIssue = { index: number; idArticolo: string | null; field: str
 export type LegacyDuplicate = { sku: string; name: string; ids: string[] };
 export type LegacyImportReport =
   | { ok: false; error: "not-json" | "not-a-list" | "too-many" | "too-large" }
-  | { ok: true; dryRun: boolean; total: number; imported: number; alreadyPresent: string[]; issues: LegacyIssue[]; duplicates: LegacyDuplicate[]; picturesSkipped: number };
+  | {
+      ok: true;
+      dryRun: boolean;
+      total: number;
+      imported: number;
+      alreadyPresent: string[];
+      issues: LegacyIssue[];
+      duplicates: LegacyDuplicate[];
+      picturesSkipped: number;
+    };
 
-const truthy = (value: unknown) => value === true || value === 1 || (typeof value === "string" && ["1", "si", "sì", "true", "yes"].includes(value.trim().toLowerCase()));
+const truthy = (value: unknown) =>
+  value === true || value === 1 || (typeof value === "string" && ["1", "si", "sì", "true", "yes"].includes(value.trim().toLowerCase()));
 const str = (value: unknown) => (typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value).trim() : "");
 
 function legacySku(entry: LegacyProduct) {
@@ -61,7 +75,12 @@ function legacySku(entry: LegacyProduct) {
 }
 
 function variantSku(base: string, colour: string | null, size: string, taken: Set<string>) {
-  const part = (text: string) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toUpperCase().replace(/[^A-Z0-9]+/g, "");
+  const part = (text: string) =>
+    text
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, "");
   let sku = [base, colour ? part(colour).slice(0, 8) : "", part(size).slice(0, 8) || "U"].filter(Boolean).join("-").slice(0, 40);
   for (let n = 2; taken.has(sku); n++) sku = `${sku.slice(0, 36)}-${n}`;
   taken.add(sku);
@@ -124,12 +143,20 @@ function coloursOf(entry: LegacyProduct) {
       const stock = Number(str(info.stock) || "0");
       const days = Number(str(info.giorni) || "0");
       const isPreorder = str(info.prenotazione).toLowerCase() === "si" || str(info.prenotazione).toLowerCase() === "sì";
-      return { size: storedSizeName(size), stock: Number.isSafeInteger(stock) && stock > 0 ? Math.min(stock, 100_000) : 0, isPreorder, preorderDays: isPreorder ? Math.min(Math.max(days || 1, 1), 365) : null };
+      return {
+        size: storedSizeName(size),
+        stock: Number.isSafeInteger(stock) && stock > 0 ? Math.min(stock, 100_000) : 0,
+        isPreorder,
+        preorderDays: isPreorder ? Math.min(Math.max(days || 1, 1), 365) : null,
+      };
     }),
   }));
 }
 
-export async function importLegacyProducts(db: Db, args: { text: string; dryRun: boolean; actorUserId: string | null; now: Date }): Promise<LegacyImportReport> {
+export async function importLegacyProducts(
+  db: Db,
+  args: { text: string; dryRun: boolean; actorUserId: string | null; now: Date },
+): Promise<LegacyImportReport> {
   if (args.text.length > maxLegacyBytes) return { ok: false, error: "too-large" };
   let json: unknown;
   try {
@@ -137,7 +164,11 @@ export async function importLegacyProducts(db: Db, args: { text: string; dryRun:
   } catch {
     return { ok: false, error: "not-json" };
   }
-  const list = Array.isArray(json) ? json : json && typeof json === "object" && Array.isArray((json as { prodotti?: unknown }).prodotti) ? (json as { prodotti: unknown[] }).prodotti : null;
+  const list = Array.isArray(json)
+    ? json
+    : json && typeof json === "object" && Array.isArray((json as { prodotti?: unknown }).prodotti)
+      ? (json as { prodotti: unknown[] }).prodotti
+      : null;
   if (!list) return { ok: false, error: "not-a-list" };
   if (list.length > maxLegacyProducts) return { ok: false, error: "too-many" };
 
@@ -162,7 +193,8 @@ export async function importLegacyProducts(db: Db, args: { text: string; dryRun:
     firstByPair.set(key, index);
     const form = parseWith(ProductInput, toFormValues(entry));
     if (!form.ok) {
-      for (const [field, message] of Object.entries(form.errors)) issues.push({ index, idArticolo: String(entry.idArticolo), field, message: message! });
+      for (const [field, message] of Object.entries(form.errors))
+        issues.push({ index, idArticolo: String(entry.idArticolo), field, message: message! });
       return;
     }
     if (ready.some((other) => other.input.sku === sku)) {
@@ -174,13 +206,16 @@ export async function importLegacyProducts(db: Db, args: { text: string; dryRun:
   // Category, subcategory and brand must exist: checked here so the dry run reports them too.
   const categorySlugs = new Set((await db.select({ slug: categories.slug }).from(categories)).map((row) => row.slug));
   const subcategorySlugs = new Set((await db.select({ slug: subcategories.slug }).from(subcategories)).map((row) => row.slug));
-  const brandKeys = new Set((await db.select({ slug: brands.slug, name: brands.name }).from(brands)).flatMap((row) => [row.slug, row.name.toLowerCase()]));
+  const brandKeys = new Set(
+    (await db.select({ slug: brands.slug, name: brands.name }).from(brands)).flatMap((row) => [row.slug, row.name.toLowerCase()]),
+  );
   for (const row of [...ready]) {
     const id = String(row.entry.idArticolo);
     const problems: [string, string][] = [];
     if (!categorySlugs.has(row.input.category)) problems.push(["category", "admin.errors.categoryUnknown"]);
     if (row.input.subcategory && !subcategorySlugs.has(row.input.subcategory)) problems.push(["subcategory", "admin.errors.subcategoryUnknown"]);
-    if (row.input.brands.some((brand) => !brandKeys.has(brand) && !brandKeys.has(brand.toLowerCase()))) problems.push(["brands", "admin.errors.brandUnknown"]);
+    if (row.input.brands.some((brand) => !brandKeys.has(brand) && !brandKeys.has(brand.toLowerCase())))
+      problems.push(["brands", "admin.errors.brandUnknown"]);
     if (problems.length) {
       ready.splice(ready.indexOf(row), 1);
       for (const [field, message] of problems) issues.push({ index: row.index, idArticolo: id, field, message });
@@ -189,7 +224,19 @@ export async function importLegacyProducts(db: Db, args: { text: string; dryRun:
   issues.sort((a, b) => a.index - b.index);
   const duplicates = [...pairIds.values()].filter((pair) => pair.ids.length > 1);
   const existing = ready.length
-    ? new Set((await db.select({ sku: products.sku }).from(products).where(inArray(products.sku, ready.map((row) => row.input.sku)))).map((row) => row.sku))
+    ? new Set(
+        (
+          await db
+            .select({ sku: products.sku })
+            .from(products)
+            .where(
+              inArray(
+                products.sku,
+                ready.map((row) => row.input.sku),
+              ),
+            )
+        ).map((row) => row.sku),
+      )
     : new Set<string>();
   const toImport = ready.filter((row) => !existing.has(row.input.sku));
   const picturesSkipped = toImport.reduce((sum, row) => sum + coloursOf(row.entry).reduce((n, colour) => n + colour.pictures, 0), 0);
@@ -200,28 +247,58 @@ export async function importLegacyProducts(db: Db, args: { text: string; dryRun:
     const takenSkus = new Set<string>();
     let count = 0;
     for (const { index, entry, input } of toImport) {
-      const saved = await saveProductInTx(tx, { productId: null, input, actorUserId: args.actorUserId, now: args.now, auditDetails: { source: "legacy", idArticolo: String(entry.idArticolo) } });
+      const saved = await saveProductInTx(tx, {
+        productId: null,
+        input,
+        actorUserId: args.actorUserId,
+        now: args.now,
+        auditDetails: { source: "legacy", idArticolo: String(entry.idArticolo) },
+      });
       if (!saved.ok) {
         issues.push({ index, idArticolo: String(entry.idArticolo), field: "-", message: "admin.legacy.badEntry" });
         continue;
       }
       for (const [position, colour] of coloursOf(entry).entries()) {
-        const [colourRow] = await tx.insert(productColours).values({ productId: saved.productId, colour: colour.colour, position }).onConflictDoNothing().returning({ id: productColours.id });
+        const [colourRow] = await tx
+          .insert(productColours)
+          .values({ productId: saved.productId, colour: colour.colour, position })
+          .onConflictDoNothing()
+          .returning({ id: productColours.id });
         if (!colourRow) continue;
         for (const [sizePosition, size] of colour.sizes.entries()) {
           let sku = variantSku(input.sku, colour.colour, size.size, takenSkus);
-          while ((await tx.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.sku, sku))).length) sku = variantSku(input.sku, colour.colour, `${size.size}X`, takenSkus);
+          while ((await tx.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.sku, sku))).length)
+            sku = variantSku(input.sku, colour.colour, `${size.size}X`, takenSkus);
           const [variant] = await tx
             .insert(productVariants)
-            .values({ productId: saved.productId, colourId: colourRow.id, size: size.size, sku, isPreorder: size.isPreorder, preorderDays: size.preorderDays, position: sizePosition })
+            .values({
+              productId: saved.productId,
+              colourId: colourRow.id,
+              size: size.size,
+              sku,
+              isPreorder: size.isPreorder,
+              preorderDays: size.preorderDays,
+              position: sizePosition,
+            })
             .onConflictDoNothing()
             .returning({ id: productVariants.id });
-          if (variant) await setInitialStock(tx, { variantId: variant.id, stock: size.stock }, { reason: "Importazione vecchio gestionale", actorUserId: args.actorUserId });
+          if (variant)
+            await setInitialStock(
+              tx,
+              { variantId: variant.id, stock: size.stock },
+              { reason: "Importazione vecchio gestionale", actorUserId: args.actorUserId },
+            );
         }
       }
       count++;
     }
-    await recordAudit(tx, { actorUserId: args.actorUserId, action: "import.legacy", entity: "import", entityId: null, details: { total: list.length, imported: count, duplicates: duplicates.length } });
+    await recordAudit(tx, {
+      actorUserId: args.actorUserId,
+      action: "import.legacy",
+      entity: "import",
+      entityId: null,
+      details: { total: list.length, imported: count, duplicates: duplicates.length },
+    });
     return count;
   });
   issues.sort((a, b) => a.index - b.index);

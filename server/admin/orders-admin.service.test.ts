@@ -26,7 +26,9 @@ async function anOrder(db: Db, fields: Record<string, string> = {}, stock = 5) {
 }
 
 const refunds: string[] = [];
-const provider = { refund: async (ref: string, cents: number) => (refunds.push(`${ref}:${cents}`), { refundRef: `re_${ref}` }) } as unknown as PaymentProvider;
+const provider = {
+  refund: async (ref: string, cents: number) => (refunds.push(`${ref}:${cents}`), { refundRef: `re_${ref}` }),
+} as unknown as PaymentProvider;
 
 function ctx(db: Db, actorUserId: string) {
   return { db, actorUserId, now: new Date(), links: { publicUrl: testPublicUrl, secret: testSecret }, provider: () => provider };
@@ -45,8 +47,14 @@ test("a bank-transfer order: marked paid by the admin, prepared, shipped with th
   expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "mark-paid" })).toEqual({ ok: true, done: "mark-paid" });
   expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "mark-paid" })).toMatchObject({ ok: false });
   expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "preparing" })).toEqual({ ok: true, done: "status" });
-  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped" })).toEqual({ ok: false, error: "admin.orders.errors.carrier-required" });
-  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped", carrier: "BRT", trackingNumber: "BRT123" })).toEqual({ ok: true, done: "status" });
+  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped" })).toEqual({
+    ok: false,
+    error: "admin.orders.errors.carrier-required",
+  });
+  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped", carrier: "BRT", trackingNumber: "BRT123" })).toEqual({
+    ok: true,
+    done: "status",
+  });
   const detail = await getAdminOrder(db, { orderId, locale: "it" });
   expect(detail!.order.status).toBe("shipped");
   expect(detail!.order.delivery.carrier).toBe("BRT");

@@ -57,7 +57,11 @@ export type AdminOrderRow = {
 export type AdminOrderScope = { userId?: string; giftListId?: string };
 
 /** Newest first. `q` is an order number ("1042", "#1042") or part of an e-mail address. */
-export async function listAdminOrders(db: Db, filters: AdminOrderFilters, scope: AdminOrderScope = {}): Promise<{ rows: AdminOrderRow[]; total: number; page: number; pageCount: number }> {
+export async function listAdminOrders(
+  db: Db,
+  filters: AdminOrderFilters,
+  scope: AdminOrderScope = {},
+): Promise<{ rows: AdminOrderRow[]; total: number; page: number; pageCount: number }> {
   const conditions: SQL[] = [];
   if (scope.userId) conditions.push(eq(orders.userId, scope.userId));
   if (scope.giftListId) conditions.push(eq(orders.giftListId, scope.giftListId));
@@ -93,7 +97,12 @@ export async function listAdminOrders(db: Db, filters: AdminOrderFilters, scope:
     .limit(adminOrdersPageSize)
     .offset(offset);
   return {
-    rows: rows.map(({ firstName, lastName, paidAt, createdAt, ...row }) => ({ ...row, createdAt: createdAt.toISOString(), customer: `${firstName} ${lastName}`, isPaid: paidAt !== null })),
+    rows: rows.map(({ firstName, lastName, paidAt, createdAt, ...row }) => ({
+      ...row,
+      createdAt: createdAt.toISOString(),
+      customer: `${firstName} ${lastName}`,
+      isPaid: paidAt !== null,
+    })),
     total,
     page,
     pageCount,
@@ -123,7 +132,10 @@ export async function getAdminOrder(db: Db, args: { orderId: string; locale: Loc
   const facts = { deliveryMethod: order.delivery.method, paymentMethod: order.payment.method };
   const next = nextStatuses(order.status, facts);
   const card = await cardPaymentOf(db, order.id);
-  const [refunded] = await db.select({ cents: payments.refundedCents }).from(payments).where(and(eq(payments.orderId, order.id), eq(payments.status, "refunded")));
+  const [refunded] = await db
+    .select({ cents: payments.refundedCents })
+    .from(payments)
+    .where(and(eq(payments.orderId, order.id), eq(payments.status, "refunded")));
   return {
     order,
     moves: next.filter((status) => !ownButtons.has(status)),
@@ -163,7 +175,16 @@ export type AdminOrderAction = z.infer<typeof AdminOrderAction>;
 
 export type AdminOrderActionResult =
   | { ok: true; done: "status" | "mark-paid" | "cancel" | "refund" }
-  | { ok: false; error: "admin.orders.errors.transition-not-allowed" | "admin.orders.errors.not-found" | "admin.orders.errors.carrier-required" | "admin.orders.errors.not-paid" | "admin.orders.errors.refund-failed" | "admin.errors.tooLong" };
+  | {
+      ok: false;
+      error:
+        | "admin.orders.errors.transition-not-allowed"
+        | "admin.orders.errors.not-found"
+        | "admin.orders.errors.carrier-required"
+        | "admin.orders.errors.not-paid"
+        | "admin.orders.errors.refund-failed"
+        | "admin.errors.tooLong";
+    };
 
 type ActionContext = { db: Db; actorUserId: string; now: Date; links: OrderMailLinks | null; provider: () => PaymentProvider };
 
@@ -173,27 +194,63 @@ type ActionContext = { db: Db; actorUserId: string; now: Date; links: OrderMailL
  * failure here refunds once), then records the refund with the move to "refunded".
  */
 export async function runAdminOrderAction(ctx: ActionContext, orderId: string, action: AdminOrderAction): Promise<AdminOrderActionResult> {
-  const [order] = await ctx.db.select({ status: orders.status, number: orders.number, paidAt: orders.paidAt, paymentMethod: orders.paymentMethod, deliveryMethod: orders.deliveryMethod, totalCents: orders.totalCents }).from(orders).where(eq(orders.id, orderId));
+  const [order] = await ctx.db
+    .select({
+      status: orders.status,
+      number: orders.number,
+      paidAt: orders.paidAt,
+      paymentMethod: orders.paymentMethod,
+      deliveryMethod: orders.deliveryMethod,
+      totalCents: orders.totalCents,
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId));
   if (!order) return { ok: false, error: "admin.orders.errors.not-found" };
   const notAllowed = { ok: false, error: "admin.orders.errors.transition-not-allowed" } as const;
   const audit = (tx: Db, what: string, details: Record<string, unknown>) =>
-    recordAudit(tx, { actorUserId: ctx.actorUserId, action: `order.${what}`, entity: "order", entityId: orderId, details: { number: order.number, from: order.status, ...details } });
+    recordAudit(tx, {
+      actorUserId: ctx.actorUserId,
+      action: `order.${what}`,
+      entity: "order",
+      entityId: orderId,
+      details: { number: order.number, from: order.status, ...details },
+    });
 
   switch (action.intent) {
     case "status": {
       if (ownButtons.has(action.to)) return notAllowed;
       if (action.to === "shipped" && !action.carrier) return { ok: false, error: "admin.orders.errors.carrier-required" };
       return ctx.db.transaction(async (tx) => {
-        const moved = await changeOrderStatus(tx, { orderId, to: action.to, actorUserId: ctx.actorUserId, note: action.note || undefined, carrier: action.carrier, trackingNumber: action.trackingNumber, now: ctx.now, links: ctx.links });
+        const moved = await changeOrderStatus(tx, {
+          orderId,
+          to: action.to,
+          actorUserId: ctx.actorUserId,
+          note: action.note || undefined,
+          carrier: action.carrier,
+          trackingNumber: action.trackingNumber,
+          now: ctx.now,
+          links: ctx.links,
+        });
         if (!moved.ok) return notAllowed;
-        await audit(tx, "status", { to: action.to, ...(action.carrier && { carrier: action.carrier, trackingNumber: action.trackingNumber ?? null }) });
+        await audit(tx, "status", {
+          to: action.to,
+          ...(action.carrier && { carrier: action.carrier, trackingNumber: action.trackingNumber ?? null }),
+        });
         return { ok: true, done: "status" } as const;
       });
     }
     case "mark-paid": {
       if (order.paymentMethod === "card" || order.paidAt || !markableStatuses.has(order.status)) return notAllowed;
       return ctx.db.transaction(async (tx) => {
-        const paid = await markOrderPaid(tx, { orderId, provider: order.paymentMethod, providerRef: null, amountCents: order.totalCents, now: ctx.now, actorUserId: ctx.actorUserId, links: ctx.links });
+        const paid = await markOrderPaid(tx, {
+          orderId,
+          provider: order.paymentMethod,
+          providerRef: null,
+          amountCents: order.totalCents,
+          now: ctx.now,
+          actorUserId: ctx.actorUserId,
+          links: ctx.links,
+        });
         if (!paid.changed) return notAllowed;
         await audit(tx, "mark-paid", { method: order.paymentMethod, amountCents: order.totalCents, status: paid.status });
         return { ok: true, done: "mark-paid" } as const;
@@ -220,11 +277,21 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
       }
       return ctx.db.transaction(async (tx) => {
         const method = card ? "card" : order.paymentMethod;
-        const moved = await changeOrderStatus(tx, { orderId, to: "refunded", actorUserId: ctx.actorUserId, note: `refund:${method}${refundRef ? `:${refundRef}` : ""}`, now: ctx.now, links: ctx.links });
+        const moved = await changeOrderStatus(tx, {
+          orderId,
+          to: "refunded",
+          actorUserId: ctx.actorUserId,
+          note: `refund:${method}${refundRef ? `:${refundRef}` : ""}`,
+          now: ctx.now,
+          links: ctx.links,
+        });
         if (!moved.ok) return notAllowed;
         const refundedCents = card?.amountCents ?? order.totalCents;
         const paymentMatch = card ? eq(payments.id, card.id) : and(eq(payments.orderId, orderId), eq(payments.status, "succeeded"));
-        await tx.update(payments).set({ status: "refunded", refundedCents, updatedAt: ctx.now }).where(and(paymentMatch, eq(payments.orderId, orderId)));
+        await tx
+          .update(payments)
+          .set({ status: "refunded", refundedCents, updatedAt: ctx.now })
+          .where(and(paymentMatch, eq(payments.orderId, orderId)));
         await audit(tx, "refund", { method, amountCents: refundedCents, refundRef, note: action.note ?? null });
         return { ok: true, done: "refund" } as const;
       });

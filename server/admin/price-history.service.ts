@@ -33,7 +33,11 @@ export async function recordPriceIfChanged(tx: Db, productId: number, product: P
  */
 export async function lowestPriceOfLast30Days(db: Db, productId: number, now: Date): Promise<number | null> {
   const rows = await db
-    .select({ priceCents: productPriceHistory.priceCents, effectivePriceCents: productPriceHistory.effectivePriceCents, recordedAt: productPriceHistory.recordedAt })
+    .select({
+      priceCents: productPriceHistory.priceCents,
+      effectivePriceCents: productPriceHistory.effectivePriceCents,
+      recordedAt: productPriceHistory.recordedAt,
+    })
     .from(productPriceHistory)
     .where(and(eq(productPriceHistory.productId, productId), lt(productPriceHistory.recordedAt, new Date(now.getTime() + 1))))
     .orderBy(desc(productPriceHistory.recordedAt), desc(productPriceHistory.id))

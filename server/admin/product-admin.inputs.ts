@@ -68,7 +68,8 @@ const whole = (min: number, max: number, errors: { negative?: string; range: str
   });
 
 /** The same, never empty: the value is always a number. */
-const wholeRequired = (min: number, max: number, errors: { negative?: string; range: string }) => whole(min, max, errors).transform((value) => value as number);
+const wholeRequired = (min: number, max: number, errors: { negative?: string; range: string }) =>
+  whole(min, max, errors).transform((value) => value as number);
 
 const slugList = z.string().transform((raw) =>
   raw
@@ -151,7 +152,9 @@ export const ProductInput = z.object({
   fullDescriptionIt: text(productTextLimits.fullDescription).default(""),
   fullDescriptionEn: text(productTextLimits.fullDescription).default(""),
   price: euros(false),
-  discountPercent: whole(0, 100, { negative: "admin.errors.discountRange", range: "admin.errors.discountRange" }, true).transform((value) => value ?? 0),
+  discountPercent: whole(0, 100, { negative: "admin.errors.discountRange", range: "admin.errors.discountRange" }, true).transform(
+    (value) => value ?? 0,
+  ),
   offerEndsOn: dateOnly.default(""),
   vatRatePercent: whole(0, 100, { range: "admin.errors.vatRange" }, true).transform((value) => value ?? 22),
   isNew: flag,
@@ -177,10 +180,36 @@ export const ProductInput = z.object({
 export type ProductInput = z.output<typeof ProductInput>;
 
 export const productFormFields = [
-  "sku", "nameIt", "nameEn", "shortDescriptionIt", "shortDescriptionEn", "fullDescriptionIt", "fullDescriptionEn",
-  "price", "discountPercent", "offerEndsOn", "vatRatePercent", "isNew", "isFreeShipping", "isOnRequest", "isPublished",
-  "category", "subcategory", "brands", "related", "lengthMm", "widthMm", "heightMm", "weightGrams", "materialIt", "materialEn",
-  "personalisation", "personalisationDescriptionIt", "personalisationDescriptionEn", "personalisationCost", "affiliateUrl",
+  "sku",
+  "nameIt",
+  "nameEn",
+  "shortDescriptionIt",
+  "shortDescriptionEn",
+  "fullDescriptionIt",
+  "fullDescriptionEn",
+  "price",
+  "discountPercent",
+  "offerEndsOn",
+  "vatRatePercent",
+  "isNew",
+  "isFreeShipping",
+  "isOnRequest",
+  "isPublished",
+  "category",
+  "subcategory",
+  "brands",
+  "related",
+  "lengthMm",
+  "widthMm",
+  "heightMm",
+  "weightGrams",
+  "materialIt",
+  "materialEn",
+  "personalisation",
+  "personalisationDescriptionIt",
+  "personalisationDescriptionEn",
+  "personalisationCost",
+  "affiliateUrl",
 ] as const;
 
 export type FieldErrors = Partial<Record<string, string>>;

@@ -47,12 +47,30 @@ test("a product with two colours and three sizes: shown in the shop, audited", s
   const white = await addColour(db, { productId: id, colour: "white", actorUserId: adminId });
   const blue = await addColour(db, { productId: id, colour: "blue", actorUserId: adminId });
   if (!white?.ok || !blue?.ok) throw new Error("colours refused");
-  await addVariant(db, { productId: id, input: variant({ colourId: String(white.id), size: "S", sku: "BFE-T1-W-S", stock: "4" }), actorUserId: adminId });
-  await addVariant(db, { productId: id, input: variant({ colourId: String(white.id), size: "M", sku: "BFE-T1-W-M", stock: "2" }), actorUserId: adminId });
-  await addVariant(db, { productId: id, input: variant({ colourId: String(blue.id), size: "S", sku: "BFE-T1-B-S", stock: "0", isPreorder: "on", preorderDays: "20" }), actorUserId: adminId });
+  await addVariant(db, {
+    productId: id,
+    input: variant({ colourId: String(white.id), size: "S", sku: "BFE-T1-W-S", stock: "4" }),
+    actorUserId: adminId,
+  });
+  await addVariant(db, {
+    productId: id,
+    input: variant({ colourId: String(white.id), size: "M", sku: "BFE-T1-W-M", stock: "2" }),
+    actorUserId: adminId,
+  });
+  await addVariant(db, {
+    productId: id,
+    input: variant({ colourId: String(blue.id), size: "S", sku: "BFE-T1-B-S", stock: "0", isPreorder: "on", preorderDays: "20" }),
+    actorUserId: adminId,
+  });
 
   const page = await getProductPage(db, id, "it", now);
-  expect(page).toMatchObject({ name: "Passeggino Vesuvio", priceCents: 19990, isNew: true, brands: [{ name: "Chicco" }], subcategory: { slug: "passeggini-leggeri" } });
+  expect(page).toMatchObject({
+    name: "Passeggino Vesuvio",
+    priceCents: 19990,
+    isNew: true,
+    brands: [{ name: "Chicco" }],
+    subcategory: { slug: "passeggini-leggeri" },
+  });
   expect(page!.colours.map((colour) => colour.key)).toEqual(["white", "blue"]);
   expect(page!.variants.map((v) => [v.sku, v.stock])).toEqual([
     ["BFE-T1-W-S", 4],
@@ -62,7 +80,14 @@ test("a product with two colours and three sizes: shown in the shop, audited", s
   expect((await getProductPage(db, id, "en", now))!.name).toBe("Vesuvio stroller");
 
   const audit = await listAudit(db, {});
-  expect(audit.rows.map((row) => row.action).sort()).toEqual(["product.colour.add", "product.colour.add", "product.create", "product.variant.add", "product.variant.add", "product.variant.add"]);
+  expect(audit.rows.map((row) => row.action).sort()).toEqual([
+    "product.colour.add",
+    "product.colour.add",
+    "product.create",
+    "product.variant.add",
+    "product.variant.add",
+    "product.variant.add",
+  ]);
   expect(audit.rows.every((row) => row.actorName === "Carla Admin")).toBe(true);
   expect((await listAudit(db, { entity: "variant" })).total).toBe(3);
 
@@ -118,13 +143,32 @@ test("editing keeps every field; the form shows back what was saved", slow, asyn
 
 test("price history: every change is kept, and the lowest price of the 30 days before the reduction is shown", slow, async () => {
   const { db, adminId } = await openShop();
-  const created = await createProduct(db, { input: parsed(productForm({ price: "100" })), actorUserId: adminId, now: new Date(now.getTime() - 40 * day) });
+  const created = await createProduct(db, {
+    input: parsed(productForm({ price: "100" })),
+    actorUserId: adminId,
+    now: new Date(now.getTime() - 40 * day),
+  });
   if (!created.ok) throw new Error("setup");
   const id = created.productId;
-  await updateProduct(db, { productId: id, input: parsed(productForm({ price: "90" })), actorUserId: adminId, now: new Date(now.getTime() - 20 * day) });
-  await updateProduct(db, { productId: id, input: parsed(productForm({ price: "120" })), actorUserId: adminId, now: new Date(now.getTime() - 10 * day) });
+  await updateProduct(db, {
+    productId: id,
+    input: parsed(productForm({ price: "90" })),
+    actorUserId: adminId,
+    now: new Date(now.getTime() - 20 * day),
+  });
+  await updateProduct(db, {
+    productId: id,
+    input: parsed(productForm({ price: "120" })),
+    actorUserId: adminId,
+    now: new Date(now.getTime() - 10 * day),
+  });
   // Same price again: no new row.
-  await updateProduct(db, { productId: id, input: parsed(productForm({ price: "120", nameIt: "Nuovo nome" })), actorUserId: adminId, now: new Date(now.getTime() - 5 * day) });
+  await updateProduct(db, {
+    productId: id,
+    input: parsed(productForm({ price: "120", nameIt: "Nuovo nome" })),
+    actorUserId: adminId,
+    now: new Date(now.getTime() - 5 * day),
+  });
   await updateProduct(db, { productId: id, input: parsed(productForm({ price: "120", discountPercent: "25" })), actorUserId: adminId, now });
   const rows = await db.select().from(productPriceHistory).where(eq(productPriceHistory.productId, id)).orderBy(productPriceHistory.recordedAt);
   expect(rows.map((row) => [row.priceCents, row.effectivePriceCents])).toEqual([
@@ -167,7 +211,9 @@ test("stock adjustments with a reason, their history, and never below zero", slo
   // Another product's size cannot be adjusted through this product.
   const other = await createProduct(db, { input: parsed(productForm({ sku: "OTHER-2" })), actorUserId: adminId, now });
   if (!other.ok) throw new Error("setup");
-  expect(await adjustStock(db, { productId: other.productId, input: { variantId: added.id, delta: 1, reason: "x" }, actorUserId: adminId })).toBeNull();
+  expect(
+    await adjustStock(db, { productId: other.productId, input: { variantId: added.id, delta: 1, reason: "x" }, actorUserId: adminId }),
+  ).toBeNull();
 });
 
 test("bad input is refused with clear messages and nothing is written", slow, async () => {
@@ -175,24 +221,44 @@ test("bad input is refused with clear messages and nothing is written", slow, as
   const refused = parseProductForm(productForm({ price: "-5", discountPercent: "101", lengthMm: "-3", nameIt: "" }));
   expect(refused).toMatchObject({
     ok: false,
-    errors: { price: "admin.errors.priceNegative", discountPercent: "admin.errors.discountRange", lengthMm: "admin.errors.sizeNegative", nameIt: "admin.errors.required" },
+    errors: {
+      price: "admin.errors.priceNegative",
+      discountPercent: "admin.errors.discountRange",
+      lengthMm: "admin.errors.sizeNegative",
+      nameIt: "admin.errors.required",
+    },
   });
-  expect(parseWith(VariantInput, { colourId: "", size: "M", sku: "X-1", stock: "-1", isPreorder: "", preorderDays: "" })).toMatchObject({ ok: false, errors: { stock: "admin.errors.stockNegative" } });
-  expect(parseWith(VariantInput, { colourId: "", size: "M", sku: "X-1", stock: "1", isPreorder: "on", preorderDays: "" })).toMatchObject({ ok: false, errors: { preorderDays: "admin.errors.preorderDaysRequired" } });
+  expect(parseWith(VariantInput, { colourId: "", size: "M", sku: "X-1", stock: "-1", isPreorder: "", preorderDays: "" })).toMatchObject({
+    ok: false,
+    errors: { stock: "admin.errors.stockNegative" },
+  });
+  expect(parseWith(VariantInput, { colourId: "", size: "M", sku: "X-1", stock: "1", isPreorder: "on", preorderDays: "" })).toMatchObject({
+    ok: false,
+    errors: { preorderDays: "admin.errors.preorderDaysRequired" },
+  });
   expect(parseWith(ColourInput, { colour: "<script>" })).toMatchObject({ ok: false, errors: { colour: "admin.errors.colourInvalid" } });
 
   const unknown = await createProduct(db, { input: parsed(productForm({ category: "giardinaggio" })), actorUserId: adminId, now });
   expect(unknown).toEqual({ ok: false, errors: { category: "admin.errors.categoryUnknown" } });
-  const elsewhere = await createProduct(db, { input: parsed(productForm({ subcategory: "lettini", brands: "Marca Ignota" })), actorUserId: adminId, now });
+  const elsewhere = await createProduct(db, {
+    input: parsed(productForm({ subcategory: "lettini", brands: "Marca Ignota" })),
+    actorUserId: adminId,
+    now,
+  });
   expect(elsewhere).toEqual({ ok: false, errors: { subcategory: "admin.errors.subcategoryElsewhere", brands: "admin.errors.brandUnknown" } });
   expect(await db.$count(products)).toBe(0);
   expect(await db.$count(auditLog)).toBe(0);
 
   const first = await createProduct(db, { input: parsed(productForm()), actorUserId: adminId, now });
-  expect(await createProduct(db, { input: parsed(productForm()), actorUserId: adminId, now })).toEqual({ ok: false, errors: { sku: "admin.errors.skuTaken" } });
+  expect(await createProduct(db, { input: parsed(productForm()), actorUserId: adminId, now })).toEqual({
+    ok: false,
+    errors: { sku: "admin.errors.skuTaken" },
+  });
   if (!first.ok) throw new Error("setup");
   await addVariant(db, { productId: first.productId, input: variant({ sku: "SAME-1", stock: "1" }), actorUserId: adminId });
-  expect(await addVariant(db, { productId: first.productId, input: variant({ size: "M", sku: "SAME-1", stock: "1" }), actorUserId: adminId })).toEqual({ ok: false, errors: { sku: "admin.errors.skuTaken" } });
+  expect(
+    await addVariant(db, { productId: first.productId, input: variant({ size: "M", sku: "SAME-1", stock: "1" }), actorUserId: adminId }),
+  ).toEqual({ ok: false, errors: { sku: "admin.errors.skuTaken" } });
   expect(await db.$count(products)).toBe(1);
   expect(await db.$count(productVariants)).toBe(1);
   expect(await db.$count(stockMovements)).toBe(1);
@@ -208,16 +274,23 @@ test("pictures: a real image gets its variants; 20 MB, a text file named .jpg an
   if (!colour?.ok) throw new Error("setup");
   const upload = (bytes: Buffer) => addProductImage(db, { productId: created.productId, colourId: colour.id, bytes, mediaDir, actorUserId: adminId });
 
-  const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: "#3a7" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: "#3a7" } })
+    .png()
+    .toBuffer();
   const ok = await upload(png);
   expect(ok).toMatchObject({ ok: true });
-  const [image] = await db.select().from(productImages).where(and(eq(productImages.productId, created.productId), eq(productImages.colourId, colour.id)));
+  const [image] = await db
+    .select()
+    .from(productImages)
+    .where(and(eq(productImages.productId, created.productId), eq(productImages.colourId, colour.id)));
   expect(image).toMatchObject({ width: 600, height: 400 });
   expect(fs.existsSync(path.join(mediaDir, "products", `${image!.storageKey}-320.webp`))).toBe(true);
 
   expect(await upload(Buffer.alloc(maxAdminImageBytes * 2, 1))).toEqual({ ok: false, errors: { image: "admin.errors.imageTooLarge" } });
   expect(await upload(Buffer.from("questo non è un jpeg, solo testo"))).toEqual({ ok: false, errors: { image: "admin.errors.imageNotImage" } });
-  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>');
+  const svg = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>',
+  );
   expect(await upload(svg)).toEqual({ ok: false, errors: { image: "admin.errors.imageNotRaster" } });
   expect(await db.$count(productImages)).toBe(1);
   expect((await listAudit(db, {})).rows.filter((row) => row.action === "product.image.add")).toHaveLength(1);

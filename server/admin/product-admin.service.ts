@@ -34,14 +34,18 @@ export const lowStockThreshold = 3;
 export type SaveResult = { ok: true; productId: number } | { ok: false; errors: FieldErrors };
 
 export function isUniqueViolation(error: unknown): boolean {
-  const codeOf = (value: unknown) => (value && typeof value === "object" && "code" in value ? (value).code : undefined);
+  const codeOf = (value: unknown) => (value && typeof value === "object" && "code" in value ? value.code : undefined);
   return codeOf(error) === "23505" || codeOf((error as { cause?: unknown })?.cause) === "23505";
 }
 
 type Refs = { categoryId: number; subcategoryId: number | null; brandIds: number[]; relatedIds: number[]; offersCategoryId: number | null };
 
 /** Category, subcategory, brand tags and related products named by the form; unknown ones are refused. */
-async function resolveRefs(tx: Db, input: ProductInput, productId: number | null): Promise<{ ok: true; refs: Refs } | { ok: false; errors: FieldErrors }> {
+async function resolveRefs(
+  tx: Db,
+  input: ProductInput,
+  productId: number | null,
+): Promise<{ ok: true; refs: Refs } | { ok: false; errors: FieldErrors }> {
   const errors: FieldErrors = {};
   const categoryRows = await tx.select({ id: categories.id, slug: categories.slug }).from(categories);
   const category = categoryRows.find((row) => row.slug === input.category);
@@ -156,7 +160,13 @@ export async function saveProductInTx(
   }
   const { priceChanged } = await writeProductLinks(tx, id, input, resolved.refs, now);
   if (!before) {
-    await recordAudit(tx, { actorUserId, action: "product.create", entity: "product", entityId: id, details: { sku: input.sku, name: input.nameIt, priceCents: input.price, ...args.auditDetails } });
+    await recordAudit(tx, {
+      actorUserId,
+      action: "product.create",
+      entity: "product",
+      entityId: id,
+      details: { sku: input.sku, name: input.nameIt, priceCents: input.price, ...args.auditDetails },
+    });
   } else {
     const changed = Object.entries(row)
       .filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key as keyof typeof before]))
@@ -168,7 +178,10 @@ export async function saveProductInTx(
       entityId: id,
       details: {
         changed,
-        ...(priceChanged && { priceCents: { from: before.priceCents, to: row.priceCents }, discountPercent: { from: before.discountPercent, to: row.discountPercent } }),
+        ...(priceChanged && {
+          priceCents: { from: before.priceCents, to: row.priceCents },
+          discountPercent: { from: before.discountPercent, to: row.discountPercent },
+        }),
         ...args.auditDetails,
       },
     });
@@ -186,7 +199,10 @@ export async function createProduct(db: Db, args: { input: ProductInput; actorUs
   }
 }
 
-export async function updateProduct(db: Db, args: { productId: number; input: ProductInput; actorUserId: string | null; now: Date }): Promise<SaveResult | { ok: false; notFound: true }> {
+export async function updateProduct(
+  db: Db,
+  args: { productId: number; input: ProductInput; actorUserId: string | null; now: Date },
+): Promise<SaveResult | { ok: false; notFound: true }> {
   try {
     return await db.transaction((tx) => saveProductInTx(tx, args));
   } catch (error) {
@@ -239,7 +255,12 @@ export async function listAdminProducts(db: Db, filters: AdminProductFilters, lo
   if (filters.q) {
     const match = await matchSearch(db, { text: filters.q, locale });
     const skuLike = sql`${products.sku} ilike ${`${filters.q.replace(/[%_\\]/g, "\\$&")}%`}`;
-    const byVariantSku = exists(db.select({ one: sql`1` }).from(productVariants).where(and(eq(productVariants.productId, products.id), eq(productVariants.sku, filters.q))));
+    const byVariantSku = exists(
+      db
+        .select({ one: sql`1` })
+        .from(productVariants)
+        .where(and(eq(productVariants.productId, products.id), eq(productVariants.sku, filters.q))),
+    );
     const byId = /^\d{1,9}$/.test(filters.q) ? eq(products.id, Number(filters.q)) : sql`false`;
     const searched = productsSearch(match, locale);
     conditions.push(or(searched.where, skuLike, byVariantSku, byId)!);
@@ -260,12 +281,25 @@ export async function listAdminProducts(db: Db, filters: AdminProductFilters, lo
   if (filters.onRequest) {
     const onRequest = or(
       eq(products.isOnRequest, true),
-      exists(db.select({ one: sql`1` }).from(productBrands).innerJoin(brands, eq(brands.id, productBrands.brandId)).where(and(eq(productBrands.productId, products.id), eq(brands.marksOnRequest, true)))),
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(productBrands)
+          .innerJoin(brands, eq(brands.id, productBrands.brandId))
+          .where(and(eq(productBrands.productId, products.id), eq(brands.marksOnRequest, true))),
+      ),
     )!;
     conditions.push(filters.onRequest === "yes" ? onRequest : sql`not (${onRequest})`);
   }
   if (filters.lowStock)
-    conditions.push(exists(db.select({ one: sql`1` }).from(productVariants).where(and(eq(productVariants.productId, products.id), lte(productVariants.stock, lowStockThreshold)))));
+    conditions.push(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(productVariants)
+          .where(and(eq(productVariants.productId, products.id), lte(productVariants.stock, lowStockThreshold))),
+      ),
+    );
   const where = conditions.length ? and(...conditions) : undefined;
   const [{ value: total } = { value: 0 }] = await db.select({ value: count() }).from(products).where(where);
   const { page, pageCount, offset } = pageOf(filters.page, total, adminPageSize);
@@ -280,9 +314,15 @@ export async function listAdminProducts(db: Db, filters: AdminProductFilters, lo
       isPublished: products.isPublished,
       isOnRequest: products.isOnRequest,
       category: locale === "en" ? categories.nameEn : categories.nameIt,
-      stock: sql<number>`coalesce((select sum(${productVariants.stock}) from ${productVariants} where ${productVariants.productId} = ${products.id}), 0)`.mapWith(Number),
+      stock:
+        sql<number>`coalesce((select sum(${productVariants.stock}) from ${productVariants} where ${productVariants.productId} = ${products.id}), 0)`.mapWith(
+          Number,
+        ),
       variantCount: sql<number>`(select count(*) from ${productVariants} where ${productVariants.productId} = ${products.id})`.mapWith(Number),
-      lowStockCount: sql<number>`(select count(*) from ${productVariants} where ${productVariants.productId} = ${products.id} and ${productVariants.stock} <= ${lowStockThreshold})`.mapWith(Number),
+      lowStockCount:
+        sql<number>`(select count(*) from ${productVariants} where ${productVariants.productId} = ${products.id} and ${productVariants.stock} <= ${lowStockThreshold})`.mapWith(
+          Number,
+        ),
     })
     .from(products)
     .innerJoin(categories, eq(categories.id, products.primaryCategoryId))
@@ -373,12 +413,36 @@ export async function getProductFormValues(db: Db, productId: number): Promise<R
 }
 
 export type AdminColour = { id: number; colour: string; images: { id: number; storageKey: string }[] };
-export type AdminVariant = { id: number; colourId: number | null; colour: string | null; size: string; sku: string; stock: number; isPreorder: boolean; preorderDays: number | null };
+export type AdminVariant = {
+  id: number;
+  colourId: number | null;
+  colour: string | null;
+  size: string;
+  sku: string;
+  stock: number;
+  isPreorder: boolean;
+  preorderDays: number | null;
+};
 
-export async function getProductStockView(db: Db, productId: number): Promise<{ colours: AdminColour[]; variants: AdminVariant[]; productImages: { id: number; storageKey: string }[] }> {
-  const colours = await db.select().from(productColours).where(eq(productColours.productId, productId)).orderBy(asc(productColours.position), asc(productColours.id));
-  const images = await db.select().from(productImages).where(eq(productImages.productId, productId)).orderBy(asc(productImages.position), asc(productImages.id));
-  const variants = await db.select().from(productVariants).where(eq(productVariants.productId, productId)).orderBy(asc(productVariants.position), asc(productVariants.id));
+export async function getProductStockView(
+  db: Db,
+  productId: number,
+): Promise<{ colours: AdminColour[]; variants: AdminVariant[]; productImages: { id: number; storageKey: string }[] }> {
+  const colours = await db
+    .select()
+    .from(productColours)
+    .where(eq(productColours.productId, productId))
+    .orderBy(asc(productColours.position), asc(productColours.id));
+  const images = await db
+    .select()
+    .from(productImages)
+    .where(eq(productImages.productId, productId))
+    .orderBy(asc(productImages.position), asc(productImages.id));
+  const variants = await db
+    .select()
+    .from(productVariants)
+    .where(eq(productVariants.productId, productId))
+    .orderBy(asc(productVariants.position), asc(productVariants.id));
   const colourName = new Map(colours.map((colour) => [colour.id, colour.colour]));
   return {
     colours: colours.map((colour) => ({

@@ -14,7 +14,15 @@ import { brands, categories, productColours, products, productVariants, subcateg
 import { setInitialStock, setStockTo } from "#server/stock/stock-ledger.ts";
 import { recordAudit } from "./audit.service";
 import { parseCsv, toCsv } from "./csv";
-import { colourPattern, parseWith, ProductInput, sizePattern, skuPattern, maxStock, type ProductInput as ProductInputType } from "./product-admin.inputs";
+import {
+  colourPattern,
+  parseWith,
+  ProductInput,
+  sizePattern,
+  skuPattern,
+  maxStock,
+  type ProductInput as ProductInputType,
+} from "./product-admin.inputs";
 import { getProductFormValues, saveProductInTx } from "./product-admin.service";
 
 export const maxCsvRows = 20_000;
@@ -104,7 +112,15 @@ export async function exportProductsCsv(db: Db): Promise<string> {
       const own = variants.filter((row) => row.variant.productId === id);
       if (own.length === 0) lines.push([...productCells, "", "", "", "", "", ""]);
       for (const { variant, colour } of own)
-        lines.push([...productCells, colour ?? "", variant.size, variant.sku, String(variant.stock), yes(variant.isPreorder), variant.preorderDays === null ? "" : String(variant.preorderDays)]);
+        lines.push([
+          ...productCells,
+          colour ?? "",
+          variant.size,
+          variant.sku,
+          String(variant.stock),
+          yes(variant.isPreorder),
+          variant.preorderDays === null ? "" : String(variant.preorderDays),
+        ]);
     }
   }
   return toCsv(csvColumns, lines);
@@ -117,9 +133,21 @@ const falsy = new Set(["", "0", "no", "false", "falso"]);
 
 const CsvVariant = z
   .object({
-    colour: z.string().trim().max(40, { error: "admin.errors.tooLong" }).refine((value) => value === "" || colourPattern.test(value), { error: "admin.errors.colourInvalid" }),
-    size: z.string().trim().max(40, { error: "admin.errors.tooLong" }).refine((value) => value === "" || sizePattern.test(value), { error: "admin.errors.sizeNameInvalid" }),
-    variant_sku: z.string().trim().max(40, { error: "admin.errors.tooLong" }).refine((value) => value === "" || skuPattern.test(value), { error: "admin.errors.skuInvalid" }),
+    colour: z
+      .string()
+      .trim()
+      .max(40, { error: "admin.errors.tooLong" })
+      .refine((value) => value === "" || colourPattern.test(value), { error: "admin.errors.colourInvalid" }),
+    size: z
+      .string()
+      .trim()
+      .max(40, { error: "admin.errors.tooLong" })
+      .refine((value) => value === "" || sizePattern.test(value), { error: "admin.errors.sizeNameInvalid" }),
+    variant_sku: z
+      .string()
+      .trim()
+      .max(40, { error: "admin.errors.tooLong" })
+      .refine((value) => value === "" || skuPattern.test(value), { error: "admin.errors.skuInvalid" }),
     stock: z.string().trim(),
     is_preorder: z.string(),
     preorder_days: z.string().trim(),
@@ -127,7 +155,8 @@ const CsvVariant = z
   .transform((value, ctx) => {
     if (value.variant_sku === "") return null;
     let stock = 0;
-    if (!/^-?\d{1,9}$/.test(value.stock)) ctx.addIssue({ code: "custom", path: ["stock"], message: value.stock === "" ? "admin.errors.required" : "admin.errors.wholeNumber" });
+    if (!/^-?\d{1,9}$/.test(value.stock))
+      ctx.addIssue({ code: "custom", path: ["stock"], message: value.stock === "" ? "admin.errors.required" : "admin.errors.wholeNumber" });
     else {
       stock = Number(value.stock);
       if (stock < 0) ctx.addIssue({ code: "custom", path: ["stock"], message: "admin.errors.stockNegative" });
@@ -137,9 +166,17 @@ const CsvVariant = z
     let preorderDays: number | null = null;
     if (value.preorder_days !== "") {
       preorderDays = /^\d{1,3}$/.test(value.preorder_days) ? Number(value.preorder_days) : 0;
-      if (preorderDays < 1 || preorderDays > 365) ctx.addIssue({ code: "custom", path: ["preorder_days"], message: "admin.errors.preorderDaysRange" });
+      if (preorderDays < 1 || preorderDays > 365)
+        ctx.addIssue({ code: "custom", path: ["preorder_days"], message: "admin.errors.preorderDaysRange" });
     } else if (isPreorder) ctx.addIssue({ code: "custom", path: ["preorder_days"], message: "admin.errors.preorderDaysRequired" });
-    return { colour: value.colour.toLowerCase() || null, size: storedSizeName(value.size), sku: value.variant_sku, stock, isPreorder, preorderDays: isPreorder ? preorderDays : null };
+    return {
+      colour: value.colour.toLowerCase() || null,
+      size: storedSizeName(value.size),
+      sku: value.variant_sku,
+      stock,
+      isPreorder,
+      preorderDays: isPreorder ? preorderDays : null,
+    };
   });
 type CsvVariant = NonNullable<z.output<typeof CsvVariant>>;
 
@@ -162,7 +199,8 @@ async function loadLookups(db: Db, table: { productSkus: string[]; variantSkus: 
   const chunks = <T>(values: T[]) => Array.from({ length: Math.ceil(values.length / 1000) }, (_, i) => values.slice(i * 1000, i * 1000 + 1000));
   const productIdBySku = new Map<string, number>();
   for (const chunk of chunks(table.productSkus))
-    for (const row of await db.select({ id: products.id, sku: products.sku }).from(products).where(inArray(products.sku, chunk))) productIdBySku.set(row.sku, row.id);
+    for (const row of await db.select({ id: products.id, sku: products.sku }).from(products).where(inArray(products.sku, chunk)))
+      productIdBySku.set(row.sku, row.id);
   const variantOwnerBySku = new Map<string, string>();
   for (const chunk of chunks(table.variantSkus))
     for (const row of await db
@@ -172,7 +210,8 @@ async function loadLookups(db: Db, table: { productSkus: string[]; variantSkus: 
       .where(inArray(productVariants.sku, chunk)))
       variantOwnerBySku.set(row.sku, row.productSku);
   const productIds = new Set<number>();
-  for (const chunk of chunks(table.related)) for (const row of await db.select({ id: products.id }).from(products).where(inArray(products.id, chunk))) productIds.add(row.id);
+  for (const chunk of chunks(table.related))
+    for (const row of await db.select({ id: products.id }).from(products).where(inArray(products.id, chunk))) productIds.add(row.id);
   return {
     categorySlugs: new Set(cats.map((cat) => cat.slug)),
     subcategoryOf: new Map(subs.map((sub) => [sub.slug, catSlug.get(sub.categoryId) ?? ""])),
@@ -213,11 +252,19 @@ export async function importProductsCsv(
       else if (falsy.has(value)) raw[column] = "";
       else rowErrors.push({ row: line, column, message: "admin.errors.csvBoolean" });
     }
-    const values = Object.fromEntries(Object.entries(productColumns).map(([column, field]) => [field, column === "brands" || column === "related" ? raw[column]!.replace(/\|/g, ",") : raw[column]!]));
+    const values = Object.fromEntries(
+      Object.entries(productColumns).map(([column, field]) => [
+        field,
+        column === "brands" || column === "related" ? raw[column]!.replace(/\|/g, ",") : raw[column]!,
+      ]),
+    );
     const product = parseWith(ProductInput, values);
-    if (!product.ok) for (const [field, message] of Object.entries(product.errors)) rowErrors.push({ row: line, column: fieldToColumn.get(field) ?? field, message: message! });
+    if (!product.ok)
+      for (const [field, message] of Object.entries(product.errors))
+        rowErrors.push({ row: line, column: fieldToColumn.get(field) ?? field, message: message! });
     const variant = CsvVariant.safeParse(Object.fromEntries(variantColumns.map((column) => [column, raw[column]!])));
-    if (!variant.success) for (const issue of variant.error.issues) rowErrors.push({ row: line, column: String(issue.path[0] ?? "variant_sku"), message: issue.message });
+    if (!variant.success)
+      for (const issue of variant.error.issues) rowErrors.push({ row: line, column: String(issue.path[0] ?? "variant_sku"), message: issue.message });
     const unique = new Map(rowErrors.map((error) => [error.column, error]));
     if (unique.size > 0 || !product.ok || !variant.success) errors.push(...unique.values());
     else candidates.push({ line, product: product.input, variant: variant.data });
@@ -242,7 +289,8 @@ export async function importProductsCsv(
     }
     if (product.brands.some((brand) => !lookups.brandKeys.has(brand) && !lookups.brandKeys.has(brand.toLowerCase())))
       rowErrors.push({ row: line, column: "brands", message: "admin.errors.brandUnknown" });
-    if (product.related.some((id) => !lookups.productIds.has(id))) rowErrors.push({ row: line, column: "related", message: "admin.errors.relatedUnknown" });
+    if (product.related.some((id) => !lookups.productIds.has(id)))
+      rowErrors.push({ row: line, column: "related", message: "admin.errors.relatedUnknown" });
     if (variant) {
       const owner = lookups.variantOwnerBySku.get(variant.sku);
       const combo = `${product.sku}\u0000${variant.colour ?? ""}\u0000${variant.size}`;
@@ -274,7 +322,10 @@ export async function importProductsCsv(
     const batch = entries.slice(start, start + productsPerBatch);
     await db.transaction(async (tx) => {
       const touched: number[] = [];
-      for (const [sku, rows] of batch) touched.push(await importProduct(tx, { sku, rows, existingId: lookups.productIdBySku.get(sku) ?? null, actorUserId: args.actorUserId, now: args.now }));
+      for (const [sku, rows] of batch)
+        touched.push(
+          await importProduct(tx, { sku, rows, existingId: lookups.productIdBySku.get(sku) ?? null, actorUserId: args.actorUserId, now: args.now }),
+        );
       await recordAudit(tx, {
         actorUserId: args.actorUserId,
         action: "import.csv",
@@ -288,13 +339,24 @@ export async function importProductsCsv(
   return report;
 }
 
-async function importProduct(tx: Db, args: { sku: string; rows: ValidRow[]; existingId: number | null; actorUserId: string | null; now: Date }): Promise<number> {
-  const saved = await saveProductInTx(tx, { productId: args.existingId, input: args.rows[0]!.product, actorUserId: args.actorUserId, now: args.now, auditDetails: { source: "csv" } });
+async function importProduct(
+  tx: Db,
+  args: { sku: string; rows: ValidRow[]; existingId: number | null; actorUserId: string | null; now: Date },
+): Promise<number> {
+  const saved = await saveProductInTx(tx, {
+    productId: args.existingId,
+    input: args.rows[0]!.product,
+    actorUserId: args.actorUserId,
+    now: args.now,
+    auditDetails: { source: "csv" },
+  });
   // Every reference was checked above: a refusal here means the database changed meanwhile.
   if (!saved.ok) throw new Error(`CSV import of ${args.sku} refused: ${JSON.stringify(saved)}`);
   const productId = saved.productId;
   const colourIds = new Map(
-    (await tx.select({ id: productColours.id, colour: productColours.colour }).from(productColours).where(eq(productColours.productId, productId))).map((row) => [row.colour, row.id]),
+    (
+      await tx.select({ id: productColours.id, colour: productColours.colour }).from(productColours).where(eq(productColours.productId, productId))
+    ).map((row) => [row.colour, row.id]),
   );
   let position = colourIds.size;
   for (const { variant } of args.rows) {
@@ -303,7 +365,10 @@ async function importProduct(tx: Db, args: { sku: string; rows: ValidRow[]; exis
     if (variant.colour) {
       colourId = colourIds.get(variant.colour) ?? null;
       if (colourId === null) {
-        const [created] = await tx.insert(productColours).values({ productId, colour: variant.colour, position: position++ }).returning({ id: productColours.id });
+        const [created] = await tx
+          .insert(productColours)
+          .values({ productId, colour: variant.colour, position: position++ })
+          .returning({ id: productColours.id });
         colourId = created!.id;
         colourIds.set(variant.colour, colourId);
       }
@@ -326,4 +391,3 @@ async function importProduct(tx: Db, args: { sku: string; rows: ValidRow[]; exis
   }
   return productId;
 }
-

@@ -20,9 +20,25 @@ async function openShop() {
 
 function csvRow(overrides: Record<string, string>): string[] {
   const base: Record<string, string> = {
-    product_sku: "CSV-1", name_it: "Body cotone", name_en: "Cotton bodysuit", price: "12,50", discount_percent: "0", vat_rate_percent: "22",
-    is_new: "1", is_free_shipping: "0", is_on_request: "0", is_published: "1", category: "abbigliamento", subcategory: "Tutine-Body", brands: "Chicco",
-    personalisation_cost: "0", colour: "white", size: "M", variant_sku: "CSV-1-W-M", stock: "5", is_preorder: "0",
+    product_sku: "CSV-1",
+    name_it: "Body cotone",
+    name_en: "Cotton bodysuit",
+    price: "12,50",
+    discount_percent: "0",
+    vat_rate_percent: "22",
+    is_new: "1",
+    is_free_shipping: "0",
+    is_on_request: "0",
+    is_published: "1",
+    category: "abbigliamento",
+    subcategory: "Tutine-Body",
+    brands: "Chicco",
+    personalisation_cost: "0",
+    colour: "white",
+    size: "M",
+    variant_sku: "CSV-1-W-M",
+    stock: "5",
+    is_preorder: "0",
   };
   const values = { ...base, ...overrides };
   return csvColumns.map((column) => values[column] ?? "");
@@ -62,8 +78,17 @@ test("CSV: a dry run lists every bad row by row and column and writes nothing; t
   expect(await db.$count(auditLog, eq(auditLog.action, "import.csv"))).toBe(1);
 
   // Unknown category checked against the database too.
-  const unknownCategory = await importProductsCsv(db, { text: toCsv(csvColumns, [csvRow({ product_sku: "CSV-9", variant_sku: "CSV-9-U", category: "giardinaggio", subcategory: "" })]), dryRun: true, actorUserId: adminId, now });
-  expect(unknownCategory).toMatchObject({ ok: true, validRows: 0, errors: [{ row: 2, column: "category", message: "admin.errors.categoryUnknown" }] });
+  const unknownCategory = await importProductsCsv(db, {
+    text: toCsv(csvColumns, [csvRow({ product_sku: "CSV-9", variant_sku: "CSV-9-U", category: "giardinaggio", subcategory: "" })]),
+    dryRun: true,
+    actorUserId: adminId,
+    now,
+  });
+  expect(unknownCategory).toMatchObject({
+    ok: true,
+    validRows: 0,
+    errors: [{ row: 2, column: "category", message: "admin.errors.categoryUnknown" }],
+  });
 
   // Export, change a stock, import again: the product is updated, not duplicated.
   const exported = await exportProductsCsv(db);
@@ -92,9 +117,22 @@ test("legacy server-form JSON: imported with colours and size maps; repeated sku
   const { db, adminId } = await openShop();
   const legacy = [
     {
-      idArticolo: 24, sku: "LEG-A", nomeArticolo: "Culla Sogno", prezzo: 249.9, descrizione: "Culla in legno", categoria: "arredamento", sottoCategoria: "Culle-per-neonati",
-      marca: "Foppapedretti", ultimiArrivi: true, offerta: 10, gratis: 1, correlati: "", schedaTecnica: { lunghezza: "90", larghezza: 50, altezza: 80, peso: "12,5", materiale: "Faggio" },
-      personalizzazione: 1, descrizione_personalizzazione: "Nome ricamato", costo_personalizzazione: 5,
+      idArticolo: 24,
+      sku: "LEG-A",
+      nomeArticolo: "Culla Sogno",
+      prezzo: 249.9,
+      descrizione: "Culla in legno",
+      categoria: "arredamento",
+      sottoCategoria: "Culle-per-neonati",
+      marca: "Foppapedretti",
+      ultimiArrivi: true,
+      offerta: 10,
+      gratis: 1,
+      correlati: "",
+      schedaTecnica: { lunghezza: "90", larghezza: 50, altezza: 80, peso: "12,5", materiale: "Faggio" },
+      personalizzazione: 1,
+      descrizione_personalizzazione: "Nome ricamato",
+      costo_personalizzazione: 5,
       coloriDisp: [
         { color: "white", image: ["culla-bianca.jpg"], size: { TAGLIA_UNICA: { stock: 3, prenotazione: "No", giorni: 0 } } },
         { color: "brown", image: [], size: { TAGLIA_UNICA: { stock: 0, prenotazione: "Si", giorni: 15 } } },
@@ -116,7 +154,16 @@ test("legacy server-form JSON: imported with colours and size maps; repeated sku
   const real = await importLegacyProducts(db, { text: JSON.stringify(legacy), dryRun: false, actorUserId: adminId, now });
   expect(real).toMatchObject({ ok: true, imported: 1, picturesSkipped: 1 });
   const [product] = await db.select().from(products).where(eq(products.sku, "LEG-A"));
-  expect(product).toMatchObject({ priceCents: 24990, discountPercent: 10, isNew: true, isFreeShipping: true, lengthMm: 900, weightGrams: 12500, materialIt: "Faggio", personalisationCostCents: 500 });
+  expect(product).toMatchObject({
+    priceCents: 24990,
+    discountPercent: 10,
+    isNew: true,
+    isFreeShipping: true,
+    lengthMm: 900,
+    weightGrams: 12500,
+    materialIt: "Faggio",
+    personalisationCostCents: 500,
+  });
   const page = await getProductPage(db, product!.id, "it", now);
   expect(page!.colours.map((colour) => colour.key)).toEqual(["white", "brown"]);
   expect(page!.variants.map((v) => [v.stock, v.isPreorder, v.preorderDays])).toEqual([
@@ -124,6 +171,9 @@ test("legacy server-form JSON: imported with colours and size maps; repeated sku
     [0, true, 15],
   ]);
   // A second run imports nothing again.
-  expect(await importLegacyProducts(db, { text: JSON.stringify(legacy), dryRun: false, actorUserId: adminId, now })).toMatchObject({ imported: 0, alreadyPresent: ["LEG-A"] });
+  expect(await importLegacyProducts(db, { text: JSON.stringify(legacy), dryRun: false, actorUserId: adminId, now })).toMatchObject({
+    imported: 0,
+    alreadyPresent: ["LEG-A"],
+  });
   expect(await importLegacyProducts(db, { text: "{not json", dryRun: true, actorUserId: adminId, now })).toEqual({ ok: false, error: "not-json" });
 });

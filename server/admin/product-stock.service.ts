@@ -33,12 +33,21 @@ export async function addColour(db: Db, args: { productId: number; colour: strin
         .from(productColours)
         .where(and(eq(productColours.productId, args.productId), eq(productColours.colour, args.colour)));
       if (taken) return { ok: false, errors: { colour: "admin.errors.colourTaken" } } as const;
-      const [{ value: last } = { value: null }] = await tx.select({ value: max(productColours.position) }).from(productColours).where(eq(productColours.productId, args.productId));
+      const [{ value: last } = { value: null }] = await tx
+        .select({ value: max(productColours.position) })
+        .from(productColours)
+        .where(eq(productColours.productId, args.productId));
       const [created] = await tx
         .insert(productColours)
         .values({ productId: args.productId, colour: args.colour, position: (last ?? -1) + 1 })
         .returning({ id: productColours.id });
-      await recordAudit(tx, { actorUserId: args.actorUserId, action: "product.colour.add", entity: "product", entityId: args.productId, details: { colour: args.colour } });
+      await recordAudit(tx, {
+        actorUserId: args.actorUserId,
+        action: "product.colour.add",
+        entity: "product",
+        entityId: args.productId,
+        details: { colour: args.colour },
+      });
       return { ok: true, id: created!.id } as const;
     });
   } catch (error) {
@@ -55,13 +64,14 @@ const imageErrors: Record<ImageRejection, string> = {
 };
 
 function imageKeyFor(productId: number, colour: string | null) {
-  const slug = (colour ?? "prodotto")
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "")
-    .slice(0, 30) || "colore";
+  const slug =
+    (colour ?? "prodotto")
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 30) || "colore";
   return `p${productId}-${slug}-${crypto.randomBytes(4).toString("hex")}`;
 }
 
@@ -75,7 +85,10 @@ export async function addProductImage(
 ): Promise<Result | null> {
   if (args.bytes.byteLength === 0) return { ok: false, errors: { image: "admin.errors.imageMissing" } };
   if (args.bytes.byteLength > maxAdminImageBytes) return { ok: false, errors: { image: "admin.errors.imageTooLarge" } };
-  const [owner] = await db.select({ id: products.id, nameIt: products.nameIt, nameEn: products.nameEn }).from(products).where(eq(products.id, args.productId));
+  const [owner] = await db
+    .select({ id: products.id, nameIt: products.nameIt, nameEn: products.nameEn })
+    .from(products)
+    .where(eq(products.id, args.productId));
   if (!owner) return null;
   let colour: string | null = null;
   if (args.colourId !== null) {
@@ -92,7 +105,10 @@ export async function addProductImage(
   if (!written.ok) return { ok: false, errors: { image: imageErrors[written.error] } };
   try {
     return await db.transaction(async (tx) => {
-      const [{ value: last } = { value: null }] = await tx.select({ value: max(productImages.position) }).from(productImages).where(eq(productImages.productId, args.productId));
+      const [{ value: last } = { value: null }] = await tx
+        .select({ value: max(productImages.position) })
+        .from(productImages)
+        .where(eq(productImages.productId, args.productId));
       const [image] = await tx
         .insert(productImages)
         .values({
@@ -106,7 +122,13 @@ export async function addProductImage(
           position: (last ?? -1) + 1,
         })
         .returning({ id: productImages.id });
-      await recordAudit(tx, { actorUserId: args.actorUserId, action: "product.image.add", entity: "product", entityId: args.productId, details: { colour, storageKey: key, width: written.width, height: written.height } });
+      await recordAudit(tx, {
+        actorUserId: args.actorUserId,
+        action: "product.image.add",
+        entity: "product",
+        entityId: args.productId,
+        details: { colour, storageKey: key, width: written.width, height: written.height },
+      });
       return { ok: true, id: image!.id } as const;
     });
   } catch (error) {
@@ -115,19 +137,29 @@ export async function addProductImage(
   }
 }
 
-export async function removeProductImage(db: Db, args: { productId: number; imageId: number; mediaDir: string; actorUserId: string | null }): Promise<boolean> {
+export async function removeProductImage(
+  db: Db,
+  args: { productId: number; imageId: number; mediaDir: string; actorUserId: string | null },
+): Promise<boolean> {
   const removed = await db.transaction(async (tx) => {
     const [image] = await tx
       .delete(productImages)
       .where(and(eq(productImages.id, args.imageId), eq(productImages.productId, args.productId)))
       .returning({ storageKey: productImages.storageKey });
     if (!image) return null;
-    await recordAudit(tx, { actorUserId: args.actorUserId, action: "product.image.remove", entity: "product", entityId: args.productId, details: { storageKey: image.storageKey } });
+    await recordAudit(tx, {
+      actorUserId: args.actorUserId,
+      action: "product.image.remove",
+      entity: "product",
+      entityId: args.productId,
+      details: { storageKey: image.storageKey },
+    });
     return image.storageKey;
   });
   if (!removed) return false;
   // Sample pictures may be shared by the seed; uploads carry the p{id}- prefix and are ours to delete.
-  if (removed.startsWith(`p${args.productId}-`)) await Promise.all(getImageVariantPaths(args.mediaDir, removed).map((file) => fs.rm(file, { force: true })));
+  if (removed.startsWith(`p${args.productId}-`))
+    await Promise.all(getImageVariantPaths(args.mediaDir, removed).map((file) => fs.rm(file, { force: true })));
   return true;
 }
 
@@ -142,16 +174,28 @@ export async function addVariant(db: Db, args: { productId: number; input: Varia
     return await db.transaction(async (tx) => {
       if (!(await productExists(tx, productId))) return null;
       if (input.colourId !== null) {
-        const [colour] = await tx.select({ id: productColours.id }).from(productColours).where(and(eq(productColours.id, input.colourId), eq(productColours.productId, productId)));
+        const [colour] = await tx
+          .select({ id: productColours.id })
+          .from(productColours)
+          .where(and(eq(productColours.id, input.colourId), eq(productColours.productId, productId)));
         if (!colour) return { ok: false, errors: { colourId: "admin.errors.colourUnknown" } } as const;
       }
       if (await variantSkuTaken(tx, input.sku, null)) return { ok: false, errors: { sku: "admin.errors.skuTaken" } } as const;
       const [same] = await tx
         .select({ id: productVariants.id })
         .from(productVariants)
-        .where(and(eq(productVariants.productId, productId), input.colourId === null ? sql`${productVariants.colourId} is null` : eq(productVariants.colourId, input.colourId), eq(productVariants.size, input.size)));
+        .where(
+          and(
+            eq(productVariants.productId, productId),
+            input.colourId === null ? sql`${productVariants.colourId} is null` : eq(productVariants.colourId, input.colourId),
+            eq(productVariants.size, input.size),
+          ),
+        );
       if (same) return { ok: false, errors: { size: "admin.errors.sizeTaken" } } as const;
-      const [{ value: last } = { value: null }] = await tx.select({ value: max(productVariants.position) }).from(productVariants).where(eq(productVariants.productId, productId));
+      const [{ value: last } = { value: null }] = await tx
+        .select({ value: max(productVariants.position) })
+        .from(productVariants)
+        .where(eq(productVariants.productId, productId));
       const [variant] = await tx
         .insert(productVariants)
         .values({
@@ -165,7 +209,13 @@ export async function addVariant(db: Db, args: { productId: number; input: Varia
         })
         .returning({ id: productVariants.id });
       await setInitialStock(tx, { variantId: variant!.id, stock: input.stock }, { reason: "Stock iniziale", actorUserId });
-      await recordAudit(tx, { actorUserId, action: "product.variant.add", entity: "variant", entityId: variant!.id, details: { productId, sku: input.sku, size: input.size, stock: input.stock } });
+      await recordAudit(tx, {
+        actorUserId,
+        action: "product.variant.add",
+        entity: "variant",
+        entityId: variant!.id,
+        details: { productId, sku: input.sku, size: input.size, stock: input.stock },
+      });
       return { ok: true, id: variant!.id } as const;
     });
   } catch (error) {
@@ -174,16 +224,25 @@ export async function addVariant(db: Db, args: { productId: number; input: Varia
   }
 }
 
-export async function updateVariant(db: Db, args: { productId: number; input: VariantUpdateInput; actorUserId: string | null }): Promise<Result | null> {
+export async function updateVariant(
+  db: Db,
+  args: { productId: number; input: VariantUpdateInput; actorUserId: string | null },
+): Promise<Result | null> {
   const { productId, input, actorUserId } = args;
   try {
     return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(productVariants).where(and(eq(productVariants.id, input.variantId), eq(productVariants.productId, productId)));
+      const [before] = await tx
+        .select()
+        .from(productVariants)
+        .where(and(eq(productVariants.id, input.variantId), eq(productVariants.productId, productId)));
       if (!before) return null;
       if (await variantSkuTaken(tx, input.sku, before.id)) return { ok: false, errors: { sku: "admin.errors.skuTaken" } } as const;
       const next = { sku: input.sku, isPreorder: input.isPreorder, preorderDays: input.isPreorder ? input.preorderDays : null };
       // Spelt out: the catalogue writes a variant's SKU and pre-order, never its stock (the stock ledger's).
-      await tx.update(productVariants).set({ sku: next.sku, isPreorder: next.isPreorder, preorderDays: next.preorderDays }).where(eq(productVariants.id, before.id));
+      await tx
+        .update(productVariants)
+        .set({ sku: next.sku, isPreorder: next.isPreorder, preorderDays: next.preorderDays })
+        .where(eq(productVariants.id, before.id));
       await recordAudit(tx, {
         actorUserId,
         action: "product.variant.update",
@@ -206,16 +265,36 @@ export async function adjustStock(
 ): Promise<{ ok: true; stock: number } | { ok: false; errors: FieldErrors } | null> {
   const { productId, input, actorUserId } = args;
   return db.transaction(async (tx) => {
-    const [variant] = await tx.select({ id: productVariants.id, stock: productVariants.stock }).from(productVariants).where(and(eq(productVariants.id, input.variantId), eq(productVariants.productId, productId)));
+    const [variant] = await tx
+      .select({ id: productVariants.id, stock: productVariants.stock })
+      .from(productVariants)
+      .where(and(eq(productVariants.id, input.variantId), eq(productVariants.productId, productId)));
     if (!variant) return null;
     const updated = await adjustStockBy(tx, { variantId: variant.id, delta: input.delta, maxStock }, { reason: input.reason, actorUserId });
-    if (!updated.ok) return { ok: false, errors: { delta: input.delta < 0 ? "admin.errors.stockWouldBeNegative" : "admin.errors.stockRange" } } as const;
-    await recordAudit(tx, { actorUserId, action: "stock.adjust", entity: "variant", entityId: variant.id, details: { productId, delta: input.delta, reason: input.reason, stock: updated.stock } });
+    if (!updated.ok)
+      return { ok: false, errors: { delta: input.delta < 0 ? "admin.errors.stockWouldBeNegative" : "admin.errors.stockRange" } } as const;
+    await recordAudit(tx, {
+      actorUserId,
+      action: "stock.adjust",
+      entity: "variant",
+      entityId: variant.id,
+      details: { productId, delta: input.delta, reason: input.reason, stock: updated.stock },
+    });
     return { ok: true, stock: updated.stock } as const;
   });
 }
 
-export type StockMovementRow = { id: number; createdAt: string; variantId: number; sku: string; size: string; delta: number; reason: string; orderId: string | null; actorName: string | null };
+export type StockMovementRow = {
+  id: number;
+  createdAt: string;
+  variantId: number;
+  sku: string;
+  size: string;
+  delta: number;
+  reason: string;
+  orderId: string | null;
+  actorName: string | null;
+};
 
 export async function listStockMovements(db: Db, productId: number, limit = 100): Promise<StockMovementRow[]> {
   const rows = await db
@@ -238,4 +317,3 @@ export async function listStockMovements(db: Db, productId: number, limit = 100)
     .limit(limit);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
-

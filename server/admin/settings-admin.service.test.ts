@@ -6,7 +6,15 @@ import { queueEmail } from "#server/mail/outbox.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
-import { clearExchangeRate, listExchangeRates, parseOpeningSlots, refreshRatesNow, resendOutboxEmail, saveSettings, setExchangeRate } from "./settings-admin.service";
+import {
+  clearExchangeRate,
+  listExchangeRates,
+  parseOpeningSlots,
+  refreshRatesNow,
+  resendOutboxEmail,
+  saveSettings,
+  setExchangeRate,
+} from "./settings-admin.service";
 
 async function openDb() {
   const handle = await createTestDb();
@@ -44,7 +52,10 @@ test("exchange rates: a manual rate survives a refresh until cleared; bad rates 
   onTestFinished(source.close);
   expect(await setExchangeRate(db, { currency: "USD", rate: "1,2", actorUserId: admin })).toEqual({ ok: true });
   expect(await setExchangeRate(db, { currency: "USD", rate: "-1", actorUserId: admin })).toEqual({ ok: false, error: "admin.rates.errors.rate" });
-  expect(await setExchangeRate(db, { currency: "JPY", rate: "160", actorUserId: admin })).toEqual({ ok: false, error: "admin.rates.errors.currency" });
+  expect(await setExchangeRate(db, { currency: "JPY", rate: "160", actorUserId: admin })).toEqual({
+    ok: false,
+    error: "admin.rates.errors.currency",
+  });
   expect(await refreshRatesNow(db, { url: source.url, actorUserId: admin })).toEqual({ ok: true, updated: ["GBP"], keptManual: ["USD"] });
   expect((await listExchangeRates(db)).map(({ currency, ratePerEur, source: from }) => ({ currency, ratePerEur, from }))).toEqual([
     { currency: "USD", ratePerEur: 1.2, from: "manual" },
@@ -54,16 +65,28 @@ test("exchange rates: a manual rate survives a refresh until cleared; bad rates 
   await refreshRatesNow(db, { url: source.url, actorUserId: admin });
   expect((await listExchangeRates(db))[0]).toMatchObject({ currency: "USD", ratePerEur: 1.09, source: "ecb" });
   expect(await refreshRatesNow(db, { url: undefined, actorUserId: admin })).toEqual({ ok: false, error: "admin.rates.errors.noUrl" });
-  expect((await db.select({ action: auditLog.action }).from(auditLog).orderBy(asc(auditLog.id))).map((row) => row.action)).toEqual(["rates.override", "rates.refresh", "rates.clear-override", "rates.refresh"]);
+  expect((await db.select({ action: auditLog.action }).from(auditLog).orderBy(asc(auditLog.id))).map((row) => row.action)).toEqual([
+    "rates.override",
+    "rates.refresh",
+    "rates.clear-override",
+    "rates.refresh",
+  ]);
 });
 
 test("settings: opening hours are saved from the form with an audit row; bad input is refused field by field", async () => {
   const db = await openDb();
   const admin = await createAdminUser(db);
-  expect(parseOpeningSlots("9:00-13:00, 15.30-19:00")).toEqual([{ opens: "09:00", closes: "13:00" }, { opens: "15:30", closes: "19:00" }]);
+  expect(parseOpeningSlots("9:00-13:00, 15.30-19:00")).toEqual([
+    { opens: "09:00", closes: "13:00" },
+    { opens: "15:30", closes: "19:00" },
+  ]);
   expect(parseOpeningSlots("13:00-09:00")).toBeNull();
   const { shop } = await getSettings(db, ["shop"]);
-  const form: Record<string, string> = { ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")) as Record<string, string>, facebookUrl: "", instagramUrl: "" };
+  const form: Record<string, string> = {
+    ...(Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")) as Record<string, string>),
+    facebookUrl: "",
+    instagramUrl: "",
+  };
   for (const day of [1, 2, 3, 4, 5, 6]) form[`hours${day}`] = "10:00-19:00";
   form.hours7 = "";
   expect(await saveSettings(db, { key: "shop", form, actorUserId: admin })).toEqual({ ok: true });
@@ -72,15 +95,31 @@ test("settings: opening hours are saved from the form with an audit row; bad inp
   expect(saved.shop.facebookUrl).toBeNull();
   const bad = await saveSettings(db, { key: "shop", form: { ...form, postcode: "8001", hours3: "sempre" }, actorUserId: admin });
   expect(bad).toEqual({ ok: false, errors: { postcode: "admin.settings.errors.postcode", hours3: "admin.settings.errors.hours" } });
-  expect(await saveSettings(db, { key: "delivery", form: { localPostcodes: "80013, 80011", standardFee: "-1", cashOnDeliveryFee: "3,00" }, actorUserId: admin })).toMatchObject({ ok: false, errors: { standardFee: "admin.errors.priceNegative" } });
-  expect(await saveSettings(db, { key: "giftListCompletion", form: { percent: "51", windowDays: "60" }, actorUserId: admin })).toEqual({ ok: false, errors: { percent: "admin.settings.errors.range.giftListCompletion.percent" } });
+  expect(
+    await saveSettings(db, {
+      key: "delivery",
+      form: { localPostcodes: "80013, 80011", standardFee: "-1", cashOnDeliveryFee: "3,00" },
+      actorUserId: admin,
+    }),
+  ).toMatchObject({ ok: false, errors: { standardFee: "admin.errors.priceNegative" } });
+  expect(await saveSettings(db, { key: "giftListCompletion", form: { percent: "51", windowDays: "60" }, actorUserId: admin })).toEqual({
+    ok: false,
+    errors: { percent: "admin.settings.errors.range.giftListCompletion.percent" },
+  });
   expect(await db.$count(auditLog)).toBe(1);
 });
 
 test("settings: delivery times and closures are saved from the form; bad input is refused field by field and nothing changes", async () => {
   const db = await openDb();
   const admin = await createAdminUser(db);
-  const form = { cutoff: "12:30", preparationDays: "1", standardDays: "2-3", localDeliveryDays: "1", collectionDays: "0", closures: "14/08/2027, 09/08/2027 - 22/08/2027" };
+  const form = {
+    cutoff: "12:30",
+    preparationDays: "1",
+    standardDays: "2-3",
+    localDeliveryDays: "1",
+    collectionDays: "0",
+    closures: "14/08/2027, 09/08/2027 - 22/08/2027",
+  };
   expect(await saveSettings(db, { key: "deliveryTimes", form, actorUserId: admin })).toEqual({ ok: true });
   expect((await getSettings(db, ["deliveryTimes"])).deliveryTimes).toEqual({
     cutoff: "12:30",
@@ -95,7 +134,14 @@ test("settings: delivery times and closures are saved from the form; bad input i
   });
   const bad = await saveSettings(db, {
     key: "deliveryTimes",
-    form: { cutoff: "25:00", preparationDays: "31", standardDays: "3-1", localDeliveryDays: "presto", collectionDays: "1", closures: "22/08/2027 - 09/08/2027" },
+    form: {
+      cutoff: "25:00",
+      preparationDays: "31",
+      standardDays: "3-1",
+      localDeliveryDays: "presto",
+      collectionDays: "1",
+      closures: "22/08/2027 - 09/08/2027",
+    },
     actorUserId: admin,
   });
   expect(bad).toEqual({
@@ -108,6 +154,9 @@ test("settings: delivery times and closures are saved from the form; bad input i
       closures: "admin.settings.errors.closures",
     },
   });
-  expect(await saveSettings(db, { key: "deliveryTimes", form: { ...form, closures: "31/02/2027" }, actorUserId: admin })).toEqual({ ok: false, errors: { closures: "admin.settings.errors.closures" } });
+  expect(await saveSettings(db, { key: "deliveryTimes", form: { ...form, closures: "31/02/2027" }, actorUserId: admin })).toEqual({
+    ok: false,
+    errors: { closures: "admin.settings.errors.closures" },
+  });
   expect((await getSettings(db, ["deliveryTimes"])).deliveryTimes.cutoff).toBe("12:30");
 });

@@ -38,7 +38,10 @@ export function parseOpeningSlots(raw: string): { opens: string; closes: string 
   if (text === "" || /^(chiuso|closed)$/i.test(text)) return [];
   const slots = text.split(/[,;]/).map((part) => /^\s*(\d{1,2})[:.](\d{2})\s*[-–]\s*(\d{1,2})[:.](\d{2})\s*$/.exec(part));
   if (slots.some((match) => !match)) return null;
-  const result = slots.map((match) => ({ opens: `${match![1]!.padStart(2, "0")}:${match![2]}`, closes: `${match![3]!.padStart(2, "0")}:${match![4]}` }));
+  const result = slots.map((match) => ({
+    opens: `${match![1]!.padStart(2, "0")}:${match![2]}`,
+    closes: `${match![3]!.padStart(2, "0")}:${match![4]}`,
+  }));
   if (result.some((slot) => slot.opens >= slot.closes)) return null;
   return result;
 }
@@ -73,7 +76,11 @@ export function parseClosures(raw: string): { from: string; to: string }[] | nul
 }
 
 function formatClosures(closures: readonly { from: string; to: string }[]): string {
-  return closures.map((closure) => (closure.from === closure.to ? italianDayText(closure.from) : `${italianDayText(closure.from)} - ${italianDayText(closure.to)}`)).join(", ");
+  return closures
+    .map((closure) =>
+      closure.from === closure.to ? italianDayText(closure.from) : `${italianDayText(closure.from)} - ${italianDayText(closure.to)}`,
+    )
+    .join(", ");
 }
 
 function wholeNumber(raw: string): number | null {
@@ -90,7 +97,11 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
       instagramUrl: shop.instagramUrl ?? "",
       ...Object.fromEntries(weekdays.map((day) => [`hours${day}`, formatOpeningSlots(shop.openingHours[day])])),
     },
-    delivery: { localPostcodes: delivery.localPostcodes.join(", "), standardFee: formatEuroInput(delivery.standardFeeCents), cashOnDeliveryFee: formatEuroInput(delivery.cashOnDeliveryFeeCents) },
+    delivery: {
+      localPostcodes: delivery.localPostcodes.join(", "),
+      standardFee: formatEuroInput(delivery.standardFeeCents),
+      cashOnDeliveryFee: formatEuroInput(delivery.cashOnDeliveryFeeCents),
+    },
     deliveryTimes: {
       cutoff: deliveryTimes.cutoff,
       preparationDays: String(deliveryTimes.preparationDays),
@@ -99,7 +110,12 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
       collectionDays: String(deliveryTimes.collectionDays),
       closures: formatClosures(deliveryTimes.closures),
     },
-    bankTransfer: { iban: bankTransfer.iban, beneficiary: bankTransfer.beneficiary, bankName: bankTransfer.bankName, daysToPay: String(bankTransfer.daysToPay) },
+    bankTransfer: {
+      iban: bankTransfer.iban,
+      beneficiary: bankTransfer.beneficiary,
+      bankName: bankTransfer.bankName,
+      daysToPay: String(bankTransfer.daysToPay),
+    },
     giftListCompletion: { percent: String(giftListCompletion.percent), windowDays: String(giftListCompletion.windowDays) },
     newsletter: { url: newsletter.url ?? "" },
     api: { allowedOrigins: api.allowedOrigins.join("\n") },
@@ -143,7 +159,11 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
       const cod = parseEuroCents(field("cashOnDeliveryFee"));
       if (!standard.ok) errors.standardFee = standard.error;
       if (!cod.ok) errors.cashOnDeliveryFee = cod.error;
-      value = { localPostcodes: list(field("localPostcodes")), standardFeeCents: standard.ok ? standard.cents : -1, cashOnDeliveryFeeCents: cod.ok ? cod.cents : -1 };
+      value = {
+        localPostcodes: list(field("localPostcodes")),
+        standardFeeCents: standard.ok ? standard.cents : -1,
+        cashOnDeliveryFeeCents: cod.ok ? cod.cents : -1,
+      };
       break;
     }
     case "deliveryTimes": {
@@ -161,7 +181,12 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
       break;
     }
     case "bankTransfer":
-      value = { iban: field("iban").replace(/\s/g, "").toUpperCase(), beneficiary: field("beneficiary"), bankName: field("bankName"), daysToPay: wholeNumber(field("daysToPay")) };
+      value = {
+        iban: field("iban").replace(/\s/g, "").toUpperCase(),
+        beneficiary: field("beneficiary"),
+        bankName: field("bankName"),
+        daysToPay: wholeNumber(field("daysToPay")),
+      };
       break;
     case "giftListCompletion":
       value = { percent: wholeNumber(field("percent")), windowDays: wholeNumber(field("windowDays")) };
@@ -177,7 +202,14 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
   if (!checked.success) {
     for (const issue of checked.error.issues) {
       const [first, second] = issue.path.map(String);
-      const name = first === "openingHours" ? `hours${second}` : first === "standardFeeCents" ? "standardFee" : first === "cashOnDeliveryFeeCents" ? "cashOnDeliveryFee" : (first ?? "form");
+      const name =
+        first === "openingHours"
+          ? `hours${second}`
+          : first === "standardFeeCents"
+            ? "standardFee"
+            : first === "cashOnDeliveryFeeCents"
+              ? "cashOnDeliveryFee"
+              : (first ?? "form");
       errors[name] ??= `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
@@ -203,7 +235,10 @@ function issueKind(key: SettingsKey, name: string): string {
   return "required";
 }
 
-export async function saveSettings(db: Db, args: { key: SettingsKey; form: Record<string, string>; actorUserId: string }): Promise<{ ok: true } | { ok: false; errors: SettingsErrors }> {
+export async function saveSettings(
+  db: Db,
+  args: { key: SettingsKey; form: Record<string, string>; actorUserId: string },
+): Promise<{ ok: true } | { ok: false; errors: SettingsErrors }> {
   const parsed = parseSettingsForm(args.key, args.form);
   if (!parsed.ok) return parsed;
   await db.transaction(async (tx) => {
@@ -212,7 +247,13 @@ export async function saveSettings(db: Db, args: { key: SettingsKey; form: Recor
       .insert(shopSettings)
       .values({ key: args.key, value: parsed.value, updatedByUserId: args.actorUserId })
       .onConflictDoUpdate({ target: shopSettings.key, set: { value: parsed.value, updatedByUserId: args.actorUserId, updatedAt: new Date() } });
-    await recordAudit(tx, { actorUserId: args.actorUserId, action: "settings.update", entity: "settings", entityId: args.key, details: { before: before[args.key], after: parsed.value } });
+    await recordAudit(tx, {
+      actorUserId: args.actorUserId,
+      action: "settings.update",
+      entity: "settings",
+      entityId: args.key,
+      details: { before: before[args.key], after: parsed.value },
+    });
   });
   return { ok: true };
 }
@@ -222,7 +263,14 @@ export async function saveSettings(db: Db, args: { key: SettingsKey; form: Recor
 export async function resendOutboxEmail(db: Db, args: { id: number; actorUserId: string; now?: Date }) {
   return db.transaction(async (tx) => {
     const result = await resendEmail(tx, args.id, { now: args.now });
-    if (result.ok) await recordAudit(tx, { actorUserId: args.actorUserId, action: "mail.resend", entity: "mail", entityId: args.id, details: { queuedAs: result.id } });
+    if (result.ok)
+      await recordAudit(tx, {
+        actorUserId: args.actorUserId,
+        action: "mail.resend",
+        entity: "mail",
+        entityId: args.id,
+        details: { queuedAs: result.id },
+      });
     return result;
   });
 }
@@ -231,7 +279,12 @@ export async function resendOutboxEmail(db: Db, args: { id: number; actorUserId:
 
 export async function listExchangeRates(db: Db) {
   const rates = await getExchangeRates(db);
-  return convertedCurrencies.map((currency) => ({ currency, ratePerEur: rates[currency].ratePerEur, source: rates[currency].source, updatedAt: rates[currency].updatedAt?.toISOString() ?? null }));
+  return convertedCurrencies.map((currency) => ({
+    currency,
+    ratePerEur: rates[currency].ratePerEur,
+    source: rates[currency].source,
+    updatedAt: rates[currency].updatedAt?.toISOString() ?? null,
+  }));
 }
 
 /** "1,0825" or "1.0825" -> 1.0825; only plain decimals with up to 6 places. */
@@ -242,19 +295,31 @@ export function parseRate(raw: string): number | null {
   return isUsableRate(rate) ? rate : null;
 }
 
-export async function setExchangeRate(db: Db, args: { currency: string; rate: string; actorUserId: string }): Promise<{ ok: true } | { ok: false; error: "admin.rates.errors.rate" | "admin.rates.errors.currency" }> {
+export async function setExchangeRate(
+  db: Db,
+  args: { currency: string; rate: string; actorUserId: string },
+): Promise<{ ok: true } | { ok: false; error: "admin.rates.errors.rate" | "admin.rates.errors.currency" }> {
   if (!isConvertedCurrency(args.currency)) return { ok: false, error: "admin.rates.errors.currency" };
   const ratePerEur = parseRate(args.rate);
   if (ratePerEur === null) return { ok: false, error: "admin.rates.errors.rate" };
   const currency: ConvertedCurrency = args.currency;
   await db.transaction(async (tx) => {
     await overrideExchangeRate(tx, { currency, ratePerEur });
-    await recordAudit(tx, { actorUserId: args.actorUserId, action: "rates.override", entity: "exchange-rate", entityId: currency, details: { ratePerEur } });
+    await recordAudit(tx, {
+      actorUserId: args.actorUserId,
+      action: "rates.override",
+      entity: "exchange-rate",
+      entityId: currency,
+      details: { ratePerEur },
+    });
   });
   return { ok: true };
 }
 
-export async function clearExchangeRate(db: Db, args: { currency: string; actorUserId: string }): Promise<{ ok: true } | { ok: false; error: "admin.rates.errors.currency" }> {
+export async function clearExchangeRate(
+  db: Db,
+  args: { currency: string; actorUserId: string },
+): Promise<{ ok: true } | { ok: false; error: "admin.rates.errors.currency" }> {
   if (!isConvertedCurrency(args.currency)) return { ok: false, error: "admin.rates.errors.currency" };
   const currency: ConvertedCurrency = args.currency;
   await db.transaction(async (tx) => {
@@ -268,7 +333,14 @@ export async function clearExchangeRate(db: Db, args: { currency: string; actorU
 export async function refreshRatesNow(db: Db, args: { url: string | undefined; actorUserId: string; fetch?: typeof globalThis.fetch }) {
   if (!args.url) return { ok: false as const, error: "admin.rates.errors.noUrl" };
   const result = await refreshExchangeRates(db, { url: args.url, fetch: args.fetch });
-  await recordAudit(db, { actorUserId: args.actorUserId, action: "rates.refresh", entity: "exchange-rate", entityId: null, details: result.ok ? { updated: result.updated, keptManual: result.keptManual } : { error: result.error } });
-  return result.ok ? { ok: true as const, updated: result.updated, keptManual: result.keptManual } : { ok: false as const, error: `admin.rates.errors.${result.error}` };
+  await recordAudit(db, {
+    actorUserId: args.actorUserId,
+    action: "rates.refresh",
+    entity: "exchange-rate",
+    entityId: null,
+    details: result.ok ? { updated: result.updated, keptManual: result.keptManual } : { error: result.error },
+  });
+  return result.ok
+    ? { ok: true as const, updated: result.updated, keptManual: result.keptManual }
+    : { ok: false as const, error: `admin.rates.errors.${result.error}` };
 }
-

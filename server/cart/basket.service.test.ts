@@ -87,7 +87,13 @@ test("gift-list lines are not shared; unknown or malformed ids are not found", a
   const db = await openDb();
   const gift = await createProduct(db);
   const list = await createGiftList(db, [gift.variantId]);
-  const giftCart = await addToCart(db, { cartId: null, variantId: gift.variantId, quantity: 1, personalisation: {}, giftListItemId: list.itemIds[0] });
+  const giftCart = await addToCart(db, {
+    cartId: null,
+    variantId: gift.variantId,
+    quantity: 1,
+    personalisation: {},
+    giftListItemId: list.itemIds[0],
+  });
   if (!giftCart.ok) throw new Error(giftCart.error);
   expect(await saveBasket(db, { cartId: giftCart.cartId })).toEqual({ ok: false, error: "cart-empty" });
   expect(await db.select().from(savedBaskets)).toEqual([]);

@@ -85,14 +85,10 @@ export async function getBasketView(db: Db, args: { id: string; locale: Locale; 
 }
 
 export type CopyBasketResult =
-  | { ok: true; cartId: string; count: number; lines: (MergedLine & { name: string })[] }
-  | { ok: false; error: "basket-not-found" };
+  { ok: true; cartId: string; count: number; lines: (MergedLine & { name: string })[] } | { ok: false; error: "basket-not-found" };
 
 /** Copies the basket's lines into the visitor's cart with every cart rule; each line says how it fared. */
-export async function copyBasketToCart(
-  db: Db,
-  args: { id: string; cartId: string | null; locale: Locale; now: Date },
-): Promise<CopyBasketResult> {
+export async function copyBasketToCart(db: Db, args: { id: string; cartId: string | null; locale: Locale; now: Date }): Promise<CopyBasketResult> {
   const basket = await findBasket(db, args.id);
   if (!basket) return { ok: false, error: "basket-not-found" };
   const result = await addLinesToCart(db, {

@@ -5,15 +5,7 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
-import {
-  cartLines,
-  carts,
-  giftLists,
-  productColours,
-  productImages,
-  products,
-  productVariants,
-} from "#server/db/schema.ts";
+import { cartLines, carts, giftLists, productColours, productImages, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { cartTotals, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";

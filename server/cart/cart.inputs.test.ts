@@ -10,7 +10,16 @@ test("an add takes variantId, quantity (1 when absent) and personalisation.N fie
     redirectTo: null,
   });
   expect(
-    parseCartForm(form({ intent: "add", variantId: "144", quantity: "3", "personalisation.0": "Luca", "personalisation.1": "12 maggio", redirectTo: "/product/111" })),
+    parseCartForm(
+      form({
+        intent: "add",
+        variantId: "144",
+        quantity: "3",
+        "personalisation.0": "Luca",
+        "personalisation.1": "12 maggio",
+        redirectTo: "/product/111",
+      }),
+    ),
   ).toEqual({
     ok: true,
     input: { intent: "add", variantId: 144, quantity: 3, personalisation: { 0: "Luca", 1: "12 maggio" } },
@@ -22,7 +31,10 @@ test("quantities 0, -1, 1.5, words and empty are refused; 10^9 goes on to the st
   for (const quantity of ["0", "-1", "1.5", "abc", "", "1e3", "99999999999"]) {
     expect(parseCartForm(form({ intent: "add", variantId: "45", quantity }))).toMatchObject({ ok: false, error: "quantity-invalid" });
   }
-  expect(parseCartForm(form({ intent: "add", variantId: "45", quantity: "1000000000" }))).toMatchObject({ ok: true, input: { quantity: 1_000_000_000 } });
+  expect(parseCartForm(form({ intent: "add", variantId: "45", quantity: "1000000000" }))).toMatchObject({
+    ok: true,
+    input: { quantity: 1_000_000_000 },
+  });
 });
 
 test("a missing or malformed variant id is an unknown variant", () => {
@@ -33,8 +45,14 @@ test("a missing or malformed variant id is an unknown variant", () => {
 });
 
 test("unknown personalisation fields and 10,000-character texts are refused", () => {
-  expect(parseCartForm(form({ intent: "add", variantId: "1", "personalisation.name": "x" }))).toMatchObject({ ok: false, error: "personalisation-unknown-field" });
-  expect(parseCartForm(form({ intent: "add", variantId: "1", personalisation: "x" }))).toMatchObject({ ok: false, error: "personalisation-unknown-field" });
+  expect(parseCartForm(form({ intent: "add", variantId: "1", "personalisation.name": "x" }))).toMatchObject({
+    ok: false,
+    error: "personalisation-unknown-field",
+  });
+  expect(parseCartForm(form({ intent: "add", variantId: "1", personalisation: "x" }))).toMatchObject({
+    ok: false,
+    error: "personalisation-unknown-field",
+  });
   expect(parseCartForm(form({ intent: "add", variantId: "1", "personalisation.0": "x".repeat(10_000) }))).toMatchObject({
     ok: false,
     error: "personalisation-too-long",
@@ -55,7 +73,15 @@ test("line intents need a line id; clear and share need nothing; anything else i
   expect(parseCartForm(form({ intent: "share" }))).toMatchObject({ ok: true, input: { intent: "share" } });
   expect(parseCartForm(form({ intent: "explode" }))).toMatchObject({ ok: false, error: "invalid-request" });
   expect(parseCartForm(form({}))).toMatchObject({ ok: false, error: "invalid-request" });
-  expect(parseCartForm(form([["intent", "add"], ["variantId", "1"], ["variantId", "2"]]))).toMatchObject({ ok: false, error: "invalid-request" });
+  expect(
+    parseCartForm(
+      form([
+        ["intent", "add"],
+        ["variantId", "1"],
+        ["variantId", "2"],
+      ]),
+    ),
+  ).toMatchObject({ ok: false, error: "invalid-request" });
 });
 
 test("redirectTo must be a same-site path (server/http/same-site-path.ts)", () => {

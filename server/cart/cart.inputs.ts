@@ -12,7 +12,11 @@ const maxPersonalisationFields = 20;
 
 const withCode = (code: CartErrorCode) => ({ error: code });
 
-const VariantId = z.string(withCode("variant-not-found")).regex(/^[1-9][0-9]{0,9}$/, withCode("variant-not-found")).transform(Number).pipe(z.number().max(2_147_483_647, withCode("variant-not-found")));
+const VariantId = z
+  .string(withCode("variant-not-found"))
+  .regex(/^[1-9][0-9]{0,9}$/, withCode("variant-not-found"))
+  .transform(Number)
+  .pipe(z.number().max(2_147_483_647, withCode("variant-not-found")));
 
 /** "1" when absent; "0", "-1", "1.5", "abc" refused; large whole numbers go on to the stock check. */
 const Quantity = z
@@ -47,8 +51,7 @@ export const CartActionInput = z.discriminatedUnion("intent", [AddToCartInput, C
 export type CartActionInput = z.infer<typeof CartActionInput>;
 
 export type ParsedCartForm =
-  | { ok: true; input: CartActionInput; redirectTo: string | null }
-  | { ok: false; error: CartErrorCode; redirectTo: string | null };
+  { ok: true; input: CartActionInput; redirectTo: string | null } | { ok: false; error: CartErrorCode; redirectTo: string | null };
 
 const personalisationField = /^personalisation\.(0|[1-9][0-9]{0,3})$/;
 

@@ -84,7 +84,10 @@ test("colour x size variants are separate lines; the same one merges", async () 
 test("unknown variants, bad quantities and stock limits are refused and change nothing", async () => {
   const db = await openDb();
   const { variantId } = await createProduct(db, { variants: [{ stock: 3 }] });
-  expect(await addToCart(db, { cartId: null, variantId: 999_999, quantity: 1, personalisation: {} })).toEqual({ ok: false, error: "variant-not-found" });
+  expect(await addToCart(db, { cartId: null, variantId: 999_999, quantity: 1, personalisation: {} })).toEqual({
+    ok: false,
+    error: "variant-not-found",
+  });
   for (const quantity of [0, -1, 1.5]) {
     expect(await addToCart(db, { cartId: null, variantId, quantity, personalisation: {} })).toEqual({ ok: false, error: "quantity-invalid" });
   }
@@ -284,13 +287,23 @@ test("gift-list mixing is refused with the right code, in each direction", async
   const listB = await createGiftList(db, [gift.variantId]);
 
   const withOrdinary = await addOk(db, { cartId: null, variantId: ordinary.variantId, quantity: 1, personalisation: {} });
-  expect(await addToCart(db, { cartId: withOrdinary.cartId, variantId: gift.variantId, quantity: 1, personalisation: {}, giftListItemId: listA.itemIds[0] })).toEqual({
+  expect(
+    await addToCart(db, {
+      cartId: withOrdinary.cartId,
+      variantId: gift.variantId,
+      quantity: 1,
+      personalisation: {},
+      giftListItemId: listA.itemIds[0],
+    }),
+  ).toEqual({
     ok: false,
     error: "gift-list-conflict-ordinary",
   });
 
   const withList = await addOk(db, { cartId: null, variantId: gift.variantId, quantity: 1, personalisation: {}, giftListItemId: listA.itemIds[0] });
-  expect(await addToCart(db, { cartId: withList.cartId, variantId: gift.variantId, quantity: 1, personalisation: {}, giftListItemId: listB.itemIds[0] })).toEqual({
+  expect(
+    await addToCart(db, { cartId: withList.cartId, variantId: gift.variantId, quantity: 1, personalisation: {}, giftListItemId: listB.itemIds[0] }),
+  ).toEqual({
     ok: false,
     error: "gift-list-conflict-other-list",
   });
@@ -298,7 +311,9 @@ test("gift-list mixing is refused with the right code, in each direction", async
     ok: false,
     error: "gift-list-conflict-gift-list",
   });
-  expect(await addToCart(db, { cartId: null, variantId: ordinary.variantId, quantity: 1, personalisation: {}, giftListItemId: listA.itemIds[0] })).toEqual({
+  expect(
+    await addToCart(db, { cartId: null, variantId: ordinary.variantId, quantity: 1, personalisation: {}, giftListItemId: listA.itemIds[0] }),
+  ).toEqual({
     ok: false,
     error: "gift-list-item-not-found",
   });
@@ -307,7 +322,9 @@ test("gift-list mixing is refused with the right code, in each direction", async
   expect(view.lines[0]!.isGiftListItem).toBe(true);
 
   await clearCart(db, { cartId: withList.cartId });
-  expect(await addToCart(db, { cartId: withList.cartId, variantId: ordinary.variantId, quantity: 1, personalisation: {} })).toMatchObject({ ok: true });
+  expect(await addToCart(db, { cartId: withList.cartId, variantId: ordinary.variantId, quantity: 1, personalisation: {} })).toMatchObject({
+    ok: true,
+  });
 });
 
 test("merge on login: without an account cart the anonymous one becomes it", async () => {

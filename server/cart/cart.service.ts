@@ -29,8 +29,7 @@ type Tx = Db;
 export type CartRefused = { ok: false; error: CartErrorCode; maxAddable?: number };
 
 export type AddToCartResult =
-  | { ok: true; cartId: string; lineId: string; lineQuantity: number; warning: "preorder" | null; count: number }
-  | CartRefused;
+  { ok: true; cartId: string; lineId: string; lineQuantity: number; warning: "preorder" | null; count: number } | CartRefused;
 
 export type ChangeCartResult = { ok: true; cartId: string; change: "decreased" | "removed" | "cleared"; count: number } | CartRefused;
 

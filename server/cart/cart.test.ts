@@ -318,7 +318,6 @@ test("toast texts are exactly the spec's in Italian, with English equivalents", 
   expect(Object.keys(en.cart.errors).sort()).toEqual(Object.keys(it.cart.errors).sort());
 });
 
-
 // ---------------------------------------------------------------- reading: availability and price changes
 
 test("a line whose product went out of stock, or below the cart's quantity, says so", () => {

@@ -83,9 +83,7 @@ export type AddRequest = {
 
 export type CartRefusal = { ok: false; error: CartErrorCode; /** Units that could still be added. */ maxAddable?: number };
 
-export type AddOutcome =
-  | { ok: true; cart: Cart; lineId: string; lineQuantity: number; created: boolean; warning: "preorder" | null }
-  | CartRefusal;
+export type AddOutcome = { ok: true; cart: Cart; lineId: string; lineQuantity: number; created: boolean; warning: "preorder" | null } | CartRefusal;
 
 export type ChangeOutcome = { ok: true; cart: Cart; change: "decreased" | "removed" | "cleared" } | CartRefusal;
 
@@ -130,10 +128,7 @@ export function personalisationKeyOf(personalisation: Record<string, string>): s
  * none; a personalisable one needs every field non-empty ('Personalizzazione non inserita! ') and
  * within its maxLength. Texts are trimmed.
  */
-export function checkPersonalisation(
-  fields: readonly PersonalisationField[] | null,
-  texts: Readonly<Record<string, string>>,
-): PersonalisationCheck {
+export function checkPersonalisation(fields: readonly PersonalisationField[] | null, texts: Readonly<Record<string, string>>): PersonalisationCheck {
   const count = fields?.length ?? 0;
   const indexOf = (key: string) => (/^(0|[1-9][0-9]{0,3})$/.test(key) ? Number(key) : -1);
   for (const key of Object.keys(texts)) {
@@ -218,14 +213,29 @@ export function increaseLineRule(cart: Cart, lineId: string, variant: SellableVa
 export function decreaseLineRule(cart: Cart, lineId: string): ChangeOutcome {
   const line = cart.lines.find((candidate) => candidate.id === lineId);
   if (!line) return { ok: false, error: "line-not-found" };
-  if (line.quantity <= 1) return { ok: true, cart: withLines(cart, cart.lines.filter((other) => other !== line)), change: "removed" };
+  if (line.quantity <= 1)
+    return {
+      ok: true,
+      cart: withLines(
+        cart,
+        cart.lines.filter((other) => other !== line),
+      ),
+      change: "removed",
+    };
   const lines = cart.lines.map((other) => (other === line ? { ...other, quantity: other.quantity - 1 } : other));
   return { ok: true, cart: withLines(cart, lines), change: "decreased" };
 }
 
 export function removeLineRule(cart: Cart, lineId: string): ChangeOutcome {
   if (!cart.lines.some((line) => line.id === lineId)) return { ok: false, error: "line-not-found" };
-  return { ok: true, cart: withLines(cart, cart.lines.filter((line) => line.id !== lineId)), change: "removed" };
+  return {
+    ok: true,
+    cart: withLines(
+      cart,
+      cart.lines.filter((line) => line.id !== lineId),
+    ),
+    change: "removed",
+  };
 }
 
 export function clearCartRule(cart: Cart): ChangeOutcome {
@@ -237,10 +247,7 @@ export function clearCartRule(cart: Cart): ChangeOutcome {
  * Merging another cart's line or a saved basket's line: as much as the rules allow. A line that
  * would exceed the stock is added up to it and reported as reduced; a refused one is reported.
  */
-export function addAsMuchAsAllowed(
-  cart: Cart,
-  request: AddRequest,
-): { outcome: AddOutcome; added: number; reduced: boolean } {
+export function addAsMuchAsAllowed(cart: Cart, request: AddRequest): { outcome: AddOutcome; added: number; reduced: boolean } {
   const first = addToCartRule(cart, request);
   if (first.ok) return { outcome: first, added: request.quantity, reduced: false };
   if (first.error !== "stock-exceeded" || !first.maxAddable) return { outcome: first, added: 0, reduced: false };

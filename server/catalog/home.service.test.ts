@@ -9,10 +9,7 @@ const now = new Date("2026-03-10T10:00:00Z");
 async function openDb() {
   const handle = await createTestDb();
   onTestFinished(() => handle.close());
-  const [category] = await handle.db
-    .insert(categories)
-    .values({ slug: "A-spasso", nameIt: "A spasso", nameEn: "Out and about" })
-    .returning();
+  const [category] = await handle.db.insert(categories).values({ slug: "A-spasso", nameIt: "A spasso", nameEn: "Out and about" }).returning();
   return { db: handle.db, categoryId: category!.id };
 }
 

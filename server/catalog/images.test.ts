@@ -102,8 +102,6 @@ test("the placeholder is written once, whether or not the sample catalogue is", 
 
 test("picture URLs name the key, width and format under /media/products", () => {
   expect(getProductImageUrl("sample-24-1", 480, "avif")).toBe("/media/products/sample-24-1-480.avif");
-  expect(getProductImageSrcSet("sample-24-1", "avif")).toBe(
-    "/media/products/sample-24-1-320.avif 320w, /media/products/sample-24-1-480.avif 480w",
-  );
+  expect(getProductImageSrcSet("sample-24-1", "avif")).toBe("/media/products/sample-24-1-320.avif 320w, /media/products/sample-24-1-480.avif 480w");
   expect(getProductImageSrcSet("placeholder", "webp").split(", ")).toHaveLength(4);
 });

@@ -13,14 +13,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import sharp, { type Metadata, type Sharp } from "sharp";
-import {
-  avifWidths,
-  imageKeyPattern,
-  imageWidths,
-  placeholderImageKey,
-  type ImageFormat,
-  type ImageWidth,
-} from "#common/media.ts";
+import { avifWidths, imageKeyPattern, imageWidths, placeholderImageKey, type ImageFormat, type ImageWidth } from "#common/media.ts";
 import type { SampleProduct } from "#server/db/sample-catalogue.ts";
 import { renderPlaceholderSvg, renderProductSvg, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 
@@ -50,9 +43,7 @@ function getProductImagesDir(mediaDir: string) {
 export function getImageVariantPaths(mediaDir: string, key: string): string[] {
   const dir = getProductImagesDir(mediaDir);
   const formats: ImageFormat[] = ["webp", "avif"];
-  return formats.flatMap((format) =>
-    (format === "avif" ? avifWidths : imageWidths).map((width) => path.join(dir, `${key}-${width}.${format}`)),
-  );
+  return formats.flatMap((format) => (format === "avif" ? avifWidths : imageWidths).map((width) => path.join(dir, `${key}-${width}.${format}`)));
 }
 
 function assertImageKey(key: string) {
@@ -111,9 +102,7 @@ async function encodeVariant(image: Sharp, dir: string, key: string, width: Imag
   const resized = image.resize({ width, withoutEnlargement: true });
   // 4:2:0 chroma: sharp's AVIF default (4:4:4) costs a fifth more time for no visible gain in photos.
   const encoded =
-    format === "avif"
-      ? resized.avif({ quality: 50, effort: avifEffort, chromaSubsampling: "4:2:0" })
-      : resized.webp({ quality: 78, effort: 2 });
+    format === "avif" ? resized.avif({ quality: 50, effort: avifEffort, chromaSubsampling: "4:2:0" }) : resized.webp({ quality: 78, effort: 2 });
   // Write beside and rename, so a crash never leaves a half-written file that "already exists".
   const partial = `${file}.${process.pid}.partial`;
   try {
@@ -135,7 +124,9 @@ async function renderRaw(svg: string) {
 
 /** A sample product picture (800x800 PNG), drawn locally: no network, no stock photos. */
 export async function generateProductImage(spec: ProductImageSpec): Promise<Buffer> {
-  return sharp(Buffer.from(renderProductSvg(spec))).png().toBuffer();
+  return sharp(Buffer.from(renderProductSvg(spec)))
+    .png()
+    .toBuffer();
 }
 
 async function hasAllVariants(mediaDir: string, key: string) {
@@ -180,8 +171,7 @@ export async function writeSampleCatalogueImages(
     ...products.flatMap((product) =>
       product.images.map((image) => ({
         key: image.key,
-        svg: () =>
-          renderProductSvg({ label: product.nameIt, colour: image.colour, categorySlug: product.categorySlug, view: image.position }),
+        svg: () => renderProductSvg({ label: product.nameIt, colour: image.colour, categorySlug: product.categorySlug, view: image.position }),
       })),
     ),
   ];

@@ -1,16 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import {
-  brands,
-  categories,
-  productBrands,
-  productCategories,
-  productColours,
-  products,
-  productVariants,
-  subcategories,
-} from "#server/db/schema.ts";
+import { brands, categories, productBrands, productCategories, productColours, products, productVariants, subcategories } from "#server/db/schema.ts";
 import { effectivePriceCents } from "#server/money.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { listingPageSize, parseListingQuery, type ListingScope } from "./listing";
@@ -46,13 +37,91 @@ type ProductSpec = {
  * 7: unpublished.
  */
 const specs: ProductSpec[] = [
-  { id: 1, name: "Passeggino Alfa", priceCents: 10000, category: "A-spasso", subcategory: "passeggini-leggeri", brands: ["chicco"], variants: [["black", "M", 3], ["blue", "L", 2]], isNew: true, saleCount: 10, day: 1 },
-  { id: 2, name: "Passeggino Beta", priceCents: 30000, discountPercent: 50, offerEndsAt: future, category: "A-spasso", subcategory: "passeggini-leggeri", brands: ["cam"], variants: [["black", "TAGLIA_UNICA", 1]], saleCount: 50, day: 2 },
-  { id: 3, name: "Navicella Gamma", priceCents: 12000, discountPercent: 50, offerEndsAt: past, category: "A-spasso", brands: ["chicco", "cam"], variants: [[null, "TAGLIA_UNICA", 0]], day: 3 },
-  { id: 4, name: "Seggiolone Delta", priceCents: 9999, discountPercent: 15, offerEndsAt: null, category: "pappa", subcategory: "seggiolini-pappa", brands: ["cam"], variants: [["white", "0-6 mesi", 4]], isNew: true, saleCount: 5, day: 4 },
-  { id: 5, name: "Trio Epsilon edizione speciale", priceCents: 50000, discountPercent: 10, offerEndsAt: future, category: "A-spasso", brands: ["chicco-edition"], variants: [[null, "TAGLIA_UNICA", 5]], day: 5 },
-  { id: 6, name: "Bavaglino Zeta", priceCents: 1001, discountPercent: 50, offerEndsAt: future, category: "pappa", brands: ["chicco"], variants: [[null, "M", 9]], day: 6 },
-  { id: 7, name: "Passeggino nascosto", priceCents: 100, category: "A-spasso", brands: ["chicco"], variants: [["black", "M", 1]], isPublished: false, day: 7 },
+  {
+    id: 1,
+    name: "Passeggino Alfa",
+    priceCents: 10000,
+    category: "A-spasso",
+    subcategory: "passeggini-leggeri",
+    brands: ["chicco"],
+    variants: [
+      ["black", "M", 3],
+      ["blue", "L", 2],
+    ],
+    isNew: true,
+    saleCount: 10,
+    day: 1,
+  },
+  {
+    id: 2,
+    name: "Passeggino Beta",
+    priceCents: 30000,
+    discountPercent: 50,
+    offerEndsAt: future,
+    category: "A-spasso",
+    subcategory: "passeggini-leggeri",
+    brands: ["cam"],
+    variants: [["black", "TAGLIA_UNICA", 1]],
+    saleCount: 50,
+    day: 2,
+  },
+  {
+    id: 3,
+    name: "Navicella Gamma",
+    priceCents: 12000,
+    discountPercent: 50,
+    offerEndsAt: past,
+    category: "A-spasso",
+    brands: ["chicco", "cam"],
+    variants: [[null, "TAGLIA_UNICA", 0]],
+    day: 3,
+  },
+  {
+    id: 4,
+    name: "Seggiolone Delta",
+    priceCents: 9999,
+    discountPercent: 15,
+    offerEndsAt: null,
+    category: "pappa",
+    subcategory: "seggiolini-pappa",
+    brands: ["cam"],
+    variants: [["white", "0-6 mesi", 4]],
+    isNew: true,
+    saleCount: 5,
+    day: 4,
+  },
+  {
+    id: 5,
+    name: "Trio Epsilon edizione speciale",
+    priceCents: 50000,
+    discountPercent: 10,
+    offerEndsAt: future,
+    category: "A-spasso",
+    brands: ["chicco-edition"],
+    variants: [[null, "TAGLIA_UNICA", 5]],
+    day: 5,
+  },
+  {
+    id: 6,
+    name: "Bavaglino Zeta",
+    priceCents: 1001,
+    discountPercent: 50,
+    offerEndsAt: future,
+    category: "pappa",
+    brands: ["chicco"],
+    variants: [[null, "M", 9]],
+    day: 6,
+  },
+  {
+    id: 7,
+    name: "Passeggino nascosto",
+    priceCents: 100,
+    category: "A-spasso",
+    brands: ["chicco"],
+    variants: [["black", "M", 1]],
+    isPublished: false,
+    day: 7,
+  },
 ];
 
 async function insertProducts(db: Db, list: ProductSpec[]) {
@@ -104,10 +173,17 @@ async function insertProducts(db: Db, list: ProductSpec[]) {
   );
   if (brandLinks.length > 0) await db.insert(productBrands).values(brandLinks);
   const colourRows = list.flatMap((spec) =>
-    [...new Set((spec.variants ?? []).flatMap(([colour]) => (colour ? [colour] : [])))].map((colour, position) => ({ productId: spec.id, colour, position })),
+    [...new Set((spec.variants ?? []).flatMap(([colour]) => (colour ? [colour] : [])))].map((colour, position) => ({
+      productId: spec.id,
+      colour,
+      position,
+    })),
   );
   const colourIds = new Map(
-    (colourRows.length > 0 ? await db.insert(productColours).values(colourRows).returning() : []).map((row) => [`${row.productId}:${row.colour}`, row.id]),
+    (colourRows.length > 0 ? await db.insert(productColours).values(colourRows).returning() : []).map((row) => [
+      `${row.productId}:${row.colour}`,
+      row.id,
+    ]),
   );
   const variantRows = list.flatMap((spec) =>
     (spec.variants ?? []).map(([colour, size, stock], position) => ({
@@ -185,12 +261,22 @@ test("the SQL price order agrees with server/money.ts on awkward prices", async 
   }));
   const db = await openShop(odd);
   const expected = [...odd]
-    .map((spec) => ({ id: spec.id, cents: effectivePriceCents({ priceCents: spec.priceCents, discountPercent: spec.discountPercent ?? 0, offerEndsAt: spec.offerEndsAt ?? null }, now) }))
+    .map((spec) => ({
+      id: spec.id,
+      cents: effectivePriceCents(
+        { priceCents: spec.priceCents, discountPercent: spec.discountPercent ?? 0, offerEndsAt: spec.offerEndsAt ?? null },
+        now,
+      ),
+    }))
     .sort((a, b) => a.cents - b.cents || a.id - b.id);
   const listing = await list(db, "sort=priceLowToHigh");
-  expect(listing.products.map((product) => [product.id, product.effectivePriceCents])).toEqual(expected.slice(0, listingPageSize).map((row) => [row.id, row.cents]));
+  expect(listing.products.map((product) => [product.id, product.effectivePriceCents])).toEqual(
+    expected.slice(0, listingPageSize).map((row) => [row.id, row.cents]),
+  );
   const secondPage = await list(db, "sort=priceLowToHigh&page=2");
-  expect(secondPage.products.map((product) => [product.id, product.effectivePriceCents])).toEqual(expected.slice(listingPageSize).map((row) => [row.id, row.cents]));
+  expect(secondPage.products.map((product) => [product.id, product.effectivePriceCents])).toEqual(
+    expected.slice(listingPageSize).map((row) => [row.id, row.cents]),
+  );
   const highestFirst = [...expected].sort((a, b) => b.cents - a.cents || a.id - b.id);
   expect(ids(await list(db, "sort=priceHighToLow&page=2"))).toEqual(highestFirst.slice(listingPageSize).map((row) => row.id));
 });
@@ -288,7 +374,12 @@ test("counts follow a catalogue change at once, and an offer that ends leaves th
   expect(ids(listing)).toEqual([6, 1]);
 
   // Nothing changes in the catalogue, but the clock passes the end of product 2's offer.
-  const afterOffer = await getListing(db, { scope: shop, query: parseListingQuery(new URLSearchParams("")), locale: "it", now: new Date(future.getTime() + 1) });
+  const afterOffer = await getListing(db, {
+    scope: shop,
+    query: parseListingQuery(new URLSearchParams("")),
+    locale: "it",
+    now: new Date(future.getTime() + 1),
+  });
   expect(options(afterOffer!.facets.categories)).toEqual({ "A-spasso": 4, offerte: 1, pappa: 2 });
 });
 
@@ -314,7 +405,12 @@ test("category, subcategory and brand pages list their products and do not offer
 
   const subcategory = await list(db, "", { kind: "subcategory", slug: "passeggini-leggeri" }, "en");
   expect(ids(subcategory)).toEqual([2, 1]);
-  expect(subcategory.subject).toEqual({ kind: "subcategory", slug: "passeggini-leggeri", name: "Lightweight strollers", category: { slug: "A-spasso", name: "Out and about" } });
+  expect(subcategory.subject).toEqual({
+    kind: "subcategory",
+    slug: "passeggini-leggeri",
+    name: "Lightweight strollers",
+    category: { slug: "A-spasso", name: "Out and about" },
+  });
 
   const brand = await list(db, "tag=cam&color=black", { kind: "brand", slug: "chicco" });
   expect(ids(brand)).toEqual([1]);

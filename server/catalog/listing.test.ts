@@ -148,7 +148,17 @@ test("a long filter first shows its 8 most used options in its own order, and ev
   // Brand i has 30 - i products: brand-0 .. brand-7 are the most used; brand-20 is chosen with 10.
   const brands = Array.from({ length: 30 }, (_, i) => ({ value: `brand-${i}`, label: `Brand ${i}`, count: 30 - i, selected: i === 20 }));
   const shortlist = shortlistFacetOptions([...brands].reverse());
-  expect(shortlist.map((option) => option.value)).toEqual(["brand-20", "brand-7", "brand-6", "brand-5", "brand-4", "brand-3", "brand-2", "brand-1", "brand-0"]);
+  expect(shortlist.map((option) => option.value)).toEqual([
+    "brand-20",
+    "brand-7",
+    "brand-6",
+    "brand-5",
+    "brand-4",
+    "brand-3",
+    "brand-2",
+    "brand-1",
+    "brand-0",
+  ]);
   // Ten options fit: "show all" would only reveal one or two.
   expect(shortlistFacetOptions(brands.slice(0, 10))).toHaveLength(10);
   expect(shortlistFacetOptions(brands.slice(0, 11))).toHaveLength(8);

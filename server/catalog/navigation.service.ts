@@ -16,8 +16,6 @@ export async function getCategoryNavigation(db: Db, locale: Locale): Promise<Cat
   return categoryRows.map((category) => ({
     slug: category.slug,
     name: nameOf(category),
-    subcategories: subcategoryRows
-      .filter((sub) => sub.categoryId === category.id)
-      .map((sub) => ({ slug: sub.slug, name: nameOf(sub) })),
+    subcategories: subcategoryRows.filter((sub) => sub.categoryId === category.id).map((sub) => ({ slug: sub.slug, name: nameOf(sub) })),
   }));
 }

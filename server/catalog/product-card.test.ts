@@ -5,7 +5,14 @@ import { getCardPurchase, getProductCards, type CardVariant } from "./product-ca
 
 const now = new Date("2026-03-10T10:00:00Z");
 
-const variant = (overrides: Partial<CardVariant> = {}): CardVariant => ({ id: 1, colourId: null, size: "TAGLIA_UNICA", stock: 5, isPreorder: false, ...overrides });
+const variant = (overrides: Partial<CardVariant> = {}): CardVariant => ({
+  id: 1,
+  colourId: null,
+  size: "TAGLIA_UNICA",
+  stock: 5,
+  isPreorder: false,
+  ...overrides,
+});
 
 test("a simple product in stock is added from the card", () => {
   expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ id: 7, stock: 3 })] })).toEqual({
@@ -14,20 +21,30 @@ test("a simple product in stock is added from the card", () => {
     stock: 3,
     isPreorder: false,
   });
-  expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ size: "tagliau", isPreorder: true })] }).kind).toBe("add");
+  expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ size: "tagliau", isPreorder: true })] }).kind).toBe(
+    "add",
+  );
 });
 
 test("colours, sizes or personalisation send the visitor to choose options", () => {
   const choose = { kind: "choose" };
   expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ colourId: 3 })] })).toEqual(choose);
   expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ size: "M" })] })).toEqual(choose);
-  expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ id: 1 }), variant({ id: 2, stock: 0 })] })).toEqual(choose);
+  expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ id: 1 }), variant({ id: 2, stock: 0 })] })).toEqual(
+    choose,
+  );
   expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: true, variants: [variant()] })).toEqual(choose);
 });
 
 test("nothing in stock is 'not available'; on-request products have no cart at all", () => {
   expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ stock: 0 })] })).toEqual({ kind: "unavailable" });
-  expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [variant({ id: 1, size: "S", stock: 0 }), variant({ id: 2, size: "M", stock: 0 })] })).toEqual({
+  expect(
+    getCardPurchase({
+      isOnRequest: false,
+      hasPersonalisation: false,
+      variants: [variant({ id: 1, size: "S", stock: 0 }), variant({ id: 2, size: "M", stock: 0 })],
+    }),
+  ).toEqual({
     kind: "unavailable",
   });
   expect(getCardPurchase({ isOnRequest: false, hasPersonalisation: false, variants: [] })).toEqual({ kind: "unavailable" });
@@ -48,9 +65,27 @@ test("cards come in the order asked, in the page's language, with brand, first p
     .returning();
   const base = { primaryCategoryId: category!.id, priceCents: 1999 };
   await db.insert(products).values([
-    { ...base, id: 1, sku: "A", nameIt: "Biberon", nameEn: "Baby bottle", shortDescriptionEn: "Glass", discountPercent: 15, offerEndsAt: new Date("2026-04-01T00:00:00Z"), isNew: true, rating: 4 },
+    {
+      ...base,
+      id: 1,
+      sku: "A",
+      nameIt: "Biberon",
+      nameEn: "Baby bottle",
+      shortDescriptionEn: "Glass",
+      discountPercent: 15,
+      offerEndsAt: new Date("2026-04-01T00:00:00Z"),
+      isNew: true,
+      rating: 4,
+    },
     { ...base, id: 2, sku: "B", nameIt: "Body", nameEn: "Bodysuit", discountPercent: 30, offerEndsAt: new Date("2020-10-31T00:00:00Z") },
-    { ...base, id: 3, sku: "C", nameIt: "Trio", nameEn: "Travel system", personalisationFields: [{ labelIt: "Nome", labelEn: "Name", maxLength: 12 }] },
+    {
+      ...base,
+      id: 3,
+      sku: "C",
+      nameIt: "Trio",
+      nameEn: "Travel system",
+      personalisationFields: [{ labelIt: "Nome", labelEn: "Name", maxLength: 12 }],
+    },
     { ...base, id: 4, sku: "D", nameIt: "Culla", nameEn: "Crib" },
     { ...base, id: 5, sku: "E", nameIt: "Nascosto", nameEn: "Hidden", isPublished: false },
   ]);

@@ -64,7 +64,9 @@ export function getCardPurchase(product: {
  * brands or a brand's flag change, in the same transaction, so this reads that row.
  */
 export function isOnRequestSql(): SQL<boolean> {
-  return sql<boolean>`(select ${productListing.isOnRequest} from ${productListing} where ${productListing.productId} = ${products.id})`.mapWith(Boolean);
+  return sql<boolean>`(select ${productListing.isOnRequest} from ${productListing} where ${productListing.productId} = ${products.id})`.mapWith(
+    Boolean,
+  );
 }
 
 /**
@@ -91,7 +93,10 @@ export async function getProductCards(
         isNew: products.isNew,
         isFreeShipping: products.isFreeShipping,
         rating: products.rating,
-        hasPersonalisation: sql<boolean>`case when jsonb_typeof(${products.personalisationFields}) = 'array' then jsonb_array_length(${products.personalisationFields}) > 0 else false end`.mapWith(Boolean),
+        hasPersonalisation:
+          sql<boolean>`case when jsonb_typeof(${products.personalisationFields}) = 'array' then jsonb_array_length(${products.personalisationFields}) > 0 else false end`.mapWith(
+            Boolean,
+          ),
         isOnRequest: isOnRequestSql(),
       })
       .from(products)

@@ -6,7 +6,10 @@
 export class ProductSet {
   readonly words: Uint32Array;
 
-  constructor(readonly size: number, words?: Uint32Array) {
+  constructor(
+    readonly size: number,
+    words?: Uint32Array,
+  ) {
     this.words = words ?? new Uint32Array(Math.ceil(size / 32));
   }
 

@@ -64,7 +64,10 @@ async function insertProduct(db: Db, categoryId: number, overrides: Partial<type
 }
 
 async function insertVariant(db: Db, productId: number, values: Partial<typeof productVariants.$inferInsert> & { sku: string }) {
-  const [row] = await db.insert(productVariants).values({ productId, ...values }).returning();
+  const [row] = await db
+    .insert(productVariants)
+    .values({ productId, ...values })
+    .returning();
   return row!;
 }
 

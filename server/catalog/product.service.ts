@@ -140,9 +140,14 @@ function selectProductPageRows(db: Db, ids: number[], locale: Locale) {
       weightGrams: products.weightGrams,
       // The Italian material decides whether there is one; the English one may be missing.
       material:
-        locale === "en" ? sql<string | null>`case when ${products.materialIt} is null then null else coalesce(${products.materialEn}, ${products.materialIt}) end` : products.materialIt,
+        locale === "en"
+          ? sql<string | null>`case when ${products.materialIt} is null then null else coalesce(${products.materialEn}, ${products.materialIt}) end`
+          : products.materialIt,
       affiliateUrl: products.affiliateUrl,
-      subcategory: sql<CategoryRef | null>`case when ${subcategories.id} is null then null else json_build_object('slug', ${subcategories.slug}, 'name', ${inLocale(subcategories.nameIt, subcategories.nameEn)}) end`.mapWith(fromJson),
+      subcategory:
+        sql<CategoryRef | null>`case when ${subcategories.id} is null then null else json_build_object('slug', ${subcategories.slug}, 'name', ${inLocale(subcategories.nameIt, subcategories.nameEn)}) end`.mapWith(
+          fromJson,
+        ),
       categoryRows: jsonRows<{ id: number; slug: string; name: string }>(
         sql`json_build_object('id', ${categories.id}, 'slug', ${categories.slug}, 'name', ${inLocale(categories.nameIt, categories.nameEn)})`,
         sql`from ${productCategories} join ${categories} on ${categories.id} = ${productCategories.categoryId} where ${productCategories.productId} = ${products.id}`,
@@ -163,7 +168,15 @@ function selectProductPageRows(db: Db, ids: number[], locale: Locale) {
         sql`from ${productImages} where ${productImages.productId} = ${products.id}`,
         sql`${productImages.position}, ${productImages.id}`,
       ),
-      variantRows: jsonRows<{ id: number; sku: string; colourId: number | null; size: string; stock: number; isPreorder: boolean; preorderDays: number | null }>(
+      variantRows: jsonRows<{
+        id: number;
+        sku: string;
+        colourId: number | null;
+        size: string;
+        stock: number;
+        isPreorder: boolean;
+        preorderDays: number | null;
+      }>(
         sql`json_build_object('id', ${productVariants.id}, 'sku', ${productVariants.sku}, 'colourId', ${productVariants.colourId}, 'size', ${productVariants.size}, 'stock', ${productVariants.stock}, 'isPreorder', ${productVariants.isPreorder}, 'preorderDays', ${productVariants.preorderDays})`,
         sql`from ${productVariants} where ${productVariants.productId} = ${products.id}`,
         sql`${productVariants.position}, ${productVariants.id}`,
@@ -217,18 +230,16 @@ function toProductPage(product: ProductRow, locale: Locale, now: Date): ProductP
     return { key: colour.colour, images: own.length > 0 ? own : generalImages.length > 0 ? generalImages : [placeholderImage(name)] };
   });
   const colourKeyOf = new Map(colourRows.map((colour) => [colour.id, colour.colour]));
-  const variants = variantRows.map(
-    (variant): ProductPageVariant => ({
-      id: variant.id,
-      sku: variant.sku,
-      colour: variant.colourId === null ? null : (colourKeyOf.get(variant.colourId) ?? null),
-      size: variant.size,
-      isOneSize: isOneSize(variant.size),
-      stock: variant.stock,
-      isPreorder: variant.isPreorder,
-      preorderDays: variant.preorderDays,
-    }),
-  );
+  const variants = variantRows.map((variant): ProductPageVariant => ({
+    id: variant.id,
+    sku: variant.sku,
+    colour: variant.colourId === null ? null : (colourKeyOf.get(variant.colourId) ?? null),
+    size: variant.size,
+    isOneSize: isOneSize(variant.size),
+    stock: variant.stock,
+    isPreorder: variant.isPreorder,
+    preorderDays: variant.preorderDays,
+  }));
   const isOnRequest = isProductOnRequest(product, brandRows);
   const fields = product.personalisationFields ?? [];
   const hasSheet = [product.lengthMm, product.widthMm, product.heightMm, product.weightGrams, product.material].some((value) => value !== null);

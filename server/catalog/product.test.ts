@@ -51,8 +51,18 @@ test("a variant with stock is in stock, a pre-order size with stock is a pre-ord
 });
 
 test("a product is in stock when any variant is, else a pre-order when any size can be booked", () => {
-  expect(getProductAvailability([{ stock: 0, isPreorder: false }, { stock: 2, isPreorder: false }])).toBe("in_stock");
-  expect(getProductAvailability([{ stock: 0, isPreorder: false }, { stock: 2, isPreorder: true }])).toBe("preorder");
+  expect(
+    getProductAvailability([
+      { stock: 0, isPreorder: false },
+      { stock: 2, isPreorder: false },
+    ]),
+  ).toBe("in_stock");
+  expect(
+    getProductAvailability([
+      { stock: 0, isPreorder: false },
+      { stock: 2, isPreorder: true },
+    ]),
+  ).toBe("preorder");
   expect(getProductAvailability([{ stock: 0, isPreorder: false }])).toBe("out_of_stock");
   expect(getProductAvailability([])).toBe("out_of_stock");
 });

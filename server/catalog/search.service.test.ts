@@ -20,9 +20,20 @@ const catalogue: Spec[] = [
     en: ["Goody lightweight stroller", "Folds with one hand"],
     brands: ["Chicco", "Cam"],
   },
-  { id: 2, it: ["Culla in legno di faggio", "Già montata: perché aspettare?"], en: ["Beech wood crib", "Ready assembled"], brands: ["Foppapedretti"] },
+  {
+    id: 2,
+    it: ["Culla in legno di faggio", "Già montata: perché aspettare?"],
+    en: ["Beech wood crib", "Ready assembled"],
+    brands: ["Foppapedretti"],
+  },
   { id: 3, it: ["Seggiolino auto Bébé Confort", "Omologato i-Size"], en: ["Bébé Confort car seat", "i-Size approved"], brands: ["Bébé Confort"] },
-  { id: 4, it: ["Parapioggia universale per passeggino", "Si adatta a tutti i passeggini"], en: ["Universal stroller rain cover", "Fits every stroller"], brands: ["Brevi"], saleCount: 90 },
+  {
+    id: 4,
+    it: ["Parapioggia universale per passeggino", "Si adatta a tutti i passeggini"],
+    en: ["Universal stroller rain cover", "Fits every stroller"],
+    brands: ["Brevi"],
+    saleCount: 90,
+  },
   { id: 5, it: ["Tazza 100% bambù <b>", "Set pappa con O'Brien"], en: ["100% bamboo cup", "Feeding set"], brands: ["Nuvita"] },
   { id: 6, it: ["Passeggino nascosto", "Non ancora in vendita"], en: ["Hidden stroller", "Not on sale yet"], brands: ["Chicco"], isPublished: false },
 ];
@@ -48,11 +59,13 @@ async function insertCatalogue(db: Db) {
       primaryCategoryId: category!.id,
     })),
   );
-  await db.insert(productBrands).values(
-    catalogue.flatMap((spec) =>
-      (spec.brands ?? []).map((name, position) => ({ productId: spec.id, brandId: brandRows.find((row) => row.name === name)!.id, position })),
-    ),
-  );
+  await db
+    .insert(productBrands)
+    .values(
+      catalogue.flatMap((spec) =>
+        (spec.brands ?? []).map((name, position) => ({ productId: spec.id, brandId: brandRows.find((row) => row.name === name)!.id, position })),
+      ),
+    );
   expect(await refreshProductSearch(db)).toBe(catalogue.length);
 }
 
@@ -235,14 +248,17 @@ test("a search's pages follow its rank, with filters and across a change of cata
     primaryCategoryId: category!.id,
   }));
   await db.insert(products).values(more);
-  await db.insert(productBrands).values(more.filter((_, at) => at % 3 === 0).map((product) => ({ productId: product.id, brandId: brevi!.id, position: 0 })));
+  await db
+    .insert(productBrands)
+    .values(more.filter((_, at) => at % 3 === 0).map((product) => ({ productId: product.id, brandId: brevi!.id, position: 0 })));
   await refreshProductSearch(db);
 
   for (const extra of ["", "&tag=brevi"]) {
     const first = await search(db, "passeggino", "it", extra);
     expect(first.listing.pageCount).toBeGreaterThan(1);
     const pages = [first.listing.products];
-    for (let page = 2; page <= first.listing.pageCount; page++) pages.push((await search(db, "passeggino", "it", `${extra}&page=${page}`)).listing.products);
+    for (let page = 2; page <= first.listing.pageCount; page++)
+      pages.push((await search(db, "passeggino", "it", `${extra}&page=${page}`)).listing.products);
     const names = pages.flat().map((product) => product.name);
     // each product once, as many as the total; names that start with the word come first
     expect(names).toHaveLength(first.listing.total);

@@ -2,7 +2,17 @@ import { asc, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
-import { addresses, carts, giftListItems, giftLists, orderLines, orders, orderStatusHistory, outboxEmails, productVariants } from "#server/db/schema.ts";
+import {
+  addresses,
+  carts,
+  giftListItems,
+  giftLists,
+  orderLines,
+  orders,
+  orderStatusHistory,
+  outboxEmails,
+  productVariants,
+} from "#server/db/schema.ts";
 import { addGiftListItemToCart, setCartGiftNote } from "#server/gift-lists/gift-list-public.service.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { markOrderPaid } from "#server/orders/order.service.ts";
@@ -25,7 +35,16 @@ async function giftListCart(db: Db, options: { collection?: boolean; quantity?: 
   const owner = await createUser(db);
   const [address] = await db
     .insert(addresses)
-    .values({ userId: owner, firstName: "Anna", lastName: "Esposito", street: "Via Segreta", houseNumber: "7", postcode: "20121", city: "Milano", province: "MI" })
+    .values({
+      userId: owner,
+      firstName: "Anna",
+      lastName: "Esposito",
+      street: "Via Segreta",
+      houseNumber: "7",
+      postcode: "20121",
+      city: "Milano",
+      province: "MI",
+    })
     .returning({ id: addresses.id });
   const [list] = await db
     .insert(giftLists)
@@ -61,7 +80,13 @@ test("a gift-list order goes to the list's address, copied into the order but ne
 
   const summary = await getCheckoutSummary(db, { cartId, locale: "it", now });
   expect(summary.blocker).toBeNull();
-  expect(summary.giftList).toEqual({ code: "SPRTQ234", title: "La lista di Sofia", delivery: "standard", giverName: "Zia Carla", giftMessage: "Benvenuta Sofia!" });
+  expect(summary.giftList).toEqual({
+    code: "SPRTQ234",
+    title: "La lista di Sofia",
+    delivery: "standard",
+    giverName: "Zia Carla",
+    giftMessage: "Benvenuta Sofia!",
+  });
   expect(summary.deliveries.map((quote) => quote.method)).toEqual(["standard"]);
   expect(summary.shippingCents).toBe(690);
   expect(summary.allowedPayments).toEqual(["card", "bank_transfer"]);
@@ -99,7 +124,10 @@ test("a gift-list order goes to the list's address, copied into the order but ne
 test("cash on delivery is refused for a gift-list order; the list decides the delivery, not the form", async () => {
   const db = await openDb();
   const { cartId, variantId } = await giftListCart(db);
-  expect(await placeTestOrder(db, { cartId, input: giverInput({ paymentMethod: "cash_on_delivery" }), now })).toEqual({ ok: false, error: "payment-not-allowed" });
+  expect(await placeTestOrder(db, { cartId, input: giverInput({ paymentMethod: "cash_on_delivery" }), now })).toEqual({
+    ok: false,
+    error: "payment-not-allowed",
+  });
   // A form claiming collection (to pay in the shop) still ships to the list: pay in shop is not offered then.
   expect(await placeTestOrder(db, { cartId, input: giverInput({ deliveryMethod: "collection", paymentMethod: "in_shop" }), now })).toEqual({
     ok: false,
@@ -173,7 +201,8 @@ test("two guests paid for the last unit: the second order stays paid with a note
   const a = await placeTestOrder(db, { cartId: first.cartId, input: giverInput(), now });
   const b = await placeTestOrder(db, { cartId: second.cartId, input: giverInput(), now });
   if (!a.ok || !b.ok) throw new Error("refused");
-  for (const order of [a, b]) await markOrderPaid(db, { orderId: order.orderId, provider: "bank_transfer", providerRef: null, amountCents: 13590, now, links });
+  for (const order of [a, b])
+    await markOrderPaid(db, { orderId: order.orderId, provider: "bank_transfer", providerRef: null, amountCents: 13590, now, links });
   const [stored] = await db.select({ quantityBought: giftListItems.quantityBought }).from(giftListItems).where(eq(giftListItems.id, first.item.id));
   expect(stored!.quantityBought).toBe(1);
   const history = await db.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, b.orderId)).orderBy(asc(orderStatusHistory.id));

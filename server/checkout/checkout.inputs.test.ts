@@ -102,7 +102,9 @@ test("invoice data: company, VAT number of 11 digits, SDI code of 7 characters o
     sdiCode: "Il codice destinatario SDI è di 7 lettere o cifre, ad esempio M5UXCR1.",
   });
   expect(errorsOf({ ...invoice, vatNumber: "01234567890" }).sdiCode).toBe("Per la fattura scrivi il codice destinatario SDI oppure la PEC.");
-  expect(errorsOf({ ...invoice, vatNumber: "01234567890", pec: "not-an-email" }).pec).toBe("Scrivi un indirizzo PEC valido, ad esempio azienda@pec.it.");
+  expect(errorsOf({ ...invoice, vatNumber: "01234567890", pec: "not-an-email" }).pec).toBe(
+    "Scrivi un indirizzo PEC valido, ad esempio azienda@pec.it.",
+  );
   // Without the box ticked the invoice fields are ignored.
   const noInvoice = parseCheckoutForm({ ...valid, vatNumber: "garbage" }, "it");
   expect(noInvoice.ok && noInvoice.input.vatNumber).toBeNull();

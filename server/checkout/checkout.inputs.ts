@@ -64,7 +64,12 @@ function requiredLine(field: string, max: number, allowed: RegExp, invalid: stri
     .refine((value) => allowed.test(value), invalid);
 }
 
-const companyName = requiredLine("companyName", checkoutLimits.companyName, /^[\p{L}\p{M}0-9][\p{L}\p{M}0-9' .,&()+/\u2019-]*$/u, fieldKey("companyNameInvalid"));
+const companyName = requiredLine(
+  "companyName",
+  checkoutLimits.companyName,
+  /^[\p{L}\p{M}0-9][\p{L}\p{M}0-9' .,&()+/\u2019-]*$/u,
+  fieldKey("companyNameInvalid"),
+);
 const phone = requiredLine("phone", profileLimits.phone, phoneChars, errorKey("phoneInvalid"));
 /** Partita IVA: 11 digits; "IT" and spaces as people type them are dropped. */
 const vatNumber = z

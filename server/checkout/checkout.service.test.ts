@@ -3,17 +3,7 @@ import { expect, onTestFinished, test } from "vitest";
 import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
 import type { Db } from "#server/db/client.ts";
-import {
-  addresses,
-  cartLines,
-  orderLines,
-  orders,
-  orderStatusHistory,
-  outboxEmails,
-  payments,
-  products,
-  stockMovements,
-} from "#server/db/schema.ts";
+import { addresses, cartLines, orderLines, orders, orderStatusHistory, outboxEmails, payments, products, stockMovements } from "#server/db/schema.ts";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb } from "#tests/db.ts";
 import { cartWith, checkoutInput, placeTestOrder, stockOf, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
@@ -47,7 +37,13 @@ async function placedOk(db: Db, args: Parameters<typeof placeTestOrder>[1]) {
 test("a card order: prices from the database, stock taken, lines snapshotted, cart emptied, mail only once paid", async () => {
   const db = await openDb();
   const now = new Date("2026-03-02T10:00:00Z");
-  const body = await createProduct(db, { nameIt: "Body neonato", nameEn: "Baby bodysuit", priceCents: 1999, discountPercent: 10, variants: [{ colour: "white", size: "M", stock: 5 }] });
+  const body = await createProduct(db, {
+    nameIt: "Body neonato",
+    nameEn: "Baby bodysuit",
+    priceCents: 1999,
+    discountPercent: 10,
+    variants: [{ colour: "white", size: "M", stock: 5 }],
+  });
   const cot = await createProduct(db, { priceCents: 12900, variants: [{ stock: 2 }] });
   const cartId = await cartWith(db, [
     { variantId: body.variantId, quantity: 2 },
@@ -72,12 +68,24 @@ test("a card order: prices from the database, stock taken, lines snapshotted, ca
   });
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, result.orderId)).orderBy(asc(orderLines.unitPriceCents));
   expect(lines).toMatchObject([
-    { name: "Body neonato", colour: "white", size: "M", quantity: 2, listPriceCents: 1999, discountPercent: 10, unitPriceCents: 1799, lineTotalCents: 3598 },
+    {
+      name: "Body neonato",
+      colour: "white",
+      size: "M",
+      quantity: 2,
+      listPriceCents: 1999,
+      discountPercent: 10,
+      unitPriceCents: 1799,
+      lineTotalCents: 3598,
+    },
     { quantity: 1, unitPriceCents: 12900, lineTotalCents: 12900, size: null },
   ]);
   expect(await stockOf(db, body.variantId)).toBe(3);
   expect(await stockOf(db, cot.variantId)).toBe(1);
-  const movements = await db.select({ delta: stockMovements.delta, reason: stockMovements.reason }).from(stockMovements).orderBy(asc(stockMovements.variantId));
+  const movements = await db
+    .select({ delta: stockMovements.delta, reason: stockMovements.reason })
+    .from(stockMovements)
+    .orderBy(asc(stockMovements.variantId));
   expect(movements).toEqual([
     { delta: -2, reason: "order-placed" },
     { delta: -1, reason: "order-placed" },
@@ -114,10 +122,23 @@ test("cash on delivery in the shop's town: free local delivery plus the COD fee;
   const db = await openDb();
   const { variantId } = await createProduct(db, { priceCents: 1000 });
   const cartId = await cartWith(db, [{ variantId, quantity: 3 }]);
-  const input = checkoutInput({ deliveryMethod: "local_delivery", paymentMethod: "cash_on_delivery", postcode: "80013", city: "Casalnuovo di Napoli", province: "NA" });
+  const input = checkoutInput({
+    deliveryMethod: "local_delivery",
+    paymentMethod: "cash_on_delivery",
+    postcode: "80013",
+    city: "Casalnuovo di Napoli",
+    province: "NA",
+  });
   const result = await placedOk(db, { cartId, input, locale: "en" });
   const [order] = await db.select().from(orders).where(eq(orders.id, result.orderId));
-  expect(order).toMatchObject({ status: "awaiting_payment", shippingCents: 0, paymentFeeCents: 300, totalCents: 3300, paymentDueAt: null, locale: "en" });
+  expect(order).toMatchObject({
+    status: "awaiting_payment",
+    shippingCents: 0,
+    paymentFeeCents: 300,
+    totalCents: 3300,
+    paymentDueAt: null,
+    locale: "en",
+  });
   const [mail] = await mails(db);
   expect(mail!.subject).toBe(`Order ${result.orderNumber} received - Bimbi Felici`);
   expect(mail!.textBody).toContain("You will pay €33.00 in cash to the courier on delivery.");
@@ -226,10 +247,17 @@ test("a product no longer for sale, a delivery that does not fit the postcode: r
   const db = await openDb();
   const { productId, variantId } = await createProduct(db, { nameIt: "Seggiolino" });
   const cartId = await cartWith(db, [{ variantId, quantity: 1 }]);
-  expect(await placeTestOrder(db, { cartId, input: checkoutInput({ deliveryMethod: "local_delivery" }) })).toEqual({ ok: false, error: "delivery-not-available" });
+  expect(await placeTestOrder(db, { cartId, input: checkoutInput({ deliveryMethod: "local_delivery" }) })).toEqual({
+    ok: false,
+    error: "delivery-not-available",
+  });
   expect(await placeTestOrder(db, { cartId, input: checkoutInput({ postcode: "80013" }) })).toEqual({ ok: false, error: "delivery-not-available" });
   await db.update(products).set({ isPublished: false }).where(eq(products.id, productId));
-  expect(await placeTestOrder(db, { cartId })).toEqual({ ok: false, error: "unavailable-product", lines: [{ variantId, name: "Seggiolino", available: 0 }] });
+  expect(await placeTestOrder(db, { cartId })).toEqual({
+    ok: false,
+    error: "unavailable-product",
+    lines: [{ variantId, name: "Seggiolino", available: 0 }],
+  });
   expect(await orderCount(db)).toBe(0);
 });
 
@@ -239,11 +267,28 @@ test("a saved address is copied for its owner only; the order belongs to the cus
   const stranger = await createUser(db);
   const [address] = await db
     .insert(addresses)
-    .values({ userId: owner, firstName: "Anna", lastName: "Esposito", street: "Via Toledo", houseNumber: "5", postcode: "80013", city: "Casalnuovo di Napoli", province: "NA" })
+    .values({
+      userId: owner,
+      firstName: "Anna",
+      lastName: "Esposito",
+      street: "Via Toledo",
+      houseNumber: "5",
+      postcode: "80013",
+      city: "Casalnuovo di Napoli",
+      province: "NA",
+    })
     .returning({ id: addresses.id });
   const { variantId } = await createProduct(db);
   const cartId = await cartWith(db, [{ variantId, quantity: 1 }]);
-  const input = checkoutInput({ deliveryMethod: "local_delivery", savedAddressId: String(address!.id), street: "", postcode: "", city: "", province: "", houseNumber: "" });
+  const input = checkoutInput({
+    deliveryMethod: "local_delivery",
+    savedAddressId: String(address!.id),
+    street: "",
+    postcode: "",
+    city: "",
+    province: "",
+    houseNumber: "",
+  });
   expect(await placeTestOrder(db, { cartId, input, userId: stranger })).toEqual({ ok: false, error: "address-not-found" });
   expect(await placeTestOrder(db, { cartId, input, userId: null })).toEqual({ ok: false, error: "address-not-found" });
   const result = await placedOk(db, { cartId, input, userId: owner });
@@ -256,8 +301,23 @@ test("the checkout summary: deliveries for the postcode, allowed payments, total
   const { variantId } = await createProduct(db, { priceCents: 2000 });
   const cartId = await cartWith(db, [{ variantId, quantity: 2 }]);
   const now = new Date();
-  const local = await getCheckoutSummary(db, { cartId, locale: "it", now, postcode: "80013", delivery: "local_delivery", payment: "cash_on_delivery" });
-  expect(local).toMatchObject({ delivery: "local_delivery", payment: "cash_on_delivery", subtotalCents: 4000, shippingCents: 0, paymentFeeCents: 300, totalCents: 4300, blocker: null });
+  const local = await getCheckoutSummary(db, {
+    cartId,
+    locale: "it",
+    now,
+    postcode: "80013",
+    delivery: "local_delivery",
+    payment: "cash_on_delivery",
+  });
+  expect(local).toMatchObject({
+    delivery: "local_delivery",
+    payment: "cash_on_delivery",
+    subtotalCents: 4000,
+    shippingCents: 0,
+    paymentFeeCents: 300,
+    totalCents: 4300,
+    blocker: null,
+  });
   expect(local.allowedPayments).toEqual(["card", "cash_on_delivery", "bank_transfer"]);
   const collection = await getCheckoutSummary(db, { cartId, locale: "it", now, delivery: "collection", payment: "cash_on_delivery" });
   expect(collection).toMatchObject({ payment: null, allowedPayments: ["card", "bank_transfer", "in_shop"], totalCents: 4000 });
@@ -290,7 +350,9 @@ test("the delivery promise: each delivery at checkout has its dates; the order k
   const cartId = await cartWith(db, [{ variantId: inStock.variantId, quantity: 1 }]);
   const summary = await getCheckoutSummary(db, { cartId, locale: "it", now, postcode: "20121" });
   expect(summary.deliveryToday).toBe("2027-12-07");
-  expect(Object.fromEntries(summary.deliveries.map((quote) => [quote.method, quote.estimate && `${quote.estimate.from} ${quote.estimate.to}`]))).toEqual({
+  expect(
+    Object.fromEntries(summary.deliveries.map((quote) => [quote.method, quote.estimate && `${quote.estimate.from} ${quote.estimate.to}`])),
+  ).toEqual({
     local_delivery: "2027-12-09 2027-12-10",
     collection: "2027-12-09 2027-12-09",
     standard: "2027-12-09 2027-12-10",
@@ -298,7 +360,11 @@ test("the delivery promise: each delivery at checkout has its dates; the order k
 
   await addToCart(db, { cartId, variantId: preorder.variantId, quantity: 1, personalisation: {} });
   const withPreorder = await getCheckoutSummary(db, { cartId, locale: "it", now, postcode: "20121" });
-  expect(withPreorder.deliveries.find((quote) => quote.method === "standard")!.estimate).toEqual({ method: "standard", from: "2027-12-20", to: "2027-12-21" });
+  expect(withPreorder.deliveries.find((quote) => quote.method === "standard")!.estimate).toEqual({
+    method: "standard",
+    from: "2027-12-20",
+    to: "2027-12-21",
+  });
 
   const result = await placedOk(db, { cartId, now, input: checkoutInput({ paymentMethod: "cash_on_delivery" }) });
   const [order] = await db.select().from(orders).where(eq(orders.id, result.orderId));
@@ -323,7 +389,11 @@ test("another checkout's key is refused for every other customer and cart, and n
   expect(await placeTestOrder(db, { cartId: brunoCart, input, userId: null })).toEqual({ ok: false, error: "idempotency-key-conflict" });
   expect(await placeTestOrder(db, { cartId: null, input, userId: null })).toEqual({ ok: false, error: "idempotency-key-conflict" });
   // Alice sending her form again (a double click, another tab) still finds her order.
-  expect(await placeTestOrder(db, { cartId: brunoCart, input, userId: alice })).toMatchObject({ ok: true, orderId: placed.orderId, alreadyPlaced: true });
+  expect(await placeTestOrder(db, { cartId: brunoCart, input, userId: alice })).toMatchObject({
+    ok: true,
+    orderId: placed.orderId,
+    alreadyPlaced: true,
+  });
   expect(await orderCount(db)).toBe(1);
   expect(await stockOf(db, variantId)).toBe(4);
   expect(await db.select().from(cartLines).where(eq(cartLines.cartId, brunoCart))).toHaveLength(1);
@@ -338,7 +408,10 @@ test("a guest's checkout key belongs to the guest's cart: the same cart finds th
   expect(await placeTestOrder(db, { cartId: guestCart, input })).toMatchObject({ ok: true, orderId: placed.orderId, alreadyPlaced: true });
   const otherCart = await cartWith(db, [{ variantId, quantity: 2 }]);
   expect(await placeTestOrder(db, { cartId: otherCart, input })).toEqual({ ok: false, error: "idempotency-key-conflict" });
-  expect(await placeTestOrder(db, { cartId: otherCart, input, userId: await createUser(db) })).toEqual({ ok: false, error: "idempotency-key-conflict" });
+  expect(await placeTestOrder(db, { cartId: otherCart, input, userId: await createUser(db) })).toEqual({
+    ok: false,
+    error: "idempotency-key-conflict",
+  });
   expect(await orderCount(db)).toBe(1);
   expect(await stockOf(db, variantId)).toBe(4);
 });

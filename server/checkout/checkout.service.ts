@@ -159,7 +159,13 @@ export async function getCheckoutSummary(
   const payment = args.payment && allowedPayments.includes(args.payment) ? args.payment : null;
   const code =
     args.discountCode && cart.lines.length > 0
-      ? await applyDiscountCode(db, { typed: args.discountCode, userId: args.userId ?? null, isGiftListCart: Boolean(cart.giftList), now: args.now, lines: cart.lines })
+      ? await applyDiscountCode(db, {
+          typed: args.discountCode,
+          userId: args.userId ?? null,
+          isGiftListCart: Boolean(cart.giftList),
+          now: args.now,
+          lines: cart.lines,
+        })
       : null;
   const totals = orderTotals(cart.lines, {
     shippingCents: quote?.feeCents ?? 0,
@@ -178,7 +184,13 @@ export async function getCheckoutSummary(
     daysToPay: settings.bankTransfer.daysToPay,
     giftList:
       cart.giftList && giftList
-        ? { code: cart.giftList.code, title: cart.giftList.title, delivery: giftList.method, giverName: giftList.giverName, giftMessage: giftList.giftMessage }
+        ? {
+            code: cart.giftList.code,
+            title: cart.giftList.title,
+            delivery: giftList.method,
+            giverName: giftList.giverName,
+            giftMessage: giftList.giftMessage,
+          }
         : null,
     discountCode: code?.ok ? code.applied : null,
     discountCodeError: code && !code.ok ? code.error : null,
@@ -236,7 +248,14 @@ export async function findOrderOfKey(
   args: { idempotencyKey: string; userId: string | null; cartId: string | null },
 ): Promise<PlaceOrderResult | null> {
   const [order] = await db
-    .select({ id: orders.id, number: orders.number, paymentMethod: orders.paymentMethod, status: orders.status, userId: orders.userId, cartId: orders.cartId })
+    .select({
+      id: orders.id,
+      number: orders.number,
+      paymentMethod: orders.paymentMethod,
+      status: orders.status,
+      userId: orders.userId,
+      cartId: orders.cartId,
+    })
     .from(orders)
     .where(eq(orders.idempotencyKey, args.idempotencyKey));
   if (!order) return null;
@@ -295,13 +314,22 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   const display = await describeVariants(tx, variantIds, locale, now);
   const unavailable = variantIds.filter((id) => !display.get(id)?.isForSale);
   if (unavailable.length > 0) {
-    return { ok: false, error: "unavailable-product", lines: unavailable.map((variantId) => ({ variantId, name: display.get(variantId)?.name ?? "", available: 0 })) };
+    return {
+      ok: false,
+      error: "unavailable-product",
+      lines: unavailable.map((variantId) => ({ variantId, name: display.get(variantId)?.name ?? "", available: 0 })),
+    };
   }
 
   const facts = new Map(
     (
       await tx
-        .select({ id: productVariants.id, sku: productVariants.sku, vatRatePercent: products.vatRatePercent, isFreeShipping: products.isFreeShipping })
+        .select({
+          id: productVariants.id,
+          sku: productVariants.sku,
+          vatRatePercent: products.vatRatePercent,
+          isFreeShipping: products.isFreeShipping,
+        })
         .from(productVariants)
         .innerJoin(products, eq(products.id, productVariants.productId))
         .where(inArray(productVariants.id, variantIds))
@@ -329,11 +357,22 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     return { ok: false, error: "payment-not-allowed" };
   }
   const giftNote = giftList ? await giftNoteOfCart(tx, cart.id) : { giverName: null, giftMessage: null };
-  const estimate = estimateDelivery({ now, method: deliveryMethod, preorderDays: longestPreorderDays([...display.values()]), calendar: deliveryCalendarOf(settings) });
+  const estimate = estimateDelivery({
+    now,
+    method: deliveryMethod,
+    preorderDays: longestPreorderDays([...display.values()]),
+    calendar: deliveryCalendarOf(settings),
+  });
 
   const priced = lines.map((line) => {
     const variant = display.get(line.variantId)!;
-    return { ...line, variant, listUnitCents: variant.listUnitCents, unitCents: variant.unitCents, personalisationUnitCents: variant.personalisationUnitCents };
+    return {
+      ...line,
+      variant,
+      listUnitCents: variant.listUnitCents,
+      unitCents: variant.unitCents,
+      personalisationUnitCents: variant.personalisationUnitCents,
+    };
   });
   const code = input.discountCode
     ? await applyDiscountCode(tx, { typed: input.discountCode, userId: args.userId, isGiftListCart: Boolean(giftList), now, lines: priced })
@@ -350,7 +389,8 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   const stock = await takeStock(tx, lines);
   if (!stock.ok) throw new CheckoutRollback(outOfStock(stock.short, display));
   // The code's last use goes to one checkout only: the loser rolls back with "used", nothing taken.
-  if (code && !(await takeDiscountCodeUse(tx, code.applied.id))) throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: "used" });
+  if (code && !(await takeDiscountCodeUse(tx, code.applied.id)))
+    throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: "used" });
   if (giftList) {
     // Checked once, under a share lock: a guest's gift paid meanwhile (the list needs fewer units than
     // this cart holds), or an item opened to group gifting, refuses the order and rolls back the stock.
@@ -449,7 +489,13 @@ function typedAddressOf(input: CheckoutInput): OrderAddress | null {
 async function savedAddressOf(tx: Db, userId: string | null, addressId: number): Promise<OrderAddress | "not-found"> {
   if (!userId) return "not-found";
   const [row] = await tx
-    .select({ street: addresses.street, houseNumber: addresses.houseNumber, postcode: addresses.postcode, city: addresses.city, province: addresses.province })
+    .select({
+      street: addresses.street,
+      houseNumber: addresses.houseNumber,
+      postcode: addresses.postcode,
+      city: addresses.city,
+      province: addresses.province,
+    })
     .from(addresses)
     .where(and(eq(addresses.id, addressId), eq(addresses.userId, userId)));
   return row ?? "not-found";

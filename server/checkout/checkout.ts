@@ -42,7 +42,10 @@ export type OrderTotals = {
  * The order's totals. A discount code's saving (`codeDiscountCents`, from the gift list's completion rule)
  * comes out of the subtotal and counts among the discounts, like a product's offer.
  */
-export function orderTotals(lines: readonly CheckoutLine[], fees: { shippingCents: Cents; paymentFeeCents: Cents; codeDiscountCents?: Cents }): OrderTotals {
+export function orderTotals(
+  lines: readonly CheckoutLine[],
+  fees: { shippingCents: Cents; paymentFeeCents: Cents; codeDiscountCents?: Cents },
+): OrderTotals {
   const codeDiscountCents = fees.codeDiscountCents ?? 0;
   const subtotalCents = sumCents(lines.map((line) => timesQuantity(line.unitCents, line.quantity))) - codeDiscountCents;
   const listCents = sumCents(lines.map((line) => timesQuantity(line.listUnitCents, line.quantity)));

@@ -4,12 +4,19 @@ import type { DeliveryMethod } from "#server/orders/order-methods.ts";
 import { estimateDelivery } from "./delivery-estimate";
 
 /** The seeded settings: cut-off 13:00, shipped the same day, courier 1-2 days, collection the next opening day, shop open Monday to Saturday. */
-function estimate(at: string, method: DeliveryMethod = "standard", options: { preorderDays?: number; times?: Partial<DeliveryTimesSettings>; openingHours?: typeof defaultSettings.shop.openingHours } = {}) {
+function estimate(
+  at: string,
+  method: DeliveryMethod = "standard",
+  options: { preorderDays?: number; times?: Partial<DeliveryTimesSettings>; openingHours?: typeof defaultSettings.shop.openingHours } = {},
+) {
   const result = estimateDelivery({
     now: new Date(at),
     method,
     preorderDays: options.preorderDays ?? 0,
-    calendar: { times: { ...defaultSettings.deliveryTimes, ...options.times }, openingHours: options.openingHours ?? defaultSettings.shop.openingHours },
+    calendar: {
+      times: { ...defaultSettings.deliveryTimes, ...options.times },
+      openingHours: options.openingHours ?? defaultSettings.shop.openingHours,
+    },
   });
   return result && `${result.from} ${result.to}`;
 }

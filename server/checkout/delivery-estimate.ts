@@ -34,7 +34,8 @@ export function estimateDelivery(args: {
 }): DeliveryEstimate | null {
   const { times, openingHours } = args.calendar;
   const isClosure = (day: string) => times.closures.some((closure) => closure.from <= day && day <= closure.to);
-  const isShopDay = (day: string) => openingHours[isoWeekdayOf(day) as keyof OpeningHours].length > 0 && !isItalianPublicHoliday(day) && !isClosure(day);
+  const isShopDay = (day: string) =>
+    openingHours[isoWeekdayOf(day) as keyof OpeningHours].length > 0 && !isItalianPublicHoliday(day) && !isClosure(day);
   const isCourierDay = (day: string) => courierWeekdays.has(isoWeekdayOf(day)) && !isItalianPublicHoliday(day);
 
   const today = italianDayOf(args.now);
@@ -64,7 +65,8 @@ function windowAfter(
     const from = advance(ready, times.collectionDays, isShopDay);
     return { from, to: from };
   }
-  if (method === "local_delivery") return { from: advance(ready, times.localDeliveryDays.min, isShopDay), to: advance(ready, times.localDeliveryDays.max, isShopDay) };
+  if (method === "local_delivery")
+    return { from: advance(ready, times.localDeliveryDays.min, isShopDay), to: advance(ready, times.localDeliveryDays.max, isShopDay) };
   // The courier collects only on a day both it and the shop work.
   const handover = isShopDay(ready) && isCourierDay(ready) ? ready : advance(ready, 1, (day) => isShopDay(day) && isCourierDay(day));
   if (!handover) return { from: null, to: null };
@@ -75,7 +77,7 @@ function windowAfter(
 function advance(day: string, count: number, counts: (day: string) => boolean): string | null {
   let current = day;
   let searched = 0;
-  for (let left = count; left > 0; ) {
+  for (let left = count; left > 0;) {
     current = addDays(current, 1);
     if (++searched > searchLimitDays) return null;
     if (counts(current)) left--;

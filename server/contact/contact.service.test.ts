@@ -67,15 +67,23 @@ const badInputs: [string, Record<string, unknown>, Record<string, string>][] = [
   ["blank fields", { ...validForm, name: "   ", subject: "" }, { name: "contact.errors.nameRequired", subject: "contact.errors.subjectRequired" }],
   ["a 10,000-character message", { ...validForm, message: "a".repeat(10_000) }, { message: "contact.errors.messageTooLong" }],
   ["a 10,000-character name", { ...validForm, name: "a".repeat(10_000) }, { name: "contact.errors.nameTooLong" }],
-  ["a NUL byte", { ...validForm, name: "Maria\u0000Rossi", message: "Ciao\u0000 vorrei informazioni" }, {
-    name: "contact.errors.invalidCharacters",
-    message: "contact.errors.invalidCharacters",
-  }],
+  [
+    "a NUL byte",
+    { ...validForm, name: "Maria\u0000Rossi", message: "Ciao\u0000 vorrei informazioni" },
+    {
+      name: "contact.errors.invalidCharacters",
+      message: "contact.errors.invalidCharacters",
+    },
+  ],
   ["a line break in the subject", { ...validForm, subject: "Ciao\r\nBcc: x@example.com" }, { subject: "contact.errors.invalidCharacters" }],
-  ["HTML", { ...validForm, message: "Guarda <a href='http://spam.example'>qui</a>", subject: "<script>alert(1)</script>" }, {
-    message: "contact.errors.noHtml",
-    subject: "contact.errors.noHtml",
-  }],
+  [
+    "HTML",
+    { ...validForm, message: "Guarda <a href='http://spam.example'>qui</a>", subject: "<script>alert(1)</script>" },
+    {
+      message: "contact.errors.noHtml",
+      subject: "contact.errors.noHtml",
+    },
+  ],
   ["a bad e-mail", { ...validForm, email: "maria@" }, { email: "contact.errors.emailInvalid" }],
   ["a bad phone", { ...validForm, phone: "chiamami" }, { phone: "contact.errors.phoneInvalid" }],
   ["a too short message", { ...validForm, message: "Ciao" }, { message: "contact.errors.messageTooShort" }],

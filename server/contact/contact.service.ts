@@ -37,7 +37,12 @@ function shopMail(input: ContactMessageInput, locale: Locale, messageId: number)
  * transaction (both or neither). Bad input stores nothing and comes back as message keys per field;
  * past `contactMessageRule` from one address (`sender`), nothing is stored either.
  */
-export async function sendContactMessage(db: Db, raw: unknown, locale: Locale, sender?: { clientIp: string; now?: Date }): Promise<SendContactMessageResult> {
+export async function sendContactMessage(
+  db: Db,
+  raw: unknown,
+  locale: Locale,
+  sender?: { clientIp: string; now?: Date },
+): Promise<SendContactMessageResult> {
   const parsed = parseContactMessage(raw);
   if (!parsed.ok) return parsed;
   // Only valid messages count: a typo fixed and sent again does not use up the allowance.

@@ -32,7 +32,10 @@ export function startExchangeRatesJob(options: {
       try {
         const result = await refreshExchangeRates(db, { url, fetch: options.fetch, signal });
         if (result.ok) {
-          log.info({ date: result.date, updated: result.updated, missing: result.missing, keptManual: result.keptManual }, "exchange rates refreshed");
+          log.info(
+            { date: result.date, updated: result.updated, missing: result.missing, keptManual: result.keptManual },
+            "exchange rates refreshed",
+          );
         } else if (!signal.aborted) {
           log.warn({ error: result.error, detail: result.detail, url }, "exchange rates not refreshed; keeping the last rates");
         }

@@ -3,13 +3,7 @@ import { exchangeRates } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
 import { startExchangeRatesJob } from "./rates-job";
 import { ecbDailyXml, startRatesEndpoint, type RatesReply } from "#tests/peers/local-rates-server.ts";
-import {
-  clearExchangeRateOverride,
-  getDisplayCurrency,
-  getExchangeRates,
-  overrideExchangeRate,
-  refreshExchangeRates,
-} from "./rates.service";
+import { clearExchangeRateOverride, getDisplayCurrency, getExchangeRates, overrideExchangeRate, refreshExchangeRates } from "./rates.service";
 
 async function openDb() {
   const handle = await createTestDb();
@@ -108,7 +102,10 @@ test("the job refreshes at start and on its interval, logs failures without thro
 
   rates.endpoint.reply = { status: 500, body: "boom", contentType: "text/plain" };
   await vi.waitFor(() =>
-    expect(log.warn).toHaveBeenCalledWith(expect.objectContaining({ error: "rates-http-status" }), "exchange rates not refreshed; keeping the last rates"),
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ error: "rates-http-status" }),
+      "exchange rates not refreshed; keeping the last rates",
+    ),
   );
   expect(await ratesOf(db)).toEqual({ USD: [1.1, "ecb"], GBP: [0.84, "ecb"] });
 

@@ -59,9 +59,23 @@ test("the cookie is remembered for a year, Lax, and Secure on https", () => {
 });
 
 test("only same-site paths are accepted as the way back", () => {
-  expect(CurrencyChoice.parse({ currency: "EUR", redirectTo: "/en/shop?sort=priceLowToHigh#top" }).redirectTo).toBe("/en/shop?sort=priceLowToHigh#top");
+  expect(CurrencyChoice.parse({ currency: "EUR", redirectTo: "/en/shop?sort=priceLowToHigh#top" }).redirectTo).toBe(
+    "/en/shop?sort=priceLowToHigh#top",
+  );
   expect(CurrencyChoice.parse({ currency: "EUR", redirectTo: "/" }).redirectTo).toBe("/");
-  for (const bad of ["https://evil.example/", "//evil.example", "/.//evil.example/x", "/%2e//evil.example", "/\\evil.example", "evil", "/x\ny", "", null, 42, "javascript:alert(1)"]) {
+  for (const bad of [
+    "https://evil.example/",
+    "//evil.example",
+    "/.//evil.example/x",
+    "/%2e//evil.example",
+    "/\\evil.example",
+    "evil",
+    "/x\ny",
+    "",
+    null,
+    42,
+    "javascript:alert(1)",
+  ]) {
     expect(CurrencyChoice.parse({ currency: "EUR", redirectTo: bad }).redirectTo, String(bad)).toBeNull();
   }
 });

@@ -160,9 +160,7 @@ function buildVariants(input: SampleProductInput, productSku: string, random: ()
 }
 
 function buildImages(input: SampleProductInput): SampleImage[] {
-  const pictured: (SampleColour | null)[] = input.colours
-    ? input.colours.filter((colour) => colour !== input.colourWithoutImages)
-    : [null];
+  const pictured: (SampleColour | null)[] = input.colours ? input.colours.filter((colour) => colour !== input.colourWithoutImages) : [null];
   return Array.from({ length: imagesPerSampleProduct }, (_, index) => {
     // Consecutive pictures per colour, so each colour's gallery reads in order.
     const colour = pictured[Math.floor((index * pictured.length) / imagesPerSampleProduct)] ?? null;
@@ -214,7 +212,14 @@ function buildProduct(input: SampleProductInput): Omit<SampleProduct, "relatedId
     sheet:
       material === undefined
         ? null
-        : { lengthMm: lengthMm!, widthMm: widthMm!, heightMm: heightMm!, weightGrams: weightGrams!, materialIt: materials[material][0], materialEn: materials[material][1] },
+        : {
+            lengthMm: lengthMm!,
+            widthMm: widthMm!,
+            heightMm: heightMm!,
+            weightGrams: weightGrams!,
+            materialIt: materials[material][0],
+            materialEn: materials[material][1],
+          },
     affiliateUrl: input.affiliateAsin ? `https://www.amazon.it/dp/${input.affiliateAsin}` : null,
   };
 }
@@ -229,7 +234,9 @@ function pickRelatedIds(product: Omit<SampleProduct, "relatedIds">, all: readonl
       .map(({ item }) => item);
   const others = all.filter((other) => other.id !== product.id);
   const sameSubcategory = shuffle(others.filter((other) => other.subcategorySlug === product.subcategorySlug));
-  const sameCategory = shuffle(others.filter((other) => other.categorySlug === product.categorySlug && other.subcategorySlug !== product.subcategorySlug));
+  const sameCategory = shuffle(
+    others.filter((other) => other.categorySlug === product.categorySlug && other.subcategorySlug !== product.subcategorySlug),
+  );
   const count = pickInt(random, 4, 6);
   return [...sameSubcategory.slice(0, 3), ...sameCategory].slice(0, count).map((other) => other.id);
 }

@@ -140,7 +140,9 @@ export const products = pgTable(
       .on(t.id, t.priceCents, t.discountPercent, t.offerEndsAt, t.isOnRequest)
       .where(sql`${t.isPublished}`),
     // A category page's subcategory counts.
-    index("products_published_subcategory_idx").on(t.subcategoryId, t.id).where(sql`${t.isPublished}`),
+    index("products_published_subcategory_idx")
+      .on(t.subcategoryId, t.id)
+      .where(sql`${t.isPublished}`),
   ],
 );
 
@@ -296,21 +298,39 @@ export const productListing = pgTable(
     nameLeadEn: tsvector().notNull(),
   },
   (t) => [
-    index("product_listing_category_ids_idx").using("gin", t.categoryIds).where(sql`${t.isPublished}`),
-    index("product_listing_brand_ids_idx").using("gin", t.brandIds).where(sql`${t.isPublished}`),
-    index("product_listing_colours_idx").using("gin", t.colours).where(sql`${t.isPublished}`),
-    index("product_listing_sizes_idx").using("gin", t.sizes).where(sql`${t.isPublished}`),
-    index("product_listing_search_vector_idx").using("gin", t.searchVector).where(sql`${t.isPublished}`),
-    index("product_listing_created_at_idx").on(t.createdAt).where(sql`${t.isPublished}`),
-    index("product_listing_subcategory_id_idx").on(t.subcategoryId).where(sql`${t.isPublished}`),
+    index("product_listing_category_ids_idx")
+      .using("gin", t.categoryIds)
+      .where(sql`${t.isPublished}`),
+    index("product_listing_brand_ids_idx")
+      .using("gin", t.brandIds)
+      .where(sql`${t.isPublished}`),
+    index("product_listing_colours_idx")
+      .using("gin", t.colours)
+      .where(sql`${t.isPublished}`),
+    index("product_listing_sizes_idx")
+      .using("gin", t.sizes)
+      .where(sql`${t.isPublished}`),
+    index("product_listing_search_vector_idx")
+      .using("gin", t.searchVector)
+      .where(sql`${t.isPublished}`),
+    index("product_listing_created_at_idx")
+      .on(t.createdAt)
+      .where(sql`${t.isPublished}`),
+    index("product_listing_subcategory_id_idx")
+      .on(t.subcategoryId)
+      .where(sql`${t.isPublished}`),
     // A price sort reads these in order, as far as its page (listing.service.ts, priceOrderedIds): the list
     // price, and the discounted price of products with a discount (server/money.ts's rounding).
-    index("product_listing_price_idx").on(t.priceCents, t.productId).where(sql`${t.isPublished}`),
+    index("product_listing_price_idx")
+      .on(t.priceCents, t.productId)
+      .where(sql`${t.isPublished}`),
     index("product_listing_discounted_price_idx")
       .on(sql`round(${t.priceCents} * (100 - ${t.discountPercent}) / 100.0)`, t.productId)
       .where(sql`${t.isPublished} and ${t.discountPercent} > 0`),
     // The few on-request products, which a price sort puts last.
-    index("product_listing_on_request_idx").on(t.productId).where(sql`${t.isPublished} and ${t.isOnRequest}`),
+    index("product_listing_on_request_idx")
+      .on(t.productId)
+      .where(sql`${t.isPublished} and ${t.isOnRequest}`),
   ],
 );
 
@@ -479,7 +499,12 @@ export const carts = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("carts_one_per_user").on(t.userId).where(sql`${t.userId} is not null`), index().on(t.updatedAt)],
+  (t) => [
+    uniqueIndex("carts_one_per_user")
+      .on(t.userId)
+      .where(sql`${t.userId} is not null`),
+    index().on(t.updatedAt),
+  ],
 );
 
 export const cartLines = pgTable(
@@ -621,7 +646,9 @@ export const orders = pgTable(
     index().on(t.status, t.createdAt),
     index().on(t.createdAt),
     index().on(t.giftListId),
-    index("orders_awaiting_payment_due").on(t.paymentDueAt).where(sql`${t.status} = 'awaiting_payment'`),
+    index("orders_awaiting_payment_due")
+      .on(t.paymentDueAt)
+      .where(sql`${t.status} = 'awaiting_payment'`),
   ],
 );
 
@@ -748,11 +775,7 @@ export const giftLists = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    index().on(t.ownerUserId),
-    index().on(t.eventDate),
-    check("gift_lists_code_format", sql`${t.code} ~ '^[A-HJ-KM-NP-Z2-9]{8}$'`),
-  ],
+  (t) => [index().on(t.ownerUserId), index().on(t.eventDate), check("gift_lists_code_format", sql`${t.code} ~ '^[A-HJ-KM-NP-Z2-9]{8}$'`)],
 );
 
 export const giftListItems = pgTable(
@@ -880,7 +903,12 @@ export const outboxEmails = pgTable(
     sentAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("outbox_emails_due").on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`), index().on(t.createdAt)],
+  (t) => [
+    index("outbox_emails_due")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'queued'`),
+    index().on(t.createdAt),
+  ],
 );
 
 /** Shop settings as typed JSON values per key (server/admin/settings.ts owns the shapes). */

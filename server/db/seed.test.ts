@@ -119,9 +119,7 @@ test("running offers are listed under offerte with the discounted price recorded
   const db = await openMigratedDb();
   await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
   const [offers] = await db.select().from(categories).where(eq(categories.slug, "offerte"));
-  const offerIds = (await db.select().from(productCategories).where(eq(productCategories.categoryId, offers!.id))).map(
-    (row) => row.productId,
-  );
+  const offerIds = (await db.select().from(productCategories).where(eq(productCategories.categoryId, offers!.id))).map((row) => row.productId);
   const running = sampleCatalogue.find((product) => product.discountPercent > 0 && product.offerEndsAt && product.offerEndsAt > now)!;
   const ended = sampleCatalogue.find((product) => product.discountPercent > 0 && product.offerEndsAt && product.offerEndsAt < now)!;
   expect(offerIds).toContain(running.id);

@@ -183,9 +183,7 @@ async function insertSampleCatalogue(db: Db, now: Date) {
   await inBatches(brandLinks, (batch) => db.insert(productBrands).values(batch));
 
   const colourIds = new Map<string, number>();
-  const colourRows = sampleCatalogue.flatMap((product) =>
-    product.colours.map((colour, position) => ({ productId: product.id, colour, position })),
-  );
+  const colourRows = sampleCatalogue.flatMap((product) => product.colours.map((colour, position) => ({ productId: product.id, colour, position })));
   await inBatches(colourRows, async (batch) => {
     const rows = await db
       .insert(productColours)

@@ -66,7 +66,15 @@ test("the summary and the order take 10% off only the list's still-needed units;
     { variantId: other.variantIds[0]!, quantity: 1 },
   ]);
   const code = `grazie-${list.code.toLowerCase()}`;
-  const summary = await getCheckoutSummary(db, { cartId, locale: "it", now: afterEvent, postcode: "20121", delivery: "standard", discountCode: code, userId: ownerId });
+  const summary = await getCheckoutSummary(db, {
+    cartId,
+    locale: "it",
+    now: afterEvent,
+    postcode: "20121",
+    delivery: "standard",
+    discountCode: code,
+    userId: ownerId,
+  });
   // 10% of 2 × 20 € + 10% of 100 € = 4 € + 10 € = 14 €.
   expect(summary.discountCode).toMatchObject({ code: `GRAZIE${list.code}`, percent: 10, discountCents: 1400 });
   expect(summary.discountCodeError).toBeNull();
@@ -130,7 +138,12 @@ test("an order with the code that expires unpaid or is cancelled gives the use b
   const code = `GRAZIE${list.code}`;
   const order = async () => {
     const cartId = await cartWith(db, [{ variantId: pramId, quantity: 1 }]);
-    const placed = await placeTestOrder(db, { cartId, userId: ownerId, now: afterEvent, input: checkoutInput({ discountCode: code, paymentMethod: "bank_transfer" }) });
+    const placed = await placeTestOrder(db, {
+      cartId,
+      userId: ownerId,
+      now: afterEvent,
+      input: checkoutInput({ discountCode: code, paymentMethod: "bank_transfer" }),
+    });
     if (!placed.ok) throw new Error(placed.error);
     return placed.orderId;
   };
@@ -160,7 +173,10 @@ test("an order with the code that expires unpaid or is cancelled gives the use b
   expect((await db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, pramId)))[0]!.stock).toBe(stockBefore);
   // With the code free again, the cancelled order paid late takes it back.
   await cancelOrder(db, { orderId: kept, now: afterEvent, actorUserId: null, note: "cancelled-by-shop" });
-  expect(await markOrderPaid(db, { orderId: cancelled, provider: "bank_transfer", providerRef: null, amountCents: 1, now: afterEvent })).toEqual({ changed: true, status: "paid" });
+  expect(await markOrderPaid(db, { orderId: cancelled, provider: "bank_transfer", providerRef: null, amountCents: 1, now: afterEvent })).toEqual({
+    changed: true,
+    status: "paid",
+  });
   expect(await uses()).toBe(1);
 });
 
@@ -172,7 +188,9 @@ testOnPostgres("two checkouts with the one-use code at the same moment: one orde
   await getCompletionCodes(db, { userId: ownerId, now: afterEvent });
   const carts = await Promise.all(Array.from({ length: 6 }, () => cartWith(db, [{ variantId: pramId, quantity: 1 }])));
   const outcomes = await Promise.all(
-    carts.map((cartId) => placeTestOrder(db, { cartId, userId: ownerId, now: afterEvent, input: checkoutInput({ discountCode: `GRAZIE${list.code}` }) })),
+    carts.map((cartId) =>
+      placeTestOrder(db, { cartId, userId: ownerId, now: afterEvent, input: checkoutInput({ discountCode: `GRAZIE${list.code}` }) }),
+    ),
   );
   expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
   expect(outcomes.filter((outcome) => !outcome.ok && outcome.error === "discount-code" && outcome.discountError === "used")).toHaveLength(5);

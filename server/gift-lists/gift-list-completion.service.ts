@@ -29,14 +29,30 @@ export async function getCompletionCodes(db: Db, args: { userId: string; now: Da
     .where(eq(giftLists.ownerUserId, args.userId));
   if (lists.length === 0) return new Map();
   const { giftListCompletion } = await getSettings(db, ["giftListCompletion"]);
-  const rows = await db.select().from(discountCodes).where(inArray(discountCodes.giftListId, lists.map((list) => list.id)));
+  const rows = await db
+    .select()
+    .from(discountCodes)
+    .where(
+      inArray(
+        discountCodes.giftListId,
+        lists.map((list) => list.id),
+      ),
+    );
   const has = new Set(rows.map((row) => row.giftListId));
   const open = lists.filter((list) => !has.has(list.id) && isWithinWindow(completionWindow(list.eventDate, giftListCompletion.windowDays), args.now));
   if (open.length > 0 && giftListCompletion.percent > 0) {
     const needing = await db
       .selectDistinct({ giftListId: giftListItems.giftListId })
       .from(giftListItems)
-      .where(and(inArray(giftListItems.giftListId, open.map((list) => list.id)), gt(giftListItems.quantityWished, giftListItems.quantityBought)));
+      .where(
+        and(
+          inArray(
+            giftListItems.giftListId,
+            open.map((list) => list.id),
+          ),
+          gt(giftListItems.quantityWished, giftListItems.quantityBought),
+        ),
+      );
     const needs = new Set(needing.map((row) => row.giftListId));
     const toCreate = open.filter((list) => needs.has(list.id));
     if (toCreate.length > 0) {
@@ -60,14 +76,20 @@ export async function getCompletionCodes(db: Db, args: { userId: string; now: Da
   const byList = new Map<string, CompletionCode>();
   for (const row of rows) {
     if (row.giftListId === null) continue;
-    byList.set(row.giftListId, { giftListId: row.giftListId, code: row.code, percent: row.percent, validFrom: row.validFrom, validUntil: row.validUntil, isUsed: row.usedCount >= row.maxUses });
+    byList.set(row.giftListId, {
+      giftListId: row.giftListId,
+      code: row.code,
+      percent: row.percent,
+      validFrom: row.validFrom,
+      validUntil: row.validUntil,
+      isUsed: row.usedCount >= row.maxUses,
+    });
   }
   return byList;
 }
 
 export type CheckedDiscountCode =
-  | { ok: true; id: number; code: string; percent: number; stillNeeded: Map<number, number> }
-  | { ok: false; error: DiscountCodeError };
+  { ok: true; id: number; code: string; percent: number; stillNeeded: Map<number, number> } | { ok: false; error: DiscountCodeError };
 
 /**
  * A code typed at checkout: it exists, is in its window, has uses left, and belongs to the signed-in
@@ -81,7 +103,17 @@ export async function checkDiscountCode(
   const code = normaliseDiscountCode(args.typed);
   if (!code) return { ok: false, error: "unknown" };
   const [row] = await db
-    .select({ id: discountCodes.id, code: discountCodes.code, percent: discountCodes.percent, validFrom: discountCodes.validFrom, validUntil: discountCodes.validUntil, maxUses: discountCodes.maxUses, usedCount: discountCodes.usedCount, giftListId: discountCodes.giftListId, ownerUserId: giftLists.ownerUserId })
+    .select({
+      id: discountCodes.id,
+      code: discountCodes.code,
+      percent: discountCodes.percent,
+      validFrom: discountCodes.validFrom,
+      validUntil: discountCodes.validUntil,
+      maxUses: discountCodes.maxUses,
+      usedCount: discountCodes.usedCount,
+      giftListId: discountCodes.giftListId,
+      ownerUserId: giftLists.ownerUserId,
+    })
     .from(discountCodes)
     .leftJoin(giftLists, eq(giftLists.id, discountCodes.giftListId))
     .where(eq(discountCodes.code, code));
@@ -93,7 +125,10 @@ export async function checkDiscountCode(
   if (!row.giftListId || !args.userId || row.ownerUserId !== args.userId) return { ok: false, error: "not-yours" };
   if (args.isGiftListCart) return { ok: false, error: "no-eligible-lines" };
   const items = await db
-    .select({ variantId: giftListItems.variantId, left: sql<number>`${giftListItems.quantityWished} - ${giftListItems.quantityBought}`.mapWith(Number) })
+    .select({
+      variantId: giftListItems.variantId,
+      left: sql<number>`${giftListItems.quantityWished} - ${giftListItems.quantityBought}`.mapWith(Number),
+    })
     .from(giftListItems)
     .where(and(eq(giftListItems.giftListId, row.giftListId), gt(giftListItems.quantityWished, giftListItems.quantityBought)));
   return { ok: true, id: row.id, code: row.code, percent: row.percent, stillNeeded: new Map(items.map((item) => [item.variantId, item.left])) };

@@ -19,7 +19,6 @@ export function normaliseDiscountCode(typed: string): string | null {
   return /^[A-Z0-9]{4,40}$/.test(code) ? code : null;
 }
 
-
 /** Valid from the event day's start (Italy) for `windowDays` whole days. */
 export function completionWindow(eventDate: string, windowDays: number): { validFrom: Date; validUntil: Date } {
   return { validFrom: italianMidnight(eventDate), validUntil: italianMidnight(addDays(eventDate, windowDays)) };

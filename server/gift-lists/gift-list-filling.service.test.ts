@@ -13,7 +13,14 @@ async function openList() {
   const owner = await createUser(db);
   const created = await createGiftList(db, {
     userId: owner,
-    input: { title: "La lista di Sofia", type: "nascita", eventDate: "2026-06-15", celebratedNames: "Sofia", shippingAddressId: "collection", visibility: "public" },
+    input: {
+      title: "La lista di Sofia",
+      type: "nascita",
+      eventDate: "2026-06-15",
+      celebratedNames: "Sofia",
+      shippingAddressId: "collection",
+      visibility: "public",
+    },
     now,
   });
   if (!created.ok) throw new Error(JSON.stringify(created));

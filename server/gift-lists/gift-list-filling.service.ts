@@ -20,7 +20,10 @@ export type GiftListFilling = {
   totalCents: Cents;
 };
 
-export async function getGiftListFilling(db: Db, args: { userId: string; giftListId: unknown; locale: Locale; now: Date }): Promise<GiftListFilling | null> {
+export async function getGiftListFilling(
+  db: Db,
+  args: { userId: string; giftListId: unknown; locale: Locale; now: Date },
+): Promise<GiftListFilling | null> {
   const list = await getOwnGiftList(db, args.userId, args.giftListId);
   if (!list || list.status !== "open") return null;
   const items = (await describeGiftListItems(db, [list], args.locale, args.now)).get(list.id) ?? [];

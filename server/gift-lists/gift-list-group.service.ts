@@ -13,7 +13,16 @@ import { and, asc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";
-import { giftListContributions, giftListItems, giftListPurchases, giftLists, orderLines, orders, productVariants, products } from "#server/db/schema.ts";
+import {
+  giftListContributions,
+  giftListItems,
+  giftListPurchases,
+  giftLists,
+  orderLines,
+  orders,
+  productVariants,
+  products,
+} from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { renderEmail } from "#server/mail/templates.ts";
@@ -25,7 +34,14 @@ import { getSettings } from "#server/settings/settings.service.ts";
 import { recordTakenStock, takeStock } from "#server/stock/stock-ledger.ts";
 import { normaliseGiftListCode, stillNeeded, type GiftListErrorCode } from "./gift-list";
 import { checkContributionAmount, giverNamesOf, groupGiftProgress, type ContributionRefusal, type GroupGiftProgress } from "./gift-list-group";
-import { ContributionTarget, contributionInput, errorKey, GroupGiftSwitchInput, parseGiftListForm, type GiftListFieldErrors } from "./gift-list.inputs";
+import {
+  ContributionTarget,
+  contributionInput,
+  errorKey,
+  GroupGiftSwitchInput,
+  parseGiftListForm,
+  type GiftListFieldErrors,
+} from "./gift-list.inputs";
 import { giftListDeliveryFor, giftListOwnerOf, type GiftListDelivery, type PaidOrder } from "./gift-list-orders.service";
 
 type Refused<E extends GiftListErrorCode | "gift-list-item-not-found" | "gift-list-closed" = GiftListErrorCode> = { ok: false; error: E };
@@ -475,7 +491,14 @@ async function fundGroupGift(
       );
     // Their money became the list's order: nothing is left to do on them (and no cancelling one by mistake).
     for (const row of round) {
-      await moveOrderStatus(tx, { orderId: row.orderId, to: "completed", move: "group-gift-funded", note: `group-gift-funded:${funded.number}`, actorUserId: null, now });
+      await moveOrderStatus(tx, {
+        orderId: row.orderId,
+        to: "completed",
+        move: "group-gift-funded",
+        note: `group-gift-funded:${funded.number}`,
+        actorUserId: null,
+        now,
+      });
     }
   }
   await queueFundedMail(tx, {

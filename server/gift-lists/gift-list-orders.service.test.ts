@@ -23,16 +23,35 @@ async function listWithItem(db: Db, options: { wished?: number; withAddress?: bo
   if (options.withAddress) {
     const [address] = await db
       .insert(addresses)
-      .values({ userId: owner, firstName: "Anna", lastName: "Esposito", street: "Via Roma", houseNumber: "12", postcode: "80013", city: "Casalnuovo di Napoli", province: "NA" })
+      .values({
+        userId: owner,
+        firstName: "Anna",
+        lastName: "Esposito",
+        street: "Via Roma",
+        houseNumber: "12",
+        postcode: "80013",
+        city: "Casalnuovo di Napoli",
+        province: "NA",
+      })
       .returning({ id: addresses.id });
     shippingAddressId = address!.id;
   }
   const [list] = await db
     .insert(giftLists)
-    .values({ code: "ABCDEFGH", ownerUserId: owner, title: "La lista di Sofia", eventDate: "2026-06-01", celebratedNames: "Sofia", shippingAddressId })
+    .values({
+      code: "ABCDEFGH",
+      ownerUserId: owner,
+      title: "La lista di Sofia",
+      eventDate: "2026-06-01",
+      celebratedNames: "Sofia",
+      shippingAddressId,
+    })
     .returning();
   const { variantId } = await createProduct(db, { nameIt: "Culla Sogno", variants: [{ stock: 10 }] });
-  const [item] = await db.insert(giftListItems).values({ giftListId: list!.id, variantId, quantityWished: options.wished ?? 2 }).returning();
+  const [item] = await db
+    .insert(giftListItems)
+    .values({ giftListId: list!.id, variantId, quantityWished: options.wished ?? 2 })
+    .returning();
   return { list: list!, item: item!, variantId };
 }
 
@@ -122,7 +141,9 @@ test("paying raises the bought quantity once, records the giver and mails the ow
   const [stored] = await db.select({ quantityBought: giftListItems.quantityBought }).from(giftListItems);
   expect(stored!.quantityBought).toBe(2);
   const purchases = await db.select().from(giftListPurchases);
-  expect(purchases).toMatchObject([{ orderId, giftListItemId: item.id, quantity: 2, giverName: "Zia Carla", message: "Benvenuta Sofia!", kind: "item" }]);
+  expect(purchases).toMatchObject([
+    { orderId, giftListItemId: item.id, quantity: 2, giverName: "Zia Carla", message: "Benvenuta Sofia!", kind: "item" },
+  ]);
   const mails = await db.select().from(outboxEmails).where(eq(outboxEmails.kind, "gift-list-purchase"));
   expect(mails).toHaveLength(1);
   expect(mails[0]!.subject).toBe("Zia Carla ha fatto un regalo dalla lista «La lista di Sofia»");
@@ -171,7 +192,9 @@ test("an ordinary order records nothing", async () => {
 testOnPostgres("two guests paying for the last unit at once: only one takes it", async () => {
   const db = await openDb(6);
   const { list, item, variantId } = await listWithItem(db, { wished: 1 });
-  const ids = await Promise.all(["r1", "r2", "r3"].map((key) => giftOrder(db, { giftListId: list.id, itemId: item.id, variantId, quantity: 1, key })));
+  const ids = await Promise.all(
+    ["r1", "r2", "r3"].map((key) => giftOrder(db, { giftListId: list.id, itemId: item.id, variantId, quantity: 1, key })),
+  );
   const results = await Promise.all(ids.map((orderId) => recordPurchasesOf(db, orderId)));
   expect(results.filter((result) => result.recorded.length === 1)).toHaveLength(1);
   expect(results.filter((result) => result.overflow.length === 1)).toHaveLength(2);

@@ -62,7 +62,10 @@ export async function giftNoteOfCart(db: Db, cartId: string): Promise<{ giverNam
  * placeOrder to refuse before taking stock. Empty when all is well. A group gift is bought only
  * through contributions: none of it can be bought whole (docs/decisions/0021-group-gifting.md).
  */
-export async function giftListShortfalls(db: Db, cartId: string): Promise<{ giftListItemId: string; variantId: number; wanted: number; stillNeeded: number }[]> {
+export async function giftListShortfalls(
+  db: Db,
+  cartId: string,
+): Promise<{ giftListItemId: string; variantId: number; wanted: number; stillNeeded: number }[]> {
   const rows = await db
     .select({
       giftListItemId: giftListItems.id,
@@ -77,7 +80,12 @@ export async function giftListShortfalls(db: Db, cartId: string): Promise<{ gift
     .where(and(eq(cartLines.cartId, cartId), isNotNull(cartLines.giftListItemId)))
     .groupBy(giftListItems.id);
   return rows
-    .map((row) => ({ giftListItemId: row.giftListItemId, variantId: row.variantId, wanted: row.wanted, stillNeeded: row.isGroupGift ? 0 : stillNeeded(row) }))
+    .map((row) => ({
+      giftListItemId: row.giftListItemId,
+      variantId: row.variantId,
+      wanted: row.wanted,
+      stillNeeded: row.isGroupGift ? 0 : stillNeeded(row),
+    }))
     .filter((row) => row.wanted > row.stillNeeded);
 }
 
@@ -87,7 +95,10 @@ export async function giftListShortfalls(db: Db, cartId: string): Promise<{ gift
  * order is committed, and then sees it (gift-list-group.service.ts).
  */
 export async function lockGiftListItemsOfCart(tx: Db, cartId: string): Promise<void> {
-  const held = tx.select({ id: cartLines.giftListItemId }).from(cartLines).where(and(eq(cartLines.cartId, cartId), isNotNull(cartLines.giftListItemId)));
+  const held = tx
+    .select({ id: cartLines.giftListItemId })
+    .from(cartLines)
+    .where(and(eq(cartLines.cartId, cartId), isNotNull(cartLines.giftListItemId)));
   await tx.select({ id: giftListItems.id }).from(giftListItems).where(inArray(giftListItems.id, held)).orderBy(asc(giftListItems.id)).for("share");
 }
 
@@ -115,7 +126,12 @@ export async function recordGiftListPurchases(tx: Db, args: { order: PaidOrder; 
   const { order } = args;
   if (!order.giftListId) return none;
   const lines = await tx
-    .select({ giftListItemId: orderLines.giftListItemId, quantity: orderLines.quantity, name: orderLines.name, lineTotalCents: orderLines.lineTotalCents })
+    .select({
+      giftListItemId: orderLines.giftListItemId,
+      quantity: orderLines.quantity,
+      name: orderLines.name,
+      lineTotalCents: orderLines.lineTotalCents,
+    })
     .from(orderLines)
     .where(and(eq(orderLines.orderId, order.id), isNotNull(orderLines.giftListItemId)));
   const perItem = new Map<string, { quantity: number; amountCents: number; names: string[] }>();
@@ -219,7 +235,9 @@ async function queueOwnerNotification(
       ],
       detailsTitle: t("giftLists.mail.purchase.detailsTitle"),
       details: args.lines.map((line) => [line.name, `× ${line.quantity}`]),
-      ...(args.publicUrl ? { action: { label: t("giftLists.mail.purchase.action"), url: `${args.publicUrl}${localizedHref("/crea-lista-nascita", locale)}` } } : {}),
+      ...(args.publicUrl
+        ? { action: { label: t("giftLists.mail.purchase.action"), url: `${args.publicUrl}${localizedHref("/crea-lista-nascita", locale)}` } }
+        : {}),
     }),
   });
 }

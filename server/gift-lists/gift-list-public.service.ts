@@ -21,7 +21,13 @@ export function codeLookupThrottleKey(clientIp: string): string {
 }
 
 /** What anyone may see of a list in search results: never the address or the owner. */
-export type GiftListSummary = { code: string; title: string; type: "nascita" | "compleanno" | "battesimo"; eventDate: string; celebratedNames: string };
+export type GiftListSummary = {
+  code: string;
+  title: string;
+  type: "nascita" | "compleanno" | "battesimo";
+  eventDate: string;
+  celebratedNames: string;
+};
 
 const summaryColumns = {
   code: giftLists.code,
@@ -37,7 +43,11 @@ type CodeLookup<T> = { ok: true; list: T } | { ok: false; error: Extract<GiftLis
  * A list by its exact code (any case, spaces or dashes ignored). Every miss counts against the
  * client address; over the limit every lookup is refused until the window passes.
  */
-async function lookUpCode<T>(db: Db, args: { code: string; clientIp: string; now: Date }, find: (code: string) => Promise<T | null>): Promise<CodeLookup<T>> {
+async function lookUpCode<T>(
+  db: Db,
+  args: { code: string; clientIp: string; now: Date },
+  find: (code: string) => Promise<T | null>,
+): Promise<CodeLookup<T>> {
   const key = codeLookupThrottleKey(args.clientIp);
   if (await isThrottled(db, key, codeLookupRule, args.now)) return { ok: false, error: "throttled" };
   const code = normaliseGiftListCode(args.code);
@@ -182,7 +192,10 @@ export async function addGiftListItemToCart(db: Db, args: { cartId: string | nul
 }
 
 /** The giver's name and message, kept on a gift-list cart until checkout copies them into the order. */
-export async function setCartGiftNote(db: Db, args: { cartId: string | null; input: unknown }): Promise<{ ok: true } | { ok: false; errors: GiftListFieldErrors }> {
+export async function setCartGiftNote(
+  db: Db,
+  args: { cartId: string | null; input: unknown },
+): Promise<{ ok: true } | { ok: false; errors: GiftListFieldErrors }> {
   const parsed = parseGiftListForm(GiftNoteInput, args.input);
   if (!parsed.ok) return parsed;
   if (!args.cartId) return { ok: false, errors: { form: "giftLists.errors.cartEmpty" } };
@@ -195,7 +208,10 @@ export async function setCartGiftNote(db: Db, args: { cartId: string | null; inp
 }
 
 /** The note kept on the cart, for the list page (and the checkout). */
-export async function getCartGiftNote(db: Db, cartId: string | null): Promise<{ giftListId: string; giverName: string | null; giftMessage: string | null } | null> {
+export async function getCartGiftNote(
+  db: Db,
+  cartId: string | null,
+): Promise<{ giftListId: string; giverName: string | null; giftMessage: string | null } | null> {
   if (!cartId) return null;
   const [row] = await db
     .select({ giftListId: carts.giftListId, giverName: carts.giftGiverName, giftMessage: carts.giftMessage })

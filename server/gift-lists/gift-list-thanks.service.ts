@@ -79,7 +79,10 @@ const MarkThankedInput = z.object({
 });
 
 /** Marks a gift thanked (or undoes it): only on the owner's own lists, else "not found" and nothing changes. */
-export async function markGiftThanked(db: Db, args: { userId: string; input: unknown; now: Date }): Promise<{ ok: true; thanked: boolean } | { ok: false; error: "not-found" }> {
+export async function markGiftThanked(
+  db: Db,
+  args: { userId: string; input: unknown; now: Date },
+): Promise<{ ok: true; thanked: boolean } | { ok: false; error: "not-found" }> {
   const parsed = MarkThankedInput.safeParse(args.input);
   if (!parsed.success) return { ok: false, error: "not-found" };
   const own = db.select({ id: giftLists.id }).from(giftLists).where(eq(giftLists.ownerUserId, args.userId));

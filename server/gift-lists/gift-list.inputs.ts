@@ -79,7 +79,13 @@ const Quantity = z.coerce
 const VariantId = z
   .unknown()
   .refine((value) => value !== undefined && value !== null && value !== "", { error: errorKey("size-required"), abort: true })
-  .pipe(z.coerce.number({ error: errorKey("variant-not-found") }).int().positive().max(2_147_483_647));
+  .pipe(
+    z.coerce
+      .number({ error: errorKey("variant-not-found") })
+      .int()
+      .positive()
+      .max(2_147_483_647),
+  );
 
 export const AddToGiftListInput = z.object({
   giftListId: z.uuid({ error: errorKey("no-list-selected") }),
@@ -142,7 +148,6 @@ export function contributionInput(leftCents: Cents) {
 }
 export type ContributionInput = z.infer<ReturnType<typeof contributionInput>>;
 
-
 /** The owner opens an item to group gifting, or closes it again. */
 export const GroupGiftSwitchInput = z.object({ itemId: GiftListItemId, groupGift: z.enum(["on", "off"]) });
 
@@ -161,7 +166,8 @@ export const InvitationInput = z.object({
 });
 export type InvitationInput = z.infer<typeof InvitationInput>;
 
-export type ParsedInput<T> = { ok: true; value: T } | { ok: false; errors: GiftListFieldErrors; /** Addresses refused (invitations). */ bad?: string[] };
+export type ParsedInput<T> =
+  { ok: true; value: T } | { ok: false; errors: GiftListFieldErrors; /** Addresses refused (invitations). */ bad?: string[] };
 
 export function parseGiftListForm<S extends z.ZodType>(schema: S, raw: unknown): ParsedInput<z.infer<S>> {
   const parsed = schema.safeParse(raw);

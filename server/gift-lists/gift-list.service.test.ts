@@ -2,7 +2,16 @@ import { count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import type { Db } from "#server/db/client.ts";
-import { addresses, cartLines, giftListInvitations, giftListItems, giftListPurchases, giftLists, outboxEmails, rateLimits } from "#server/db/schema.ts";
+import {
+  addresses,
+  cartLines,
+  giftListInvitations,
+  giftListItems,
+  giftListPurchases,
+  giftLists,
+  outboxEmails,
+  rateLimits,
+} from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
 import { sendGiftListInvitations, listInvitations } from "./gift-list-invitations.service.ts";
 import {
@@ -36,7 +45,16 @@ const ip = "203.0.113.9";
 async function addAddressFor(db: Db, userId: string) {
   const [row] = await db
     .insert(addresses)
-    .values({ userId, firstName: "Anna", lastName: "Esposito", street: "Via Roma", houseNumber: "12", postcode: "80013", city: "Casalnuovo di Napoli", province: "NA" })
+    .values({
+      userId,
+      firstName: "Anna",
+      lastName: "Esposito",
+      street: "Via Roma",
+      houseNumber: "12",
+      postcode: "80013",
+      city: "Casalnuovo di Napoli",
+      province: "NA",
+    })
     .returning({ id: addresses.id });
   return row!.id;
 }
@@ -110,7 +128,14 @@ test("another customer cannot read the address, edit, delete, close, add to or i
   expect(await updateGiftListItem(db, { userId: stranger, input: { itemId, quantity: 9 } })).toEqual(notFound);
   expect(await removeGiftListItem(db, { userId: stranger, itemId })).toEqual(notFound);
   expect(
-    await sendGiftListInvitations(db, { userId: stranger, giftListId: list.id, input: { emails: "x@example.it" }, locale: "it", publicUrl: "http://shop.test", inviterName: "X" }),
+    await sendGiftListInvitations(db, {
+      userId: stranger,
+      giftListId: list.id,
+      input: { emails: "x@example.it" },
+      locale: "it",
+      publicUrl: "http://shop.test",
+      inviterName: "X",
+    }),
   ).toEqual(notFound);
   expect(await listInvitations(db, { userId: stranger, giftListId: list.id })).toBeNull();
   expect(await listMyGiftLists(db, { userId: stranger, locale: "it", now })).toEqual([]);
@@ -126,7 +151,12 @@ test("another customer cannot read the address, edit, delete, close, add to or i
 test("the same variant again raises its wished quantity; quantity can change but not below what was bought", async () => {
   const db = await openDb();
   const list = await newList(db);
-  const { variantIds } = await createProduct(db, { variants: [{ colour: "white", size: "M" }, { colour: "blue", size: "M" }] });
+  const { variantIds } = await createProduct(db, {
+    variants: [
+      { colour: "white", size: "M" },
+      { colour: "blue", size: "M" },
+    ],
+  });
   await addProductToGiftList(db, { userId: list.owner, input: { giftListId: list.id, variantId: variantIds[0], quantity: 1 } });
   const again = await addProductToGiftList(db, { userId: list.owner, input: { giftListId: list.id, variantId: variantIds[0], quantity: 2 } });
   expect(again).toMatchObject({ ok: true, quantityWished: 3 });
@@ -149,7 +179,10 @@ test("the same variant again raises its wished quantity; quantity can change but
   await db.update(giftListItems).set({ quantityBought: 2 }).where(eq(giftListItems.id, itemId));
   expect(await updateGiftListItem(db, { userId: list.owner, input: { itemId, quantity: 1 } })).toEqual({ ok: false, error: "below-bought" });
   expect(await updateGiftListItem(db, { userId: list.owner, input: { itemId, quantity: 5 } })).toEqual({ ok: true, giftListId: list.id });
-  expect(await updateGiftListItem(db, { userId: list.owner, input: { itemId, quantity: 0 } })).toMatchObject({ ok: false, errors: { quantity: "giftLists.errors.quantity-invalid" } });
+  expect(await updateGiftListItem(db, { userId: list.owner, input: { itemId, quantity: 0 } })).toMatchObject({
+    ok: false,
+    errors: { quantity: "giftLists.errors.quantity-invalid" },
+  });
   expect(await removeGiftListItem(db, { userId: list.owner, itemId })).toEqual({ ok: false, error: "has-purchases" });
   expect(await removeGiftListItem(db, { userId: list.owner, itemId: mine!.items[1]!.id })).toEqual({ ok: true, giftListId: list.id });
 });
@@ -162,14 +195,18 @@ test("personalised products need their texts; on-request products cannot be wish
     ok: false,
     error: "personalisation-missing",
   });
-  expect(await addProductToGiftList(db, { userId: list.owner, input: { giftListId: list.id, variantId, quantity: 1, personalisation: { "0": "Sofia" } } })).toMatchObject({
+  expect(
+    await addProductToGiftList(db, { userId: list.owner, input: { giftListId: list.id, variantId, quantity: 1, personalisation: { "0": "Sofia" } } }),
+  ).toMatchObject({
     ok: true,
   });
   const onRequest = await createProduct(db, { isOnRequest: true });
-  expect(await addProductToGiftList(db, { userId: list.owner, input: { giftListId: list.id, variantId: onRequest.variantId, quantity: 1 } })).toEqual({
-    ok: false,
-    error: "not-for-sale",
-  });
+  expect(await addProductToGiftList(db, { userId: list.owner, input: { giftListId: list.id, variantId: onRequest.variantId, quantity: 1 } })).toEqual(
+    {
+      ok: false,
+      error: "not-for-sale",
+    },
+  );
   expect(await addProductToGiftList(db, { userId: list.owner, input: { giftListId: "0", variantId, quantity: 1 } })).toMatchObject({
     ok: false,
     errors: { giftListId: "giftLists.errors.no-list-selected" },
@@ -261,9 +298,15 @@ test("the public list shows still-needed, the pre-order warning, and lets a gues
   expect(again.ok && again.list.items[0]).toMatchObject({ inCart: 2, maxAddable: 0 });
   // An ordinary product now meets the cart's mixing rule (SPEC.md section 8 text in cart.errors).
   const { addToCart } = await import("#server/cart/cart.service.ts");
-  expect(await addToCart(db, { cartId, variantId: plain.variantId, quantity: 1, personalisation: {} })).toEqual({ ok: false, error: "gift-list-conflict-gift-list" });
+  expect(await addToCart(db, { cartId, variantId: plain.variantId, quantity: 1, personalisation: {} })).toEqual({
+    ok: false,
+    error: "gift-list-conflict-gift-list",
+  });
   expect(await setCartGiftNote(db, { cartId, input: { giverName: "Zia Carla", giftMessage: "Auguri!" } })).toEqual({ ok: true });
-  expect(await setCartGiftNote(db, { cartId, input: { giverName: " ", giftMessage: "" } })).toMatchObject({ ok: false, errors: { giverName: "giftLists.errors.giverNameRequired" } });
+  expect(await setCartGiftNote(db, { cartId, input: { giverName: " ", giftMessage: "" } })).toMatchObject({
+    ok: false,
+    errors: { giverName: "giftLists.errors.giverNameRequired" },
+  });
   const lines = await db.select({ giftListItemId: cartLines.giftListItemId }).from(cartLines);
   expect(lines).toEqual([{ giftListItemId: item.id }]);
 });
@@ -276,7 +319,9 @@ test("a closed list is shown but nothing can be added from it", async () => {
   await closeGiftList(db, { userId: list.owner, giftListId: list.id });
   const view = await getPublicGiftList(db, { code: list.code, clientIp: ip, locale: "en", now });
   expect(view.ok && view.list).toMatchObject({ isOpen: false, items: [{ maxAddable: 0 }] });
-  expect(await addGiftListItemToCart(db, { cartId: null, code: list.code, input: { itemId: (added as { itemId: string }).itemId, quantity: 1 } })).toEqual({
+  expect(
+    await addGiftListItemToCart(db, { cartId: null, code: list.code, input: { itemId: (added as { itemId: string }).itemId, quantity: 1 } }),
+  ).toEqual({
     ok: false,
     error: "gift-list-closed",
   });
@@ -287,10 +332,21 @@ test("invitations: up to 50 valid addresses queued in the list's link and code, 
   const db = await openDb();
   const list = await newList(db);
   const send = (emails: string) =>
-    sendGiftListInvitations(db, { userId: list.owner, giftListId: list.id, input: { emails }, locale: "it", publicUrl: "http://shop.test", inviterName: "Anna" });
+    sendGiftListInvitations(db, {
+      userId: list.owner,
+      giftListId: list.id,
+      input: { emails },
+      locale: "it",
+      publicUrl: "http://shop.test",
+      inviterName: "Anna",
+    });
   const fiftyOne = Array.from({ length: 51 }, (_, index) => `ospite${index}@example.it`).join(", ");
   expect(await send(fiftyOne)).toMatchObject({ ok: false, errors: { emails: "giftLists.errors.tooManyEmails" } });
-  expect(await send("nonna@example.it, zio@@example")).toMatchObject({ ok: false, errors: { emails: "giftLists.errors.emailsInvalid" }, bad: ["zio@@example"] });
+  expect(await send("nonna@example.it, zio@@example")).toMatchObject({
+    ok: false,
+    errors: { emails: "giftLists.errors.emailsInvalid" },
+    bad: ["zio@@example"],
+  });
   const [{ n }] = (await db.select({ n: count() }).from(outboxEmails)) as [{ n: number }];
   expect(n).toBe(0);
   expect(await send("Nonna@example.it\nzia@example.it")).toEqual({ ok: true, sent: 2 });

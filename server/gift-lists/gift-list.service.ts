@@ -10,14 +10,7 @@ import { addresses, giftListInvitations, giftListItems, giftListPurchases, giftL
 import { checkPersonalisation } from "#server/cart/cart.ts";
 import { describeVariants, type VariantDisplay } from "#server/cart/cart-view.service.ts";
 import { isOnRequestSql } from "#server/catalog/product-card.ts";
-import {
-  arrivesAfterEvent,
-  canDeleteGiftList,
-  generateGiftListCode,
-  maxWishedQuantity,
-  stillNeeded,
-  type GiftListErrorCode,
-} from "./gift-list";
+import { arrivesAfterEvent, canDeleteGiftList, generateGiftListCode, maxWishedQuantity, stillNeeded, type GiftListErrorCode } from "./gift-list";
 import { groupGiftProgress, type GroupGiftProgress } from "./gift-list-group";
 import {
   AddToGiftListInput,
@@ -70,7 +63,8 @@ export async function createGiftList(
   const parsed = parseGiftListForm(giftListInput({ now: args.now }), args.input);
   if (!parsed.ok) return parsed;
   const input = parsed.value;
-  if (!(await checkDelivery(db, args.userId, input.shippingAddressId))) return { ok: false, errors: { shippingAddressId: errorKey("address-not-found") } };
+  if (!(await checkDelivery(db, args.userId, input.shippingAddressId)))
+    return { ok: false, errors: { shippingAddressId: errorKey("address-not-found") } };
   const [{ value: owned } = { value: 0 }] = await db.select({ value: count() }).from(giftLists).where(eq(giftLists.ownerUserId, args.userId));
   if (owned >= maxListsPerOwner) return { ok: false, errors: { form: errorKey("tooManyLists") } };
   // A fresh code; a clash with an existing one (about 1 in 10^12) just draws again.
@@ -96,7 +90,8 @@ export async function updateGiftList(
   const parsed = parseGiftListForm(giftListInput({ now: args.now, keepDate: list.eventDate }), args.input);
   if (!parsed.ok) return parsed;
   const input = parsed.value;
-  if (!(await checkDelivery(db, args.userId, input.shippingAddressId))) return { ok: false, errors: { shippingAddressId: errorKey("address-not-found") } };
+  if (!(await checkDelivery(db, args.userId, input.shippingAddressId)))
+    return { ok: false, errors: { shippingAddressId: errorKey("address-not-found") } };
   await db
     .update(giftLists)
     .set({ ...input, updatedAt: new Date() })
@@ -128,7 +123,10 @@ export async function deleteGiftList(db: Db, args: { userId: string; giftListId:
 }
 
 /** A closed list is still shown by its code but nothing can be bought from it; reopening is allowed. */
-export async function setGiftListStatus(db: Db, args: { userId: string; giftListId: unknown; status: "open" | "closed" }): Promise<{ ok: true } | NotFound> {
+export async function setGiftListStatus(
+  db: Db,
+  args: { userId: string; giftListId: unknown; status: "open" | "closed" },
+): Promise<{ ok: true } | NotFound> {
   const list = await getOwnGiftList(db, args.userId, args.giftListId);
   if (!list) return notFound;
   await db
@@ -168,7 +166,12 @@ export async function describeGiftListItems(
   const rows = await db
     .select()
     .from(giftListItems)
-    .where(inArray(giftListItems.giftListId, lists.map((list) => list.id)))
+    .where(
+      inArray(
+        giftListItems.giftListId,
+        lists.map((list) => list.id),
+      ),
+    )
     .orderBy(asc(giftListItems.position), asc(giftListItems.createdAt), asc(giftListItems.id));
   const variants = await describeVariants(
     db,

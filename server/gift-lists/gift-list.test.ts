@@ -127,7 +127,14 @@ test("the list form: each field has its own message, markup is refused", () => {
 
 test("a past event date is refused together with the other fields' problems; an edited list may keep its own past date", () => {
   const now = new Date("2026-03-01T10:00:00Z");
-  const past = parseGiftListForm(giftListInput({ now }), { title: "", type: "nascita", eventDate: "2026-02-28", celebratedNames: "", shippingAddressId: "collection", visibility: "public" });
+  const past = parseGiftListForm(giftListInput({ now }), {
+    title: "",
+    type: "nascita",
+    eventDate: "2026-02-28",
+    celebratedNames: "",
+    shippingAddressId: "collection",
+    visibility: "public",
+  });
   expect(past).toEqual({
     ok: false,
     errors: {
@@ -143,5 +150,7 @@ test("a past event date is refused together with the other fields' problems; an 
     errors: { eventDate: "giftLists.errors.eventDatePast" },
   });
   // Today in Italy is allowed even when it is still yesterday in UTC.
-  expect(parseGiftListForm(giftListInput({ now: new Date("2026-02-28T23:30:00Z") }), { ...form, eventDate: "2026-03-01" })).toMatchObject({ ok: true });
+  expect(parseGiftListForm(giftListInput({ now: new Date("2026-02-28T23:30:00Z") }), { ...form, eventDate: "2026-03-01" })).toMatchObject({
+    ok: true,
+  });
 });

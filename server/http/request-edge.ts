@@ -53,7 +53,11 @@ function refusalTexts(locale: Locale, refusal: EdgeRefusal): EdgeRefusalData {
   const t = getTranslator(locale);
   if (refusal === "not-found") return { edgeRefusal: refusal, title: t("notFound.title"), message: t("notFound.body") };
   const message =
-    refusal === "payload-too-large" ? "errors.tooLargeBody" : refusal === "method-not-allowed" ? "errors.methodNotAllowedBody" : "errors.badRequestBody";
+    refusal === "payload-too-large"
+      ? "errors.tooLargeBody"
+      : refusal === "method-not-allowed"
+        ? "errors.methodNotAllowedBody"
+        : "errors.badRequestBody";
   return { edgeRefusal: refusal, title: t("errors.badRequestTitle"), message: t(message) };
 }
 

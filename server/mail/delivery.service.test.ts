@@ -6,14 +6,7 @@ import { defaultSettings } from "#server/settings/settings.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { MailSendError, sendingLeaseMs } from "./delivery";
 import { mailDeliveryIntervalMs, startMailDeliveryJob } from "./delivery-job";
-import {
-  countOutboxByStatus,
-  deliverDueEmails,
-  getOutboxEmail,
-  listOutbox,
-  resendEmail,
-  type OutboxEmail,
-} from "./delivery.service";
+import { countOutboxByStatus, deliverDueEmails, getOutboxEmail, listOutbox, resendEmail, type OutboxEmail } from "./delivery.service";
 import { findClosedPort, startLocalSmtpServer, type LocalSmtpServer } from "#tests/peers/local-smtp-server.ts";
 import { createMailer, type Mailer, type OutgoingMail } from "./mailer";
 import { queueEmail } from "./outbox";
@@ -204,7 +197,14 @@ test("without SMTP nothing changes: mail stays queued and visible", async () => 
   const id = await queue(db);
   const before = await row(db, id);
 
-  expect(await deliverDueEmails(db, null, { now: later(60 * minute) })).toEqual({ requeued: 0, claimed: 0, sent: 0, retried: 0, failed: 0, released: 0 });
+  expect(await deliverDueEmails(db, null, { now: later(60 * minute) })).toEqual({
+    requeued: 0,
+    claimed: 0,
+    sent: 0,
+    retried: 0,
+    failed: 0,
+    released: 0,
+  });
   expect(await row(db, id)).toEqual(before);
   expect(startMailDeliveryJob({ db, env: { SMTP_URL: undefined, MAIL_FROM: from }, log: silentLog() })).toBeNull();
 });
@@ -222,7 +222,10 @@ test("a mail left 'sending' by a process that died is queued again after the lea
 
   // Before the lease is over, nobody else touches it.
   const { mailer, sent } = memoryMailer();
-  expect(await deliverDueEmails(db, mailer, { now: new Date(claimedAt.getTime() + sendingLeaseMs - 1000) })).toMatchObject({ requeued: 0, claimed: 0 });
+  expect(await deliverDueEmails(db, mailer, { now: new Date(claimedAt.getTime() + sendingLeaseMs - 1000) })).toMatchObject({
+    requeued: 0,
+    claimed: 0,
+  });
 
   // After it, the mail is queued again (the cut attempt counts) and sent.
   const afterLease = new Date(claimedAt.getTime() + sendingLeaseMs);
@@ -271,9 +274,17 @@ test("one run claims at most batchSize mails, oldest first", async () => {
 test("two delivery runs at the same time never send one mail twice", async () => {
   // On PostgreSQL the runs use separate pool connections and really race; PGlite serialises them.
   const db = await openDb(6);
-  await db.insert(outboxEmails).values(
-    Array.from({ length: 40 }, (_, i) => ({ toAddress: `cliente${i}@example.com`, subject: `Mail ${i}`, textBody: "Ciao", kind: "test", locale: "it" })),
-  );
+  await db
+    .insert(outboxEmails)
+    .values(
+      Array.from({ length: 40 }, (_, i) => ({
+        toAddress: `cliente${i}@example.com`,
+        subject: `Mail ${i}`,
+        textBody: "Ciao",
+        kind: "test",
+        locale: "it",
+      })),
+    );
   const { mailer, sent } = memoryMailer({ delayMs: 2 });
   const now = later();
 

@@ -105,7 +105,15 @@ async function releaseClaims(db: Db, mails: OutboxEmail[], now: Date): Promise<n
   const rows = await db
     .update(outboxEmails)
     .set({ status: "queued", nextAttemptAt: now })
-    .where(and(inArray(outboxEmails.id, mails.map((mail) => mail.id)), eq(outboxEmails.status, "sending")))
+    .where(
+      and(
+        inArray(
+          outboxEmails.id,
+          mails.map((mail) => mail.id),
+        ),
+        eq(outboxEmails.status, "sending"),
+      ),
+    )
     .returning({ id: outboxEmails.id });
   return rows.length;
 }
@@ -165,22 +173,13 @@ const listColumns = {
 };
 
 /** The outbox, newest first, optionally one status only; `page` starts at 1 and is clamped. */
-export async function listOutbox(
-  db: Db,
-  options: { status?: OutboxStatus | null; page?: number; pageSize?: number } = {},
-): Promise<OutboxPage> {
+export async function listOutbox(db: Db, options: { status?: OutboxStatus | null; page?: number; pageSize?: number } = {}): Promise<OutboxPage> {
   const pageSize = Math.max(1, Math.min(200, Math.trunc(options.pageSize ?? 50)));
   const where = options.status ? eq(outboxEmails.status, options.status) : undefined;
   const [totalRow] = await db.select({ n: count() }).from(outboxEmails).where(where);
   const total = totalRow?.n ?? 0;
   const { page, pageCount, offset } = pageOf(options.page, total, pageSize);
-  const emails = await db
-    .select(listColumns)
-    .from(outboxEmails)
-    .where(where)
-    .orderBy(desc(outboxEmails.id))
-    .limit(pageSize)
-    .offset(offset);
+  const emails = await db.select(listColumns).from(outboxEmails).where(where).orderBy(desc(outboxEmails.id)).limit(pageSize).offset(offset);
   return { emails, total, page, pageCount, pageSize };
 }
 

@@ -29,7 +29,13 @@ test("sends text and HTML from MAIL_FROM with a stable Message-ID", async () => 
   onTestFinished(() => smtp.close());
   const mailer = await mailerFor(smtp.url);
 
-  await mailer.send({ to: "maria@example.com", subject: "Il tuo ordine è confermato", text: "Grazie!", html: "<p>Grazie!</p>", messageKey: "outbox-7-1" });
+  await mailer.send({
+    to: "maria@example.com",
+    subject: "Il tuo ordine è confermato",
+    text: "Grazie!",
+    html: "<p>Grazie!</p>",
+    messageKey: "outbox-7-1",
+  });
 
   expect(smtp.received).toHaveLength(1);
   const [mail] = smtp.received;

@@ -24,7 +24,14 @@ const content: EmailContent = {
 test("text and HTML carry the same content", () => {
   const mail = renderEmail(content);
   expect(mail.subject).toBe("Conferma ordine n. 1042");
-  for (const piece of ["Grazie, Maria!", "Abbiamo ricevuto il tuo ordine.", "Riepilogo", "Passeggino Trio", "349,00 €", "Se non hai fatto tu questo ordine, scrivici."]) {
+  for (const piece of [
+    "Grazie, Maria!",
+    "Abbiamo ricevuto il tuo ordine.",
+    "Riepilogo",
+    "Passeggino Trio",
+    "349,00 €",
+    "Se non hai fatto tu questo ordine, scrivici.",
+  ]) {
     expect(mail.text).toContain(piece);
     expect(mail.html).toContain(piece);
   }
@@ -54,7 +61,13 @@ test("the footer shows the shop's address, VAT number, phone, e-mail and opening
 });
 
 test("English mails use English labels", () => {
-  const mail = renderEmail({ ...content, locale: "en", subject: "Order 1042 confirmed", heading: "Thank you, Maria!", paragraphs: ["We received your order."] });
+  const mail = renderEmail({
+    ...content,
+    locale: "en",
+    subject: "Order 1042 confirmed",
+    heading: "Thank you, Maria!",
+    paragraphs: ["We received your order."],
+  });
   expect(mail.html).toContain('<html lang="en"');
   expect(mail.text).toContain("VAT no. IT07412580631");
   expect(mail.text).toContain("Opening hours: Monday - Saturday 09:30-13:00, 16:30-20:00; Sunday closed");
@@ -82,7 +95,7 @@ test("every interpolated value is HTML-escaped", () => {
     details: [[evil, evil]],
     action: { label: evil, url: 'https://example.com/?q="><script>' },
     footnote: evil,
-    shop: { ...shop, name: evil, legalName: evil, street: evil, city: evil, phone: evil, email: "a@b.it\"><script>" },
+    shop: { ...shop, name: evil, legalName: evil, street: evil, city: evil, phone: evil, email: 'a@b.it"><script>' },
   });
   expect(mail.html).not.toContain("<script>");
   expect(mail.html).not.toContain('"><script');
@@ -120,4 +133,3 @@ test("opening hours are summarised by ranges of days", () => {
   const hours = { ...shop.openingHours, 6: [{ opens: "09:30", closes: "13:00" }] };
   expect(summariseOpeningHours(hours, "it")).toBe("Lunedì - Venerdì 09:30-13:00, 16:30-20:00; Sabato 09:30-13:00; Domenica chiuso");
 });
-

@@ -174,7 +174,9 @@ function renderHtml(content: EmailContent): string {
     );
   }
   if (content.footnote) parts.push(`<p style="${smallStyle}">${htmlText(content.footnote)}</p>`);
-  parts.push(`<p style="margin:16px 0 0;font-size:16px;line-height:1.5;color:${colors.ink}">${htmlText(t("mail.signOff", { shopName: content.shop.name }))}</p>`);
+  parts.push(
+    `<p style="margin:16px 0 0;font-size:16px;line-height:1.5;color:${colors.ink}">${htmlText(t("mail.signOff", { shopName: content.shop.name }))}</p>`,
+  );
 
   const footerHtml = [
     `<strong>${htmlText(footer.legalName)}</strong>`,
@@ -182,7 +184,9 @@ function renderHtml(content: EmailContent): string {
     htmlText(footer.vatNumber),
     `<a href="${escapeHtml(telHref(content.shop.phone))}" style="color:${colors.muted}">${htmlText(footer.phone)}</a> · <a href="mailto:${escapeHtml(content.shop.email)}" style="color:${colors.muted}">${htmlText(footer.email)}</a>`,
     htmlText(footer.hours),
-    ...(content.siteUrl ? [`<a href="${escapeHtml(content.siteUrl)}" style="color:${colors.muted}">${escapeHtml(displayUrl(content.siteUrl))}</a>`] : []),
+    ...(content.siteUrl
+      ? [`<a href="${escapeHtml(content.siteUrl)}" style="color:${colors.muted}">${escapeHtml(displayUrl(content.siteUrl))}</a>`]
+      : []),
   ].join("<br>");
 
   const preheader = content.preheader

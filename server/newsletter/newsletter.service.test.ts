@@ -50,7 +50,12 @@ test("a sign-up from the English page is pending with its consent, and the Engli
   expect(stored!.consentText).toBe(messagesEn.newsletter.consent.replace("{{shopName}}", "Bimbi Felici"));
 
   const [mail] = await mailsTo(db, "giulia.russo@example.com");
-  expect(mail).toMatchObject({ kind: "newsletter-opt-in", locale: "en", status: "queued", subject: "Confirm your sign-up to the Bimbi Felici newsletter" });
+  expect(mail).toMatchObject({
+    kind: "newsletter-opt-in",
+    locale: "en",
+    status: "queued",
+    subject: "Confirm your sign-up to the Bimbi Felici newsletter",
+  });
   expect(mail!.textBody).toContain(`${publicUrl}/en/newsletter/conferma?token=`);
   expect(mail!.textBody).toContain(stored!.consentText);
   const unsubscribeLink = `${publicUrl}/en/newsletter/cancellazione?token=${stored!.unsubscribeToken}`;
@@ -60,7 +65,11 @@ test("a sign-up from the English page is pending with its consent, and the Engli
 
   const token = tokenOf(mail!, "conferma");
   expect(await confirmNewsletterSubscription(db, token, minutes(now, 30))).toEqual({ ok: true });
-  expect(await subscriber(db, "giulia.russo@example.com")).toMatchObject({ status: "confirmed", confirmedAt: minutes(now, 30), confirmTokenHash: null });
+  expect(await subscriber(db, "giulia.russo@example.com")).toMatchObject({
+    status: "confirmed",
+    confirmedAt: minutes(now, 30),
+    confirmTokenHash: null,
+  });
   // One use: the same link again changes nothing.
   expect(await confirmNewsletterSubscription(db, token, minutes(now, 31))).toEqual({ ok: false, error: "newsletter.errors.linkInvalid" });
 });
@@ -100,7 +109,10 @@ test("signing up again: one mail per 10 minutes for a pending address, none for 
   expect(mails).toHaveLength(2);
   expect(await db.select().from(newsletterSubscribers)).toHaveLength(1);
   // The newest link is the one that confirms.
-  expect(await confirmNewsletterSubscription(db, tokenOf(mails[0]!, "conferma"), minutes(now, 12))).toEqual({ ok: false, error: "newsletter.errors.linkInvalid" });
+  expect(await confirmNewsletterSubscription(db, tokenOf(mails[0]!, "conferma"), minutes(now, 12))).toEqual({
+    ok: false,
+    error: "newsletter.errors.linkInvalid",
+  });
   expect(await confirmNewsletterSubscription(db, tokenOf(mails[1]!, "conferma"), minutes(now, 12))).toEqual({ ok: true });
 
   expect(await signUp("twice@example.it", minutes(now, 60))).toEqual({ ok: true });
@@ -111,7 +123,12 @@ test("signing up again: one mail per 10 minutes for a pending address, none for 
 test("an address gets at most 4 opt-in mails a day, however many sign-ups name it", async () => {
   const db = await openDb();
   const now = at("2026-11-20T08:00:00Z");
-  for (let i = 0; i < 8; i++) await signUpForNewsletter(db, { email: "bombed@example.it" }, { locale: "it", publicUrl, clientIp: `198.51.100.${i}`, now: minutes(now, i * 11) });
+  for (let i = 0; i < 8; i++)
+    await signUpForNewsletter(
+      db,
+      { email: "bombed@example.it" },
+      { locale: "it", publicUrl, clientIp: `198.51.100.${i}`, now: minutes(now, i * 11) },
+    );
   expect(await mailsTo(db, "bombed@example.it")).toHaveLength(4);
   await signUpForNewsletter(db, { email: "bombed@example.it" }, { locale: "it", publicUrl, now: minutes(now, 24 * 60 + 30) });
   expect(await mailsTo(db, "bombed@example.it")).toHaveLength(5);
@@ -120,7 +137,8 @@ test("an address gets at most 4 opt-in mails a day, however many sign-ups name i
 test("past 10 sign-ups in an hour from one client address the 11th is refused and nothing is stored", async () => {
   const db = await openDb();
   const now = at("2026-11-20T18:00:00Z");
-  const from = (clientIp: string, i: number) => signUpForNewsletter(db, { email: `script${i}@example.it` }, { locale: "it", publicUrl, clientIp, now: minutes(now, i) });
+  const from = (clientIp: string, i: number) =>
+    signUpForNewsletter(db, { email: `script${i}@example.it` }, { locale: "it", publicUrl, clientIp, now: minutes(now, i) });
   for (let i = 0; i < 10; i++) expect(await from("192.0.2.7", i)).toEqual({ ok: true });
   expect(await from("192.0.2.7", 10)).toEqual({ ok: false, error: "newsletter.errors.tooMany", throttled: true });
   expect(await subscriber(db, "script10@example.it")).toBeUndefined();
@@ -164,13 +182,21 @@ test("the unsubscribe link works without login, twice is still done, and a pendi
   expect(await subscriber(db, "bye@example.it")).toMatchObject({ status: "pending", locale: "en", unsubscribedAt: null });
   expect(tokenOf(again!, "cancellazione")).toBe(unsubscribe);
   await unsubscribeFromNewsletter(db, unsubscribe, minutes(now, 121));
-  expect(await confirmNewsletterSubscription(db, tokenOf(again!, "conferma"), minutes(now, 122))).toEqual({ ok: false, error: "newsletter.errors.linkInvalid" });
+  expect(await confirmNewsletterSubscription(db, tokenOf(again!, "conferma"), minutes(now, 122))).toEqual({
+    ok: false,
+    error: "newsletter.errors.linkInvalid",
+  });
 });
 
 test("the back office counts each status, and the export holds the confirmed addresses only, for any mailing tool", async () => {
   const db = await openDb();
   const now = at("2026-11-20T18:00:00Z");
-  for (const [email, locale] of [["uno@example.it", "it"], ["two@example.com", "en"], ["tre@example.it", "it"], ["quattro@example.it", "it"]] as const) {
+  for (const [email, locale] of [
+    ["uno@example.it", "it"],
+    ["two@example.com", "en"],
+    ["tre@example.it", "it"],
+    ["quattro@example.it", "it"],
+  ] as const) {
     await signUpForNewsletter(db, { email }, { locale, publicUrl, now });
   }
   const link = async (email: string, page: "conferma" | "cancellazione") => tokenOf((await mailsTo(db, email))[0]!, page);

@@ -148,7 +148,10 @@ export async function confirmNewsletterSubscription(db: Db, rawToken: unknown, n
 export async function unsubscribeFromNewsletter(db: Db, rawToken: unknown, now = new Date()): Promise<NewsletterLinkResult> {
   const token = NewsletterToken.safeParse(rawToken);
   if (!token.success) return { ok: false, error: "newsletter.errors.linkInvalid" };
-  const [row] = await db.select({ id: newsletterSubscribers.id, status: newsletterSubscribers.status }).from(newsletterSubscribers).where(eq(newsletterSubscribers.unsubscribeToken, token.data));
+  const [row] = await db
+    .select({ id: newsletterSubscribers.id, status: newsletterSubscribers.status })
+    .from(newsletterSubscribers)
+    .where(eq(newsletterSubscribers.unsubscribeToken, token.data));
   if (!row) return { ok: false, error: "newsletter.errors.linkInvalid" };
   if (row.status !== "unsubscribed") {
     await db
@@ -192,7 +195,10 @@ export async function listNewsletterSubscribers(db: Db, options: { status: Newsl
 
 /** How many addresses are in each status (the back office's tabs). */
 export async function countNewsletterSubscribers(db: Db): Promise<Record<NewsletterStatus, number>> {
-  const rows = await db.select({ status: newsletterSubscribers.status, n: count() }).from(newsletterSubscribers).groupBy(newsletterSubscribers.status);
+  const rows = await db
+    .select({ status: newsletterSubscribers.status, n: count() })
+    .from(newsletterSubscribers)
+    .groupBy(newsletterSubscribers.status);
   const counts = Object.fromEntries(newsletterStatuses.map((status) => [status, 0])) as Record<NewsletterStatus, number>;
   for (const row of rows) counts[row.status] = row.n;
   return counts;

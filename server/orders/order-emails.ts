@@ -39,7 +39,10 @@ function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [st
   rows.push([t("orderEmails.shipping"), order.totals.shippingCents > 0 ? money(order.totals.shippingCents) : t("orderEmails.free")]);
   if (order.totals.paymentFeeCents > 0) rows.push([t("orderEmails.paymentFee"), money(order.totals.paymentFeeCents)]);
   rows.push([t("orderEmails.total"), money(order.totals.totalCents)]);
-  rows.push([t("orderEmails.deliveryMethod"), order.delivery.groupGiftContribution ? t("giftLists.group.badge") : t(`orderEmails.delivery.${order.delivery.method}`)]);
+  rows.push([
+    t("orderEmails.deliveryMethod"),
+    order.delivery.groupGiftContribution ? t("giftLists.group.badge") : t(`orderEmails.delivery.${order.delivery.method}`),
+  ]);
   if (order.delivery.estimate) {
     // Mail is read days later: the day is named, never "tomorrow".
     const { key, values } = describeDeliveryEstimate(order.delivery.estimate, order.locale, null);
@@ -86,7 +89,10 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
             : order.payment.method === "in_shop"
               ? [t("orderEmails.confirmation.inShop", { amount })]
               : [t("orderEmails.confirmation.cardPaid", { amount })];
-      const delivery = order.delivery.method === "collection" ? [t("orderEmails.confirmation.collection", { address: shopAddress })] : [t("orderEmails.confirmation.homeDelivery")];
+      const delivery =
+        order.delivery.method === "collection"
+          ? [t("orderEmails.confirmation.collection", { address: shopAddress })]
+          : [t("orderEmails.confirmation.homeDelivery")];
       return [t("orderEmails.confirmation.intro", { number: order.number }), ...payment, ...delivery];
     }
     case "paid":

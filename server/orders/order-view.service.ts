@@ -104,7 +104,12 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     .from(orderStatusHistory)
     .where(eq(orderStatusHistory.orderId, order.id))
     .orderBy(asc(orderStatusHistory.id));
-  const paymentRows = await db.select({ status: payments.status }).from(payments).where(eq(payments.orderId, order.id)).orderBy(desc(payments.createdAt)).limit(1);
+  const paymentRows = await db
+    .select({ status: payments.status })
+    .from(payments)
+    .where(eq(payments.orderId, order.id))
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
   const contribution = order.giftListId
     ? await db.select({ id: giftListContributions.id }).from(giftListContributions).where(eq(giftListContributions.orderId, order.id))
     : [];
@@ -157,7 +162,14 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       method: order.deliveryMethod,
       address:
         order.street && order.houseNumber && order.postcode && order.city && order.province
-          ? { street: order.street, houseNumber: order.houseNumber, postcode: order.postcode, city: order.city, province: order.province, country: order.country }
+          ? {
+              street: order.street,
+              houseNumber: order.houseNumber,
+              postcode: order.postcode,
+              city: order.city,
+              province: order.province,
+              country: order.country,
+            }
           : null,
       toGiftList: order.giftListId !== null,
       groupGiftContribution: contribution.length > 0,
@@ -168,7 +180,10 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
           ? { method: order.deliveryMethod, from: order.estimatedDeliveryFrom, to: order.estimatedDeliveryTo }
           : null,
     },
-    invoice: order.companyName && order.vatNumber ? { companyName: order.companyName, vatNumber: order.vatNumber, sdiCode: order.sdiCode, pec: order.pec } : null,
+    invoice:
+      order.companyName && order.vatNumber
+        ? { companyName: order.companyName, vatNumber: order.vatNumber, sdiCode: order.sdiCode, pec: order.pec }
+        : null,
     payment: {
       method: order.paymentMethod,
       status: paymentStatus,

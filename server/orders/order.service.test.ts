@@ -7,14 +7,7 @@ import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory, outboxEmails, payments, stockMovements } from "#server/db/schema.ts";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb } from "#tests/db.ts";
-import {
-  cancelOrder,
-  changeOrderStatus,
-  expireOrder,
-  expireOverdueOrders,
-  markOrderPaid,
-  restoreOrderToCart,
-} from "./order.service";
+import { cancelOrder, changeOrderStatus, expireOrder, expireOverdueOrders, markOrderPaid, restoreOrderToCart } from "./order.service";
 import { getOrderView } from "./order-view.service";
 
 const links = { publicUrl: testPublicUrl, secret: testSecret };
@@ -57,7 +50,10 @@ test("expiring an unpaid order gives its stock back once, however often it is as
   expect(await expireOrder(db, { orderId: order.orderId, now, reason: "card-payment-expired" })).toEqual({ changed: false });
   expect(await cancelOrder(db, { orderId: order.orderId, now, actorUserId: null, note: "late" })).toEqual({ changed: false });
   expect(await stockOf(db, order.variantId)).toBe(5);
-  const movements = await db.select({ delta: stockMovements.delta, reason: stockMovements.reason }).from(stockMovements).orderBy(asc(stockMovements.id));
+  const movements = await db
+    .select({ delta: stockMovements.delta, reason: stockMovements.reason })
+    .from(stockMovements)
+    .orderBy(asc(stockMovements.id));
   expect(movements).toEqual([
     { delta: -2, reason: "order-placed" },
     { delta: 2, reason: "order-expired" },
@@ -77,7 +73,9 @@ test("cancelling gives the stock back once; a shipped order cannot be cancelled"
   const shipped = await anOrder(db, { stock: 4, quantity: 1 });
   await markOrderPaid(db, { orderId: shipped.orderId, provider: "test", providerRef: "sess_1", amountCents: 2190, now });
   expect(await changeOrderStatus(db, { orderId: shipped.orderId, to: "preparing", actorUserId: null, now })).toEqual({ ok: true });
-  expect(await changeOrderStatus(db, { orderId: shipped.orderId, to: "shipped", actorUserId: null, now, carrier: "GLS", trackingNumber: "GLS123" })).toEqual({ ok: true });
+  expect(
+    await changeOrderStatus(db, { orderId: shipped.orderId, to: "shipped", actorUserId: null, now, carrier: "GLS", trackingNumber: "GLS123" }),
+  ).toEqual({ ok: true });
   expect(await cancelOrder(db, { orderId: shipped.orderId, now, actorUserId: null, note: "too late" })).toEqual({ changed: false });
   expect(await stockOf(db, shipped.variantId)).toBe(3);
 });
@@ -97,7 +95,10 @@ test("a card payment recorded twice changes the order once and sends one mail", 
   expect(await db.select({ provider: payments.provider, ref: payments.providerRef, status: payments.status }).from(payments)).toEqual([
     { provider: "test", ref: "sess_A", status: "succeeded" },
   ]);
-  const history = await db.select({ from: orderStatusHistory.fromStatus, to: orderStatusHistory.toStatus }).from(orderStatusHistory).orderBy(asc(orderStatusHistory.id));
+  const history = await db
+    .select({ from: orderStatusHistory.fromStatus, to: orderStatusHistory.toStatus })
+    .from(orderStatusHistory)
+    .orderBy(asc(orderStatusHistory.id));
   expect(history).toEqual([
     { from: null, to: "awaiting_payment" },
     { from: "awaiting_payment", to: "paid" },
@@ -109,7 +110,10 @@ test("a card payment arriving after expiry takes the stock again when there is s
   const now = new Date();
   const lucky = await anOrder(db, { stock: 5, quantity: 2 });
   await expireOrder(db, { orderId: lucky.orderId, now, reason: "card-payment-expired" });
-  expect(await markOrderPaid(db, { orderId: lucky.orderId, provider: "test", providerRef: "s1", amountCents: 3690, now })).toEqual({ changed: true, status: "paid" });
+  expect(await markOrderPaid(db, { orderId: lucky.orderId, provider: "test", providerRef: "s1", amountCents: 3690, now })).toEqual({
+    changed: true,
+    status: "paid",
+  });
   expect(await stockOf(db, lucky.variantId)).toBe(3);
 
   const unlucky = await anOrder(db, { stock: 2, quantity: 2 });
@@ -118,7 +122,10 @@ test("a card payment arriving after expiry takes the stock again when there is s
   const late = await markOrderPaid(db, { orderId: unlucky.orderId, provider: "test", providerRef: "s2", amountCents: 3690, now });
   expect(late).toEqual({ changed: true, status: "expired", needsRefund: true });
   expect(await stockOf(db, unlucky.variantId)).toBe(1);
-  expect(await markOrderPaid(db, { orderId: unlucky.orderId, provider: "test", providerRef: "s2", amountCents: 3690, now })).toEqual({ changed: false, status: "expired" });
+  expect(await markOrderPaid(db, { orderId: unlucky.orderId, provider: "test", providerRef: "s2", amountCents: 3690, now })).toEqual({
+    changed: false,
+    status: "expired",
+  });
   const view = await getOrderView(db, { orderId: unlucky.orderId, locale: "it" });
   expect(view!.history.at(-1)!.note).toBe("paid:test:after-expired:refund-needed");
 });
@@ -127,19 +134,38 @@ test("the back office workflow: preparing, shipped with carrier and tracking (ma
   const db = await openDb();
   const now = new Date();
   const order = await anOrder(db, { fields: { paymentMethod: "bank_transfer" } });
-  expect(await changeOrderStatus(db, { orderId: order.orderId, to: "shipped", actorUserId: null, now })).toEqual({ ok: false, error: "transition-not-allowed" });
+  expect(await changeOrderStatus(db, { orderId: order.orderId, to: "shipped", actorUserId: null, now })).toEqual({
+    ok: false,
+    error: "transition-not-allowed",
+  });
   expect(await changeOrderStatus(db, { orderId: order.orderId, to: "paid", actorUserId: null, now, links })).toEqual({ ok: true });
-  expect(await db.select({ provider: payments.provider, status: payments.status }).from(payments)).toEqual([{ provider: "bank_transfer", status: "succeeded" }]);
+  expect(await db.select({ provider: payments.provider, status: payments.status }).from(payments)).toEqual([
+    { provider: "bank_transfer", status: "succeeded" },
+  ]);
   expect(await changeOrderStatus(db, { orderId: order.orderId, to: "preparing", actorUserId: null, now })).toEqual({ ok: true });
-  expect(await changeOrderStatus(db, { orderId: order.orderId, to: "ready_for_collection", actorUserId: null, now })).toEqual({ ok: false, error: "transition-not-allowed" });
+  expect(await changeOrderStatus(db, { orderId: order.orderId, to: "ready_for_collection", actorUserId: null, now })).toEqual({
+    ok: false,
+    error: "transition-not-allowed",
+  });
   expect(
-    await changeOrderStatus(db, { orderId: order.orderId, to: "shipped", actorUserId: null, now, carrier: "Poste Italiane", trackingNumber: "RR123456789IT", links }),
+    await changeOrderStatus(db, {
+      orderId: order.orderId,
+      to: "shipped",
+      actorUserId: null,
+      now,
+      carrier: "Poste Italiane",
+      trackingNumber: "RR123456789IT",
+      links,
+    }),
   ).toEqual({ ok: true });
   const shipped = await mailText(db, "order-shipped");
   expect(shipped.text).toContain("Corriere: Poste Italiane");
   expect(shipped.text).toContain("Numero di tracciamento: RR123456789IT");
   expect(await changeOrderStatus(db, { orderId: order.orderId, to: "completed", actorUserId: null, now })).toEqual({ ok: true });
-  expect(await changeOrderStatus(db, { orderId: "6f1c1f1e-2b5a-4c8e-9a43-0d2f6c1b7e55", to: "paid", actorUserId: null, now })).toEqual({ ok: false, error: "not-found" });
+  expect(await changeOrderStatus(db, { orderId: "6f1c1f1e-2b5a-4c8e-9a43-0d2f6c1b7e55", to: "paid", actorUserId: null, now })).toEqual({
+    ok: false,
+    error: "not-found",
+  });
   const view = await getOrderView(db, { orderId: order.orderId, locale: "it" });
   expect(view!.history.map((entry) => entry.status)).toEqual(["awaiting_payment", "paid", "preparing", "shipped", "completed"]);
   expect(view!.delivery).toMatchObject({ carrier: "Poste Italiane", trackingNumber: "RR123456789IT" });
@@ -149,12 +175,16 @@ test("the back office workflow: preparing, shipped with carrier and tracking (ma
 test("cash on delivery: prepared and shipped while awaiting payment; completing it records the payment", async () => {
   const db = await openDb();
   const now = new Date();
-  const order = await anOrder(db, { fields: { deliveryMethod: "local_delivery", paymentMethod: "cash_on_delivery", postcode: "80013", province: "NA" } });
+  const order = await anOrder(db, {
+    fields: { deliveryMethod: "local_delivery", paymentMethod: "cash_on_delivery", postcode: "80013", province: "NA" },
+  });
   for (const to of ["preparing", "shipped", "completed"] as const) {
     expect(await changeOrderStatus(db, { orderId: order.orderId, to, actorUserId: null, now })).toEqual({ ok: true });
   }
   expect((await statusOf(db, order.orderId)).paidAt).toEqual(now);
-  expect(await db.select({ provider: payments.provider, status: payments.status }).from(payments)).toEqual([{ provider: "cash_on_delivery", status: "succeeded" }]);
+  expect(await db.select({ provider: payments.provider, status: payments.status }).from(payments)).toEqual([
+    { provider: "cash_on_delivery", status: "succeeded" },
+  ]);
 });
 
 test("bank transfers unpaid past their due date expire (stock back, customer told); card and cash orders are left alone", async () => {
@@ -202,7 +232,11 @@ test("the order view: lines, totals, bank-transfer instructions while waiting, h
     status: "awaiting_payment",
     totals: { subtotalCents: 3000, shippingCents: 690, totalCents: 3690 },
     delivery: { method: "standard", address: { street: "Via Roma", postcode: "20121", province: "MI" } },
-    payment: { method: "bank_transfer", status: "pending", bankTransfer: { iban: "IT60X0542811101000000123456", reason: `Ordine ${order.orderNumber}`, amountCents: 3690 } },
+    payment: {
+      method: "bank_transfer",
+      status: "pending",
+      bankTransfer: { iban: "IT60X0542811101000000123456", reason: `Ordine ${order.orderNumber}`, amountCents: 3690 },
+    },
     history: [{ status: "awaiting_payment" }],
   });
   expect(view!.lines).toMatchObject([{ quantity: 2, unitCents: 1500, lineTotalCents: 3000 }]);

@@ -39,8 +39,13 @@ async function unitsOf(tx: Db, orderId: string): Promise<StockLine[]> {
 }
 
 /** One history row: a status change, or (from = to) a note that moves nothing. */
-async function writeHistory(tx: Db, row: { orderId: string; from: OrderStatus; to: OrderStatus; note: string | null; actorUserId: string | null; now: Date }) {
-  await tx.insert(orderStatusHistory).values({ orderId: row.orderId, fromStatus: row.from, toStatus: row.to, note: row.note, actorUserId: row.actorUserId, createdAt: row.now });
+async function writeHistory(
+  tx: Db,
+  row: { orderId: string; from: OrderStatus; to: OrderStatus; note: string | null; actorUserId: string | null; now: Date },
+) {
+  await tx
+    .insert(orderStatusHistory)
+    .values({ orderId: row.orderId, fromStatus: row.from, toStatus: row.to, note: row.note, actorUserId: row.actorUserId, createdAt: row.now });
 }
 
 type MoveArgs = { move: OrderMove; now: Date; note: string | null; actorUserId: string | null; set?: Partial<typeof orders.$inferInsert> };
@@ -79,7 +84,14 @@ async function moveOrder(tx: Db, order: LockedOrder, to: OrderStatus, args: Move
  */
 export async function moveOrderStatus(
   tx: Db,
-  args: { orderId: string; to: OrderStatus; move: Exclude<OrderMove, "paid" | "paid-late">; note: string | null; actorUserId: string | null; now: Date },
+  args: {
+    orderId: string;
+    to: OrderStatus;
+    move: Exclude<OrderMove, "paid" | "paid-late">;
+    note: string | null;
+    actorUserId: string | null;
+    now: Date;
+  },
 ): Promise<boolean> {
   const order = await lockOrder(tx, args.orderId);
   return order !== null && (await moveOrder(tx, order, args.to, args));
@@ -112,7 +124,9 @@ async function recordPayment(tx: Db, order: LockedOrder, args: { provider: strin
     .where(match)
     .returning({ id: payments.id });
   if (updated.length === 0) {
-    await tx.insert(payments).values({ orderId: order.id, provider: args.provider, providerRef: args.providerRef, status: "succeeded", amountCents: args.amountCents });
+    await tx
+      .insert(payments)
+      .values({ orderId: order.id, provider: args.provider, providerRef: args.providerRef, status: "succeeded", amountCents: args.amountCents });
   }
 }
 
@@ -148,7 +162,11 @@ async function retakeHolds(tx: Db, order: LockedOrder, now: Date): Promise<boole
  * What a paid order means to the other domains (a gift list's purchases, a group gift's contribution),
  * once; a note they ask for goes into the history for the staff, beside the status it now has.
  */
-async function applyPaidEffects(tx: Db, order: LockedOrder, args: { now: Date; links: OrderMailLinks | null; actorUserId: string | null; status: OrderStatus }) {
+async function applyPaidEffects(
+  tx: Db,
+  order: LockedOrder,
+  args: { now: Date; links: OrderMailLinks | null; actorUserId: string | null; status: OrderStatus },
+) {
   const { note } = await orderEffects().paid(tx, { order, now: args.now, publicUrl: args.links?.publicUrl ?? null });
   if (note) await writeHistory(tx, { orderId: order.id, from: args.status, to: args.status, note, actorUserId: args.actorUserId, now: args.now });
 }
@@ -191,7 +209,13 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
     if (order.status === "expired" || order.status === "cancelled") {
       await recordPayment(tx, order, args);
       if (await retakeHolds(tx, order, args.now)) {
-        await moveOrder(tx, order, "paid", { move: "paid-late", now: args.now, note: `${paidNote}:after-${order.status}`, actorUserId, set: { paidAt: args.now, paymentDueAt: null } });
+        await moveOrder(tx, order, "paid", {
+          move: "paid-late",
+          now: args.now,
+          note: `${paidNote}:after-${order.status}`,
+          actorUserId,
+          set: { paidAt: args.now, paymentDueAt: null },
+        });
         await applyPaidEffects(tx, order, { now: args.now, links: args.links ?? null, actorUserId, status: "paid" });
         if (mail) await queueOrderMail(tx, { orderId: order.id, kind: mail, links: args.links ?? null });
         return { changed: true, status: "paid" };
@@ -215,18 +239,31 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
 }
 
 /** Awaiting payment -> expired, stock back once; the bank-transfer customer is told. */
-export async function expireOrder(db: Db, args: { orderId: string; now: Date; reason: string; links?: OrderMailLinks | null }): Promise<{ changed: boolean }> {
+export async function expireOrder(
+  db: Db,
+  args: { orderId: string; now: Date; reason: string; links?: OrderMailLinks | null },
+): Promise<{ changed: boolean }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, args.orderId);
     if (!order) return { changed: false };
-    const changed = await moveOrder(tx, order, "expired", { move: "expired", now: args.now, note: args.reason, actorUserId: null, set: { paymentDueAt: null } });
-    if (changed && order.paymentMethod === "bank_transfer") await queueOrderMail(tx, { orderId: order.id, kind: "expired", links: args.links ?? null });
+    const changed = await moveOrder(tx, order, "expired", {
+      move: "expired",
+      now: args.now,
+      note: args.reason,
+      actorUserId: null,
+      set: { paymentDueAt: null },
+    });
+    if (changed && order.paymentMethod === "bank_transfer")
+      await queueOrderMail(tx, { orderId: order.id, kind: "expired", links: args.links ?? null });
     return { changed };
   });
 }
 
 /** Cancels an order the workflow lets cancel (not once shipped); stock back once. A paid order needs refunding. */
-export async function cancelOrder(db: Db, args: { orderId: string; now: Date; actorUserId: string | null; note: string }): Promise<{ changed: boolean }> {
+export async function cancelOrder(
+  db: Db,
+  args: { orderId: string; now: Date; actorUserId: string | null; note: string },
+): Promise<{ changed: boolean }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, args.orderId);
     if (!order) return { changed: false };
@@ -241,7 +278,12 @@ export async function cancelOrder(db: Db, args: { orderId: string; now: Date; ac
  */
 export async function restoreOrderToCart(db: Db, args: { orderId: string; cartId: string | null }): Promise<{ cartId: string }> {
   const lines = await db
-    .select({ variantId: orderLines.variantId, quantity: orderLines.quantity, personalisation: orderLines.personalisation, fields: products.personalisationFields })
+    .select({
+      variantId: orderLines.variantId,
+      quantity: orderLines.quantity,
+      personalisation: orderLines.personalisation,
+      fields: products.personalisationFields,
+    })
     .from(orderLines)
     .leftJoin(products, eq(products.id, orderLines.productId))
     .where(eq(orderLines.orderId, args.orderId))
@@ -281,10 +323,21 @@ export async function changeOrderStatus(
 ): Promise<ChangeOrderStatusResult> {
   const links = args.links ?? null;
   if (args.to === "paid") {
-    const [order] = await db.select({ status: orders.status, paymentMethod: orders.paymentMethod, totalCents: orders.totalCents }).from(orders).where(eq(orders.id, args.orderId));
+    const [order] = await db
+      .select({ status: orders.status, paymentMethod: orders.paymentMethod, totalCents: orders.totalCents })
+      .from(orders)
+      .where(eq(orders.id, args.orderId));
     if (!order) return { ok: false, error: "not-found" };
     if (order.status !== "awaiting_payment") return { ok: false, error: "transition-not-allowed" };
-    const paid = await markOrderPaid(db, { orderId: args.orderId, provider: order.paymentMethod, providerRef: null, amountCents: order.totalCents, now: args.now, actorUserId: args.actorUserId, links });
+    const paid = await markOrderPaid(db, {
+      orderId: args.orderId,
+      provider: order.paymentMethod,
+      providerRef: null,
+      amountCents: order.totalCents,
+      now: args.now,
+      actorUserId: args.actorUserId,
+      links,
+    });
     return paid.changed ? { ok: true } : { ok: false, error: "transition-not-allowed" };
   }
   return db.transaction(async (tx) => {

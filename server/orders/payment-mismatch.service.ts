@@ -13,7 +13,15 @@ import { queueEmail } from "#server/mail/outbox.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { addOrderNote } from "./order.service";
 
-export type PaymentMismatch = { orderId: string; provider: string; providerRef: string; amountCents: number; currency: string; now: Date; publicUrl: string };
+export type PaymentMismatch = {
+  orderId: string;
+  provider: string;
+  providerRef: string;
+  amountCents: number;
+  currency: string;
+  now: Date;
+  publicUrl: string;
+};
 
 /** True when the order was flagged now, false when this session had already flagged it. */
 export async function flagPaymentMismatch(tx: Db, args: PaymentMismatch): Promise<boolean> {

@@ -56,7 +56,11 @@ export function paymentProviderOf(services: Pick<ShopServices, "db" | "env" | "p
   if (!provider) {
     const name = cardPaymentProviderOf(services.env);
     provider =
-      name === "stripe" ? createStripeProvider(services.env) : name === "test" ? createTestPaymentProvider(services.db, services.publicUrl) : noCardPayments;
+      name === "stripe"
+        ? createStripeProvider(services.env)
+        : name === "test"
+          ? createTestPaymentProvider(services.db, services.publicUrl)
+          : noCardPayments;
 
     providers.set(services, provider);
   }

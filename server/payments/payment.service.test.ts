@@ -18,7 +18,14 @@ import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-ad
 import { readEnv } from "#server/env.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { startLocalStripeServer, type LocalStripeServer } from "#tests/peers/local-stripe-server.ts";
-import { abandonCardPayment, applyStripeWebhook, getTestPaymentView, settleOverdueCardOrders, startCardPayment, submitTestPayment } from "./payment.service";
+import {
+  abandonCardPayment,
+  applyStripeWebhook,
+  getTestPaymentView,
+  settleOverdueCardOrders,
+  startCardPayment,
+  submitTestPayment,
+} from "./payment.service";
 
 // Each test loads a database, places orders and talks HTTP to two local servers: slow on a busy 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -78,11 +85,18 @@ async function setUp(options: { stripe?: boolean } = {}) {
 
 /** A guest's card order for `quantity` units of a product at 24,90 with stock 5, shipped in Italy. */
 async function placeCardOrder(db: Db, options: { quantity?: number; now?: Date; variantId?: number; locale?: "it" | "en" } = {}) {
-  const variantId = options.variantId ?? (await createProduct(db, { priceCents: 2490, nameIt: "Body in cotone", variants: [{ stock: 5 }] })).variantId;
+  const variantId =
+    options.variantId ?? (await createProduct(db, { priceCents: 2490, nameIt: "Body in cotone", variants: [{ stock: 5 }] })).variantId;
   const added = await addToCart(db, { cartId: null, variantId, quantity: options.quantity ?? 2, personalisation: {} });
   if (!added.ok) throw new Error(added.error);
   const input = checkoutInput({ firstName: "Anna", lastName: "Esposito", email: "anna@example.it", phone: "3331234567", street: "Via Toledo" });
-  const placed = await placeTestOrder(db, { cartId: added.cartId, locale: options.locale ?? "it", input, now: options.now ?? new Date(), secret: authSecret });
+  const placed = await placeTestOrder(db, {
+    cartId: added.cartId,
+    locale: options.locale ?? "it",
+    input,
+    now: options.now ?? new Date(),
+    secret: authSecret,
+  });
   if (!placed.ok) throw new Error(placed.error);
   return { orderId: placed.orderId, variantId, cartId: added.cartId };
 }
@@ -109,7 +123,10 @@ test("a card order opens a Stripe Checkout Session in euro cents, and a double c
   const { orderId } = await placeCardOrder(db);
   const order = await orderOf(db, orderId);
 
-  const [first, second] = await Promise.all([startCardPayment(services(), { orderId, locale: "it" }), startCardPayment(services(), { orderId, locale: "it" })]);
+  const [first, second] = await Promise.all([
+    startCardPayment(services(), { orderId, locale: "it" }),
+    startCardPayment(services(), { orderId, locale: "it" }),
+  ]);
   const third = await startCardPayment(services(), { orderId, locale: "it" });
   expect(first.ok && second.ok && third.ok).toBe(true);
   if (!first.ok || !second.ok || !third.ok) return;
@@ -245,11 +262,18 @@ test("a paid session for another amount or another currency does not pay the ord
   const cheaperOrder = await orderOf(db, cheaper.orderId);
   expect(toShop[0]!.subject).toBe(`Ordine ${cheaperOrder.number}: pagamento da verificare`);
   const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
-  expect(plain(toShop[0]!.textBody)).toContain(plain(`${formatMoney(cheaperOrder.totalCents - 100, "it")}, ma l'ordine totalizza ${formatMoney(cheaperOrder.totalCents, "it")}`));
+  expect(plain(toShop[0]!.textBody)).toContain(
+    plain(`${formatMoney(cheaperOrder.totalCents - 100, "it")}, ma l'ordine totalizza ${formatMoney(cheaperOrder.totalCents, "it")}`),
+  );
 
   // The back office lists both as "to check"; the expiry job leaves them to the staff.
   const listed = await listAdminOrders(db, parseAdminOrderFilters(new URLSearchParams()));
-  expect(listed.rows.filter((row) => row.hasPaymentMismatch).map((row) => row.id).sort()).toEqual([cheaper.orderId, dollars.orderId].sort());
+  expect(
+    listed.rows
+      .filter((row) => row.hasPaymentMismatch)
+      .map((row) => row.id)
+      .sort(),
+  ).toEqual([cheaper.orderId, dollars.orderId].sort());
   const report = await settleOverdueCardOrders(services(), new Date(placedAt.getTime() + 2 * 3600_000));
   expect(report).toEqual({ paid: 0, expired: 0, waiting: 0, failed: 0 });
   expect((await orderOf(db, cheaper.orderId)).status).toBe("awaiting_payment");
@@ -262,10 +286,25 @@ test("a signed event for a Checkout Session Stripe does not know is refused with
     id: "evt_for_a_session_nobody_made",
     object: "event",
     type: "checkout.session.completed",
-    data: { object: { id: "cs_test_unknown_to_stripe", object: "checkout.session", metadata: { orderId }, client_reference_id: orderId, amount_total: 1, currency: "eur", payment_status: "paid", status: "complete" } },
+    data: {
+      object: {
+        id: "cs_test_unknown_to_stripe",
+        object: "checkout.session",
+        metadata: { orderId },
+        client_reference_id: orderId,
+        amount_total: 1,
+        currency: "eur",
+        payment_status: "paid",
+        status: "complete",
+      },
+    },
   });
   const { signStripeWebhookPayload } = await import("./stripe");
-  const answer = await fetch(stripe!.webhookUrl!, { method: "POST", headers: { "Stripe-Signature": signStripeWebhookPayload(payload, stripe!.webhookSecret) }, body: payload });
+  const answer = await fetch(stripe!.webhookUrl!, {
+    method: "POST",
+    headers: { "Stripe-Signature": signStripeWebhookPayload(payload, stripe!.webhookSecret) },
+    body: payload,
+  });
   expect(answer.status).toBe(400);
   expect(await answer.text()).toBe("unknown-session");
   expect((await orderOf(db, orderId)).status).toBe("awaiting_payment");
@@ -370,7 +409,13 @@ test("the cancel link of an order paid meanwhile undoes nothing", async () => {
 test("Stripe unreachable: the customer is told card payment is unavailable, the order keeps waiting", async () => {
   const { db } = await setUp({ stripe: false });
   const { orderId } = await placeCardOrder(db);
-  const env = readEnv({ NODE_ENV: "test", AUTH_SECRET: authSecret, STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_API_URL: "http://127.0.0.1:9" });
+  const env = readEnv({
+    NODE_ENV: "test",
+    AUTH_SECRET: authSecret,
+    STRIPE_SECRET_KEY: "sk_test_x",
+    STRIPE_WEBHOOK_SECRET: "whsec_x",
+    STRIPE_API_URL: "http://127.0.0.1:9",
+  });
   const result = await startCardPayment({ db, env, publicUrl }, { orderId, locale: "en" });
   expect(result).toEqual({ ok: false, error: "payment-unavailable" });
   expect((await orderOf(db, orderId)).status).toBe("awaiting_payment");
@@ -411,7 +456,13 @@ test("in production without Stripe keys the test page refuses unless ALLOW_TEST_
   const variantId = (await createProduct(db, { priceCents: 1000, variants: [{ stock: 3 }] })).variantId;
   const added = await addToCart(db, { cartId: null, variantId, quantity: 1, personalisation: {} });
   if (!added.ok) throw new Error(added.error);
-  const refused = await placeTestOrder(db, { cartId: added.cartId, input: checkoutInput(), now: new Date(), secret: authSecret, cardPayments: false });
+  const refused = await placeTestOrder(db, {
+    cartId: added.cartId,
+    input: checkoutInput(),
+    now: new Date(),
+    secret: authSecret,
+    cardPayments: false,
+  });
   expect(refused).toMatchObject({ ok: false, error: "payment-not-allowed" });
   expect(await stockOf(db, variantId)).toBe(3);
 
@@ -448,7 +499,7 @@ testOnPostgres("concurrent duplicate deliveries of one event, and two different 
   const sessionId = sessionIdOf(started.redirectUrl);
   stripe!.webhookUrl = null;
   await stripe!.pay(sessionId);
-  stripe!.webhookUrl = (await startWebhookEndpoint(() => services()));
+  stripe!.webhookUrl = await startWebhookEndpoint(() => services());
 
   const completed = stripe!.buildEvent("checkout.session.completed", sessionId);
   const succeeded = stripe!.buildEvent("checkout.session.async_payment_succeeded", sessionId);

@@ -89,7 +89,9 @@ export async function startCardPayment(
   const urls = cardPaymentReturnUrls(services, order.id, args.locale);
   if (order.paymentMethod !== "card") return { ok: false, error: "not-payable" };
   if (order.status !== "awaiting_payment") {
-    return order.status === "expired" || order.status === "cancelled" ? { ok: false, error: "not-payable" } : { ok: true, redirectUrl: urls.successUrl };
+    return order.status === "expired" || order.status === "cancelled"
+      ? { ok: false, error: "not-payable" }
+      : { ok: true, redirectUrl: urls.successUrl };
   }
   const provider = paymentProviderOf(services);
   try {
@@ -119,7 +121,13 @@ export async function startCardPayment(
       // Counting earlier sessions: a double click asks for the same session, a retry after expiry for a new one.
       idempotencyKey: `checkout-session:${order.id}:${rows.length}`,
     });
-    await recordSession(db, { orderId: order.id, provider: provider.name, ref: session.ref, amountCents: order.totalCents, expiresAt: session.expiresAt });
+    await recordSession(db, {
+      orderId: order.id,
+      provider: provider.name,
+      ref: session.ref,
+      amountCents: order.totalCents,
+      expiresAt: session.expiresAt,
+    });
     return { ok: true, redirectUrl: session.url };
   } catch (error) {
     services.log?.warn({ err: error, orderId: order.id, provider: provider.name }, "card payment could not start");
@@ -134,7 +142,12 @@ export async function startCardPayment(
 async function sessionLinesOf(db: Db, order: NonNullable<Awaited<ReturnType<typeof findOrder>>>, locale: Locale) {
   const t = getTranslator(locale);
   const rows = await db
-    .select({ name: orderLines.name, quantity: orderLines.quantity, unit: orderLines.unitPriceCents, personalisation: orderLines.personalisationUnitCents })
+    .select({
+      name: orderLines.name,
+      quantity: orderLines.quantity,
+      unit: orderLines.unitPriceCents,
+      personalisation: orderLines.personalisationUnitCents,
+    })
     .from(orderLines)
     .where(eq(orderLines.orderId, order.id))
     .orderBy(asc(orderLines.name));
@@ -204,7 +217,14 @@ export async function applySessionState(
         });
         return "amount-mismatch";
       }
-      const paid = await markOrderPaid(tx, { orderId, provider: provider.name, providerRef: ref, amountCents: state.amountCents, now, links: mailLinksOf(services) });
+      const paid = await markOrderPaid(tx, {
+        orderId,
+        provider: provider.name,
+        providerRef: ref,
+        amountCents: state.amountCents,
+        now,
+        links: mailLinksOf(services),
+      });
       await tx
         .update(payments)
         .set({ status: "succeeded", updatedAt: now })
@@ -257,7 +277,12 @@ export type WebhookResult = { status: 200; outcome: SessionOutcome } | { status:
  * re-read from Stripe, so events may come in any order. A session Stripe says it does not know is
  * refused (400: retrying cannot help). Other provider errors throw: Stripe retries.
  */
-export async function applyStripeWebhook(services: PaymentServices, rawBody: string, signature: string | null, now = new Date()): Promise<WebhookResult> {
+export async function applyStripeWebhook(
+  services: PaymentServices,
+  rawBody: string,
+  signature: string | null,
+  now = new Date(),
+): Promise<WebhookResult> {
   const event = verifyStripeWebhook(services.env, rawBody, signature);
   if (!event) return { status: 400, outcome: "forged" };
   const provider = paymentProviderOf(services);
@@ -318,7 +343,14 @@ export async function settleOverdueCardOrders(services: PaymentServices, now: Da
     .select({ id: orders.id })
     .from(orders)
     // A flagged order waits for the staff: asking Stripe again would only find the same payment.
-    .where(and(eq(orders.paymentMethod, "card"), eq(orders.status, "awaiting_payment"), lte(orders.paymentDueAt, now), not(hasPaymentMismatch(services.db))))
+    .where(
+      and(
+        eq(orders.paymentMethod, "card"),
+        eq(orders.status, "awaiting_payment"),
+        lte(orders.paymentDueAt, now),
+        not(hasPaymentMismatch(services.db)),
+      ),
+    )
     .orderBy(asc(orders.paymentDueAt))
     .limit(limit);
   const report = { paid: 0, expired: 0, waiting: 0, failed: 0 };
@@ -336,8 +368,7 @@ export async function settleOverdueCardOrders(services: PaymentServices, now: Da
 }
 
 export type AbandonCardPaymentResult =
-  | { ok: true; cartId: string | null; restored: boolean }
-  | { ok: false; reason: "not-found" | "paid" | "not-awaiting-payment" };
+  { ok: true; cartId: string | null; restored: boolean } | { ok: false; reason: "not-found" | "paid" | "not-awaiting-payment" };
 
 /**
  * The customer came back through the provider's cancel link: the sessions are closed, the order is
@@ -428,6 +459,12 @@ export async function submitTestPayment(
   const outcome = args.intent === "pay" ? "paid" : "failed";
   await recordTestPaymentOutcome(services.db, { ref: args.ref, outcome, now });
   const state = await provider.retrieveSession(args.ref);
-  await applySessionState(services, provider, { ref: args.ref, state, now, eventId: `test:${args.ref}:${outcome}`, eventType: `test.payment.${outcome}` });
+  await applySessionState(services, provider, {
+    ref: args.ref,
+    state,
+    now,
+    eventId: `test:${args.ref}:${outcome}`,
+    eventType: `test.payment.${outcome}`,
+  });
   return { ok: true, redirectTo: args.intent === "pay" && state.isPaid ? urls.paidHref : urls.orderHref };
 }

@@ -104,7 +104,10 @@ export function createStripeProvider(env: Env): PaymentProvider {
       const session = await stripe.checkout.sessions.retrieve(ref);
       const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
       if (!paymentIntent) throw new Error(`Stripe session ${ref} has no payment to refund`);
-      const refund = await stripe.refunds.create({ payment_intent: paymentIntent, amount: amountCents }, { idempotencyKey: `refund:${ref}:${amountCents}` });
+      const refund = await stripe.refunds.create(
+        { payment_intent: paymentIntent, amount: amountCents },
+        { idempotencyKey: `refund:${ref}:${amountCents}` },
+      );
       return { refundRef: refund.id };
     },
   };

@@ -16,7 +16,13 @@ export const testPaymentPath = "/pagamento-di-prova";
 export function createTestPaymentProvider(db: Db, publicUrl: string): PaymentProvider {
   const rowOf = async (ref: string) => {
     const [row] = await db
-      .select({ orderId: payments.orderId, status: payments.status, amountCents: payments.amountCents, expiresAt: payments.expiresAt, locale: orders.locale })
+      .select({
+        orderId: payments.orderId,
+        status: payments.status,
+        amountCents: payments.amountCents,
+        expiresAt: payments.expiresAt,
+        locale: orders.locale,
+      })
       .from(payments)
       .innerJoin(orders, eq(orders.id, payments.orderId))
       .where(and(eq(payments.provider, "test"), eq(payments.providerRef, ref)));
@@ -66,14 +72,7 @@ export async function recordTestPaymentOutcome(db: Db, args: { ref: string; outc
   const changed = await db
     .update(payments)
     .set({ status: args.outcome === "paid" ? "succeeded" : "failed", updatedAt: args.now })
-    .where(
-      and(
-        eq(payments.provider, "test"),
-        eq(payments.providerRef, args.ref),
-        eq(payments.status, "pending"),
-        gt(payments.expiresAt, args.now),
-      ),
-    )
+    .where(and(eq(payments.provider, "test"), eq(payments.providerRef, args.ref), eq(payments.status, "pending"), gt(payments.expiresAt, args.now)))
     .returning({ id: payments.id });
   return changed.length > 0;
 }

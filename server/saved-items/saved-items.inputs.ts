@@ -30,8 +30,7 @@ export const SavedItemsActionInput = z.discriminatedUnion("intent", [
 export type SavedItemsActionInput = z.infer<typeof SavedItemsActionInput>;
 
 export type ParsedSavedItemsForm =
-  | { ok: true; input: SavedItemsActionInput; redirectTo: string | null }
-  | { ok: false; error: "invalid-request"; redirectTo: string | null };
+  { ok: true; input: SavedItemsActionInput; redirectTo: string | null } | { ok: false; error: "invalid-request"; redirectTo: string | null };
 
 /** Reads the form once; a field sent twice or a file is a malformed request. */
 export function parseSavedItemsForm(form: FormData | URLSearchParams): ParsedSavedItemsForm {

@@ -13,13 +13,7 @@ import {
   wishlistItems,
 } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import {
-  changeAccountSavedItems,
-  getAccountSavedItems,
-  getSavedProducts,
-  isPublishedProduct,
-  syncSavedItems,
-} from "./saved-items.service";
+import { changeAccountSavedItems, getAccountSavedItems, getSavedProducts, isPublishedProduct, syncSavedItems } from "./saved-items.service";
 
 const now = new Date("2026-03-10T10:00:00Z");
 
@@ -32,10 +26,22 @@ async function openDb() {
 
 type ProductOverrides = Partial<typeof products.$inferInsert> & { id: number };
 
-async function insertProduct(db: Db, categoryId: number, overrides: ProductOverrides, variants: Partial<typeof productVariants.$inferInsert>[] = [{}]) {
+async function insertProduct(
+  db: Db,
+  categoryId: number,
+  overrides: ProductOverrides,
+  variants: Partial<typeof productVariants.$inferInsert>[] = [{}],
+) {
   const [product] = await db
     .insert(products)
-    .values({ sku: `SKU-${overrides.id}`, nameIt: `Passeggino ${overrides.id}`, nameEn: `Stroller ${overrides.id}`, priceCents: 10000, primaryCategoryId: categoryId, ...overrides })
+    .values({
+      sku: `SKU-${overrides.id}`,
+      nameIt: `Passeggino ${overrides.id}`,
+      nameEn: `Stroller ${overrides.id}`,
+      priceCents: 10000,
+      primaryCategoryId: categoryId,
+      ...overrides,
+    })
     .returning();
   for (const [index, variant] of variants.entries()) {
     await db.insert(productVariants).values({ productId: product!.id, sku: `SKU-${overrides.id}-${index}`, stock: 5, position: index, ...variant });
@@ -111,7 +117,12 @@ test("the compare page gets the technical sheet, the first picture and the on-re
     isOnRequest: false,
     technicalSheet: { lengthMm: 850, widthMm: 480, heightMm: 1050, weightGrams: 6900, material: "Aluminium frame" },
   });
-  expect(onRequest).toMatchObject({ isOnRequest: true, purchase: { kind: "onRequest" }, image: null, technicalSheet: { lengthMm: null, material: null } });
+  expect(onRequest).toMatchObject({
+    isOnRequest: true,
+    purchase: { kind: "onRequest" },
+    image: null,
+    technicalSheet: { lengthMm: null, material: null },
+  });
 });
 
 test("a form may only add a published product", async () => {

@@ -56,7 +56,12 @@ export async function getSavedProducts(db: Db, ids: readonly number[], locale: L
       .where(inArray(productColours.productId, wanted))
       .orderBy(asc(productColours.position), asc(productColours.id)),
     db
-      .select({ productId: productVariants.productId, size: productVariants.size, stock: productVariants.stock, isPreorder: productVariants.isPreorder })
+      .select({
+        productId: productVariants.productId,
+        size: productVariants.size,
+        stock: productVariants.stock,
+        isPreorder: productVariants.isPreorder,
+      })
       .from(productVariants)
       .where(inArray(productVariants.productId, wanted))
       .orderBy(asc(productVariants.position), asc(productVariants.id)),
@@ -125,9 +130,7 @@ async function insertAccountRows(db: Db, userId: string, list: SavedListName, pr
 async function deleteAccountRows(db: Db, userId: string, list: SavedListName, productIds: readonly number[] | "all") {
   const table = accountTables[list];
   if (productIds !== "all" && productIds.length === 0) return;
-  await db
-    .delete(table)
-    .where(and(eq(table.userId, userId), productIds === "all" ? undefined : inArray(table.productId, [...productIds])));
+  await db.delete(table).where(and(eq(table.userId, userId), productIds === "all" ? undefined : inArray(table.productId, [...productIds])));
 }
 
 /**

@@ -8,7 +8,9 @@ test("the sitemap lists information pages, every category and subcategory, and p
   onTestFinished(() => handle.close());
   const { db } = handle;
   const [category] = await db.insert(categories).values({ slug: "A-spasso", nameIt: "A spasso", nameEn: "Out and about" }).returning();
-  await db.insert(subcategories).values({ categoryId: category!.id, slug: "passeggini-leggeri", nameIt: "Passeggini leggeri", nameEn: "Lightweight strollers" });
+  await db
+    .insert(subcategories)
+    .values({ categoryId: category!.id, slug: "passeggini-leggeri", nameIt: "Passeggini leggeri", nameEn: "Lightweight strollers" });
   const product = { priceCents: 1990, primaryCategoryId: category!.id };
   await db.insert(products).values([
     { ...product, id: 24, sku: "P-24", nameIt: "Passeggino", nameEn: "Stroller" },
@@ -18,7 +20,9 @@ test("the sitemap lists information pages, every category and subcategory, and p
   const pages = await getSitemapPages(db);
 
   const paths = pages.map((page) => page.path);
-  expect(paths).toEqual(expect.arrayContaining(["/", "/shop", "/about", "/contact", "/centroassistenza/", "/privacy", "/cookie-policy", "/lista-nascita"]));
+  expect(paths).toEqual(
+    expect.arrayContaining(["/", "/shop", "/about", "/contact", "/centroassistenza/", "/privacy", "/cookie-policy", "/lista-nascita"]),
+  );
   expect(paths).toContain("/categoria/A-spasso");
   expect(paths).toContain("/sottocategoria/passeggini-leggeri");
   expect(paths).toContain("/product/24");

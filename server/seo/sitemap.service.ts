@@ -8,11 +8,7 @@ export async function getSitemapPages(db: Db): Promise<SitemapPage[]> {
   const [categoryRows, subcategoryRows, productRows] = await Promise.all([
     db.select({ slug: categories.slug }).from(categories).orderBy(asc(categories.position), asc(categories.id)),
     db.select({ slug: subcategories.slug }).from(subcategories).orderBy(asc(subcategories.position), asc(subcategories.id)),
-    db
-      .select({ id: products.id, updatedAt: products.updatedAt })
-      .from(products)
-      .where(eq(products.isPublished, true))
-      .orderBy(asc(products.id)),
+    db.select({ id: products.id, updatedAt: products.updatedAt }).from(products).where(eq(products.isPublished, true)).orderBy(asc(products.id)),
   ]);
   return [
     ...staticSitemapPaths.map((path) => ({ path })),

@@ -32,7 +32,11 @@ test("each entry names the it, en and x-default versions, as the page's own href
 });
 
 test("the document declares the sitemap and xhtml namespaces and escapes addresses", () => {
-  expect(xml.startsWith(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">`)).toBe(true);
+  expect(
+    xml.startsWith(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">`,
+    ),
+  ).toBe(true);
   expect(xml.trimEnd().endsWith("</urlset>")).toBe(true);
   const escaped = buildSitemapXml("https://shop.example", [{ path: "/shop?a=1&b=2" }]);
   expect(escaped).toContain("<loc>https://shop.example/shop?a=1&amp;b=2</loc>");

@@ -5,7 +5,10 @@ import { defaultSettings, settingsSchemas, type Settings, type SettingsKey } fro
 
 /** Reads the given settings; a missing or unreadable value falls back to its default. */
 export async function getSettings<K extends SettingsKey>(db: Db, keys: readonly K[]): Promise<Pick<Settings, K>> {
-  const rows = await db.select().from(shopSettings).where(inArray(shopSettings.key, keys as unknown as string[]));
+  const rows = await db
+    .select()
+    .from(shopSettings)
+    .where(inArray(shopSettings.key, keys as unknown as string[]));
   const result = {} as Pick<Settings, K>;
   for (const key of keys) {
     const stored = rows.find((row) => row.key === key);

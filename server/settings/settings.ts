@@ -131,7 +131,15 @@ export const defaultSettings: Settings = {
     email: "info@bimbifelici.example",
     facebookUrl: "https://www.facebook.com/bimbifelici.example",
     instagramUrl: "https://www.instagram.com/bimbifelici.example",
-    openingHours: { 1: mondayToSaturday, 2: mondayToSaturday, 3: mondayToSaturday, 4: mondayToSaturday, 5: mondayToSaturday, 6: mondayToSaturday, 7: [] },
+    openingHours: {
+      1: mondayToSaturday,
+      2: mondayToSaturday,
+      3: mondayToSaturday,
+      4: mondayToSaturday,
+      5: mondayToSaturday,
+      6: mondayToSaturday,
+      7: [],
+    },
   },
   delivery: { localPostcodes: ["80013"], standardFeeCents: 690, cashOnDeliveryFeeCents: 300 },
   deliveryTimes: {

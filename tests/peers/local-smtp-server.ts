@@ -89,9 +89,7 @@ function decodeEncodedWords(value: string): string {
   return value
     .replace(/(\?=)\s+(=\?)/g, "$1$2")
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, text: string) =>
-      encoding.toUpperCase() === "B"
-        ? Buffer.from(text, "base64").toString("utf8")
-        : decodeQuotedPrintable(text.replace(/_/g, " ")),
+      encoding.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : decodeQuotedPrintable(text.replace(/_/g, " ")),
     );
 }
 
@@ -112,7 +110,8 @@ function decodeQuotedPrintable(value: string): string {
 
 function decodeBody(headers: Record<string, string>, body: string): string {
   const encoding = (headers["content-transfer-encoding"] ?? "7bit").toLowerCase();
-  const text = encoding === "quoted-printable" ? decodeQuotedPrintable(body) : encoding === "base64" ? Buffer.from(body, "base64").toString("utf8") : body;
+  const text =
+    encoding === "quoted-printable" ? decodeQuotedPrintable(body) : encoding === "base64" ? Buffer.from(body, "base64").toString("utf8") : body;
   return text.replace(/\r\n/g, "\n");
 }
 

@@ -102,7 +102,11 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       const earlier = idempotent.get(idempotencyKey);
       if (earlier) {
         if (earlier.bodyHash !== bodyHash) {
-          return sendSlowly(res, 400, stripeError("idempotency_error", "Keys for idempotent requests can only be used with the same parameters they were first used with."));
+          return sendSlowly(
+            res,
+            400,
+            stripeError("idempotency_error", "Keys for idempotent requests can only be used with the same parameters they were first used with."),
+          );
         }
         res.setHeader("Idempotent-Replayed", "true");
         return sendSlowly(res, earlier.status, earlier.response);
@@ -130,7 +134,13 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       if (method === "GET" && !one[2]) return [200, session];
       if (method === "POST" && one[2]) {
         if (session.status !== "open") {
-          return [400, stripeError("invalid_request_error", `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`)];
+          return [
+            400,
+            stripeError(
+              "invalid_request_error",
+              `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+            ),
+          ];
         }
         session.status = "expired";
         session.url = null;
@@ -145,7 +155,10 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       if (!Number.isInteger(amount) || amount <= 0 || amount > session.amount_total) {
         return [400, stripeError("invalid_request_error", "Refund amount is greater than the charge amount.")];
       }
-      return [200, { id: `re_${randomId()}`, object: "refund", amount, currency: session.currency, payment_intent: paymentIntent, status: "succeeded" }];
+      return [
+        200,
+        { id: `re_${randomId()}`, object: "refund", amount, currency: session.currency, payment_intent: paymentIntent, status: "succeeded" },
+      ];
     }
     return [404, stripeError("invalid_request_error", `Unrecognized request URL (${method}: ${path})`)];
   }
@@ -154,7 +167,8 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     const now = Math.floor(Date.now() / 1000);
     const lineItems = Array.isArray(body.line_items) ? (body.line_items as Record<string, unknown>[]) : [];
     if (body.mode !== "payment") return [400, stripeError("invalid_request_error", "Missing required param: mode.", undefined, "mode")];
-    if (typeof body.success_url !== "string") return [400, stripeError("invalid_request_error", "Missing required param: success_url.", undefined, "success_url")];
+    if (typeof body.success_url !== "string")
+      return [400, stripeError("invalid_request_error", "Missing required param: success_url.", undefined, "success_url")];
     if (lineItems.length === 0) return [400, stripeError("invalid_request_error", "Missing required param: line_items.", undefined, "line_items")];
     const lines = [];
     for (const item of lineItems) {
@@ -164,13 +178,22 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       if (!Number.isInteger(unitAmount) || unitAmount < 0) {
         return [400, stripeError("invalid_request_error", "Invalid integer: unit_amount", undefined, "line_items[0][price_data][unit_amount]")];
       }
-      if (!Number.isInteger(quantity) || quantity < 1) return [400, stripeError("invalid_request_error", "Invalid quantity", undefined, "line_items[0][quantity]")];
+      if (!Number.isInteger(quantity) || quantity < 1)
+        return [400, stripeError("invalid_request_error", "Invalid quantity", undefined, "line_items[0][quantity]")];
       const product = (price.product_data ?? {}) as Record<string, unknown>;
       lines.push({ name: textOf(product.name), unit_amount: unitAmount, quantity, currency: textOf(price.currency) });
     }
     const expiresAt = body.expires_at === undefined ? now + 24 * 3600 : Number(body.expires_at);
     if (!Number.isInteger(expiresAt) || expiresAt < now + 30 * 60 - 10 || expiresAt > now + 24 * 3600 + 10) {
-      return [400, stripeError("invalid_request_error", "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.", undefined, "expires_at")];
+      return [
+        400,
+        stripeError(
+          "invalid_request_error",
+          "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.",
+          undefined,
+          "expires_at",
+        ),
+      ];
     }
     const amount = lines.reduce((sum, line) => sum + line.unit_amount * line.quantity, 0);
     const id = `cs_test_${randomId()}`;
@@ -256,7 +279,10 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
 
   async function deliver(payload: string, signature: string | null): Promise<number> {
     if (!api.webhookUrl) throw new Error("local Stripe: no webhookUrl to deliver to");
-    const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" };
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json; charset=utf-8",
+      "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+    };
     if (signature !== null) headers["Stripe-Signature"] = signature;
     const response = await fetch(api.webhookUrl, { method: "POST", headers, body: payload });
     await response.arrayBuffer();
@@ -353,7 +379,9 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
 
 function sendHtml(res: http.ServerResponse, status: number, inner: string) {
   res.writeHead(status, { "Content-Type": "text/html; charset=utf-8" });
-  res.end(`<!doctype html><html lang="it"><head><meta charset="utf-8"><title>Stripe locale (test)</title></head><body><main>${inner}</main></body></html>`);
+  res.end(
+    `<!doctype html><html lang="it"><head><meta charset="utf-8"><title>Stripe locale (test)</title></head><body><main>${inner}</main></body></html>`,
+  );
 }
 
 function redirect(res: http.ServerResponse, location: string) {

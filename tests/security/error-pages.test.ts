@@ -34,7 +34,9 @@ const visibleText = (html: string) =>
 
 /** Dotted words of the page that are message keys, or look like one ("loginRequired.title"). */
 const rawKeysIn = (text: string) =>
-  [...text.matchAll(/[A-Za-z][\w-]*(?:\.[\w-]+)+/g)].map(([word]) => word).filter((word) => messageKeys.has(word) || /^[a-z]+[A-Z]\w*\.[a-z]\w*$/.test(word));
+  [...text.matchAll(/[A-Za-z][\w-]*(?:\.[\w-]+)+/g)]
+    .map(([word]) => word)
+    .filter((word) => messageKeys.has(word) || /^[a-z]+[A-Z]\w*\.[a-z]\w*$/.test(word));
 
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
 
@@ -51,8 +53,7 @@ function expectShopPage(answer: HttpAnswer, url: string, expectedTitle?: string)
   expect(answer.body, where).toContain("<footer");
 }
 
-const post = (url: string, form: Record<string, string>, cookie?: string) =>
-  shop.request(url, { form, cookie, headers: { Origin: shop.publicUrl } });
+const post = (url: string, form: Record<string, string>, cookie?: string) => shop.request(url, { form, cookie, headers: { Origin: shop.publicUrl } });
 
 /** Posts as a browser without JavaScript does: a redirect is followed to the page it leads to. */
 async function postAndFollow(url: string, form: Record<string, string>): Promise<{ answer: HttpAnswer; url: string }> {
@@ -81,7 +82,9 @@ test("a customer posting to the back office gets the translated 'restricted area
     // A page with no form to post to answers 405 before any check of who posted.
     if (!hasAction) continue;
     expect(answer.status, url).toBe(403);
-    const refusal = url.startsWith("/en") ? "This page is reserved for the shop's administrators." : "Questa pagina è riservata agli amministratori del negozio.";
+    const refusal = url.startsWith("/en")
+      ? "This page is reserved for the shop's administrators."
+      : "Questa pagina è riservata agli amministratori del negozio.";
     expect(visibleText(answer.body), url).toContain(refusal);
   }
 });

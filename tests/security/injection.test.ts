@@ -224,7 +224,6 @@ test("/media and the static files never serve outside their folders", slow, asyn
   }
 });
 
-
 test("every API endpoint, its body and query made from its own schema with each corpus value: never a 500, always the JSON shape", slow, async () => {
   const same = { Origin: shop.publicUrl };
   for (const endpoint of apiEndpoints) {

@@ -12,7 +12,8 @@ let visitors: ShopWithVisitors;
 useShopWithVisitors((started) => (visitors = started));
 
 /** The pages the issue names as personal: none of them may ever join the shared list. */
-const personal = /^en\?\/(my-account|shopping|checkout|cart|basket|ordine|wishlist|compare|crea-lista-nascita|lista-nascita\/:codice|admin|login-register|forgot-password|reset-password|verify-email|pagamento-di-prova)/;
+const personal =
+  /^en\?\/(my-account|shopping|checkout|cart|basket|ordine|wishlist|compare|crea-lista-nascita|lista-nascita\/:codice|admin|login-register|forgot-password|reset-password|verify-email|pagamento-di-prova)/;
 /** Resource routes that say themselves how long they may be kept (public documents). */
 const ownCaching = /^(robots\.txt|sitemap\.xml|api\/openapi\.json)$/;
 
@@ -32,7 +33,17 @@ test("every personal page and its .data answer Cache-Control: no-store, to its o
     }
     checked.add(route.pattern);
   }
-  for (const pattern of ["en?/my-account", "en?/shopping", "en?/checkout", "en?/cart", "en?/ordine/:orderId", "en?/wishlist", "en?/compare", "en?/admin", "en?/login-register"]) {
+  for (const pattern of [
+    "en?/my-account",
+    "en?/shopping",
+    "en?/checkout",
+    "en?/cart",
+    "en?/ordine/:orderId",
+    "en?/wishlist",
+    "en?/compare",
+    "en?/admin",
+    "en?/login-register",
+  ]) {
     expect(checked, pattern).toContain(pattern);
   }
 });
@@ -109,7 +120,10 @@ test("a throttled login answers 429 with Retry-After in seconds, on the page and
   const seconds = Number(page.headers["retry-after"]);
   expect(seconds).toBeGreaterThan(0);
   expect(seconds).toBeLessThanOrEqual(60);
-  const api = await shop.request("/api/auth/sign-in/email", { json: { email, password: "password-sbagliata-1" }, headers: { Origin: shop.publicUrl } });
+  const api = await shop.request("/api/auth/sign-in/email", {
+    json: { email, password: "password-sbagliata-1" },
+    headers: { Origin: shop.publicUrl },
+  });
   expect(api.status).toBe(429);
   expect(Number(api.headers["retry-after"])).toBeGreaterThan(0);
 });

@@ -75,7 +75,19 @@ test("logged out, every account page and every account action answers 401 (the l
   ] as const) {
     expect((await load(module, path)).status, path).toBe(401);
   }
-  for (const intent of ["profile", "address-add", "address-update", "address-delete", "address-default", "email", "password", "resend-verification", "logout-everywhere", "delete-account", "anything"]) {
+  for (const intent of [
+    "profile",
+    "address-add",
+    "address-update",
+    "address-delete",
+    "address-default",
+    "email",
+    "password",
+    "resend-verification",
+    "logout-everywhere",
+    "delete-account",
+    "anything",
+  ]) {
     expect((await post(myAccount, "/my-account", { intent, addressId: "1", name: "X" })).status, intent).toBe(401);
   }
 });
@@ -91,7 +103,16 @@ test("another customer's address: 404 on every action and on the edit page, and 
   const before = await listAddresses(db, bruno.id);
 
   expect((await load(myAccount, `/my-account?edit=${brunos.id}`, anna.jar)).status).toBe(404);
-  expect((await post(myAccount, "/my-account", { intent: "address-update", addressId: String(brunos.id), ...address, city: "Roma", province: "RM" }, anna.jar)).status).toBe(404);
+  expect(
+    (
+      await post(
+        myAccount,
+        "/my-account",
+        { intent: "address-update", addressId: String(brunos.id), ...address, city: "Roma", province: "RM" },
+        anna.jar,
+      )
+    ).status,
+  ).toBe(404);
   expect((await post(myAccount, "/my-account", { intent: "address-delete", addressId: String(brunos.id) }, anna.jar)).status).toBe(404);
   expect((await post(myAccount, "/my-account", { intent: "address-default", addressId: String(second!.id) }, anna.jar)).status).toBe(404);
   expect(await listAddresses(db, bruno.id)).toEqual(before);
@@ -107,7 +128,12 @@ test("the profile form changes only the signed-in person, whatever ids the form 
   const { db, signIn, post } = await openShop();
   const anna = await signIn("Anna Esposito", "anna@example.com");
   const bruno = await signIn("Bruno Russo", "bruno@example.com");
-  const saved = await post(myAccount, "/en/my-account", { intent: "profile", name: "Anna Maria", phone: "081 555 1234", userId: bruno.id, id: bruno.id }, anna.jar);
+  const saved = await post(
+    myAccount,
+    "/en/my-account",
+    { intent: "profile", name: "Anna Maria", phone: "081 555 1234", userId: bruno.id, id: bruno.id },
+    anna.jar,
+  );
   expect(saved).toMatchObject({ status: 302, location: "/en/my-account?done=profileSaved" });
   const names = await db.select({ id: users.id, name: users.name }).from(users);
   expect(names.find((row) => row.id === bruno.id)?.name).toBe("Bruno Russo");
@@ -118,7 +144,12 @@ test("the profile form changes only the signed-in person, whatever ids the form 
 test("bad input through the page: 400 with the messages, and nothing stored", slow, async () => {
   const { db, signIn, post } = await openShop();
   const anna = await signIn("Anna Esposito", "anna@example.com");
-  const refused = await post(myAccount, "/my-account", { intent: "address-add", ...address, postcode: "8013", province: "<b>", street: "x".repeat(10_000) }, anna.jar);
+  const refused = await post(
+    myAccount,
+    "/my-account",
+    { intent: "address-add", ...address, postcode: "8013", province: "<b>", street: "x".repeat(10_000) },
+    anna.jar,
+  );
   expect(refused.status).toBe(400);
   expect(refused.body).toMatchObject({
     intent: "address-add",
@@ -146,30 +177,43 @@ test("purchases and the data download show only the person's own orders", slow, 
   expect(json.orders.map((order) => order.number)).toEqual([annas.number]);
 });
 
-test("another customer's order: its page and its pay action are 404 (as for no order); the owner, the link's holder and an admin see it", slow, async () => {
-  const { services, db, signIn } = await openShop();
-  const anna = await signIn("Anna Esposito", "anna@example.com");
-  const bruno = await signIn("Bruno Russo", "bruno@example.com");
-  const annas = await insertOrder(db, anna.id, { status: "awaiting_payment" });
-  const context = routeContext(services);
-  const path = `/ordine/${annas.id}`;
-  const open = (url: string, jar?: CookieJar) =>
-    outcomeOf(() => orderPage.loader({ request: requestFor(url, { jar }), url: new URL(url, testPublicUrl), context, params: { orderId: annas.id } } as never));
-  const pay = (url: string, jar?: CookieJar) =>
-    outcomeOf(() => orderPage.action({ request: requestFor(url, { jar, form: { intent: "pay" } }), url: new URL(url, testPublicUrl), context, params: { orderId: annas.id } } as never));
-  const before = await db.select().from(orders).where(eq(orders.id, annas.id));
+test(
+  "another customer's order: its page and its pay action are 404 (as for no order); the owner, the link's holder and an admin see it",
+  slow,
+  async () => {
+    const { services, db, signIn } = await openShop();
+    const anna = await signIn("Anna Esposito", "anna@example.com");
+    const bruno = await signIn("Bruno Russo", "bruno@example.com");
+    const annas = await insertOrder(db, anna.id, { status: "awaiting_payment" });
+    const context = routeContext(services);
+    const path = `/ordine/${annas.id}`;
+    const open = (url: string, jar?: CookieJar) =>
+      outcomeOf(() =>
+        orderPage.loader({ request: requestFor(url, { jar }), url: new URL(url, testPublicUrl), context, params: { orderId: annas.id } } as never),
+      );
+    const pay = (url: string, jar?: CookieJar) =>
+      outcomeOf(() =>
+        orderPage.action({
+          request: requestFor(url, { jar, form: { intent: "pay" } }),
+          url: new URL(url, testPublicUrl),
+          context,
+          params: { orderId: annas.id },
+        } as never),
+      );
+    const before = await db.select().from(orders).where(eq(orders.id, annas.id));
 
-  expect((await open(path, bruno.jar)).status).toBe(404);
-  expect((await open(path)).status).toBe(404);
-  expect((await open(`${path}?t=forged`, bruno.jar)).status).toBe(404);
-  expect((await pay(path, bruno.jar)).status).toBe(404);
-  expect(await db.select().from(orders).where(eq(orders.id, annas.id))).toEqual(before);
+    expect((await open(path, bruno.jar)).status).toBe(404);
+    expect((await open(path)).status).toBe(404);
+    expect((await open(`${path}?t=forged`, bruno.jar)).status).toBe(404);
+    expect((await pay(path, bruno.jar)).status).toBe(404);
+    expect(await db.select().from(orders).where(eq(orders.id, annas.id))).toEqual(before);
 
-  expect((await open(path, anna.jar)).status).toBe(200);
-  expect((await open(`${path}?t=${orderAccessToken(resolveAuthSecret(services.env), annas.id)}`)).status).toBe(200);
-  await db.update(users).set({ role: "admin" }).where(eq(users.id, bruno.id));
-  expect((await open(path, bruno.jar)).status).toBe(200);
-});
+    expect((await open(path, anna.jar)).status).toBe(200);
+    expect((await open(`${path}?t=${orderAccessToken(resolveAuthSecret(services.env), annas.id)}`)).status).toBe(200);
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, bruno.id));
+    expect((await open(path, bruno.jar)).status).toBe(200);
+  },
+);
 
 test("another customer's gift list through the pages: edit page, update, close, delete and invite are 404, and nothing changes", slow, async () => {
   const { db, signIn, load, post } = await openShop();
@@ -177,7 +221,14 @@ test("another customer's gift list through the pages: edit page, update, close, 
   const bruno = await signIn("Bruno Russo", "bruno@example.com");
   const now = new Date();
   const eventDate = new Date(now.getTime() + 60 * 86_400_000).toISOString().slice(0, 10);
-  const list = { title: "La lista di Sofia", type: "nascita", eventDate, celebratedNames: "Sofia", visibility: "public", shippingAddressId: "collection" };
+  const list = {
+    title: "La lista di Sofia",
+    type: "nascita",
+    eventDate,
+    celebratedNames: "Sofia",
+    visibility: "public",
+    shippingAddressId: "collection",
+  };
   const created = await createGiftList(db, { userId: anna.id, input: list, now });
   if (!created.ok) throw new Error(`setup failed: ${JSON.stringify(created)}`);
   const annasLists = () => listMyGiftLists(db, { userId: anna.id, locale: "it", now });
@@ -217,9 +268,15 @@ test("a bearer token (from the sign-in endpoint's set-auth-token header) opens t
     }),
   );
   const token = response.headers.get("set-auth-token")!;
-  const withToken = (value: string) => outcomeOf(() =>
-    shopping.loader({ request: requestFor("/shopping", { headers: { Authorization: `Bearer ${value}` } }), url: new URL("/shopping", testPublicUrl), context: routeContext(services), params: {} } as never),
-  );
+  const withToken = (value: string) =>
+    outcomeOf(() =>
+      shopping.loader({
+        request: requestFor("/shopping", { headers: { Authorization: `Bearer ${value}` } }),
+        url: new URL("/shopping", testPublicUrl),
+        context: routeContext(services),
+        params: {},
+      } as never),
+    );
   expect((await withToken(token)).status).toBe(200);
   expect((await withToken(`${token.split(".")[0]}.forged`)).status).toBe(401);
   expect((await load(shopping, "/shopping")).status).toBe(401);

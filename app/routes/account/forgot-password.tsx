@@ -27,7 +27,11 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 export async function action({ request, url, context }: Route.ActionArgs) {
   const locale = localeOfPath(url.pathname);
   const form = await request.formData();
-  const result = await requestPasswordReset(context.get(shopContext), { request, clientIp: context.get(requestContext).clientIp, locale }, formFields(form));
+  const result = await requestPasswordReset(
+    context.get(shopContext),
+    { request, clientIp: context.get(requestContext).clientIp, locale },
+    formFields(form),
+  );
   if (!result.ok) {
     return data({ errors: result.errors, values: echoFields(form, ["email"]) }, refusalInit(result));
   }

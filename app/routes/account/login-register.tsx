@@ -156,7 +156,14 @@ function LoginForm({ actionData, redirectTo, oidcName }: { actionData: ActionDat
         defaultValue={mine?.values.email}
         error={errorText("email")}
       />
-      <TextField label={t("auth.fields.password")} name="password" type="password" autoComplete="current-password" required error={errorText("password")} />
+      <TextField
+        label={t("auth.fields.password")}
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={errorText("password")}
+      />
       <div className="flex flex-wrap items-center justify-between gap-4">
         <SubmitButton intent="login" busyLabel={t("auth.login.submitting")} className="btn-primary px-8 py-3 text-base">
           {t("auth.login.submit")}

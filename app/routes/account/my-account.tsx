@@ -11,7 +11,15 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { oidcSettingsOf } from "#server/accounts/auth.ts";
 import { addressLimits } from "#server/accounts/address.inputs.ts";
 import { authLimits } from "#server/accounts/auth.inputs.ts";
-import { addAddress, deleteAddress, getAddress, listAddresses, setDefaultAddress, updateAddress, type AddressResult } from "#server/accounts/address.service.ts";
+import {
+  addAddress,
+  deleteAddress,
+  getAddress,
+  listAddresses,
+  setDefaultAddress,
+  updateAddress,
+  type AddressResult,
+} from "#server/accounts/address.service.ts";
 import { changeEmail, changePassword, deleteAccount } from "#server/accounts/account-security.service.ts";
 import { logOutEverywhere, resendVerificationEmail } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
@@ -25,7 +33,17 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/my-account";
 
 /** Confirmations shown after a change (Post/Redirect/Get: `?done=...`). */
-const doneCodes = ["profileSaved", "addressAdded", "addressUpdated", "addressDeleted", "addressDefault", "emailSent", "passwordChanged", "verificationSent", "emailVerified"] as const;
+const doneCodes = [
+  "profileSaved",
+  "addressAdded",
+  "addressUpdated",
+  "addressDeleted",
+  "addressDefault",
+  "emailSent",
+  "passwordChanged",
+  "verificationSent",
+  "emailVerified",
+] as const;
 type DoneCode = (typeof doneCodes)[number];
 
 /** The messages this page renders (app/lib/route-messages.ts). */
@@ -107,7 +125,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       const profile = await getAccountProfile(db, user.id);
       const result = await deleteAccount(services, caller, { ...user, hasPassword: profile?.hasPassword ?? false }, fields);
       if (!result.ok) return refused(result.errors);
-      const flash = readCartRequest(request, services).cookieHeaders.flash([{ kind: "info", message: getTranslator(locale)("myAccount.privacy.deleted") }]);
+      const flash = readCartRequest(request, services).cookieHeaders.flash([
+        { kind: "info", message: getTranslator(locale)("myAccount.privacy.deleted") },
+      ]);
       result.headers.append("Set-Cookie", flash);
       return redirect(localizedHref("/", locale), { headers: result.headers });
     }
@@ -168,7 +188,10 @@ export default function MyAccountPage({ loaderData, actionData }: Route.Componen
           <ul className="flex flex-wrap gap-2">
             {sections.map(([id, title]) => (
               <li key={id}>
-                <a href={`#${id}`} className="inline-block rounded-full bg-brand-50 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-100">
+                <a
+                  href={`#${id}`}
+                  className="inline-block rounded-full bg-brand-50 px-4 py-2 text-sm font-semibold text-brand-800 hover:bg-brand-100"
+                >
                   {title}
                 </a>
               </li>
@@ -182,14 +205,27 @@ export default function MyAccountPage({ loaderData, actionData }: Route.Componen
           <div className="space-y-8">
             {stateOf("address-delete", "address-default")?.errors.form && <AccountNotice kind="error">{t(actionData!.errors.form!)}</AccountNotice>}
             <AddressList addresses={addresses} locale={locale} />
-            <AddressForm key={`${editing?.id ?? "new"}:${addresses.length}:${done ?? ""}`} editing={editing} state={stateOf("address-add", "address-update")} limits={limits} locale={locale} />
+            <AddressForm
+              key={`${editing?.id ?? "new"}:${addresses.length}:${done ?? ""}`}
+              editing={editing}
+              state={stateOf("address-add", "address-update")}
+              limits={limits}
+              locale={locale}
+            />
           </div>
         </Section>
         <Section id="security" title={t("myAccount.security.title")}>
           <div className="grid gap-10 lg:grid-cols-2">
             {/* Remounted (fields emptied) after each change the page reports; siblings need keys of their own. */}
             <ChangeEmailForm key={`email:${done ?? ""}`} currentEmail={profile.email} state={stateOf("email")} locale={locale} />
-            <ChangePasswordForm key={`password:${done ?? ""}`} hasPassword={profile.hasPassword} oidcName={oidcName} state={stateOf("password")} limits={limits} locale={locale} />
+            <ChangePasswordForm
+              key={`password:${done ?? ""}`}
+              hasPassword={profile.hasPassword}
+              oidcName={oidcName}
+              state={stateOf("password")}
+              limits={limits}
+              locale={locale}
+            />
             <LogOutEverywhereForm locale={locale} />
           </div>
         </Section>

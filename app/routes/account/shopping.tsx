@@ -34,9 +34,7 @@ function OrderCard({ order }: { order: Order }) {
   const locale = i18n.language === "en" ? "en" : "it";
   const titleId = `order-${order.number}`;
   const variantText = (line: Order["lines"][number]) =>
-    [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, shownSize(line.size)]
-      .filter(Boolean)
-      .join(" · ");
+    [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, shownSize(line.size)].filter(Boolean).join(" · ");
   return (
     <article aria-labelledby={titleId} className="rounded-3xl bg-white p-6 shadow-card">
       <header className="flex flex-wrap items-start justify-between gap-4">

@@ -37,7 +37,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   if (!result.ok) return data({ error: result.error }, { status: 400 });
   // Signed in now (a new account), or already (an e-mail change): the account page says it is confirmed.
   const signedIn = result.signedInUserId !== null || (await getSessionUser(context, request)) !== null;
-  const target = signedIn ? `${localizedHref("/my-account", locale)}?done=emailVerified` : `${localizedHref("/login-register", locale)}?notice=verified`;
+  const target = signedIn
+    ? `${localizedHref("/my-account", locale)}?done=emailVerified`
+    : `${localizedHref("/login-register", locale)}?notice=verified`;
   throw redirect(target, { headers: result.headers });
 }
 

@@ -67,16 +67,31 @@ const pages: [Module, string, Record<string, string>][] = [
 const actions: [Module, string, Record<string, string>, Record<string, string>][] = [
   [productEdit, "/admin/prodotti/nuovo", {}, { intent: "save", sku: "X-1", nameIt: "X", nameEn: "X", price: "1", category: "A-spasso" }],
   ...["colour-add", "image-add", "image-remove", "variant-add", "variant-update", "stock-adjust"].map(
-    (intent) => [productEdit, "/admin/prodotti/24", { id: "24" }, { intent, colour: "white", variantId: "1", delta: "5", reason: "x", sku: "Y-1", stock: "1", imageId: "1" }] as [Module, string, Record<string, string>, Record<string, string>],
+    (intent) =>
+      [
+        productEdit,
+        "/admin/prodotti/24",
+        { id: "24" },
+        { intent, colour: "white", variantId: "1", delta: "5", reason: "x", sku: "Y-1", stock: "1", imageId: "1" },
+      ] as [Module, string, Record<string, string>, Record<string, string>],
   ),
   [importPage, "/admin/importa", {}, { kind: "csv", mode: "run" }],
   ...["status", "mark-paid", "cancel", "refund"].map(
-    (intent) => [order, "/admin/ordini/00000000-0000-4000-8000-000000000000", { orderId: "00000000-0000-4000-8000-000000000000" }, { intent, to: "preparing" }] as [Module, string, Record<string, string>, Record<string, string>],
+    (intent) =>
+      [
+        order,
+        "/admin/ordini/00000000-0000-4000-8000-000000000000",
+        { orderId: "00000000-0000-4000-8000-000000000000" },
+        { intent, to: "preparing" },
+      ] as [Module, string, Record<string, string>, Record<string, string>],
   ),
   [giftList, `/admin/liste-regalo/${listId}`, { giftListId: listId }, { intent: "close" }],
   [settings, "/admin/impostazioni", {}, { key: "newsletter", url: "https://evil.example" }],
   [outbox, "/admin/posta", {}, { id: "1" }],
-  ...["set", "clear", "refresh"].map((intent) => [rates, "/admin/cambi", {}, { intent, currency: "USD", rate: "2" }] as [Module, string, Record<string, string>, Record<string, string>]),
+  ...["set", "clear", "refresh"].map(
+    (intent) =>
+      [rates, "/admin/cambi", {}, { intent, currency: "USD", rate: "2" }] as [Module, string, Record<string, string>, Record<string, string>],
+  ),
 ];
 
 async function statusOf(run: () => unknown): Promise<number> {
@@ -97,12 +112,20 @@ test("a guest, a forged cookie and a customer get 401/401/403 on every /admin pa
   onTestFinished(() => handle.close());
   const services = createTestAuthServices(handle.db);
   const context = routeContext(services);
-  await registerCustomer(services, callerFor("/"), { name: "Anna Esposito", email: "anna@example.com", password, passwordConfirm: password, privacy: "on" });
+  await registerCustomer(services, callerFor("/"), {
+    name: "Anna Esposito",
+    email: "anna@example.com",
+    password,
+    passwordConfirm: password,
+    privacy: "on",
+  });
   const login = await logIn(services, callerFor("/"), { email: "anna@example.com", password });
   const customer = new CookieJar().take(login.ok ? login.headers : null);
   const cookieName = customer.header().split("=")[0]!;
   const ownerUserId = (await userIdOf(handle.db, "anna@example.com"))!;
-  await handle.db.insert(giftLists).values({ id: listId, code: "ANNA2345", ownerUserId, title: "Lista di Anna", eventDate: "2030-05-01", celebratedNames: "Sofia" });
+  await handle.db
+    .insert(giftLists)
+    .values({ id: listId, code: "ANNA2345", ownerUserId, title: "Lista di Anna", eventDate: "2030-05-01", celebratedNames: "Sofia" });
   const who: [string, Record<string, string>, number][] = [
     ["guest", {}, 401],
     ["forged", { Cookie: `${cookieName}=forged-token.forged-signature` }, 401],
@@ -110,11 +133,15 @@ test("a guest, a forged cookie and a customer get 401/401/403 on every /admin pa
   ];
   for (const [name, headers, expected] of who) {
     for (const [module, path, params] of pages) {
-      const status = await statusOf(() => module.loader({ request: requestFor(path, { headers }), url: new URL(path, testPublicUrl), params, context } as never));
+      const status = await statusOf(() =>
+        module.loader({ request: requestFor(path, { headers }), url: new URL(path, testPublicUrl), params, context } as never),
+      );
       expect(status, `${name} GET ${path}`).toBe(expected);
     }
     for (const [module, path, params, form] of actions) {
-      const status = await statusOf(() => module.action!({ request: requestFor(path, { headers, form }), url: new URL(path, testPublicUrl), params, context } as never));
+      const status = await statusOf(() =>
+        module.action!({ request: requestFor(path, { headers, form }), url: new URL(path, testPublicUrl), params, context } as never),
+      );
       expect(status, `${name} POST ${path} ${form.intent ?? ""}`).toBe(expected);
     }
   }

@@ -53,7 +53,13 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         label={t("admin.audit.metaTitle")}
         className="mt-2"
         minWidth="min-w-[40rem]"
-        columns={[{ label: t("admin.audit.when") }, { label: t("admin.audit.who") }, { label: t("admin.audit.what") }, { label: t("admin.audit.entity") }, { label: t("admin.audit.details") }]}
+        columns={[
+          { label: t("admin.audit.when") },
+          { label: t("admin.audit.who") },
+          { label: t("admin.audit.what") },
+          { label: t("admin.audit.entity") },
+          { label: t("admin.audit.details") },
+        ]}
       >
         {audit.rows.map((row) => (
           <tr key={row.id} className="border-b border-brand-100 align-top">

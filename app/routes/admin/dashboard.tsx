@@ -64,7 +64,13 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
       {/* An empty box says nothing: with no sale in the 30 days, say so in words. */}
       {hasSales ? (
         <>
-          <svg viewBox={`0 0 ${dashboard.days.length * barWidth} 100`} className="mt-2 h-40 w-full rounded-xl border border-brand-100 bg-white" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+          <svg
+            viewBox={`0 0 ${dashboard.days.length * barWidth} 100`}
+            className="mt-2 h-40 w-full rounded-xl border border-brand-100 bg-white"
+            preserveAspectRatio="none"
+            aria-hidden="true"
+            focusable="false"
+          >
             {dashboard.days.map((day, index) => {
               const height = Math.round((day.revenueCents / max) * 95);
               return <rect key={day.day} x={index * barWidth + 3} y={100 - height} width={barWidth - 6} height={height} className="fill-brand-600" />;
@@ -76,15 +82,23 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
               <caption className="sr-only">{t("admin.dashboard.chart")}</caption>
               <thead>
                 <tr className="border-b-2 border-brand-200">
-                  <th scope="col" className="p-2">{t("admin.orders.date")}</th>
-                  <th scope="col" className="p-2 text-right">{t("admin.nav.orders")}</th>
-                  <th scope="col" className="p-2 text-right">{t("admin.dashboard.revenue")}</th>
+                  <th scope="col" className="p-2">
+                    {t("admin.orders.date")}
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    {t("admin.nav.orders")}
+                  </th>
+                  <th scope="col" className="p-2 text-right">
+                    {t("admin.dashboard.revenue")}
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {dashboard.days.map((day) => (
                   <tr key={day.day} className="border-b border-brand-100">
-                    <th scope="row" className="p-2 font-normal">{formatDate(day.day, locale)}</th>
+                    <th scope="row" className="p-2 font-normal">
+                      {formatDate(day.day, locale)}
+                    </th>
                     <td className="p-2 text-right">{day.orders}</td>
                     <td className="p-2 text-right">{money(day.revenueCents)}</td>
                   </tr>
@@ -126,7 +140,9 @@ export default function AdminDashboardPage({ loaderData }: Route.ComponentProps)
                   <Link to={href(`/admin/prodotti/${variant.productId}`)} className="font-semibold text-brand-800 underline">
                     {variant.name}
                   </Link>
-                  {[variantText(variant.colour, variant.size), t("admin.dashboard.left", { count: variant.stock })].filter(Boolean).map((part) => ` · ${part}`)}
+                  {[variantText(variant.colour, variant.size), t("admin.dashboard.left", { count: variant.stock })]
+                    .filter(Boolean)
+                    .map((part) => ` · ${part}`)}
                 </li>
               ))}
             </ul>

@@ -103,11 +103,7 @@ export default function AdminGiftList({ loaderData, actionData }: Route.Componen
         </div>
         <div className="rounded-xl border border-brand-100 bg-white p-4">
           <h2 className="text-xl font-bold">{t("order.delivery.title")}</h2>
-          {address ? (
-            <AddressLines address={address} withCountry className="mt-2" />
-          ) : (
-            <p className="mt-2">{t("giftLists.fields.collection")}</p>
-          )}
+          {address ? <AddressLines address={address} withCountry className="mt-2" /> : <p className="mt-2">{t("giftLists.fields.collection")}</p>}
         </div>
       </div>
 

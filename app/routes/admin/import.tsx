@@ -26,8 +26,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const admin = await requireAdmin(context, request);
   const locale = localeOfPath(url.pathname);
   const meta = getPageMetaTexts(locale, "admin.import");
-  if (params.jobId === undefined)
-    return { locale, meta, job: null, columns: csvColumns, maxRows: maxCsvRows };
+  if (params.jobId === undefined) return { locale, meta, job: null, columns: csvColumns, maxRows: maxCsvRows };
   const job = await getImportJob(context.get(shopContext).db, { id: params.jobId, now: new Date() });
   if (!job || job.ownerUserId !== admin.id) throw data(null, { status: 404 });
   return {
@@ -121,7 +120,12 @@ export default function AdminImport({ loaderData, actionData }: Route.ComponentP
       {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
       {actionData?.csv && <CsvReport report={actionData.csv} />}
       {actionData?.legacy && <LegacyReport report={actionData.legacy} />}
-      <ImportForm kind="csv" title={t("admin.import.csvTitle")} accept=".csv,text/csv" hint={t("admin.import.csvHint", { max: maxRows.toLocaleString(locale === "en" ? "en-GB" : "it-IT") })} />
+      <ImportForm
+        kind="csv"
+        title={t("admin.import.csvTitle")}
+        accept=".csv,text/csv"
+        hint={t("admin.import.csvHint", { max: maxRows.toLocaleString(locale === "en" ? "en-GB" : "it-IT") })}
+      />
       <details className="rounded-xl border border-brand-100 bg-white p-4">
         <summary className="cursor-pointer font-semibold">{t("admin.import.columns")}</summary>
         <p className="mt-2 font-mono text-sm break-all">{columns.join(", ")}</p>
@@ -136,7 +140,12 @@ function ImportForm({ kind, title, accept, hint }: { kind: "csv" | "legacy"; tit
   const { t } = useTranslation();
   const id = `import-${kind}`;
   return (
-    <Form method="post" encType="multipart/form-data" className="space-y-4 rounded-xl border border-brand-100 bg-white p-4 sm:p-6" aria-labelledby={`${id}-title`}>
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      className="space-y-4 rounded-xl border border-brand-100 bg-white p-4 sm:p-6"
+      aria-labelledby={`${id}-title`}
+    >
       <h2 id={`${id}-title`} className="text-2xl font-bold">
         {title}
       </h2>
@@ -145,7 +154,15 @@ function ImportForm({ kind, title, accept, hint }: { kind: "csv" | "legacy"; tit
         <label htmlFor={`${id}-file`} className="field-label">
           {t("admin.import.file")}
         </label>
-        <input id={`${id}-file`} type="file" name="file" accept={accept} required aria-describedby={`${id}-hint`} className="block w-full max-w-full" />
+        <input
+          id={`${id}-file`}
+          type="file"
+          name="file"
+          accept={accept}
+          required
+          aria-describedby={`${id}-hint`}
+          className="block w-full max-w-full"
+        />
         <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
           {hint}
         </p>
@@ -166,7 +183,11 @@ function CsvReport({ report }: { report: CsvImportReport }) {
   const { t } = useTranslation();
   if (!report.ok) {
     if (report.error === "columns")
-      return <FormAlert>{t("admin.import.wrongColumns", { missing: report.missing.join(", ") || "—", unknown: report.unknown.join(", ") || "—" })}</FormAlert>;
+      return (
+        <FormAlert>
+          {t("admin.import.wrongColumns", { missing: report.missing.join(", ") || "—", unknown: report.unknown.join(", ") || "—" })}
+        </FormAlert>
+      );
     if (report.error === "too-many-rows") return <FormAlert>{t("admin.import.tooManyRows", { rows: report.rows, limit: report.limit })}</FormAlert>;
     return <FormAlert>{t(report.error === "empty" ? "admin.import.empty" : "admin.import.tooLarge")}</FormAlert>;
   }
@@ -192,9 +213,15 @@ function CsvReport({ report }: { report: CsvImportReport }) {
             <caption className="text-left font-semibold">{t("admin.import.errorsTitle")}</caption>
             <thead>
               <tr className="border-b-2 border-brand-200">
-                <th scope="col" className="p-2">{t("admin.import.row")}</th>
-                <th scope="col" className="p-2">{t("admin.import.column")}</th>
-                <th scope="col" className="p-2">{t("admin.import.message")}</th>
+                <th scope="col" className="p-2">
+                  {t("admin.import.row")}
+                </th>
+                <th scope="col" className="p-2">
+                  {t("admin.import.column")}
+                </th>
+                <th scope="col" className="p-2">
+                  {t("admin.import.message")}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -221,13 +248,22 @@ function LegacyReport({ report }: { report: LegacyImportReport }) {
       <h2 id="legacy-report-title" className="text-2xl font-bold">
         {report.dryRun ? t("admin.import.dryRunReport") : t("admin.import.runReport")}
       </h2>
-      <p role="status">{t("admin.legacy.summary", { total: report.total, imported: report.imported, present: report.alreadyPresent.length, pictures: report.picturesSkipped })}</p>
+      <p role="status">
+        {t("admin.legacy.summary", {
+          total: report.total,
+          imported: report.imported,
+          present: report.alreadyPresent.length,
+          pictures: report.picturesSkipped,
+        })}
+      </p>
       {report.duplicates.length > 0 && (
         <div>
           <h3 className="font-bold">{t("admin.legacy.duplicatesTitle")}</h3>
           <ul className="list-disc pl-6">
             {report.duplicates.map((duplicate) => (
-              <li key={`${duplicate.sku}-${duplicate.name}`}>{t("admin.legacy.duplicate", { sku: duplicate.sku, name: duplicate.name, ids: duplicate.ids.join(", ") })}</li>
+              <li key={`${duplicate.sku}-${duplicate.name}`}>
+                {t("admin.legacy.duplicate", { sku: duplicate.sku, name: duplicate.name, ids: duplicate.ids.join(", ") })}
+              </li>
             ))}
           </ul>
         </div>

@@ -36,7 +36,10 @@ export default function AdminLaunchChecklist({ loaderData }: Route.ComponentProp
           <p className="mt-3 max-w-prose">{t("admin.launch.intro")}</p>
           <ul className="mt-6 space-y-3">
             {checks.map((check) => (
-              <li key={check.where === "env" ? `${check.code}-${check.variable}` : `${check.section}-${check.field}`} className="rounded-xl border border-brand-100 bg-white p-4 break-words">
+              <li
+                key={check.where === "env" ? `${check.code}-${check.variable}` : `${check.section}-${check.field}`}
+                className="rounded-xl border border-brand-100 bg-white p-4 break-words"
+              >
                 {check.where === "env" ? (
                   <>
                     <p className="font-semibold">{t(`admin.launch.items.${check.code}`, { value: check.value })}</p>
@@ -49,7 +52,10 @@ export default function AdminLaunchChecklist({ loaderData }: Route.ComponentProp
                     </p>
                     <p className="mt-1 text-sm">
                       <Link to={`${localizedHref("/admin/impostazioni", locale)}#${check.section}`} className="link">
-                        {t("admin.launch.whereSettings", { section: t(`admin.settings.sections.${check.section}`), field: t(`admin.settings.fields.${check.field}`) })}
+                        {t("admin.launch.whereSettings", {
+                          section: t(`admin.settings.sections.${check.section}`),
+                          field: t(`admin.settings.fields.${check.field}`),
+                        })}
                       </Link>
                     </p>
                   </>

@@ -30,7 +30,10 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       <AdminNav locale={loaderData.locale} />
       <div className="min-w-0 flex-1">
         {loaderData.cardPayments !== "stripe" && (
-          <p className="mb-4 rounded-xl border-2 border-dashed border-coral-600 bg-coral-50 p-4 font-bold text-coral-700" data-testid="card-payments-banner">
+          <p
+            className="mb-4 rounded-xl border-2 border-dashed border-coral-600 bg-coral-50 p-4 font-bold text-coral-700"
+            data-testid="card-payments-banner"
+          >
             {t(`admin.cardPayments.${loaderData.cardPayments}`)}
           </p>
         )}

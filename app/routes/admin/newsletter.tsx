@@ -30,7 +30,15 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     countNewsletterSubscribers(db),
     getSettings(db, ["newsletter"]),
   ]);
-  return { meta: getPageMetaTexts(locale, "adminNewsletter"), locale, status, statuses: newsletterStatuses, list, counts, external: settings.newsletter.url !== null };
+  return {
+    meta: getPageMetaTexts(locale, "adminNewsletter"),
+    locale,
+    status,
+    statuses: newsletterStatuses,
+    list,
+    counts,
+    external: settings.newsletter.url !== null,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
@@ -66,7 +74,11 @@ export default function AdminNewsletter({ loaderData }: Route.ComponentProps) {
         <ul className="flex flex-wrap gap-2">
           {[null, ...statuses].map((each) => (
             <li key={each ?? "all"}>
-              <Link to={hrefFor({ status: each })} aria-current={each === status ? "page" : undefined} className={each === status ? "btn-primary" : "btn-secondary"}>
+              <Link
+                to={hrefFor({ status: each })}
+                aria-current={each === status ? "page" : undefined}
+                className={each === status ? "btn-primary" : "btn-secondary"}
+              >
                 {each ? `${t(`adminNewsletter.status.${each}`)} (${counts[each]})` : t("adminNewsletter.all", { count: total })}
               </Link>
             </li>

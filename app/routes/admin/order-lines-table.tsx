@@ -10,18 +10,29 @@ export function OrderLinesTable({ order, locale }: { order: OrderView; locale: L
   const { t } = useTranslation();
   const money = (cents: number) => formatMoney(cents, locale);
   const colourName = useColourName();
-  const variantText = (colour: string | null, size: string | null) => [colour ? colourName(colour) : null, shownSize(size)].filter(Boolean).join(" · ");
+  const variantText = (colour: string | null, size: string | null) =>
+    [colour ? colourName(colour) : null, shownSize(size)].filter(Boolean).join(" · ");
   return (
     <div className="mt-6 overflow-x-auto" role="region" aria-label={t("order.linesTitle")} tabIndex={0}>
       <table className="w-full min-w-[36rem] border-collapse text-left text-sm">
         <caption className="text-left text-xl font-bold">{t("order.linesTitle")}</caption>
         <thead>
           <tr className="border-b-2 border-brand-200">
-            <th scope="col" className="p-2">SKU</th>
-            <th scope="col" className="p-2">{t("order.product")}</th>
-            <th scope="col" className="p-2 text-right">{t("order.quantity")}</th>
-            <th scope="col" className="p-2 text-right">{t("order.unitPrice")}</th>
-            <th scope="col" className="p-2 text-right">{t("order.lineTotal")}</th>
+            <th scope="col" className="p-2">
+              SKU
+            </th>
+            <th scope="col" className="p-2">
+              {t("order.product")}
+            </th>
+            <th scope="col" className="p-2 text-right">
+              {t("order.quantity")}
+            </th>
+            <th scope="col" className="p-2 text-right">
+              {t("order.unitPrice")}
+            </th>
+            <th scope="col" className="p-2 text-right">
+              {t("order.lineTotal")}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -60,12 +71,16 @@ export function OrderLinesTable({ order, locale }: { order: OrderView; locale: L
             .filter(([key, cents]) => cents !== 0 || key === "order.shipping")
             .map(([key, cents]) => (
               <tr key={key}>
-                <th scope="row" colSpan={4} className="p-2 text-right font-normal">{t(key)}</th>
+                <th scope="row" colSpan={4} className="p-2 text-right font-normal">
+                  {t(key)}
+                </th>
                 <td className="p-2 text-right whitespace-nowrap">{money(cents)}</td>
               </tr>
             ))}
           <tr>
-            <th scope="row" colSpan={4} className="p-2 text-right">{t("order.total")}</th>
+            <th scope="row" colSpan={4} className="p-2 text-right">
+              {t("order.total")}
+            </th>
             <td className="p-2 text-right font-bold whitespace-nowrap">{money(order.totals.totalCents)}</td>
           </tr>
         </tfoot>

@@ -30,7 +30,12 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const detail = await getAdminOrder(db, { orderId: params.orderId, locale });
   if (!detail) throw data(null, { status: 404 });
   const done = url.searchParams.get("done");
-  return { meta: getPageMetaTexts(locale, "admin.order"), locale, detail, done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null };
+  return {
+    meta: getPageMetaTexts(locale, "admin.order"),
+    locale,
+    detail,
+    done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null,
+  };
 }
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
@@ -39,9 +44,19 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const locale = localeOfPath(url.pathname);
   const form = formFields(await request.formData());
   const parsed = AdminOrderAction.safeParse(form);
-  if (!parsed.success) return data({ error: parsed.error.issues[0]?.message.startsWith("admin.") ? parsed.error.issues[0].message : "admin.orders.errors.transition-not-allowed" }, { status: 400 });
+  if (!parsed.success)
+    return data(
+      { error: parsed.error.issues[0]?.message.startsWith("admin.") ? parsed.error.issues[0].message : "admin.orders.errors.transition-not-allowed" },
+      { status: 400 },
+    );
   const result = await runAdminOrderAction(
-    { db: services.db, actorUserId: admin.id, now: new Date(), links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) }, provider: () => paymentProviderOf(services) },
+    {
+      db: services.db,
+      actorUserId: admin.id,
+      now: new Date(),
+      links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
+      provider: () => paymentProviderOf(services),
+    },
     params.orderId,
     parsed.data,
   );
@@ -127,7 +142,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             <Form method="post">
               <input type="hidden" name="intent" value="refund" />
               <button type="submit" className="btn-secondary">
-                {detail.cardPaymentRef ? t("admin.order.refundCard", { total: money(order.totals.totalCents) }) : t("admin.order.refundRecord", { total: money(order.totals.totalCents) })}
+                {detail.cardPaymentRef
+                  ? t("admin.order.refundCard", { total: money(order.totals.totalCents) })
+                  : t("admin.order.refundRecord", { total: money(order.totals.totalCents) })}
               </button>
             </Form>
           )}
@@ -145,7 +162,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             </div>
           </Form>
         )}
-        {detail.moves.length === 0 && !detail.canMarkPaid && !detail.canCancel && !detail.canRefund && <p className="mt-2">{t("admin.order.noActions")}</p>}
+        {detail.moves.length === 0 && !detail.canMarkPaid && !detail.canCancel && !detail.canRefund && (
+          <p className="mt-2">{t("admin.order.noActions")}</p>
+        )}
       </div>
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
@@ -154,9 +173,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <p className="mt-2">
             {order.firstName} {order.lastName}
             <br />
-            <a className="underline break-all" href={`mailto:${order.email}`}>{order.email}</a>
+            <a className="underline break-all" href={`mailto:${order.email}`}>
+              {order.email}
+            </a>
             <br />
-            <a className="underline" href={`tel:${order.phone.replace(/\s/g, "")}`}>{order.phone}</a>
+            <a className="underline" href={`tel:${order.phone.replace(/\s/g, "")}`}>
+              {order.phone}
+            </a>
           </p>
           {order.invoice && (
             <p className="mt-2">
@@ -169,12 +192,12 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <div className="rounded-xl border border-brand-100 bg-white p-4">
           <h2 className="text-xl font-bold">{t("order.delivery.title")}</h2>
           <p className="mt-2 font-semibold">{t(`order.delivery.${order.delivery.method}`)}</p>
-          {address ? (
-            <AddressLines address={address} withCountry />
-          ) : (
-            <p>{t("order.delivery.collectAt")}</p>
+          {address ? <AddressLines address={address} withCountry /> : <p>{t("order.delivery.collectAt")}</p>}
+          {order.delivery.carrier && (
+            <p className="mt-2">
+              {t("order.delivery.tracking", { carrier: order.delivery.carrier, tracking: order.delivery.trackingNumber ?? "—" })}
+            </p>
           )}
-          {order.delivery.carrier && <p className="mt-2">{t("order.delivery.tracking", { carrier: order.delivery.carrier, tracking: order.delivery.trackingNumber ?? "—" })}</p>}
         </div>
         <div className="rounded-xl border border-brand-100 bg-white p-4">
           <h2 className="text-xl font-bold">{t("order.payment.title")}</h2>

@@ -23,7 +23,15 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const filters = parseAdminOrderFilters(url.searchParams);
   const list = await listAdminOrders(db, filters);
-  return { meta: getPageMetaTexts(locale, "admin.orders"), locale, filters, list, statuses: [...orderStatuses], payments: paymentMethod.enumValues, deliveries: deliveryMethod.enumValues };
+  return {
+    meta: getPageMetaTexts(locale, "admin.orders"),
+    locale,
+    filters,
+    list,
+    statuses: [...orderStatuses],
+    payments: paymentMethod.enumValues,
+    deliveries: deliveryMethod.enumValues,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

@@ -26,7 +26,15 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const status = (outboxStatuses as readonly string[]).includes(requested ?? "") ? (requested as OutboxStatus) : null;
   const page = Number(url.searchParams.get("page")) || 1;
   const [outbox, counts] = await Promise.all([listOutbox(db, { status, page: Number.isSafeInteger(page) ? page : 1 }), countOutboxByStatus(db)]);
-  return { meta: getPageMetaTexts(locale, "admin.outbox"), locale, status, statuses: outboxStatuses, outbox, counts, resent: url.searchParams.get("resent") === "1" };
+  return {
+    meta: getPageMetaTexts(locale, "admin.outbox"),
+    locale,
+    status,
+    statuses: outboxStatuses,
+    outbox,
+    counts,
+    resent: url.searchParams.get("resent") === "1",
+  };
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {
@@ -63,7 +71,11 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
         <ul className="flex flex-wrap gap-2">
           {[null, ...statuses].map((each) => (
             <li key={each ?? "all"}>
-              <Link to={hrefFor({ status: each })} aria-current={each === status ? "page" : undefined} className={each === status ? "btn-primary" : "btn-secondary"}>
+              <Link
+                to={hrefFor({ status: each })}
+                aria-current={each === status ? "page" : undefined}
+                className={each === status ? "btn-primary" : "btn-secondary"}
+              >
                 {each ? `${t(`mail.status.${each}`)} (${counts[each]})` : t("admin.products.all")}
               </Link>
             </li>
@@ -78,7 +90,13 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
         label={t("admin.outbox.title")}
         className="mt-4"
         minWidth="min-w-[44rem]"
-        columns={[{ label: t("admin.outbox.created") }, { label: t("admin.outbox.to") }, { label: t("admin.outbox.subject") }, { label: t("admin.outbox.status") }, { label: t("admin.outbox.action") }]}
+        columns={[
+          { label: t("admin.outbox.created") },
+          { label: t("admin.outbox.to") },
+          { label: t("admin.outbox.subject") },
+          { label: t("admin.outbox.status") },
+          { label: t("admin.outbox.action") },
+        ]}
       >
         {outbox.emails.map((mail) => (
           <tr key={mail.id} className="border-b border-brand-100 align-top">
@@ -94,7 +112,11 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
               {(mail.status === "sent" || mail.status === "failed") && (
                 <Form method="post">
                   <input type="hidden" name="id" value={mail.id} />
-                  <button type="submit" className="btn-secondary" aria-label={t("admin.outbox.resendLabel", { subject: mail.subject, to: mail.toAddress })}>
+                  <button
+                    type="submit"
+                    className="btn-secondary"
+                    aria-label={t("admin.outbox.resendLabel", { subject: mail.subject, to: mail.toAddress })}
+                  >
                     {t("admin.outbox.resend")}
                   </button>
                 </Form>

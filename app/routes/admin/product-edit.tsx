@@ -11,9 +11,27 @@ import { formText } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { parseAdminId, readAdminForm } from "#server/admin/admin-request.ts";
 import { listPriceHistory, lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
-import { ColourInput, formValues, parseProductForm, parseWith, StockAdjustmentInput, VariantInput, VariantUpdateInput, type FieldErrors } from "#server/admin/product-admin.inputs.ts";
+import {
+  ColourInput,
+  formValues,
+  parseProductForm,
+  parseWith,
+  StockAdjustmentInput,
+  VariantInput,
+  VariantUpdateInput,
+  type FieldErrors,
+} from "#server/admin/product-admin.inputs.ts";
 import { createProduct, getProductFormValues, getProductStockView, getTaxonomyOptions, updateProduct } from "#server/admin/product-admin.service.ts";
-import { addColour, addProductImage, addVariant, adjustStock, listStockMovements, maxAdminImageBytes, removeProductImage, updateVariant } from "#server/admin/product-stock.service.ts";
+import {
+  addColour,
+  addProductImage,
+  addVariant,
+  adjustStock,
+  listStockMovements,
+  maxAdminImageBytes,
+  removeProductImage,
+  updateVariant,
+} from "#server/admin/product-stock.service.ts";
 import { mediaDirOf } from "#server/http/start.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
@@ -22,7 +40,13 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/product-edit";
 
 const doneCodes = ["created", "saved", "colourAdded", "imageAdded", "imageRemoved", "variantAdded", "variantSaved", "stockAdjusted"] as const;
-const newProductValues: Record<string, string> = { isPublished: "on", vatRatePercent: "22", discountPercent: "0", personalisationCost: "0,00", price: "" };
+const newProductValues: Record<string, string> = {
+  isPublished: "on",
+  vatRatePercent: "22",
+  discountPercent: "0",
+  personalisationCost: "0,00",
+  price: "",
+};
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = { messages: [] } satisfies MessagesHandle;
@@ -35,7 +59,18 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const options = await getTaxonomyOptions(db, locale);
   const done = doneCodes.find((code) => code === url.searchParams.get("done")) ?? null;
   if (params.id === undefined) {
-    return { done, locale, productId: null, values: newProductValues, options, stock: null, movements: [], prices: [], lowestPriceCents: null, meta: { title: t("admin.products.new"), description: "" } };
+    return {
+      done,
+      locale,
+      productId: null,
+      values: newProductValues,
+      options,
+      stock: null,
+      movements: [],
+      prices: [],
+      lowestPriceCents: null,
+      meta: { title: t("admin.products.new"), description: "" },
+    };
   }
   const productId = parseAdminId(params.id);
   const values = productId === null ? null : await getProductFormValues(db, productId);
@@ -46,7 +81,18 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     listPriceHistory(db, productId, 20),
     lowestPriceOfLast30Days(db, productId, new Date()),
   ]);
-  return { done, locale, productId, values, options, stock, movements, prices, lowestPriceCents, meta: { title: `${values.nameIt} · ${t("admin.products.title")}`, description: "" } };
+  return {
+    done,
+    locale,
+    productId,
+    values,
+    options,
+    stock,
+    movements,
+    prices,
+    lowestPriceCents,
+    meta: { title: `${values.nameIt} · ${t("admin.products.title")}`, description: "" },
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
@@ -80,11 +126,13 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     if (!parsed.ok) return fail({ intent, errors: parsed.errors, values: parsed.values });
     if (productId === null) {
       const created = await createProduct(db, { input: parsed.input, actorUserId: admin.id, now });
-      if (!created.ok) return fail({ intent, errors: created.errors, values: formValues(form, Object.keys(newProductValues).concat(Object.keys(parsed.input))) });
+      if (!created.ok)
+        return fail({ intent, errors: created.errors, values: formValues(form, Object.keys(newProductValues).concat(Object.keys(parsed.input))) });
       return done("created", created.productId);
     }
     const saved = await updateProduct(db, { productId, input: parsed.input, actorUserId: admin.id, now });
-    if (!saved.ok) return "notFound" in saved ? notFound() : fail({ intent, errors: saved.errors, values: formValues(form, Object.keys(parsed.input)) });
+    if (!saved.ok)
+      return "notFound" in saved ? notFound() : fail({ intent, errors: saved.errors, values: formValues(form, Object.keys(parsed.input)) });
     return done("saved");
   }
   if (productId === null) return fail({ intent, errors: { form: "admin.errors.invalid" } });
@@ -114,7 +162,8 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     }
     case "image-remove": {
       const imageId = parseAdminId(formText(form, "imageId"));
-      if (imageId === null || !(await removeProductImage(db, { productId, imageId, mediaDir: mediaDirOf(services.env), actorUserId: admin.id }))) return notFound();
+      if (imageId === null || !(await removeProductImage(db, { productId, imageId, mediaDir: mediaDirOf(services.env), actorUserId: admin.id })))
+        return notFound();
       return done("imageRemoved");
     }
     case "variant-add": {
@@ -122,7 +171,8 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       if (!parsed.ok) return fail({ intent, errors: parsed.errors, values: parsed.values });
       const added = await addVariant(db, { productId, input: parsed.input, actorUserId: admin.id });
       if (!added) return notFound();
-      if (!added.ok) return fail({ intent, errors: added.errors, values: formValues(form, ["colourId", "size", "sku", "stock", "isPreorder", "preorderDays"]) });
+      if (!added.ok)
+        return fail({ intent, errors: added.errors, values: formValues(form, ["colourId", "size", "sku", "stock", "isPreorder", "preorderDays"]) });
       return done("variantAdded");
     }
     case "variant-update": {
@@ -130,7 +180,12 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       if (!parsed.ok) return fail({ intent: `${intent}-${formText(form, "variantId")}`, errors: parsed.errors, values: parsed.values });
       const updated = await updateVariant(db, { productId, input: parsed.input, actorUserId: admin.id });
       if (!updated) return notFound();
-      if (!updated.ok) return fail({ intent: `${intent}-${parsed.input.variantId}`, errors: updated.errors, values: formValues(form, ["variantId", "sku", "isPreorder", "preorderDays"]) });
+      if (!updated.ok)
+        return fail({
+          intent: `${intent}-${parsed.input.variantId}`,
+          errors: updated.errors,
+          values: formValues(form, ["variantId", "sku", "isPreorder", "preorderDays"]),
+        });
       return done("variantSaved");
     }
     case "stock-adjust": {
@@ -145,7 +200,6 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       return fail({ intent, errors: { form: "admin.errors.invalid" } });
   }
 }
-
 
 export default function AdminProductEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -181,7 +235,12 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
       </div>
       {loaderData.done && <Notice>{t(`admin.done.${loaderData.done}`)}</Notice>}
 
-      <Form method="post" noValidate className="space-y-6 rounded-xl border border-brand-100 bg-white p-4 sm:p-6" aria-labelledby="product-fields-title">
+      <Form
+        method="post"
+        noValidate
+        className="space-y-6 rounded-xl border border-brand-100 bg-white p-4 sm:p-6"
+        aria-labelledby="product-fields-title"
+      >
         <h2 id="product-fields-title" className="text-2xl font-bold">
           {t("admin.product.fields")}
         </h2>
@@ -207,7 +266,12 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
               </option>
             ))}
           </SelectField>
-          <SelectField label={t("admin.product.subcategory")} name="subcategory" defaultValue={values.subcategory} error={err(saveErrors, "subcategory")}>
+          <SelectField
+            label={t("admin.product.subcategory")}
+            name="subcategory"
+            defaultValue={values.subcategory}
+            error={err(saveErrors, "subcategory")}
+          >
             <option value="">—</option>
             {options.categories.map((category) => (
               <optgroup key={category.slug} label={category.name}>
@@ -287,7 +351,13 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                   <ul className="mt-2 flex flex-wrap gap-3">
                     {colour.images.map((image) => (
                       <li key={image.id} className="flex flex-col items-center gap-1">
-                        <img src={getProductImageUrl(image.storageKey, 160)} alt={`${values.nameIt} - ${colour.colour}`} width={96} height={96} className="size-24 rounded object-cover" />
+                        <img
+                          src={getProductImageUrl(image.storageKey, 160)}
+                          alt={`${values.nameIt} - ${colour.colour}`}
+                          width={96}
+                          height={96}
+                          className="size-24 rounded object-cover"
+                        />
                         <Form method="post">
                           <input type="hidden" name="intent" value="image-remove" />
                           <input type="hidden" name="imageId" value={image.id} />
@@ -314,7 +384,13 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
             </ul>
             <Form method="post" encType="multipart/form-data" noValidate className="grid gap-4 sm:grid-cols-3 sm:items-end">
               <input type="hidden" name="intent" value="colour-add" />
-              <TextField label={t("admin.product.colourName")} name="colour" required error={err(errorsFor("colour-add"), "colour")} hint={t("admin.product.colourHint")} />
+              <TextField
+                label={t("admin.product.colourName")}
+                name="colour"
+                required
+                error={err(errorsFor("colour-add"), "colour")}
+                hint={t("admin.product.colourHint")}
+              />
               <label className="field-label min-w-0">
                 {t("admin.product.image")}
                 <input type="file" name="image" accept="image/jpeg,image/png,image/webp,image/avif" className="mt-1 block w-full max-w-full" />
@@ -335,11 +411,21 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                 <caption className="sr-only">{t("admin.product.sizes")}</caption>
                 <thead>
                   <tr className="border-b-2 border-brand-200">
-                    <th scope="col" className="p-2">{t("admin.product.colour")}</th>
-                    <th scope="col" className="p-2">{t("admin.product.size")}</th>
-                    <th scope="col" className="p-2">SKU</th>
-                    <th scope="col" className="p-2 text-right">{t("admin.product.stock")}</th>
-                    <th scope="col" className="p-2">{t("admin.product.preorder")}</th>
+                    <th scope="col" className="p-2">
+                      {t("admin.product.colour")}
+                    </th>
+                    <th scope="col" className="p-2">
+                      {t("admin.product.size")}
+                    </th>
+                    <th scope="col" className="p-2">
+                      SKU
+                    </th>
+                    <th scope="col" className="p-2 text-right">
+                      {t("admin.product.stock")}
+                    </th>
+                    <th scope="col" className="p-2">
+                      {t("admin.product.preorder")}
+                    </th>
                     <th scope="col" className="p-2">
                       <span className="sr-only">{t("admin.product.editSize")}</span>
                     </th>
@@ -365,9 +451,18 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                 </tbody>
               </table>
             </div>
-            <VariantAddForm colours={stock.colours} errors={errorsFor("variant-add")} values={failure?.intent === "variant-add" ? (failure.values ?? {}) : {}} />
+            <VariantAddForm
+              colours={stock.colours}
+              errors={errorsFor("variant-add")}
+              values={failure?.intent === "variant-add" ? (failure.values ?? {}) : {}}
+            />
             {stock.variants.length > 0 && (
-              <Form method="post" noValidate className="grid gap-4 rounded-lg border border-brand-100 p-3 sm:grid-cols-4 sm:items-end" aria-labelledby="adjust-title">
+              <Form
+                method="post"
+                noValidate
+                className="grid gap-4 rounded-lg border border-brand-100 p-3 sm:grid-cols-4 sm:items-end"
+                aria-labelledby="adjust-title"
+              >
                 <h3 id="adjust-title" className="font-bold sm:col-span-4">
                   {t("admin.product.adjustTitle")}
                 </h3>
@@ -380,8 +475,21 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                     </option>
                   ))}
                 </SelectField>
-                <TextField label={t("admin.product.delta")} name="delta" inputMode="numeric" required hint={t("admin.product.deltaHint")} error={err(errorsFor("stock-adjust"), "delta")} />
-                <TextField label={t("admin.product.reason")} name="reason" required maxLength={200} error={err(errorsFor("stock-adjust"), "reason")} />
+                <TextField
+                  label={t("admin.product.delta")}
+                  name="delta"
+                  inputMode="numeric"
+                  required
+                  hint={t("admin.product.deltaHint")}
+                  error={err(errorsFor("stock-adjust"), "delta")}
+                />
+                <TextField
+                  label={t("admin.product.reason")}
+                  name="reason"
+                  required
+                  maxLength={200}
+                  error={err(errorsFor("stock-adjust"), "reason")}
+                />
                 <button type="submit" className="btn-primary">
                   {t("admin.product.adjust")}
                 </button>
@@ -409,13 +517,24 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
 }
 
 /** SKU and pre-order of one size, folded in its table row; open again when the server refused it. */
-function VariantUpdateForm({ variant, errors, values }: { variant: { id: number; colour: string | null; size: string; sku: string; isPreorder: boolean; preorderDays: number | null }; errors: FieldErrors; values: Record<string, string> | null }) {
+function VariantUpdateForm({
+  variant,
+  errors,
+  values,
+}: {
+  variant: { id: number; colour: string | null; size: string; sku: string; isPreorder: boolean; preorderDays: number | null };
+  errors: FieldErrors;
+  values: Record<string, string> | null;
+}) {
   const { t } = useTranslation();
   const err = (field: string) => (errors[field] ? t(errors[field]) : undefined);
   const name = [variant.colour, variant.size].filter(Boolean).join(" · ") || variant.sku;
   return (
     <details open={values !== null} className="min-w-48">
-      <summary className="flex min-h-11 cursor-pointer items-center font-semibold underline" aria-label={t("admin.product.editSizeLabel", { size: name })}>
+      <summary
+        className="flex min-h-11 cursor-pointer items-center font-semibold underline"
+        aria-label={t("admin.product.editSizeLabel", { size: name })}
+      >
         {t("admin.product.editSize")}
       </summary>
       <Form method="post" noValidate className="mt-2 space-y-3" aria-label={t("admin.product.editSizeLabel", { size: name })}>
@@ -423,8 +542,18 @@ function VariantUpdateForm({ variant, errors, values }: { variant: { id: number;
         <input type="hidden" name="intent" value="variant-update" />
         <input type="hidden" name="variantId" value={variant.id} />
         <TextField label="SKU" name="sku" required defaultValue={values?.sku ?? variant.sku} error={err("sku")} />
-        <CheckboxField label={t("admin.product.preorder")} name="isPreorder" defaultChecked={values ? values.isPreorder === "on" : variant.isPreorder} />
-        <TextField label={t("admin.product.preorderDays")} name="preorderDays" inputMode="numeric" defaultValue={values?.preorderDays ?? (variant.preorderDays === null ? "" : String(variant.preorderDays))} error={err("preorderDays")} />
+        <CheckboxField
+          label={t("admin.product.preorder")}
+          name="isPreorder"
+          defaultChecked={values ? values.isPreorder === "on" : variant.isPreorder}
+        />
+        <TextField
+          label={t("admin.product.preorderDays")}
+          name="preorderDays"
+          inputMode="numeric"
+          defaultValue={values?.preorderDays ?? (variant.preorderDays === null ? "" : String(variant.preorderDays))}
+          error={err("preorderDays")}
+        />
         <button type="submit" className="btn-primary">
           {t("admin.product.saveSize")}
         </button>
@@ -433,11 +562,24 @@ function VariantUpdateForm({ variant, errors, values }: { variant: { id: number;
   );
 }
 
-function VariantAddForm({ colours, errors, values }: { colours: { id: number; colour: string }[]; errors: FieldErrors; values: Record<string, string> }) {
+function VariantAddForm({
+  colours,
+  errors,
+  values,
+}: {
+  colours: { id: number; colour: string }[];
+  errors: FieldErrors;
+  values: Record<string, string>;
+}) {
   const { t } = useTranslation();
   const err = (field: string) => (errors[field] ? t(errors[field]) : undefined);
   return (
-    <Form method="post" noValidate className="grid gap-4 rounded-lg border border-brand-100 p-3 sm:grid-cols-3 sm:items-end" aria-labelledby="variant-add-title">
+    <Form
+      method="post"
+      noValidate
+      className="grid gap-4 rounded-lg border border-brand-100 p-3 sm:grid-cols-3 sm:items-end"
+      aria-labelledby="variant-add-title"
+    >
       <h3 id="variant-add-title" className="font-bold sm:col-span-3">
         {t("admin.product.addSize")}
       </h3>
@@ -455,14 +597,19 @@ function VariantAddForm({ colours, errors, values }: { colours: { id: number; co
       <TextField label="SKU" name="sku" required defaultValue={values.sku} error={err("sku")} />
       <TextField label={t("admin.product.stock")} name="stock" inputMode="numeric" required defaultValue={values.stock ?? "0"} error={err("stock")} />
       <CheckboxField label={t("admin.product.preorder")} name="isPreorder" defaultChecked={values.isPreorder === "on"} />
-      <TextField label={t("admin.product.preorderDays")} name="preorderDays" inputMode="numeric" defaultValue={values.preorderDays} error={err("preorderDays")} />
+      <TextField
+        label={t("admin.product.preorderDays")}
+        name="preorderDays"
+        inputMode="numeric"
+        defaultValue={values.preorderDays}
+        error={err("preorderDays")}
+      />
       <button type="submit" className="btn-primary sm:col-span-3">
         {t("admin.product.addSize")}
       </button>
     </Form>
   );
 }
-
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <AdminErrorBoundary error={error} />;

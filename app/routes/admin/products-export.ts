@@ -10,7 +10,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(context, request);
   const { db } = context.get(shopContext);
   const csv = await exportProductsCsv(db);
-  await db.transaction((tx) => recordAudit(tx, { actorUserId: admin.id, action: "export.csv", entity: "import", entityId: null, details: { bytes: csv.length } }));
+  await db.transaction((tx) =>
+    recordAudit(tx, { actorUserId: admin.id, action: "export.csv", entity: "import", entityId: null, details: { bytes: csv.length } }),
+  );
   return new Response(csv, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

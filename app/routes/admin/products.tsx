@@ -22,7 +22,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const filters = parseAdminProductFilters(url.searchParams);
   const [list, options] = await Promise.all([listAdminProducts(db, filters, locale), getTaxonomyOptions(db, locale)]);
-  return { meta: getPageMetaTexts(locale, "admin.products"), locale, filters, list, categories: options.categories.map(({ slug, name }) => ({ slug, name })) };
+  return {
+    meta: getPageMetaTexts(locale, "admin.products"),
+    locale,
+    filters,
+    list,
+    categories: options.categories.map(({ slug, name }) => ({ slug, name })),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
@@ -79,12 +85,24 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           <caption className="sr-only">{t("admin.products.title")}</caption>
           <thead>
             <tr className="border-b-2 border-brand-200">
-              <th scope="col" className="p-2">{t("admin.products.name")}</th>
-              <th scope="col" className="p-2">SKU</th>
-              <th scope="col" className="p-2">{t("admin.products.category")}</th>
-              <th scope="col" className="p-2 text-right">{t("admin.products.price")}</th>
-              <th scope="col" className="p-2 text-right">{t("admin.products.stock")}</th>
-              <th scope="col" className="p-2">{t("admin.products.state")}</th>
+              <th scope="col" className="p-2">
+                {t("admin.products.name")}
+              </th>
+              <th scope="col" className="p-2">
+                SKU
+              </th>
+              <th scope="col" className="p-2">
+                {t("admin.products.category")}
+              </th>
+              <th scope="col" className="p-2 text-right">
+                {t("admin.products.price")}
+              </th>
+              <th scope="col" className="p-2 text-right">
+                {t("admin.products.stock")}
+              </th>
+              <th scope="col" className="p-2">
+                {t("admin.products.state")}
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -103,7 +121,11 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 </td>
                 <td className="p-2 text-right">
                   {row.stock}
-                  {row.lowStockCount > 0 && <span className="ml-1 text-sm font-semibold text-coral-700">({t("admin.products.lowStockBadge", { count: row.lowStockCount })})</span>}
+                  {row.lowStockCount > 0 && (
+                    <span className="ml-1 text-sm font-semibold text-coral-700">
+                      ({t("admin.products.lowStockBadge", { count: row.lowStockCount })})
+                    </span>
+                  )}
                 </td>
                 <td className="p-2 text-sm">
                   {row.isPublished ? t("admin.products.isPublished") : t("admin.products.hidden")}

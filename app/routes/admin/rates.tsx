@@ -22,7 +22,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db, env } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const done = url.searchParams.get("done");
-  return { meta: getPageMetaTexts(locale, "admin.rates"), locale, rates: await listExchangeRates(db), canRefresh: Boolean(env.RATES_URL), done: done && ["set", "cleared", "refreshed"].includes(done) ? done : null };
+  return {
+    meta: getPageMetaTexts(locale, "admin.rates"),
+    locale,
+    rates: await listExchangeRates(db),
+    canRefresh: Boolean(env.RATES_URL),
+    done: done && ["set", "cleared", "refreshed"].includes(done) ? done : null,
+  };
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {
@@ -83,7 +89,13 @@ export default function AdminRates({ loaderData, actionData }: Route.ComponentPr
             <Form method="post" className="mt-3 flex flex-wrap items-end gap-3">
               <input type="hidden" name="intent" value="set" />
               <input type="hidden" name="currency" value={rate.currency} />
-              <TextField label={t("admin.rates.override", { currency: rate.currency })} name="rate" inputMode="decimal" required error={actionData?.currency === rate.currency && actionData.error ? t(actionData.error) : undefined} />
+              <TextField
+                label={t("admin.rates.override", { currency: rate.currency })}
+                name="rate"
+                inputMode="decimal"
+                required
+                error={actionData?.currency === rate.currency && actionData.error ? t(actionData.error) : undefined}
+              />
               <button type="submit" className="btn-primary">
                 {t("admin.rates.set")}
               </button>

@@ -19,7 +19,21 @@ const weekdays = [1, 2, 3, 4, 5, 6, 7] as const;
 
 /** The fields of each settings form, in page order; "long" ones are text areas. */
 const sections = {
-  shop: ["name", "legalName", "vatNumber", "street", "postcode", "city", "province", "phone", "whatsapp", "email", "facebookUrl", "instagramUrl", ...weekdays.map((day) => `hours${day}`)],
+  shop: [
+    "name",
+    "legalName",
+    "vatNumber",
+    "street",
+    "postcode",
+    "city",
+    "province",
+    "phone",
+    "whatsapp",
+    "email",
+    "facebookUrl",
+    "instagramUrl",
+    ...weekdays.map((day) => `hours${day}`),
+  ],
   delivery: ["localPostcodes", "standardFee", "cashOnDeliveryFee"],
   deliveryTimes: ["cutoff", "preparationDays", "standardDays", "localDeliveryDays", "collectionDays", "closures"],
   bankTransfer: ["iban", "beneficiary", "bankName", "daysToPay"],
@@ -95,9 +109,22 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             <input type="hidden" name="key" value={key} />
             <div className="mt-4 grid gap-4 sm:grid-cols-2">
               {sections[key].map((name) => {
-                const label = name.startsWith("hours") ? t("admin.settings.fields.hours", { day: t(`weekdays.${name.slice(5)}`) }) : t(`admin.settings.fields.${name}`);
-                const hint = name.startsWith("hours") ? t("admin.settings.hints.hours") : t(`admin.settings.hints.${name}`, { defaultValue: "" }) || undefined;
-                return <TextField key={name} label={label} name={name} defaultValue={current?.[name] ?? ""} error={failed?.errors[name] ? t(failed.errors[name]) : undefined} hint={hint} />;
+                const label = name.startsWith("hours")
+                  ? t("admin.settings.fields.hours", { day: t(`weekdays.${name.slice(5)}`) })
+                  : t(`admin.settings.fields.${name}`);
+                const hint = name.startsWith("hours")
+                  ? t("admin.settings.hints.hours")
+                  : t(`admin.settings.hints.${name}`, { defaultValue: "" }) || undefined;
+                return (
+                  <TextField
+                    key={name}
+                    label={label}
+                    name={name}
+                    defaultValue={current?.[name] ?? ""}
+                    error={failed?.errors[name] ? t(failed.errors[name]) : undefined}
+                    hint={hint}
+                  />
+                );
               })}
             </div>
             <button type="submit" className="btn-primary mt-4">

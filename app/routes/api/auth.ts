@@ -17,7 +17,8 @@ function handle({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
   const methods = openAuthMethodsOf(pathname.slice(authBasePath.length));
   const locale = localeOfRequest(request);
   if (!methods) return errorResponse(apiFailure(404, "not-found"), locale);
-  if (!methods.includes(request.method)) return errorResponse(apiFailure(405, "method-not-allowed"), locale, new Headers({ Allow: methods.join(", ") }));
+  if (!methods.includes(request.method))
+    return errorResponse(apiFailure(405, "method-not-allowed"), locale, new Headers({ Allow: methods.join(", ") }));
   const withClientIp = new Request(request, { headers: authHeaders(request, context.get(requestContext).clientIp) });
   return context.get(shopContext).auth.handler(withClientIp);
 }

@@ -85,7 +85,11 @@ export default function ApiDocsPage({ loaderData }: Route.ComponentProps) {
         <h2 className="mt-10 mb-4 text-2xl font-bold">{t("api.docs.endpointsTitle")}</h2>
         <ul className="space-y-5">
           {endpoints.map((endpoint) => (
-            <li key={`${endpoint.method} ${endpoint.path}`} id={`${endpoint.method}-${endpoint.path}`} className="rounded-2xl bg-white p-5 shadow-card">
+            <li
+              key={`${endpoint.method} ${endpoint.path}`}
+              id={`${endpoint.method}-${endpoint.path}`}
+              className="rounded-2xl bg-white p-5 shadow-card"
+            >
               <h3 className="flex flex-wrap items-center gap-3 text-lg font-bold">
                 <span className="rounded bg-brand-700 px-2 py-0.5 font-mono text-sm text-white">{endpoint.method}</span>
                 <code className="break-all">{endpoint.path}</code>

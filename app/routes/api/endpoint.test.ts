@@ -79,7 +79,10 @@ beforeAll(async () => {
   const bruno = await signIn(services, "Bruno Russo", "bruno@example.com");
   const carla = await signIn(services, "Carla Bianchi", "carla@example.com");
   const [carlaRow] = await handle.db.select({ id: users.id }).from(users).where(eq(users.email, "carla@example.com"));
-  await handle.db.update(sessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sessions.userId, carlaRow!.id));
+  await handle.db
+    .update(sessions)
+    .set({ expiresAt: new Date(Date.now() - 60_000) })
+    .where(eq(sessions.userId, carlaRow!.id));
   const [subcategory] = await handle.db.select({ slug: subcategories.slug }).from(subcategories).orderBy(asc(subcategories.id)).limit(1);
   const [simple] = await handle.db
     .select({ productId: products.id, variantId: productVariants.id })
@@ -128,7 +131,11 @@ async function call(endpointPath: string, options: CallOptions & { method: strin
   if (options.jar) headers.set("Cookie", options.jar.header());
   const hasBody = options.rawBody !== undefined || options.body !== undefined;
   if (hasBody && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
-  const request = new Request(url, { method: options.method, headers, body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)) });
+  const request = new Request(url, {
+    method: options.method,
+    headers,
+    body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
   const args = { request, context: routeContext(shop.services), params: { "*": endpointPath.slice(5) } } as never;
   const response = options.method === "GET" ? await endpointRoute.loader(args) : await endpointRoute.action(args);
   const text = await response.text();
@@ -148,7 +155,9 @@ async function customerRows() {
   return { userRows, profileRows, addressRows };
 }
 
-const ErrorBody = z.strictObject({ error: z.strictObject({ code: z.string(), message: z.string().min(10), fields: z.record(z.string(), z.string()).optional() }) });
+const ErrorBody = z.strictObject({
+  error: z.strictObject({ code: z.string(), message: z.string().min(10), fields: z.record(z.string(), z.string()).optional() }),
+});
 
 function expectError(answer: { status: number; json: unknown }, status: number, code: string) {
   expect(answer.status).toBe(status);
@@ -157,10 +166,24 @@ function expectError(answer: { status: number; json: unknown }, status: number, 
   return body.error;
 }
 
-const annaHome = { label: "Casa", firstName: "Anna", lastName: "Esposito", street: "Via dell'Orto", houseNumber: "12/B", postcode: "80013", city: "Casalnuovo di Napoli", province: "NA", phone: "+39 333 123 4567" };
+const annaHome = {
+  label: "Casa",
+  firstName: "Anna",
+  lastName: "Esposito",
+  street: "Via dell'Orto",
+  houseNumber: "12/B",
+  postcode: "80013",
+  city: "Casalnuovo di Napoli",
+  province: "NA",
+  phone: "+39 333 123 4567",
+};
 
 async function annasAddressId() {
-  const added = await call("/api/addaddress", { method: "POST", token: shop.tokens.anna, body: { ...annaHome, label: `Casa ${Math.random().toString(36).slice(2, 7)}` } });
+  const added = await call("/api/addaddress", {
+    method: "POST",
+    token: shop.tokens.anna,
+    body: { ...annaHome, label: `Casa ${Math.random().toString(36).slice(2, 7)}` },
+  });
   expect(added.status).toBe(200);
   return (added.json as { id: number }).id;
 }
@@ -179,7 +202,11 @@ const listValues = (shippingAddressId: number | null) => ({
 });
 
 async function newAnnaList(values: Record<string, unknown> = {}) {
-  const created = await call("/api/setListaRegalo", { method: "POST", token: shop.tokens.anna, body: { values: { ...listValues(null), ...values } } });
+  const created = await call("/api/setListaRegalo", {
+    method: "POST",
+    token: shop.tokens.anna,
+    body: { values: { ...listValues(null), ...values } },
+  });
   expect(created.status, JSON.stringify(created.json)).toBe(200);
   return created.json as { code: string; items: { id: string }[] };
 }
@@ -225,7 +252,10 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
     options: {},
     check: (json) => expect((json as unknown[]).length).toBeGreaterThan(100),
   }),
-  "GET /api/public/foto": async () => ({ options: {}, check: (json) => expect((json as { url: string }[])[0]!.url).toMatch(/^http:\/\/shop\.test\/media\/products\/.+\.webp$/) }),
+  "GET /api/public/foto": async () => ({
+    options: {},
+    check: (json) => expect((json as { url: string }[])[0]!.url).toMatch(/^http:\/\/shop\.test\/media\/products\/.+\.webp$/),
+  }),
   "POST /api/getCategoria": async () => ({
     options: { body: { categoria: "A-spasso" } },
     check: (json) => {
@@ -254,7 +284,10 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
   }),
   "POST /api/updateaddress": async () => {
     const id = await annasAddressId();
-    return { options: { token: shop.tokens.anna, body: { id, ...annaHome, city: "Napoli", postcode: "80134" } }, check: (json) => expect(json).toMatchObject({ id, city: "Napoli" }) };
+    return {
+      options: { token: shop.tokens.anna, body: { id, ...annaHome, city: "Napoli", postcode: "80134" } },
+      check: (json) => expect(json).toMatchObject({ id, city: "Napoli" }),
+    };
   },
   "POST /api/deleteaddress": async () => {
     const id = await annasAddressId();
@@ -266,7 +299,10 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
       },
     };
   },
-  "GET /api/setInfoEmail": async () => ({ options: { token: shop.tokens.anna }, check: (json) => expect(json).toEqual({ email: "anna@example.com", emailVerified: false }) }),
+  "GET /api/setInfoEmail": async () => ({
+    options: { token: shop.tokens.anna },
+    check: (json) => expect(json).toEqual({ email: "anna@example.com", emailVerified: false }),
+  }),
   "GET /api/getAllinformation": async () => ({
     options: { token: shop.tokens.anna },
     check: (json) => expect(json).toMatchObject({ info: { email: "anna@example.com" } }),
@@ -275,19 +311,34 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
     const { code } = await annasGiftList();
     return {
       options: { query: { codice: code.toLowerCase() } },
-      check: (json) => expect(json).toEqual({ code, title: "Lista di Sofia Vesuviana", type: "nascita", eventDate: futureDate(), celebratedNames: "Sofia Esposito" }),
+      check: (json) =>
+        expect(json).toEqual({
+          code,
+          title: "Lista di Sofia Vesuviana",
+          type: "nascita",
+          eventDate: futureDate(),
+          celebratedNames: "Sofia Esposito",
+        }),
     };
   },
   "GET /api/public/lista-regalo/search-name": async () => {
     const { code } = await annasGiftList();
-    return { options: { query: { name: "sofia vesuviana" } }, check: (json) => expect((json as { code: string }[]).map((list) => list.code)).toContain(code) };
+    return {
+      options: { query: { name: "sofia vesuviana" } },
+      check: (json) => expect((json as { code: string }[]).map((list) => list.code)).toContain(code),
+    };
   },
   "GET /api/public/lista-regalo/search-products": async () => {
     const { code } = await annasGiftList();
     return {
       options: { query: { codice: code } },
       check: (json) => {
-        expect(json).toMatchObject({ code, isOpen: true, isCollection: false, items: [{ productId: shop.simple.productId, quantityWished: 2, stillNeeded: 2, maxAddable: 2 }] });
+        expect(json).toMatchObject({
+          code,
+          isOpen: true,
+          isCollection: false,
+          items: [{ productId: shop.simple.productId, quantityWished: 2, stillNeeded: 2, maxAddable: 2 }],
+        });
         expect(JSON.stringify(json)).not.toMatch(/Via dell'Orto|80013/);
       },
     };
@@ -295,12 +346,22 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
   "POST /api/setListaRegalo": async () => ({
     options: { token: shop.tokens.anna, body: { values: listValues(null) } },
     check: (json) =>
-      expect(json).toMatchObject({ title: "Lista di Sofia", status: "open", shippingAddressId: null, canDelete: true, items: [], code: expect.stringMatching(/^[A-HJ-KM-NP-Z2-9]{8}$/) }),
+      expect(json).toMatchObject({
+        title: "Lista di Sofia",
+        status: "open",
+        shippingAddressId: null,
+        canDelete: true,
+        items: [],
+        code: expect.stringMatching(/^[A-HJ-KM-NP-Z2-9]{8}$/),
+      }),
   }),
   "POST /api/updateListaRegalo": async () => {
     const { code, addressId } = await annasGiftList();
     return {
-      options: { token: shop.tokens.anna, body: { values: { codiceLista: code, ...listValues(addressId), title: "Lista di Sofia Vesuviana", messageToGuests: "Vi aspettiamo!" } } },
+      options: {
+        token: shop.tokens.anna,
+        body: { values: { codiceLista: code, ...listValues(addressId), title: "Lista di Sofia Vesuviana", messageToGuests: "Vi aspettiamo!" } },
+      },
       check: (json) => expect(json).toMatchObject({ code, messageToGuests: "Vi aspettiamo!", shippingAddressId: addressId }),
     };
   },
@@ -320,14 +381,20 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
   },
   "POST /api/getProdLista": async () => {
     const { code, itemId } = await annasGiftList();
-    return { options: { token: shop.tokens.anna, body: { var1: code } }, check: (json) => expect(json).toMatchObject({ code, items: [{ id: itemId }] }) };
+    return {
+      options: { token: shop.tokens.anna, body: { var1: code } },
+      check: (json) => expect(json).toMatchObject({ code, items: [{ id: itemId }] }),
+    };
   },
   "POST /api/ProdinListaRegalo": async () => {
     const { code } = await newAnnaList();
     return {
       options: { token: shop.tokens.anna, body: { var1: code, var2: shop.simple.productId, var3: null, var4: 3, selectedSize: null } },
       check: (json) =>
-        expect(json).toMatchObject({ code, items: [{ productId: shop.simple.productId, variantId: shop.simple.variantId, quantityWished: 3, quantityBought: 0 }] }),
+        expect(json).toMatchObject({
+          code,
+          items: [{ productId: shop.simple.productId, variantId: shop.simple.variantId, quantityWished: 3, quantityBought: 0 }],
+        }),
     };
   },
   "POST /api/updateProdLista": async () => {
@@ -375,15 +442,32 @@ function inline(schema: unknown, components: Record<string, unknown>): unknown {
 }
 
 function zodJsonSchema(schema: z.ZodType, io: "input" | "output") {
-  const { $schema: _dialect, $defs, ...root } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
+  const {
+    $schema: _dialect,
+    $defs,
+    ...root
+  } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as Record<string, unknown>;
   return inline(root, ($defs ?? {}) as Record<string, unknown>);
 }
 
 async function servedDocument() {
-  const response = openApiRoute.loader({ request: new Request(`${testPublicUrl}/api/openapi.json`), context: routeContext(shop.services), params: {} } as never);
+  const response = openApiRoute.loader({
+    request: new Request(`${testPublicUrl}/api/openapi.json`),
+    context: routeContext(shop.services),
+    params: {},
+  } as never);
   return (await response.json()) as {
     openapi: string;
-    paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { schema: unknown }> };
+          responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+        }
+      >
+    >;
     components: { schemas: Record<string, unknown> };
   };
 }
@@ -407,7 +491,9 @@ describe.each(apiEndpoints.map((endpoint) => [keyOf(endpoint), endpoint] as cons
     const documented = operation.responses["200"]!.content["application/json"]!.schema;
     expect(inline(documented, document.components.schemas)).toEqual(zodJsonSchema(endpoint.response, "output"));
     if (endpoint.body) {
-      expect(inline(operation.requestBody!.content["application/json"]!.schema, document.components.schemas)).toEqual(zodJsonSchema(endpoint.body, "input"));
+      expect(inline(operation.requestBody!.content["application/json"]!.schema, document.components.schemas)).toEqual(
+        zodJsonSchema(endpoint.body, "input"),
+      );
     }
   });
 
@@ -421,7 +507,11 @@ describe.each(apiEndpoints.map((endpoint) => [keyOf(endpoint), endpoint] as cons
       expectError(await callEndpoint(endpoint, { ...withoutToken, token: `${shop.tokens.anna.split(".")[0]}.forged` }), 401, "unauthorized");
       expectError(await callEndpoint(endpoint, { ...withoutToken, headers: { Authorization: "Basic YW5uYTpzZWdyZXRv" } }), 401, "unauthorized");
       // A bearer token wins over a cookie: a bad token is not rescued by Anna's session cookie.
-      expectError(await callEndpoint(endpoint, { ...withoutToken, token: "not-a-token", jar: shop.jars.anna, headers: { Origin: testPublicUrl } }), 401, "unauthorized");
+      expectError(
+        await callEndpoint(endpoint, { ...withoutToken, token: "not-a-token", jar: shop.jars.anna, headers: { Origin: testPublicUrl } }),
+        401,
+        "unauthorized",
+      );
       expect(await customerRows()).toEqual(before);
     });
   }
@@ -431,55 +521,75 @@ describe.each(apiEndpoints.map((endpoint) => [keyOf(endpoint), endpoint] as cons
       const { options } = await validCases[keyOf(endpoint)]!();
       const { token: _valid, ...withoutToken } = options;
       const before = await customerRows();
-      const crossSite: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" }, {}];
+      const crossSite: Record<string, string>[] = [
+        { Origin: "https://evil.example" },
+        { "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" },
+        {},
+      ];
       for (const headers of crossSite) {
         expectError(await callEndpoint(endpoint, { ...withoutToken, jar: shop.jars.anna, headers }), 403, "cross-site-request");
       }
       expect(await customerRows()).toEqual(before);
-      const sameSite = await callEndpoint(endpoint, { ...withoutToken, jar: shop.jars.anna, headers: { Origin: testPublicUrl, "Sec-Fetch-Site": "same-origin" } });
+      const sameSite = await callEndpoint(endpoint, {
+        ...withoutToken,
+        jar: shop.jars.anna,
+        headers: { Origin: testPublicUrl, "Sec-Fetch-Site": "same-origin" },
+      });
       expect(sameSite.status).toBe(200);
     });
   }
 
   if (endpoint.method === "POST") {
-    test("malformed JSON, wrong types, missing and unknown fields, other media types, oversize bodies: 4xx in the caller's language, nothing changed", slow, async () => {
-      const { options } = await validCases[keyOf(endpoint)]!();
-      const valid = options.body as Record<string, unknown>;
-      const before = await customerRows();
-      const send = (extra: CallOptions) => callEndpoint(endpoint, { token: options.token, ...extra });
+    test(
+      "malformed JSON, wrong types, missing and unknown fields, other media types, oversize bodies: 4xx in the caller's language, nothing changed",
+      slow,
+      async () => {
+        const { options } = await validCases[keyOf(endpoint)]!();
+        const valid = options.body as Record<string, unknown>;
+        const before = await customerRows();
+        const send = (extra: CallOptions) => callEndpoint(endpoint, { token: options.token, ...extra });
 
-      expectError(await send({ rawBody: '{"categoria": "A-spasso",' }), 400, "invalid-json");
-      expectError(await send({ rawBody: "" }), 400, "invalid-json");
-      expect(expectError(await send({ rawBody: "{oops", headers: { "Accept-Language": "en-GB,en;q=0.9,it;q=0.5" } }), 400, "invalid-json").message).toBe(
-        "The request body is not valid JSON.",
-      );
+        expectError(await send({ rawBody: '{"categoria": "A-spasso",' }), 400, "invalid-json");
+        expectError(await send({ rawBody: "" }), 400, "invalid-json");
+        expect(
+          expectError(await send({ rawBody: "{oops", headers: { "Accept-Language": "en-GB,en;q=0.9,it;q=0.5" } }), 400, "invalid-json").message,
+        ).toBe("The request body is not valid JSON.");
 
-      const [firstField, firstValue] = Object.entries(valid)[0]!;
-      const wrongType = typeof firstValue === "number" ? "dodici" : typeof firstValue === "boolean" ? "yes" : 12345;
-      const typeError = expectError(await send({ body: { ...valid, [firstField]: wrongType } }), 400, "invalid-input");
-      expect(typeError.fields?.[firstField]).toMatch(/^Tipo non valido/);
-      expectError(await send({ body: [valid] }), 400, "invalid-input");
-      expectError(await send({ body: "text" }), 400, "invalid-input");
+        const [firstField, firstValue] = Object.entries(valid)[0]!;
+        const wrongType = typeof firstValue === "number" ? "dodici" : typeof firstValue === "boolean" ? "yes" : 12345;
+        const typeError = expectError(await send({ body: { ...valid, [firstField]: wrongType } }), 400, "invalid-input");
+        expect(typeError.fields?.[firstField]).toMatch(/^Tipo non valido/);
+        expectError(await send({ body: [valid] }), 400, "invalid-input");
+        expectError(await send({ body: "text" }), 400, "invalid-input");
 
-      const required = (endpoint.body as z.ZodObject).shape as Record<string, z.ZodType>;
-      const requiredNames = Object.keys(required).filter((name) => !required[name]!.safeParse(undefined).success);
-      if (requiredNames.length > 0) {
-        const missing = expectError(await send({ body: {} }), 400, "invalid-input");
-        for (const name of requiredNames) expect(missing.fields?.[name]).toBe("Campo obbligatorio.");
-      }
+        const required = (endpoint.body as z.ZodObject).shape as Record<string, z.ZodType>;
+        const requiredNames = Object.keys(required).filter((name) => !required[name]!.safeParse(undefined).success);
+        if (requiredNames.length > 0) {
+          const missing = expectError(await send({ body: {} }), 400, "invalid-input");
+          for (const name of requiredNames) expect(missing.fields?.[name]).toBe("Campo obbligatorio.");
+        }
 
-      const unknown = expectError(await send({ body: { ...valid, prezzo: 0.01 } }), 400, "invalid-input");
-      expect(unknown.fields).toEqual({ prezzo: "Campo non previsto." });
+        const unknown = expectError(await send({ body: { ...valid, prezzo: 0.01 } }), 400, "invalid-input");
+        expect(unknown.fields).toEqual({ prezzo: "Campo non previsto." });
 
-      expectError(await send({ rawBody: JSON.stringify(valid), headers: { "Content-Type": "text/plain" } }), 415, "unsupported-media-type");
-      expectError(await send({ rawBody: new URLSearchParams({ x: "1" }).toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" } }), 415, "unsupported-media-type");
+        expectError(await send({ rawBody: JSON.stringify(valid), headers: { "Content-Type": "text/plain" } }), 415, "unsupported-media-type");
+        expectError(
+          await send({ rawBody: new URLSearchParams({ x: "1" }).toString(), headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
+          415,
+          "unsupported-media-type",
+        );
 
-      const huge = JSON.stringify({ ...valid, padding: "x".repeat(maxApiBodyBytes) });
-      expectError(await send({ rawBody: huge }), 413, "payload-too-large");
-      expectError(await send({ rawBody: huge, headers: { "Content-Type": "application/json", "Content-Length": String(huge.length) } }), 413, "payload-too-large");
+        const huge = JSON.stringify({ ...valid, padding: "x".repeat(maxApiBodyBytes) });
+        expectError(await send({ rawBody: huge }), 413, "payload-too-large");
+        expectError(
+          await send({ rawBody: huge, headers: { "Content-Type": "application/json", "Content-Length": String(huge.length) } }),
+          413,
+          "payload-too-large",
+        );
 
-      expect(await customerRows()).toEqual(before);
-    });
+        expect(await customerRows()).toEqual(before);
+      },
+    );
   }
 
   test("an unknown query parameter is refused, and the other method is 405", slow, async () => {
@@ -495,7 +605,15 @@ describe.each(apiEndpoints.map((endpoint) => [keyOf(endpoint), endpoint] as cons
 test("another customer's address: 404 to Bruno, and Anna's address is untouched", slow, async () => {
   const id = await annasAddressId();
   const before = await customerRows();
-  expectError(await call("/api/updateaddress", { method: "POST", token: shop.tokens.bruno, body: { id, ...annaHome, city: "Roma", province: "RM", postcode: "00100" } }), 404, "not-found");
+  expectError(
+    await call("/api/updateaddress", {
+      method: "POST",
+      token: shop.tokens.bruno,
+      body: { id, ...annaHome, city: "Roma", province: "RM", postcode: "00100" },
+    }),
+    404,
+    "not-found",
+  );
   expectError(await call("/api/deleteaddress", { method: "POST", token: shop.tokens.bruno, body: { id } }), 404, "not-found");
   expect(await customerRows()).toEqual(before);
   const brunos = await call("/api/getAllinformation", { method: "GET", token: shop.tokens.bruno });
@@ -504,7 +622,11 @@ test("another customer's address: 404 to Bruno, and Anna's address is untouched"
 
 test("the shop's own rules answer with their messages: a postcode of four digits, an unknown province", slow, async () => {
   const before = await customerRows();
-  const refused = expectError(await call("/api/addaddress", { method: "POST", token: shop.tokens.anna, body: { ...annaHome, postcode: "8001", province: "ZZ" } }), 400, "invalid-input");
+  const refused = expectError(
+    await call("/api/addaddress", { method: "POST", token: shop.tokens.anna, body: { ...annaHome, postcode: "8001", province: "ZZ" } }),
+    400,
+    "invalid-input",
+  );
   expect(Object.keys(refused.fields ?? {}).sort()).toEqual(["postcode", "province"]);
   for (const message of Object.values(refused.fields ?? {})) expect(message).not.toMatch(/^auth\./);
   expect(await customerRows()).toEqual(before);
@@ -520,7 +642,9 @@ test("products come in the client form: prices with 2 decimals, variants with si
   }
   const withSizes = products.find((product) => (product.variation as unknown[] | undefined)?.length);
   expect(withSizes?.variation).toEqual(
-    expect.arrayContaining([expect.objectContaining({ size: expect.arrayContaining([expect.objectContaining({ prenotazione: expect.stringMatching(/^(Si|No)$/) })]) })]),
+    expect.arrayContaining([
+      expect.objectContaining({ size: expect.arrayContaining([expect.objectContaining({ prenotazione: expect.stringMatching(/^(Si|No)$/) })]) }),
+    ]),
   );
   const italian = (await call("/api/getListaProdotti", { method: "GET" })).json as { id: number; name: string }[];
   expect(italian.map((product) => product.id)).toEqual(products.map((product) => product.id));
@@ -538,10 +662,16 @@ test("CORS only for the origins in settings; preflights likewise", slow, async (
   const asked = () => call("/api/getListaProdotti", { method: "GET", headers: { Origin: friendly } });
   expect((await asked()).headers.get("access-control-allow-origin")).toBeNull();
   const preflight = (origin: string) =>
-    answerApiPreflight(new Request(`${testPublicUrl}/api/setInfo`, { method: "OPTIONS", headers: { Origin: origin } }), routeContext(shop.services).get(shopContext));
+    answerApiPreflight(
+      new Request(`${testPublicUrl}/api/setInfo`, { method: "OPTIONS", headers: { Origin: origin } }),
+      routeContext(shop.services).get(shopContext),
+    );
   expect((await preflight(friendly)).status).toBe(403);
 
-  await shop.handle.db.insert(shopSettings).values({ key: "api", value: { allowedOrigins: [friendly] } }).onConflictDoUpdate({ target: shopSettings.key, set: { value: { allowedOrigins: [friendly] } } });
+  await shop.handle.db
+    .insert(shopSettings)
+    .values({ key: "api", value: { allowedOrigins: [friendly] } })
+    .onConflictDoUpdate({ target: shopSettings.key, set: { value: { allowedOrigins: [friendly] } } });
   expect((await asked()).headers.get("access-control-allow-origin")).toBe(friendly);
   const allowed = await preflight(friendly);
   expect(allowed.status).toBe(204);
@@ -549,15 +679,21 @@ test("CORS only for the origins in settings; preflights likewise", slow, async (
   expect(allowed.headers.get("access-control-allow-credentials")).toBeNull();
   expect((await preflight("https://evil.example")).status).toBe(403);
   // An allowed site still cannot use Anna's cookie to change anything: it must send her token.
-  expectError(await call("/api/setInfo", { method: "POST", jar: shop.jars.anna, headers: { Origin: friendly }, body: { name: "Mallory" } }), 403, "cross-site-request");
+  expectError(
+    await call("/api/setInfo", { method: "POST", jar: shop.jars.anna, headers: { Origin: friendly }, body: { name: "Mallory" } }),
+    403,
+    "cross-site-request",
+  );
 });
 
 test("the OpenAPI document is 3.1, lists every endpoint once, and refers only to schemas it has", slow, async () => {
   const document = await servedDocument();
   expect(document.openapi).toBe("3.1.0");
-  expect(Object.entries(document.paths).flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`)).sort()).toEqual(
-    apiEndpoints.map(keyOf).sort(),
-  );
+  expect(
+    Object.entries(document.paths)
+      .flatMap(([route, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${route}`))
+      .sort(),
+  ).toEqual(apiEndpoints.map(keyOf).sort());
   const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
   for (const ref of new Set(refs)) expect(document.components.schemas).toHaveProperty(ref.split("/").at(-1)!);
 });
@@ -580,10 +716,18 @@ test("another customer's gift list or address: 404 to Bruno for every call, and 
   expectError(await bruno("/api/getProdLista", { var1: code }), 404, "not-found");
   expectError(await bruno("/api/updateListaRegalo", { values: { codiceLista: code, ...listValues(null), title: "Rubata" } }), 404, "not-found");
   expectError(await bruno("/api/deleteListaRegalo", { codiceLista: code }), 404, "not-found");
-  expectError(await bruno("/api/ProdinListaRegalo", { var1: code, var2: shop.simple.productId, var3: null, var4: 1, selectedSize: null }), 404, "not-found");
+  expectError(
+    await bruno("/api/ProdinListaRegalo", { var1: code, var2: shop.simple.productId, var3: null, var4: 1, selectedSize: null }),
+    404,
+    "not-found",
+  );
   expectError(await bruno("/api/updateProdLista", { codiceLista: code, itemId, quantity: 1 }), 404, "not-found");
   expectError(await bruno("/api/lista-regalo/send-emails", { values: { codiceLista: code, emails: "spam@example.com" } }), 404, "not-found");
-  expectError(await call("/api/lista-regalo/search-address", { method: "GET", token: shop.tokens.bruno, query: { idIndirizzo: String(addressId) } }), 404, "not-found");
+  expectError(
+    await call("/api/lista-regalo/search-address", { method: "GET", token: shop.tokens.bruno, query: { idIndirizzo: String(addressId) } }),
+    404,
+    "not-found",
+  );
   expect((await call("/api/getListeUtente", { method: "GET", token: shop.tokens.bruno })).json).toEqual([]);
   expect(await giftListRows()).toEqual(before);
 });
@@ -591,16 +735,29 @@ test("another customer's gift list or address: 404 to Bruno for every call, and 
 test("gift lists: the list pages' rules and messages, in the caller's language", slow, async () => {
   const { code } = await annasGiftList();
   const before = await giftListRows();
-  const anna = (endpointPath: string, body: unknown, headers?: Record<string, string>) => call(endpointPath, { method: "POST", token: shop.tokens.anna, body, headers });
+  const anna = (endpointPath: string, body: unknown, headers?: Record<string, string>) =>
+    call(endpointPath, { method: "POST", token: shop.tokens.anna, body, headers });
   const blank = expectError(await anna("/api/setListaRegalo", { values: { ...listValues(null), title: " " } }), 400, "invalid-input");
   expect(blank.fields).toEqual({ "values.title": "Inserisci il titolo della lista." });
   const past = expectError(await anna("/api/setListaRegalo", { values: { ...listValues(null), eventDate: "2020-01-01" } }), 400, "invalid-input");
   expect(past.fields).toEqual({ "values.eventDate": "La data dell'evento non può essere nel passato." });
-  const someoneElses = expectError(await anna("/api/setListaRegalo", { values: listValues(999_999) }, { "Accept-Language": "en" }), 400, "invalid-input");
+  const someoneElses = expectError(
+    await anna("/api/setListaRegalo", { values: listValues(999_999) }, { "Accept-Language": "en" }),
+    400,
+    "invalid-input",
+  );
   expect(Object.keys(someoneElses.fields ?? {})).toEqual(["values.shippingAddressId"]);
-  const badMails = expectError(await anna("/api/lista-regalo/send-emails", { values: { codiceLista: code, emails: "nonna@example.com, non-una-mail" } }), 400, "invalid-input");
+  const badMails = expectError(
+    await anna("/api/lista-regalo/send-emails", { values: { codiceLista: code, emails: "nonna@example.com, non-una-mail" } }),
+    400,
+    "invalid-input",
+  );
   expect(badMails.fields?.["values.emails"]).toContain("non-una-mail");
-  expectError(await anna("/api/ProdinListaRegalo", { var1: code, var2: shop.simple.productId, var3: "viola", var4: 1, selectedSize: null }), 404, "not-found");
+  expectError(
+    await anna("/api/ProdinListaRegalo", { var1: code, var2: shop.simple.productId, var3: "viola", var4: 1, selectedSize: null }),
+    404,
+    "not-found",
+  );
   // A colour sold in several sizes, sent without one: the caller is told to choose, not that the product is gone.
   const [sized] = await shop.handle.db
     .select({ productId: productVariants.productId, colour: productColours.colour })
@@ -634,7 +791,8 @@ test("a code-only list is found by its code, never by name", slow, async () => {
 test("createcheckoutsession: the same idempotencyKey gives one order and one session; another customer's key is refused", slow, async () => {
   const body = checkoutBody();
   const stockOf = async () =>
-    (await shop.handle.db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, shop.simple.variantId)))[0]!.stock;
+    (await shop.handle.db.select({ stock: productVariants.stock }).from(productVariants).where(eq(productVariants.id, shop.simple.variantId)))[0]!
+      .stock;
   const stock = await stockOf();
   const first = await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body });
   expect(first.status, JSON.stringify(first.json)).toBe(200);
@@ -642,19 +800,28 @@ test("createcheckoutsession: the same idempotencyKey gives one order and one ses
   expect(again.json).toEqual(first.json);
   expect(await stockOf()).toBe(stock - 1);
   expect(await shop.handle.db.select({ id: orders.id }).from(orders).where(eq(orders.idempotencyKey, body.idempotencyKey))).toHaveLength(1);
-  expectError(await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.bruno, body: { ...body, email: "bruno@example.com" } }), 409, "idempotency-key-conflict");
+  expectError(
+    await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.bruno, body: { ...body, email: "bruno@example.com" } }),
+    409,
+    "idempotency-key-conflict",
+  );
 });
 
 test("createcheckoutsession refuses with the checkout page's codes and messages, ordering nothing", slow, async () => {
   const countOrders = async () => (await shop.handle.db.select({ id: orders.id }).from(orders)).length;
   const before = await countOrders();
-  const send = (body: unknown, headers?: Record<string, string>) => call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body, headers });
+  const send = (body: unknown, headers?: Record<string, string>) =>
+    call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body, headers });
   const { lines: _lines, ...withoutLines } = checkoutBody();
   const empty = expectError(await send(withoutLines), 409, "empty-cart");
   expect(empty.message).toBe("Il carrello è vuoto: aggiungi almeno un prodotto prima di ordinare.");
   const terms = expectError(await send(checkoutBody({ acceptTerms: false, postcode: "8001" })), 400, "invalid-input");
   expect(terms.fields).toEqual({ acceptTerms: "Per ordinare devi accettare le condizioni di vendita.", postcode: expect.any(String) });
-  const cod = expectError(await send(checkoutBody({ deliveryMethod: "collection", paymentMethod: "cash_on_delivery" }), { "Accept-Language": "en" }), 400, "invalid-input");
+  const cod = expectError(
+    await send(checkoutBody({ deliveryMethod: "collection", paymentMethod: "cash_on_delivery" }), { "Accept-Language": "en" }),
+    400,
+    "invalid-input",
+  );
   expect(Object.keys(cod.fields ?? {})).toEqual(["paymentMethod"]);
   const tooMany = expectError(await send(checkoutBody({ lines: [{ variantId: shop.simple.variantId, quantity: 99 }] })), 400, "invalid-input");
   expect(Object.keys(tooMany.fields ?? {})).toEqual(["lines.0"]);

@@ -20,13 +20,7 @@ import type { Route } from "./+types/basket";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: [
-    "basket",
-    "cart.discount",
-    "cart.personalisationCost",
-    "cart.subtotal",
-    "cart.total",
-  ],
+  messages: ["basket", "cart.discount", "cart.personalisationCost", "cart.subtotal", "cart.total"],
 } satisfies MessagesHandle;
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
@@ -42,10 +36,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
-  ...pageMeta(matches, loaderData?.meta),
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
 
 /** Copies the basket into the visitor's cart with every cart rule; answers with how each line fared. */
 export async function action({ request, params, url, context }: Route.ActionArgs) {
@@ -101,11 +92,7 @@ function ShareLink({ url }: { url: string }) {
           onFocus={(event) => event.currentTarget.select()}
         />
         {hydrated && (
-          <button
-            type="button"
-            className="btn-primary"
-            onClick={() => void copyLink()}
-          >
+          <button type="button" className="btn-primary" onClick={() => void copyLink()}>
             {copied ? t("basket.linkCopied") : t("basket.copyLink")}
           </button>
         )}
@@ -161,7 +148,10 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
             const unit = line.unitCents + line.personalisationUnitCents;
             const list = line.listUnitCents + line.personalisationUnitCents;
             return (
-              <li key={`${line.variantId}:${JSON.stringify(line.personalisation)}`} className="grid grid-cols-[4.5rem_1fr_auto] items-start gap-4 py-4">
+              <li
+                key={`${line.variantId}:${JSON.stringify(line.personalisation)}`}
+                className="grid grid-cols-[4.5rem_1fr_auto] items-start gap-4 py-4"
+              >
                 <div className="overflow-hidden rounded-xl bg-sky-soft">
                   <ProductImage image={line.image} sizes="72px" fallbackWidth={160} className="aspect-square size-full object-contain p-1" />
                 </div>
@@ -173,7 +163,8 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
                   </h2>
                   <LineDetails line={line} />
                   <p className="mt-1 text-sm">
-                    {t("cart.quantity")}: <strong>{line.quantity}</strong> × <Price cents={unit} originalCents={list > unit ? list : null} size="sm" />
+                    {t("cart.quantity")}: <strong>{line.quantity}</strong> ×{" "}
+                    <Price cents={unit} originalCents={list > unit ? list : null} size="sm" />
                   </p>
                   {(!line.isForSale || line.stock === 0) && (
                     <p className="mt-1 rounded-lg bg-coral-50 px-2 py-1 text-sm font-semibold text-coral-700">{t("cart.notice.outOfStock")}</p>

@@ -9,7 +9,15 @@ import { saveBasket } from "#server/cart/basket.service.ts";
 import type { FlashToast } from "#server/cart/cart-cookie.ts";
 import { readCartRequest, type CartRequest } from "#server/cart/cart-request.ts";
 import { parseCartForm } from "#server/cart/cart.inputs.ts";
-import { addToCart, clearCart, decreaseCartLine, increaseCartLine, removeCartLine, type AddToCartResult, type ChangeCartResult } from "#server/cart/cart.service.ts";
+import {
+  addToCart,
+  clearCart,
+  decreaseCartLine,
+  increaseCartLine,
+  removeCartLine,
+  type AddToCartResult,
+  type ChangeCartResult,
+} from "#server/cart/cart.service.ts";
 import { conflictCartErrors, persistentCartErrors, type CartErrorCode } from "#server/cart/cart.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { ShopServices } from "#server/shop-services.ts";

@@ -30,15 +30,16 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   // A gift-list cart goes to the list's address: its checkout tells the one delivery it gets.
   const deliveryPromise =
     cart.lines.length > 0 && !cart.giftList
-      ? promiseDelivery({ now: shopNowOf(services, request), preorderDays: longestPreorderDays(cart.lines), calendar: await getDeliveryCalendar(services.db) })
+      ? promiseDelivery({
+          now: shopNowOf(services, request),
+          preorderDays: longestPreorderDays(cart.lines),
+          calendar: await getDeliveryCalendar(services.db),
+        })
       : null;
   return { cart, deliveryPromise, meta: getPageMetaTexts(locale, "cart") };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
-  ...pageMeta(matches, loaderData?.meta),
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
 
 /**
  * One action for every cart form of the site (intent = add, increase, decrease, remove, clear,
@@ -122,7 +123,12 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                   <p className="mt-4 rounded-xl bg-coral-50 p-3 text-sm font-semibold text-coral-700" id="checkout-blocked">
                     {t("cart.checkoutBlocked")}
                   </p>
-                  <button type="button" className="btn-primary mt-4 w-full py-3 text-base disabled:cursor-not-allowed disabled:opacity-60" disabled aria-describedby="checkout-blocked">
+                  <button
+                    type="button"
+                    className="btn-primary mt-4 w-full py-3 text-base disabled:cursor-not-allowed disabled:opacity-60"
+                    disabled
+                    aria-describedby="checkout-blocked"
+                  >
                     {t("cart.checkout")}
                   </button>
                 </>

@@ -6,8 +6,23 @@ import { z } from "zod";
 import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { deliveryChoices, DeliveryChoices, GiftListDelivery, paymentChoices, PaymentChoices, type DeliveryChoice, type PaymentChoice } from "#app/ui/checkout-choices.tsx";
-import { addressFieldNames, CheckoutErrorSummary, CheckoutField, CheckoutSection, checkoutFieldId, type CheckoutErrors } from "#app/ui/checkout-fields.tsx";
+import {
+  deliveryChoices,
+  DeliveryChoices,
+  GiftListDelivery,
+  paymentChoices,
+  PaymentChoices,
+  type DeliveryChoice,
+  type PaymentChoice,
+} from "#app/ui/checkout-choices.tsx";
+import {
+  addressFieldNames,
+  CheckoutErrorSummary,
+  CheckoutField,
+  CheckoutSection,
+  checkoutFieldId,
+  type CheckoutErrors,
+} from "#app/ui/checkout-fields.tsx";
 import { CheckoutSummaryPanel } from "#app/ui/checkout-summary.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
@@ -31,7 +46,12 @@ import type { Route } from "./+types/checkout";
 
 /** The choices the summary depends on, read leniently (query of the summary fetcher, or the form). */
 const SummaryChoices = z.object({
-  postcode: z.string().trim().regex(/^[0-9]{5}$/).nullable().catch(null),
+  postcode: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{5}$/)
+    .nullable()
+    .catch(null),
   deliveryMethod: z.enum(deliveryMethods).nullable().catch(null),
   paymentMethod: z.enum(paymentMethods).nullable().catch(null),
   discountCode: z.string().trim().max(100).nullable().catch(null),
@@ -61,7 +81,8 @@ function summaryFor(services: ShopServices, request: Request, locale: Locale, ra
   });
 }
 
-const addressValues = (address: Address) => Object.fromEntries(addressFields.map((field) => [field, address[field]])) as Record<(typeof addressFields)[number], string>;
+const addressValues = (address: Address) =>
+  Object.fromEntries(addressFields.map((field) => [field, address[field]])) as Record<(typeof addressFields)[number], string>;
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: ["checkout", "checkoutErrors", "order", "delivery"] } satisfies MessagesHandle;
@@ -165,14 +186,19 @@ function ProblemNotice({ problem, locale }: { problem: CheckoutProblem; locale: 
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), [problem]);
-  const message = problem.code === "unknown" ? t("checkout.errors.unknown") : t(`checkoutErrors.${problem.code}`, { defaultValue: t("checkout.errors.unknown") });
+  const message =
+    problem.code === "unknown" ? t("checkout.errors.unknown") : t(`checkoutErrors.${problem.code}`, { defaultValue: t("checkout.errors.unknown") });
   return (
     <div ref={ref} role="alert" tabIndex={-1} className="rounded-2xl border-2 border-coral-600 bg-coral-50 p-4 sm:p-5" data-testid="checkout-problem">
       <p className="font-bold text-coral-700">{message}</p>
       {problem.lines.length > 0 && (
         <ul className="mt-2 list-disc space-y-1 pl-5">
           {problem.lines.map((line) => (
-            <li key={line.variantId}>{line.available > 0 ? t("checkout.leftLine", { name: line.name, count: line.available }) : t("checkout.soldOutLine", { name: line.name })}</li>
+            <li key={line.variantId}>
+              {line.available > 0
+                ? t("checkout.leftLine", { name: line.name, count: line.available })
+                : t("checkout.soldOutLine", { name: line.name })}
+            </li>
           ))}
         </ul>
       )}
@@ -210,7 +236,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const [delivery, setDelivery] = useState(asDelivery(values.deliveryMethod));
   const [payment, setPayment] = useState(asPayment(values.paymentMethod));
   const [savedAddressId, setSavedAddressId] = useState(values.savedAddressId ?? "");
-  const discountCodeError = errors.discountCode ?? (summary.discountCodeError ? t(`checkout.discount.errors.${summary.discountCodeError}`) : undefined);
+  const discountCodeError =
+    errors.discountCode ?? (summary.discountCodeError ? t(`checkout.discount.errors.${summary.discountCodeError}`) : undefined);
 
   if (summary.cart.lines.length === 0 || !shop) {
     return (
@@ -338,7 +365,10 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             {!summary.giftList && (
               <>
                 {/* Not needed for collection: hidden by CSS alone, so it also works before JavaScript. */}
-                <CheckoutSection title={t("checkout.address.title")} className="group-has-[#checkout-deliveryMethod-collection:checked]/checkout:hidden">
+                <CheckoutSection
+                  title={t("checkout.address.title")}
+                  className="group-has-[#checkout-deliveryMethod-collection:checked]/checkout:hidden"
+                >
                   {loaderData.addresses.length > 0 && (
                     <div className="mb-4">
                       <label htmlFor={checkoutFieldId("savedAddressId")} className="field-label">
@@ -355,7 +385,9 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                       >
                         {loaderData.addresses.map((address) => (
                           <option key={address.id} value={address.id}>
-                            {[address.label, `${address.street} ${address.houseNumber}, ${address.postcode} ${address.city}`].filter(Boolean).join(": ")}
+                            {[address.label, `${address.street} ${address.houseNumber}, ${address.postcode} ${address.city}`]
+                              .filter(Boolean)
+                              .join(": ")}
                           </option>
                         ))}
                         <option value="">{t("checkout.fields.newAddress")}</option>
@@ -391,7 +423,13 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                     />
                     <div aria-hidden="true" className="hidden sm:block" />
                     <CheckoutField {...field("city")} autoComplete="address-level2" required maxLength={100} />
-                    <CheckoutField {...field("province")} autoComplete="address-level1" required maxLength={2} hint={t("checkout.fields.provinceHint")} />
+                    <CheckoutField
+                      {...field("province")}
+                      autoComplete="address-level1"
+                      required
+                      maxLength={2}
+                      hint={t("checkout.fields.provinceHint")}
+                    />
                   </div>
                 </CheckoutSection>
                 <p className="hidden rounded-xl bg-brand-50 px-4 py-3 text-sm group-has-[#checkout-deliveryMethod-collection:checked]/checkout:block">
@@ -482,7 +520,13 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                   {errors.acceptTerms}
                 </p>
               )}
-              <button type="submit" name="intent" value="place" disabled={placing} className="btn-coral mt-4 w-full py-3 text-base disabled:cursor-wait disabled:opacity-70">
+              <button
+                type="submit"
+                name="intent"
+                value="place"
+                disabled={placing}
+                className="btn-coral mt-4 w-full py-3 text-base disabled:cursor-wait disabled:opacity-70"
+              >
                 {placing ? t("checkout.placing") : t("checkout.placeOrder")}
               </button>
             </div>

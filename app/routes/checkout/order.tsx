@@ -40,7 +40,15 @@ async function findVisibleOrder(context: Readonly<RouterContextProvider>, reques
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["order", "orderStatus", "purchases.status", "giftLists.group.badge", "giftLists.group.orderNote", "admin.order.historyNotes", "delivery"],
+  messages: [
+    "order",
+    "orderStatus",
+    "purchases.status",
+    "giftLists.group.badge",
+    "giftLists.group.orderNote",
+    "admin.order.historyNotes",
+    "delivery",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {

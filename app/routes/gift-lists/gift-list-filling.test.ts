@@ -24,7 +24,8 @@ type Outcome = { status: number; location: string | null; setCookies: string[]; 
 /** What the browser would get from a loader or action: status, redirect, cookies and data. */
 async function outcomeOf(run: () => unknown): Promise<Outcome> {
   const read = (value: unknown, thrown: boolean): Outcome => {
-    if (value instanceof Response) return { status: value.status, location: value.headers.get("location"), setCookies: value.headers.getSetCookie(), body: null };
+    if (value instanceof Response)
+      return { status: value.status, location: value.headers.get("location"), setCookies: value.headers.getSetCookie(), body: null };
     if (value && typeof value === "object" && "type" in value && value.type === "DataWithResponseInit") {
       const { data, init } = value as unknown as { data: unknown; init: ResponseInit | null };
       return { status: init?.status ?? 200, location: null, setCookies: new Headers(init?.headers).getSetCookie(), body: data };
@@ -59,7 +60,9 @@ async function openShop() {
   };
   /** The running total every page gets from the root loader. */
   const fillingSeenBy = async (jar: CookieJar, path = "/shop") => {
-    const page = await outcomeOf(() => root.loader({ request: requestFor(path, { jar }), url: new URL(path, testPublicUrl), context, params: {} } as never));
+    const page = await outcomeOf(() =>
+      root.loader({ request: requestFor(path, { jar }), url: new URL(path, testPublicUrl), context, params: {} } as never),
+    );
     return (page.body as { giftListFilling: unknown }).giftListFilling;
   };
   const now = new Date();
@@ -67,7 +70,15 @@ async function openShop() {
     const eventDate = new Date(now.getTime() + 90 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     const created = await createGiftList(services.db, {
       userId,
-      input: { title, type: "nascita", eventDate, celebratedNames: "Nicolò", messageToGuests: "", shippingAddressId: "collection", visibility: "public" },
+      input: {
+        title,
+        type: "nascita",
+        eventDate,
+        celebratedNames: "Nicolò",
+        messageToGuests: "",
+        shippingAddressId: "collection",
+        visibility: "public",
+      },
       now,
     });
     if (!created.ok) throw new Error(JSON.stringify(created));
@@ -86,11 +97,21 @@ test("the owner chooses a list, adds from cards with and without JavaScript, see
 
   const start = await post("/crea-lista-nascita", { intent: "fill-start", giftListId: list.id }, anna.jar);
   expect(start).toMatchObject({ status: 303, location: "/shop" });
-  expect(await fillingSeenBy(anna.jar)).toEqual({ id: list.id, code: list.code, title: "La lista di Nicolò", productCount: 0, unitCount: 0, totalCents: 0 });
+  expect(await fillingSeenBy(anna.jar)).toEqual({
+    id: list.id,
+    code: list.code,
+    title: "La lista di Nicolò",
+    productCount: 0,
+    unitCount: 0,
+    totalCents: 0,
+  });
 
   // A card with JavaScript: the fetcher gets the answer as data.
   const card = { intent: "gift-list-add", giftListId: list.id, quantity: "1", redirectTo: "/categoria/bagnetto?page=2" };
-  expect(await post("/crea-lista-nascita", { ...card, variantId: String(bib.variantId), js: "1" }, anna.jar)).toMatchObject({ status: 200, body: { ok: true } });
+  expect(await post("/crea-lista-nascita", { ...card, variantId: String(bib.variantId), js: "1" }, anna.jar)).toMatchObject({
+    status: 200,
+    body: { ok: true },
+  });
   // Without JavaScript: back to the listing, with the toast in the flash cookie.
   const plain = await post("/crea-lista-nascita", { ...card, variantId: String(towel.variantId), quantity: "2" }, anna.jar);
   expect(plain).toMatchObject({ status: 303, location: "/categoria/bagnetto?page=2" });
@@ -104,7 +125,10 @@ test("the owner chooses a list, adds from cards with and without JavaScript, see
   expect(await db.$count(giftListItems, eq(giftListItems.giftListId, list.id))).toBe(2);
 
   // The English page opens the English shop; another site is never where "stop" goes.
-  expect(await post("/en/crea-lista-nascita", { intent: "fill-start", giftListId: list.id }, anna.jar)).toMatchObject({ status: 303, location: "/en/shop" });
+  expect(await post("/en/crea-lista-nascita", { intent: "fill-start", giftListId: list.id }, anna.jar)).toMatchObject({
+    status: 303,
+    location: "/en/shop",
+  });
   expect(await post("/en/crea-lista-nascita", { intent: "fill-stop", redirectTo: "//evil.example/x" }, anna.jar)).toMatchObject({
     status: 303,
     location: "/en/crea-lista-nascita",
@@ -123,12 +147,18 @@ test("only the owner fills a list: someone else's is not found to choose, refuse
   // Bruno's browser made to carry Anna's list: still nothing to show or to add to.
   bruno.jar.take([`gift_list_filling=${annas.id}; Path=/`]);
   expect(await fillingSeenBy(bruno.jar)).toBeNull();
-  const refused = await post("/crea-lista-nascita", { intent: "gift-list-add", giftListId: annas.id, variantId: String(variantId), quantity: "1", js: "1" }, bruno.jar);
+  const refused = await post(
+    "/crea-lista-nascita",
+    { intent: "gift-list-add", giftListId: annas.id, variantId: String(variantId), quantity: "1", js: "1" },
+    bruno.jar,
+  );
   expect(refused).toMatchObject({ status: 400, body: { ok: false, message: "Lista non trovata." } });
   expect(await db.$count(giftListItems)).toBe(0);
 
   // Logged out: the login page, nothing added.
-  expect((await post("/crea-lista-nascita", { intent: "gift-list-add", giftListId: annas.id, variantId: String(variantId), quantity: "1" })).status).toBe(401);
+  expect(
+    (await post("/crea-lista-nascita", { intent: "gift-list-add", giftListId: annas.id, variantId: String(variantId), quantity: "1" })).status,
+  ).toBe(401);
   expect((await post("/crea-lista-nascita", { intent: "fill-start", giftListId: annas.id })).status).toBe(401);
 
   // A closed list of her own is not offered for filling, and a chosen one that closes drops out of the bar.

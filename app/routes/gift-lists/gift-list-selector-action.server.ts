@@ -19,7 +19,12 @@ export type GiftListSelectorAnswer = { ok: true } | { ok: false; message: string
 
 type Context = Parameters<typeof getSessionUser>[0];
 
-export async function handleGiftListSelector(services: ShopServices, context: Context, request: Request, args: { locale: Locale; form: FormData; fallbackPath: string }) {
+export async function handleGiftListSelector(
+  services: ShopServices,
+  context: Context,
+  request: Request,
+  args: { locale: Locale; form: FormData; fallbackPath: string },
+) {
   const { locale, form } = args;
   const t = getTranslator(locale);
   const user = await getSessionUser(context, request);

@@ -44,7 +44,10 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
   if (!found.ok) {
     if (found.error === "throttled") {
       const t = getTranslator(locale);
-      return data({ list: null, note: null, throttled: true, meta: { title: t("giftLists.search.title"), description: t("giftLists.errors.throttled") } }, { status: 429 });
+      return data(
+        { list: null, note: null, throttled: true, meta: { title: t("giftLists.search.title"), description: t("giftLists.errors.throttled") } },
+        { status: 429 },
+      );
     }
     throw data(null, { status: 404 });
   }
@@ -83,17 +86,29 @@ export async function action({ request, params, url, context }: Route.ActionArgs
   }
   if (intent === "contribute") {
     const user = await getSessionUser(context, request);
-    const result = await contributeToGroupGift(services.db, { code: params.codice, input: formFields(form), locale, now: new Date(), userId: user?.id ?? null });
+    const result = await contributeToGroupGift(services.db, {
+      code: params.codice,
+      input: formFields(form),
+      locale,
+      now: new Date(),
+      userId: user?.id ?? null,
+    });
     if (result.ok) {
       // Paid by card only (docs/decisions/0021-group-gifting.md): straight to the provider's page.
       const payment = await startCardPayment(services, { orderId: result.orderId, locale });
-      return redirect(payment.ok ? payment.redirectUrl : `${cardPaymentReturnUrls(services, result.orderId, locale).orderHref}&pagamento=non-disponibile`, 303);
+      return redirect(
+        payment.ok ? payment.redirectUrl : `${cardPaymentReturnUrls(services, result.orderId, locale).orderHref}&pagamento=non-disponibile`,
+        303,
+      );
     }
     const refusal =
       "errors" in result
         ? { errors: result.errors, leftCents: result.leftCents, minCents: result.minCents }
         : { errors: { form: `giftLists.errors.${result.error}` }, leftCents: result.leftCents ?? 0, minCents: result.minCents ?? 0 };
-    return data({ intent: "contribute" as const, itemId: formText(form, "itemId"), ...refusal, values: echoFields(form, contributionFields) }, { status: 400 });
+    return data(
+      { intent: "contribute" as const, itemId: formText(form, "itemId"), ...refusal, values: echoFields(form, contributionFields) },
+      { status: 400 },
+    );
   }
   return data<NoteRefusal>({ errors: { form: "giftLists.errors.invalid" }, values: {} }, { status: 400 });
 }
@@ -112,10 +127,11 @@ export default function GiftListPage({ loaderData, actionData }: Route.Component
   }
   const { limits } = loaderData;
   // The note form's answer (the "give this" buttons are fetchers: their answers become toasts).
-  const noteState =
-    actionData && "values" in actionData && !("intent" in actionData) ? actionData : undefined;
+  const noteState = actionData && "values" in actionData && !("intent" in actionData) ? actionData : undefined;
   const contributionState =
-    actionData && "intent" in actionData && actionData.intent === "contribute" ? (actionData as unknown as ContributionState & { itemId: string }) : undefined;
+    actionData && "intent" in actionData && actionData.intent === "contribute"
+      ? (actionData as unknown as ContributionState & { itemId: string })
+      : undefined;
   const errors = noteState?.errors;
   const error = (field: string) => (errors?.[field] ? t(errors[field]) : undefined);
   return (

@@ -33,7 +33,20 @@ import type { Route } from "./+types/my-gift-lists";
 import { giftListItemMessages } from "#app/ui/ui-messages.ts";
 
 /** Confirmations after a change (Post/Redirect/Get: `?done=...`). */
-const doneCodes = ["created", "updated", "deleted", "closed", "reopened", "itemUpdated", "itemRemoved", "invited", "thanked", "unthanked", "groupOn", "groupOff"] as const;
+const doneCodes = [
+  "created",
+  "updated",
+  "deleted",
+  "closed",
+  "reopened",
+  "itemUpdated",
+  "itemRemoved",
+  "invited",
+  "thanked",
+  "unthanked",
+  "groupOn",
+  "groupOff",
+] as const;
 type DoneCode = (typeof doneCodes)[number];
 
 /** The messages this page renders (app/lib/route-messages.ts). */
@@ -58,7 +71,14 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         invitations: (await listInvitations(db, { userId: user.id, giftListId: list.id })) ?? [],
         thanks: thanks.get(list.id) ?? [],
         completion: code
-          ? { code: code.code, percent: code.percent, validFrom: code.validFrom, validUntil: code.validUntil, isUsed: code.isUsed, isExpired: code.validUntil.getTime() <= now.getTime() }
+          ? {
+              code: code.code,
+              percent: code.percent,
+              validFrom: code.validFrom,
+              validUntil: code.validUntil,
+              isUsed: code.isUsed,
+              isExpired: code.validUntil.getTime() <= now.getTime(),
+            }
           : null,
       };
     }),
@@ -70,7 +90,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const sent = Number(url.searchParams.get("count") ?? 0);
   return {
     meta: getPageMetaTexts(locale, "giftLists"),
-    lists: withInvitations.map(({ ownerUserId: _owner, createdAt: _created, updatedAt: _updated, purchaseCount: _p, invitationCount: _i, ...list }) => list),
+    lists: withInvitations.map(
+      ({ ownerUserId: _owner, createdAt: _created, updatedAt: _updated, purchaseCount: _p, invitationCount: _i, ...list }) => list,
+    ),
     editingId: editing?.id ?? null,
     addresses: addresses.map((address) => ({
       id: address.id,
@@ -106,7 +128,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
   if (isFillingIntent(intent)) return handleGiftListFilling(context.get(shopContext), { userId: user.id, intent, form, locale });
   // "Add to my list" from the cards and the quick view while a list is chosen: the product page's rule and answers.
-  if (intent === giftListSelectorIntent) return handleGiftListSelector(context.get(shopContext), context, request, { locale, form, fallbackPath: path });
+  if (intent === giftListSelectorIntent)
+    return handleGiftListSelector(context.get(shopContext), context, request, { locale, form, fallbackPath: path });
 
   switch (intent) {
     case "create": {
@@ -155,7 +178,14 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       return done(result.thanked ? "thanked" : "unthanked");
     }
     case "invite": {
-      const result = await sendGiftListInvitations(db, { userId: user.id, giftListId: listId, input: fields, locale, publicUrl, inviterName: user.name });
+      const result = await sendGiftListInvitations(db, {
+        userId: user.id,
+        giftListId: listId,
+        input: fields,
+        locale,
+        publicUrl,
+        inviterName: user.name,
+      });
       if (result.ok) return done("invited", `&count=${result.sent}`);
       if ("error" in result) return missing();
       return refused(result.errors, ["emails"], { bad: result.bad ?? [] });
@@ -178,7 +208,8 @@ export default function MyGiftListsPage({ loaderData, actionData: answer }: Rout
   const stateFor = (listId: string, ...intents: string[]) =>
     actionData && intents.includes(actionData.intent) && actionData.listId === listId ? actionData : undefined;
   const itemStateFor = (list: OwnGiftList) => {
-    if (!actionData || !(actionData.intent === "item-update" || actionData.intent === "item-remove" || actionData.intent === "group-gift")) return undefined;
+    if (!actionData || !(actionData.intent === "item-update" || actionData.intent === "item-remove" || actionData.intent === "group-gift"))
+      return undefined;
     const itemId = "itemId" in actionData ? (actionData.itemId as string | null) : null;
     return list.items.some((item) => item.id === itemId) ? { ...actionData, itemId: itemId ?? undefined } : undefined;
   };
@@ -189,13 +220,17 @@ export default function MyGiftListsPage({ loaderData, actionData: answer }: Rout
       </PageHeader>
       <div className="mx-auto max-w-5xl space-y-8 px-4 py-10">
         {showDone && (
-          <AccountNotice kind="success">{done === "invited"
+          <AccountNotice kind="success">
+            {done === "invited"
               ? t("giftLists.mine.done.invited", { count: sent })
               : done === "thanked" || done === "unthanked"
                 ? t(`giftLists.thanks.done.${done}`)
-                : t(`giftLists.mine.done.${done}`)}</AccountNotice>
+                : t(`giftLists.mine.done.${done}`)}
+          </AccountNotice>
         )}
-        {(actionData?.intent === "delete" || actionData?.intent === "fill-start") && actionData.errors.form && <AccountNotice kind="error">{t(actionData.errors.form)}</AccountNotice>}
+        {(actionData?.intent === "delete" || actionData?.intent === "fill-start") && actionData.errors.form && (
+          <AccountNotice kind="error">{t(actionData.errors.form)}</AccountNotice>
+        )}
         {lists.length === 0 && <p className="rounded-3xl bg-white p-6 text-muted shadow-card">{t("giftLists.mine.empty")}</p>}
         {(lists as OwnGiftList[]).map((list) => (
           <OwnGiftListCard
@@ -207,7 +242,14 @@ export default function MyGiftListsPage({ loaderData, actionData: answer }: Rout
             itemState={itemStateFor(list)}
           />
         ))}
-        <GiftListForm key={`${editingId ?? "new"}:${lists.length}:${done ?? ""}`} editing={editing} addresses={addresses} state={formState} today={today} locale={locale} />
+        <GiftListForm
+          key={`${editingId ?? "new"}:${lists.length}:${done ?? ""}`}
+          editing={editing}
+          addresses={addresses}
+          state={formState}
+          today={today}
+          locale={locale}
+        />
       </div>
     </>
   );

@@ -17,7 +17,11 @@ export const handle = { messages: ["newsletter.confirm", "newsletter.errors.link
  */
 export function loader({ url }: Route.LoaderArgs) {
   const token = NewsletterToken.safeParse(url.searchParams.get("token") ?? "");
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "newsletter.confirm"), token: token.success ? token.data : null, done: url.searchParams.get("done") === "1" };
+  return {
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "newsletter.confirm"),
+    token: token.success ? token.data : null,
+    done: url.searchParams.get("done") === "1",
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

@@ -14,7 +14,11 @@ export const handle = { messages: ["newsletter.unsubscribe", "newsletter.errors.
 /** Every newsletter mail links here: one button, no login. Opening the link alone changes nothing (mail scanners follow links). */
 export function loader({ url }: Route.LoaderArgs) {
   const token = NewsletterToken.safeParse(url.searchParams.get("token") ?? "");
-  return { meta: getPageMetaTexts(localeOfPath(url.pathname), "newsletter.unsubscribe"), token: token.success ? token.data : null, done: url.searchParams.get("done") === "1" };
+  return {
+    meta: getPageMetaTexts(localeOfPath(url.pathname), "newsletter.unsubscribe"),
+    token: token.success ? token.data : null,
+    done: url.searchParams.get("done") === "1",
+  };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);

@@ -33,14 +33,19 @@ const formFields = ["name", "email", "phone", "subject", "message"] as const;
 export async function action({ request, url, context }: Route.ActionArgs) {
   const { db } = context.get(shopContext);
   const form = await request.formData();
-  const result = await sendContactMessage(db, Object.fromEntries(form), localeOfPath(url.pathname), { clientIp: context.get(requestContext).clientIp });
+  const result = await sendContactMessage(db, Object.fromEntries(form), localeOfPath(url.pathname), {
+    clientIp: context.get(requestContext).clientIp,
+  });
   if (!result.ok) {
     // Echo what was typed so nothing is lost (without JavaScript the page reloads), minus control
     // characters and within a sane length.
     const echo = (value: FormDataEntryValue | null) =>
       (typeof value === "string" ? value : "").replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "").slice(0, 10_000);
     const values = Object.fromEntries(formFields.map((field) => [field, echo(form.get(field))]));
-    return data({ errors: result.errors, throttled: result.throttled === true, values, privacy: form.get("privacy") === "on" }, { status: result.throttled ? 429 : 400 });
+    return data(
+      { errors: result.errors, throttled: result.throttled === true, values, privacy: form.get("privacy") === "on" },
+      { status: result.throttled ? 429 : 400 },
+    );
   }
   // Post/Redirect/Get: reloading the confirmation does not send the message again.
   return redirect(`${url.pathname}?sent=1`);

@@ -97,8 +97,7 @@ export default function CookiePolicyPage({ loaderData }: Route.ComponentProps) {
         <h2>{t("cookiePolicy.manageTitle")}</h2>
         <p>{t("cookiePolicy.manage")}</p>
         <p>
-          {t("cookiePolicy.contact", { email: shop.email })}{" "}
-          <Link to={localizedHref("/privacy", locale)}>{t("privacy.title")}</Link>
+          {t("cookiePolicy.contact", { email: shop.email })} <Link to={localizedHref("/privacy", locale)}>{t("privacy.title")}</Link>
         </p>
       </div>
     </>

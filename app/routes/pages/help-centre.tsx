@@ -147,8 +147,7 @@ export default function HelpCentrePage({ loaderData }: Route.ComponentProps) {
             <h3>{t("helpCentre.conditions.lawTitle")}</h3>
             <p>{t("helpCentre.conditions.law")}</p>
             <p>
-              {t("helpCentre.conditions.privacyNote")}{" "}
-              <Link to={localizedHref("/privacy", locale)}>{t("privacy.title")}</Link>
+              {t("helpCentre.conditions.privacyNote")} <Link to={localizedHref("/privacy", locale)}>{t("privacy.title")}</Link>
             </p>
           </HelpSection>
         </div>

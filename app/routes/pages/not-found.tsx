@@ -11,16 +11,10 @@ export const handle = { messages: [] } satisfies MessagesHandle;
 
 export function loader({ url }: Route.LoaderArgs) {
   const t = getTranslator(localeOfPath(url.pathname));
-  return data(
-    { meta: { title: t("notFound.metaTitle"), description: t("notFound.title") } },
-    { status: 404 },
-  );
+  return data({ meta: { title: t("notFound.metaTitle"), description: t("notFound.title") } }, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
-  ...pageMeta(matches, loaderData?.meta),
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
 
 export default function NotFound() {
   return <NotFoundPage />;

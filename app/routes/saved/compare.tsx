@@ -118,7 +118,10 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
                         <div className="aspect-square w-full max-w-44 overflow-hidden rounded-xl bg-sky-soft">
                           <ProductImage image={product.image} sizes="176px" className="size-full object-contain p-2" />
                         </div>
-                        <Link to={localizedHref(`/product/${product.id}`, locale)} className="mt-2 block leading-snug font-semibold hover:text-brand-800 hover:underline">
+                        <Link
+                          to={localizedHref(`/product/${product.id}`, locale)}
+                          className="mt-2 block leading-snug font-semibold hover:text-brand-800 hover:underline"
+                        >
                           {product.name}
                         </Link>
                       </th>
@@ -164,9 +167,21 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
                 </tbody>
                 <tbody>
                   <RowGroupHeading label={t("saved.compare.technicalSheet")} span={products.length + 1} />
-                  <CompareRow label={t("saved.compare.rows.length")} products={products} cell={(product) => measure(product.technicalSheet.lengthMm, "mm")} />
-                  <CompareRow label={t("saved.compare.rows.width")} products={products} cell={(product) => measure(product.technicalSheet.widthMm, "mm")} />
-                  <CompareRow label={t("saved.compare.rows.height")} products={products} cell={(product) => measure(product.technicalSheet.heightMm, "mm")} />
+                  <CompareRow
+                    label={t("saved.compare.rows.length")}
+                    products={products}
+                    cell={(product) => measure(product.technicalSheet.lengthMm, "mm")}
+                  />
+                  <CompareRow
+                    label={t("saved.compare.rows.width")}
+                    products={products}
+                    cell={(product) => measure(product.technicalSheet.widthMm, "mm")}
+                  />
+                  <CompareRow
+                    label={t("saved.compare.rows.height")}
+                    products={products}
+                    cell={(product) => measure(product.technicalSheet.heightMm, "mm")}
+                  />
                   <CompareRow
                     label={t("saved.compare.rows.weight")}
                     products={products}
@@ -179,7 +194,11 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
                   />
                 </tbody>
                 <tbody>
-                  <CompareRow label={t("saved.compare.rows.cart")} products={products} cell={(product) => <SavedProductPurchase product={product} />} />
+                  <CompareRow
+                    label={t("saved.compare.rows.cart")}
+                    products={products}
+                    cell={(product) => <SavedProductPurchase product={product} />}
+                  />
                   <CompareRow
                     label={t("saved.compare.rows.wishlist")}
                     products={products}

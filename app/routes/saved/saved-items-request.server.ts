@@ -18,7 +18,13 @@ import {
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { parseSavedItemsForm } from "#server/saved-items/saved-items.inputs.ts";
-import { changeAccountSavedItems, getSavedProducts, isPublishedProduct, syncSavedItems, type SavedProduct } from "#server/saved-items/saved-items.service.ts";
+import {
+  changeAccountSavedItems,
+  getSavedProducts,
+  isPublishedProduct,
+  syncSavedItems,
+  type SavedProduct,
+} from "#server/saved-items/saved-items.service.ts";
 import { buildSavedItemsSetCookie, readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 
@@ -34,11 +40,15 @@ export type SavedListPageData = {
  * The products of one list: the ids of `?ids=24.25` when given (the page asks for products the
  * browser saved since), else those of the cookie.
  */
-export async function loadSavedListPage(services: Pick<ShopServices, "db">, request: Request, url: URL, list: SavedListName): Promise<SavedListPageData> {
+export async function loadSavedListPage(
+  services: Pick<ShopServices, "db">,
+  request: Request,
+  url: URL,
+  list: SavedListName,
+): Promise<SavedListPageData> {
   const { lists } = readSavedItemsCookie(request.headers.get("Cookie"));
   const idsParam = url.searchParams.get("ids");
-  const ids =
-    idsParam === null ? [...lists[list]] : normaliseIds(idsParam.slice(0, 2000).split(/[.,]/).filter(Boolean), savedListLimits[list]);
+  const ids = idsParam === null ? [...lists[list]] : normaliseIds(idsParam.slice(0, 2000).split(/[.,]/).filter(Boolean), savedListLimits[list]);
   const products = await getSavedProducts(services.db, ids, localeOfPath(url.pathname), new Date());
   return { lists, ids, products };
 }
@@ -74,7 +84,8 @@ export async function submitSavedListForm(services: ShopServices, request: Reque
     const browser = { wishlist: input.wishlist, compare: input.compare };
     lists = userId ? await syncSavedItems(services.db, userId, browser, now) : browser;
   } else {
-    const change: SavedItemsChange = input.intent === "clear" ? { intent: "clear", list } : { intent: input.intent, list, productId: input.productId };
+    const change: SavedItemsChange =
+      input.intent === "clear" ? { intent: "clear", list } : { intent: input.intent, list, productId: input.productId };
     if (change.intent === "add" && !(await isPublishedProduct(services.db, change.productId))) {
       if (back) throw data(null, { status: 404 });
       return data<SavedItemsActionData>({ ok: false, error: "product-not-found", message: t("notFound.title") }, { status: 404 });

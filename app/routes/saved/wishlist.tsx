@@ -89,9 +89,7 @@ export default function WishlistPage({ loaderData }: Route.ComponentProps) {
       <PageHeader title={t("saved.wishlist.title")}>{t("saved.wishlist.intro")}</PageHeader>
       <div className="mx-auto max-w-5xl px-4 py-10">
         {products.length === 0 ? (
-          !loading && (
-            <EmptySavedList text={t("saved.wishlist.empty")} hint={t("saved.wishlist.emptyHint")} locale={locale} />
-          )
+          !loading && <EmptySavedList text={t("saved.wishlist.empty")} hint={t("saved.wishlist.emptyHint")} locale={locale} />
         ) : (
           <>
             <div className="flex flex-wrap items-center justify-between gap-3">

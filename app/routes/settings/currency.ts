@@ -47,9 +47,10 @@ function isApiCall(request: Request) {
 
 async function readInput(request: Request, json: boolean): Promise<Record<string, unknown>> {
   try {
-    const body: unknown = json && (request.headers.get("Content-Type") ?? "").includes("application/json")
-      ? await request.json()
-      : Object.fromEntries(await request.formData());
+    const body: unknown =
+      json && (request.headers.get("Content-Type") ?? "").includes("application/json")
+        ? await request.json()
+        : Object.fromEntries(await request.formData());
     return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   } catch {
     return {};

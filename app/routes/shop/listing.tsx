@@ -84,7 +84,12 @@ function listingData(locale: Locale, path: string, listing: Listing, expandedFac
   } else if (subject.kind === "subcategory") {
     title = subject.name;
     description = t("listing.meta.subcategory", { name: subject.name, category: subject.category.name });
-    crumbs = [home, shop, { name: subject.category.name, href: localizedHref(`/categoria/${encodeURIComponent(subject.category.slug)}`, locale) }, { name: subject.name, href: null }];
+    crumbs = [
+      home,
+      shop,
+      { name: subject.category.name, href: localizedHref(`/categoria/${encodeURIComponent(subject.category.slug)}`, locale) },
+      { name: subject.name, href: null },
+    ];
   } else {
     title = subject.name;
     description = t("listing.meta.brand", { name: subject.name });
@@ -190,7 +195,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ loaderData, matches, location }) => {
   const publicUrl = (matches.find((match) => match?.id === "root")?.loaderData as { publicUrl?: string } | undefined)?.publicUrl;
   const crumbs = loaderData?.crumbs ?? [];
-  const jsonLd = publicUrl ? [breadcrumbJsonLd(publicUrl, crumbs.map((crumb) => ({ name: crumb.name, path: crumb.href ?? location.pathname })))] : [];
+  const jsonLd = publicUrl
+    ? [
+        breadcrumbJsonLd(
+          publicUrl,
+          crumbs.map((crumb) => ({ name: crumb.name, path: crumb.href ?? location.pathname })),
+        ),
+      ]
+    : [];
   const tags = sharingMeta({ matches, location, meta: loaderData?.meta, jsonLd });
   // Search results are for people, not for search engines; their links are still followed.
   if (loaderData?.kind === "listing" && loaderData.meta.noIndex) tags.push({ name: "robots", content: "noindex, follow" });
@@ -261,7 +273,10 @@ function ProductListingPage({ loaderData }: { loaderData: ReturnType<typeof list
             <ul className="flex flex-wrap gap-2">
               {loaderData.subcategories.map((sub) => (
                 <li key={sub.href}>
-                  <Link to={sub.href} className="inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 shadow-sm hover:bg-brand-50">
+                  <Link
+                    to={sub.href}
+                    className="inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 shadow-sm hover:bg-brand-50"
+                  >
                     {sub.name}
                     <span className="text-xs font-normal text-muted">({sub.count})</span>
                   </Link>
@@ -282,7 +297,12 @@ function ProductListingPage({ loaderData }: { loaderData: ReturnType<typeof list
             placeholder={t("listing.searchPlaceholder")}
             key={`${loaderData.path}?${search?.text ?? ""}`}
           />
-          <ListingFilters action={loaderData.path} groups={loaderData.filterGroups} hiddenFields={loaderData.filterHiddenFields} activeCount={loaderData.activeFilters.length} />
+          <ListingFilters
+            action={loaderData.path}
+            groups={loaderData.filterGroups}
+            hiddenFields={loaderData.filterHiddenFields}
+            activeCount={loaderData.activeFilters.length}
+          />
         </div>
 
         <section aria-labelledby="listing-products" className="min-w-0">
@@ -300,7 +320,9 @@ function ProductListingPage({ loaderData }: { loaderData: ReturnType<typeof list
               hiddenFields={loaderData.sortHiddenFields}
               className="order-3 max-sm:w-full sm:order-2"
             />
-            {loaderData.layoutLinks && <ListingLayoutSwitch layout={loaderData.layout} links={loaderData.layoutLinks} className="order-2 sm:order-3" />}
+            {loaderData.layoutLinks && (
+              <ListingLayoutSwitch layout={loaderData.layout} links={loaderData.layoutLinks} className="order-2 sm:order-3" />
+            )}
           </div>
           <ListingGroups groups={loaderData.groups} />
           <ActiveFilters filters={loaderData.activeFilters} clearHref={loaderData.clearFiltersHref} />

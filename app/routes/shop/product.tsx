@@ -5,14 +5,16 @@ import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useNonce } from "#app/lib/nonce.tsx";
 import { productShareImage, sharingMeta } from "#app/lib/open-graph.ts";
 import { useRootData } from "#app/lib/root-data.ts";
+import { breadcrumbJsonLd, productJsonLd, serializeJsonLd, type JsonLd, type ProductAvailability } from "#app/lib/structured-data.ts";
 import {
-  breadcrumbJsonLd,
-  productJsonLd,
-  serializeJsonLd,
-  type JsonLd,
-  type ProductAvailability,
-} from "#app/lib/structured-data.ts";
-import { findVariant, getAvailability, getInitialSelection, getPreorderDays, getSelectionSearch, type Availability, type VariantSelection } from "#common/variant-selection.ts";
+  findVariant,
+  getAvailability,
+  getInitialSelection,
+  getPreorderDays,
+  getSelectionSearch,
+  type Availability,
+  type VariantSelection,
+} from "#common/variant-selection.ts";
 import { GiftListSelector } from "#app/ui/gift-list-selector.tsx";
 import { MailIcon, StarRatingIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { categoryHref } from "#app/ui/mega-menu.tsx";
@@ -63,7 +65,9 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   // One promise per pre-order lead among the sizes: choosing a size picks its line without a request.
   const shopNow = shopNowOf(services, request);
   const leads = new Set(product.variants.map((variant) => getPreorderDays(variant) ?? 0));
-  const deliveryPromises = Object.fromEntries([...leads].map((days) => [String(days), promiseDelivery({ now: shopNow, preorderDays: days, calendar })]));
+  const deliveryPromises = Object.fromEntries(
+    [...leads].map((days) => [String(days), promiseDelivery({ now: shopNow, preorderDays: days, calendar })]),
+  );
   return {
     product,
     deliveryPromises,
@@ -79,7 +83,11 @@ export async function action({ params, url, request, context }: Route.ActionArgs
   const form = await request.formData();
   if (form.get("intent") !== giftListSelectorIntent) throw data(null, { status: 400 });
   const locale = localeOfPath(url.pathname);
-  return handleGiftListSelector(context.get(shopContext), context, request, { locale, form, fallbackPath: localizedHref(`/product/${params.id}`, locale) });
+  return handleGiftListSelector(context.get(shopContext), context, request, {
+    locale,
+    form,
+    fallbackPath: localizedHref(`/product/${params.id}`, locale),
+  });
 }
 
 /** Choosing a colour or size only changes the query string: the product is already here. */
@@ -182,7 +190,9 @@ function Badges({ product }: { product: ProductPageData }) {
         </li>
       )}
       {product.isNew && <li className="rounded-full bg-brand-700 px-2.5 py-1 text-white">{t("product.new")}</li>}
-      {product.isFreeShipping && <li className="rounded-full border border-brand-200 bg-white px-2.5 py-1 text-brand-800">{t("product.freeShipping")}</li>}
+      {product.isFreeShipping && (
+        <li className="rounded-full border border-brand-200 bg-white px-2.5 py-1 text-brand-800">{t("product.freeShipping")}</li>
+      )}
     </ul>
   );
 }
@@ -205,10 +215,7 @@ function OnRequestContact({ product, pageUrl }: { product: ProductPageData; page
           <WhatsAppIcon size={20} />
           {t("productPage.onRequest.whatsapp")}
         </a>
-        <a
-          href={`mailto:${root.shop.email}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(message)}`}
-          className="btn-secondary"
-        >
+        <a href={`mailto:${root.shop.email}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(message)}`} className="btn-secondary">
           <MailIcon size={20} />
           {t("productPage.onRequest.email")}
         </a>
@@ -369,9 +376,7 @@ function ProductPage({
 
           <ProductSideActions product={product} buyNowClassName="link text-sm" />
 
-          {giftLists && !product.isOnRequest && (
-            <GiftListSelector lists={giftLists} variant={variant} personalisation={product.personalisation} />
-          )}
+          {giftLists && !product.isOnRequest && <GiftListSelector lists={giftLists} variant={variant} personalisation={product.personalisation} />}
 
           <dl className="grid gap-2 border-t border-brand-100 pt-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-4">
             <dt className="font-semibold">{t("productPage.sku")}</dt>

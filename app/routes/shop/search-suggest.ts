@@ -36,16 +36,14 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     return data<SearchSuggestResponse>({ query: text, mode: "none", suggestions: [] }, { headers });
   }
   const result = await getSearchSuggestions(db, { text, locale, now: new Date() });
-  const suggestions = result.products.map(
-    (product): SearchSuggestion => ({
-      id: product.id,
-      name: product.name,
-      brand: product.brand?.name ?? null,
-      href: localizedHref(`/product/${product.id}`, locale),
-      priceCents: product.isOnRequest ? null : product.effectivePriceCents,
-      originalCents: !product.isOnRequest && product.effectivePriceCents < product.priceCents ? product.priceCents : null,
-      image: product.image,
-    }),
-  );
+  const suggestions = result.products.map((product): SearchSuggestion => ({
+    id: product.id,
+    name: product.name,
+    brand: product.brand?.name ?? null,
+    href: localizedHref(`/product/${product.id}`, locale),
+    priceCents: product.isOnRequest ? null : product.effectivePriceCents,
+    originalCents: !product.isOnRequest && product.effectivePriceCents < product.priceCents ? product.priceCents : null,
+    image: product.image,
+  }));
   return data<SearchSuggestResponse>({ query: result.text, mode: result.mode, suggestions }, { headers });
 }

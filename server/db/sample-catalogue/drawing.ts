@@ -84,9 +84,7 @@ export function renderProductSvg(spec: ProductImageSpec): string {
       : view === 4
         ? `<circle cx="400" cy="310" r="230" fill="${palette.glow}" stroke="${palette.accent}" stroke-width="6"/>`
         : "";
-  const text = lines
-    .map((line, i) => `<text x="400" y="${firstBaseline + i * lineHeight}">${escapeXml(line)}</text>`)
-    .join("");
+  const text = lines.map((line, i) => `<text x="400" y="${firstBaseline + i * lineHeight}">${escapeXml(line)}</text>`).join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${sourceImageSize}" height="${sourceImageSize}" viewBox="0 0 800 800">
 <defs><radialGradient id="bg" cx="50%" cy="40%" r="75%"><stop offset="0" stop-color="${palette.glow}"/><stop offset="1" stop-color="${palette.background}"/></radialGradient></defs>
 <rect width="800" height="800" fill="url(#bg)"/>

@@ -88,7 +88,8 @@ async function saveInfo(db: Db, userId: string, values: Record<string, unknown>,
 type AddressSaved = Awaited<ReturnType<typeof addAddress>>;
 
 async function answerAddress(db: Db, userId: string, result: AddressSaved, locale: Locale): Promise<ApiOutcome<z.input<typeof ApiAddress>>> {
-  if (!result.ok) return "notFound" in result ? apiFailure(404, "not-found") : apiFailure(400, "invalid-input", translateFieldErrors(result.errors, locale));
+  if (!result.ok)
+    return "notFound" in result ? apiFailure(404, "not-found") : apiFailure(400, "invalid-input", translateFieldErrors(result.errors, locale));
   const address = await getAddress(db, userId, result.id);
   return address ? { ok: true, data: toApiAddress(address) } : apiFailure(404, "not-found");
 }

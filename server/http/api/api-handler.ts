@@ -40,7 +40,12 @@ async function allowedOriginsFor(origin: string | null, services: ShopServices):
 }
 
 /** Who is calling: the bearer token when one is sent (never a cookie beside it), else the session cookie. */
-async function identify(request: Request, endpoint: ApiEndpoint, context: Context, services: ShopServices): Promise<{ ok: true; user: SessionUser } | ApiFailure> {
+async function identify(
+  request: Request,
+  endpoint: ApiEndpoint,
+  context: Context,
+  services: ShopServices,
+): Promise<{ ok: true; user: SessionUser } | ApiFailure> {
   const authorization = request.headers.get("authorization");
   const headers = new Headers(request.headers);
   if (authorization !== null) {
@@ -66,7 +71,8 @@ export async function handleApiRequest(request: Request, context: Context): Prom
   const atPath = apiEndpoints.filter((candidate) => candidate.path === url.pathname);
   if (atPath.length === 0) return fail(apiFailure(404, "not-found"));
   const endpoint = atPath.find((candidate) => candidate.method === request.method || (candidate.method === "GET" && request.method === "HEAD"));
-  if (!endpoint) return fail({ ...apiFailure(405, "method-not-allowed"), headers: { Allow: atPath.map((candidate) => candidate.method).join(", ") } });
+  if (!endpoint)
+    return fail({ ...apiFailure(405, "method-not-allowed"), headers: { Allow: atPath.map((candidate) => candidate.method).join(", ") } });
 
   try {
     if (endpoint.method === "POST") {
@@ -97,7 +103,13 @@ export async function handleApiRequest(request: Request, context: Context): Prom
       if (!parsed.success) return fail(apiFailure(400, "invalid-input", fieldErrorsOf(parsed.error, locale)));
       query = parsed.data;
     } else if (Object.keys(queryValues).length > 0) {
-      return fail(apiFailure(400, "invalid-input", Object.fromEntries(Object.keys(queryValues).map((name) => [name, getTranslator(locale)("api.fields.unknown")]))));
+      return fail(
+        apiFailure(
+          400,
+          "invalid-input",
+          Object.fromEntries(Object.keys(queryValues).map((name) => [name, getTranslator(locale)("api.fields.unknown")])),
+        ),
+      );
     }
 
     const outcome = await endpoint.handler({ services, request, clientIp, locale, user, body, query, now: new Date() });
@@ -120,7 +132,8 @@ export async function handleApiRequest(request: Request, context: Context): Prom
 export async function answerApiPreflight(request: Request, services: ShopServices): Promise<Response> {
   const origin = request.headers.get("origin");
   const allowed = await allowedOriginsFor(origin, services);
-  if (!origin || !allowed.includes(origin)) return errorResponse(apiFailure(403, "forbidden"), localeOfRequest(request), new Headers({ Vary: "Origin" }));
+  if (!origin || !allowed.includes(origin))
+    return errorResponse(apiFailure(403, "forbidden"), localeOfRequest(request), new Headers({ Vary: "Origin" }));
   const headers = corsHeadersFor(origin, allowed);
   for (const [name, value] of Object.entries(corsPreflightHeaders)) headers.set(name, value);
   return new Response(null, { status: 204, headers });

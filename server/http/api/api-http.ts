@@ -72,7 +72,12 @@ export function localeOfRequest(request: Request): Locale {
     .split(",")
     .map((part, index) => {
       const [tag = "", ...params] = part.trim().split(";");
-      const q = Number(params.find((param) => param.trim().startsWith("q="))?.trim().slice(2) ?? "1");
+      const q = Number(
+        params
+          .find((param) => param.trim().startsWith("q="))
+          ?.trim()
+          .slice(2) ?? "1",
+      );
       return { language: tag.trim().toLowerCase().split("-")[0], q: Number.isFinite(q) ? q : 0, index };
     })
     .filter((entry) => entry.q > 0)
@@ -89,7 +94,11 @@ export function jsonResponse(body: unknown, status: number, headers?: HeadersIni
 
 export function errorResponse(failure: ApiFailure, locale: Locale, headers?: Headers): Response {
   const t = getTranslator(locale);
-  const error = { code: failure.code, message: failure.message ?? t(`api.errors.${failure.code}`), ...(failure.fields ? { fields: failure.fields } : {}) };
+  const error = {
+    code: failure.code,
+    message: failure.message ?? t(`api.errors.${failure.code}`),
+    ...(failure.fields ? { fields: failure.fields } : {}),
+  };
   const response = jsonResponse({ error }, failure.status, failure.headers);
   headers?.forEach((value, name) => response.headers.set(name, value));
   if (failure.status === 401) response.headers.set("WWW-Authenticate", 'Bearer realm="api"');

@@ -62,8 +62,11 @@ export type ApiEndpoint = {
   handler: (call: ApiCall<unknown, unknown, ApiAuth>) => Promise<ApiOutcome<unknown>>;
 };
 
-export function apiRoute<Auth extends ApiAuth, Body extends AnySchema = z.ZodUndefined, Query extends AnySchema = z.ZodUndefined, Response extends AnySchema = AnySchema>(
-  definition: ApiDefinition<Auth, Body, Query, Response>,
-): ApiEndpoint {
+export function apiRoute<
+  Auth extends ApiAuth,
+  Body extends AnySchema = z.ZodUndefined,
+  Query extends AnySchema = z.ZodUndefined,
+  Response extends AnySchema = AnySchema,
+>(definition: ApiDefinition<Auth, Body, Query, Response>): ApiEndpoint {
   return { ...definition, errors: definition.errors ?? [] } as unknown as ApiEndpoint;
 }

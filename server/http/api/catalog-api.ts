@@ -88,11 +88,25 @@ const getFoto = apiRoute({
     return {
       ok: true,
       data: pages.flatMap((page) => [
-        ...page.images.map((image) => ({ productId: page.id, color: null, url: url(image.storageKey), width: image.width, height: image.height, alt: image.alt })),
+        ...page.images.map((image) => ({
+          productId: page.id,
+          color: null,
+          url: url(image.storageKey),
+          width: image.width,
+          height: image.height,
+          alt: image.alt,
+        })),
         ...page.colours.flatMap((colour) =>
           colour.images
             .filter((image) => !page.images.some((general) => general.storageKey === image.storageKey))
-            .map((image) => ({ productId: page.id, color: colour.key, url: url(image.storageKey), width: image.width, height: image.height, alt: image.alt })),
+            .map((image) => ({
+              productId: page.id,
+              color: colour.key,
+              url: url(image.storageKey),
+              width: image.width,
+              height: image.height,
+              alt: image.alt,
+            })),
         ),
       ]),
     };

@@ -17,7 +17,13 @@ import { emailLimit } from "#server/accounts/text-rules.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
 import { checkoutLimits, parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
-import { checkoutRefusalOf, placeOrderAndStartPayment, startPaymentOf, type CheckoutPlaced, type CheckoutRefusal } from "#server/checkout/checkout-payment.service.ts";
+import {
+  checkoutRefusalOf,
+  placeOrderAndStartPayment,
+  startPaymentOf,
+  type CheckoutPlaced,
+  type CheckoutRefusal,
+} from "#server/checkout/checkout-payment.service.ts";
 import { findOrderOfKey, isGiftListCart } from "#server/checkout/checkout.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { carts, payments } from "#server/db/schema.ts";
@@ -92,7 +98,9 @@ async function answerOrder(services: ShopServices, placed: CheckoutPlaced, local
 function refusedCheckout(refusal: CheckoutRefusal, locale: Locale): ApiOutcome<never> {
   if (refusal.error === "discount-code") return apiFailure(refusal.status, "invalid-input", refusal.fields);
   const t = getTranslator(locale);
-  const fields = Object.fromEntries(refusal.lines.map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]));
+  const fields = Object.fromEntries(
+    refusal.lines.map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
+  );
   return apiRefusal(refusal.status, refusal.error, refusal.message, Object.keys(fields).length > 0 ? fields : undefined);
 }
 

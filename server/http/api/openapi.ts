@@ -49,7 +49,10 @@ function jsonSchemaOf(schema: z.ZodType, io: "input" | "output", components: Rec
     if (Array.isArray(value)) return value.map(rewrite);
     if (value && typeof value === "object") {
       return Object.fromEntries(
-        Object.entries(value).map(([key, inner]) => [key, key === "$ref" && typeof inner === "string" ? inner.replace("#/$defs/", "#/components/schemas/") : rewrite(inner)]),
+        Object.entries(value).map(([key, inner]) => [
+          key,
+          key === "$ref" && typeof inner === "string" ? inner.replace("#/$defs/", "#/components/schemas/") : rewrite(inner),
+        ]),
       );
     }
     return value;
@@ -84,11 +87,20 @@ function describeEndpoint(endpoint: ApiEndpoint, components: Record<string, Json
   const queryProperties = (query?.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((query?.required ?? []) as string[]);
   return {
-    operationId: endpoint.path.replace(/^\/api\//, "").replaceAll("/", "_").replaceAll("-", "_"),
+    operationId: endpoint.path
+      .replace(/^\/api\//, "")
+      .replaceAll("/", "_")
+      .replaceAll("-", "_"),
     summary: endpoint.summary,
     ...(endpoint.auth === "user" ? { security: [{ bearer: [] }, { sessionCookie: [] }] } : { security: [] }),
     parameters: [
-      { name: "Accept-Language", in: "header", required: false, schema: { type: "string", examples: ["it", "en"] }, description: "Language of names, texts and error messages (Italian by default)." },
+      {
+        name: "Accept-Language",
+        in: "header",
+        required: false,
+        schema: { type: "string", examples: ["it", "en"] },
+        description: "Language of names, texts and error messages (Italian by default).",
+      },
       ...Object.entries(queryProperties).map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema })),
     ],
     ...(endpoint.body
@@ -97,7 +109,10 @@ function describeEndpoint(endpoint: ApiEndpoint, components: Record<string, Json
     responses: {
       200: { description: statusText[200], content: { "application/json": { schema: jsonSchemaOf(endpoint.response, "output", components) } } },
       ...Object.fromEntries(
-        errorStatuses(endpoint).map((status) => [status, { description: statusText[status] ?? "Error", content: { "application/json": { schema: errorRef } } }]),
+        errorStatuses(endpoint).map((status) => [
+          status,
+          { description: statusText[status] ?? "Error", content: { "application/json": { schema: errorRef } } },
+        ]),
       ),
     },
   };
@@ -118,7 +133,7 @@ function buildOpenApiDocument(endpoints: readonly ApiEndpoint[], publicUrl: stri
       description:
         "The calls of the shop's original client (SPEC.md section 7). JSON only; bodies up to 100 KB; unknown fields are refused. " +
         "Authenticated calls send `Authorization: Bearer <token>` (the `set-auth-token` header of POST /api/auth/sign-in/email). " +
-        "Errors are `{ \"error\": { \"code\", \"message\" } }` in the Accept-Language language.",
+        'Errors are `{ "error": { "code", "message" } }` in the Accept-Language language.',
     },
     servers: [{ url: publicUrl }],
     paths,
@@ -126,7 +141,12 @@ function buildOpenApiDocument(endpoints: readonly ApiEndpoint[], publicUrl: stri
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "The token of POST /api/auth/sign-in/email (header set-auth-token)." },
-        sessionCookie: { type: "apiKey", in: "cookie", name: "better-auth.session_token", description: "The shop's own pages only: state-changing calls must be same-origin." },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "better-auth.session_token",
+          description: "The shop's own pages only: state-changing calls must be same-origin.",
+        },
       },
     },
   };

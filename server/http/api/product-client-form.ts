@@ -156,7 +156,10 @@ function toClientProduct(page: ProductPageData, publicUrl: string, locale: Local
 }
 
 /** Published products in the client form, in the order of `ids`. */
-export async function getClientProducts(db: Db, { ids, locale, now, publicUrl }: { ids: readonly number[]; locale: Locale; now: Date; publicUrl: string }): Promise<ClientProduct[]> {
+export async function getClientProducts(
+  db: Db,
+  { ids, locale, now, publicUrl }: { ids: readonly number[]; locale: Locale; now: Date; publicUrl: string },
+): Promise<ClientProduct[]> {
   const pages = await getProductPages(db, ids, locale, now);
   return pages.map((page) => toClientProduct(page, publicUrl, locale));
 }
