@@ -274,17 +274,15 @@ test("one run claims at most batchSize mails, oldest first", async () => {
 test("two delivery runs at the same time never send one mail twice", async () => {
   // On PostgreSQL the runs use separate pool connections and really race; PGlite serialises them.
   const db = await openDb(6);
-  await db
-    .insert(outboxEmails)
-    .values(
-      Array.from({ length: 40 }, (_, i) => ({
-        toAddress: `cliente${i}@example.com`,
-        subject: `Mail ${i}`,
-        textBody: "Ciao",
-        kind: "test",
-        locale: "it",
-      })),
-    );
+  await db.insert(outboxEmails).values(
+    Array.from({ length: 40 }, (_, i) => ({
+      toAddress: `cliente${i}@example.com`,
+      subject: `Mail ${i}`,
+      textBody: "Ciao",
+      kind: "test",
+      locale: "it",
+    })),
+  );
   const { mailer, sent } = memoryMailer({ delayMs: 2 });
   const now = later();
 
