@@ -22,7 +22,12 @@ try {
     return checkResult(typegen === 0 && (await run("typecheck", "npx", ["tsc"])) === 0);
   });
 
-  await step("lint", async () => checkResult((await run("lint", "npm", ["run", "lint"])) === 0));
+  // `npm run lint` without its route typegen, which the typecheck has just run; Prettier reports even when ESLint fails.
+  await step("lint", async () => {
+    const eslint = await run("lint", "npx", ["eslint", "."]);
+    const prettier = await run("lint", "npx", ["prettier", "--check", "."]);
+    return checkResult(eslint === 0 && prettier === 0);
+  });
 
   const postgresUrl = process.env.TEST_DATABASE_URL || ((await answers("127.0.0.1", 5432)) ? defaultPostgresUrl : undefined);
   // The security sweeps test the HTTP edge: once, in the PostgreSQL step (vitest.config.ts).
