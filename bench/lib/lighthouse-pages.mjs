@@ -1,8 +1,8 @@
-// The Lighthouse pages and budgets and how a page is measured and judged, shared by
-// bench/lighthouse.mjs and scripts/test-budgets.mjs (the CI check), both on the median of several runs per
-// page: home, a category listing, a product page, the cart with one item and a public gift-list page,
-// in Lighthouse's default mobile emulation with simulated throttling (scores computed from the trace,
-// so they depend little on the machine's speed), all four categories. docs/decisions/0026-lighthouse-budgets.md.
+// The Lighthouse pages and budgets and how a page is measured and judged, shared by bench/lighthouse.mjs
+// (all four categories, on the median of several runs per page) and scripts/test-budgets.mjs (the CI check:
+// accessibility, best practices and SEO, one run per page, decision 0049): home, a category listing, a
+// product page, the cart with one item and a public gift-list page, in Lighthouse's default mobile
+// emulation with simulated throttling. docs/decisions/0026-lighthouse-budgets.md.
 import os from "node:os";
 import lighthouse from "lighthouse";
 import { markCpu, othersShareSince, percent, waitForQuietMachine } from "./machine-load.mjs";
