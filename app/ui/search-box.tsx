@@ -154,10 +154,10 @@ export function SearchBox({
         onKeyDown={onKeyDown}
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
-        className="field-input min-w-0 flex-1 rounded-full px-4"
+        className="field-input min-w-0 flex-1 rounded-full px-3"
         {...comboboxProps}
       />
-      <button type="submit" className="btn-primary shrink-0 px-4">
+      <button type="submit" className="btn-primary shrink-0 px-3">
         <SearchIcon size={18} />
         <span className="sr-only">{t("search.submit")}</span>
       </button>
