@@ -28,6 +28,8 @@ const texts = {
     evePreorder: { courier: "Consegna stimata: lun 20 dic – mar 21 dic", collection: "Ritiro in negozio da sab 18 dic" },
     monday: { courier: "Consegna stimata: mar 7 dic – gio 9 dic", collection: "Ritiro in negozio da domani" },
     size: /^14 pollici/,
+    steriliser: "Sterilizzatore elettrico a vapore",
+    quickView: "Anteprima rapida di Sterilizzatore elettrico a vapore",
     firstName: "Nome",
     lastName: "Cognome",
     phone: "Telefono",
@@ -50,6 +52,8 @@ const texts = {
     evePreorder: { courier: "Estimated delivery: Mon 20 Dec – Tue 21 Dec", collection: "Collect in the shop from Sat 18 Dec" },
     monday: { courier: "Estimated delivery: Tue 7 Dec – Thu 9 Dec", collection: "Collect in the shop from tomorrow" },
     size: /^14 pollici/,
+    steriliser: "Electric steam steriliser",
+    quickView: "Quick view of Electric steam steriliser",
     firstName: "First name",
     lastName: "Last name",
     phone: "Phone",
@@ -181,5 +185,26 @@ for (const locale of ["it", "en"] as const) {
     await setShopClock(page, mondayMorning);
     await open(page, localizedHref("/product/207", locale));
     await expectPromise(page, t.monday);
+
+    // The quick view promises the same, from a search's card.
+    await open(page, `${localizedHref("/shop", locale)}?fromsearch=true&search=${encodeURIComponent(t.steriliser)}`);
+    await main(page).getByRole("button", { name: t.quickView }).first().click();
+    const dialog = page.getByRole("dialog", { name: t.steriliser });
+    await expect(dialog.getByTestId("delivery-promise").getByRole("listitem")).toHaveText([t.monday.courier, t.monday.collection]);
+    await expectNoAxeViolations(page);
+  });
+}
+
+// The help centre speaks of the same days the promise counts (seeded: courier 1-2 days, cut-off 13:00).
+for (const [locale, words] of [
+  ["it", { page: "/centroassistenza", courier: "in 1-2 giorni lavorativi dalla spedizione", cutoff: "entro le 13:00" }],
+  ["en", { page: "/en/centroassistenza", courier: "takes 1-2 working days from dispatch", cutoff: "by 13:00" }],
+] as const) {
+  test(`the help centre gives the courier days and the cut-off of the delivery settings (${locale})`, async ({ page }) => {
+    await page.goto(words.page);
+    const shipping = page.locator("#condizionespedizione");
+    await expect(shipping).toContainText(words.courier);
+    await expect(shipping).toContainText(words.cutoff);
+    await expect(shipping).not.toContainText("2-5");
   });
 }

@@ -28,6 +28,11 @@ const texts = {
     cardAdd: /^Aggiungi alla lista: /,
     added: (name: string, title: string) => `«${name}» aggiunto alla lista «${title}».`,
     quickView: "Anteprima rapida di Pagliaccetto estivo in mussola",
+    selector: "Aggiungi alla lista nascita",
+    yourList: "La tua lista",
+    addToList: "Aggiungi alla lista",
+    childName: "Nome del bambino",
+    personalisationMissing: "Personalizzazione non inserita!",
     romper: "Pagliaccetto estivo in mussola",
     size: /^Taglia/,
     increase: "Aumenta la quantità",
@@ -50,6 +55,11 @@ const texts = {
     cardAdd: /^Add to list: /,
     added: (name: string, title: string) => `“${name}” added to the list “${title}”.`,
     quickView: "Quick view of Summer muslin romper",
+    selector: "Add to gift list",
+    yourList: "Your list",
+    addToList: "Add to the list",
+    childName: "Baby's name",
+    personalisationMissing: "Personalisation not entered!",
     romper: "Summer muslin romper",
     size: /^Size/,
     increase: "Increase the quantity",
@@ -112,6 +122,10 @@ for (const locale of ["it", "en"] as const) {
     }
     const twoTotal = await total.innerText();
     expect(twoTotal).not.toBe(emptyTotal);
+    // Further down the category the bar and its running total are still in sight.
+    await main(page).getByRole("button", { name: t.cardAdd }).last().scrollIntoViewIfNeeded();
+    await expect(bar).toBeInViewport({ ratio: 1 });
+    await page.screenshot({ path: testInfo.outputPath(`filling-scrolled-${locale}.png`) });
     await page.screenshot({ path: `/tmp/h-filling-cards-${locale}-${testInfo.project.name}.png` });
 
     // The clothing category: the romper's quick view, a size and two of it.
@@ -144,6 +158,34 @@ for (const locale of ["it", "en"] as const) {
     // Stopping takes the bar away.
     await bar.getByRole("button", { name: t.stop }).click();
     await expect(page.getByRole("complementary", { name: t.bar })).toHaveCount(0);
+  });
+}
+
+for (const locale of ["it", "en"] as const) {
+  const t = texts[locale];
+  test(`${locale}: an empty personalisation in the product page's list selector gets the shop's message, the field marked and focused`, async ({
+    page,
+    expectNoAxeViolations,
+  }, testInfo) => {
+    test.setTimeout(90_000);
+    const title = `Lista incisa ${locale} ${crypto.randomBytes(3).toString("hex")}`;
+    await createList(page, locale, title);
+    // 111 the engraved frame: two texts, both needed.
+    await open(page, `${locale === "en" ? "/en" : ""}/product/111`);
+    const selector = main(page).getByRole("region", { name: t.selector });
+    await selector.getByLabel(t.yourList).selectOption({ label: title });
+    await selector.getByRole("button", { name: t.addToList, exact: true }).click();
+    await expect(selector.getByText(t.personalisationMissing)).toBeVisible();
+    const field = selector.getByLabel(t.childName);
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(field).toBeFocused();
+    // Nothing was sent: no confirmation dialog opened.
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath(`selector-personalisation-${locale}.png`) });
+    await expectNoAxeViolations(page);
+    // Once typed, the mark goes and the confirmation opens.
+    await field.fill("Nicolò");
+    await expect(field).not.toHaveAttribute("aria-invalid", "true");
   });
 }
 

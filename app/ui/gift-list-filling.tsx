@@ -10,7 +10,7 @@ import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import type { GiftListSelectorAnswer } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
 import { FetcherMarker } from "./cart-toasts";
-import { GiftIcon } from "./icons";
+import { CloseIcon, GiftIcon } from "./icons";
 import { Price } from "./price";
 import { useToast } from "./toaster";
 import { usePageT } from "./use-shared-texts";
@@ -22,7 +22,10 @@ export function useGiftListFilling() {
   return useRootData()?.giftListFilling ?? null;
 }
 
-/** Under the header on every page while a list is chosen: which one, its products, units and value, a way back and a way out. */
+/**
+ * Under the header on every page while a list is chosen: which one, its products, units and value, a way back
+ * and a way out. It stays at the top while the owner scrolls a listing, so the running total is always in sight.
+ */
 export function GiftListFillingBar() {
   const { t } = useTranslation();
   const location = useLocation();
@@ -31,30 +34,30 @@ export function GiftListFillingBar() {
   if (!filling) return null;
   const listsPath = localizedHref("/crea-lista-nascita", locale);
   return (
-    <aside aria-labelledby="gift-list-filling-title" className="border-b border-brand-100 bg-brand-50 text-brand-900">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2 text-sm">
-        <h2 id="gift-list-filling-title" className="flex min-w-0 items-center gap-2 font-bold">
+    <aside aria-labelledby="gift-list-filling-title" className="sticky top-0 z-30 border-b border-brand-100 bg-brand-50 text-brand-900 shadow-sm">
+      {/* A phone gets two short rows, the title beside an X, then the total and the way to the list: the bar stays in sight. */}
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-1.5 text-sm desktop:gap-y-2 desktop:py-2">
+        <h2 id="gift-list-filling-title" className="flex min-w-0 items-center gap-2 font-bold mobile:order-1 mobile:basis-[calc(100%-4.5rem)]">
           <GiftIcon size={18} className="shrink-0" />
           <span className="sr-only">{t("giftListFilling.barLabel")}: </span>
-          <span className="break-words">{t("giftListFilling.filling", { title: filling.title })}</span>
+          <span className="break-words mobile:line-clamp-1">{t("giftListFilling.filling", { title: filling.title })}</span>
         </h2>
-        <p className="flex flex-wrap items-baseline gap-x-2" data-testid="gift-list-filling-total">
+        <p className="flex flex-wrap items-baseline gap-x-2 mobile:order-3" data-testid="gift-list-filling-total">
           <span>{`${t("giftListFilling.products", { count: filling.productCount })}, ${t("giftListFilling.units", { count: filling.unitCount })}.`}</span>
-          <span>{t("giftListFilling.total")}</span>
+          <span className="mobile:sr-only">{t("giftListFilling.total")}</span>
           <Price cents={filling.totalCents} size="sm" />
         </p>
-        <div className="ml-auto flex flex-wrap items-center gap-3">
-          <Link to={`${listsPath}#list-${filling.code}`} className="link font-semibold">
-            {t("giftListFilling.viewList")}
-          </Link>
-          <Form method="post" action={listsPath}>
-            <input type="hidden" name="intent" value="fill-stop" />
-            <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-            <button type="submit" className="btn-secondary min-h-11 px-3 py-1">
-              {t("giftListFilling.stop")}
-            </button>
-          </Form>
-        </div>
+        <Link to={`${listsPath}#list-${filling.code}`} className="link ml-auto font-semibold mobile:order-4">
+          {t("giftListFilling.viewList")}
+        </Link>
+        <Form method="post" action={listsPath} className="mobile:order-2 mobile:ml-auto">
+          <input type="hidden" name="intent" value="fill-stop" />
+          <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+          <button type="submit" className="btn-secondary min-h-11 px-3 py-1 mobile:min-w-11">
+            <CloseIcon size={18} className="desktop:hidden" />
+            <span className="mobile:sr-only">{t("giftListFilling.stop")}</span>
+          </button>
+        </Form>
       </div>
     </aside>
   );

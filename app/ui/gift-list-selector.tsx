@@ -40,6 +40,7 @@ export function GiftListSelector({
   const [selected, setSelected] = useState(() => (fillingId && lists.some((list) => list.id === fillingId) ? fillingId : ""));
   const [quantity, setQuantity] = useState(1);
   const [errorMessage, setErrorMessage] = useState("");
+  const [personalisationMissing, setPersonalisationMissing] = useState<{ message: string } | null>(null);
   const sentRef = useRef(false);
 
   useEffect(() => {
@@ -74,7 +75,14 @@ export function GiftListSelector({
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setStep(selected === "" ? "oops" : "confirm");
+    if (selected === "") return setStep("oops");
+    // The server refuses blank texts too; saying so here keeps the message beside the fields.
+    const texts = [...new FormData(event.currentTarget)].filter(([name]) => name.startsWith("personalisation."));
+    if (texts.some(([, value]) => typeof value !== "string" || value.trim() === "")) {
+      return setPersonalisationMissing({ message: t("giftLists.errors.personalisation-missing") });
+    }
+    setPersonalisationMissing(null);
+    setStep("confirm");
   };
   const send = () => {
     if (!formRef.current) return;
@@ -138,7 +146,7 @@ export function GiftListSelector({
         </div>
         {personalisation && (
           <div className="basis-full">
-            <PersonalisationFields personalisation={personalisation} idPrefix="gift-list" />
+            <PersonalisationFields personalisation={personalisation} idPrefix="gift-list" missing={personalisationMissing} />
           </div>
         )}
         <button type="submit" className="btn-secondary h-11">

@@ -28,24 +28,28 @@ function usePersonalisationRefusal(variantId: number | undefined) {
  * The customisation texts of a customisable product, inside the add-to-cart form: one labelled
  * field per entry, named `personalisation.{index}` (the cart's contract), each with its maximum
  * length, plus the shop's description and the cost per item. Every field is needed (SPEC.md section 5).
- * In the cart's form (`variantId`) the shop says so itself, with or without JavaScript: the server's
- * "Personalizzazione non inserita! " beside the fields, the blank ones marked invalid and the first focused,
- * rather than the browser's own bubble, which an empty field would get and a field of spaces would not.
+ * The shop says when one is blank itself, never the browser's own bubble (which an empty field would get
+ * and a field of spaces would not): "Personalizzazione non inserita! " beside the fields, the blank ones
+ * marked invalid and the first focused. In the cart's form (`variantId`) the message is the server's answer,
+ * with or without JavaScript; another form checks before it sends and passes its finding as `missing`
+ * (a new object for each try).
  */
 export function PersonalisationFields({
   personalisation,
   idPrefix,
   variantId,
+  missing,
 }: {
   personalisation: PersonalisationOffer;
   idPrefix: string;
   variantId?: number;
+  missing?: { message: string } | null;
 }) {
   const { t } = useTranslation();
   const formatPrice = useFormatPrice();
   const descriptionId = `${idPrefix}-personalisation-description`;
   const errorId = `${idPrefix}-personalisation-error`;
-  const refusal = usePersonalisationRefusal(variantId);
+  const refusal = usePersonalisationRefusal(variantId) ?? (missing ? { message: missing.message, answer: missing, fromFlash: false } : null);
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
   // Indexes of the fields to mark; after a post without JavaScript every field is empty again.
   const [invalid, setInvalid] = useState<readonly number[]>(() => (refusal?.fromFlash ? personalisation.fields.map((_, index) => index) : []));
@@ -94,9 +98,7 @@ export function PersonalisationFields({
                 id={id}
                 name={`personalisation.${index}`}
                 type="text"
-                // The cart's form checks on the server and says so in the shop's words; elsewhere the browser checks.
-                required={variantId === undefined}
-                aria-required={variantId !== undefined || undefined}
+                aria-required
                 aria-invalid={isInvalid || undefined}
                 autoFocus={refusal?.fromFlash && index === 0}
                 maxLength={field.maxLength}

@@ -128,7 +128,7 @@ function QuickViewDialog({ productId, productName, onClose }: { productId: numbe
       </div>
       <div className="p-5">
         {product ? (
-          <QuickViewContent key={product.id} product={product} />
+          <QuickViewContent key={product.id} product={product} deliveryPromises={fetcher.data?.deliveryPromises} />
         ) : (
           <p role="status" className="py-10 text-center text-muted">
             {failed ? t("productPage.quickView.error") : t("productPage.quickView.loading")}
@@ -160,7 +160,7 @@ function CartOutcome({ variantId }: { variantId: number | undefined }) {
   );
 }
 
-function QuickViewContent({ product }: { product: QuickViewProduct }) {
+function QuickViewContent({ product, deliveryPromises }: { product: QuickViewProduct; deliveryPromises: QuickViewData["deliveryPromises"] }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const locale = localeOfPath(pathname);
@@ -203,6 +203,7 @@ function QuickViewContent({ product }: { product: QuickViewProduct }) {
             onQuantityChange={(quantity) => setSelection((current) => setQuantity(current, quantity, 0))}
             idPrefix={`quick-view-${product.id}`}
             soldOutLabel={t("productPage.quickView.outOfStock")}
+            deliveryPromises={deliveryPromises}
           />
         )}
         {filling && !product.isOnRequest && (

@@ -3,6 +3,7 @@
  * collected), from the shop's settings. Pure: the clock is an argument, read in Italy's time.
  * Product page, cart, checkout, order and its mail all ask this one function.
  */
+import { getPreorderDays } from "#common/variant-selection.ts";
 import { addDays, isItalianPublicHoliday, isoWeekdayOf, italianDayOf, italianTimeOf } from "#common/shop-calendar.ts";
 import type { DeliveryTimesSettings, OpeningHours, Settings } from "#server/settings/settings.ts";
 import type { DeliveryMethod } from "#server/orders/order-methods.ts";
@@ -94,6 +95,21 @@ export function promiseDelivery(args: { now: Date; preorderDays: number; calenda
     standard: estimateDelivery({ ...args, method: "standard" }),
     collection: estimateDelivery({ ...args, method: "collection" }),
   };
+}
+
+/**
+ * A product's promises, one per pre-order lead among its sizes and keyed by the lead's days ("0": in stock),
+ * so choosing a size picks its line without a request (product page and quick view).
+ */
+export function promiseDeliveryByLead(args: {
+  now: Date;
+  calendar: DeliveryCalendar;
+  variants: readonly { isPreorder: boolean; preorderDays: number | null }[];
+}): Record<string, DeliveryPromise> {
+  const leads = new Set(args.variants.map((variant) => getPreorderDays(variant) ?? 0));
+  return Object.fromEntries(
+    [...leads].map((days) => [String(days), promiseDelivery({ now: args.now, preorderDays: days, calendar: args.calendar })]),
+  );
 }
 
 /** An order leaves when all its goods are in: the longest pre-order lead among the lines. */

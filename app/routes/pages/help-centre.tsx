@@ -21,11 +21,18 @@ export const handle = { messages: ["helpCentre"] } satisfies MessagesHandle;
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
-  const { delivery, bankTransfer } = await getSettings(db, ["delivery", "bankTransfer"]);
+  const { delivery, bankTransfer, deliveryTimes } = await getSettings(db, ["delivery", "bankTransfer", "deliveryTimes"]);
+  const { preparationDays, localDeliveryDays, standardDays, cutoff } = deliveryTimes;
   return {
     meta: getPageMetaTexts(localeOfPath(url.pathname), "helpCentre"),
     delivery,
     bankTransfer,
+    // The same days the delivery promise counts (server/checkout/delivery-estimate.ts), so the two agree.
+    deliveryDays: {
+      local: { min: preparationDays + localDeliveryDays.min, max: preparationDays + localDeliveryDays.max },
+      standard: standardDays,
+      cutoff,
+    },
   };
 }
 
@@ -45,7 +52,9 @@ export default function HelpCentrePage({ loaderData }: Route.ComponentProps) {
   const root = useRootData();
   if (!root) return null;
   const { shop, locale } = root;
-  const { delivery, bankTransfer } = loaderData;
+  const { delivery, bankTransfer, deliveryDays } = loaderData;
+  /** "1-2" or "2", and the count its words agree with. */
+  const days = ({ min, max }: { min: number; max: number }) => ({ days: min === max ? `${max}` : `${min}-${max}`, count: max });
   const money = (cents: number) => formatMoney(cents, locale);
   const address = postalAddress(shop);
   return (
@@ -70,12 +79,13 @@ export default function HelpCentrePage({ loaderData }: Route.ComponentProps) {
           <HelpSection id="condizionespedizione" title={t("helpCentre.shipping.title")}>
             <p>{t("helpCentre.shipping.intro")}</p>
             <h3>{t("helpCentre.shipping.localTitle", { city: shop.city })}</h3>
-            <p>{t("helpCentre.shipping.local", { city: shop.city, postcodes: delivery.localPostcodes.join(", ") })}</p>
+            <p>{t("helpCentre.shipping.local", { city: shop.city, postcodes: delivery.localPostcodes.join(", "), ...days(deliveryDays.local) })}</p>
             <h3>{t("helpCentre.shipping.collectionTitle")}</h3>
             <p>{t("helpCentre.shipping.collection", { address })}</p>
             <OpeningHoursList hours={shop.openingHours} className="mb-4 rounded-xl bg-white p-4 shadow-card" />
             <h3>{t("helpCentre.shipping.standardTitle")}</h3>
-            <p>{t("helpCentre.shipping.standard", { fee: money(delivery.standardFeeCents) })}</p>
+            <p>{t("helpCentre.shipping.standard", { fee: money(delivery.standardFeeCents), ...days(deliveryDays.standard) })}</p>
+            <p>{t("helpCentre.shipping.cutoff", { cutoff: deliveryDays.cutoff })}</p>
             <p>{t("helpCentre.shipping.freeShipping")}</p>
             <h3>{t("helpCentre.shipping.preorderTitle")}</h3>
             <p>{t("helpCentre.shipping.preorder")}</p>

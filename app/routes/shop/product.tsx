@@ -10,7 +10,6 @@ import {
   findVariant,
   getAvailability,
   getInitialSelection,
-  getPreorderDays,
   getSelectionSearch,
   type Availability,
   type VariantSelection,
@@ -34,7 +33,7 @@ import { giftListSelectorIntent, handleGiftListSelector } from "#app/routes/gift
 import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
-import { promiseDelivery } from "#server/checkout/delivery-estimate.ts";
+import { promiseDeliveryByLead } from "#server/checkout/delivery-estimate.ts";
 import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/product";
@@ -42,7 +41,14 @@ import { productCardMessages } from "#app/ui/ui-messages.ts";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: [...productCardMessages, "productPage", "giftLists.selector", "admin.shopPrice.lowest30", "saved.stock"],
+  messages: [
+    ...productCardMessages,
+    "productPage",
+    "giftLists.selector",
+    "giftLists.errors.personalisation-missing",
+    "admin.shopPrice.lowest30",
+    "saved.stock",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ params, url, request, context }: Route.LoaderArgs) {
@@ -62,12 +68,7 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   const giftLists = user ? await listMyGiftListChoices(db, user.id) : null;
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
-  // One promise per pre-order lead among the sizes: choosing a size picks its line without a request.
-  const shopNow = shopNowOf(services, request);
-  const leads = new Set(product.variants.map((variant) => getPreorderDays(variant) ?? 0));
-  const deliveryPromises = Object.fromEntries(
-    [...leads].map((days) => [String(days), promiseDelivery({ now: shopNow, preorderDays: days, calendar })]),
-  );
+  const deliveryPromises = promiseDeliveryByLead({ now: shopNowOf(services, request), calendar, variants: product.variants });
   return {
     product,
     deliveryPromises,
