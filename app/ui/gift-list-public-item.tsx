@@ -35,7 +35,8 @@ export function PublicGiftListItemCard({
 }: {
   item: PublicGiftListItem;
   code: string;
-  contribution?: { idempotencyKey: string; state: ContributionState | undefined };
+  /** `open`: false while the shop takes no cards, the only way to contribute. */
+  contribution?: { idempotencyKey: string; state: ContributionState | undefined; open: boolean };
 }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -80,7 +81,10 @@ export function PublicGiftListItemCard({
             {contribution?.state?.errors.form && item.group.leftCents === 0 && (
               <AccountNotice kind="error">{t(contribution.state.errors.form)}</AccountNotice>
             )}
-            {contribution && item.group.leftCents > 0 && (
+            {contribution && !contribution.open && item.group.leftCents > 0 && (
+              <p className="text-sm font-semibold">{t("giftLists.errors.group-gift-no-cards")}</p>
+            )}
+            {contribution?.open && item.group.leftCents > 0 && (
               <ContributionForm
                 itemId={item.id}
                 itemName={item.name}

@@ -86,6 +86,7 @@ async function contribute(setup: Setup, fields: Record<string, string>) {
     locale: "it",
     now,
     userId: null,
+    cardPayments: true,
   });
   if (!result.ok) throw new Error(JSON.stringify(result));
   return result.orderId;
@@ -128,18 +129,31 @@ test("the owner opens an item as a group gift at today's price; guests see what 
   });
 });
 
+test("while the shop takes no cards a contribution is refused and nothing is pledged", async () => {
+  const setup = await setUp();
+  const { db, item, list } = setup;
+  await openGroupGift(setup);
+  const form = contributionForm(item.id);
+  expect(await contributeToGroupGift(db, { code: list.code, input: form, locale: "it", now, userId: null, cardPayments: false })).toEqual({
+    ok: false,
+    error: "group-gift-no-cards",
+  });
+  expect(await itemRow(db, item.id)).toMatchObject({ groupPledgedCents: 0 });
+  expect(await db.$count(orders)).toBe(0);
+});
+
 test("a contribution above what is left is refused with the amount left; a bad form names every problem; the same form twice is one order", async () => {
   const setup = await setUp();
   const { db, item, list } = setup;
   await openGroupGift(setup);
   const form = contributionForm(item.id, { amount: "200" });
-  const first = await contributeToGroupGift(db, { code: list.code, input: form, locale: "it", now, userId: null });
-  const again = await contributeToGroupGift(db, { code: list.code, input: form, locale: "it", now, userId: null });
+  const first = await contributeToGroupGift(db, { code: list.code, input: form, locale: "it", now, userId: null, cardPayments: true });
+  const again = await contributeToGroupGift(db, { code: list.code, input: form, locale: "it", now, userId: null, cardPayments: true });
   expect(first).toMatchObject({ ok: true, alreadyPlaced: false });
   expect(again).toEqual({ ok: true, orderId: (first as { orderId: string }).orderId, alreadyPlaced: true });
 
   const refuse = (fields: Record<string, string>) =>
-    contributeToGroupGift(db, { code: list.code, input: contributionForm(item.id, fields), locale: "it", now, userId: null });
+    contributeToGroupGift(db, { code: list.code, input: contributionForm(item.id, fields), locale: "it", now, userId: null, cardPayments: true });
   const left = { leftCents: 10_000, minCents: 500 };
   expect(await refuse({ amount: "150" })).toEqual({ ok: false, errors: { amount: "giftLists.errors.group-gift-amount-above-left" }, ...left });
   expect(await refuse({ amount: "4,99" })).toEqual({ ok: false, errors: { amount: "giftLists.errors.group-gift-amount-below-minimum" }, ...left });
@@ -227,7 +241,9 @@ test("two guests fund the pram: each payment counts once, even reported twice; t
     ["contribution", "Zia Carla", 10_000],
   ]);
   // The list shows the gift given; no contribution is taken any more.
-  expect(await contributeToGroupGift(db, { code: setup.list.code, input: contributionForm(item.id), locale: "it", now, userId: null })).toEqual({
+  expect(
+    await contributeToGroupGift(db, { code: setup.list.code, input: contributionForm(item.id), locale: "it", now, userId: null, cardPayments: true }),
+  ).toEqual({
     ok: false,
     error: "group-gift-nothing-needed",
   });
@@ -239,7 +255,14 @@ test("an unpaid contribution expires and frees its amount; paid late, it is refu
   await openGroupGift(setup);
   const early = await contribute(setup, { amount: "300" });
   expect(
-    await contributeToGroupGift(db, { code: setup.list.code, input: contributionForm(item.id, { amount: "50" }), locale: "it", now, userId: null }),
+    await contributeToGroupGift(db, {
+      code: setup.list.code,
+      input: contributionForm(item.id, { amount: "50" }),
+      locale: "it",
+      now,
+      userId: null,
+      cardPayments: true,
+    }),
   ).toEqual({
     ok: false,
     error: "group-gift-full",
@@ -342,7 +365,14 @@ testOnPostgres("two guests race for the last 50 €: one contribution is placed,
   await contribute(setup, { amount: "250" });
   const outcomes = await Promise.all(
     ["Zia Carla", "Nonno Peppe"].map((giverName) =>
-      contributeToGroupGift(db, { code: list.code, input: contributionForm(item.id, { amount: "50", giverName }), locale: "it", now, userId: null }),
+      contributeToGroupGift(db, {
+        code: list.code,
+        input: contributionForm(item.id, { amount: "50", giverName }),
+        locale: "it",
+        now,
+        userId: null,
+        cardPayments: true,
+      }),
     ),
   );
   expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);

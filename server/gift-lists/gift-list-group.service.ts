@@ -183,12 +183,22 @@ function amountRefused(refusal: ContributionRefusal, progress: GroupGiftProgress
  */
 export async function contributeToGroupGift(
   db: Db,
-  args: { code: string; input: unknown; locale: Locale; now: Date; userId: string | null },
+  args: {
+    code: string;
+    input: unknown;
+    locale: Locale;
+    now: Date;
+    userId: string | null;
+    /** False when nobody takes cards (payment-provider.ts takesCardPayments): nothing is pledged then. */
+    cardPayments: boolean;
+  },
 ): Promise<ContributeResult> {
   const target = ContributionTarget.safeParse(args.input);
   // Before the amount is checked against what is left: the first send of this form may have taken it.
   const earlier = target.success ? await findContributionByKey(db, target.data.idempotencyKey) : null;
   if (earlier) return earlier;
+  // A pledge nobody could pay would hold part of the gift until its order expired.
+  if (!args.cardPayments) return { ok: false, error: "group-gift-no-cards" };
   const code = normaliseGiftListCode(args.code);
   const item = code && target.success ? await findGroupGiftItem(db, { code, itemId: target.data.itemId }) : null;
   if (!item) return { ok: false, error: "gift-list-item-not-found" };

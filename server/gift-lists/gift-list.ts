@@ -33,7 +33,8 @@ export type GiftListErrorCode =
   | "group-gift-busy"
   | "group-gift-full"
   | "group-gift-amount-below-minimum"
-  | "group-gift-amount-above-left";
+  | "group-gift-amount-above-left"
+  | "group-gift-no-cards";
 
 // ---------------------------------------------------------------- codes
 

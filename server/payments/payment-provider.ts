@@ -50,6 +50,11 @@ export type PaymentProvider = {
 
 const providers = new WeakMap<object, PaymentProvider>();
 
+/** Whether anybody takes cards here (Stripe keys, or the labelled test page): otherwise card methods are not offered. */
+export function takesCardPayments(services: Pick<ShopServices, "env">): boolean {
+  return cardPaymentProviderOf(services.env) !== "none";
+}
+
 /** One provider per services object (the Stripe client keeps its connections). */
 export function paymentProviderOf(services: Pick<ShopServices, "db" | "env" | "publicUrl">): PaymentProvider {
   let provider = providers.get(services);

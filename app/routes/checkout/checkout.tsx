@@ -35,12 +35,12 @@ import { readCartRequest } from "#server/cart/cart-request.ts";
 import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
 import { addressFields, checkoutFormValues, parseCheckoutForm, type checkoutFields } from "#server/checkout/checkout.inputs.ts";
 import { placeOrderAndStartPayment } from "#server/checkout/checkout-payment.service.ts";
+import { takesCardPayments } from "#server/payments/payment-provider.ts";
 import { getCheckoutSummary, isGiftListCart } from "#server/checkout/checkout.service.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { cardPaymentProviderOf } from "#server/env.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/checkout";
 
@@ -77,7 +77,7 @@ function summaryFor(services: ShopServices, request: Request, locale: Locale, ra
     payment: choices.paymentMethod,
     discountCode: choices.discountCode,
     userId,
-    cardPayments: cardPaymentProviderOf(services.env) !== "none",
+    cardPayments: takesCardPayments(services),
   });
 }
 
@@ -151,7 +151,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     now: shopNowOf(services, request),
     publicUrl: services.publicUrl,
     secret: resolveAuthSecret(services.env),
-    cardPayments: cardPaymentProviderOf(services.env) !== "none",
+    cardPayments: takesCardPayments(services),
   });
   if (!outcome.ok) {
     const problem = outcome.error === "discount-code" ? null : { code: outcome.error, lines: outcome.lines };

@@ -18,6 +18,7 @@ import { getCartGiftNote, getPublicGiftList, setCartGiftNote } from "#server/gif
 import { giftListLimits } from "#server/gift-lists/gift-list.inputs.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
+import { takesCardPayments } from "#server/payments/payment-provider.ts";
 import { cardPaymentReturnUrls, startCardPayment } from "#server/payments/payment.service.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/gift-list";
@@ -63,6 +64,8 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     limits: { giverName: giftListLimits.giverName, giftMessage: giftListLimits.giftMessage },
     // The same contribution form sent twice (a double click) gives one order.
     contributionKey: crypto.randomUUID(),
+    // Contributions are paid by card only: without a card provider the form is not offered.
+    contributionsOpen: takesCardPayments(services),
     meta: { title: list.title, description: t("giftLists.public.metaDescription", { title: list.title }) },
   };
 }
@@ -92,6 +95,7 @@ export async function action({ request, params, url, context }: Route.ActionArgs
       locale,
       now: new Date(),
       userId: user?.id ?? null,
+      cardPayments: takesCardPayments(services),
     });
     if (result.ok) {
       // Paid by card only (docs/decisions/0021-group-gifting.md): straight to the provider's page.
@@ -169,7 +173,11 @@ export default function GiftListPage({ loaderData, actionData }: Route.Component
                     code={list.code}
                     contribution={
                       item.group && list.isOpen
-                        ? { idempotencyKey: loaderData.contributionKey, state: contributionState?.itemId === item.id ? contributionState : undefined }
+                        ? {
+                            idempotencyKey: loaderData.contributionKey,
+                            state: contributionState?.itemId === item.id ? contributionState : undefined,
+                            open: loaderData.contributionsOpen,
+                          }
                         : undefined
                     }
                   />

@@ -10,7 +10,6 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Locale } from "#common/locale.ts";
 import { addressLimits } from "#server/accounts/address.inputs.ts";
-import { cardPaymentProviderOf } from "#server/env.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { profileLimits } from "#server/accounts/profile.inputs.ts";
 import { emailLimit } from "#server/accounts/text-rules.ts";
@@ -30,6 +29,7 @@ import { carts, payments } from "#server/db/schema.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
+import { takesCardPayments } from "#server/payments/payment-provider.ts";
 import { apiFailure, apiRefusal, type ApiFieldErrors } from "./api-http";
 import { apiRoute, type ApiOutcome } from "./api-route";
 
@@ -174,7 +174,7 @@ const createcheckoutsession = apiRoute({
       now,
       publicUrl: services.publicUrl,
       secret,
-      cardPayments: cardPaymentProviderOf(services.env) !== "none",
+      cardPayments: takesCardPayments(services),
     });
     // Refused, or a concurrent request with the same key won: the cart built for this one is not needed.
     if (lines && cartId && (!outcome.ok || outcome.alreadyPlaced)) await services.db.delete(carts).where(eq(carts.id, cartId));
