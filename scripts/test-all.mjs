@@ -48,7 +48,7 @@ try {
   await step("e2e (Playwright)", () => suiteOnBuild(build, "the journeys", "scripts/test-e2e.mjs"));
 
   // JavaScript, messages, CSS and first-screen image bytes of five pages against their budgets (after the
-  // journeys, which leave the sample pictures drawn in node_modules/.cache/e2e-media).
+  // journeys, which leave the sample pictures they showed drawn in node_modules/.cache/e2e-media).
   await step("size budgets", () => suiteOnBuild(build, "the size budgets", "scripts/test-size-budgets.mjs"));
 
   // Lighthouse on five pages: accessibility, best practices and SEO at 100 (performance is in `npm run bench`,

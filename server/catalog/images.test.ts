@@ -4,15 +4,8 @@ import path from "node:path";
 import sharp from "sharp";
 import { expect, onTestFinished, test } from "vitest";
 import { avifWidths, getProductImageSrcSet, getProductImageUrl, placeholderImageKey } from "#common/media.ts";
-import {
-  generateProductImage,
-  getImageVariantPaths,
-  imageWidths,
-  maxImageUploadBytes,
-  writeImageVariants,
-  writePlaceholderImage,
-  writeSampleCatalogueImages,
-} from "./images";
+import { generateProductImage, getImageVariantPaths, imageWidths, maxImageUploadBytes, writeImageVariants, writePlaceholderImage } from "./images";
+import { drawSamplePictureFile } from "./sample-pictures";
 import { sampleCatalogue } from "#server/db/sample-catalogue.ts";
 
 function makeMediaDir() {
@@ -80,17 +73,26 @@ test("a storage key that could leave the media folder is a programming error", a
   await expect(writeImageVariants(png, "../../etc/passwd", makeMediaDir())).rejects.toThrow(/storage key/);
 });
 
-test("sample pictures and the placeholder are drawn once; a second run keeps the files", async () => {
+test("a sample picture's file is drawn when first asked for, alone, and kept; other names draw nothing", async () => {
   const mediaDir = makeMediaDir();
   const product = sampleCatalogue.find((candidate) => candidate.colours.length > 1)!;
-  expect(await writeSampleCatalogueImages([product], mediaDir)).toEqual({ written: 6, skipped: 0 });
-  for (const key of [placeholderImageKey, ...product.images.map((image) => image.key)]) {
-    const metadata = await sharp(path.join(mediaDir, "products", `${key}-480.avif`)).metadata();
-    expect(metadata.width).toBe(480);
+  const key = product.images[1]!.key;
+  const file = path.join(mediaDir, "products", `${key}-480.avif`);
+  // Two requests at once for the same file: one drawing, one file.
+  expect(await Promise.all([drawSamplePictureFile(mediaDir, `${key}-480.avif`), drawSamplePictureFile(mediaDir, `${key}-480.avif`)])).toEqual([
+    true,
+    true,
+  ]);
+  expect((await sharp(file).metadata()).width).toBe(480);
+  expect(fs.readdirSync(path.join(mediaDir, "products"))).toEqual([`${key}-480.avif`]);
+  const before = fs.statSync(file).mtimeMs;
+  expect(await drawSamplePictureFile(mediaDir, `${key}-480.avif`)).toBe(true);
+  expect(fs.statSync(file).mtimeMs).toBe(before);
+  // A width never written in that format, an upload's key, a path: nothing is drawn.
+  for (const name of [`${key}-800.avif`, `${key}-481.webp`, "upload-1-480.webp", `../${key}-480.webp`, `${key}-480.png`]) {
+    expect(await drawSamplePictureFile(mediaDir, name)).toBe(false);
   }
-  const before = fs.statSync(path.join(mediaDir, "products", `${product.images[0]!.key}-800.webp`)).mtimeMs;
-  expect(await writeSampleCatalogueImages([product], mediaDir)).toEqual({ written: 0, skipped: 6 });
-  expect(fs.statSync(path.join(mediaDir, "products", `${product.images[0]!.key}-800.webp`)).mtimeMs).toBe(before);
+  expect(fs.readdirSync(path.join(mediaDir, "products"))).toEqual([`${key}-480.avif`]);
 });
 
 test("the placeholder is written once, whether or not the sample catalogue is", async () => {

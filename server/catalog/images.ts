@@ -1,20 +1,17 @@
 /**
  * Product pictures on disk: `${mediaDir}/products/{key}-{width}.{webp|avif}`, served as
- * /media/products/... (common/media.ts builds the URLs). Variants are written once, at upload or
- * seed time, never per request: AVIF costs about 120 ms per 800 px image on 2 cores.
+ * /media/products/... (common/media.ts builds the URLs). An upload's variants are written once, at
+ * upload: AVIF costs about 120 ms per 800 px image on 2 cores. The sample catalogue's drawings are
+ * written one variant at a time, the first time each is asked for (sample-pictures.ts).
  *
  * Measured on the 2-core machines (sharp 0.35): AVIF at all four widths (effort 2) costs about
- * 230 ms of CPU per picture, well over a minute and a half for the 891 sample pictures, so AVIF is
- * written only at 320 and 480 px (listing cards and the product gallery) and WebP at every width;
- * browsers without AVIF get WebP. With the settings below the sample set takes 45-55 s on first
- * start, and nothing on later starts.
+ * 230 ms of CPU per picture, so AVIF is written only at 320 and 480 px (listing cards and the
+ * product gallery) and WebP at every width; browsers without AVIF get WebP.
  */
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import sharp, { type Metadata, type Sharp } from "sharp";
 import { avifWidths, imageKeyPattern, imageWidths, placeholderImageKey, type ImageFormat, type ImageWidth } from "#common/media.ts";
-import type { SampleProduct } from "#server/db/sample-catalogue.ts";
 import { renderPlaceholderSvg, renderProductSvg, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 
 export { imageWidths } from "#common/media.ts";
@@ -157,43 +154,44 @@ export async function writePlaceholderImage(mediaDir: string): Promise<boolean> 
   return writeDrawingIfMissing(placeholderImageKey, renderPlaceholderSvg, mediaDir);
 }
 
+/** `{key}-{width}.{format}`, as common/media.ts names a variant's file: null for any other name. */
+export function parseImageVariantFile(file: string): { key: string; width: ImageWidth; format: ImageFormat } | null {
+  const match = /^([a-z0-9-]{1,100})-(\d{2,4})\.(webp|avif)$/.exec(file);
+  if (!match || !imageKeyPattern.test(match[1]!)) return null;
+  const format = match[3] as ImageFormat;
+  const width = Number(match[2]);
+  const widths: readonly number[] = format === "avif" ? avifWidths : imageWidths;
+  return widths.includes(width) ? { key: match[1]!, width: width as ImageWidth, format } : null;
+}
+
+const drawingsUnderWay = new Map<string, Promise<void>>();
+
 /**
- * Draws and writes every picture of the sample catalogue plus the shared placeholder.
- * Pictures whose files all exist are skipped, so a second run takes a moment.
+ * Draws `svg` and writes only the one variant asked for, unless its file exists. The same file asked
+ * for twice at once is drawn once; two processes may both draw it, and the rename keeps the file whole.
  */
-export async function writeSampleCatalogueImages(
-  products: readonly SampleProduct[],
+export async function writeDrawingVariantIfMissing(
   mediaDir: string,
-  log: (line: string) => void = () => {},
-): Promise<{ written: number; skipped: number }> {
-  const jobs: { key: string; svg: () => string }[] = [
-    { key: placeholderImageKey, svg: renderPlaceholderSvg },
-    ...products.flatMap((product) =>
-      product.images.map((image) => ({
-        key: image.key,
-        svg: () => renderProductSvg({ label: product.nameIt, colour: image.colour, categorySlug: product.categorySlug, view: image.position }),
-      })),
-    ),
-  ];
-  let written = 0;
-  let skipped = 0;
-  let next = 0;
-  const startedAt = performance.now();
-  // One picture per core, plus one so a core never idles while a worker waits on the disk.
-  const workers = Math.max(2, Math.min(5, os.availableParallelism() + 1));
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (next < jobs.length) {
-        const job = jobs[next++]!;
-        if (!(await writeDrawingIfMissing(job.key, job.svg, mediaDir))) {
-          skipped++;
-          continue;
-        }
-        written++;
-        if (written % 100 === 0) log(`sample images: ${written + skipped}/${jobs.length}`);
-      }
-    }),
-  );
-  if (written > 0) log(`sample images: wrote ${written}, kept ${skipped}, in ${Math.round(performance.now() - startedAt)} ms`);
-  return { written, skipped };
+  variant: { key: string; width: ImageWidth; format: ImageFormat },
+  svg: () => string,
+): Promise<void> {
+  const dir = getProductImagesDir(mediaDir);
+  const file = path.join(dir, `${variant.key}-${variant.width}.${variant.format}`);
+  const underWay = drawingsUnderWay.get(file);
+  if (underWay) return underWay;
+  const drawing = (async () => {
+    if (
+      await fs.access(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await fs.mkdir(dir, { recursive: true });
+    const { data, info } = await renderRaw(svg());
+    const fromRaw = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+    await encodeVariant(fromRaw, dir, variant.key, variant.width, variant.format, sampleAvifEffort);
+  })().finally(() => drawingsUnderWay.delete(file));
+  drawingsUnderWay.set(file, drawing);
+  return drawing;
 }

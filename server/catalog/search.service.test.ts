@@ -224,7 +224,7 @@ test("matchSearch without words matches nothing", async () => {
 test("the sample catalogue is searchable as soon as it is seeded", { timeout: 60_000 }, async () => {
   const handle = await createTestDb();
   onTestFinished(() => handle.close());
-  await seedSampleCatalogue(handle.db, { mediaDir: "unused", writeImages: false, now });
+  await seedSampleCatalogue(handle.db, { now });
   const strollers = await search(handle.db, "passeggini");
   expect(strollers.mode).toBe("exact");
   expect(strollers.listing.products[0]!.name).toMatch(/^Passeggino/);

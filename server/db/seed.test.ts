@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { and, count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test, vi } from "vitest";
@@ -40,12 +37,6 @@ async function openMigratedDb() {
   return handle.db;
 }
 
-function makeMediaDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-seed-"));
-  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 const countedTables = {
   categories,
   subcategories,
@@ -71,15 +62,13 @@ async function countRows(db: Db) {
   return counts;
 }
 
-// Pictures are drawn by server/catalog/images.test.ts; drawing all ~900 here would take minutes.
-const seedOptions = (mediaDir: string) => ({ mediaDir, writeImages: false, now });
+const seedOptions = { now };
 
 test("an empty database gets the whole sample catalogue, and seeding again changes nothing", { timeout: 60_000 }, async () => {
   const db = await openMigratedDb();
-  const mediaDir = makeMediaDir();
   const lines: string[] = [];
 
-  const first = await seedSampleCatalogue(db, { ...seedOptions(mediaDir), log: (line) => lines.push(line) });
+  const first = await seedSampleCatalogue(db, { ...seedOptions, log: (line) => lines.push(line) });
   expect(first).toEqual({ inserted: true, products: sampleCatalogue.length });
   expect(lines.at(-1)).toMatch(/sample catalogue seeded/);
 
@@ -98,13 +87,13 @@ test("an empty database gets the whole sample catalogue, and seeding again chang
   expect(counts.productCategories).toBeGreaterThan(sampleCatalogue.length);
   expect(counts.productRelations).toBeGreaterThanOrEqual(sampleCatalogue.length * 3);
 
-  expect(await seedSampleCatalogue(db, seedOptions(mediaDir))).toEqual({ inserted: false, products: sampleCatalogue.length });
+  expect(await seedSampleCatalogue(db, seedOptions)).toEqual({ inserted: false, products: sampleCatalogue.length });
   expect(await countRows(db)).toEqual(counts);
 });
 
 test("on-request products carry their tag after the main brand", async () => {
   const db = await openMigratedDb();
-  await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
+  await seedSampleCatalogue(db, seedOptions);
   const rows = await db
     .select({ productId: products.id, tag: brands.name, position: productBrands.position })
     .from(products)
@@ -117,7 +106,7 @@ test("on-request products carry their tag after the main brand", async () => {
 
 test("running offers are listed under offerte with the discounted price recorded; ended ones are not", async () => {
   const db = await openMigratedDb();
-  await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
+  await seedSampleCatalogue(db, seedOptions);
   const [offers] = await db.select().from(categories).where(eq(categories.slug, "offerte"));
   const offerIds = (await db.select().from(productCategories).where(eq(productCategories.categoryId, offers!.id))).map((row) => row.productId);
   const running = sampleCatalogue.find((product) => product.discountPercent > 0 && product.offerEndsAt && product.offerEndsAt > now)!;
@@ -133,7 +122,7 @@ test("running offers are listed under offerte with the discounted price recorded
 
 test("simple products have one colourless one-size variant, and stock can never go below zero", async () => {
   const db = await openMigratedDb();
-  await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
+  await seedSampleCatalogue(db, seedOptions);
   const simple = sampleCatalogue.find((product) => product.colours.length === 0)!;
   const variants = await db.select().from(productVariants).where(eq(productVariants.productId, simple.id));
   expect(variants).toEqual([expect.objectContaining({ colourId: null, size: "TAGLIA_UNICA", sku: simple.sku })]);
@@ -146,7 +135,7 @@ test("simple products have one colourless one-size variant, and stock can never 
 test("categories the back office created before the first seed are kept, not duplicated", async () => {
   const db = await openMigratedDb();
   await db.insert(categories).values({ slug: "pappa", nameIt: "Pappa e merende", nameEn: "Feeding", position: 9 });
-  await seedSampleCatalogue(db, seedOptions(makeMediaDir()));
+  await seedSampleCatalogue(db, seedOptions);
   const rows = await db.select().from(categories).where(eq(categories.slug, "pappa"));
   expect(rows).toEqual([expect.objectContaining({ nameIt: "Pappa e merende" })]);
   const [linked] = await db.select({ value: count() }).from(products).where(eq(products.primaryCategoryId, rows[0]!.id));

@@ -1,10 +1,10 @@
 /**
- * First-start data: the category tree, the sample catalogue with its pictures, default shop
- * settings and bundled exchange rates. Runs only on an empty catalogue, so restarts and a
+ * First-start data: the category tree, the sample catalogue (its pictures are drawn when first asked
+ * for: server/catalog/sample-pictures.ts), default shop settings and bundled exchange rates. Runs only on an empty catalogue, so restarts and a
  * second `db:seed` change nothing.
  */
 import { count, sql } from "drizzle-orm";
-import { writeSampleCatalogueImages, sourceImageSize } from "#server/catalog/images.ts";
+import { sourceImageSize } from "#server/catalog/images.ts";
 import { sampleBrands, sampleCatalogue, type SampleProduct } from "#server/db/sample-catalogue.ts";
 import { refreshProductSearch } from "#server/catalog/search.service.ts";
 import { offersCategorySlug, taxonomy } from "#server/catalog/taxonomy.ts";
@@ -34,11 +34,7 @@ export const bundledExchangeRates = [
 ] as const;
 
 export type SeedOptions = {
-  /** `${DATA_DIR}/media`: pictures go to its products/ folder. */
-  mediaDir: string;
   log?: (line: string) => void;
-  /** Tests that only need rows can skip drawing ~900 pictures. Default true. */
-  writeImages?: boolean;
   /** The moment offers and the first price-history rows are judged at. */
   now?: Date;
 };
@@ -50,19 +46,13 @@ const seedLockKey = 7_401_024;
 /** PostgreSQL allows 65535 bind parameters per statement; the widest row here has ~35 columns. */
 const batchSize = 500;
 
-export async function seedSampleCatalogue(db: Db, options: SeedOptions): Promise<SeedResult> {
+export async function seedSampleCatalogue(db: Db, options: SeedOptions = {}): Promise<SeedResult> {
   const log = options.log ?? (() => {});
   const now = options.now ?? new Date();
   const existing = await countProducts(db);
   if (existing > 0) return { inserted: false, products: existing };
 
   const startedAt = performance.now();
-  // Pictures first and outside the transaction: drawing them takes tens of seconds on first
-  // start, and a transaction held open that long would block every other connection.
-  if (options.writeImages !== false) {
-    log(`drawing the sample catalogue's pictures into ${options.mediaDir} (first start only)`);
-    await writeSampleCatalogueImages(sampleCatalogue, options.mediaDir, log);
-  }
   const inserted = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(seedLockKey))})`);
     if ((await countProducts(tx)) > 0) return false;

@@ -7,6 +7,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import { drawSamplePictureFile } from "#server/catalog/sample-pictures.ts";
 import type { DbHandle } from "#server/db/client.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
@@ -60,7 +61,20 @@ export function createShopApp(options: ShopAppOptions) {
     }
   });
 
-  app.use("/media", express.static(mediaDirOf(env), { maxAge: "7d", index: false, fallthrough: false }));
+  const mediaDir = mediaDirOf(env);
+  const media = { maxAge: "7d", index: false } as const;
+  if (env.SEED_SAMPLE_DATA) {
+    // A sample picture not drawn yet is drawn now, then served like the others (server/catalog/sample-pictures.ts).
+    app.use("/media", express.static(mediaDir, { ...media, fallthrough: true }));
+    app.use("/media/products", (req, _res, next) => {
+      if (req.method !== "GET" && req.method !== "HEAD") return next();
+      drawSamplePictureFile(mediaDir, req.path.slice(1)).then(
+        () => next(),
+        (error: unknown) => next(error),
+      );
+    });
+  }
+  app.use("/media", express.static(mediaDir, { ...media, fallthrough: false }));
   if (options.devMiddlewares) {
     app.use(options.devMiddlewares);
   } else if (options.clientDir) {

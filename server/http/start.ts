@@ -26,7 +26,7 @@ export async function openShopDatabase(env: Env, log: Logger): Promise<DbHandle>
   // Shown wherever a product or colour has no picture, so it must exist even without sample data.
   await writePlaceholderImage(mediaDir);
   if (env.SEED_SAMPLE_DATA) {
-    const seeded = await seedSampleCatalogue(handle.db, { mediaDir, log: (line) => log.info(line) });
+    const seeded = await seedSampleCatalogue(handle.db, { log: (line) => log.info(line) });
     if (seeded.inserted) log.info({ products: seeded.products }, "sample catalogue seeded");
   }
   log.info({ ms: Math.round(performance.now() - startedAt) }, "database ready");

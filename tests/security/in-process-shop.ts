@@ -67,7 +67,7 @@ export async function startInProcessShop(options: { publicUrl?: string } = {}): 
   const handle = await createTestDb();
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "security-media-"));
   await seedDefaultSettings(handle.db);
-  await seedSampleCatalogue(handle.db, { mediaDir, writeImages: false, now: new Date() });
+  await seedSampleCatalogue(handle.db, { now: new Date() });
   const services: ShopServices = {
     ...createTestAuthServices(handle.db, { TRUST_PROXY: "1", MEDIA_DIR: mediaDir }, publicUrl),
     log: createLogger("silent"),

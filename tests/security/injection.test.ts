@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, test, vi } from "vitest";
+import { sampleCatalogue } from "#server/db/sample-catalogue.ts";
 import { apiEndpoints } from "#server/http/api/api-registry.ts";
 import { selectRows } from "../db";
 import { fill, jsonSchemaOf } from "./api-bodies";
@@ -221,6 +222,19 @@ test("/media and the static files never serve outside their folders", slow, asyn
     expect(answer.status, path).toBeLessThan(500);
     expect(answer.body, path).not.toContain("root:x:0:0");
     expect(answer.body, path).not.toContain('"name": "bimbi-shop"');
+  }
+});
+
+test("a sample picture is drawn on its first request and kept; a name that is not one draws nothing and is a 404", slow, async () => {
+  const key = sampleCatalogue[0]!.images[0]!.key;
+  const first = await shop.request(`/media/products/${key}-320.avif`);
+  expect(first.status).toBe(200);
+  expect(first.headers["content-type"]).toBe("image/avif");
+  expect(first.headers["cache-control"]).toBe("public, max-age=604800");
+  const again = await shop.request(`/media/products/${key}-320.avif`);
+  expect(again.headers["last-modified"]).toBe(first.headers["last-modified"]);
+  for (const path of [`/media/products/${key}-800.avif`, "/media/products/sample-99999-1-320.webp", `/media/products/${key}-320.webp.partial`]) {
+    expect((await shop.request(path)).status, path).toBe(404);
   }
 });
 

@@ -6,9 +6,6 @@
  * malformed JSON, wrong types, missing and unknown fields, oversize bodies, cross-site cookie calls)
  * with the right 4xx, a clear message, and nothing changed in the database.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import crypto from "node:crypto";
 import { and, asc, eq, gte, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -72,8 +69,7 @@ async function signIn(services: Shop["services"], name: string, email: string) {
 
 beforeAll(async () => {
   const handle = await createTestDb();
-  const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "api-contract-"));
-  await seedSampleCatalogue(handle.db, { mediaDir, writeImages: false, now: new Date() });
+  await seedSampleCatalogue(handle.db, { now: new Date() });
   const services = createTestAuthServices(handle.db);
   const anna = await signIn(services, "Anna Esposito", "anna@example.com");
   const bruno = await signIn(services, "Bruno Russo", "bruno@example.com");
