@@ -35,9 +35,9 @@ export function freePort() {
  * { baseUrl, pid, stop } of a running shop: on a fresh embedded database, or on `databaseUrl`'s PostgreSQL
  * database as it is (migrated on start; seeded only when it has no products).
  */
-export async function startShopForBench({ databaseUrl = "" } = {}) {
-  if (process.env.BENCH_BASE_URL) return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), pid: null, stop: async () => {} };
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+export async function startShopForBench({ databaseUrl = "", appRoot = root } = {}) {
+  if (process.env.BENCH_BASE_URL && appRoot === root) return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), pid: null, stop: async () => {} };
+  if (!fs.existsSync(path.join(appRoot, "build/server/index.js"))) {
     console.error("Build first: npm run build");
     process.exit(1);
   }
@@ -45,7 +45,7 @@ export async function startShopForBench({ databaseUrl = "" } = {}) {
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
   const child = spawn(process.execPath, ["server.js"], {
-    cwd: root,
+    cwd: appRoot,
     env: {
       ...process.env,
       NODE_ENV: "production",
