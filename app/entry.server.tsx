@@ -1,4 +1,3 @@
-import { pipeline } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from "react-dom/server";
@@ -20,7 +19,6 @@ import { serverI18nFor } from "./lib/i18n";
 import { handle as rootHandle } from "./root";
 import { NonceProvider } from "./lib/nonce";
 import { coalescedChunks } from "./lib/coalesced-chunks.server";
-import { scriptsAfterFirstPaint } from "./lib/scripts-after-first-paint.server";
 
 export const streamTimeout = 5_000;
 
@@ -120,10 +118,7 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          // The page's JavaScript is requested once the page has been painted (decision 0031).
-          const page = scriptsAfterFirstPaint(cspNonce);
-          pipeline(page, body, () => {});
-          pipe(page);
+          pipe(body);
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {

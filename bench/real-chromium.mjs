@@ -4,10 +4,11 @@
 // For home, a listing and a product page: first contentful paint, largest contentful paint, and when the page
 // is interactive (React has hydrated it: the toaster's `data-toaster="hydrated"`); then the Interaction to
 // Next Paint of opening a listing card's quick view and of adding the product to the cart (the event's
-// duration: input delay, handlers, next paint). Medians of BENCH_REAL_RUNS runs (default 5), each in a fresh
+// duration: input delay, handlers, next paint), clicked once the page has settled. Medians of BENCH_REAL_RUNS runs (default 5), each in a fresh
 // browser context (cold cache).
 // BENCH_BASELINE_ROOT=<another checkout with its build> runs that shop too, runs alternated page by page,
 // and reports each figure beside its baseline (the ratio is this build's time over the baseline's).
+/* global window, document, MutationObserver -- watchPage and the evaluated callbacks run in the page */
 import { chromium } from "playwright-core";
 import { writeResult } from "./lib/results.mjs";
 import { chromiumFlags, chromiumPath, startShopForBench } from "./lib/shop-server.mjs";
@@ -55,8 +56,12 @@ async function openThrottled(baseUrl, path) {
   return { context, page };
 }
 
-/** The longest event duration of the interaction the click starts, once its next paint has happened. */
+/**
+ * The longest event duration of the interaction the click starts, once its next paint has happened. The
+ * click comes once the page has settled (no request for half a second), as a person's first click does.
+ */
 async function interactionAfter(page, act) {
+  await page.waitForLoadState("networkidle", { timeout: 120_000 });
   await page.evaluate(() => (window.__bench.events = []));
   await act();
   await page.waitForTimeout(1000);
@@ -101,7 +106,7 @@ try {
     for (let run = 0; run < runs; run++) {
       for (const { name, shop } of run % 2 === 0 ? shops : [...shops].reverse()) {
         const figures = await measurePage(shop.baseUrl, pageName);
-        for (const [measure, value] of Object.entries(figures)) ((samples[`${name}|${pageName}|${measure}`] ??= []).push(value));
+        for (const [measure, value] of Object.entries(figures)) (samples[`${name}|${pageName}|${measure}`] ??= []).push(value);
       }
     }
   }
@@ -110,13 +115,25 @@ try {
   for (const { shop } of shops) await shop.stop();
 }
 
-const labels = { fcp: "first contentful paint", lcp: "largest contentful paint", interactive: "interactive (hydrated)", quickView: "INP: open the quick view", addToCart: "INP: add to the cart" };
+const labels = {
+  fcp: "first contentful paint",
+  lcp: "largest contentful paint",
+  interactive: "interactive (hydrated)",
+  quickView: "INP: open the quick view",
+  addToCart: "INP: add to the cart",
+};
 const rows = [];
 for (const key of Object.keys(samples).filter((key) => key.startsWith("this build|"))) {
   const [, pageName, measure] = key.split("|");
   const figure = median(samples[key]);
   const baseline = median(samples[`baseline|${pageName}|${measure}`] ?? []);
-  rows.push({ page: pageName, measure: labels[measure], ms: figure, baselineMs: baseline, ratio: baseline ? Math.round((figure / baseline) * 100) / 100 : null });
+  rows.push({
+    page: pageName,
+    measure: labels[measure],
+    ms: figure,
+    baselineMs: baseline,
+    ratio: baseline ? Math.round((figure / baseline) * 100) / 100 : null,
+  });
 }
 console.table(rows);
 writeResult(

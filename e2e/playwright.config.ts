@@ -51,7 +51,7 @@ export default defineConfig({
       // On the phone what the screen decides, in Italian: not the English copies of a journey, not the
       // server's refusals (@server-rule), not what only the staff or the mail see; @desktop-only says why
       // in its test. The smoke and back-office small-screen journeys check the English phone pages.
-      testIgnore: ["delivery-promise.spec.ts", "error-pages.spec.ts", "first-paint.spec.ts", "launch-checklist.spec.ts", "newsletter.spec.ts"],
+      testIgnore: ["delivery-promise.spec.ts", "error-pages.spec.ts", "launch-checklist.spec.ts", "newsletter.spec.ts"],
       grepInvert: /@desktop-only|@server-rule|\(en\)|\ben: /,
     },
   ],

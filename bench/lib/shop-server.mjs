@@ -36,7 +36,8 @@ export function freePort() {
  * database as it is (migrated on start; seeded only when it has no products).
  */
 export async function startShopForBench({ databaseUrl = "", appRoot = root } = {}) {
-  if (process.env.BENCH_BASE_URL && appRoot === root) return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), pid: null, stop: async () => {} };
+  if (process.env.BENCH_BASE_URL && appRoot === root)
+    return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), pid: null, stop: async () => {} };
   if (!fs.existsSync(path.join(appRoot, "build/server/index.js"))) {
     console.error("Build first: npm run build");
     process.exit(1);
