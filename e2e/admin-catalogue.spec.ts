@@ -456,3 +456,36 @@ test("the back office on a small screen and in English: every page readable and 
     await shot(page, url.replaceAll("/", "_").slice(1));
   }
 });
+
+test(
+  "a CSV saved by Italian Excel in Windows-1252 imports with its accents; a UTF-16 file is refused",
+  { tag: "@desktop-only" },
+  async ({ page }) => {
+    const csv = [
+      csvColumns.join(";"),
+      csvLine({
+        ...csvBase,
+        product_sku: "CSV-1252",
+        name_it: "Culla in legno è bianca",
+        category: "arredamento",
+        subcategory: "Culle-per-neonati",
+        variant_sku: "CSV-1252-U",
+        stock: "2",
+      }),
+    ].join("\r\n");
+    // Windows-1252 writes "è" as the one byte 0xE8, which is not UTF-8.
+    const windows1252 = Buffer.from(csv, "latin1");
+    await open(page, "/admin/importa");
+    const csvForm = page.getByRole("form", { name: "File CSV (una riga per taglia)" });
+    await csvForm.getByLabel("File").setInputFiles({ name: "excel.csv", mimeType: "text/csv", buffer: windows1252 });
+    await csvForm.getByRole("button", { name: "Importa", exact: true }).click();
+    await expect(page.getByRole("region", { name: "Risultato dell'importazione" })).toBeVisible({ timeout: 30_000 });
+    await open(page, "/admin/prodotti?q=CSV-1252");
+    await expect(main(page).getByRole("link", { name: "Culla in legno è bianca" })).toBeVisible();
+
+    await open(page, "/admin/importa");
+    await csvForm.getByLabel("File").setInputFiles({ name: "unicode.txt", mimeType: "text/plain", buffer: Buffer.from(`\uFEFF${csv}`, "utf16le") });
+    await csvForm.getByRole("button", { name: "Prova (non importa nulla)" }).click();
+    await expect(main(page).getByRole("alert").filter({ hasText: "Il file non è un testo in UTF-8 né in Windows-1252" })).toBeVisible();
+  },
+);

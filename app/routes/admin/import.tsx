@@ -6,6 +6,7 @@ import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { requireAdmin } from "#server/http/guards.ts";
 import { readAdminForm } from "#server/admin/admin-request.ts";
+import { decodeImportText } from "#server/admin/text-encoding.ts";
 import { getImportJob, startImportJob } from "#server/admin/import-jobs.service.ts";
 import { importLegacyProducts, maxLegacyBytes, type LegacyImportReport } from "#server/admin/legacy-import.service.ts";
 import { csvColumns, importProductsCsv, maxCsvBytes, maxCsvRows, type CsvImportReport } from "#server/admin/product-csv.service.ts";
@@ -52,21 +53,24 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const { db, log } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const read = await readAdminForm(request, Math.max(maxCsvBytes, maxLegacyBytes) + 64 * 1024);
-  if (!read.ok) return data({ kind: "file", error: "admin.import.tooLarge", csv: null, legacy: null }, { status: 400 });
+  if (!read.ok) return data({ kind: "file", error: "admin.import.tooLarge", csv: null, legacy: null, encoding: null }, { status: 400 });
   const form = read.form;
   const kind = form.get("kind") === "legacy" ? "legacy" : "csv";
   const dryRun = form.get("mode") !== "run";
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return data({ kind, error: "admin.import.noFile", csv: null, legacy: null }, { status: 400 });
-  const text = new TextDecoder("utf-8").decode(await file.arrayBuffer());
+  if (!(file instanceof File) || file.size === 0)
+    return data({ kind, error: "admin.import.noFile", csv: null, legacy: null, encoding: null }, { status: 400 });
+  const decoded = decodeImportText(new Uint8Array(await file.arrayBuffer()));
+  if (!decoded.ok) return data({ kind, error: "admin.import.notText", csv: null, legacy: null, encoding: null }, { status: 400 });
+  const { text, encoding } = decoded;
   const now = new Date();
   if (dryRun) {
     if (kind === "csv") {
       const csv = await importProductsCsv(db, { text, dryRun: true, actorUserId: admin.id, now });
-      return data({ kind, error: null, csv, legacy: null }, { status: csv.ok ? 200 : 400 });
+      return data({ kind, error: null, csv, legacy: null, encoding }, { status: csv.ok ? 200 : 400 });
     }
     const legacy = await importLegacyProducts(db, { text, dryRun: true, actorUserId: admin.id, now });
-    return data({ kind, error: null, csv: null, legacy }, { status: legacy.ok ? 200 : 400 });
+    return data({ kind, error: null, csv: null, legacy, encoding }, { status: legacy.ok ? 200 : 400 });
   }
   const job = await startImportJob<CsvImportReport | LegacyImportReport>(
     db,
@@ -118,6 +122,7 @@ export default function AdminImport({ loaderData, actionData }: Route.ComponentP
     <section className="space-y-8">
       <h1 className="text-3xl font-bold">{t("admin.import.title")}</h1>
       {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
+      {actionData?.encoding === "windows-1252" && <p className="text-sm text-muted">{t("admin.import.readAsWindows1252")}</p>}
       {actionData?.csv && <CsvReport report={actionData.csv} />}
       {actionData?.legacy && <LegacyReport report={actionData.legacy} />}
       <ImportForm
