@@ -37,15 +37,7 @@ export function ProductReviewSummary({ summary, locale }: { summary: ReviewSumma
 }
 
 /** The product page's reviews: summary, the published ones newest first with the shop's replies, and how they are checked. */
-export function ProductReviews({
-  summary,
-  reviews,
-  locale,
-}: {
-  summary: ReviewSummary | null;
-  reviews: readonly PublishedReview[];
-  locale: Locale;
-}) {
+export function ProductReviews({ summary, reviews, locale }: { summary: ReviewSummary | null; reviews: readonly PublishedReview[]; locale: Locale }) {
   const { t } = useTranslation();
   return (
     <section aria-labelledby="product-reviews" className="mt-14">
@@ -53,7 +45,9 @@ export function ProductReviews({
         {t("reviews.product.title")}
       </h2>
       {summary ? (
-        <p className="text-lg font-semibold">{t("reviews.product.summary", { average: formatAverage(summary.average, locale), count: summary.count })}</p>
+        <p className="text-lg font-semibold">
+          {t("reviews.product.summary", { average: formatAverage(summary.average, locale), count: summary.count })}
+        </p>
       ) : (
         <p className="text-muted">{t("reviews.product.none")}</p>
       )}

@@ -23,12 +23,19 @@ function writtenText({ max, min = 0, required }: { max: number; min?: number; re
 }
 
 export const WriteReviewInput = z.object({
-  stars: z.coerce.number({ error: key("stars") }).int(key("stars")).min(1, key("stars")).max(5, key("stars")),
+  stars: z.coerce
+    .number({ error: key("stars") })
+    .int(key("stars"))
+    .min(1, key("stars"))
+    .max(5, key("stars")),
   text: writtenText({ min: reviewLimits.textMin, max: reviewLimits.textMax, required: "textRequired" }),
 });
 export type WriteReviewInput = z.infer<typeof WriteReviewInput>;
 
-const ReviewId = z.coerce.number({ error: key("notFound") }).int(key("notFound")).positive(key("notFound"));
+const ReviewId = z.coerce
+  .number({ error: key("notFound") })
+  .int(key("notFound"))
+  .positive(key("notFound"));
 
 /** An optional reply: blank is none. */
 const optionalReply = z

@@ -109,7 +109,10 @@ test("an order not yet delivered, or a product it does not hold, cannot be revie
   const { productId: notBought } = await createProduct(db);
   for (const status of ["awaiting_payment", "paid", "preparing", "shipped", "ready_for_collection", "cancelled"] as const) {
     const orderId = await orderOf(db, buyer, [productId], status);
-    expect(await writeReview(db, { orderId, productId, proof, locale: "it", raw: goodReview }), status).toEqual({ ok: false, error: "not-delivered" });
+    expect(await writeReview(db, { orderId, productId, proof, locale: "it", raw: goodReview }), status).toEqual({
+      ok: false,
+      error: "not-delivered",
+    });
     expect(await listReviewableLines(db, [orderId])).toEqual(new Map());
   }
   const completed = await orderOf(db, buyer, [productId]);
@@ -123,7 +126,9 @@ test("an order not yet delivered, or a product it does not hold, cannot be revie
 test("one review per product per order: the second try is told so and changes nothing", async () => {
   const { db, productId, orderId, asBuyer } = await setUp();
   await writeReview(db, { orderId, productId, proof: asBuyer, locale: "it", raw: goodReview });
-  expect(await writeReview(db, { orderId, productId, proof: asBuyer, locale: "it", raw: { stars: "1", text: "Ci ho ripensato, non va bene." } })).toEqual({
+  expect(
+    await writeReview(db, { orderId, productId, proof: asBuyer, locale: "it", raw: { stars: "1", text: "Ci ho ripensato, non va bene." } }),
+  ).toEqual({
     ok: false,
     error: "already-reviewed",
   });
@@ -146,7 +151,9 @@ test("bad stars and empty or too long text come back by field, with nothing writ
   expect(await attempt({ stars: "4" })).toMatchObject({ fields: { text: "reviews.errors.textRequired" } });
   expect(await attempt({ stars: "4", text: "Bello" })).toMatchObject({ fields: { text: "reviews.errors.textTooShort" } });
   expect(await attempt({ stars: "4", text: "a".repeat(2001) })).toMatchObject({ fields: { text: "reviews.errors.tooLong" } });
-  expect(await attempt({ stars: "4", text: "Buono ma\u0000 con un carattere nascosto" })).toMatchObject({ fields: { text: "reviews.errors.invalidCharacters" } });
+  expect(await attempt({ stars: "4", text: "Buono ma\u0000 con un carattere nascosto" })).toMatchObject({
+    fields: { text: "reviews.errors.invalidCharacters" },
+  });
   expect(await db.select().from(productReviews)).toEqual([]);
   // Line breaks are kept as written.
   expect(await attempt({ stars: "5", text: "Prima riga.\nSeconda riga." })).toMatchObject({ ok: true });
@@ -155,11 +162,29 @@ test("bad stars and empty or too long text come back by field, with nothing writ
 test("the staff publish with a reply: the product shows it, newest first, with average and count", async () => {
   const { db, buyer, productId, orderId, asBuyer } = await setUp();
   const staff = await createAdminUser(db);
-  const first = await writeReview(db, { orderId, productId, proof: asBuyer, locale: "it", raw: { stars: "5", text: "Perfetto per la nanna del piccolo." } });
+  const first = await writeReview(db, {
+    orderId,
+    productId,
+    proof: asBuyer,
+    locale: "it",
+    raw: { stars: "5", text: "Perfetto per la nanna del piccolo." },
+  });
   const secondOrder = await orderOf(db, buyer, [productId]);
-  const second = await writeReview(db, { orderId: secondOrder, productId, proof: asBuyer, locale: "en", raw: { stars: "4", text: "Good, a little heavy to carry." } });
+  const second = await writeReview(db, {
+    orderId: secondOrder,
+    productId,
+    proof: asBuyer,
+    locale: "en",
+    raw: { stars: "4", text: "Good, a little heavy to carry." },
+  });
   const thirdOrder = await orderOf(db, buyer, [productId]);
-  await writeReview(db, { orderId: thirdOrder, productId, proof: asBuyer, locale: "it", raw: { stars: "1", text: "Ancora da verificare, non contarla." } });
+  await writeReview(db, {
+    orderId: thirdOrder,
+    productId,
+    proof: asBuyer,
+    locale: "it",
+    raw: { stars: "1", text: "Ancora da verificare, non contarla." },
+  });
   if (!first.ok || !second.ok) throw new Error("reviews not written");
 
   const pending = await listReviewsForModeration(db, { status: "pending", locale: "it" });
@@ -185,7 +210,9 @@ test("the staff publish with a reply: the product shows it, newest first, with a
   expect(card!.reviews).toEqual({ count: 2, average: 4.5 });
 
   // A reply to a published review is changed or taken back; a pending one cannot be answered.
-  expect(await moderateReview(db, { input: { intent: "reply", reviewId: second.reviewId, reply: "Thank you!" }, moderatorUserId: staff, now })).toEqual({
+  expect(
+    await moderateReview(db, { input: { intent: "reply", reviewId: second.reviewId, reply: "Thank you!" }, moderatorUserId: staff, now }),
+  ).toEqual({
     ok: true,
     done: "replied",
   });
@@ -205,7 +232,13 @@ test("averages round to one decimal over published reviews only", async () => {
   const { productId: unreviewed } = await createProduct(db);
   for (const stars of [5, 4, 4]) {
     const orderId = await orderOf(db, buyer, [productId]);
-    const written = await writeReview(db, { orderId, productId, proof: { userId: buyer, hasOrderLink: false }, locale: "it", raw: { stars, text: "Una recensione abbastanza lunga." } });
+    const written = await writeReview(db, {
+      orderId,
+      productId,
+      proof: { userId: buyer, hasOrderLink: false },
+      locale: "it",
+      raw: { stars, text: "Una recensione abbastanza lunga." },
+    });
     if (!written.ok) throw new Error("not written");
     await moderateReview(db, { input: { intent: "publish", reviewId: written.reviewId, reply: null }, moderatorUserId: staff, now: new Date() });
   }
@@ -220,7 +253,9 @@ test("a refusal needs a reason, is mailed to the buyer in the review's language,
   const written = await writeReview(db, { orderId, productId, proof: asBuyer, locale: "en", raw: goodReview });
   if (!written.ok) throw new Error("not written");
   const now = new Date();
-  expect(await moderateReviewForm(db, { raw: { intent: "refuse", reviewId: String(written.reviewId), reason: "  " }, moderatorUserId: staff, now })).toEqual({
+  expect(
+    await moderateReviewForm(db, { raw: { intent: "refuse", reviewId: String(written.reviewId), reason: "  " }, moderatorUserId: staff, now }),
+  ).toEqual({
     ok: false,
     error: "invalid",
     message: "reviews.errors.reasonRequired",

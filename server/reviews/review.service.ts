@@ -5,6 +5,7 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
+import { recordAudit } from "#server/admin/audit.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, productReviews, products, reviewStatus } from "#server/db/schema.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
@@ -68,6 +69,8 @@ async function findBoughtProduct(db: Db, orderId: string, productId: number) {
 export type ReviewFormView = {
   order: { id: string; number: number };
   product: { id: number; name: string };
+  /** The name the review will be published under. */
+  authorName: string;
   /** The review already written for this product and order, if any. */
   written: { status: ReviewStatus; stars: number; body: string; createdAt: Date } | null;
 };
@@ -85,7 +88,15 @@ export async function getReviewForm(
     .select({ status: productReviews.status, stars: productReviews.stars, body: productReviews.body, createdAt: productReviews.createdAt })
     .from(productReviews)
     .where(and(eq(productReviews.orderId, orderId), eq(productReviews.productId, productId)));
-  return { ok: true, view: { order: { id: order.id, number: order.number }, product: { id: productId, name: line.name }, written: written ?? null } };
+  return {
+    ok: true,
+    view: {
+      order: { id: order.id, number: order.number },
+      product: { id: productId, name: line.name },
+      authorName: reviewAuthorName(order.firstName, order.lastName),
+      written: written ?? null,
+    },
+  };
 }
 
 /**
@@ -106,14 +117,13 @@ export async function writeReview(
     for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
     return { ok: false, error: "invalid", fields };
   }
-  const order = (await findOrderOf(db, args.orderId, args.proof))!;
   const [row] = await db
     .insert(productReviews)
     .values({
       orderId: args.orderId,
       productId: args.productId,
       userId: args.proof.userId,
-      authorName: reviewAuthorName(order.firstName, order.lastName),
+      authorName: form.view.authorName,
       stars: parsed.data.stars,
       body: parsed.data.text,
       locale: args.locale,
@@ -238,6 +248,13 @@ export async function moderateReview(
       if (!exists) return { ok: false, error: "not-found" };
       return { ok: false, error: input.intent === "reply" ? "not-published" : "already-moderated" };
     }
+    await recordAudit(tx, {
+      actorUserId: moderatorUserId,
+      action: `review.${input.intent}`,
+      entity: "review",
+      entityId: input.reviewId,
+      details: input.intent === "refuse" ? { reason: input.reason } : { reply: input.reply },
+    });
     if (input.intent === "refuse") await queueRefusalMail(tx, input.reviewId, input.reason);
     return { ok: true, done: input.intent === "publish" ? "published" : input.intent === "refuse" ? "refused" : "replied" };
   });
