@@ -5,7 +5,6 @@ import { formatDate } from "#common/format.ts";
 import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { formFields } from "#server/accounts/form-values.ts";
@@ -62,6 +61,22 @@ export async function action(args: Route.ActionArgs) {
   return data({ error: result.error, fields: noFieldErrors, values: fields }, { status: 409 });
 }
 
+function Alert({ children }: { children: string }) {
+  return (
+    <p role="alert" className="rounded-xl border-2 border-coral-600 bg-coral-50 p-4 font-semibold text-coral-700">
+      {children}
+    </p>
+  );
+}
+
+function Notice({ children }: { children: string }) {
+  return (
+    <p role="status" className="rounded-xl border-2 border-brand-600 bg-brand-50 p-4 font-semibold text-brand-800">
+      {children}
+    </p>
+  );
+}
+
 export default function WriteReviewPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
@@ -77,7 +92,7 @@ export default function WriteReviewPage({ loaderData, actionData }: Route.Compon
       <>
         <PageHeader title={t("reviews.form.metaTitle")} />
         <div className="mx-auto max-w-2xl px-4 py-8">
-          <FormAlert>{t("reviews.errors.not-delivered")}</FormAlert>
+          <Alert>{t("reviews.errors.not-delivered")}</Alert>
         </div>
       </>
     );
@@ -94,7 +109,7 @@ export default function WriteReviewPage({ loaderData, actionData }: Route.Compon
       </PageHeader>
       <div className="mx-auto max-w-2xl space-y-6 px-4 py-8">
         {sent && <Notice>{t("reviews.form.sent")}</Notice>}
-        {actionData?.error && <FormAlert>{t(`reviews.errors.${actionData.error}`)}</FormAlert>}
+        {actionData?.error && <Alert>{t(`reviews.errors.${actionData.error}`)}</Alert>}
         {view.written ? (
           <section className="rounded-2xl bg-white p-5 shadow-card">
             {!sent && <p className="font-semibold">{t("reviews.form.alreadyWritten")}</p>}
