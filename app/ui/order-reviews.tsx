@@ -23,9 +23,12 @@ export function ReviewLineAction({
   const { t } = useTranslation();
   if (line.review) return <span className="text-sm text-muted">{t(`reviews.state.${line.review}`)}</span>;
   return (
-    <Link to={reviewFormHref(orderId, line.productId, locale, token)} className="link text-sm font-semibold">
+    <Link
+      to={reviewFormHref(orderId, line.productId, locale, token)}
+      aria-label={t("reviews.writeFor", { product: line.name })}
+      className="link text-sm font-semibold"
+    >
       {t("reviews.write")}
-      <span className="sr-only">{`: ${line.name}`}</span>
     </Link>
   );
 }

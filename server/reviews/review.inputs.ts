@@ -3,11 +3,10 @@
  * `reviews.errors` (the code is also the message key); the page translates it with the field's limit.
  */
 import { z } from "zod";
+import { reviewLimits } from "#common/review-limits.ts";
 
 /** C0 and C1 controls but tab, LF and CR (a text area sends them): the shared edge refuses them too. */
 const controlInText = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-
-export const reviewLimits = { textMin: 10, textMax: 2000, replyMax: 1000, reasonMax: 500 } as const;
 
 const key = (code: string) => `reviews.errors.${code}`;
 

@@ -17,7 +17,9 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/shopping";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["purchases", "order.view", "reviews.write", "reviews.state", "reviews.orderSection"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["purchases", "order.view", "reviews.write", "reviews.writeFor", "reviews.state", "reviews.orderSection"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);

@@ -12,7 +12,7 @@ import { formFields } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { reviewLimits } from "#server/reviews/review.inputs.ts";
+import { reviewLimits } from "#common/review-limits.ts";
 import { listReviewsForModeration, moderateReviewForm, type ModerationRow, type ReviewStatus } from "#server/reviews/review.service.ts";
 import type { Route } from "./+types/reviews";
 

@@ -51,6 +51,7 @@ export const handle = {
     "admin.order.historyNotes",
     "delivery",
     "reviews.write",
+    "reviews.writeFor",
     "reviews.state",
     "reviews.orderSection",
   ],

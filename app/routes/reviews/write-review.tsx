@@ -10,7 +10,7 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { formFields } from "#server/accounts/form-values.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { reviewLimits } from "#server/reviews/review.inputs.ts";
+import { reviewLimits } from "#common/review-limits.ts";
 import { getReviewForm, writeReview } from "#server/reviews/review.service.ts";
 import { reviewerProofOf } from "./review-request.server";
 import type { Route } from "./+types/write-review";
