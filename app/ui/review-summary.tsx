@@ -3,13 +3,9 @@ import type { ReviewSummary } from "#server/reviews/review.service.ts";
 import { StarRatingIcon } from "./icons";
 import type { SharedTexts } from "./use-shared-texts";
 
-const averageFormats = new Map<Locale, Intl.NumberFormat>();
-
 /** "4,5" / "4.5": an average of stars, always with its one decimal. */
 export function formatAverage(average: number, locale: Locale): string {
-  let format = averageFormats.get(locale);
-  if (!format) averageFormats.set(locale, (format = new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })));
-  return format.format(average);
+  return average.toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 /** Customers' average and count on a product card: stars, "4,5 (2)", and the whole sentence for screen readers. */

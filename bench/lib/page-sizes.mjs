@@ -25,7 +25,9 @@ export const sizeBudgets = {
   // listing 31.1, product 33.3, cart 27.0 (was under 18), gift list 31.1 KB): the cart's jump is to be looked into.
   home: { frameworkJs: 130, ownJs: 29, messages: 4.7, css: 11, images: 10 },
   listing: { frameworkJs: 130, ownJs: 32, messages: 5, css: 11, images: 23 },
-  product: { frameworkJs: 130, ownJs: 34, messages: 4.9, css: 11, images: 8 },
+  // Product raised with customers' reviews and the rule on how they are checked (decision 0059; measured: own JS
+  // 34.1, messages 5.2 KB).
+  product: { frameworkJs: 130, ownJs: 35, messages: 5.5, css: 11, images: 8 },
   cart: { frameworkJs: 130, ownJs: 28, messages: 4.1, css: 11, images: 10 },
   "gift list": { frameworkJs: 130, ownJs: 32, messages: 6.1, css: 11, images: 10 },
 };
