@@ -204,12 +204,6 @@ export async function listReviewsForModeration(db: Db, { status, locale }: { sta
     .limit(moderationPageSize);
 }
 
-/** How many reviews wait for the staff (the back office's menu and dashboard). */
-export async function countPendingReviews(db: Db): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(productReviews).where(eq(productReviews.status, "pending"));
-  return row?.total ?? 0;
-}
-
 export type ModerationRefusal = "not-found" | "already-moderated" | "not-published";
 export type ModerationResult = { ok: true; done: "published" | "refused" | "replied" } | Refused<ModerationRefusal>;
 
