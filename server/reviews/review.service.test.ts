@@ -7,7 +7,7 @@ import type { Db } from "#server/db/client.ts";
 import { outboxEmails, productReviews } from "#server/db/schema.ts";
 import { createOrder } from "#server/orders/order-creation.ts";
 import type { OrderStatus } from "#server/orders/order-status.ts";
-import { createTestDb } from "#tests/db.ts";
+import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import {
@@ -295,4 +295,35 @@ test("publishing moves the catalogue's version on, so kept catalogue answers are
   expect(BigInt(published)).toBeGreaterThan(BigInt(beforePublishing));
   await moderateReview(db, { input: { intent: "reply", reviewId: written.reviewId, reply: "Grazie!" }, moderatorUserId: staff, now: new Date() });
   expect(BigInt(await readCatalogueVersion(db))).toBeGreaterThan(BigInt(published));
+});
+
+testOnPostgres("two staff deciding on one review at once: one decision stands, the other is told, one mail at most", async () => {
+  const handle = await createTestDb({ poolSize: 4 });
+  onTestFinished(() => handle.close());
+  const { db } = handle;
+  const buyer = await createUser(db);
+  const [first, second] = [await createAdminUser(db, "Carla"), await createAdminUser(db, "Dario")];
+  const { productId } = await createProduct(db);
+  for (let round = 0; round < 5; round += 1) {
+    const orderId = await orderOf(db, buyer, [productId]);
+    const written = await writeReview(db, { orderId, productId, proof: { userId: buyer, hasOrderLink: false }, locale: "it", raw: goodReview });
+    if (!written.ok) throw new Error("not written");
+    const now = new Date();
+    const results = await Promise.all([
+      moderateReview(db, { input: { intent: "publish", reviewId: written.reviewId, reply: "Grazie!" }, moderatorUserId: first, now }),
+      moderateReview(db, {
+        input: { intent: "refuse", reviewId: written.reviewId, reason: "Non parla del prodotto." },
+        moderatorUserId: second,
+        now,
+      }),
+    ]);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.filter((result) => !result.ok)).toEqual([{ ok: false, error: "already-moderated" }]);
+    const [row] = await db.select({ status: productReviews.status }).from(productReviews).where(eq(productReviews.id, written.reviewId));
+    const mails = await db
+      .select()
+      .from(outboxEmails)
+      .where(eq(outboxEmails.dedupeKey, `review-refused:${written.reviewId}`));
+    expect(mails).toHaveLength(row!.status === "refused" ? 1 : 0);
+  }
 });
