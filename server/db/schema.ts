@@ -1052,7 +1052,9 @@ export const productReviews = pgTable(
     unique("product_reviews_one_per_order_product").on(t.orderId, t.productId),
     check("product_reviews_stars_range", sql`${t.stars} between 1 and 5`),
     check("product_reviews_refusal_reason", sql`${t.status} <> 'refused' or ${t.refusalReason} is not null`),
-    index("product_reviews_published").on(t.productId, t.createdAt).where(sql`${t.status} = 'published'`),
+    index("product_reviews_published")
+      .on(t.productId, t.createdAt)
+      .where(sql`${t.status} = 'published'`),
     index().on(t.status, t.createdAt),
   ],
 );
