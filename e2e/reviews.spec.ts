@@ -170,6 +170,8 @@ for (const locale of ["it", "en"] as const satisfies readonly Locale[]) {
     const section = main(page).getByRole("region", { name: t.reviewSection });
     await expect(section).toBeVisible();
     await expectNoAxeViolations(page);
+    await section.scrollIntoViewIfNeeded();
+    await shot(page, `order-${locale}`, project);
     await section.getByRole("link", { name: t.write(product.name) }).click();
     await expect(page.getByRole("heading", { level: 1, name: t.formTitle(product.name) })).toBeVisible();
     await expect(page.getByText(t.author)).toBeVisible();
@@ -207,7 +209,10 @@ for (const locale of ["it", "en"] as const satisfies readonly Locale[]) {
     await page.getByRole("link", { name: t.backToOrder }).click();
     await expect(section).toContainText(t.pending);
     await open(page, href("/shopping"));
-    await expect(main(page).getByRole("article").filter({ hasText: product.name }).first()).toContainText(t.pending);
+    const purchase = main(page).getByRole("article").filter({ hasText: product.name }).first();
+    await expect(purchase).toContainText(t.pending);
+    await purchase.scrollIntoViewIfNeeded();
+    await shot(page, `purchases-${locale}`, project);
 
     // Waiting: the product page has no customers' reviews; the shop's own stars are named as the shop's, outside any rating markup.
     await open(page, href(`/product/${product.id}`));
