@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { formatDate } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
-import type { PublishedReview, ReviewSummary } from "#server/reviews/review.service.ts";
+import type { PublishedReview, ReviewSummary } from "#server/reviews/review-display.service.ts";
 import { StarRatingIcon } from "./icons";
 import { formatAverage } from "./review-summary";
 

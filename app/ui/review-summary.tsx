@@ -1,5 +1,5 @@
 import type { Locale } from "#common/locale.ts";
-import type { ReviewSummary } from "#server/reviews/review.service.ts";
+import type { ReviewSummary } from "#server/reviews/review-display.service.ts";
 import { StarRatingIcon } from "./icons";
 import type { SharedTexts } from "./use-shared-texts";
 

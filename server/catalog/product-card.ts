@@ -8,7 +8,7 @@ import type { Db } from "#server/db/client.ts";
 import { brands, productBrands, productImages, productListing, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
-import { getReviewSummaries, type ReviewSummary } from "#server/reviews/review.service.ts";
+import { getReviewSummaries, type ReviewSummary } from "#server/reviews/review-display.service.ts";
 
 export type ProductCardImage = { storageKey: string; width: number; height: number; alt: string };
 

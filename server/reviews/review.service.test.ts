@@ -10,16 +10,8 @@ import type { OrderStatus } from "#server/orders/order-status.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
-import {
-  getProductReviews,
-  getReviewForm,
-  getReviewSummaries,
-  listReviewableLines,
-  listReviewsForModeration,
-  moderateReview,
-  moderateReviewForm,
-  writeReview,
-} from "./review.service";
+import { getProductReviews, getReviewSummaries } from "./review-display.service";
+import { getReviewForm, listReviewableLines, listReviewsForModeration, moderateReview, moderateReviewForm, writeReview } from "./review.service";
 
 async function openDb() {
   const handle = await createTestDb();

@@ -3,7 +3,7 @@
  * buyer reviews a product of a completed order of theirs, once per product per order; the staff publish,
  * refuse with a reason (mailed to the buyer through the outbox) or answer; only published reviews show.
  */
-import { and, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import type { Db } from "#server/db/client.ts";
@@ -35,7 +35,7 @@ export function reviewAuthorName(firstName: string, lastName: string): string {
   return initial ? `${firstName.trim()} ${initial}.` : firstName.trim();
 }
 
-type ReviewableOrder = { id: string; number: number; status: OrderStatus; firstName: string; lastName: string; email: string; locale: string };
+type ReviewableOrder = { id: string; number: number; status: OrderStatus; firstName: string; lastName: string };
 
 async function findOrderOf(db: Db, orderId: string, proof: ReviewerProof): Promise<ReviewableOrder | null> {
   const [order] = await db
@@ -46,8 +46,6 @@ async function findOrderOf(db: Db, orderId: string, proof: ReviewerProof): Promi
       userId: orders.userId,
       firstName: orders.firstName,
       lastName: orders.lastName,
-      email: orders.email,
-      locale: orders.locale,
     })
     .from(orders)
     .where(eq(orders.id, orderId));
@@ -290,62 +288,4 @@ async function queueRefusalMail(tx: Db, reviewId: number, reason: string) {
       paragraphs: [t("reviews.refusedMail.intro", values), t("reviews.refusedMail.reason", { reason }), t("reviews.refusedMail.rules")],
     }),
   });
-}
-
-// ---------------------------------------------------------------- what the shop shows
-
-/** Published reviews of a product: how many, their average to one decimal. */
-export type ReviewSummary = { count: number; average: number };
-
-export type PublishedReview = {
-  id: number;
-  authorName: string;
-  stars: number;
-  body: string;
-  locale: string;
-  createdAt: Date;
-  reply: string | null;
-  repliedAt: Date | null;
-};
-
-export const productReviewsShown = 20;
-
-/** The summary of each product of `productIds` that has published reviews (products without are absent). */
-export async function getReviewSummaries(db: Db, productIds: readonly number[]): Promise<Map<number, ReviewSummary>> {
-  const ids = [...new Set(productIds)];
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({
-      productId: productReviews.productId,
-      count: count(),
-      // numeric, so the rounding is decimal; both drivers hand it back as text.
-      average: sql<number>`round(avg(${productReviews.stars})::numeric, 1)`.mapWith(Number),
-    })
-    .from(productReviews)
-    .where(and(inArray(productReviews.productId, ids), eq(productReviews.status, "published")))
-    .groupBy(productReviews.productId);
-  return new Map(rows.map(({ productId, ...summary }) => [productId, summary]));
-}
-
-/** A product's published reviews, newest first (at most `productReviewsShown`), with their summary. */
-export async function getProductReviews(db: Db, productId: number): Promise<{ summary: ReviewSummary | null; reviews: PublishedReview[] }> {
-  const [summaries, reviews] = await Promise.all([
-    getReviewSummaries(db, [productId]),
-    db
-      .select({
-        id: productReviews.id,
-        authorName: productReviews.authorName,
-        stars: productReviews.stars,
-        body: productReviews.body,
-        locale: productReviews.locale,
-        createdAt: productReviews.createdAt,
-        reply: productReviews.reply,
-        repliedAt: productReviews.repliedAt,
-      })
-      .from(productReviews)
-      .where(and(eq(productReviews.productId, productId), eq(productReviews.status, "published")))
-      .orderBy(desc(productReviews.createdAt), desc(productReviews.id))
-      .limit(productReviewsShown),
-  ]);
-  return { summary: summaries.get(productId) ?? null, reviews };
 }

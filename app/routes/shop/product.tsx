@@ -30,7 +30,7 @@ import { parseProductId } from "#server/catalog/product.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { getProductCards } from "#server/catalog/product-card.ts";
-import { getProductReviews } from "#server/reviews/review.service.ts";
+import { getProductReviews } from "#server/reviews/review-display.service.ts";
 import { getSessionUser } from "#server/http/guards.ts";
 import { giftListSelectorIntent, handleGiftListSelector } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
 import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
