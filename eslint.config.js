@@ -25,6 +25,7 @@ function dynamicImportSelectors(patterns) {
 
 const orderCreation = "server/orders/order-creation.ts";
 const stockLedger = "server/stock/stock-ledger.ts";
+const reviewService = "server/reviews/review.service.ts";
 
 /** `<x>.insert(table)` wherever it sits in a chain (`db.insert(t)`, `tx.insert(t)`, `ctx.db.insert(t)`). */
 const insertInto = (table) => `CallExpression[callee.property.name='insert'][arguments.0.name='${table}']`;
@@ -54,12 +55,22 @@ const ownerRules = [
     selector,
     message: `Stock and stock movements are written only by ${stockLedger}.`,
   })),
+  ...[
+    insertInto("productReviews"),
+    "CallExpression[callee.property.name=/^(update|delete)$/][arguments.0.name='productReviews']",
+    ...rawSql("(insert\\s+into|update|delete\\s+from)\\s+product_reviews\\b"),
+  ].map((selector) => ({
+    owner: reviewService,
+    selector,
+    message: `Customers' reviews are written only by ${reviewService}.`,
+  })),
 ];
 
 /** Who may write what: the owners, and the exemptions with their reasons. */
 const writers = [
   { file: orderCreation, owner: orderCreation },
   { file: stockLedger, owner: stockLedger },
+  { file: reviewService, owner: reviewService },
   // The scale benchmark's generator fills PostgreSQL with a million orders in a few statements, as a seed
   // does; one createOrder per order would take hours.
   { file: "bench/lib/scale-catalogue.ts", owner: orderCreation },

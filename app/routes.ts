@@ -53,6 +53,7 @@ export default [
       route("checkout", "routes/checkout/checkout.tsx", { id: "checkout" }),
       route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
       route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
+      route("ordine/:orderId/recensione/:productId", "routes/reviews/write-review.tsx", { id: "write-review" }),
       route("pagamento-di-prova/:ref", "routes/checkout/test-payment.tsx", { id: "test-payment" }),
 
       // accounts
@@ -94,6 +95,7 @@ export default [
         route("admin/liste-regalo/:giftListId", "routes/admin/gift-list.tsx", { id: "admin-gift-list" }),
         route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
         route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
+        route("admin/recensioni", "routes/admin/reviews.tsx", { id: "admin-reviews" }),
         route("admin/*", "routes/admin/not-found.tsx", { id: "admin-not-found" }),
       ]),
 

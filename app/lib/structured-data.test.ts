@@ -90,7 +90,7 @@ test("breadcrumbs are numbered from 1 with absolute addresses, and blocks become
   expect(jsonLdMeta(crumbs)).toEqual({ "script:ld+json": { "@context": "https://schema.org", ...crumbs } });
 });
 
-test("a product's star rating becomes its aggregate rating; no rating, none", () => {
+test("customers' published reviews become the aggregate rating and the reviews; none, no rating at all", () => {
   const input = {
     publicUrl: "https://shop.example",
     path: "/product/24",
@@ -102,16 +102,35 @@ test("a product's star rating becomes its aggregate rating; no rating, none", ()
     availability: "PreOrder" as const,
     shopName: "Bimbi Felici",
   };
-  expect(productJsonLd({ ...input, rating: 4 })).toMatchObject({
-    review: {
-      "@type": "Review",
-      author: { "@type": "Organization", name: "Bimbi Felici" },
-      reviewRating: { "@type": "Rating", ratingValue: 4, bestRating: 5, worstRating: 1 },
+  const reviewed = productJsonLd({
+    ...input,
+    reviews: {
+      summary: { count: 2, average: 4.5 },
+      shown: [
+        { authorName: "Maria R.", stars: 4, body: "Leggero e comodo.", createdAt: new Date("2026-11-20T10:00:00Z") },
+        { authorName: "Luca B.", stars: 5, body: "Perfetto.", createdAt: "2026-11-18T09:00:00.000Z" },
+      ],
     },
+  });
+  expect(reviewed).toMatchObject({
+    aggregateRating: { "@type": "AggregateRating", ratingValue: 4.5, reviewCount: 2, bestRating: 5, worstRating: 1 },
+    review: [
+      {
+        "@type": "Review",
+        author: { "@type": "Person", name: "Maria R." },
+        datePublished: "2026-11-20",
+        reviewBody: "Leggero e comodo.",
+        reviewRating: { "@type": "Rating", ratingValue: 4, bestRating: 5, worstRating: 1 },
+      },
+      { author: { name: "Luca B." }, datePublished: "2026-11-18", reviewRating: { ratingValue: 5 } },
+    ],
     offers: { availability: "https://schema.org/PreOrder" },
   });
-  expect(productJsonLd({ ...input, rating: 4 })).not.toHaveProperty("aggregateRating");
-  expect(productJsonLd({ ...input, rating: 0 })).not.toHaveProperty("review");
+  // No published review: no rating and no review, whatever stars the shop gave the product itself.
+  for (const none of [productJsonLd(input), productJsonLd({ ...input, reviews: { summary: null, shown: [] } })]) {
+    expect(none).not.toHaveProperty("aggregateRating");
+    expect(none).not.toHaveProperty("review");
+  }
 });
 
 test("a JSON-LD script's text cannot close the script: <, > and & are written as \\u escapes", () => {

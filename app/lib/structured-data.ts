@@ -111,8 +111,14 @@ export type ProductJsonLdInput = {
   /** The day a discount ends, when it does. */
   offerEndsAt?: Date | string | null;
   shopName: string;
-  /** The shop's star rating, 1 to 5; 0 or absent: none given. */
-  rating?: number | null;
+  /**
+   * Customers' published reviews: their average and count, and those shown on the page. Never the shop's own
+   * rating, which is no customer's (docs/decisions/0059-verified-reviews.md).
+   */
+  reviews?: {
+    summary: { count: number; average: number } | null;
+    shown: readonly { authorName: string; stars: number; body: string; createdAt: Date | string }[];
+  };
 };
 
 export function productJsonLd(input: ProductJsonLdInput): JsonLd {
@@ -127,16 +133,23 @@ export function productJsonLd(input: ProductJsonLdInput): JsonLd {
     image: input.imageKeys.map((key) => `${input.publicUrl}${getProductImageUrl(key, 800)}`),
     ...(input.brand ? { brand: { "@type": "Brand", name: input.brand } } : {}),
     ...(input.category ? { category: input.category } : {}),
-    // The stars are the shop's own rating of the product (SPEC.md: rating 1-5), not an aggregate of customers'
-    // ratings, and there is no count to give: an AggregateRating would claim what is not there and is invalid
-    // without ratingCount. It is marked up as what it is, a review by the shop (docs/decisions/0022-product-rating-markup.md).
-    ...(input.rating
+    // Only real customers' published reviews: none, no rating at all (the shop's own stars are not marked up).
+    ...(input.reviews?.summary && input.reviews.summary.count > 0
       ? {
-          review: {
-            "@type": "Review",
-            author: { "@type": "Organization", name: input.shopName },
-            reviewRating: { "@type": "Rating", ratingValue: input.rating, bestRating: 5, worstRating: 1 },
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: input.reviews.summary.average,
+            reviewCount: input.reviews.summary.count,
+            bestRating: 5,
+            worstRating: 1,
           },
+          review: input.reviews.shown.map((review) => ({
+            "@type": "Review",
+            author: { "@type": "Person", name: review.authorName },
+            datePublished: new Date(review.createdAt).toISOString().slice(0, 10),
+            reviewBody: review.body,
+            reviewRating: { "@type": "Rating", ratingValue: review.stars, bestRating: 5, worstRating: 1 },
+          })),
         }
       : {}),
     ...(input.priceCents === null

@@ -9,6 +9,7 @@ export const adminSections = [
   { path: "/admin/ordini", key: "orders", end: false },
   { path: "/admin/liste-regalo", key: "giftLists", end: false },
   { path: "/admin/clienti", key: "customers", end: false },
+  { path: "/admin/recensioni", key: "reviews", end: false, labelKey: "reviews.admin.nav" },
   { path: "/admin/impostazioni", key: "settings", end: false },
   { path: "/admin/posta", key: "outbox", end: false },
   { path: "/admin/newsletter", key: "newsletter", end: false },
@@ -30,7 +31,7 @@ export function AdminNav({ locale }: { locale: Locale }) {
                 `block rounded-lg px-4 py-3 font-semibold ${isActive ? "bg-brand-700 text-white" : "bg-white text-ink hover:bg-brand-50 border border-brand-100"}`
               }
             >
-              {t(`admin.nav.${section.key}`)}
+              {t("labelKey" in section ? section.labelKey : `admin.nav.${section.key}`)}
             </NavLink>
           </li>
         ))}

@@ -16,6 +16,7 @@ function cardOf(overrides: Partial<ProductCardData>): ProductCardData {
     isFreeShipping: false,
     isOnRequest: false,
     rating: 0,
+    reviews: null,
     image: null,
     purchase: { kind: "add", variantId: 7, stock: 3, isPreorder: false },
     ...overrides,
@@ -30,24 +31,28 @@ function renderCards(url: string, cards: ProductCardData[]) {
   );
 }
 
-test("cards of one page each say their own rating and discount, in the page's language", () => {
+test("cards of one page each say their customers' reviews and discount, in the page's language; never the shop's rating", () => {
   const cards = [
-    cardOf({ id: 24, rating: 4, discountPercent: 20, effectivePriceCents: 1600, isNew: true }),
-    cardOf({ id: 25, name: "Body a righe", rating: 2, discountPercent: 10, effectivePriceCents: 1800 }),
+    cardOf({ id: 24, rating: 4, reviews: { count: 3, average: 4.3 }, discountPercent: 20, effectivePriceCents: 1600, isNew: true }),
+    cardOf({ id: 25, name: "Body a righe", rating: 2, reviews: { count: 1, average: 2 }, discountPercent: 10, effectivePriceCents: 1800 }),
+    cardOf({ id: 26, name: "Bavaglino", rating: 5, reviews: null }),
   ];
   const italian = renderCards("/shop", cards);
-  expect(italian).toContain("Valutazione: 4 su 5");
-  expect(italian).toContain("Valutazione: 2 su 5");
+  expect(italian).toContain("Media dei clienti: 4,3 su 5, 3 recensioni");
+  expect(italian).toContain("Media dei clienti: 2,0 su 5, 1 recensione");
   expect(italian).toContain("Sconto del 20%");
   expect(italian).toContain("Sconto del 10%");
   expect(italian).toContain(">Nuovo<");
-  expect(italian.split("Aggiungi al carrello").length - 1).toBe(2);
+  expect(italian.split("Aggiungi al carrello").length - 1).toBe(3);
+  // The shop's own stars are not a customers' rating: a card without reviews shows none.
+  expect(italian).not.toContain("Valutazione");
+  expect(italian.split("Media dei clienti").length - 1).toBe(2);
 
   const english = renderCards("/en/shop", cards);
-  expect(english).toContain("Rating: 4 out of 5");
-  expect(english).toContain("Rating: 2 out of 5");
+  expect(english).toContain("Customers&#x27; average: 4.3 out of 5, 3 reviews");
+  expect(english).toContain("Customers&#x27; average: 2.0 out of 5, 1 review");
   expect(english).toContain(">New<");
-  expect(english).not.toContain("Valutazione");
+  expect(english).not.toContain("Media dei clienti");
 });
 
 test("the wishlist and compare buttons are forms that post without JavaScript, named with the product", () => {

@@ -5,9 +5,9 @@ import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
 import { AddToGiftListForm, useGiftListFilling } from "./gift-list-filling";
-import { StarRatingIcon } from "./icons";
 import { Price } from "./price";
 import { ProductImage } from "./product-image";
+import { CardReviewSummary } from "./review-summary";
 import { QuickViewButton } from "./quick-view";
 import { useHydrated } from "./use-hydrated";
 import { useSharedTexts } from "./use-shared-texts";
@@ -20,15 +20,6 @@ const gridImageSizes = "(min-width: 1280px) 280px, (min-width: 1024px) 22vw, (mi
 const listImageSizes = "(min-width: 640px) 240px, 40vw";
 
 type SharedTexts = ReturnType<typeof useSharedTexts>["text"];
-
-function Rating({ rating, text }: { rating: number; text: SharedTexts }) {
-  return (
-    <p className="flex items-center text-amber-700">
-      <StarRatingIcon rating={rating} size={14} />
-      <span className="sr-only">{text("product.rating", { rating })}</span>
-    </p>
-  );
-}
 
 function Badges({ product, text }: { product: ProductCardData; text: SharedTexts }) {
   const discounted = !product.isOnRequest && product.discountPercent > 0 && product.effectivePriceCents < product.priceCents;
@@ -166,7 +157,8 @@ export function ProductCard({
             {product.name}
           </Link>
         </h3>
-        {product.rating > 0 && <Rating rating={product.rating} text={text} />}
+        {/* Customers' published reviews only: the shop's own rating is shown, named as such, on the product page. */}
+        {product.reviews && <CardReviewSummary summary={product.reviews} locale={locale} text={text} />}
         {isList && product.shortDescription && <p className="text-sm text-muted max-sm:line-clamp-3">{product.shortDescription}</p>}
         <p className="mt-auto flex flex-wrap items-baseline gap-x-2 pt-1">
           {product.isOnRequest ? (

@@ -50,6 +50,7 @@ export const productCardMessages = [
   "productPage.discount",
   "productPage.onRequest.text",
   "productPage.quickView",
+  "reviews.product.summary",
   ...purchaseFormMessages,
   ...savedItemsMessages,
 ] as const;

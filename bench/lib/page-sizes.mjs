@@ -26,7 +26,9 @@ export const sizeBudgets = {
   // every page, so the after-sales and back-office screens still to come add to it.
   home: { frameworkJs: 130, ownJs: 29, messages: 4.7, css: 12, images: 10 },
   listing: { frameworkJs: 130, ownJs: 32, messages: 5, css: 12, images: 23 },
-  product: { frameworkJs: 130, ownJs: 34, messages: 4.9, css: 12, images: 8 },
+  // Product raised with customers' reviews and the rule on how they are checked (decision 0059; measured: own JS
+  // 34.1, messages 5.2 KB).
+  product: { frameworkJs: 130, ownJs: 35, messages: 5.5, css: 12, images: 8 },
   cart: { frameworkJs: 130, ownJs: 28, messages: 4.1, css: 12, images: 10 },
   "gift list": { frameworkJs: 130, ownJs: 32, messages: 6.1, css: 12, images: 10 },
 };

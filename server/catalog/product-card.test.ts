@@ -122,6 +122,8 @@ test("cards come in the order asked, in the page's language, with brand, first p
     isFreeShipping: false,
     isOnRequest: false,
     rating: 4,
+    // No published customer review yet (server/reviews/review.service.test.ts covers those).
+    reviews: null,
     image: { storageKey: "a", width: 800, height: 600, alt: "Front" },
     purchase: { kind: "add", variantId: expect.any(Number), stock: 4, isPreorder: false },
   });

@@ -8,6 +8,7 @@ import type { Db } from "#server/db/client.ts";
 import { brands, productBrands, productImages, productListing, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
+import { getReviewSummaries, type ReviewSummary } from "#server/reviews/review-display.service.ts";
 
 export type ProductCardImage = { storageKey: string; width: number; height: number; alt: string };
 
@@ -36,8 +37,10 @@ export type ProductCardData = {
   isNew: boolean;
   isFreeShipping: boolean;
   isOnRequest: boolean;
-  /** 0 to 5 stars. */
+  /** The shop's own 0 to 5 stars (never customers'): the product page shows it, labelled as the shop's. */
   rating: number;
+  /** Customers' published reviews: average and count; null when there are none. */
+  reviews: ReviewSummary | null;
   image: ProductCardImage | null;
   purchase: ProductCardPurchase;
 };
@@ -79,7 +82,7 @@ export async function getProductCards(
 ): Promise<ProductCardData[]> {
   const ids = [...new Set(productIds)];
   if (ids.length === 0) return [];
-  const [rows, brandRows, imageRows, variantRows] = await Promise.all([
+  const [rows, brandRows, imageRows, variantRows, reviewSummaries] = await Promise.all([
     db
       .select({
         id: products.id,
@@ -131,6 +134,7 @@ export async function getProductCards(
       .from(productVariants)
       .where(inArray(productVariants.productId, ids))
       .orderBy(asc(productVariants.productId), asc(productVariants.position), asc(productVariants.id)),
+    getReviewSummaries(db, ids),
   ]);
 
   const brandOf = new Map(brandRows.map((row) => [row.productId, { slug: row.slug, name: row.name }]));
@@ -161,6 +165,7 @@ export async function getProductCards(
       isFreeShipping: row.isFreeShipping,
       isOnRequest: row.isOnRequest,
       rating: row.rating,
+      reviews: reviewSummaries.get(row.id) ?? null,
       image: imageOf.get(row.id) ?? null,
       purchase: getCardPurchase({ isOnRequest: row.isOnRequest, hasPersonalisation: row.hasPersonalisation, variants: variantsOf.get(row.id) ?? [] }),
     });

@@ -1013,3 +1013,48 @@ export const importJobs = pgTable(
   },
   (t) => [check("import_jobs_kind", sql`${t.kind} in ('csv', 'legacy')`), index().on(t.finishedAt)],
 );
+
+// ---------------------------------------------------------------- customers' reviews
+
+export const reviewStatus = pgEnum("review_status", ["pending", "published", "refused"]);
+
+/**
+ * A customer's review of a product they bought (server/reviews/review.service.ts, the only writer): one
+ * per product per order, written from a completed order, shown once the staff publish it.
+ */
+export const productReviews = pgTable(
+  "product_reviews",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    userId: text().references(() => users.id, { onDelete: "set null" }),
+    /** As shown: the buyer's first name and the initial of the last ("Maria R."). */
+    authorName: text().notNull(),
+    stars: integer().notNull(),
+    body: text().notNull(),
+    /** The language it was written in. */
+    locale: text().notNull(),
+    status: reviewStatus().notNull().default("pending"),
+    refusalReason: text(),
+    /** The shop's public answer, shown under the review. */
+    reply: text(),
+    repliedAt: timestamp({ withTimezone: true }),
+    moderatedAt: timestamp({ withTimezone: true }),
+    moderatorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("product_reviews_one_per_order_product").on(t.orderId, t.productId),
+    check("product_reviews_stars_range", sql`${t.stars} between 1 and 5`),
+    check("product_reviews_refusal_reason", sql`${t.status} <> 'refused' or ${t.refusalReason} is not null`),
+    index("product_reviews_published")
+      .on(t.productId, t.createdAt)
+      .where(sql`${t.status} = 'published'`),
+    index().on(t.status, t.createdAt),
+  ],
+);

@@ -2,7 +2,8 @@
  * One owner per table (docs/decisions/0047-one-owner-orders-stock.md): orders and their lines are
  * inserted only by server/orders/order-creation.ts; an order's status and its history rows are written
  * only by the door, server/orders/order.service.ts (and createOrder's first history row); product stock
- * and stock movements only by server/stock/stock-ledger.ts. Scans the shop's sources, its tests included,
+ * and stock movements only by server/stock/stock-ledger.ts; customers' reviews only by
+ * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md). Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -15,6 +16,7 @@ const scannedFolders = ["app", "server", "tests", "e2e", "bench", "load", "scrip
 const creation = "server/orders/order-creation.ts";
 const door = "server/orders/order.service.ts";
 const ledger = "server/stock/stock-ledger.ts";
+const reviews = "server/reviews/review.service.ts";
 
 /**
  * Tools that fill a database in bulk around the shop, as a seed does, not through it: the scale bench's
@@ -73,6 +75,11 @@ const rules: Rule[] = [
     owners: [ledger],
     finds: matches(/\.(insert|update|delete)\(\s*stockMovements\s*\)|(insert\s+into|update|delete\s+from)\s+"?stock_movements"?\s/i),
   },
+  {
+    what: "writes product reviews",
+    owners: [reviews],
+    finds: matches(/\.(insert|update|delete)\(\s*productReviews\s*\)|(insert\s+into|update|delete\s+from)\s+"?product_reviews"?\s/i),
+  },
 ];
 
 export type SourceFile = { file: string; source: string };
@@ -104,23 +111,27 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
   const orderInsert = "const [order] = await db\n  .insert(orders)\n  .values(draft)\n  .returning();";
   const rawStatus = "await db.execute(sql`UPDATE orders SET status = 'completed' WHERE id = ${id}`);";
   const rawMovement = "await db.execute(sql`insert into stock_movements (variant_id, delta, reason) values (1, -1, 'x')`);";
+  const reviewPublish = "await tx.update(productReviews).set({ status: 'published' }).where(eq(productReviews.id, id));";
   expect(
     findOwnerViolations([
       { file: "server/cart/sneaky.ts", source: stockWrite },
       { file: "server/gift-lists/sneaky.ts", source: orderInsert },
       { file: "server/admin/sneaky.ts", source: rawStatus },
       { file: "tests/sneaky.ts", source: rawMovement },
+      { file: "server/admin/sneaky-reviews.ts", source: reviewPublish },
     ]),
   ).toEqual([
     "server/cart/sneaky.ts: writes product stock",
     "server/gift-lists/sneaky.ts: inserts orders",
     "server/admin/sneaky.ts: changes an order's status",
     "tests/sneaky.ts: writes stock movements",
+    "server/admin/sneaky-reviews.ts: writes product reviews",
   ]);
   expect(
     findOwnerViolations([
       { file: ledger, source: stockWrite },
       { file: creation, source: orderInsert },
+      { file: reviews, source: reviewPublish },
       { file: "server/admin/sku.ts", source: "await tx.update(productVariants).set({ sku: input.sku }).where(eq(productVariants.id, id));" },
     ]),
   ).toEqual([]);

@@ -28,6 +28,7 @@ export async function sampleParams(db: Db): Promise<Record<string, string>> {
   const [brand] = await db.select({ slug: brands.slug }).from(brands).orderBy(asc(brands.id)).limit(1);
   return {
     id: String(product!.id),
+    productId: String(product!.id),
     category: category!.slug,
     subcategory: subcategory!.slug,
     brand: brand!.slug,

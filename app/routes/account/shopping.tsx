@@ -9,25 +9,47 @@ import { Price } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { requireUser } from "#server/http/guards.ts";
 import { listPurchases } from "#server/accounts/purchases.service.ts";
+import { ReviewLineAction } from "#app/ui/order-reviews.tsx";
+import { listReviewableLines } from "#server/reviews/review.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/shopping";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["purchases", "order.view"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["purchases", "order.view", "reviews.write", "reviews.writeFor", "reviews.state", "reviews.orderSection"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
+  const { db } = context.get(shopContext);
+  const orders = await listPurchases(db, user.id);
+  const reviewable = await listReviewableLines(
+    db,
+    orders.map((order) => order.id),
+  );
   return {
     meta: getPageMetaTexts(localeOfPath(url.pathname), "purchases"),
-    orders: await listPurchases(context.get(shopContext).db, user.id),
+    // Each delivered line's review: "Write a review", or where it stands.
+    orders: orders.map((order) => ({ ...order, reviewLines: reviewable.get(order.id) ?? [] })),
   };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
 
 type Order = Route.ComponentProps["loaderData"]["orders"][number];
+
+/** A delivered line's review, once per product: "Write a review" or where it stands. */
+function ReviewAction({ order, productId, locale }: { order: Order; productId: number | null; locale: "it" | "en" }) {
+  const line = order.reviewLines.find((candidate) => candidate.productId === productId);
+  if (!line) return null;
+  return (
+    <span className="mt-1 block">
+      <ReviewLineAction orderId={order.id} line={line} locale={locale} />
+    </span>
+  );
+}
 
 function OrderCard({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
@@ -83,6 +105,7 @@ function OrderCard({ order }: { order: Order }) {
                   <span className="font-semibold">{line.name}</span>
                 )}
                 {variantText(line) && <span className="block text-muted">{variantText(line)}</span>}
+                <ReviewAction order={order} productId={line.productId} locale={locale} />
               </td>
               <td className="px-2 py-2 text-right">{line.quantity}</td>
               <td className="py-2 pl-2 text-right">

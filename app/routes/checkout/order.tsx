@@ -8,6 +8,7 @@ import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { OrderDelivery, OrderHistory, OrderPayment } from "#app/ui/order-details.tsx";
 import { OrderLines } from "#app/ui/order-lines.tsx";
+import { OrderReviews } from "#app/ui/order-reviews.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { getSessionUser } from "#server/http/guards.ts";
@@ -16,6 +17,7 @@ import { getTranslator } from "#server/i18n/translator.ts";
 import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
+import { listReviewableLines } from "#server/reviews/review.service.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
 
@@ -48,17 +50,28 @@ export const handle = {
     "giftLists.group.orderNote",
     "admin.order.historyNotes",
     "delivery",
+    "reviews.write",
+    "reviews.writeFor",
+    "reviews.state",
+    "reviews.orderSection",
   ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const order = await findVisibleOrder(context, request, url, params.orderId);
   const t = getTranslator(localeOfPath(url.pathname));
+  const { db, env } = context.get(shopContext);
+  // Its buyer reviews what was delivered: through the order's link, or signed in as the customer who ordered.
+  const token = url.searchParams.get("t");
+  const hasOrderLink = isOrderAccessTokenValid(resolveAuthSecret(env), order.id, token);
+  const isBuyer = hasOrderLink || (order.userId !== null && (await getSessionUser(context, request))?.id === order.userId);
+  const reviewLines = isBuyer ? ((await listReviewableLines(db, [order.id])).get(order.id) ?? []) : [];
   return {
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
     order: withoutGiftListAddress(order),
     payProblem: url.searchParams.get("pagamento") === "non-disponibile",
+    reviews: { lines: reviewLines, token: hasOrderLink ? token : null },
   };
 }
 
@@ -121,6 +134,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         <div className="space-y-6">
           <OrderPayment order={order} locale={locale} payProblem={payProblem} />
           <OrderLines order={order} locale={locale} />
+          <OrderReviews orderId={order.id} lines={loaderData.reviews.lines} locale={locale} token={loaderData.reviews.token} />
         </div>
         <div className="space-y-6">
           {shop && <OrderDelivery order={order} shop={shop} />}

@@ -29,7 +29,7 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/compare";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["product", "productPage.sheet", "saved"] } satisfies MessagesHandle;
+export const handle = { messages: ["product", "productPage.sheet", "saved", "reviews.product.shopRating"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const page = await loadSavedListPage(context.get(shopContext), request, url, "compare");
@@ -145,7 +145,7 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
                     }
                   />
                   <CompareRow
-                    label={t("saved.compare.rows.rating")}
+                    label={t("reviews.product.shopRating")}
                     products={products}
                     cell={(product) => (product.rating > 0 ? <RatingStars rating={product.rating} /> : notStated)}
                   />

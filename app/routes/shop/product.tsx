@@ -15,11 +15,12 @@ import {
   type VariantSelection,
 } from "#common/variant-selection.ts";
 import { GiftListSelector } from "#app/ui/gift-list-selector.tsx";
-import { MailIcon, StarRatingIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
+import { MailIcon, WhatsAppIcon } from "#app/ui/icons.tsx";
 import { categoryHref } from "#app/ui/mega-menu.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { ProductCard } from "#app/ui/product-card.tsx";
 import { ProductGallery } from "#app/ui/product-gallery.tsx";
+import { ProductReviews, ProductReviewSummary, ShopRating } from "#app/ui/product-reviews.tsx";
 import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
@@ -28,6 +29,7 @@ import { parseProductId } from "#server/catalog/product.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { getProductCards } from "#server/catalog/product-card.ts";
+import { getProductReviews } from "#server/reviews/review-display.service.ts";
 import { getSessionUser } from "#server/http/guards.ts";
 import { giftListSelectorIntent, handleGiftListSelector } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
 import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
@@ -48,6 +50,7 @@ export const handle = {
     "giftLists.errors.personalisation-missing",
     "admin.shopPrice.lowest30",
     "saved.stock",
+    "reviews.product",
   ],
 } satisfies MessagesHandle;
 
@@ -60,7 +63,7 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   const locale = localeOfPath(url.pathname);
   const now = new Date();
   // The promise's settings are read beside the product, not after it.
-  const [product, calendar] = await Promise.all([getProductPage(db, id, locale, now), getDeliveryCalendar(db)]);
+  const [product, calendar, reviews] = await Promise.all([getProductPage(db, id, locale, now), getDeliveryCalendar(db), getProductReviews(db, id)]);
   if (!product) throw data(null, { status: 404 });
   const related = await getProductCards(db, { productIds: product.relatedIds, locale, now });
   // The gift-list selector lists a logged-in customer's open lists (SPEC.md section 6).
@@ -75,6 +78,7 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
     related,
     giftLists,
     lowestPriceCents,
+    reviews,
     meta: { title: product.name, description: product.shortDescription || product.name },
   };
 }
@@ -132,6 +136,7 @@ export default function ProductRoute({ loaderData }: Route.ComponentProps) {
       related={loaderData.related}
       giftLists={loaderData.giftLists}
       deliveryPromises={loaderData.deliveryPromises}
+      reviews={loaderData.reviews}
     />
   );
 }
@@ -165,16 +170,6 @@ function JsonLdScript({ blocks }: { blocks: readonly JsonLd[] }) {
         <script key={index} type="application/ld+json" nonce={nonce || undefined} dangerouslySetInnerHTML={{ __html: serializeJsonLd(block) }} />
       ))}
     </>
-  );
-}
-
-function Rating({ rating }: { rating: number }) {
-  const { t } = useTranslation();
-  return (
-    <p className="flex items-center text-amber-700">
-      <StarRatingIcon rating={rating} size={18} />
-      <span className="sr-only">{t("product.rating", { rating })}</span>
-    </p>
   );
 }
 
@@ -275,11 +270,13 @@ function ProductPage({
   related,
   giftLists,
   deliveryPromises,
+  reviews,
 }: {
   product: ProductPageData;
   related: Route.ComponentProps["loaderData"]["related"];
   giftLists: Route.ComponentProps["loaderData"]["giftLists"];
   deliveryPromises: Route.ComponentProps["loaderData"]["deliveryPromises"];
+  reviews: Route.ComponentProps["loaderData"]["reviews"];
 }) {
   const { t } = useTranslation();
   const root = useRootData();
@@ -311,7 +308,7 @@ function ProductPage({
       availability: schemaAvailability[product.availability],
       offerEndsAt: product.offerEndsAt,
       shopName: root?.shop.name ?? "",
-      rating: product.rating,
+      reviews: { summary: reviews.summary, shown: reviews.reviews },
     }),
     breadcrumbJsonLd(publicUrl, crumbs),
   ];
@@ -333,7 +330,8 @@ function ProductPage({
             <h1 className="text-2xl font-extrabold tracking-tight sm:text-4xl">{product.name}</h1>
             {product.brands.length > 0 && <p className="mt-1 font-semibold text-brand-800">{product.brands[0]!.name}</p>}
           </div>
-          {product.rating > 0 && <Rating rating={product.rating} />}
+          {reviews.summary && <ProductReviewSummary summary={reviews.summary} locale={locale} />}
+          {product.rating > 0 && <ShopRating rating={product.rating} />}
           {product.isOnRequest ? (
             <p className="text-xl font-bold text-brand-800">{t("product.onRequest")}</p>
           ) : (
@@ -441,6 +439,8 @@ function ProductPage({
           </section>
         )}
       </div>
+
+      <ProductReviews summary={reviews.summary} reviews={reviews.reviews} locale={locale} />
 
       {related.length > 0 && (
         <section aria-labelledby="product-related" className="mt-14">
