@@ -160,8 +160,9 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     },
     delivery: {
       method: order.deliveryMethod,
+      // A collected order keeps an address only as the invoice's buyer's: it is not where anything goes.
       address:
-        order.street && order.houseNumber && order.postcode && order.city && order.province
+        order.deliveryMethod !== "collection" && order.street && order.houseNumber && order.postcode && order.city && order.province
           ? {
               street: order.street,
               houseNumber: order.houseNumber,

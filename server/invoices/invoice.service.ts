@@ -1,0 +1,234 @@
+/**
+ * Issuing invoices and credit notes: the only writer of `invoices` and `invoice_counters`. A number is
+ * taken from its series' counter row for the calendar year (insert-or-increment, which holds the row's
+ * lock until the transaction ends) in the same transaction as the document's insert: a failure rolls
+ * both back, and concurrent issuers queue on the row, so numbers have no gaps and follow commit order
+ * (docs/decisions/0055-invoice-numbering.md).
+ */
+import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { italianDayOf } from "#common/shop-calendar.ts";
+import type { Db } from "#server/db/client.ts";
+import { invoiceCounters, invoices, orderLines, orders } from "#server/db/schema.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import { fatturaPaXml } from "./fatturapa";
+import {
+  billedLinesOfOrder,
+  billedLinesOfRefund,
+  buyerOfOrder,
+  invoiceNumberText,
+  priceLines,
+  transmissionCodeOf,
+  type CreditNoteRefusal,
+  type InvoiceDocument,
+  type OrderFacts,
+  type RefundedAmounts,
+} from "./invoice";
+
+export const invoiceSeries = "FT";
+export const creditNoteSeries = "NC";
+
+/** Statuses of an order whose money came in: the only ones that are invoiced. */
+const invoicedStatuses = new Set(["paid", "preparing", "shipped", "ready_for_collection", "completed", "refunded"]);
+
+export type IssuedInvoice = {
+  id: string;
+  kind: "invoice" | "credit_note";
+  number: string;
+  issuedOn: string;
+  orderId: string;
+  totalCents: number;
+  document: InvoiceDocument;
+  xml: string;
+};
+
+export type IssueInvoiceRefusal = "order-not-found" | "no-invoice-requested" | "not-paid" | "buyer-incomplete";
+
+/** The next number of a series in a year; the row stays locked by this transaction until it ends. */
+async function takeNextNumber(tx: Db, series: string, year: number): Promise<number> {
+  const [row] = await tx
+    .insert(invoiceCounters)
+    .values({ series, year, lastNumber: 1 })
+    .onConflictDoUpdate({ target: [invoiceCounters.series, invoiceCounters.year], set: { lastNumber: sql`${invoiceCounters.lastNumber} + 1` } })
+    .returning({ lastNumber: invoiceCounters.lastNumber });
+  return row!.lastNumber;
+}
+
+async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
+  const query = tx.select().from(orders).where(eq(orders.id, orderId));
+  const [order] = lock ? await query.for("update") : await query;
+  if (!order) return null;
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
+  const facts: OrderFacts = {
+    lines: lines.map((line) => ({
+      name: line.name,
+      colour: line.colour,
+      size: line.size,
+      quantity: line.quantity,
+      lineTotalCents: line.lineTotalCents,
+      vatRatePercent: line.vatRatePercent,
+    })),
+    shippingCents: order.shippingCents,
+    paymentFeeCents: order.paymentFeeCents,
+    paymentMethod: order.paymentMethod,
+    totalCents: order.totalCents,
+  };
+  return { order, lines, facts };
+}
+
+type InvoiceRow = typeof invoices.$inferSelect;
+const issuedOf = (row: InvoiceRow): IssuedInvoice => ({
+  id: row.id,
+  kind: row.kind,
+  number: row.number,
+  issuedOn: row.issuedOn,
+  orderId: row.orderId,
+  totalCents: row.totalCents,
+  document: row.document as InvoiceDocument,
+  xml: row.xml,
+});
+
+/**
+ * Issues the invoice of a paid order whose customer asked for one. Issuing it again gives the same
+ * invoice: the order's row lock makes a second issuer wait and then find it.
+ */
+export async function issueInvoice(
+  db: Db,
+  args: { orderId: string; actorUserId: string | null; now: Date },
+): Promise<{ ok: true; invoice: IssuedInvoice; alreadyIssued: boolean } | { ok: false; error: IssueInvoiceRefusal }> {
+  return db.transaction(async (tx) => {
+    const loaded = await loadOrderFacts(tx, args.orderId, true);
+    if (!loaded) return { ok: false, error: "order-not-found" };
+    const { order, facts } = loaded;
+    const [existing] = await tx
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderId, order.id), eq(invoices.kind, "invoice")));
+    if (existing) return { ok: true, invoice: issuedOf(existing), alreadyIssued: true };
+    if (order.invoiceKind === "none") return { ok: false, error: "no-invoice-requested" };
+    if (!order.paidAt || !invoicedStatuses.has(order.status)) return { ok: false, error: "not-paid" };
+    const buyer = buyerOfOrder(order);
+    if (!buyer) return { ok: false, error: "buyer-incomplete" };
+    const { fiscal } = await getSettings(tx, ["fiscal"]);
+    const issuedOn = italianDayOf(args.now);
+    const year = Number(issuedOn.slice(0, 4));
+    const sequence = await takeNextNumber(tx, invoiceSeries, year);
+    const document: InvoiceDocument = {
+      kind: "invoice",
+      number: invoiceNumberText(invoiceSeries, year, sequence),
+      issuedOn,
+      transmissionCode: transmissionCodeOf(invoiceSeries, year, sequence),
+      orderNumber: order.number,
+      orderDate: italianDayOf(order.createdAt),
+      paymentMethod: order.paymentMethod,
+      seller: fiscal,
+      buyer,
+      ...priceLines(billedLinesOfOrder(facts)),
+      corrects: null,
+    };
+    const [row] = await tx
+      .insert(invoices)
+      .values({
+        kind: "invoice",
+        series: invoiceSeries,
+        year,
+        sequence,
+        number: document.number,
+        orderId: order.id,
+        issuedOn,
+        totalCents: document.totalCents,
+        document,
+        xml: fatturaPaXml(document),
+        issuedByUserId: args.actorUserId,
+        createdAt: args.now,
+      })
+      .returning();
+    return { ok: true, invoice: issuedOf(row!), alreadyIssued: false };
+  });
+}
+
+/**
+ * Issues a credit note (TD04) for a refund of an invoiced order: the refunded amounts per order line
+ * (their position in the order) and of the delivery, never more than the invoice still holds once the
+ * earlier notes are counted. `sourceKey` (a refund's id) makes it idempotent: the same key gives the same note.
+ */
+export async function issueCreditNote(
+  db: Db,
+  args: { orderId: string; refund: RefundedAmounts; sourceKey: string; actorUserId: string | null; now: Date },
+): Promise<
+  | { ok: true; creditNote: IssuedInvoice; alreadyIssued: boolean }
+  | { ok: false; error: "order-not-found" | "not-invoiced" | "key-of-another-order" | CreditNoteRefusal }
+> {
+  return db.transaction(async (tx) => {
+    const loaded = await loadOrderFacts(tx, args.orderId, true);
+    if (!loaded) return { ok: false, error: "order-not-found" };
+    const [earlier] = await tx.select().from(invoices).where(eq(invoices.sourceKey, args.sourceKey));
+    if (earlier) {
+      if (earlier.orderId !== args.orderId) return { ok: false, error: "key-of-another-order" };
+      return { ok: true, creditNote: issuedOf(earlier), alreadyIssued: true };
+    }
+    const documents = await tx.select().from(invoices).where(eq(invoices.orderId, args.orderId));
+    const invoiceRow = documents.find((row) => row.kind === "invoice");
+    if (!invoiceRow) return { ok: false, error: "not-invoiced" };
+    const invoice = invoiceRow.document as InvoiceDocument;
+    const credited = documents.filter((row) => row.kind === "credit_note").reduce((sum, row) => sum + row.totalCents, 0);
+    const billed = billedLinesOfRefund({ ...invoice, totalCents: invoice.totalCents - credited }, loaded.facts, args.refund);
+    if (!billed.ok) return billed;
+    const issuedOn = italianDayOf(args.now);
+    const year = Number(issuedOn.slice(0, 4));
+    const sequence = await takeNextNumber(tx, creditNoteSeries, year);
+    const document: InvoiceDocument = {
+      ...invoice,
+      kind: "credit_note",
+      number: invoiceNumberText(creditNoteSeries, year, sequence),
+      issuedOn,
+      transmissionCode: transmissionCodeOf(creditNoteSeries, year, sequence),
+      ...priceLines(billed.lines),
+      corrects: { number: invoice.number, issuedOn: invoice.issuedOn },
+    };
+    const [row] = await tx
+      .insert(invoices)
+      .values({
+        kind: "credit_note",
+        series: creditNoteSeries,
+        year,
+        sequence,
+        number: document.number,
+        orderId: args.orderId,
+        correctsInvoiceId: invoiceRow.id,
+        sourceKey: args.sourceKey,
+        issuedOn,
+        totalCents: document.totalCents,
+        document,
+        xml: fatturaPaXml(document),
+        issuedByUserId: args.actorUserId,
+        createdAt: args.now,
+      })
+      .returning();
+    return { ok: true, creditNote: issuedOf(row!), alreadyIssued: false };
+  });
+}
+
+/** The invoice and credit notes of an order, oldest first. */
+export async function getOrderInvoices(db: Db, orderId: string): Promise<IssuedInvoice[]> {
+  const rows = await db.select().from(invoices).where(eq(invoices.orderId, orderId)).orderBy(asc(invoices.createdAt), asc(invoices.number));
+  return rows.map(issuedOf);
+}
+
+export async function getInvoice(db: Db, id: string): Promise<IssuedInvoice | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
+  return row ? issuedOf(row) : null;
+}
+
+/** Every document issued in a calendar month ("2026-11"), in number order within each series. */
+export async function listInvoicesOfMonth(db: Db, month: string): Promise<IssuedInvoice[]> {
+  const [year, monthNumber] = month.split("-").map(Number) as [number, number];
+  const from = `${month}-01`;
+  const to = monthNumber === 12 ? `${year + 1}-01-01` : `${year}-${String(monthNumber + 1).padStart(2, "0")}-01`;
+  const rows = await db
+    .select()
+    .from(invoices)
+    .where(and(gte(invoices.issuedOn, from), lt(invoices.issuedOn, to)))
+    .orderBy(asc(invoices.series), asc(invoices.sequence));
+  return rows.map(issuedOf);
+}
