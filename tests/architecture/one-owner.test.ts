@@ -15,6 +15,9 @@ const scannedFolders = ["app", "server", "tests", "e2e", "bench", "load", "scrip
 const creation = "server/orders/order-creation.ts";
 const door = "server/orders/order.service.ts";
 const ledger = "server/stock/stock-ledger.ts";
+const invoiceService = "server/invoices/invoice.service.ts";
+/** Proves that the database itself refuses to change an issued invoice. */
+const invoiceImmutabilityTest = "server/invoices/invoice.service.test.ts";
 
 /**
  * Tools that fill a database in bulk around the shop, as a seed does, not through it: the scale bench's
@@ -73,6 +76,11 @@ const rules: Rule[] = [
     owners: [ledger],
     finds: matches(/\.(insert|update|delete)\(\s*stockMovements\s*\)|(insert\s+into|update|delete\s+from)\s+"?stock_movements"?\s/i),
   },
+  {
+    what: "writes invoices or their numbers",
+    owners: [invoiceService, invoiceImmutabilityTest],
+    finds: matches(/\.(insert|update|delete)\(\s*(invoices|invoiceCounters)\s*\)|(insert\s+into|update|delete\s+from)\s+"?(invoices|invoice_counters)"?[\s(]/i),
+  },
 ];
 
 export type SourceFile = { file: string; source: string };
@@ -104,18 +112,23 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
   const orderInsert = "const [order] = await db\n  .insert(orders)\n  .values(draft)\n  .returning();";
   const rawStatus = "await db.execute(sql`UPDATE orders SET status = 'completed' WHERE id = ${id}`);";
   const rawMovement = "await db.execute(sql`insert into stock_movements (variant_id, delta, reason) values (1, -1, 'x')`);";
+  const invoiceRenumber = "await db.execute(sql`update invoice_counters set last_number = 0`);";
   expect(
     findOwnerViolations([
       { file: "server/cart/sneaky.ts", source: stockWrite },
       { file: "server/gift-lists/sneaky.ts", source: orderInsert },
       { file: "server/admin/sneaky.ts", source: rawStatus },
       { file: "tests/sneaky.ts", source: rawMovement },
+      { file: "server/orders/sneaky.ts", source: invoiceRenumber },
+      { file: "server/admin/sneaky-invoice.ts", source: "await db.update(invoices).set({ totalCents: 0 });" },
     ]),
   ).toEqual([
     "server/cart/sneaky.ts: writes product stock",
     "server/gift-lists/sneaky.ts: inserts orders",
     "server/admin/sneaky.ts: changes an order's status",
     "tests/sneaky.ts: writes stock movements",
+    "server/orders/sneaky.ts: writes invoices or their numbers",
+    "server/admin/sneaky-invoice.ts: writes invoices or their numbers",
   ]);
   expect(
     findOwnerViolations([
