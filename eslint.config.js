@@ -59,7 +59,7 @@ const ownerRules = [
     insertInto("invoices"),
     insertInto("invoiceCounters"),
     "CallExpression[callee.property.name=/^(update|delete)$/][arguments.0.name=/^(invoices|invoiceCounters)$/]",
-    ...rawSql("(insert\\s+into|update|delete\\s+from)\\s+\"?(invoices|invoice_counters)\\b"),
+    ...rawSql('(insert\\s+into|update|delete\\s+from)\\s+"?(invoices|invoice_counters)\\b'),
   ].map((selector) => ({
     owner: invoiceService,
     selector,

@@ -79,7 +79,9 @@ const rules: Rule[] = [
   {
     what: "writes invoices or their numbers",
     owners: [invoiceService, invoiceImmutabilityTest],
-    finds: matches(/\.(insert|update|delete)\(\s*(invoices|invoiceCounters)\s*\)|(insert\s+into|update|delete\s+from)\s+"?(invoices|invoice_counters)"?[\s(]/i),
+    finds: matches(
+      /\.(insert|update|delete)\(\s*(invoices|invoiceCounters)\s*\)|(insert\s+into|update|delete\s+from)\s+"?(invoices|invoice_counters)"?[\s(]/i,
+    ),
   },
 ];
 
