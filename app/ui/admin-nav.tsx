@@ -7,6 +7,7 @@ export const adminSections = [
   { path: "/admin", key: "dashboard", end: true },
   { path: "/admin/prodotti", key: "products", end: false },
   { path: "/admin/ordini", key: "orders", end: false },
+  { path: "/admin/fatture", key: "invoices", end: false },
   { path: "/admin/liste-regalo", key: "giftLists", end: false },
   { path: "/admin/clienti", key: "customers", end: false },
   { path: "/admin/impostazioni", key: "settings", end: false },
@@ -30,7 +31,7 @@ export function AdminNav({ locale }: { locale: Locale }) {
                 `block rounded-lg px-4 py-3 font-semibold ${isActive ? "bg-brand-700 text-white" : "bg-white text-ink hover:bg-brand-50 border border-brand-100"}`
               }
             >
-              {t(`admin.nav.${section.key}`)}
+              {t(section.key === "invoices" ? "invoices.export.nav" : `admin.nav.${section.key}`)}
             </NavLink>
           </li>
         ))}

@@ -232,3 +232,25 @@ export async function listInvoicesOfMonth(db: Db, month: string): Promise<Issued
     .orderBy(asc(invoices.series), asc(invoices.sequence));
   return rows.map(issuedOf);
 }
+
+/** What an order's page lists of its invoice and credit notes. */
+export type InvoiceSummary = Pick<IssuedInvoice, "id" | "kind" | "number" | "issuedOn" | "totalCents">;
+
+export async function listOrderInvoices(db: Db, orderId: string): Promise<InvoiceSummary[]> {
+  return db
+    .select({ id: invoices.id, kind: invoices.kind, number: invoices.number, issuedOn: invoices.issuedOn, totalCents: invoices.totalCents })
+    .from(invoices)
+    .where(eq(invoices.orderId, orderId))
+    .orderBy(asc(invoices.createdAt), asc(invoices.number));
+}
+
+/** A document of an order, with who placed the order (the caller decides who may see it). */
+export async function findOrderInvoice(
+  db: Db,
+  args: { orderId: string; invoiceId: string },
+): Promise<{ invoice: IssuedInvoice; orderUserId: string | null } | null> {
+  const invoice = await getInvoice(db, args.invoiceId);
+  if (!invoice || invoice.orderId !== args.orderId) return null;
+  const [order] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, args.orderId));
+  return order ? { invoice, orderUserId: order.userId } : null;
+}

@@ -16,6 +16,8 @@ import { getTranslator } from "#server/i18n/translator.ts";
 import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
+import { listOrderInvoices } from "#server/invoices/invoice.service.ts";
+import { OrderInvoices } from "#app/ui/order-invoices.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
 
@@ -48,13 +50,16 @@ export const handle = {
     "giftLists.group.orderNote",
     "admin.order.historyNotes",
     "delivery",
+    "invoices.customer",
   ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const order = await findVisibleOrder(context, request, url, params.orderId);
   const t = getTranslator(localeOfPath(url.pathname));
+  const invoices = order.invoice ? await listOrderInvoices(context.get(shopContext).db, order.id) : [];
   return {
+    invoices,
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
     order: withoutGiftListAddress(order),
@@ -102,7 +107,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const locale: Locale = localeOfPath(pathname);
   const root = useRootData();
   const shop = root?.shop;
-  const { order, payProblem } = loaderData;
+  const { order, payProblem, invoices } = loaderData;
   const cardPending = order.status === "awaiting_payment" && order.payment.method === "card";
   useRefreshWhileCardPending(cardPending && order.payment.status === "pending");
   const heading = closedStatuses.has(order.status) ? t("order.title", { number: order.number }) : t("order.thanks", { number: order.number });
@@ -121,6 +126,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         <div className="space-y-6">
           <OrderPayment order={order} locale={locale} payProblem={payProblem} />
           <OrderLines order={order} locale={locale} />
+          {order.invoice && <OrderInvoices orderId={order.id} documents={invoices} locale={locale} />}
         </div>
         <div className="space-y-6">
           {shop && <OrderDelivery order={order} shop={shop} />}
