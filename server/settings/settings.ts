@@ -142,7 +142,11 @@ export const FiscalSettings = z
       .regex(/^[A-Za-z0-9-]{1,20}$/)
       .nullable(),
   })
-  .refine((value) => (value.reaOffice === null) === (value.reaNumber === null), { path: ["reaNumber"] });
+  .refine((value) => (value.reaOffice === null) === (value.reaNumber === null), {
+    path: ["reaNumber"],
+    // Checked with the other fields' problems too, so that every message shows at once.
+    when: (payload) => typeof payload.value === "object" && payload.value !== null,
+  });
 export type FiscalSettings = z.infer<typeof FiscalSettings>;
 
 export const settingsSchemas = {

@@ -32,10 +32,10 @@ export async function findVisibleInvoice(
   params: { orderId?: string; invoiceId: string },
 ): Promise<IssuedInvoice> {
   const { db, env } = context.get(shopContext);
+  if (params.orderId === undefined) await requireAdmin(context, request);
   const invoiceId = Id.safeParse(params.invoiceId);
   if (!invoiceId.success) throw data(null, { status: 404 });
   if (params.orderId === undefined) {
-    await requireAdmin(context, request);
     const invoice = await getInvoice(db, invoiceId.data);
     if (!invoice) throw data(null, { status: 404 });
     return invoice;
