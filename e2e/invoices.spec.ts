@@ -175,7 +175,7 @@ for (const locale of ["it", "en"] as const) {
 
       const [download] = await Promise.all([staffPage.waitForEvent("download"), staffPage.getByRole("link", { name: t.downloadXml }).click()]);
       expect(download.suggestedFilename()).toMatch(/^IT07412580636_FT\w+\.xml$/);
-      const xml = fs.readFileSync((await download.path())!, "utf8");
+      const xml = fs.readFileSync(await download.path(), "utf8");
       expect(xml).toContain('versione="FPR12"');
       expect(xml).toContain(`<CodiceFiscale>${rightCode}</CodiceFiscale>`);
       expect(xml).toContain(`<Numero>${number}</Numero>`);
