@@ -11,7 +11,8 @@ import { convertedCurrencies, isConvertedCurrency, isUsableRate, type ConvertedC
 import { resendEmail } from "#server/mail/delivery.service.ts";
 import { settingsSchemas, type Settings, type SettingsKey } from "#server/settings/settings.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import { normaliseFiscalCode, normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
+import { normaliseFiscalCode } from "#server/accounts/fiscal-code.ts";
+import { normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
 import { formatEuroInput, parseEuroCents } from "./product-admin.inputs";
 import { recordAudit } from "./audit.service";
 

@@ -12,7 +12,8 @@ import { phoneChars, profileLimits } from "#server/accounts/profile.inputs.ts";
 import { controlChars, emailField, emailLimit, errorKey } from "#server/accounts/text-rules.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
-import { isValidFiscalCode, isValidVatNumber, normaliseFiscalCode, normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
+import { isValidFiscalCode, normaliseFiscalCode } from "#server/accounts/fiscal-code.ts";
+import { isValidVatNumber, normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
 
 const fieldKey = (code: string) => `checkoutErrors.fields.${code}`;
 
