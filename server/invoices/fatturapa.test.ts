@@ -28,8 +28,8 @@ const companyBuyer: InvoiceBuyer = {
 /** A stroller at 22% (two of them), baby formula at 4%, delivery and the cash-on-delivery fee. */
 const order: OrderFacts = {
   lines: [
-    { name: "Passeggino Trio “Epsilon”", colour: "Nero", size: null, quantity: 2, lineTotalCents: 49_980, vatRatePercent: 22 },
-    { name: "Latte in polvere 1", colour: null, size: "800 g", quantity: 3, lineTotalCents: 5_397, vatRatePercent: 4 },
+    { id: "line-1", name: "Passeggino Trio “Epsilon”", colour: "Nero", size: null, quantity: 2, lineTotalCents: 49_980, vatRatePercent: 22 },
+    { id: "line-2", name: "Latte in polvere 1", colour: null, size: "800 g", quantity: 3, lineTotalCents: 5_397, vatRatePercent: 4 },
   ],
   shippingCents: 690,
   paymentFeeCents: 300,

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import { invoiceCounters, invoices, orders } from "#server/db/schema.ts";
+import { invoiceCounters, invoices, orderLines, orders } from "#server/db/schema.ts";
 import { markOrderPaid } from "#server/orders/order.service.ts";
 import { createTestDb, describeOnPostgres, selectRows } from "#tests/db.ts";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
@@ -105,8 +105,13 @@ test("a credit note (TD04) for a partial refund has its own numbers, names the i
   ).toEqual({ ok: false, error: "not-invoiced" });
   const invoice = await issueInvoice(db, { orderId, actorUserId: null, now: november });
   if (!invoice.ok) throw new Error(invoice.error);
+  const lineOf = async (name: string) => {
+    const [line] = await db.select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.name, name));
+    return line!.id;
+  };
+  const [stroller, formula] = [await lineOf("Passeggino Trio"), await lineOf("Latte in polvere")];
 
-  const refund = { lines: [{ lineIndex: 1, quantity: 1, amountCents: 1_799 }], deliveryCents: 690 };
+  const refund = { lines: [{ orderLineId: formula, quantity: 1, amountCents: 1_799 }], deliveryCents: 690 };
   const note = await issueCreditNote(db, { orderId, refund, sourceKey: "refund-1", actorUserId: null, now: november });
   expect(note.ok).toBe(true);
   if (!note.ok) return;
@@ -121,7 +126,7 @@ test("a credit note (TD04) for a partial refund has its own numbers, names the i
   // The same refund again gives the same note; a second refund the next number.
   const repeated = await issueCreditNote(db, { orderId, refund, sourceKey: "refund-1", actorUserId: null, now: november });
   expect(repeated.ok && repeated.alreadyIssued && repeated.creditNote.id).toBe(note.creditNote.id);
-  const tooMuch = { lines: [{ lineIndex: 0, quantity: 1, amountCents: 24_991 }], deliveryCents: 0 };
+  const tooMuch = { lines: [{ orderLineId: stroller, quantity: 1, amountCents: 24_991 }], deliveryCents: 0 };
   expect(await issueCreditNote(db, { orderId, refund: tooMuch, sourceKey: "refund-2", actorUserId: null, now: november })).toEqual({
     ok: false,
     error: "more-than-invoiced",
@@ -129,7 +134,7 @@ test("a credit note (TD04) for a partial refund has its own numbers, names the i
   expect(
     await issueCreditNote(db, {
       orderId,
-      refund: { lines: [{ lineIndex: 5, quantity: 1, amountCents: 1 }], deliveryCents: 0 },
+      refund: { lines: [{ orderLineId: crypto.randomUUID(), quantity: 1, amountCents: 1 }], deliveryCents: 0 },
       sourceKey: "r",
       actorUserId: null,
       now: november,
@@ -137,14 +142,14 @@ test("a credit note (TD04) for a partial refund has its own numbers, names the i
   ).toEqual({ ok: false, error: "unknown-line" });
   const second = await issueCreditNote(db, {
     orderId,
-    refund: { lines: [{ lineIndex: 0, quantity: 1, amountCents: 24_990 }], deliveryCents: 0 },
+    refund: { lines: [{ orderLineId: stroller, quantity: 1, amountCents: 24_990 }], deliveryCents: 0 },
     sourceKey: "refund-3",
     actorUserId: null,
     now: november,
   });
   expect(second.ok && second.creditNote.number).toBe("NC2026/0002");
   // Everything is credited now but the second tin: nothing more than that can be.
-  const beyond = { lines: [{ lineIndex: 1, quantity: 2, amountCents: 3_598 }], deliveryCents: 0 };
+  const beyond = { lines: [{ orderLineId: formula, quantity: 2, amountCents: 3_598 }], deliveryCents: 0 };
   expect(await issueCreditNote(db, { orderId, refund: beyond, sourceKey: "refund-4", actorUserId: null, now: november })).toEqual({
     ok: false,
     error: "more-than-invoiced",

@@ -57,9 +57,11 @@ async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
   const query = tx.select().from(orders).where(eq(orders.id, orderId));
   const [order] = lock ? await query.for("update") : await query;
   if (!order) return null;
-  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
+  // In the order the order's pages list them.
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.sku), asc(orderLines.id));
   const facts: OrderFacts = {
     lines: lines.map((line) => ({
+      id: line.id,
       name: line.name,
       colour: line.colour,
       size: line.size,
@@ -76,6 +78,55 @@ async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
 }
 
 type InvoiceRow = typeof invoices.$inferSelect;
+
+type DocumentContent = Omit<InvoiceDocument, "number" | "issuedOn" | "transmissionCode">;
+
+/**
+ * Numbers and stores a document in the caller's transaction: the series' next number of the year of
+ * `now` in Italy, the document as issued and its XML. Nothing here is ever written again.
+ */
+async function issueDocument(
+  tx: Db,
+  args: {
+    series: string;
+    content: DocumentContent;
+    orderId: string;
+    correctsInvoiceId?: string;
+    sourceKey?: string;
+    actorUserId: string | null;
+    now: Date;
+  },
+): Promise<IssuedInvoice> {
+  const issuedOn = italianDayOf(args.now);
+  const year = Number(issuedOn.slice(0, 4));
+  const sequence = await takeNextNumber(tx, args.series, year);
+  const document: InvoiceDocument = {
+    ...args.content,
+    number: invoiceNumberText(args.series, year, sequence),
+    issuedOn,
+    transmissionCode: transmissionCodeOf(args.series, year, sequence),
+  };
+  const [row] = await tx
+    .insert(invoices)
+    .values({
+      kind: document.kind,
+      series: args.series,
+      year,
+      sequence,
+      number: document.number,
+      orderId: args.orderId,
+      correctsInvoiceId: args.correctsInvoiceId ?? null,
+      sourceKey: args.sourceKey ?? null,
+      issuedOn,
+      totalCents: document.totalCents,
+      document,
+      xml: fatturaPaXml(document),
+      issuedByUserId: args.actorUserId,
+      createdAt: args.now,
+    })
+    .returning();
+  return issuedOf(row!);
+}
 const issuedOf = (row: InvoiceRow): IssuedInvoice => ({
   id: row.id,
   kind: row.kind,
@@ -109,14 +160,8 @@ export async function issueInvoice(
     const buyer = buyerOfOrder(order);
     if (!buyer) return { ok: false, error: "buyer-incomplete" };
     const { fiscal } = await getSettings(tx, ["fiscal"]);
-    const issuedOn = italianDayOf(args.now);
-    const year = Number(issuedOn.slice(0, 4));
-    const sequence = await takeNextNumber(tx, invoiceSeries, year);
-    const document: InvoiceDocument = {
+    const content: DocumentContent = {
       kind: "invoice",
-      number: invoiceNumberText(invoiceSeries, year, sequence),
-      issuedOn,
-      transmissionCode: transmissionCodeOf(invoiceSeries, year, sequence),
       orderNumber: order.number,
       orderDate: italianDayOf(order.createdAt),
       paymentMethod: order.paymentMethod,
@@ -125,30 +170,14 @@ export async function issueInvoice(
       ...priceLines(billedLinesOfOrder(facts)),
       corrects: null,
     };
-    const [row] = await tx
-      .insert(invoices)
-      .values({
-        kind: "invoice",
-        series: invoiceSeries,
-        year,
-        sequence,
-        number: document.number,
-        orderId: order.id,
-        issuedOn,
-        totalCents: document.totalCents,
-        document,
-        xml: fatturaPaXml(document),
-        issuedByUserId: args.actorUserId,
-        createdAt: args.now,
-      })
-      .returning();
-    return { ok: true, invoice: issuedOf(row!), alreadyIssued: false };
+    const invoice = await issueDocument(tx, { series: invoiceSeries, content, orderId: order.id, actorUserId: args.actorUserId, now: args.now });
+    return { ok: true, invoice, alreadyIssued: false };
   });
 }
 
 /**
  * Issues a credit note (TD04) for a refund of an invoiced order: the refunded amounts per order line
- * (their position in the order) and of the delivery, never more than the invoice still holds once the
+ * (by its id) and of the delivery, never more than the invoice still holds once the
  * earlier notes are counted. `sourceKey` (a refund's id) makes it idempotent: the same key gives the same note.
  */
 export async function issueCreditNote(
@@ -173,38 +202,16 @@ export async function issueCreditNote(
     const credited = documents.filter((row) => row.kind === "credit_note").reduce((sum, row) => sum + row.totalCents, 0);
     const billed = billedLinesOfRefund({ ...invoice, totalCents: invoice.totalCents - credited }, loaded.facts, args.refund);
     if (!billed.ok) return billed;
-    const issuedOn = italianDayOf(args.now);
-    const year = Number(issuedOn.slice(0, 4));
-    const sequence = await takeNextNumber(tx, creditNoteSeries, year);
-    const document: InvoiceDocument = {
-      ...invoice,
-      kind: "credit_note",
-      number: invoiceNumberText(creditNoteSeries, year, sequence),
-      issuedOn,
-      transmissionCode: transmissionCodeOf(creditNoteSeries, year, sequence),
-      ...priceLines(billed.lines),
-      corrects: { number: invoice.number, issuedOn: invoice.issuedOn },
-    };
-    const [row] = await tx
-      .insert(invoices)
-      .values({
-        kind: "credit_note",
-        series: creditNoteSeries,
-        year,
-        sequence,
-        number: document.number,
-        orderId: args.orderId,
-        correctsInvoiceId: invoiceRow.id,
-        sourceKey: args.sourceKey,
-        issuedOn,
-        totalCents: document.totalCents,
-        document,
-        xml: fatturaPaXml(document),
-        issuedByUserId: args.actorUserId,
-        createdAt: args.now,
-      })
-      .returning();
-    return { ok: true, creditNote: issuedOf(row!), alreadyIssued: false };
+    const creditNote = await issueDocument(tx, {
+      series: creditNoteSeries,
+      content: { ...invoice, kind: "credit_note", ...priceLines(billed.lines), corrects: { number: invoice.number, issuedOn: invoice.issuedOn } },
+      orderId: args.orderId,
+      correctsInvoiceId: invoiceRow.id,
+      sourceKey: args.sourceKey,
+      actorUserId: args.actorUserId,
+      now: args.now,
+    });
+    return { ok: true, creditNote, alreadyIssued: false };
   });
 }
 

@@ -78,6 +78,7 @@ export function priceLines(billed: readonly BilledLine[]): { lines: InvoiceLine[
 
 /** An order line as the order keeps it (its snapshot). */
 export type OrderLineFacts = {
+  id: string;
   name: string;
   colour: string | null;
   size: string | null;
@@ -123,9 +124,9 @@ export function billedLinesOfOrder(order: OrderFacts): BilledLine[] {
   return billed;
 }
 
-/** A refund to credit: the order lines' refunded amounts by their position in the order, and the delivery's. */
+/** A refund to credit: the refunded quantity and amount (VAT included) of order lines, by their id, and the delivery's. */
 export type RefundedAmounts = {
-  lines: readonly { lineIndex: number; quantity: number; amountCents: Cents }[];
+  lines: readonly { orderLineId: string; quantity: number; amountCents: Cents }[];
   deliveryCents: Cents;
 };
 
@@ -142,7 +143,7 @@ export function billedLinesOfRefund(
 ): { ok: true; lines: BilledLine[] } | { ok: false; error: CreditNoteRefusal } {
   const lines: BilledLine[] = [];
   for (const refunded of refund.lines) {
-    const line = order.lines[refunded.lineIndex];
+    const line = order.lines.find((candidate) => candidate.id === refunded.orderLineId);
     if (!line) return { ok: false, error: "unknown-line" };
     if (refunded.amountCents <= 0 || refunded.quantity <= 0) return { ok: false, error: "nothing-refunded" };
     if (refunded.amountCents > line.lineTotalCents || refunded.quantity > line.quantity) return { ok: false, error: "more-than-invoiced" };
