@@ -49,7 +49,7 @@ test("an invoice shows to the holder of its order's link, downloads as XML, and 
   const other = await paidOrder();
   const token = orderAccessToken(resolveAuthSecret(services.env), mine.orderId);
   const call = (module: typeof invoiceDocument | typeof invoiceXml, path: string, params: Record<string, string>) =>
-    module.loader({ request: requestFor(path), url: new URL(path, testPublicUrl), params, context } as never) as Promise<Response>;
+    module.loader({ request: requestFor(path), url: new URL(path, testPublicUrl), params, context } as never);
 
   const page = `/ordine/${mine.orderId}/fattura/${mine.invoiceId}`;
   const shown = await call(invoiceDocument, `${page}?t=${token}`, mine);
