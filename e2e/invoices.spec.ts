@@ -49,6 +49,8 @@ const texts = {
     downloadXml: "Scarica l'XML",
     customerIssued: (number: string) => new RegExp(`^Fattura n\\. ${number.replace("/", "\\/")} del `),
     total: "Totale documento: 19,80 €",
+    monthTitle: "Fatture del mese",
+    downloadMonth: "Scarica zip del mese (XML e CSV)",
   },
   en: {
     firstName: "First name",
@@ -79,6 +81,8 @@ const texts = {
     downloadXml: "Download the XML",
     customerIssued: (number: string) => new RegExp(`^Invoice no\\. ${number.replace("/", "\\/")} of `),
     total: "Document total: €19.80",
+    monthTitle: "Invoices of the month",
+    downloadMonth: "Download the month's zip (XML and CSV)",
   },
 } as const;
 type Locale = keyof typeof texts;
@@ -180,6 +184,18 @@ for (const locale of ["it", "en"] as const) {
       expect(xml).toContain(`<CodiceFiscale>${rightCode}</CodiceFiscale>`);
       expect(xml).toContain(`<Numero>${number}</Numero>`);
       expect(xml).toContain("<ImportoTotaleDocumento>19.80</ImportoTotaleDocumento>");
+
+      // The month's list for the accountant has it, and its zip holds the files and the summary.
+      await open(staffPage, localizedHref("/admin/fatture", locale));
+      const row = staffPage.getByRole("table", { name: t.monthTitle }).getByRole("row").filter({ hasText: number });
+      await expect(row).toContainText("Giulia Esposito");
+      await shoot(staffPage, `month-${locale}`);
+      await expectNoAxeViolations(staffPage);
+      const [archive] = await Promise.all([staffPage.waitForEvent("download"), staffPage.getByRole("link", { name: t.downloadMonth }).click()]);
+      expect(archive.suggestedFilename()).toMatch(/^fatture-\d{4}-\d{2}\.zip$/);
+      const zip = fs.readFileSync(await archive.path());
+      expect(zip.subarray(0, 2).toString("latin1")).toBe("PK");
+      expect(zip.toString("latin1")).toContain(download.suggestedFilename());
       await staff.close();
 
       // The customer finds it on the order page, through the same link as before.
@@ -191,6 +207,24 @@ for (const locale of ["it", "en"] as const) {
     },
   );
 }
+
+// The shop's fiscal data sit in the settings; a refused save changes nothing, so the shared shop stays as it was.
+test(
+  "the fiscal data are in the settings, and a partita IVA with a wrong check digit is refused",
+  { tag: "@desktop-only" },
+  async ({ page, signInAs, expectNoAxeViolations }) => {
+    await signInAs(page.context(), "backOffice");
+    await open(page, "/admin/impostazioni");
+    const fiscal = page.locator("form#fiscal");
+    await expect(fiscal.getByRole("heading", { name: "Dati fiscali per le fatture" })).toBeVisible();
+    await expect(fiscal.getByLabel("Regime fiscale")).toHaveValue("RF01");
+    await fiscal.getByLabel("Partita IVA").fill("07412580631");
+    await fiscal.getByRole("button", { name: "Salva «Dati fiscali per le fatture»" }).click();
+    await expect(fiscal.getByText("La partita IVA ha 11 cifre e l'ultima è di controllo: non torna.")).toBeVisible({ timeout: 20_000 });
+    await fiscal.screenshot({ path: `/tmp/invoices-settings-${test.info().project.name}.png` });
+    await expectNoAxeViolations(page);
+  },
+);
 
 // The choice on a phone's screen: the right fields for each answer, and the refusal readable at 375 px.
 test(
