@@ -103,6 +103,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         lastName: home?.lastName ?? lastNames.join(" "),
         email: profile.email,
         phone: profile.phone ?? home?.phone ?? "",
+        // Ready for a private person's invoice; asked for only when that is chosen.
+        fiscalCode: profile.fiscalCode ?? "",
         ...(home ? { savedAddressId: String(home.id), ...addressValues(home) } : {}),
       }
     : {};
