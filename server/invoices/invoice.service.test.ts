@@ -1,9 +1,10 @@
 import { asc, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import { invoiceCounters, invoices, orderLines, orders } from "#server/db/schema.ts";
+import { auditLog, invoiceCounters, invoices, orderLines, orders } from "#server/db/schema.ts";
 import { markOrderPaid } from "#server/orders/order.service.ts";
 import { createTestDb, describeOnPostgres, selectRows } from "#tests/db.ts";
+import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { cartWith, checkoutInput, placeTestOrder } from "#tests/fixtures/checkout.fixtures.ts";
 import { sql } from "drizzle-orm";
@@ -77,14 +78,17 @@ test("an unpaid order, one without an invoice request or an unknown one is refus
   expect(issued.ok && issued.invoice.number).toBe("2026/0001");
 });
 
-test("a company's invoice names its partita IVA and SDI code", async () => {
+test("a company's invoice names its partita IVA and SDI code; the staff member who issued it is in the activity log", async () => {
   const db = await openDb();
+  const admin = await createAdminUser(db);
   const orderId = await anOrder(db, { invoiceKind: "company", companyName: "Nidi S.r.l.", vatNumber: "01234567897", sdiCode: "M5UXCR1" });
-  const issued = await issueInvoice(db, { orderId, actorUserId: null, now: november });
+  const issued = await issueInvoice(db, { orderId, actorUserId: admin, now: november });
   expect(issued.ok).toBe(true);
   if (!issued.ok) return;
   expect(issued.invoice.xml).toContain("<CodiceDestinatario>M5UXCR1</CodiceDestinatario>");
   expect(issued.invoice.xml).toContain("<IdCodice>01234567897</IdCodice></IdFiscaleIVA><Anagrafica><Denominazione>Nidi S.r.l.</Denominazione>");
+  const audit = await db.select().from(auditLog).where(eq(auditLog.action, "invoice.issue"));
+  expect(audit).toMatchObject([{ actorUserId: admin, entity: "invoice", entityId: "2026/0001", details: { orderId } }]);
 });
 
 test("an issued invoice never changes: the database refuses to update or delete it", async () => {

@@ -7,6 +7,7 @@
  */
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import { italianDayOf } from "#common/shop-calendar.ts";
+import { recordAudit } from "#server/admin/audit.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { invoiceCounters, invoices, orderLines, orders } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
@@ -125,6 +126,15 @@ async function issueDocument(
       createdAt: args.now,
     })
     .returning();
+  // Staff's documents join the back office's activity log, in the same transaction.
+  if (args.actorUserId)
+    await recordAudit(tx, {
+      actorUserId: args.actorUserId,
+      action: document.kind === "invoice" ? "invoice.issue" : "creditNote.issue",
+      entity: "invoice",
+      entityId: document.number,
+      details: { orderId: args.orderId, totalCents: document.totalCents },
+    });
   return issuedOf(row!);
 }
 const issuedOf = (row: InvoiceRow): IssuedInvoice => ({
