@@ -26,6 +26,7 @@ function dynamicImportSelectors(patterns) {
 const orderCreation = "server/orders/order-creation.ts";
 const stockLedger = "server/stock/stock-ledger.ts";
 const reviewService = "server/reviews/review.service.ts";
+const invoiceService = "server/invoices/invoice.service.ts";
 
 /** `<x>.insert(table)` wherever it sits in a chain (`db.insert(t)`, `tx.insert(t)`, `ctx.db.insert(t)`). */
 const insertInto = (table) => `CallExpression[callee.property.name='insert'][arguments.0.name='${table}']`;
@@ -64,9 +65,19 @@ const ownerRules = [
     selector,
     message: `Customers' reviews are written only by ${reviewService}.`,
   })),
+  ...[
+    insertInto("invoices"),
+    insertInto("invoiceCounters"),
+    "CallExpression[callee.property.name=/^(update|delete)$/][arguments.0.name=/^(invoices|invoiceCounters)$/]",
+    ...rawSql('(insert\\s+into|update|delete\\s+from)\\s+"?(invoices|invoice_counters)\\b'),
+  ].map((selector) => ({
+    owner: invoiceService,
+    selector,
+    message: `Invoices and their numbers are written only by ${invoiceService}.`,
+  })),
 ];
 
-/** Who may write what: the owners, and the exemptions with their reasons. */
+/** Who may write what (one owner or a list): the owners, and the exemptions with their reasons. */
 const writers = [
   { file: orderCreation, owner: orderCreation },
   { file: stockLedger, owner: stockLedger },
@@ -77,8 +88,11 @@ const writers = [
   // The load suite sets its hot and plentiful variants' stock in two statements before the load starts,
   // through its own PostgreSQL connection, beside the running shop.
   { file: "load/lib/load-shop.ts", owner: stockLedger },
-  // The one-owner scan's own proof feeds it a raw stock write as text.
-  { file: "tests/architecture/one-owner.test.ts", owner: stockLedger },
+  // The one-owner scan's own proof feeds it raw stock and invoice writes as text.
+  { file: "tests/architecture/one-owner.test.ts", owner: [stockLedger, invoiceService] },
+  { file: invoiceService, owner: invoiceService },
+  // Proves that the database itself refuses to change an issued invoice.
+  { file: "server/invoices/invoice.service.test.ts", owner: invoiceService },
 ];
 
 /**
@@ -92,7 +106,7 @@ function zone({ files, ignores = [], importPatterns, writersInside = [] }) {
     "no-restricted-syntax": [
       "error",
       ...dynamicImportSelectors(importPatterns),
-      ...ownerRules.filter((rule) => rule.owner !== owner).map(({ selector, message }) => ({ selector, message })),
+      ...ownerRules.filter((rule) => ![owner].flat().includes(rule.owner)).map(({ selector, message }) => ({ selector, message })),
     ],
   });
   return [{ files, ignores, rules: rules(undefined) }, ...writersInside.map(({ file, owner }) => ({ files: [file], rules: rules(owner) }))];

@@ -54,6 +54,8 @@ export default [
       route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
       route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
       route("ordine/:orderId/recensione/:productId", "routes/reviews/write-review.tsx", { id: "write-review" }),
+      route("ordine/:orderId/fattura/:invoiceId", "routes/invoices/invoice-document.ts", { id: "order-invoice" }),
+      route("ordine/:orderId/fattura/:invoiceId/xml", "routes/invoices/invoice-xml.ts", { id: "order-invoice-xml" }),
       route("pagamento-di-prova/:ref", "routes/checkout/test-payment.tsx", { id: "test-payment" }),
 
       // accounts
@@ -74,6 +76,10 @@ export default [
       // back office: every page checks requireAdmin itself; the layout only frames them
       // the packing slip prints on its own, outside the back-office frame
       route("admin/ordini/:orderId/bolla", "routes/admin/packing-slip.ts", { id: "admin-packing-slip" }),
+      // so do invoices; their XML and the month's export are downloads
+      route("admin/fatture/:invoiceId", "routes/invoices/invoice-document.ts", { id: "admin-invoice" }),
+      route("admin/fatture/:invoiceId/xml", "routes/invoices/invoice-xml.ts", { id: "admin-invoice-xml" }),
+      route("admin/fatture/esporta/:month", "routes/admin/invoices-export.ts", { id: "admin-invoices-export" }),
       layout("routes/admin/layout.tsx", { id: "admin-layout" }, [
         route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
         route("admin/prodotti", "routes/admin/products.tsx", { id: "admin-products" }),
@@ -85,6 +91,7 @@ export default [
         route("admin/registro", "routes/admin/audit.tsx", { id: "admin-audit" }),
         route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
         route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
+        route("admin/fatture", "routes/admin/invoices.tsx", { id: "admin-invoices" }),
         route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
         route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
         route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),

@@ -38,6 +38,11 @@ test("it: the dashboard says how many settings are samples and leads to the list
     1,
   );
   await expect(items.filter({ hasText: /^IBAN: ancora il valore d'esempio/ })).toHaveCount(1);
+  await expect(
+    items
+      .filter({ hasText: "Partita IVA: ancora il valore d'esempio «07412580636»." })
+      .getByRole("link", { name: "Dove: Impostazioni › Dati fiscali per le fatture › Partita IVA" }),
+  ).toHaveAttribute("href", "/admin/impostazioni#fiscal");
   await page.screenshot({ path: `/tmp/e-shot/launch-it-${test.info().project.name}.png` });
   await expectNoAxeViolations(page);
 });
@@ -70,5 +75,7 @@ test("a sample value replaced in the settings leaves the list @desktop-only", as
   await expect(page.getByRole("status").filter({ hasText: "Salvato: Dati del negozio e orari." })).toBeVisible();
   await openHydrated(page, "/admin/messa-online");
   await expect(main(page).getByRole("listitem").filter({ hasText: "Ragione sociale: ancora il valore d'esempio" })).toHaveCount(1);
-  await expect(main(page).getByRole("listitem").filter({ hasText: "Partita IVA" })).toHaveCount(0);
+  await expect(main(page).getByRole("listitem").filter({ hasText: "Partita IVA: ancora il valore d'esempio «IT07412580636»" })).toHaveCount(0);
+  // The invoices' own partita IVA is another setting: still the sample's until the fiscal data are saved.
+  await expect(main(page).getByRole("link", { name: "Dove: Impostazioni › Dati fiscali per le fatture › Partita IVA" })).toHaveCount(1);
 });

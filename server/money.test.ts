@@ -8,6 +8,10 @@ import {
   roundHalfUp,
   sumCents,
   timesQuantity,
+  netOfVatCents,
+  splitInProportion,
+  centsToDecimalText,
+  unitAmountText,
 } from "./money.ts";
 
 test("a percent off rounds half-up to the cent, once", () => {
@@ -57,4 +61,32 @@ test("the legacy API's decimal prices keep every cent", () => {
   expect(centsToDecimal(1250)).toBe(12.5);
   expect(JSON.stringify([centsToDecimal(1999), centsToDecimal(10), centsToDecimal(0)])).toBe("[19.99,0.1,0]");
   expect(() => centsToDecimal(12.5)).toThrow(RangeError);
+});
+
+test("the amount before VAT is taken out of a VAT-included price with one rounding", () => {
+  expect(netOfVatCents(12200, 22)).toBe(10000);
+  expect(netOfVatCents(1000, 22)).toBe(820); // 819.67
+  expect(netOfVatCents(1000, 4)).toBe(962); // 961.54
+  expect(netOfVatCents(-1000, 10)).toBe(-909);
+  expect(() => netOfVatCents(100, 22.5)).toThrow(RangeError);
+});
+
+test("an amount split in proportion adds up exactly, the cents left going to the largest remainders", () => {
+  expect(splitInProportion(100, [1, 1, 1])).toEqual([34, 33, 33]);
+  expect(splitInProportion(820, [500, 500])).toEqual([410, 410]);
+  expect(splitInProportion(1001, [3000, 1000])).toEqual([751, 250]);
+  const withDiscount = splitInProportion(8197, [6000, 4000, -1000]);
+  expect(withDiscount.reduce((a, b) => a + b, 0)).toBe(8197);
+  expect(withDiscount).toEqual([5465, 3643, -911]);
+  expect(splitInProportion(0, [0, 0])).toEqual([0, 0]);
+});
+
+test("amounts are written with a point and two decimals, unit prices with up to eight", () => {
+  expect(centsToDecimalText(1250)).toBe("12.50");
+  expect(centsToDecimalText(-5)).toBe("-0.05");
+  expect(centsToDecimalText(0)).toBe("0.00");
+  expect(unitAmountText(1000, 3)).toBe("3.33333333");
+  expect(unitAmountText(2000, 3)).toBe("6.66666667");
+  expect(unitAmountText(1250, 1)).toBe("12.50");
+  expect(unitAmountText(-911, 1)).toBe("-9.11");
 });

@@ -25,10 +25,11 @@ test("the checklist reads the stored settings: what the back office replaces lea
     "bankTransfer.iban",
     "bankTransfer.beneficiary",
     "bankTransfer.bankName",
+    ...["denomination", "vatNumber", "fiscalCode", "reaNumber"].map((field) => `fiscal.${field}`),
   ]);
 
   const form = settingsToForm(
-    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api"]),
+    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api", "fiscal"]),
   );
   const shop = {
     ...form.shop,
@@ -42,6 +43,8 @@ test("the checklist reads the stored settings: what the back office replaces lea
     await saveSettings(db, { key: "bankTransfer", form: { ...form.bankTransfer, iban: "IT02L1234512345123456789012" }, actorUserId: admin }),
   ).toEqual({ ok: true });
   expect(await saveSettings(db, { key: "newsletter", form: { url: "" }, actorUserId: admin })).toEqual({ ok: true });
+  const fiscal = { ...form.fiscal, vatNumber: "01234567897", fiscalCode: "01234567897", reaOffice: "", reaNumber: "" };
+  expect(await saveSettings(db, { key: "fiscal", form: fiscal, actorUserId: admin })).toEqual({ ok: true });
 
   expect(await listed()).toEqual([
     "MAIL_FROM",
@@ -53,5 +56,6 @@ test("the checklist reads the stored settings: what the back office replaces lea
     "shop.whatsapp",
     "bankTransfer.beneficiary",
     "bankTransfer.bankName",
+    "fiscal.denomination",
   ]);
 });

@@ -3,7 +3,12 @@ import { readEnv } from "#server/env.ts";
 import { defaultSettings } from "#server/settings/settings.ts";
 import { getLaunchChecks, isExampleAddress } from "./launch-checklist";
 
-const sample = { shop: defaultSettings.shop, bankTransfer: defaultSettings.bankTransfer, newsletter: defaultSettings.newsletter };
+const sample = {
+  shop: defaultSettings.shop,
+  bankTransfer: defaultSettings.bankTransfer,
+  newsletter: defaultSettings.newsletter,
+  fiscal: defaultSettings.fiscal,
+};
 const live = {
   shop: {
     ...defaultSettings.shop,
@@ -23,6 +28,14 @@ const live = {
     bankName: "Banca di Napoli",
   },
   newsletter: { url: null },
+  fiscal: {
+    ...defaultSettings.fiscal,
+    denomination: "Culla d'Oro di Rossi Maria & C. s.n.c.",
+    vatNumber: "01234567897",
+    fiscalCode: "01234567897",
+    reaOffice: null,
+    reaNumber: null,
+  },
 };
 
 test("a fresh try-out lists every sample setting with where to fix it", () => {
@@ -46,6 +59,13 @@ test("a fresh try-out lists every sample setting with where to fix it", () => {
       section: "bankTransfer",
       field,
       value: defaultSettings.bankTransfer[field],
+    })),
+    ...(["denomination", "vatNumber", "fiscalCode", "reaNumber"] as const).map((field) => ({
+      code: "sampleValue",
+      where: "settings",
+      section: "fiscal",
+      field,
+      value: defaultSettings.fiscal[field],
     })),
   ]);
 });

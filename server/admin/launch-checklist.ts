@@ -12,16 +12,20 @@ import { defaultSettings, type Settings } from "#server/settings/settings.ts";
  */
 export type LaunchCheck =
   | { code: LaunchEnvCode; where: "env"; variable: string; value?: string }
-  | { code: LaunchSettingCode; where: "settings"; section: "shop" | "bankTransfer" | "newsletter"; field: string; value: string };
+  | { code: LaunchSettingCode; where: "settings"; section: "shop" | "bankTransfer" | "newsletter" | "fiscal"; field: string; value: string };
 
 type LaunchEnvCode = "publicUrlLocal" | "publicUrlHttp" | "mailFromSample" | "noSmtp" | "noStripe" | "stripeTestMode" | "authSecretGenerated";
 type LaunchSettingCode = "sampleValue";
 
-/** Shop identity, contacts and bank details the sample catalogue comes with: a live shop must have its own. */
+/**
+ * Shop identity, contacts, bank details and the invoices' fiscal data the sample catalogue comes with: a live
+ * shop must have its own (an invoice issued with the sample partita IVA would be another business's).
+ */
 const sampleFields = {
   shop: ["legalName", "vatNumber", "street", "phone", "whatsapp", "email", "facebookUrl", "instagramUrl"],
   bankTransfer: ["iban", "beneficiary", "bankName"],
   newsletter: ["url"],
+  fiscal: ["denomination", "vatNumber", "fiscalCode", "reaNumber"],
 } as const satisfies { [K in keyof Settings]?: readonly (keyof Settings[K])[] };
 
 /** Reserved example domains (RFC 2606) and the sample's own, in an address, a link or an e-mail. */

@@ -160,3 +160,47 @@ test("settings: delivery times and closures are saved from the form; bad input i
   });
   expect((await getSettings(db, ["deliveryTimes"])).deliveryTimes.cutoff).toBe("12:30");
 });
+
+test("settings: the invoices' fiscal data are saved from the form; a bad partita IVA, codice fiscale, regime or half a REA is refused", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const form = {
+    denomination: "Culla d'Oro S.r.l.",
+    vatNumber: "IT 01234567897",
+    fiscalCode: "01234567897",
+    regimeFiscale: "rf19",
+    street: "Via Toledo",
+    houseNumber: "15",
+    postcode: "80134",
+    city: "Napoli",
+    province: "na",
+    reaOffice: "",
+    reaNumber: "",
+  };
+  expect(await saveSettings(db, { key: "fiscal", form, actorUserId: admin })).toEqual({ ok: true });
+  expect((await getSettings(db, ["fiscal"])).fiscal).toEqual({
+    ...form,
+    vatNumber: "01234567897",
+    regimeFiscale: "RF19",
+    province: "NA",
+    reaOffice: null,
+    reaNumber: null,
+  });
+  const bad = await saveSettings(db, {
+    key: "fiscal",
+    form: { ...form, vatNumber: "01234567890", fiscalCode: "RSSMRA85T10A562T", regimeFiscale: "RF03", reaOffice: "NA", denomination: "" },
+    actorUserId: admin,
+  });
+  expect(bad).toEqual({
+    ok: false,
+    errors: {
+      denomination: "invoices.settings.errors.required",
+      vatNumber: "invoices.settings.errors.vatNumber",
+      fiscalCode: "invoices.settings.errors.fiscalCode",
+      regimeFiscale: "invoices.settings.errors.regimeFiscale",
+      reaNumber: "invoices.settings.errors.rea",
+    },
+  });
+  expect((await getSettings(db, ["fiscal"])).fiscal.regimeFiscale).toBe("RF19");
+  expect(await db.$count(auditLog)).toBe(1);
+});

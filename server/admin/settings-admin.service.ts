@@ -11,6 +11,8 @@ import { convertedCurrencies, isConvertedCurrency, isUsableRate, type ConvertedC
 import { resendEmail } from "#server/mail/delivery.service.ts";
 import { settingsSchemas, type Settings, type SettingsKey } from "#server/settings/settings.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import { normaliseFiscalCode } from "#server/accounts/fiscal-code.ts";
+import { normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
 import { formatEuroInput, parseEuroCents } from "./product-admin.inputs";
 import { recordAudit } from "./audit.service";
 
@@ -89,7 +91,7 @@ function wholeNumber(raw: string): number | null {
 
 /** The form's fields for one key, as the page fills them in. */
 export function settingsToForm(settings: Settings): Record<SettingsKey, Record<string, string>> {
-  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api } = settings;
+  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, fiscal } = settings;
   return {
     shop: {
       ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")),
@@ -119,6 +121,7 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     giftListCompletion: { percent: String(giftListCompletion.percent), windowDays: String(giftListCompletion.windowDays) },
     newsletter: { url: newsletter.url ?? "" },
     api: { allowedOrigins: api.allowedOrigins.join("\n") },
+    fiscal: Object.fromEntries(Object.entries(fiscal).map(([name, value]) => [name, value ?? ""])),
   };
 }
 
@@ -197,6 +200,23 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
     case "api":
       value = { allowedOrigins: list(field("allowedOrigins")) };
       break;
+    case "fiscal": {
+      const optional = (name: string) => field(name).toUpperCase() || null;
+      value = {
+        denomination: field("denomination"),
+        vatNumber: normaliseVatNumber(field("vatNumber")),
+        fiscalCode: normaliseFiscalCode(field("fiscalCode")),
+        street: field("street"),
+        houseNumber: field("houseNumber") || null,
+        postcode: field("postcode"),
+        city: field("city"),
+        province: field("province").toUpperCase(),
+        regimeFiscale: field("regimeFiscale").toUpperCase(),
+        reaOffice: optional("reaOffice"),
+        reaNumber: optional("reaNumber"),
+      };
+      break;
+    }
   }
   const checked = settingsSchemas[key].safeParse(value);
   if (!checked.success) {
@@ -210,7 +230,7 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
             : first === "cashOnDeliveryFeeCents"
               ? "cashOnDeliveryFee"
               : (first ?? "form");
-      errors[name] ??= `admin.settings.errors.${issueKind(key, name)}`;
+      errors[name] ??= key === "fiscal" ? fiscalErrorKey(name) : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };
@@ -256,6 +276,21 @@ export async function saveSettings(
     });
   });
   return { ok: true };
+}
+
+/** The fiscal data's messages live with the invoices' (messages: `invoices.settings.errors`). */
+function fiscalErrorKey(name: string): string {
+  const kinds: Record<string, string> = {
+    vatNumber: "vatNumber",
+    fiscalCode: "fiscalCode",
+    postcode: "postcode",
+    province: "province",
+    reaOffice: "rea",
+    reaNumber: "rea",
+    regimeFiscale: "regimeFiscale",
+    houseNumber: "houseNumber",
+  };
+  return `invoices.settings.errors.${kinds[name] ?? "required"}`;
 }
 
 // ---------------------------------------------------------------- outbox

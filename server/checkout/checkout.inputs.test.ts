@@ -27,7 +27,7 @@ test("a valid form: e-mail lower-cased, province upper-cased, unknown fields (pr
   const parsed = parseCheckoutForm({ ...valid, totalCents: "1", priceCents: "1", shippingCents: "0", paymentFeeCents: "0" }, "it");
   expect(parsed.ok).toBe(true);
   if (!parsed.ok) return;
-  expect(parsed.input).toMatchObject({ email: "maria.rossi@example.it", province: "MI", wantsInvoice: false, companyName: null });
+  expect(parsed.input).toMatchObject({ email: "maria.rossi@example.it", province: "MI", invoiceKind: "none", companyName: null });
   expect(parsed.input).not.toHaveProperty("totalCents");
   expect(parsed.input).not.toHaveProperty("priceCents");
 });
@@ -91,23 +91,81 @@ test("collection needs no address; a saved address replaces the typed one", () =
 
 test("invoice data: company, VAT number of 11 digits, SDI code of 7 characters or a PEC", () => {
   const invoice = { ...valid, wantsInvoice: "on", companyName: "Bimbi & Co. S.r.l." };
-  const ok = parseCheckoutForm({ ...invoice, vatNumber: "IT 01234567890", sdiCode: "m5uxcr1" }, "it");
-  expect(ok.ok && ok.input).toMatchObject({ wantsInvoice: true, vatNumber: "01234567890", sdiCode: "M5UXCR1", pec: null });
-  const withPec = parseCheckoutForm({ ...invoice, vatNumber: "01234567890", pec: "Bimbi@PEC.it" }, "it");
+  const ok = parseCheckoutForm({ ...invoice, vatNumber: "IT 01234567897", sdiCode: "m5uxcr1" }, "it");
+  expect(ok.ok && ok.input).toMatchObject({ invoiceKind: "company", vatNumber: "01234567897", sdiCode: "M5UXCR1", pec: null });
+  const withPec = parseCheckoutForm({ ...invoice, vatNumber: "01234567897", pec: "Bimbi@PEC.it" }, "it");
   expect(withPec.ok && withPec.input).toMatchObject({ sdiCode: null, pec: "bimbi@pec.it" });
   const errors = errorsOf({ ...invoice, companyName: "", vatNumber: "123", sdiCode: "12" });
   expect(errors).toMatchObject({
     companyName: "Scrivi la ragione sociale.",
-    vatNumber: "La partita IVA è di 11 cifre, ad esempio 01234567890.",
+    vatNumber: "La partita IVA è di 11 cifre, ad esempio 01234567897.",
     sdiCode: "Il codice destinatario SDI è di 7 lettere o cifre, ad esempio M5UXCR1.",
   });
-  expect(errorsOf({ ...invoice, vatNumber: "01234567890" }).sdiCode).toBe("Per la fattura scrivi il codice destinatario SDI oppure la PEC.");
-  expect(errorsOf({ ...invoice, vatNumber: "01234567890", pec: "not-an-email" }).pec).toBe(
+  expect(errorsOf({ ...invoice, vatNumber: "01234567897" }).sdiCode).toBe("Per la fattura scrivi il codice destinatario SDI oppure la PEC.");
+  expect(errorsOf({ ...invoice, vatNumber: "01234567897", pec: "not-an-email" }).pec).toBe(
     "Scrivi un indirizzo PEC valido, ad esempio azienda@pec.it.",
   );
   // Without the box ticked the invoice fields are ignored.
   const noInvoice = parseCheckoutForm({ ...valid, vatNumber: "garbage" }, "it");
   expect(noInvoice.ok && noInvoice.input.vatNumber).toBeNull();
+});
+
+test("a company's partita IVA must carry its check digit; invoiceKind company asks the same as the older box", () => {
+  const company = { ...valid, invoiceKind: "company", companyName: "Bimbi & Co. S.r.l.", sdiCode: "M5UXCR1" };
+  expect(errorsOf({ ...company, vatNumber: "01234567890" }).vatNumber).toBe(
+    "La partita IVA non è valida: l'ultima cifra non torna, controlla di averla scritta bene.",
+  );
+  expect(errorsOf({ ...company, vatNumber: "01234567890" }, "en").vatNumber).toBe(
+    "This VAT number is not valid: its last digit does not match, check that it is typed correctly.",
+  );
+  const ok = parseCheckoutForm({ ...company, vatNumber: "01234567897" }, "it");
+  expect(ok.ok && ok.input).toMatchObject({ invoiceKind: "company", companyName: "Bimbi & Co. S.r.l.", fiscalCode: null });
+});
+
+test("a private person's invoice needs a codice fiscale with its check character; omocodia letters are accepted", () => {
+  const asPrivate = { ...valid, invoiceKind: "private" };
+  expect(errorsOf(asPrivate).fiscalCode).toBe("Scrivi il codice fiscale.");
+  expect(errorsOf({ ...asPrivate, fiscalCode: "RSSMRA85T10A562T" }).fiscalCode).toBe(
+    "Il codice fiscale non è valido: controlla le 16 lettere e cifre (l'ultima è un carattere di controllo).",
+  );
+  expect(errorsOf({ ...asPrivate, fiscalCode: "RSSMRA85T10A562T" }, "en").fiscalCode).toBe(
+    "This codice fiscale is not valid: check its 16 letters and digits (the last one is a check character).",
+  );
+  const ok = parseCheckoutForm({ ...asPrivate, fiscalCode: " rssmra85t10a562s " }, "it");
+  expect(ok.ok && ok.input).toMatchObject({ invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S", companyName: null, vatNumber: null });
+  const omocodia = parseCheckoutForm({ ...asPrivate, fiscalCode: "RSSMRA85T10A56NH" }, "it");
+  expect(omocodia.ok && omocodia.input.fiscalCode).toBe("RSSMRA85T10A56NH");
+  // The company's fields are not asked of a private person, and no invoice ignores the code.
+  expect(parseCheckoutForm({ ...asPrivate, fiscalCode: "RSSMRA85T10A562S", vatNumber: "garbage" }, "it").ok).toBe(true);
+  const none = parseCheckoutForm({ ...valid, fiscalCode: "garbage" }, "it");
+  expect(none.ok && none.input.fiscalCode).toBeNull();
+  expect(errorsOf({ ...valid, invoiceKind: "both" }).invoiceKind).toBe("Scegli se vuoi la fattura.");
+});
+
+test("an invoice collected in the shop asks for the buyer's address; without an invoice it is not asked", () => {
+  const collected = {
+    ...valid,
+    deliveryMethod: "collection",
+    paymentMethod: "in_shop",
+    street: "",
+    houseNumber: "",
+    postcode: "",
+    city: "",
+    province: "",
+  };
+  expect(parseCheckoutForm(collected, "it").ok).toBe(true);
+  const errors = errorsOf({ ...collected, invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S" });
+  expect(Object.keys(errors).sort()).toEqual(["city", "houseNumber", "postcode", "province", "street"]);
+  const ok = parseCheckoutForm(
+    { ...valid, deliveryMethod: "collection", paymentMethod: "in_shop", invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S" },
+    "it",
+  );
+  expect(ok.ok && ok.input).toMatchObject({ street: "Via Roma", postcode: "20121", invoiceKind: "private" });
+});
+
+test("a gift-list order asks for no invoice: the family's address must not appear on the giver's", () => {
+  const parsed = parseCheckoutForm({ ...valid, invoiceKind: "private", fiscalCode: "garbage" }, "it", { giftList: true });
+  expect(parsed.ok && parsed.input).toMatchObject({ invoiceKind: "none", fiscalCode: null });
 });
 
 test("a missing or forged idempotency key is an invalid request; refused values come back to fill the form", () => {

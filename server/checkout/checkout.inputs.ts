@@ -12,6 +12,8 @@ import { phoneChars, profileLimits } from "#server/accounts/profile.inputs.ts";
 import { controlChars, emailField, emailLimit, errorKey } from "#server/accounts/text-rules.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
+import { isValidFiscalCode, normaliseFiscalCode } from "#server/accounts/fiscal-code.ts";
+import { isValidVatNumber, normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
 
 const fieldKey = (code: string) => `checkoutErrors.fields.${code}`;
 
@@ -31,7 +33,9 @@ export const checkoutFields = [
   "paymentMethod",
   "savedAddressId",
   ...addressFields,
+  "invoiceKind",
   "wantsInvoice",
+  "fiscalCode",
   "companyName",
   "vatNumber",
   "sdiCode",
@@ -71,12 +75,21 @@ const companyName = requiredLine(
   fieldKey("companyNameInvalid"),
 );
 const phone = requiredLine("phone", profileLimits.phone, phoneChars, errorKey("phoneInvalid"));
-/** Partita IVA: 11 digits; "IT" and spaces as people type them are dropped. */
+/** Partita IVA: 11 digits, the last its check digit; "IT" and spaces as people type them are dropped. */
 const vatNumber = z
   .string()
-  .transform((value) => value.replace(/\s+/g, "").replace(/^IT/i, ""))
+  .transform(normaliseVatNumber)
   .refine((value) => value.length > 0, fieldKey("vatNumberRequired"))
-  .refine((value) => value === "" || /^[0-9]{11}$/.test(value), fieldKey("vatNumberInvalid"));
+  .refine((value) => value === "" || /^[0-9]{11}$/.test(value), fieldKey("vatNumberInvalid"))
+  .refine((value) => !/^[0-9]{11}$/.test(value) || isValidVatNumber(value), "invoices.checkout.errors.vatNumberCheck");
+/** A private person's codice fiscale, checked with its check character (omocodia letters accepted). */
+const fiscalCode = z
+  .string()
+  .transform(normaliseFiscalCode)
+  .refine((value) => value.length > 0, "invoices.checkout.errors.fiscalCodeRequired")
+  .refine((value) => value === "" || isValidFiscalCode(value), "invoices.checkout.errors.fiscalCodeInvalid");
+/** Whether an invoice is wanted and for whom; the older `wantsInvoice` box meant a company's. */
+export const invoiceKinds = ["none", "private", "company"] as const;
 /** Codice destinatario SDI: 7 letters or digits. */
 const sdiCode = z
   .string()
@@ -111,7 +124,12 @@ const CheckoutFields = z.object({
   postcode: looseText,
   city: looseText,
   province: looseText,
+  invoiceKind: z.preprocess(
+    (value) => (value === "" || value === null ? undefined : value),
+    z.enum(invoiceKinds, { error: "invoices.checkout.errors.kindInvalid" }).optional(),
+  ),
   wantsInvoice: checkbox,
+  fiscalCode: looseText,
   companyName: looseText,
   vatNumber: looseText,
   sdiCode: looseText,
@@ -130,6 +148,8 @@ function firstMessage(result: z.ZodSafeParseResult<unknown>): string | null {
 /** A gift-list cart's form has no address: the order goes to the list's (copied on the server, never shown). */
 type FormKind = { giftList: boolean };
 
+const invoiceKindOf = (value: Partial<Fields>) => value.invoiceKind ?? (value.wantsInvoice ? "company" : "none");
+
 /** The checks between fields; runs even when other fields have problems, so every message shows at once. */
 function checkCrossFields(value: Partial<Fields>, ctx: z.RefinementCtx, kind: FormKind) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -139,13 +159,18 @@ function checkCrossFields(value: Partial<Fields>, ctx: z.RefinementCtx, kind: Fo
     if (payment === "cash_on_delivery" && delivery === "collection") issue("paymentMethod", fieldKey("cashOnDeliveryNeedsHomeDelivery"));
     if (payment === "in_shop" && delivery !== "collection") issue("paymentMethod", fieldKey("inShopNeedsCollection"));
   }
-  if (!kind.giftList && delivery !== "collection" && value.savedAddressId === undefined) {
+  const invoice = kind.giftList ? "none" : invoiceKindOf(value);
+  if (!kind.giftList && needsTypedAddress(value, invoice)) {
     for (const field of addressFields) {
       const message = firstMessage(AddressInput.shape[field].safeParse(value[field] ?? ""));
       if (message) issue(field, message);
     }
   }
-  if (value.wantsInvoice) {
+  if (invoice === "private") {
+    const code = firstMessage(fiscalCode.safeParse(value.fiscalCode ?? ""));
+    if (code) issue("fiscalCode", code);
+  }
+  if (invoice === "company") {
     const company = firstMessage(companyName.safeParse(value.companyName ?? ""));
     if (company) issue("companyName", company);
     const vat = firstMessage(vatNumber.safeParse(value.vatNumber ?? ""));
@@ -158,11 +183,22 @@ function checkCrossFields(value: Partial<Fields>, ctx: z.RefinementCtx, kind: Fo
   }
 }
 
+/**
+ * The address is typed for a home delivery without a saved address, and for an invoice collected in the
+ * shop: an invoice names the buyer's address (docs/decisions/0056-invoice-request-at-checkout.md).
+ */
+function needsTypedAddress(value: Partial<Fields>, invoice: (typeof invoiceKinds)[number]) {
+  if (value.savedAddressId !== undefined && value.deliveryMethod !== "collection") return false;
+  return value.deliveryMethod !== "collection" || invoice !== "none";
+}
+
 /** The form once valid, flat: the address typed (nulls for collection or a saved address), invoice data only when asked for. */
 function normalise(value: Fields, kind: FormKind) {
-  const typesAddress = !kind.giftList && value.deliveryMethod !== "collection" && value.savedAddressId === undefined;
+  // A gift-list order goes to the family's address, which must not appear on the giver's invoice.
+  const invoiceKind = kind.giftList ? "none" : invoiceKindOf(value);
+  const typesAddress = !kind.giftList && needsTypedAddress(value, invoiceKind);
   const address = (field: (typeof addressFields)[number]) => (typesAddress ? AddressInput.shape[field].parse(value[field]) : null);
-  const invoice = value.wantsInvoice;
+  const invoice = invoiceKind === "company";
   return {
     idempotencyKey: value.idempotencyKey,
     firstName: value.firstName,
@@ -177,7 +213,8 @@ function normalise(value: Fields, kind: FormKind) {
     postcode: address("postcode"),
     city: address("city"),
     province: address("province"),
-    wantsInvoice: invoice,
+    invoiceKind,
+    fiscalCode: invoiceKind === "private" ? fiscalCode.parse(value.fiscalCode) : null,
     companyName: invoice ? companyName.parse(value.companyName) : null,
     vatNumber: invoice ? vatNumber.parse(value.vatNumber) : null,
     sdiCode: invoice ? sdiCode.parse(value.sdiCode) || null : null,

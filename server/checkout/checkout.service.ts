@@ -410,6 +410,8 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     firstName: input.firstName,
     lastName: input.lastName,
     ...(address ?? {}),
+    invoiceKind: input.invoiceKind,
+    fiscalCode: input.fiscalCode,
     companyName: input.companyName,
     vatNumber: input.vatNumber,
     sdiCode: input.sdiCode,
@@ -479,8 +481,8 @@ function giftListAddressOf(delivery: GiftListDelivery): OrderAddress | null {
   return { street, houseNumber, postcode, city, province };
 }
 
+/** The address typed: for a home delivery, or the buyer's for an invoice collected in the shop (the form leaves it null otherwise). */
 function typedAddressOf(input: CheckoutInput): OrderAddress | null {
-  if (input.deliveryMethod === "collection") return null;
   const { street, houseNumber, postcode, city, province } = input;
   return street && houseNumber && postcode && city && province ? { street, houseNumber, postcode, city, province } : null;
 }

@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -589,6 +590,8 @@ export const orderStatus = pgEnum("order_status", [
 ]);
 export const deliveryMethod = pgEnum("delivery_method", ["local_delivery", "collection", "standard"]);
 export const paymentMethod = pgEnum("payment_method", ["card", "cash_on_delivery", "bank_transfer", "in_shop"]);
+/** Whether the customer asked for an invoice at checkout, as a private person or as a company. */
+export const invoiceKind = pgEnum("invoice_kind", ["none", "private", "company"]);
 
 export const orders = pgTable(
   "orders",
@@ -613,6 +616,9 @@ export const orders = pgTable(
     city: text(),
     province: text(),
     country: text().notNull().default("IT"),
+    invoiceKind: invoiceKind().notNull().default("none"),
+    /** The buyer's codice fiscale for a private person's invoice. */
+    fiscalCode: text(),
     companyName: text(),
     vatNumber: text(),
     sdiCode: text(),
@@ -1057,4 +1063,62 @@ export const productReviews = pgTable(
       .where(sql`${t.status} = 'published'`),
     index().on(t.status, t.createdAt),
   ],
+);
+
+// ---------------------------------------------------------------- invoices
+
+/** TD01 invoice or TD04 credit note (FatturaPA TipoDocumento). */
+export const invoiceDocumentKind = pgEnum("invoice_document_kind", ["invoice", "credit_note"]);
+
+/**
+ * Issued invoices and credit notes (server/invoices/invoice.service.ts is the only writer). Insert-only:
+ * a trigger refuses every update and delete, so an issued document never changes. `document` is the
+ * snapshot the printable page and the XML are made from, `xml` the FatturaPA file as issued.
+ */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    kind: invoiceDocumentKind().notNull(),
+    /** Numbering series: "FT" invoices, "NC" credit notes; each counts from 1 every calendar year. */
+    series: text().notNull(),
+    year: integer().notNull(),
+    sequence: integer().notNull(),
+    /** As printed and sent: "2026/0001", "NC2026/0001". */
+    number: text().notNull().unique(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id),
+    /** The invoice a credit note corrects. */
+    correctsInvoiceId: uuid().references((): AnyPgColumn => invoices.id),
+    /** A caller's key for one credit note (a refund's id): issuing twice with it gives the same note. */
+    sourceKey: text().unique(),
+    issuedOn: date({ mode: "string" }).notNull(),
+    totalCents: integer().notNull(),
+    document: jsonb().$type<unknown>().notNull(),
+    xml: text().notNull(),
+    /** Who issued it, kept as written (no reference: an issued document never changes, not even here). */
+    issuedByUserId: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique().on(t.series, t.year, t.sequence),
+    check("invoices_sequence_positive", sql`${t.sequence} > 0`),
+    uniqueIndex("invoices_one_per_order")
+      .on(t.orderId)
+      .where(sql`${t.kind} = 'invoice'`),
+    index().on(t.issuedOn),
+    index().on(t.correctsInvoiceId),
+  ],
+);
+
+/** The last number given per series and calendar year: taken with a row lock in the issuing transaction. */
+export const invoiceCounters = pgTable(
+  "invoice_counters",
+  {
+    series: text().notNull(),
+    year: integer().notNull(),
+    lastNumber: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.year] })],
 );

@@ -49,7 +49,7 @@ test("the footer shows the shop's address, VAT number, phone, e-mail and opening
   for (const body of [mail.text, mail.html]) {
     expect(body).toContain(shop.legalName.replace(/&/g, body === mail.html ? "&amp;" : "&"));
     expect(body).toContain("Via Nazionale delle Puglie, 112, 80013 Casalnuovo di Napoli (NA)");
-    expect(body).toContain("P. IVA IT07412580631");
+    expect(body).toContain("P. IVA IT07412580636");
     expect(body).toContain("Tel. +39 081 842 1234");
     expect(body).toContain("info@bimbifelici.example");
     expect(body).toContain("Orari: Lunedì - Sabato 09:30-13:00, 16:30-20:00; Domenica chiuso");
@@ -69,7 +69,7 @@ test("English mails use English labels", () => {
     paragraphs: ["We received your order."],
   });
   expect(mail.html).toContain('<html lang="en"');
-  expect(mail.text).toContain("VAT no. IT07412580631");
+  expect(mail.text).toContain("VAT no. IT07412580636");
   expect(mail.text).toContain("Opening hours: Monday - Saturday 09:30-13:00, 16:30-20:00; Sunday closed");
   expect(mail.text).toContain("See you soon,\nBimbi Felici");
   expect(mail.html).toContain("If the button does not work, copy this address into your browser:");

@@ -65,7 +65,11 @@ export type OrderView = {
     /** The delivery promised at checkout, while it is still to come; null once handed over or given up, and on older orders. */
     estimate: { method: DeliveryMethod; from: string; to: string } | null;
   };
-  invoice: { companyName: string; vatNumber: string; sdiCode: string | null; pec: string | null } | null;
+  /** The invoice the customer asked for at checkout, if any. */
+  invoice:
+    | { kind: "private"; fiscalCode: string }
+    | { kind: "company"; companyName: string; vatNumber: string; sdiCode: string | null; pec: string | null }
+    | null;
   payment: {
     method: PaymentMethod;
     /** The latest payment row's status; "pending" before there is one. */
@@ -160,8 +164,9 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     },
     delivery: {
       method: order.deliveryMethod,
+      // A collected order keeps an address only as the invoice's buyer's: it is not where anything goes.
       address:
-        order.street && order.houseNumber && order.postcode && order.city && order.province
+        order.deliveryMethod !== "collection" && order.street && order.houseNumber && order.postcode && order.city && order.province
           ? {
               street: order.street,
               houseNumber: order.houseNumber,
@@ -181,9 +186,11 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
           : null,
     },
     invoice:
-      order.companyName && order.vatNumber
-        ? { companyName: order.companyName, vatNumber: order.vatNumber, sdiCode: order.sdiCode, pec: order.pec }
-        : null,
+      order.invoiceKind === "private" && order.fiscalCode
+        ? { kind: "private", fiscalCode: order.fiscalCode }
+        : order.invoiceKind === "company" && order.companyName && order.vatNumber
+          ? { kind: "company", companyName: order.companyName, vatNumber: order.vatNumber, sdiCode: order.sdiCode, pec: order.pec }
+          : null,
     payment: {
       method: order.paymentMethod,
       status: paymentStatus,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isValidBusinessFiscalCode, isValidVatNumber } from "#server/invoices/fiscal-codes.ts";
 
 /**
  * The shapes of the shop's editable settings (table shop_settings, one JSON value per key).
@@ -98,6 +99,56 @@ export const ApiSettings = z.object({
 });
 export type ApiSettings = z.infer<typeof ApiSettings>;
 
+/** Regimi fiscali of the FatturaPA specification (RF03 was withdrawn). */
+export const regimiFiscali = [
+  "RF01",
+  "RF02",
+  "RF04",
+  "RF05",
+  "RF06",
+  "RF07",
+  "RF08",
+  "RF09",
+  "RF10",
+  "RF11",
+  "RF12",
+  "RF13",
+  "RF14",
+  "RF15",
+  "RF16",
+  "RF17",
+  "RF18",
+  "RF19",
+] as const;
+
+/** The seller's data on every invoice (FatturaPA CedentePrestatore); REA office and number go together. */
+export const FiscalSettings = z
+  .object({
+    denomination: z.string().min(1).max(80),
+    vatNumber: z.string().refine(isValidVatNumber),
+    fiscalCode: z.string().refine(isValidBusinessFiscalCode),
+    street: z.string().min(1).max(60),
+    houseNumber: z.string().max(8).nullable(),
+    postcode: z.string().regex(/^[0-9]{5}$/),
+    city: z.string().min(1).max(60),
+    province: z.string().regex(/^[A-Z]{2}$/),
+    regimeFiscale: z.enum(regimiFiscali),
+    reaOffice: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .nullable(),
+    reaNumber: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,20}$/)
+      .nullable(),
+  })
+  .refine((value) => (value.reaOffice === null) === (value.reaNumber === null), {
+    path: ["reaNumber"],
+    // Checked with the other fields' problems too, so that every message shows at once.
+    when: (payload) => typeof payload.value === "object" && payload.value !== null,
+  });
+export type FiscalSettings = z.infer<typeof FiscalSettings>;
+
 export const settingsSchemas = {
   shop: ShopIdentity,
   delivery: DeliverySettings,
@@ -106,6 +157,7 @@ export const settingsSchemas = {
   giftListCompletion: GiftListCompletionSettings,
   newsletter: NewsletterSettings,
   api: ApiSettings,
+  fiscal: FiscalSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -121,7 +173,7 @@ export const defaultSettings: Settings = {
   shop: {
     name: "Bimbi Felici",
     legalName: "Bimbi Felici di Esposito Anna & C. s.a.s.",
-    vatNumber: "IT07412580631",
+    vatNumber: "IT07412580636",
     street: "Via Nazionale delle Puglie, 112",
     postcode: "80013",
     city: "Casalnuovo di Napoli",
@@ -159,4 +211,17 @@ export const defaultSettings: Settings = {
   giftListCompletion: { percent: 10, windowDays: 60 },
   newsletter: { url: null },
   api: { allowedOrigins: [] },
+  fiscal: {
+    denomination: "Bimbi Felici di Esposito Anna & C. s.a.s.",
+    vatNumber: "07412580636",
+    fiscalCode: "07412580636",
+    street: "Via Nazionale delle Puglie",
+    houseNumber: "112",
+    postcode: "80013",
+    city: "Casalnuovo di Napoli",
+    province: "NA",
+    regimeFiscale: "RF01",
+    reaOffice: "NA",
+    reaNumber: "912345",
+  },
 };

@@ -17,6 +17,9 @@ const creation = "server/orders/order-creation.ts";
 const door = "server/orders/order.service.ts";
 const ledger = "server/stock/stock-ledger.ts";
 const reviews = "server/reviews/review.service.ts";
+const invoiceService = "server/invoices/invoice.service.ts";
+/** Proves that the database itself refuses to change an issued invoice. */
+const invoiceImmutabilityTest = "server/invoices/invoice.service.test.ts";
 
 /**
  * Tools that fill a database in bulk around the shop, as a seed does, not through it: the scale bench's
@@ -80,6 +83,13 @@ const rules: Rule[] = [
     owners: [reviews],
     finds: matches(/\.(insert|update|delete)\(\s*productReviews\s*\)|(insert\s+into|update|delete\s+from)\s+"?product_reviews"?\s/i),
   },
+  {
+    what: "writes invoices or their numbers",
+    owners: [invoiceService, invoiceImmutabilityTest],
+    finds: matches(
+      /\.(insert|update|delete)\(\s*(invoices|invoiceCounters)\s*\)|(insert\s+into|update|delete\s+from)\s+"?(invoices|invoice_counters)"?[\s(]/i,
+    ),
+  },
 ];
 
 export type SourceFile = { file: string; source: string };
@@ -112,6 +122,7 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
   const rawStatus = "await db.execute(sql`UPDATE orders SET status = 'completed' WHERE id = ${id}`);";
   const rawMovement = "await db.execute(sql`insert into stock_movements (variant_id, delta, reason) values (1, -1, 'x')`);";
   const reviewPublish = "await tx.update(productReviews).set({ status: 'published' }).where(eq(productReviews.id, id));";
+  const invoiceRenumber = "await db.execute(sql`update invoice_counters set last_number = 0`);";
   expect(
     findOwnerViolations([
       { file: "server/cart/sneaky.ts", source: stockWrite },
@@ -119,6 +130,8 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
       { file: "server/admin/sneaky.ts", source: rawStatus },
       { file: "tests/sneaky.ts", source: rawMovement },
       { file: "server/admin/sneaky-reviews.ts", source: reviewPublish },
+      { file: "server/orders/sneaky.ts", source: invoiceRenumber },
+      { file: "server/admin/sneaky-invoice.ts", source: "await db.update(invoices).set({ totalCents: 0 });" },
     ]),
   ).toEqual([
     "server/cart/sneaky.ts: writes product stock",
@@ -126,6 +139,8 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
     "server/admin/sneaky.ts: changes an order's status",
     "tests/sneaky.ts: writes stock movements",
     "server/admin/sneaky-reviews.ts: writes product reviews",
+    "server/orders/sneaky.ts: writes invoices or their numbers",
+    "server/admin/sneaky-invoice.ts: writes invoices or their numbers",
   ]);
   expect(
     findOwnerViolations([

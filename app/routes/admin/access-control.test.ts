@@ -16,6 +16,10 @@ import * as dashboard from "./dashboard";
 import * as giftList from "./gift-list";
 import * as giftLists_ from "./gift-lists";
 import * as importPage from "./import";
+import * as invoices from "./invoices";
+import * as invoicesExport from "./invoices-export";
+import * as invoiceDocument from "../invoices/invoice-document";
+import * as invoiceXml from "../invoices/invoice-xml";
 import * as layout from "./layout";
 import * as notFound from "./not-found";
 import * as order from "./order";
@@ -57,6 +61,10 @@ const pages: [Module, string, Record<string, string>][] = [
   [order, "/admin/ordini/00000000-0000-4000-8000-000000000000", { orderId: "00000000-0000-4000-8000-000000000000" }],
   [packingSlip, "/admin/ordini/00000000-0000-4000-8000-000000000000/bolla", { orderId: "00000000-0000-4000-8000-000000000000" }],
   [settings, "/admin/impostazioni", {}],
+  [invoices, "/admin/fatture?mese=2026-11", {}],
+  [invoicesExport, "/admin/fatture/esporta/2026-11", { month: "2026-11" }],
+  [invoiceDocument, "/admin/fatture/00000000-0000-4000-8000-000000000000", { invoiceId: "00000000-0000-4000-8000-000000000000" }],
+  [invoiceXml, "/admin/fatture/00000000-0000-4000-8000-000000000000/xml", { invoiceId: "00000000-0000-4000-8000-000000000000" }],
   [outbox, "/admin/posta", {}],
   [newsletter, "/admin/newsletter", {}],
   [newsletter, "/en/admin/newsletter?status=pending", {}],
@@ -76,7 +84,7 @@ const actions: [Module, string, Record<string, string>, Record<string, string>][
       ] as [Module, string, Record<string, string>, Record<string, string>],
   ),
   [importPage, "/admin/importa", {}, { kind: "csv", mode: "run" }],
-  ...["status", "mark-paid", "cancel", "refund"].map(
+  ...["status", "mark-paid", "cancel", "refund", "issue-invoice"].map(
     (intent) =>
       [
         order,
@@ -87,6 +95,7 @@ const actions: [Module, string, Record<string, string>, Record<string, string>][
   ),
   [giftList, `/admin/liste-regalo/${listId}`, { giftListId: listId }, { intent: "close" }],
   [settings, "/admin/impostazioni", {}, { key: "newsletter", url: "https://evil.example" }],
+  [settings, "/admin/impostazioni", {}, { key: "fiscal", denomination: "Evil", vatNumber: "01234567897" }],
   [outbox, "/admin/posta", {}, { id: "1" }],
   ...["set", "clear", "refresh"].map(
     (intent) =>

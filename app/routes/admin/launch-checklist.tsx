@@ -11,7 +11,12 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/launch-checklist";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: [] } satisfies MessagesHandle;
+export const handle = { messages: ["invoices.settings"] } satisfies MessagesHandle;
+
+/** The fiscal data's texts live with the invoices' messages, as on the settings page. */
+const fieldLabelKey = (section: string, field: string) =>
+  section === "fiscal" ? `invoices.settings.fields.${field}` : `admin.settings.fields.${field}`;
+const sectionTitleKey = (section: string) => (section === "fiscal" ? "invoices.settings.title" : `admin.settings.sections.${section}`);
 
 /** /admin/messa-online: every setting still at its sample value, with where to fix it. */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -48,13 +53,13 @@ export default function AdminLaunchChecklist({ loaderData }: Route.ComponentProp
                 ) : (
                   <>
                     <p className="font-semibold">
-                      {t("admin.launch.items.sampleValue", { field: t(`admin.settings.fields.${check.field}`), value: check.value })}
+                      {t("admin.launch.items.sampleValue", { field: t(fieldLabelKey(check.section, check.field)), value: check.value })}
                     </p>
                     <p className="mt-1 text-sm">
                       <Link to={`${localizedHref("/admin/impostazioni", locale)}#${check.section}`} className="link">
                         {t("admin.launch.whereSettings", {
-                          section: t(`admin.settings.sections.${check.section}`),
-                          field: t(`admin.settings.fields.${check.field}`),
+                          section: t(sectionTitleKey(check.section)),
+                          field: t(fieldLabelKey(check.section, check.field)),
                         })}
                       </Link>
                     </p>

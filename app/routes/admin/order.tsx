@@ -10,6 +10,7 @@ import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
+import { OrderInvoicePanel } from "./order-invoice-panel";
 import { OrderLinesTable } from "./order-lines-table";
 import { formFields } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
@@ -18,10 +19,13 @@ import { AdminOrderAction, getAdminOrder, runAdminOrderAction } from "#server/ad
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { paymentProviderOf } from "#server/payments/payment-provider.ts";
+import { issueInvoice, listOrderInvoices } from "#server/invoices/invoice.service.ts";
 import type { Route } from "./+types/order";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery", "invoices.admin"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -30,11 +34,16 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const detail = await getAdminOrder(db, { orderId: params.orderId, locale });
   if (!detail) throw data(null, { status: 404 });
   const done = url.searchParams.get("done");
+  const invoices = await listOrderInvoices(db, detail.order.id);
+  const issued = url.searchParams.get("fattura");
   return {
     meta: getPageMetaTexts(locale, "admin.order"),
     locale,
     detail,
     done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null,
+    invoices,
+    canIssueInvoice: Boolean(detail.order.invoice && detail.order.payment.paidAt) && !invoices.some((invoice) => invoice.kind === "invoice"),
+    issuedInvoice: invoices.find((invoice) => invoice.kind === "invoice" && invoice.number === issued)?.number ?? null,
   };
 }
 
@@ -43,6 +52,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const form = formFields(await request.formData());
+  if (form.intent === "issue-invoice") {
+    const issued = await issueInvoice(services.db, { orderId: params.orderId, actorUserId: admin.id, now: new Date() });
+    if (!issued.ok) {
+      if (issued.error === "order-not-found") throw data(null, { status: 404 });
+      return data({ error: `invoices.admin.errors.${issued.error}` }, { status: 409 });
+    }
+    return redirect(`${localizedHref(`/admin/ordini/${params.orderId}`, locale)}?${new URLSearchParams({ fattura: issued.invoice.number })}`);
+  }
   const parsed = AdminOrderAction.safeParse(form);
   if (!parsed.success)
     return data(
@@ -71,7 +88,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale, detail, done } = loaderData;
+  const { locale, detail, done, invoices, canIssueInvoice, issuedInvoice } = loaderData;
   const { order } = detail;
   const money = (cents: number) => formatMoney(cents, locale);
   const dateTime = (at: Date | string) => formatShopDateTime(at, locale);
@@ -95,6 +112,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </p>
       <div className="mt-4 space-y-3">
         {done && <Notice>{t(`admin.order.done.${done}`)}</Notice>}
+        {issuedInvoice && <Notice>{t("invoices.admin.justIssued", { number: issuedInvoice })}</Notice>}
         {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
         {mismatches.length > 0 && (
           <FormAlert>
@@ -181,14 +199,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               {order.phone}
             </a>
           </p>
-          {order.invoice && (
-            <p className="mt-2">
-              {order.invoice.companyName} · {order.invoice.vatNumber}
-              {order.invoice.sdiCode && ` · SDI ${order.invoice.sdiCode}`}
-              {order.invoice.pec && ` · PEC ${order.invoice.pec}`}
-            </p>
-          )}
         </div>
+        <OrderInvoicePanel order={order} documents={invoices} canIssue={canIssueInvoice} locale={locale} />
         <div className="rounded-xl border border-brand-100 bg-white p-4">
           <h2 className="text-xl font-bold">{t("order.delivery.title")}</h2>
           <p className="mt-2 font-semibold">{t(`order.delivery.${order.delivery.method}`)}</p>

@@ -40,10 +40,27 @@ const sections = {
   giftListCompletion: ["percent", "windowDays"],
   newsletter: ["url"],
   api: ["allowedOrigins"],
+  fiscal: [
+    "denomination",
+    "vatNumber",
+    "fiscalCode",
+    "regimeFiscale",
+    "street",
+    "houseNumber",
+    "postcode",
+    "city",
+    "province",
+    "reaOffice",
+    "reaNumber",
+  ],
 } as const;
 
+/** The fiscal data's texts live with the invoices' messages; every other section's with the settings'. */
+const textsOf = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings" : "admin.settings");
+const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `admin.settings.sections.${key}`);
+
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: [] } satisfies MessagesHandle;
+export const handle = { messages: ["invoices.settings"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -99,7 +116,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         return (
           <Form key={key} method="post" id={key} className="mt-6 rounded-xl border border-brand-100 bg-white p-4" aria-labelledby={`${key}-title`}>
             <h2 id={`${key}-title`} className="text-xl font-bold">
-              {t(`admin.settings.sections.${key}`)}
+              {t(sectionTitleKey(key))}
             </h2>
             {failed && (
               <div className="mt-3">
@@ -111,10 +128,10 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               {sections[key].map((name) => {
                 const label = name.startsWith("hours")
                   ? t("admin.settings.fields.hours", { day: t(`weekdays.${name.slice(5)}`) })
-                  : t(`admin.settings.fields.${name}`);
+                  : t(`${textsOf(key)}.fields.${name}`);
                 const hint = name.startsWith("hours")
                   ? t("admin.settings.hints.hours")
-                  : t(`admin.settings.hints.${name}`, { defaultValue: "" }) || undefined;
+                  : t(`${textsOf(key)}.hints.${name}`, { defaultValue: "" }) || undefined;
                 return (
                   <TextField
                     key={name}
@@ -128,7 +145,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               })}
             </div>
             <button type="submit" className="btn-primary mt-4">
-              {t("admin.settings.save", { section: t(`admin.settings.sections.${key}`) })}
+              {t("admin.settings.save", { section: t(sectionTitleKey(key)) })}
             </button>
           </Form>
         );

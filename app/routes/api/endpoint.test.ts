@@ -822,5 +822,20 @@ test("createcheckoutsession refuses with the checkout page's codes and messages,
   const tooMany = expectError(await send(checkoutBody({ lines: [{ variantId: shop.simple.variantId, quantity: 99 }] })), 400, "invalid-input");
   expect(Object.keys(tooMany.fields ?? {})).toEqual(["lines.0"]);
   expectError(await send(checkoutBody({ lines: [{ variantId: 2_000_000_000, quantity: 1 }] })), 400, "invalid-input");
+  const badCode = expectError(await send(checkoutBody({ invoiceKind: "private", fiscalCode: "RSSMRA85T10A562T" })), 400, "invalid-input");
+  expect(badCode.fields).toEqual({
+    fiscalCode: "Il codice fiscale non è valido: controlla le 16 lettere e cifre (l'ultima è un carattere di controllo).",
+  });
   expect(await countOrders()).toBe(before);
+});
+
+test("createcheckoutsession takes a private person's invoice request with the codice fiscale", slow, async () => {
+  const body = checkoutBody({ invoiceKind: "private", fiscalCode: "rssmra85t10a562s" });
+  const placed = await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body });
+  expect(placed.status, JSON.stringify(placed.json)).toBe(200);
+  const [order] = await shop.handle.db
+    .select({ invoiceKind: orders.invoiceKind, fiscalCode: orders.fiscalCode })
+    .from(orders)
+    .where(eq(orders.idempotencyKey, body.idempotencyKey));
+  expect(order).toEqual({ invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S" });
 });

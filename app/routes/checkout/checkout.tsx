@@ -23,6 +23,7 @@ import {
   checkoutFieldId,
   type CheckoutErrors,
 } from "#app/ui/checkout-fields.tsx";
+import { CheckoutInvoice } from "#app/ui/checkout-invoice.tsx";
 import { CheckoutSummaryPanel } from "#app/ui/checkout-summary.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
@@ -85,7 +86,7 @@ const addressValues = (address: Address) =>
   Object.fromEntries(addressFields.map((field) => [field, address[field]])) as Record<(typeof addressFields)[number], string>;
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["checkout", "checkoutErrors", "order", "delivery"] } satisfies MessagesHandle;
+export const handle = { messages: ["checkout", "checkoutErrors", "order", "delivery", "invoices.checkout"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
@@ -102,6 +103,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         lastName: home?.lastName ?? lastNames.join(" "),
         email: profile.email,
         phone: profile.phone ?? home?.phone ?? "",
+        // Ready for a private person's invoice; asked for only when that is chosen.
+        fiscalCode: profile.fiscalCode ?? "",
         ...(home ? { savedAddressId: String(home.id), ...addressValues(home) } : {}),
       }
     : {};
@@ -297,6 +300,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     postcode: t("checkout.fields.postcode"),
     city: t("checkout.fields.city"),
     province: t("checkout.fields.province"),
+    invoiceKind: t("invoices.checkout.kindLegend"),
+    fiscalCode: t("invoices.checkout.fiscalCode"),
     companyName: t("checkout.fields.companyName"),
     vatNumber: t("checkout.fields.vatNumber"),
     sdiCode: t("checkout.fields.sdiCode"),
@@ -367,7 +372,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                 {/* Not needed for collection: hidden by CSS alone, so it also works before JavaScript. */}
                 <CheckoutSection
                   title={t("checkout.address.title")}
-                  className="group-has-[#checkout-deliveryMethod-collection:checked]/checkout:hidden"
+                  className="group-has-[#checkout-deliveryMethod-collection:checked]/checkout:group-has-[#checkout-invoiceKind-none:checked]/checkout:hidden"
                 >
                   {loaderData.addresses.length > 0 && (
                     <div className="mb-4">
@@ -432,33 +437,14 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                     />
                   </div>
                 </CheckoutSection>
-                <p className="hidden rounded-xl bg-brand-50 px-4 py-3 text-sm group-has-[#checkout-deliveryMethod-collection:checked]/checkout:block">
+                <p className="hidden rounded-xl bg-brand-50 px-4 py-3 text-sm group-has-[#checkout-deliveryMethod-collection:checked]/checkout:group-has-[#checkout-invoiceKind-none:checked]/checkout:block">
                   {t("checkout.address.notNeeded")}
                 </p>
               </>
             )}
 
-            <CheckoutSection title={t("checkout.invoice.title")}>
-              <div className="group/invoice">
-                <div className="flex items-start gap-3">
-                  <input
-                    id={checkoutFieldId("wantsInvoice")}
-                    type="checkbox"
-                    name="wantsInvoice"
-                    defaultChecked={values.wantsInvoice === "on" || values.wantsInvoice === "true"}
-                    className="mt-1 size-5 accent-brand-700"
-                  />
-                  <label htmlFor={checkoutFieldId("wantsInvoice")}>{t("checkout.fields.wantsInvoice")}</label>
-                </div>
-                {/* Shown when the box is ticked: CSS only, so it works without JavaScript. */}
-                <div className="mt-4 hidden gap-4 group-has-[#checkout-wantsInvoice:checked]/invoice:grid sm:grid-cols-2">
-                  <CheckoutField {...field("companyName")} className="sm:col-span-2" autoComplete="organization" maxLength={200} />
-                  <CheckoutField {...field("vatNumber")} inputMode="numeric" maxLength={16} hint={t("checkout.fields.vatNumberHint")} />
-                  <CheckoutField {...field("sdiCode")} maxLength={7} hint={t("checkout.fields.sdiCodeHint")} />
-                  <CheckoutField {...field("pec")} type="email" className="sm:col-span-2" maxLength={254} />
-                </div>
-              </div>
-            </CheckoutSection>
+            {/* A gift-list order goes to the family's address, which must not appear on the giver's invoice. */}
+            {!summary.giftList && <CheckoutInvoice field={field} values={values} error={errors.invoiceKind} />}
 
             <PaymentChoices
               summary={summary}

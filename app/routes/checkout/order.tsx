@@ -18,6 +18,8 @@ import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import { listReviewableLines } from "#server/reviews/review.service.ts";
+import { listOrderInvoices } from "#server/invoices/invoice.service.ts";
+import { OrderInvoices } from "#app/ui/order-invoices.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
 
@@ -54,6 +56,7 @@ export const handle = {
     "reviews.writeFor",
     "reviews.state",
     "reviews.orderSection",
+    "invoices.customer",
   ],
 } satisfies MessagesHandle;
 
@@ -66,7 +69,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const hasOrderLink = isOrderAccessTokenValid(resolveAuthSecret(env), order.id, token);
   const isBuyer = hasOrderLink || (order.userId !== null && (await getSessionUser(context, request))?.id === order.userId);
   const reviewLines = isBuyer ? ((await listReviewableLines(db, [order.id])).get(order.id) ?? []) : [];
+  const invoices = order.invoice ? await listOrderInvoices(db, order.id) : [];
   return {
+    invoices,
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
     order: withoutGiftListAddress(order),
@@ -115,7 +120,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const locale: Locale = localeOfPath(pathname);
   const root = useRootData();
   const shop = root?.shop;
-  const { order, payProblem } = loaderData;
+  const { order, payProblem, invoices } = loaderData;
   const cardPending = order.status === "awaiting_payment" && order.payment.method === "card";
   useRefreshWhileCardPending(cardPending && order.payment.status === "pending");
   const heading = closedStatuses.has(order.status) ? t("order.title", { number: order.number }) : t("order.thanks", { number: order.number });
@@ -134,6 +139,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         <div className="space-y-6">
           <OrderPayment order={order} locale={locale} payProblem={payProblem} />
           <OrderLines order={order} locale={locale} />
+          {order.invoice && <OrderInvoices orderId={order.id} documents={invoices} locale={locale} />}
           <OrderReviews orderId={order.id} lines={loaderData.reviews.lines} locale={locale} token={loaderData.reviews.token} />
         </div>
         <div className="space-y-6">

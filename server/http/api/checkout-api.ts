@@ -15,7 +15,7 @@ import { profileLimits } from "#server/accounts/profile.inputs.ts";
 import { emailLimit } from "#server/accounts/text-rules.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
-import { checkoutLimits, parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
+import { checkoutLimits, invoiceKinds, parseCheckoutForm } from "#server/checkout/checkout.inputs.ts";
 import {
   checkoutRefusalOf,
   placeOrderAndStartPayment,
@@ -61,7 +61,11 @@ const CheckoutBody = z.strictObject({
   postcode: optionalText(5),
   city: optionalText(addressLimits.city),
   province: optionalText(2),
+  /** "private" (with `fiscalCode`) or "company" (with the company's fields); absent: none, or a company's when `wantsInvoice`. */
+  invoiceKind: z.enum(invoiceKinds).optional(),
+  /** True asks for a company's invoice (the older form of `invoiceKind: "company"`). */
   wantsInvoice: z.boolean().optional(),
+  fiscalCode: optionalText(20),
   companyName: optionalText(checkoutLimits.companyName),
   vatNumber: optionalText(20),
   sdiCode: optionalText(7),
