@@ -28,7 +28,7 @@ test("the checklist reads the stored settings: what the back office replaces lea
   ]);
 
   const form = settingsToForm(
-    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api"]),
+    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api", "afterSales"]),
   );
   const shop = {
     ...form.shop,

@@ -89,7 +89,7 @@ function wholeNumber(raw: string): number | null {
 
 /** The form's fields for one key, as the page fills them in. */
 export function settingsToForm(settings: Settings): Record<SettingsKey, Record<string, string>> {
-  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api } = settings;
+  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, afterSales } = settings;
   return {
     shop: {
       ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")),
@@ -119,6 +119,13 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     giftListCompletion: { percent: String(giftListCompletion.percent), windowDays: String(giftListCompletion.windowDays) },
     newsletter: { url: newsletter.url ?? "" },
     api: { allowedOrigins: api.allowedOrigins.join("\n") },
+    afterSales: {
+      withdrawalDays: String(afterSales.withdrawalDays),
+      homeDeliveryStart: afterSales.homeDeliveryStart,
+      collectionStart: afterSales.collectionStart,
+      returnInstructionsIt: afterSales.returnInstructionsIt,
+      returnInstructionsEn: afterSales.returnInstructionsEn,
+    },
   };
 }
 
@@ -197,6 +204,15 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
     case "api":
       value = { allowedOrigins: list(field("allowedOrigins")) };
       break;
+    case "afterSales":
+      value = {
+        withdrawalDays: wholeNumber(field("withdrawalDays")),
+        homeDeliveryStart: field("homeDeliveryStart"),
+        collectionStart: field("collectionStart"),
+        returnInstructionsIt: field("returnInstructionsIt"),
+        returnInstructionsEn: field("returnInstructionsEn"),
+      };
+      break;
   }
   const checked = settingsSchemas[key].safeParse(value);
   if (!checked.success) {
@@ -210,7 +226,8 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
             : first === "cashOnDeliveryFeeCents"
               ? "cashOnDeliveryFee"
               : (first ?? "form");
-      errors[name] ??= `admin.settings.errors.${issueKind(key, name)}`;
+      // The after-sales settings keep their words in their own section of the messages.
+      errors[name] ??= key === "afterSales" ? `afterSales.settings.errors.${name}` : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };

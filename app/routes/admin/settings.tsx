@@ -40,10 +40,14 @@ const sections = {
   giftListCompletion: ["percent", "windowDays"],
   newsletter: ["url"],
   api: ["allowedOrigins"],
+  afterSales: ["withdrawalDays", "homeDeliveryStart", "collectionStart", "returnInstructionsIt", "returnInstructionsEn"],
 } as const;
 
+/** Where a section's words are: the after-sales settings keep theirs in their own section of the messages. */
+const wordsOf = (key: keyof typeof sections) => (key === "afterSales" ? "afterSales.settings" : "admin.settings");
+
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: [] } satisfies MessagesHandle;
+export const handle = { messages: ["afterSales.settings"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -90,7 +94,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       </div>
       {saved && (
         <div className="mt-4">
-          <Notice>{t("admin.settings.saved", { section: t(`admin.settings.sections.${saved}`) })}</Notice>
+          <Notice>{t("admin.settings.saved", { section: t(`${wordsOf(saved)}.sections.${saved}`) })}</Notice>
         </div>
       )}
       {(Object.keys(sections) as (keyof typeof sections)[]).map((key) => {
@@ -99,7 +103,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         return (
           <Form key={key} method="post" id={key} className="mt-6 rounded-xl border border-brand-100 bg-white p-4" aria-labelledby={`${key}-title`}>
             <h2 id={`${key}-title`} className="text-xl font-bold">
-              {t(`admin.settings.sections.${key}`)}
+              {t(`${wordsOf(key)}.sections.${key}`)}
             </h2>
             {failed && (
               <div className="mt-3">
@@ -111,10 +115,10 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               {sections[key].map((name) => {
                 const label = name.startsWith("hours")
                   ? t("admin.settings.fields.hours", { day: t(`weekdays.${name.slice(5)}`) })
-                  : t(`admin.settings.fields.${name}`);
+                  : t(`${wordsOf(key)}.fields.${name}`);
                 const hint = name.startsWith("hours")
                   ? t("admin.settings.hints.hours")
-                  : t(`admin.settings.hints.${name}`, { defaultValue: "" }) || undefined;
+                  : t(`${wordsOf(key)}.hints.${name}`, { defaultValue: "" }) || undefined;
                 return (
                   <TextField
                     key={name}
@@ -128,7 +132,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               })}
             </div>
             <button type="submit" className="btn-primary mt-4">
-              {t("admin.settings.save", { section: t(`admin.settings.sections.${key}`) })}
+              {t("admin.settings.save", { section: t(`${wordsOf(key)}.sections.${key}`) })}
             </button>
           </Form>
         );
