@@ -52,6 +52,7 @@ export default [
       // checkout
       route("checkout", "routes/checkout/checkout.tsx", { id: "checkout" }),
       route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
+      route("ordine/:orderId/recesso", "routes/checkout/withdrawal.tsx", { id: "withdrawal" }),
       route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
       route("pagamento-di-prova/:ref", "routes/checkout/test-payment.tsx", { id: "test-payment" }),
 

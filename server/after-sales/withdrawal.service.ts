@@ -8,7 +8,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterSalesNote } from "#common/order-history.ts";
 import type { Db } from "#server/db/client.ts";
-import { orderLines, orders, orderStatusHistory, withdrawals } from "#server/db/schema.ts";
+import { orderLines, orders, orderStatusHistory, returns, withdrawals } from "#server/db/schema.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
 import type { PaymentMethod } from "#server/orders/order-methods.ts";
 import { addOrderNote } from "#server/orders/order.service.ts";
@@ -49,7 +49,8 @@ export type WithdrawalOptions = {
     left: number;
     exclusion: LineExclusion | null;
   }[];
-  statements: WithdrawalStatement[];
+  statements: (WithdrawalStatement & { returnNumber: number | null })[];
+  withdrawalDays: number;
   /** Some unit can still be withdrawn, and the period allows it. */
   isOffered: boolean;
 };
@@ -72,7 +73,12 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
     .from(orderStatusHistory)
     .where(eq(orderStatusHistory.orderId, order.id))
     .orderBy(asc(orderStatusHistory.id));
-  const statements = await db.select().from(withdrawals).where(eq(withdrawals.orderId, order.id)).orderBy(asc(withdrawals.receivedAt));
+  const statements = await db
+    .select({ statement: withdrawals, returnNumber: returns.number })
+    .from(withdrawals)
+    .leftJoin(returns, eq(returns.withdrawalId, withdrawals.id))
+    .where(eq(withdrawals.orderId, order.id))
+    .orderBy(asc(withdrawals.receivedAt));
   const { afterSales } = await getSettings(db, ["afterSales"]);
   const window = withdrawalWindow(
     {
@@ -85,7 +91,7 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
     afterSales,
     args.now,
   );
-  const withdrawn = withdrawnPerLine(statements);
+  const withdrawn = withdrawnPerLine(statements.map((row) => row.statement));
   const views = lines.map((line) => ({
     id: line.id,
     sku: line.sku,
@@ -106,13 +112,27 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
     window,
     needsIban: order.paymentMethod !== "card",
     lines: views,
-    statements,
+    statements: statements.map((row) => ({ ...row.statement, returnNumber: row.returnNumber })),
+    withdrawalDays: afterSales.withdrawalDays,
     isOffered: window.state === "open" && views.some((line) => line.exclusion === null && line.left > 0),
   };
 }
 
 export type SubmitWithdrawalError =
   WithdrawalRefusal | "not-found" | "not-your-order" | "period-over" | "not-yet" | "already-received" | "iban-required";
+
+/** The statement checked against the order as it is (the first step's check, and again on confirming). */
+export function reviewWithdrawal(
+  options: WithdrawalOptions,
+  input: Pick<WithdrawalForm, "lines" | "iban">,
+): { ok: true; lines: { orderLineId: string; quantity: number }[] } | { ok: false; error: SubmitWithdrawalError } {
+  if (options.window.state === "closed") return { ok: false, error: "period-over" };
+  if (options.window.state === "not-yet") return { ok: false, error: "not-yet" };
+  const checked = checkWithdrawalLines(options.lines, withdrawnPerLine(options.statements), input.lines);
+  if (!checked.ok) return checked;
+  if (options.needsIban && !input.iban) return { ok: false, error: "iban-required" };
+  return checked;
+}
 
 export type SubmitWithdrawalResult =
   { ok: true; withdrawalId: string; returnNumber: number; receivedAt: Date } | { ok: false; error: SubmitWithdrawalError };
@@ -143,12 +163,9 @@ export async function submitWithdrawal(
     if (earlier) return { ok: false, error: "already-received" };
     const options = await getWithdrawalOptions(tx, { orderId: order.id, now: args.now });
     if (!options) return { ok: false, error: "not-found" };
-    if (options.window.state === "closed") return { ok: false, error: "period-over" };
-    if (options.window.state === "not-yet") return { ok: false, error: "not-yet" };
-    const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
-    const checked = checkWithdrawalLines(lines, withdrawnPerLine(options.statements), args.input.lines);
+    const checked = reviewWithdrawal(options, args.input);
     if (!checked.ok) return checked;
-    if (options.needsIban && !args.input.iban) return { ok: false, error: "iban-required" };
+    const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
 
     const statementLines = checked.lines.map((entry) => {
       const line = lines.find((candidate) => candidate.id === entry.orderLineId)!;

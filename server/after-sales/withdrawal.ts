@@ -75,13 +75,13 @@ export type WithdrawalRefusal = "nothing-chosen" | "more-than-bought" | "already
  * Lines asked for with 0 units are left out of the statement.
  */
 export function checkWithdrawalLines(
-  lines: readonly WithdrawableLineFacts[],
+  lines: readonly { id: string; quantity: number; exclusion: LineExclusion | null }[],
   withdrawnBefore: ReadonlyMap<string, number>,
   asked: readonly { orderLineId: string; quantity: number }[],
 ): { ok: true; lines: { orderLineId: string; quantity: number }[] } | { ok: false; error: WithdrawalRefusal } {
   const chosen = asked.filter((entry) => entry.quantity > 0);
-  const left = (line: WithdrawableLineFacts) => line.quantity - (withdrawnBefore.get(line.id) ?? 0);
-  const open = lines.filter((line) => lineExclusion(line) === null && left(line) > 0);
+  const left = (line: { id: string; quantity: number }) => line.quantity - (withdrawnBefore.get(line.id) ?? 0);
+  const open = lines.filter((line) => line.exclusion === null && left(line) > 0);
   if (open.length === 0) return { ok: false, error: "already-withdrawn" };
   if (chosen.length === 0) return { ok: false, error: "nothing-chosen" };
   const seen = new Set<string>();
@@ -89,7 +89,7 @@ export function checkWithdrawalLines(
     const line = lines.find((candidate) => candidate.id === entry.orderLineId);
     if (!line || seen.has(entry.orderLineId)) return { ok: false, error: "unknown-line" };
     seen.add(entry.orderLineId);
-    if (lineExclusion(line)) return { ok: false, error: "excluded-line" };
+    if (line.exclusion) return { ok: false, error: "excluded-line" };
     if (left(line) === 0) return { ok: false, error: "already-withdrawn" };
     if (entry.quantity > left(line)) return { ok: false, error: "more-than-bought" };
   }

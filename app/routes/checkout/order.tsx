@@ -8,16 +8,16 @@ import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { OrderDelivery, OrderHistory, OrderPayment } from "#app/ui/order-details.tsx";
 import { OrderLines } from "#app/ui/order-lines.tsx";
+import { WithdrawalPanel } from "#app/ui/withdrawal-panel.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { resolveAuthSecret } from "#server/accounts/auth.ts";
-import { getSessionUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
+import { getWithdrawalOptions } from "#server/after-sales/withdrawal.service.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
+import { readOrderAccess } from "./order-access.server";
 
 const OrderId = z.uuid();
 
@@ -27,15 +27,11 @@ const OrderId = z.uuid();
  * 404 as for an order that does not exist.
  */
 async function findVisibleOrder(context: Readonly<RouterContextProvider>, request: Request, url: URL, rawOrderId: string) {
-  const id = OrderId.safeParse(rawOrderId);
-  if (!id.success) throw data(null, { status: 404 });
-  const { db, env } = context.get(shopContext);
-  const order = await getOrderView(db, { orderId: id.data, locale: localeOfPath(url.pathname) });
+  const { db } = context.get(shopContext);
+  const order = OrderId.safeParse(rawOrderId).success ? await getOrderView(db, { orderId: rawOrderId, locale: localeOfPath(url.pathname) }) : null;
   if (!order) throw data(null, { status: 404 });
-  if (isOrderAccessTokenValid(resolveAuthSecret(env), order.id, url.searchParams.get("t"))) return order;
-  const user = await getSessionUser(context, request);
-  if (user && (user.role === "admin" || user.id === order.userId)) return order;
-  throw data(null, { status: 404 });
+  await readOrderAccess(context, request, url, order.id, () => Promise.resolve(order.userId));
+  return order;
 }
 
 /** The messages this page renders (app/lib/route-messages.ts). */
@@ -48,17 +44,30 @@ export const handle = {
     "giftLists.group.orderNote",
     "admin.order.historyNotes",
     "delivery",
+    "afterSales.withdraw",
+    "afterSales.orderPanel",
+    "afterSales.history",
+    "afterSales.routes",
   ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const order = await findVisibleOrder(context, request, url, params.orderId);
-  const t = getTranslator(localeOfPath(url.pathname));
+  const locale = localeOfPath(url.pathname);
+  const t = getTranslator(locale);
+  const withdrawal = await getWithdrawalOptions(context.get(shopContext).db, { orderId: order.id, now: new Date() });
+  const token = url.searchParams.get("t");
   return {
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
     order: withoutGiftListAddress(order),
     payProblem: url.searchParams.get("pagamento") === "non-disponibile",
+    withdrawal: withdrawal && {
+      window: withdrawal.window,
+      isOffered: withdrawal.isOffered,
+      statements: withdrawal.statements.length,
+      href: `${localizedHref(`/ordine/${order.id}/recesso`, locale)}${token ? `?t=${encodeURIComponent(token)}` : ""}`,
+    },
   };
 }
 
@@ -102,7 +111,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const locale: Locale = localeOfPath(pathname);
   const root = useRootData();
   const shop = root?.shop;
-  const { order, payProblem } = loaderData;
+  const { order, payProblem, withdrawal } = loaderData;
   const cardPending = order.status === "awaiting_payment" && order.payment.method === "card";
   useRefreshWhileCardPending(cardPending && order.payment.status === "pending");
   const heading = closedStatuses.has(order.status) ? t("order.title", { number: order.number }) : t("order.thanks", { number: order.number });
@@ -124,6 +133,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="space-y-6">
           {shop && <OrderDelivery order={order} shop={shop} />}
+          {withdrawal && <WithdrawalPanel withdrawal={withdrawal} locale={locale} />}
           <OrderHistory order={order} locale={locale} />
           <div className="flex flex-wrap gap-3">
             {root?.user && (
