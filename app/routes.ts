@@ -85,6 +85,7 @@ export default [
         route("admin/registro", "routes/admin/audit.tsx", { id: "admin-audit" }),
         route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
         route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
+        route("admin/rimborsi", "routes/admin/refunds.tsx", { id: "admin-refunds" }),
         route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
         route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
         route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),

@@ -15,6 +15,7 @@ import { nextStatuses, orderStatuses, type OrderStatus } from "#server/orders/or
 import { hasPaymentMismatch } from "#server/orders/payment-mismatch.service.ts";
 import { cancelOrder, changeOrderStatus, getOrderView, markOrderPaid, type OrderView } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
+import { queueOrderCancelledMail } from "#server/after-sales/after-sales-emails.ts";
 import { recordAudit } from "./audit.service";
 
 export const adminOrdersPageSize = 25;
@@ -260,6 +261,11 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
       return ctx.db.transaction(async (tx) => {
         const cancelled = await cancelOrder(tx, { orderId, now: ctx.now, actorUserId: ctx.actorUserId, note: action.note || "cancelled-by-shop" });
         if (!cancelled.changed) return notAllowed;
+        const [mailOrder] = await tx
+          .select({ id: orders.id, number: orders.number, email: orders.email, locale: orders.locale })
+          .from(orders)
+          .where(eq(orders.id, orderId));
+        await queueOrderCancelledMail(tx, { order: mailOrder!, links: ctx.links });
         await audit(tx, "cancel", { note: action.note ?? null });
         return { ok: true, done: "cancel" } as const;
       });

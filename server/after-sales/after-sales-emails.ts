@@ -21,7 +21,7 @@ async function queueAfterSalesMail(
   db: Db,
   args: {
     order: MailOrder;
-    kind: "withdrawal-received" | "return-authorised" | "refund-made";
+    kind: "withdrawal-received" | "return-authorised" | "refund-made" | "order-cancelled";
     dedupeKey: string;
     values: Record<string, string | number>;
     paragraphs: string[];
@@ -119,6 +119,19 @@ export async function queueRefundMadeMail(
     dedupeKey: `refund-made:${args.refundId}`,
     values: { amount },
     paragraphs: [t(`afterSales.emails.refund-made.${args.route}`, { number: args.order.number, amount })],
+    links: args.links,
+  });
+}
+
+/** The shop cancelled the order (the back office's "cancel"): the customer hears it from the shop, with the refund promised. */
+export async function queueOrderCancelledMail(db: Db, args: { order: MailOrder; links: OrderMailLinks | null }) {
+  const t = getTranslator(localeOf(args.order));
+  await queueAfterSalesMail(db, {
+    order: args.order,
+    kind: "order-cancelled",
+    dedupeKey: `order-cancelled:${args.order.id}`,
+    values: {},
+    paragraphs: [t("afterSales.emails.order-cancelled.intro", { number: args.order.number })],
     links: args.links,
   });
 }

@@ -79,6 +79,9 @@ export async function proposeRefund(db: Db, returnId: string): Promise<RefundPro
   };
 }
 
+/** Card money goes back to the card; money the shop took itself goes back by bank transfer. */
+const routeOf = (paymentMethod: string): "card" | "bank_transfer" => (paymentMethod === "card" ? "card" : "bank_transfer");
+
 async function refundFacts(db: Db, row: typeof returns.$inferSelect) {
   const [order] = await db.select().from(orders).where(eq(orders.id, row.orderId));
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, row.orderId)).orderBy(asc(orderLines.id));
@@ -91,7 +94,7 @@ async function refundFacts(db: Db, row: typeof returns.$inferSelect) {
   return {
     order: order!,
     orderLines: lines,
-    route: (order!.paymentMethod === "card" ? "card" : "bank_transfer") as "card" | "bank_transfer",
+    route: routeOf(order!.paymentMethod),
     unitsOfReturn: new Map(thisReturn.map((line) => [line.orderLineId, line.quantity])),
     check: {
       paid: paidPerLine(lines, order!.discountCents),

@@ -2,7 +2,8 @@
  * One owner per table (docs/decisions/0047-one-owner-orders-stock.md): orders and their lines are
  * inserted only by server/orders/order-creation.ts; an order's status and its history rows are written
  * only by the door, server/orders/order.service.ts (and createOrder's first history row); product stock
- * and stock movements only by server/stock/stock-ledger.ts. Scans the shop's sources, its tests included,
+ * and stock movements only by server/stock/stock-ledger.ts; withdrawals, returns and refunds only by their
+ * modules in server/after-sales/. Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -15,6 +16,11 @@ const scannedFolders = ["app", "server", "tests", "e2e", "bench", "load", "scrip
 const creation = "server/orders/order-creation.ts";
 const door = "server/orders/order.service.ts";
 const ledger = "server/stock/stock-ledger.ts";
+const withdrawalOwner = "server/after-sales/withdrawal.service.ts";
+const returnsOwner = "server/after-sales/returns.service.ts";
+const refundsOwner = "server/after-sales/refunds.service.ts";
+/** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
+const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
 /**
  * Tools that fill a database in bulk around the shop, as a seed does, not through it: the scale bench's
@@ -48,6 +54,10 @@ function updatesColumn(table: string, column: string) {
 
 const matches = (pattern: RegExp) => (source: string) => pattern.test(source);
 
+/** Any Drizzle insert, update or delete of `table`, or raw SQL writing `sqlName`. */
+const writesTable = (table: string, sqlName: string) =>
+  matches(new RegExp(String.raw`\.(insert|update|delete)\(\s*${table}\s*\)|(insert\s+into|update|delete\s+from)\s+"?${sqlName}"?\s`, "i"));
+
 type Rule = { what: string; owners: readonly string[]; finds: (source: string) => boolean };
 
 const rules: Rule[] = [
@@ -73,6 +83,10 @@ const rules: Rule[] = [
     owners: [ledger],
     finds: matches(/\.(insert|update|delete)\(\s*stockMovements\s*\)|(insert\s+into|update|delete\s+from)\s+"?stock_movements"?\s/i),
   },
+  { what: "writes withdrawal statements", owners: [withdrawalOwner, withdrawalTriggerTest], finds: writesTable("withdrawals", "withdrawals") },
+  { what: "writes returns", owners: [returnsOwner], finds: writesTable("returns", "returns") },
+  { what: "writes return lines", owners: [returnsOwner], finds: writesTable("returnLines", "return_lines") },
+  { what: "writes refunds", owners: [refundsOwner], finds: writesTable("refunds", "refunds") },
 ];
 
 export type SourceFile = { file: string; source: string };
@@ -110,12 +124,18 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
       { file: "server/gift-lists/sneaky.ts", source: orderInsert },
       { file: "server/admin/sneaky.ts", source: rawStatus },
       { file: "tests/sneaky.ts", source: rawMovement },
+      { file: "server/admin/refund-sneaky.ts", source: "await tx.update(refunds).set({ status: 'succeeded' });" },
+      { file: "server/admin/return-sneaky.ts", source: "await db.execute(sql`update returns set status = 'refunded'`);" },
+      { file: "server/admin/statement-sneaky.ts", source: "await db.delete(withdrawals);" },
     ]),
   ).toEqual([
     "server/cart/sneaky.ts: writes product stock",
     "server/gift-lists/sneaky.ts: inserts orders",
     "server/admin/sneaky.ts: changes an order's status",
     "tests/sneaky.ts: writes stock movements",
+    "server/admin/refund-sneaky.ts: writes refunds",
+    "server/admin/return-sneaky.ts: writes returns",
+    "server/admin/statement-sneaky.ts: writes withdrawal statements",
   ]);
   expect(
     findOwnerViolations([

@@ -19,9 +19,11 @@ import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { paymentProviderOf } from "#server/payments/payment-provider.ts";
 import type { Route } from "./+types/order";
+import { AfterSalesSection, afterSalesDoneKeys } from "./order-after-sales";
+import { AfterSalesAction, getAfterSalesDetail, runAfterSalesAction } from "#server/after-sales/after-sales-admin.service.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery"] } satisfies MessagesHandle;
+export const handle = { messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery", "afterSales"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -30,10 +32,13 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const detail = await getAdminOrder(db, { orderId: params.orderId, locale });
   if (!detail) throw data(null, { status: 404 });
   const done = url.searchParams.get("done");
+  const afterSalesDone = url.searchParams.get("reso");
   return {
     meta: getPageMetaTexts(locale, "admin.order"),
     locale,
     detail,
+    afterSales: await getAfterSalesDetail(db, { orderId: detail.order.id, now: new Date() }),
+    afterSalesDone: afterSalesDone && afterSalesDoneKeys.includes(afterSalesDone) ? afterSalesDone : null,
     done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null,
   };
 }
@@ -43,23 +48,28 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const form = formFields(await request.formData());
+  const actionContext = {
+    db: services.db,
+    actorUserId: admin.id,
+    now: new Date(),
+    links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
+    provider: () => paymentProviderOf(services),
+  };
+  // The returns and refunds have their own actions (server/after-sales/after-sales-admin.service.ts).
+  if (form.intent?.startsWith("return-") || form.intent?.startsWith("refund-")) {
+    const afterSales = AfterSalesAction.safeParse(form);
+    if (!afterSales.success) return data({ error: "afterSales.admin.errors.not-found", afterSalesFor: form.returnId ?? null }, { status: 400 });
+    const result = await runAfterSalesAction(actionContext, params.orderId, afterSales.data, form);
+    if (!result.ok) return data({ error: result.error, afterSalesFor: form.returnId ?? null }, { status: 409 });
+    return redirect(`${localizedHref(`/admin/ordini/${params.orderId}`, locale)}?reso=${result.done}#resi`);
+  }
   const parsed = AdminOrderAction.safeParse(form);
   if (!parsed.success)
     return data(
       { error: parsed.error.issues[0]?.message.startsWith("admin.") ? parsed.error.issues[0].message : "admin.orders.errors.transition-not-allowed" },
       { status: 400 },
     );
-  const result = await runAdminOrderAction(
-    {
-      db: services.db,
-      actorUserId: admin.id,
-      now: new Date(),
-      links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
-      provider: () => paymentProviderOf(services),
-    },
-    params.orderId,
-    parsed.data,
-  );
+  const result = await runAdminOrderAction(actionContext, params.orderId, parsed.data);
   if (!result.ok) {
     if (result.error === "admin.orders.errors.not-found") throw data(null, { status: 404 });
     return data({ error: result.error }, { status: 409 });
@@ -71,7 +81,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale, detail, done } = loaderData;
+  const { locale, detail, done, afterSales, afterSalesDone } = loaderData;
   const { order } = detail;
   const money = (cents: number) => formatMoney(cents, locale);
   const dateTime = (at: Date | string) => formatShopDateTime(at, locale);
@@ -95,7 +105,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </p>
       <div className="mt-4 space-y-3">
         {done && <Notice>{t(`admin.order.done.${done}`)}</Notice>}
-        {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
+        {actionData?.error && !("afterSalesFor" in actionData) && <FormAlert>{t(actionData.error)}</FormAlert>}
         {mismatches.length > 0 && (
           <FormAlert>
             <strong>{t("admin.order.paymentMismatchAlert")}</strong>
@@ -221,6 +231,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </div>
 
       <OrderLinesTable order={order} locale={locale} />
+      <AfterSalesSection
+        order={order}
+        afterSales={afterSales}
+        locale={locale}
+        done={afterSalesDone}
+        error={actionData && "afterSalesFor" in actionData ? actionData.error : null}
+      />
     </section>
   );
 }
