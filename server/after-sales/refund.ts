@@ -1,13 +1,13 @@
 /**
  * What a refund may give back (docs/decisions/0053-refund-routes.md): never more than was paid for a
- * line (its total less its share of the order's discount), never more than the order's total, and the
+ * line (its total less its share of a discount code's saving), never more than the order's total, and the
  * original delivery cost only once the whole order has come back. Pure: no db.
  */
 import { sumCents, type Cents } from "#server/money.ts";
 
 export type RefundLine = { id: string; quantity: number; lineTotalCents: Cents };
 
-/** Each line's share of what was paid: its total less its part of the order's discount (the rounding rest on the last line). */
+/** Each line's share of what was paid: its total less its part of a discount code's saving (the rounding rest on the last line). */
 export function paidPerLine(lines: readonly RefundLine[], discountCents: Cents): Map<string, Cents> {
   const gross = sumCents(lines.map((line) => line.lineTotalCents));
   const paid = new Map<string, Cents>();

@@ -79,6 +79,15 @@ export async function proposeRefund(db: Db, returnId: string): Promise<RefundPro
   };
 }
 
+/**
+ * The part of the order's discount that is not in its lines' totals: a discount code's saving. A product's
+ * offer is already in its line's price (the order's discountCents counts both, for the customer to see).
+ */
+function codeDiscountCents(order: typeof orders.$inferSelect, lines: readonly { lineTotalCents: number }[]): number {
+  const linesCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
+  return Math.max(0, linesCents - order.subtotalCents - order.personalisationCents);
+}
+
 /** Card money goes back to the card; money the shop took itself goes back by bank transfer. */
 const routeOf = (paymentMethod: string): "card" | "bank_transfer" => (paymentMethod === "card" ? "card" : "bank_transfer");
 
@@ -97,7 +106,7 @@ async function refundFacts(db: Db, row: typeof returns.$inferSelect) {
     route: routeOf(order!.paymentMethod),
     unitsOfReturn: new Map(thisReturn.map((line) => [line.orderLineId, line.quantity])),
     check: {
-      paid: paidPerLine(lines, order!.discountCents),
+      paid: paidPerLine(lines, codeDiscountCents(order!, lines)),
       refundedPerLine: before.perLine,
       refundedTotalCents: before.totalCents,
       orderTotalCents: order!.totalCents,
