@@ -1,10 +1,14 @@
 import { asc, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import { outboxEmails, returns, stockMovements } from "#server/db/schema.ts";
+import { giftListItems, orderLines, orders, outboxEmails, returns, stockMovements } from "#server/db/schema.ts";
+import { addGiftListItemToCart, setCartGiftNote } from "#server/gift-lists/gift-list-public.service.ts";
+import { listGiftThanks } from "#server/gift-lists/gift-list-thanks.service.ts";
+import { changeOrderStatus, markOrderPaid } from "#server/orders/order.service.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import { afterSalesLinks, deliveredOrder, type DeliveredOrder } from "#tests/fixtures/after-sales.fixtures.ts";
-import { stockOf } from "#tests/fixtures/checkout.fixtures.ts";
+import { createGiftList, createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
+import { checkoutInput, placeTestOrder, stockOf } from "#tests/fixtures/checkout.fixtures.ts";
 import { createTestDb } from "#tests/db.ts";
 import { authoriseReturn, listReturnsOfOrder, openFaultyReturn, receiveReturn, refuseReturn } from "./returns.service";
 import { submitWithdrawal } from "./withdrawal.service";
@@ -128,4 +132,64 @@ test("a return is refused with a reason; the staff open one for a faulty item, e
     ["withdrawal", "refused", "Articoli usati"],
     ["faulty", "requested", null],
   ]);
+});
+
+test("a gift-list purchase sent back no longer counts as bought, and the list's owner sees it", async () => {
+  const db = await openDb();
+  const { variantId } = await createProduct(db, { nameIt: "Culla Sogno", priceCents: 9900, variants: [{ stock: 5 }] });
+  const list = await createGiftList(db, [variantId]);
+  const added = await addGiftListItemToCart(db, { cartId: null, code: list.code, input: { itemId: list.itemIds[0], quantity: 2 } });
+  if (!added.ok) throw new Error(added.error);
+  await setCartGiftNote(db, { cartId: added.cartId, input: { giverName: "Zia Carla", giftMessage: "Auguri" } });
+  const buyer = await createUser(db);
+  const placed = await placeTestOrder(db, { cartId: added.cartId, userId: buyer, input: checkoutInput() });
+  if (!placed.ok) throw new Error(placed.error);
+  const now = new Date();
+  const [total] = await db.select({ cents: orders.totalCents, delivery: orders.deliveryMethod }).from(orders).where(eq(orders.id, placed.orderId));
+  await markOrderPaid(db, { orderId: placed.orderId, provider: "test", providerRef: "sess_gift", amountCents: total!.cents, now });
+  // A list without an address is collected by the family in the shop.
+  const handover = total!.delivery === "collection" ? "ready_for_collection" : "shipped";
+  for (const to of ["preparing", handover, "completed"] as const) {
+    expect(await changeOrderStatus(db, { orderId: placed.orderId, to, actorUserId: null, now, carrier: "GLS" })).toEqual({ ok: true });
+  }
+  const bought = async () =>
+    (await db.select({ n: giftListItems.quantityBought }).from(giftListItems).where(eq(giftListItems.id, list.itemIds[0]!)))[0]!.n;
+  expect(await bought()).toBe(2);
+
+  // The buyer withdraws (the list's owner has no access to the order: the buyer does, as its customer).
+  const [line] = await db.select({ id: orderLines.id }).from(orderLines).where(eq(orderLines.orderId, placed.orderId));
+  const input = { submissionKey: crypto.randomUUID(), name: "Carla Bianchi", iban: null, lines: [{ orderLineId: line!.id, quantity: 1 }] };
+  const asOwner = await submitWithdrawal(db, {
+    orderId: placed.orderId,
+    access: { hasOrderLink: false, userId: list.ownerUserId },
+    input,
+    locale: "it",
+    now,
+    links: null,
+  });
+  expect(asOwner).toEqual({ ok: false, error: "not-your-order" });
+  const done = await submitWithdrawal(db, {
+    orderId: placed.orderId,
+    access: { hasOrderLink: false, userId: buyer },
+    input,
+    locale: "it",
+    now,
+    links: null,
+  });
+  if (!done.ok) throw new Error(done.error);
+  const [opened] = await db.select().from(returns).where(eq(returns.withdrawalId, done.withdrawalId));
+  // Withdrawing alone changes nothing for the list: the units count until they are back.
+  expect(await bought()).toBe(2);
+  await authoriseReturn(db, { returnId: opened!.id, now, links: null });
+  expect(
+    await receiveReturn(db, {
+      returnId: opened!.id,
+      lines: [{ orderLineId: line!.id, restocked: 1, damaged: 0, damageReason: null }],
+      actorUserId: null,
+      now,
+    }),
+  ).toEqual({ ok: true });
+  expect(await bought()).toBe(1);
+  const thanks = await listGiftThanks(db, { userId: list.ownerUserId, locale: "it", now });
+  expect(thanks.get(list.id)?.map((gift) => [gift.giverName, gift.quantity, gift.returnedQuantity])).toEqual([["Zia Carla", 2, 1]]);
 });

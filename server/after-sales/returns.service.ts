@@ -10,6 +10,7 @@ import { afterSalesNote, type AfterSalesStep } from "#common/order-history.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, returnLines, returns } from "#server/db/schema.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
+import { orderEffects } from "#server/orders/order-effects.ts";
 import { addOrderNote } from "#server/orders/order.service.ts";
 import { giveBackStock } from "#server/stock/stock-ledger.ts";
 import { queueReturnAuthorisedMail } from "./after-sales-emails";
@@ -121,7 +122,13 @@ export async function receiveReturn(
     if (!row) return { ok: false, error: "not-found" };
     if (row.status !== "authorised") return { ok: false, error: "not-allowed" };
     const announced = await tx
-      .select({ id: returnLines.id, orderLineId: returnLines.orderLineId, quantity: returnLines.quantity, variantId: orderLines.variantId })
+      .select({
+        id: returnLines.id,
+        orderLineId: returnLines.orderLineId,
+        quantity: returnLines.quantity,
+        variantId: orderLines.variantId,
+        giftListItemId: orderLines.giftListItemId,
+      })
       .from(returnLines)
       .innerJoin(orderLines, eq(orderLines.id, returnLines.orderLineId))
       .where(eq(returnLines.returnId, row.id));
@@ -149,6 +156,14 @@ export async function receiveReturn(
       return line.variantId !== null && restocked > 0 ? [{ variantId: line.variantId, quantity: restocked }] : [];
     });
     await giveBackStock(tx, shelf, { reason: "return-received", orderId: row.orderId, actorUserId: args.actorUserId, now: args.now });
+    // A gift-list purchase sent back no longer counts as bought for the list.
+    const giftListItems = announced.flatMap((line) =>
+      line.giftListItemId ? [{ giftListItemId: line.giftListItemId, quantity: line.quantity }] : [],
+    );
+    if (giftListItems.length > 0) {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId));
+      await orderEffects().returned(tx, { order: order!, items: giftListItems, now: args.now });
+    }
     return { ok: true };
   });
 }

@@ -847,6 +847,8 @@ export const giftListPurchases = pgTable(
     giverEmail: text(),
     message: text(),
     thankedAt: timestamp({ withTimezone: true }),
+    /** Units of this purchase the giver withdrew from and sent back: no longer counted as bought. */
+    returnedQuantity: integer().notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.giftListId, t.createdAt), unique("gift_list_purchases_once_per_order_item").on(t.orderId, t.giftListItemId)],
