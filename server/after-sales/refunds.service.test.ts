@@ -2,12 +2,14 @@ import { count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
 import { orders, outboxEmails, payments, refunds, returns } from "#server/db/schema.ts";
+import { getAdminOrder, runAdminOrderAction } from "#server/admin/orders-admin.service.ts";
 import { readEnv } from "#server/env.ts";
 import { markOrderPaid } from "#server/orders/order.service.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import { createStripeProvider } from "#server/payments/stripe.ts";
 import { createTestPaymentProvider } from "#server/payments/test-payment.ts";
 import { afterSalesLinks, deliveredOrder, type DeliveredOrder } from "#tests/fixtures/after-sales.fixtures.ts";
+import { createUser } from "#tests/fixtures/cart.fixtures.ts";
 import { testPublicUrl } from "#tests/fixtures/checkout.fixtures.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { startLocalStripeServer } from "#tests/peers/local-stripe-server.ts";
@@ -263,4 +265,33 @@ testOnPostgres("two staff refunding the same return at once refund once", async 
   expect(results.filter((result) => !result.ok).map((result) => !result.ok && result.error)).toEqual(["already-refunded", "already-refunded"]);
   expect(await db.select({ n: count() }).from(refunds)).toEqual([{ n: 1 }]);
   expect(calls).toBe(1);
+});
+
+test("after a partial refund the whole-order refund is refused; the shop's cancel mails the customer", async () => {
+  const db = await openDb();
+  const order = await deliveredOrder(db);
+  const returnId = await receivedReturn(db, order, [{ orderLineId: order.blanket.id, quantity: 1 }]);
+  const services = testServices(db);
+  const now = new Date();
+  expect(
+    await refundReturn(services, {
+      returnId,
+      lines: [{ orderLineId: order.blanket.id, amountCents: 2500 }],
+      includeDelivery: false,
+      actorUserId: null,
+      now,
+    }),
+  ).toMatchObject({ ok: true });
+  const staff = await createUser(db);
+  const ctx = { db, actorUserId: staff, now, links: afterSalesLinks, provider: services.provider };
+  expect((await getAdminOrder(db, { orderId: order.orderId, locale: "it" }))!.canRefund).toBe(false);
+  expect(await runAdminOrderAction(ctx, order.orderId, { intent: "refund" })).toEqual({
+    ok: false,
+    error: "admin.orders.errors.transition-not-allowed",
+  });
+
+  const fresh = await deliveredOrder(db, { stage: "preparing" });
+  expect(await runAdminOrderAction(ctx, fresh.orderId, { intent: "cancel" })).toEqual({ ok: true, done: "cancel" });
+  const [cancelled] = await mailsOf(db, "order-cancelled");
+  expect(cancelled!.subject).toBe(`Ordine n. ${fresh.orderNumber} annullato`);
 });

@@ -341,3 +341,9 @@ export async function listRefundsToPayBack(db: Db) {
     .orderBy(asc(refunds.createdAt))
     .limit(200);
 }
+
+/** Some of the order's money already went back through a return: the back office's whole-order refund would pay it twice. */
+export async function hasReturnRefunds(db: Db, orderId: string): Promise<boolean> {
+  const [row] = await db.select({ id: refunds.id }).from(refunds).where(eq(refunds.orderId, orderId)).limit(1);
+  return row !== undefined;
+}
