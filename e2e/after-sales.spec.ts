@@ -256,7 +256,7 @@ for (const locale of ["it", "en"] as const) {
       await expect(staff.getByRole("listitem").filter({ hasText: "return-received" }).first()).toContainText("+1");
     }
 
-    // The customer's order page tells every step, the refund with its amount; nothing is left to withdraw but the frame.
+    // The customer's order page tells every step, the refund with its amount; the second unit of the first line may still go back.
     await page.goto(order.orderUrl);
     await expect(page.getByText(t.history(refunded))).toBeVisible();
     await expect(page.getByRole("link", { name: t.withdraw })).toBeVisible();

@@ -13,18 +13,18 @@ export type WithdrawalSummary = {
 /** The order's right of withdrawal: the "Recedi dal contratto" button while it lasts, or why it is not offered. */
 export function WithdrawalPanel({ withdrawal, locale }: { withdrawal: WithdrawalSummary; locale: Locale }) {
   const { t } = useTranslation();
-  const { window } = withdrawal;
+  const period = withdrawal.window;
   // An order let go before it was handed over has nothing to withdraw from.
-  if (window.state === "closed" && !window.closesAt && withdrawal.statements === 0) return null;
+  if (period.state === "closed" && !period.closesAt && withdrawal.statements === 0) return null;
   const text =
-    window.state === "not-yet"
+    period.state === "not-yet"
       ? t("afterSales.orderPanel.notYet")
-      : window.state === "closed"
+      : period.state === "closed"
         ? t("afterSales.orderPanel.closed")
         : !withdrawal.isOffered
           ? t("afterSales.orderPanel.allWithdrawn")
-          : window.closesAt
-            ? t("afterSales.orderPanel.openUntil", { date: formatShopDateTime(window.closesAt, locale, { dateStyle: "long" }) })
+          : period.closesAt
+            ? t("afterSales.orderPanel.openUntil", { date: formatShopDateTime(period.closesAt, locale, { dateStyle: "long" }) })
             : t("afterSales.orderPanel.openBeforeStart");
   return (
     <section aria-labelledby="withdrawal-title" className="rounded-2xl bg-white p-5 shadow-card sm:p-6">

@@ -55,7 +55,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const order = await findVisibleOrder(context, request, url, params.orderId);
   const locale = localeOfPath(url.pathname);
   const t = getTranslator(locale);
-  const withdrawal = await getWithdrawalOptions(context.get(shopContext).db, { orderId: order.id, now: new Date() });
+  // An order still waiting for its money has nothing to withdraw from yet (it expires or is cancelled).
+  const withdrawal =
+    order.status === "awaiting_payment" ? null : await getWithdrawalOptions(context.get(shopContext).db, { orderId: order.id, now: new Date() });
   const token = url.searchParams.get("t");
   return {
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },

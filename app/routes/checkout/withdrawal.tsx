@@ -89,7 +89,7 @@ export default function WithdrawalPage({ loaderData, actionData }: Route.Compone
   const { options, receipt, submissionKey, orderHref } = loaderData;
   const values: WithdrawalFormValues = actionData?.values ?? { submissionKey, name: options.customerName, iban: "", quantities: {} };
   const errors = actionData?.errors ?? {};
-  const window = options.window;
+  const period = options.window;
   const dateTime = (at: Date | string) => formatShopDateTime(at, locale, { dateStyle: "long", timeStyle: "short" });
   const errorText = (key: string | undefined) => (key ? t(key) : undefined);
 
@@ -97,10 +97,10 @@ export default function WithdrawalPage({ loaderData, actionData }: Route.Compone
     <>
       <PageHeader title={t("afterSales.page.title")}>
         <p>{t("afterSales.page.lead", { number: options.orderNumber })}</p>
-        {window.state === "open" && (
+        {period.state === "open" && (
           <p className="text-base font-semibold">
-            {window.closesAt
-              ? t("afterSales.page.until", { date: dateTime(window.closesAt) })
+            {period.closesAt
+              ? t("afterSales.page.until", { date: dateTime(period.closesAt) })
               : t("afterSales.page.untilOpen", { days: options.withdrawalDays })}
           </p>
         )}
@@ -118,9 +118,9 @@ export default function WithdrawalPage({ loaderData, actionData }: Route.Compone
           </AccountNotice>
         ) : !options.isOffered ? (
           <AccountNotice kind="info">
-            {window.state === "closed"
+            {period.state === "closed"
               ? t("afterSales.orderPanel.closed")
-              : window.state === "not-yet"
+              : period.state === "not-yet"
                 ? t("afterSales.orderPanel.notYet")
                 : options.statements.length > 0
                   ? t("afterSales.orderPanel.allWithdrawn")
