@@ -18,6 +18,7 @@ import { getWithdrawalOptions } from "#server/after-sales/withdrawal.service.ts"
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
 import { readOrderAccess } from "./order-access.server";
+import { withdrawalHref } from "./withdrawal.server";
 
 const OrderId = z.uuid();
 
@@ -30,7 +31,7 @@ async function findVisibleOrder(context: Readonly<RouterContextProvider>, reques
   const { db } = context.get(shopContext);
   const order = OrderId.safeParse(rawOrderId).success ? await getOrderView(db, { orderId: rawOrderId, locale: localeOfPath(url.pathname) }) : null;
   if (!order) throw data(null, { status: 404 });
-  await readOrderAccess(context, request, url, order.id, () => Promise.resolve(order.userId));
+  await readOrderAccess(context, request, url, order.id, order.userId);
   return order;
 }
 
@@ -58,7 +59,6 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   // An order still waiting for its money has nothing to withdraw from yet (it expires or is cancelled).
   const withdrawal =
     order.status === "awaiting_payment" ? null : await getWithdrawalOptions(context.get(shopContext).db, { orderId: order.id, now: new Date() });
-  const token = url.searchParams.get("t");
   return {
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
@@ -68,7 +68,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
       window: withdrawal.window,
       isOffered: withdrawal.isOffered,
       statements: withdrawal.statements.length,
-      href: `${localizedHref(`/ordine/${order.id}/recesso`, locale)}${token ? `?t=${encodeURIComponent(token)}` : ""}`,
+      href: withdrawalHref(locale, order.id, url.searchParams.get("t")),
     },
   };
 }

@@ -3,7 +3,6 @@
  * the page but withdraws only through the link), the two steps' form and the answers in the page's words.
  */
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { eq } from "drizzle-orm";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { formFields } from "#server/accounts/form-values.ts";
@@ -15,7 +14,6 @@ import {
   type SubmitWithdrawalError,
   type WithdrawalOptions,
 } from "#server/after-sales/withdrawal.service.ts";
-import { orders } from "#server/db/schema.ts";
 import { shopContext } from "#server/http/context.ts";
 import { readOrderAccess, type OrderAccess } from "./order-access.server";
 
@@ -36,12 +34,9 @@ export async function loadWithdrawal(
   rawOrderId: string,
 ): Promise<{ access: OrderAccess; options: WithdrawalOptions }> {
   const { db } = context.get(shopContext);
-  const access = await readOrderAccess(context, request, url, rawOrderId, async (orderId) => {
-    const [row] = await db.select({ userId: orders.userId }).from(orders).where(eq(orders.id, orderId));
-    return row ? row.userId : undefined;
-  });
-  const options = await getWithdrawalOptions(db, { orderId: access.orderId, now: new Date() });
+  const options = await getWithdrawalOptions(db, { orderId: rawOrderId, now: new Date() });
   if (!options) throw data(null, { status: 404 });
+  const access = await readOrderAccess(context, request, url, options.orderId, options.userId);
   return { access, options };
 }
 
