@@ -160,3 +160,36 @@ test("settings: delivery times and closures are saved from the form; bad input i
   });
   expect((await getSettings(db, ["deliveryTimes"])).deliveryTimes.cutoff).toBe("12:30");
 });
+
+test("the withdrawal period and its start are settings: at least 14 days, a known start, instructions in both languages", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const form = {
+    withdrawalDays: "30",
+    homeDeliveryStart: "shipped",
+    collectionStart: "collected",
+    returnInstructionsIt: "Portali in negozio.",
+    returnInstructionsEn: "Bring them to the shop.",
+  };
+  expect(await saveSettings(db, { key: "afterSales", form, actorUserId: admin })).toEqual({ ok: true });
+  expect((await getSettings(db, ["afterSales"])).afterSales).toMatchObject({
+    withdrawalDays: 30,
+    homeDeliveryStart: "shipped",
+    collectionStart: "collected",
+  });
+  expect(
+    await saveSettings(db, {
+      key: "afterSales",
+      form: { ...form, withdrawalDays: "10", homeDeliveryStart: "domani", returnInstructionsEn: "" },
+      actorUserId: admin,
+    }),
+  ).toEqual({
+    ok: false,
+    errors: {
+      withdrawalDays: "afterSales.settings.errors.withdrawalDays",
+      homeDeliveryStart: "afterSales.settings.errors.homeDeliveryStart",
+      returnInstructionsEn: "afterSales.settings.errors.returnInstructionsEn",
+    },
+  });
+  expect((await getSettings(db, ["afterSales"])).afterSales.withdrawalDays).toBe(30);
+});
