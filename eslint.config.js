@@ -27,6 +27,9 @@ const orderCreation = "server/orders/order-creation.ts";
 const stockLedger = "server/stock/stock-ledger.ts";
 const reviewService = "server/reviews/review.service.ts";
 const invoiceService = "server/invoices/invoice.service.ts";
+const withdrawalOwner = "server/after-sales/withdrawal.service.ts";
+const returnsOwner = "server/after-sales/returns.service.ts";
+const refundsOwner = "server/after-sales/refunds.service.ts";
 
 /** `<x>.insert(table)` wherever it sits in a chain (`db.insert(t)`, `tx.insert(t)`, `ctx.db.insert(t)`). */
 const insertInto = (table) => `CallExpression[callee.property.name='insert'][arguments.0.name='${table}']`;
@@ -38,6 +41,11 @@ const variantUpdate =
   "CallExpression[callee.property.name='set'][callee.object.callee.property.name='update'][callee.object.arguments.0.name='productVariants']";
 /** The same writes spelt as raw SQL inside a template or a string. */
 const rawSql = (pattern) => [`TemplateElement[value.raw=/${pattern}/i]`, `Literal[value=/${pattern}/i]`];
+/** Any Drizzle insert, update or delete of `table`, and the same in raw SQL on `sqlName`. */
+const writesOf = (table, sqlName) => [
+  ...["insert", "update", "delete"].map((verb) => `CallExpression[callee.property.name='${verb}'][arguments.0.name='${table}']`),
+  ...rawSql(`(insert\\s+into|update|delete\\s+from)\\s+${sqlName}\\b`),
+];
 
 const ownerRules = [
   ...[insertInto("orders"), insertInto("orderLines"), ...rawSql("insert\\s+into\\s+(orders|order_lines)\\b")].map((selector) => ({
@@ -75,6 +83,17 @@ const ownerRules = [
     selector,
     message: `Invoices and their numbers are written only by ${invoiceService}.`,
   })),
+  ...writesOf("withdrawals", "withdrawals").map((selector) => ({
+    owner: withdrawalOwner,
+    selector,
+    message: `Withdrawal statements are written only by ${withdrawalOwner}, once.`,
+  })),
+  ...[...writesOf("returns", "returns"), ...writesOf("returnLines", "return_lines")].map((selector) => ({
+    owner: returnsOwner,
+    selector,
+    message: `Returns and their lines are written only by ${returnsOwner}.`,
+  })),
+  ...writesOf("refunds", "refunds").map((selector) => ({ owner: refundsOwner, selector, message: `Refunds are written only by ${refundsOwner}.` })),
 ];
 
 /** Who may write what (one owner or a list): the owners, and the exemptions with their reasons. */
@@ -82,14 +101,19 @@ const writers = [
   { file: orderCreation, owner: orderCreation },
   { file: stockLedger, owner: stockLedger },
   { file: reviewService, owner: reviewService },
+  { file: withdrawalOwner, owner: withdrawalOwner },
+  { file: returnsOwner, owner: returnsOwner },
+  { file: refundsOwner, owner: refundsOwner },
+  // The test that proves the database refuses to change a stored statement tries it in raw SQL.
+  { file: "server/after-sales/withdrawal.service.test.ts", owner: withdrawalOwner },
   // The scale benchmark's generator fills PostgreSQL with a million orders in a few statements, as a seed
   // does; one createOrder per order would take hours.
   { file: "bench/lib/scale-catalogue.ts", owner: orderCreation },
   // The load suite sets its hot and plentiful variants' stock in two statements before the load starts,
   // through its own PostgreSQL connection, beside the running shop.
   { file: "load/lib/load-shop.ts", owner: stockLedger },
-  // The one-owner scan's own proof feeds it raw stock and invoice writes as text.
-  { file: "tests/architecture/one-owner.test.ts", owner: [stockLedger, invoiceService] },
+  // The one-owner scan's own proof feeds it raw writes as text.
+  { file: "tests/architecture/one-owner.test.ts", owner: [stockLedger, invoiceService, returnsOwner] },
   { file: invoiceService, owner: invoiceService },
   // Proves that the database itself refuses to change an issued invoice.
   { file: "server/invoices/invoice.service.test.ts", owner: invoiceService },

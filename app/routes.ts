@@ -52,6 +52,7 @@ export default [
       // checkout
       route("checkout", "routes/checkout/checkout.tsx", { id: "checkout" }),
       route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
+      route("ordine/:orderId/recesso", "routes/checkout/withdrawal.tsx", { id: "withdrawal" }),
       route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
       route("ordine/:orderId/recensione/:productId", "routes/reviews/write-review.tsx", { id: "write-review" }),
       route("ordine/:orderId/fattura/:invoiceId", "routes/invoices/invoice-document.ts", { id: "order-invoice" }),
@@ -92,6 +93,7 @@ export default [
         route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
         route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
         route("admin/fatture", "routes/admin/invoices.tsx", { id: "admin-invoices" }),
+        route("admin/rimborsi", "routes/admin/refunds.tsx", { id: "admin-refunds" }),
         route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
         route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
         route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),

@@ -70,3 +70,21 @@ test("a card payment for another amount reads as a warning for the staff and is 
   expect(isStaffOnlyHistoryNote(note)).toBe(true);
   expect(isStaffOnlyHistoryNote("paid:stripe")).toBe(false);
 });
+
+test("the steps after the sale read in words for the customer and the staff, in both languages", () => {
+  expect(readHistoryNote("refund-made:3:card:2500")).toEqual({
+    code: "after-sales",
+    step: "refund-made",
+    returnNumber: 3,
+    route: "card",
+    amountCents: 2500,
+  });
+  expect(customerHistoryNoteText(it, "withdrawal-received:3")).toBe("Recesso ricevuto (reso n. 3).");
+  expect(customerHistoryNoteText(it, "refund-made:3:card:2500", "it")?.replace(/\s/g, " ")).toBe(
+    "Rimborso di 25,00 € eseguito (sulla carta), reso n. 3.",
+  );
+  expect(staffHistoryNoteText(en, "refund-issued:4:bank_transfer:1290", "en")).toBe("Refund of €12.90 started (by bank transfer), return no. 4.");
+  expect(staffHistoryNoteText(en, "return-authorised:4")).toBe("Return no. 4 authorised: instructions sent by e-mail.");
+  // Unknown steps stay codes the customer never sees.
+  expect(customerHistoryNoteText(it, "return-lost:4")).toBeNull();
+});

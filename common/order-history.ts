@@ -30,10 +30,31 @@ export type HistoryNote =
   | { code: "group-gift-funded"; orderNumbers: number[] }
   /** A card payment whose amount or currency is not the order's: not counted as paid, for the staff to settle. */
   | { code: "payment-mismatch"; method: PaymentMethodKey; isTestPayment: boolean; amountCents: number; currency: string; ref: string }
+  /**
+   * A step after the sale (server/after-sales/): a withdrawal received, a return authorised, refused or
+   * received, a refund issued or made; `amountCents` for refunds, `route` "card" or "bank_transfer".
+   */
+  | { code: "after-sales"; step: AfterSalesStep; returnNumber: number; amountCents: number | null; route: string | null }
   /** Words a member of staff typed: shown as they are. */
   | { code: "text"; text: string }
   /** A code this reader does not know (yet): never shown to customers. */
   | { code: "unknown"; raw: string };
+
+export const afterSalesSteps = [
+  "withdrawal-received",
+  "return-opened",
+  "return-authorised",
+  "return-refused",
+  "return-received",
+  "refund-issued",
+  "refund-made",
+] as const;
+export type AfterSalesStep = (typeof afterSalesSteps)[number];
+
+/** The note of a step after the sale: "return-authorised:3", "refund-made:3:card:2500". */
+export function afterSalesNote(step: AfterSalesStep, returnNumber: number, refund?: { route: string; amountCents: number }): string {
+  return refund ? `${step}:${returnNumber}:${refund.route}:${refund.amountCents}` : `${step}:${returnNumber}`;
+}
 
 /** The `order.payment.*` key of the way the money came. */
 type PaymentMethodKey = "card" | "bank_transfer" | "cash_on_delivery" | "in_shop";
@@ -77,6 +98,15 @@ export function readHistoryNote(note: string | null | undefined): HistoryNote | 
   // The overflow note carries Italian words after its code for anyone reading the raw table.
   const overflow = /^gift-list-overflow:(\d+)\b/.exec(note);
   if (overflow) return { code: "gift-list-overflow", units: Number(overflow[1]) };
+  const afterSales = /^([a-z-]+):(\d+)(?::([a-z_]+):(\d+))?$/.exec(note);
+  if (afterSales && (afterSalesSteps as readonly string[]).includes(afterSales[1]!))
+    return {
+      code: "after-sales",
+      step: afterSales[1] as AfterSalesStep,
+      returnNumber: Number(afterSales[2]),
+      route: afterSales[3] ?? null,
+      amountCents: afterSales[4] ? Number(afterSales[4]) : null,
+    };
   const funded = /^group-gift-funded:(\d+(?:-\d+)*)$/.exec(note);
   if (funded) return { code: "group-gift-funded", orderNumbers: funded[1]!.split("-").map(Number) };
   return /^[a-z0-9_:-]+$/.test(note) ? { code: "unknown", raw: note } : { code: "text", text: note };
@@ -88,7 +118,7 @@ export function isStaffOnlyHistoryNote(note: string | null | undefined): boolean
 }
 
 /** What the customer reads: payments and the shop's own events; refunds, staff notes and unknown codes stay in the back office. */
-export function customerHistoryNoteText(t: TFunction, note: string | null | undefined): string | null {
+export function customerHistoryNoteText(t: TFunction, note: string | null | undefined, locale: Locale = "it"): string | null {
   const read = readHistoryNote(note);
   if (!read) return null;
   switch (read.code) {
@@ -102,6 +132,8 @@ export function customerHistoryNoteText(t: TFunction, note: string | null | unde
       return t("order.history.notes.group-gift-funded");
     case "paid":
       return t("order.history.notes.paid");
+    case "after-sales":
+      return afterSalesText(t, read, locale);
     case "text":
       return read.text;
     default:
@@ -137,6 +169,8 @@ export function staffHistoryNoteText(t: TFunction, note: string | null | undefin
       });
     case "gift-list-overflow":
       return t("admin.order.historyNotes.giftListOverflow", { count: read.units });
+    case "after-sales":
+      return afterSalesText(t, read, locale);
     case "group-gift-funded":
       return t("admin.order.historyNotes.groupGiftFunded", { numbers: read.orderNumbers.join(", "), count: read.orderNumbers.length });
     case "card-payment-failed":
@@ -150,4 +184,13 @@ export function staffHistoryNoteText(t: TFunction, note: string | null | undefin
     default:
       return t(`order.history.notes.${read.code}`);
   }
+}
+
+/** A step after the sale in words, the same for the customer and the staff. */
+function afterSalesText(t: TFunction, read: Extract<HistoryNote, { code: "after-sales" }>, locale: Locale): string {
+  return t(`afterSales.history.${read.step}`, {
+    returnNumber: read.returnNumber,
+    amount: read.amountCents === null ? "" : formatMoney(read.amountCents, locale),
+    route: read.route ? t(`afterSales.routes.${read.route}`) : "",
+  });
 }

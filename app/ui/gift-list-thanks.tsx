@@ -48,6 +48,9 @@ export function GiftThanksSection({ listCode, thanks, locale }: { listCode: stri
                         : t("giftLists.thanks.item", { count: gift.quantity, item: what })}
                       {details && <span className="text-muted"> ({details})</span>}
                     </p>
+                    {gift.returnedQuantity > 0 && (
+                      <p className="text-sm font-semibold text-coral-700">{t("afterSales.giftList.returned", { count: gift.returnedQuantity })}</p>
+                    )}
                     {gift.message && (
                       <blockquote className="mt-1 border-l-4 border-sun-300 pl-3 text-sm break-words italic">{gift.message}</blockquote>
                     )}

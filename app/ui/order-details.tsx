@@ -197,7 +197,7 @@ export function OrderPayment({ order, locale, payProblem }: { order: OrderView; 
 export function OrderHistory({ order, locale }: { order: OrderView; locale: Locale }) {
   const { t } = useTranslation();
   // The shop's own codes become sentences; other codes stay for the back office; staff's words are shown.
-  const noteText = (note: string | null) => customerHistoryNoteText(t, note);
+  const noteText = (note: string | null) => customerHistoryNoteText(t, note, locale);
   return (
     <Panel id="order-history-title" title={t("order.history.title")}>
       <ol className="relative space-y-4 border-l-2 border-brand-100 pl-5">

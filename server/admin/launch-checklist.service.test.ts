@@ -29,7 +29,7 @@ test("the checklist reads the stored settings: what the back office replaces lea
   ]);
 
   const form = settingsToForm(
-    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api", "fiscal"]),
+    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api", "fiscal", "afterSales"]),
   );
   const shop = {
     ...form.shop,

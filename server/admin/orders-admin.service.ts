@@ -15,6 +15,8 @@ import { nextStatuses, orderStatuses, type OrderStatus } from "#server/orders/or
 import { hasPaymentMismatch } from "#server/orders/payment-mismatch.service.ts";
 import { cancelOrder, changeOrderStatus, getOrderView, markOrderPaid, type OrderView } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
+import { queueOrderCancelledMail } from "#server/after-sales/after-sales-emails.ts";
+import { hasReturnRefunds } from "#server/after-sales/refunds.service.ts";
 import { recordAudit } from "./audit.service";
 
 export const adminOrdersPageSize = 25;
@@ -141,7 +143,7 @@ export async function getAdminOrder(db: Db, args: { orderId: string; locale: Loc
     moves: next.filter((status) => !ownButtons.has(status)),
     canMarkPaid: order.payment.method !== "card" && order.payment.paidAt === null && markableStatuses.has(order.status),
     canCancel: next.includes("cancelled"),
-    canRefund: next.includes("refunded") && order.payment.paidAt !== null,
+    canRefund: next.includes("refunded") && order.payment.paidAt !== null && !(await hasReturnRefunds(db, order.id)),
     cardPaymentRef: card?.providerRef ?? null,
     refundedCents: refunded?.cents ?? 0,
   };
@@ -260,12 +262,19 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
       return ctx.db.transaction(async (tx) => {
         const cancelled = await cancelOrder(tx, { orderId, now: ctx.now, actorUserId: ctx.actorUserId, note: action.note || "cancelled-by-shop" });
         if (!cancelled.changed) return notAllowed;
+        const [mailOrder] = await tx
+          .select({ id: orders.id, number: orders.number, email: orders.email, locale: orders.locale })
+          .from(orders)
+          .where(eq(orders.id, orderId));
+        await queueOrderCancelledMail(tx, { order: mailOrder!, links: ctx.links });
         await audit(tx, "cancel", { note: action.note ?? null });
         return { ok: true, done: "cancel" } as const;
       });
     case "refund": {
       if (!nextStatuses(order.status, order).includes("refunded")) return notAllowed;
       if (!order.paidAt) return { ok: false, error: "admin.orders.errors.not-paid" };
+      // Part of the money went back with a return: the rest goes back through the returns, never twice.
+      if (await hasReturnRefunds(ctx.db, orderId)) return notAllowed;
       const card = await cardPaymentOf(ctx.db, orderId);
       let refundRef: string | null = null;
       if (card) {

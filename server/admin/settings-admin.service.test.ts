@@ -204,3 +204,36 @@ test("settings: the invoices' fiscal data are saved from the form; a bad partita
   expect((await getSettings(db, ["fiscal"])).fiscal.regimeFiscale).toBe("RF19");
   expect(await db.$count(auditLog)).toBe(1);
 });
+
+test("the withdrawal period and its start are settings: at least 14 days, a known start, instructions in both languages", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const form = {
+    withdrawalDays: "30",
+    homeDeliveryStart: "shipped",
+    collectionStart: "collected",
+    returnInstructionsIt: "Portali in negozio.",
+    returnInstructionsEn: "Bring them to the shop.",
+  };
+  expect(await saveSettings(db, { key: "afterSales", form, actorUserId: admin })).toEqual({ ok: true });
+  expect((await getSettings(db, ["afterSales"])).afterSales).toMatchObject({
+    withdrawalDays: 30,
+    homeDeliveryStart: "shipped",
+    collectionStart: "collected",
+  });
+  expect(
+    await saveSettings(db, {
+      key: "afterSales",
+      form: { ...form, withdrawalDays: "10", homeDeliveryStart: "domani", returnInstructionsEn: "" },
+      actorUserId: admin,
+    }),
+  ).toEqual({
+    ok: false,
+    errors: {
+      withdrawalDays: "afterSales.settings.errors.withdrawalDays",
+      homeDeliveryStart: "afterSales.settings.errors.homeDeliveryStart",
+      returnInstructionsEn: "afterSales.settings.errors.returnInstructionsEn",
+    },
+  });
+  expect((await getSettings(db, ["afterSales"])).afterSales.withdrawalDays).toBe(30);
+});

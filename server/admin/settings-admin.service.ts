@@ -91,7 +91,7 @@ function wholeNumber(raw: string): number | null {
 
 /** The form's fields for one key, as the page fills them in. */
 export function settingsToForm(settings: Settings): Record<SettingsKey, Record<string, string>> {
-  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, fiscal } = settings;
+  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, fiscal, afterSales } = settings;
   return {
     shop: {
       ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")),
@@ -122,6 +122,13 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     newsletter: { url: newsletter.url ?? "" },
     api: { allowedOrigins: api.allowedOrigins.join("\n") },
     fiscal: Object.fromEntries(Object.entries(fiscal).map(([name, value]) => [name, value ?? ""])),
+    afterSales: {
+      withdrawalDays: String(afterSales.withdrawalDays),
+      homeDeliveryStart: afterSales.homeDeliveryStart,
+      collectionStart: afterSales.collectionStart,
+      returnInstructionsIt: afterSales.returnInstructionsIt,
+      returnInstructionsEn: afterSales.returnInstructionsEn,
+    },
   };
 }
 
@@ -217,6 +224,15 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
       };
       break;
     }
+    case "afterSales":
+      value = {
+        withdrawalDays: wholeNumber(field("withdrawalDays")),
+        homeDeliveryStart: field("homeDeliveryStart"),
+        collectionStart: field("collectionStart"),
+        returnInstructionsIt: field("returnInstructionsIt"),
+        returnInstructionsEn: field("returnInstructionsEn"),
+      };
+      break;
   }
   const checked = settingsSchemas[key].safeParse(value);
   if (!checked.success) {
@@ -230,7 +246,13 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
             : first === "cashOnDeliveryFeeCents"
               ? "cashOnDeliveryFee"
               : (first ?? "form");
-      errors[name] ??= key === "fiscal" ? fiscalErrorKey(name) : `admin.settings.errors.${issueKind(key, name)}`;
+      // The fiscal data and the after-sales settings keep their words in their own sections of the messages.
+      errors[name] ??=
+        key === "fiscal"
+          ? fiscalErrorKey(name)
+          : key === "afterSales"
+            ? `afterSales.settings.errors.${name}`
+            : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };

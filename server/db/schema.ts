@@ -853,6 +853,8 @@ export const giftListPurchases = pgTable(
     giverEmail: text(),
     message: text(),
     thankedAt: timestamp({ withTimezone: true }),
+    /** Units of this purchase the giver withdrew from and sent back: no longer counted as bought. */
+    returnedQuantity: integer().notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.giftListId, t.createdAt), unique("gift_list_purchases_once_per_order_item").on(t.orderId, t.giftListItemId)],
@@ -1121,4 +1123,129 @@ export const invoiceCounters = pgTable(
     lastNumber: integer().notNull(),
   },
   (t) => [primaryKey({ columns: [t.series, t.year] })],
+);
+
+// ---------------------------------------------------------------- after the sale: withdrawals, returns, refunds
+
+/**
+ * A consumer's withdrawal statement (Art. 11a CRD, Codice del Consumo art. 54-59), as received: written
+ * once by server/after-sales/withdrawal.service.ts and never changed (a trigger refuses updates and deletes).
+ * `lines` is the statement's own snapshot: which order lines, how many units, under which name.
+ */
+export const withdrawals = pgTable(
+  "withdrawals",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "restrict" }),
+    /** The same form sent twice (a double click, a retried post) is one statement. */
+    submissionKey: text().notNull().unique(),
+    name: text().notNull(),
+    /** Where the acknowledgement went: the order's e-mail address. */
+    contactEmail: text().notNull(),
+    /** How the shop was contacted: "online-form" (this function). */
+    channel: text().notNull(),
+    lines: jsonb().$type<{ orderLineId: string; sku: string; name: string; quantity: number }[]>().notNull(),
+    /** For an order not paid by card: where the money goes back (checked with its check digits). */
+    refundIban: text(),
+    locale: text().notNull(),
+    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.orderId, t.receivedAt)],
+);
+
+export const returnStatus = pgEnum("return_status", ["requested", "authorised", "received", "refunded", "refused"]);
+
+/** A return of some of an order's units: one per withdrawal, or opened by the staff for a faulty item. */
+export const returns = pgTable(
+  "returns",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    number: integer().notNull().unique().generatedAlwaysAsIdentity({ startWith: 1 }),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    withdrawalId: uuid()
+      .unique()
+      .references(() => withdrawals.id, { onDelete: "restrict" }),
+    /** "withdrawal" or "faulty". */
+    reason: text().notNull(),
+    status: returnStatus().notNull().default("requested"),
+    refusalReason: text(),
+    /** The law's 14 days to refund count from the withdrawal (or from opening, for a faulty item). */
+    refundDueAt: timestamp({ withTimezone: true }).notNull(),
+    refundIban: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.orderId), index().on(t.status, t.refundDueAt)],
+);
+
+export const returnLines = pgTable(
+  "return_lines",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    returnId: uuid()
+      .notNull()
+      .references(() => returns.id, { onDelete: "cascade" }),
+    orderLineId: uuid()
+      .notNull()
+      .references(() => orderLines.id, { onDelete: "cascade" }),
+    quantity: integer().notNull(),
+    /** On receipt: units back on the shelf, and units written off as damaged (with the reason). */
+    restockedQuantity: integer().notNull().default(0),
+    damagedQuantity: integer().notNull().default(0),
+    damageReason: text(),
+  },
+  (t) => [
+    check("return_lines_quantity_positive", sql`${t.quantity} > 0`),
+    check("return_lines_received_within", sql`${t.restockedQuantity} + ${t.damagedQuantity} <= ${t.quantity}`),
+    unique().on(t.returnId, t.orderLineId),
+  ],
+);
+
+export const refundStatus = pgEnum("refund_status", ["pending", "succeeded", "to_pay_back", "paid_back"]);
+
+/**
+ * Money going back for a return (at most one refund per return: the unique key makes two staff clicking
+ * at once refund once). Card: through the payment provider, retried with the same idempotency key until it
+ * succeeds. Cash on delivery and bank transfer: a transfer to the customer's IBAN that the staff mark paid.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    returnId: uuid()
+      .notNull()
+      .unique()
+      .references(() => returns.id, { onDelete: "cascade" }),
+    /** "card" or "bank_transfer" (to the IBAN). */
+    route: text().notNull(),
+    status: refundStatus().notNull(),
+    amountCents: integer().notNull(),
+    /** Of `amountCents`, the original delivery cost (the whole order withdrawn). */
+    deliveryCents: integer().notNull().default(0),
+    lines: jsonb().$type<{ orderLineId: string; quantity: number; amountCents: number }[]>().notNull(),
+    iban: text(),
+    idempotencyKey: text().notNull().unique(),
+    providerRef: text(),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    doneAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("refunds_amount_positive", sql`${t.amountCents} > 0`),
+    index("refunds_due")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index().on(t.orderId),
+  ],
 );

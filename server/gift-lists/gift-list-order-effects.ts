@@ -6,7 +6,7 @@
 import type { OrderEffects } from "#server/orders/order-effects.ts";
 import { giveBackDiscountCodeUse, takeDiscountCodeUse } from "./gift-list-completion.service";
 import { recordGroupGiftPayment, releaseGroupGiftContribution, retakeGroupGiftPledge } from "./gift-list-group.service";
-import { recordGiftListPurchases } from "./gift-list-orders.service";
+import { recordGiftListPurchases, recordGiftListReturn } from "./gift-list-orders.service";
 
 export const giftListOrderEffects: OrderEffects = {
   /**
@@ -31,6 +31,10 @@ export const giftListOrderEffects: OrderEffects = {
     if (to !== "refunded" && order.discountCodeId !== null) await giveBackDiscountCodeUse(tx, order.discountCodeId);
     // A group-gift contribution that will not be kept frees its amount for the other guests.
     if (order.giftListId) await releaseGroupGiftContribution(tx, { orderId: order.id, wasPaid: order.paidAt !== null, now });
+  },
+
+  async returned(tx, { order, items }) {
+    if (order.giftListId) await recordGiftListReturn(tx, { orderId: order.id, items });
   },
 
   async retaken(tx, { order }) {

@@ -241,3 +241,33 @@ async function queueOwnerNotification(
     }),
   });
 }
+
+/**
+ * A giver withdrew from units bought from a list and sent them back: the item counts them as no longer
+ * bought (so the family may receive them from someone else), and the purchase says how many came back,
+ * for the family to see.
+ */
+export async function recordGiftListReturn(
+  tx: Db,
+  args: { orderId: string; items: readonly { giftListItemId: string; quantity: number }[] },
+): Promise<void> {
+  for (const item of [...args.items].sort((a, b) => a.giftListItemId.localeCompare(b.giftListItemId))) {
+    const [purchase] = await tx
+      .update(giftListPurchases)
+      .set({ returnedQuantity: sql`least(${giftListPurchases.returnedQuantity} + ${item.quantity}, ${giftListPurchases.quantity})` })
+      .where(
+        and(
+          eq(giftListPurchases.orderId, args.orderId),
+          eq(giftListPurchases.giftListItemId, item.giftListItemId),
+          eq(giftListPurchases.kind, "item"),
+        ),
+      )
+      .returning({ id: giftListPurchases.id });
+    // Units never counted (paid beyond what the list needed) have nothing to take back.
+    if (!purchase) continue;
+    await tx
+      .update(giftListItems)
+      .set({ quantityBought: sql`greatest(${giftListItems.quantityBought} - ${item.quantity}, 0)` })
+      .where(eq(giftListItems.id, item.giftListItemId));
+  }
+}

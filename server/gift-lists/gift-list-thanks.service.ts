@@ -23,6 +23,8 @@ export type GiftThanksRow = {
   message: string | null;
   givenAt: Date;
   thankedAt: Date | null;
+  /** Units the giver withdrew from and sent back. */
+  returnedQuantity: number;
 };
 
 /** Each of the owner's lists' gifts, newest first (giver e-mails stay out: the family thanks in person or by the shop). */
@@ -34,6 +36,7 @@ export async function listGiftThanks(db: Db, args: { userId: string; locale: Loc
       variantId: giftListItems.variantId,
       kind: giftListPurchases.kind,
       quantity: giftListPurchases.quantity,
+      returnedQuantity: giftListPurchases.returnedQuantity,
       amountCents: giftListPurchases.amountCents,
       giverName: giftListPurchases.giverName,
       message: giftListPurchases.message,
@@ -63,6 +66,7 @@ export async function listGiftThanks(db: Db, args: { userId: string; locale: Loc
       size: variant?.size ?? null,
       kind: row.kind === "contribution" ? "contribution" : "item",
       quantity: row.quantity,
+      returnedQuantity: row.returnedQuantity,
       amountCents: row.amountCents,
       message: row.message,
       givenAt: row.createdAt,

@@ -13,6 +13,7 @@ import { startJob, stopAllJobs } from "#server/jobs/scheduler.ts";
 import { currentFacetIndex } from "#server/catalog/facet-index.ts";
 import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
+import { startRefundRetryJob } from "#server/after-sales/refund-retry-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { ShopServices } from "#server/shop-services.ts";
@@ -62,6 +63,8 @@ export async function startShop(options: StartOptions) {
   startCardPaymentExpiryJob(services);
   // Bank-transfer orders unpaid past their due date expire and give their stock back.
   startOrderExpiryJob(services);
+  // Card refunds the provider has not made yet are asked again, each with its own idempotency key.
+  startRefundRetryJob(services);
   // The listing's filter counts come from an index of the catalogue kept in this process: built at start
   // and again soon after any change, in the background, so visitors seldom wait for it.
   startJob({ name: "facet-index", everyMs: 5_000, runAtStart: true, log, run: () => currentFacetIndex(handle.db) });

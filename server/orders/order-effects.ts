@@ -16,6 +16,11 @@ export type OrderEffects = {
   paid(tx: Db, args: { order: EffectOrder; now: Date; publicUrl: string | null }): Promise<{ note: string | null }>;
   /** The order is let go: what it held (a code's use, a group-gift pledge) goes back, once. */
   released(tx: Db, args: { order: EffectOrder; to: "cancelled" | "expired" | "refunded"; now: Date }): Promise<void>;
+  /**
+   * Units of the order came back after a withdrawal (server/after-sales/): what they counted for (a gift
+   * list's bought units) no longer counts, once per receipt.
+   */
+  returned(tx: Db, args: { order: EffectOrder; items: { giftListItemId: string; quantity: number }[]; now: Date }): Promise<void>;
   /** A late payment of a let-go order takes back what it held; false when any of it is gone. */
   retaken(tx: Db, args: { order: EffectOrder }): Promise<boolean>;
 };

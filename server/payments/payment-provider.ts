@@ -45,7 +45,11 @@ export type PaymentProvider = {
   retrieveSession(ref: string): Promise<ProviderSessionState>;
   /** Closes an open session so it can no longer be paid; already closed sessions are left as they are. */
   expireSession(ref: string): Promise<void>;
-  refund(ref: string, amountCents: number): Promise<{ refundRef: string }>;
+  /**
+   * Gives `amountCents` of the session's payment back. The same `idempotencyKey` refunds once however
+   * often it is sent (a retry after a timeout); without one, the key is the session and the amount.
+   */
+  refund(ref: string, amountCents: number, idempotencyKey?: string): Promise<{ refundRef: string }>;
 };
 
 const providers = new WeakMap<object, PaymentProvider>();

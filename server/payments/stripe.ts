@@ -100,13 +100,13 @@ export function createStripeProvider(env: Env): PaymentProvider {
         if (session.status === "open") throw error;
       }
     },
-    async refund(ref, amountCents) {
+    async refund(ref, amountCents, idempotencyKey) {
       const session = await stripe.checkout.sessions.retrieve(ref);
       const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id;
       if (!paymentIntent) throw new Error(`Stripe session ${ref} has no payment to refund`);
       const refund = await stripe.refunds.create(
         { payment_intent: paymentIntent, amount: amountCents },
-        { idempotencyKey: `refund:${ref}:${amountCents}` },
+        { idempotencyKey: idempotencyKey ?? `refund:${ref}:${amountCents}` },
       );
       return { refundRef: refund.id };
     },

@@ -56,10 +56,10 @@ export function createTestPaymentProvider(db: Db, publicUrl: string): PaymentPro
         .set({ status: "expired", updatedAt: new Date() })
         .where(and(eq(payments.provider, "test"), eq(payments.providerRef, ref), eq(payments.status, "pending")));
     },
-    async refund(ref, amountCents) {
+    async refund(ref, amountCents, idempotencyKey) {
       const row = await rowOf(ref);
       if (row.status !== "succeeded" && row.status !== "refunded") throw new Error(`test payment ${ref} was not paid`);
-      return { refundRef: `test_refund_${ref.slice(5)}_${amountCents}` };
+      return { refundRef: `test_refund_${ref.slice(5)}_${amountCents}${idempotencyKey ? `_${idempotencyKey.slice(-8)}` : ""}` };
     },
   };
 }

@@ -148,6 +148,20 @@ export const FiscalSettings = z
     when: (payload) => typeof payload.value === "object" && payload.value !== null,
   });
 export type FiscalSettings = z.infer<typeof FiscalSettings>;
+/**
+ * The consumer's right of withdrawal and the returns it brings (docs/decisions/0051-withdrawal-period.md):
+ * how many days, from which event, and the return instructions mailed when a return is authorised.
+ */
+export const AfterSalesSettings = z.object({
+  withdrawalDays: z.number().int().min(14).max(90),
+  /** Home deliveries: from the day the order is marked delivered (completed), or from its shipment. */
+  homeDeliveryStart: z.enum(["delivered", "shipped"]),
+  /** Collection in the shop: from the order, or from the day it is collected (completed). */
+  collectionStart: z.enum(["ordered", "collected"]),
+  returnInstructionsIt: z.string().trim().min(1).max(2000),
+  returnInstructionsEn: z.string().trim().min(1).max(2000),
+});
+export type AfterSalesSettings = z.infer<typeof AfterSalesSettings>;
 
 export const settingsSchemas = {
   shop: ShopIdentity,
@@ -158,6 +172,7 @@ export const settingsSchemas = {
   newsletter: NewsletterSettings,
   api: ApiSettings,
   fiscal: FiscalSettings,
+  afterSales: AfterSalesSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -223,5 +238,14 @@ export const defaultSettings: Settings = {
     regimeFiscale: "RF01",
     reaOffice: "NA",
     reaNumber: "912345",
+  },
+  afterSales: {
+    withdrawalDays: 14,
+    homeDeliveryStart: "delivered",
+    collectionStart: "ordered",
+    returnInstructionsIt:
+      "Imballa gli articoli nella loro confezione originale e spediscili a Bimbi Felici, Via Nazionale delle Puglie 112, 80013 Casalnuovo di Napoli (NA), oppure portali in negozio. Scrivi il numero del reso sul pacco. Il costo della spedizione di ritorno è a tuo carico.",
+    returnInstructionsEn:
+      "Pack the items in their original packaging and send them to Bimbi Felici, Via Nazionale delle Puglie 112, 80013 Casalnuovo di Napoli (NA), Italy, or bring them to the shop. Write the return number on the parcel. The cost of sending them back is yours.",
   },
 };

@@ -3,7 +3,9 @@
  * inserted only by server/orders/order-creation.ts; an order's status and its history rows are written
  * only by the door, server/orders/order.service.ts (and createOrder's first history row); product stock
  * and stock movements only by server/stock/stock-ledger.ts; customers' reviews only by
- * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md). Scans the shop's sources, its tests included,
+ * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md); invoices only by
+ * server/invoices/invoice.service.ts; withdrawals, returns and refunds only by their modules in
+ * server/after-sales/. Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -20,6 +22,11 @@ const reviews = "server/reviews/review.service.ts";
 const invoiceService = "server/invoices/invoice.service.ts";
 /** Proves that the database itself refuses to change an issued invoice. */
 const invoiceImmutabilityTest = "server/invoices/invoice.service.test.ts";
+const withdrawalOwner = "server/after-sales/withdrawal.service.ts";
+const returnsOwner = "server/after-sales/returns.service.ts";
+const refundsOwner = "server/after-sales/refunds.service.ts";
+/** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
+const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
 /**
  * Tools that fill a database in bulk around the shop, as a seed does, not through it: the scale bench's
@@ -52,6 +59,10 @@ function updatesColumn(table: string, column: string) {
 }
 
 const matches = (pattern: RegExp) => (source: string) => pattern.test(source);
+
+/** Any Drizzle insert, update or delete of `table`, or raw SQL writing `sqlName`. */
+const writesTable = (table: string, sqlName: string) =>
+  matches(new RegExp(String.raw`\.(insert|update|delete)\(\s*${table}\s*\)|(insert\s+into|update|delete\s+from)\s+"?${sqlName}"?\s`, "i"));
 
 type Rule = { what: string; owners: readonly string[]; finds: (source: string) => boolean };
 
@@ -90,6 +101,10 @@ const rules: Rule[] = [
       /\.(insert|update|delete)\(\s*(invoices|invoiceCounters)\s*\)|(insert\s+into|update|delete\s+from)\s+"?(invoices|invoice_counters)"?[\s(]/i,
     ),
   },
+  { what: "writes withdrawal statements", owners: [withdrawalOwner, withdrawalTriggerTest], finds: writesTable("withdrawals", "withdrawals") },
+  { what: "writes returns", owners: [returnsOwner], finds: writesTable("returns", "returns") },
+  { what: "writes return lines", owners: [returnsOwner], finds: writesTable("returnLines", "return_lines") },
+  { what: "writes refunds", owners: [refundsOwner], finds: writesTable("refunds", "refunds") },
 ];
 
 export type SourceFile = { file: string; source: string };
@@ -132,6 +147,9 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
       { file: "server/admin/sneaky-reviews.ts", source: reviewPublish },
       { file: "server/orders/sneaky.ts", source: invoiceRenumber },
       { file: "server/admin/sneaky-invoice.ts", source: "await db.update(invoices).set({ totalCents: 0 });" },
+      { file: "server/admin/refund-sneaky.ts", source: "await tx.update(refunds).set({ status: 'succeeded' });" },
+      { file: "server/admin/return-sneaky.ts", source: "await db.execute(sql`update returns set status = 'refunded'`);" },
+      { file: "server/admin/statement-sneaky.ts", source: "await db.delete(withdrawals);" },
     ]),
   ).toEqual([
     "server/cart/sneaky.ts: writes product stock",
@@ -141,6 +159,9 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
     "server/admin/sneaky-reviews.ts: writes product reviews",
     "server/orders/sneaky.ts: writes invoices or their numbers",
     "server/admin/sneaky-invoice.ts: writes invoices or their numbers",
+    "server/admin/refund-sneaky.ts: writes refunds",
+    "server/admin/return-sneaky.ts: writes returns",
+    "server/admin/statement-sneaky.ts: writes withdrawal statements",
   ]);
   expect(
     findOwnerViolations([

@@ -230,12 +230,14 @@ test(
   },
 );
 
-test("the other customer's order page, pay and abandon links: 404 without the order's own link, in both languages", slow, async () => {
+test("the other customer's order page, pay, abandon and withdrawal links: 404 without the order's own link, in both languages", slow, async () => {
   for (const prefix of ["", "/en"]) {
     for (const url of [
       `${prefix}/ordine/${data.orderId}`,
       `${prefix}/ordine/${data.orderId}?t=forged-access-token`,
       `${prefix}/ordine/${data.cardOrderId}/annulla-pagamento?t=forged`,
+      `${prefix}/ordine/${data.orderId}/recesso`,
+      `${prefix}/ordine/${data.orderId}/recesso?t=forged-access-token`,
     ]) {
       const answer = await shop.request(url, { cookie: mallory });
       expect(answer.status, url).toBe(404);
@@ -243,6 +245,12 @@ test("the other customer's order page, pay and abandon links: 404 without the or
     }
     const pay = await shop.request(`${prefix}/ordine/${data.cardOrderId}`, { form: { intent: "pay" }, cookie: mallory, headers: own() });
     expect(pay.status).toBe(404);
+    const withdraw = await shop.request(`${prefix}/ordine/${data.orderId}/recesso`, {
+      form: { intent: "confirm", submissionKey: "a-forged-submission-key", name: "Mallory" },
+      cookie: mallory,
+      headers: own(),
+    });
+    expect(withdraw.status).toBe(404);
   }
   // The owner still sees it: the refusals above are about who asks.
   const mine = await shop.request(`/ordine/${data.orderId}`, { cookie: data.cookie });

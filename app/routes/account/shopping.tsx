@@ -11,6 +11,7 @@ import { requireUser } from "#server/http/guards.ts";
 import { listPurchases } from "#server/accounts/purchases.service.ts";
 import { ReviewLineAction } from "#app/ui/order-reviews.tsx";
 import { listReviewableLines } from "#server/reviews/review.service.ts";
+import { getWithdrawalOptions } from "#server/after-sales/withdrawal.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
@@ -18,8 +19,20 @@ import type { Route } from "./+types/shopping";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["purchases", "order.view", "reviews.write", "reviews.writeFor", "reviews.state", "reviews.orderSection"],
+  messages: [
+    "purchases",
+    "order.view",
+    "reviews.write",
+    "reviews.writeFor",
+    "reviews.state",
+    "reviews.orderSection",
+    "afterSales.withdraw",
+    "afterSales.withdrawOrder",
+  ],
 } satisfies MessagesHandle;
+
+/** Orders handed over: the ones whose right of withdrawal may still run (each is checked in full). */
+const handedOver = new Set(["shipped", "completed"]);
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
@@ -29,10 +42,15 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     db,
     orders.map((order) => order.id),
   );
+  const now = new Date();
+  const withdrawable: string[] = [];
+  for (const order of orders.filter((candidate) => handedOver.has(candidate.status)).slice(0, 20)) {
+    if ((await getWithdrawalOptions(db, { orderId: order.id, now }))?.isOffered) withdrawable.push(order.id);
+  }
   return {
     meta: getPageMetaTexts(localeOfPath(url.pathname), "purchases"),
-    // Each delivered line's review: "Write a review", or where it stands.
-    orders: orders.map((order) => ({ ...order, reviewLines: reviewable.get(order.id) ?? [] })),
+    // Each delivered line's review: "Write a review", or where it stands; and whether the order may be withdrawn from.
+    orders: orders.map((order) => ({ ...order, reviewLines: reviewable.get(order.id) ?? [], isWithdrawable: withdrawable.includes(order.id) })),
   };
 }
 
@@ -75,6 +93,17 @@ function OrderCard({ order }: { order: Order }) {
           {t("order.view", { number: order.number })}
         </Link>
       </p>
+      {order.isWithdrawable && (
+        <p className="mt-3">
+          <Link
+            to={localizedHref(`/ordine/${order.id}/recesso`, locale)}
+            className="btn-secondary"
+            aria-label={t("afterSales.withdrawOrder", { number: order.number })}
+          >
+            {t("afterSales.withdraw")}
+          </Link>
+        </p>
+      )}
       {order.carrier && order.trackingNumber && (
         <p className="mt-3 text-sm">{t("purchases.tracking", { carrier: order.carrier, tracking: order.trackingNumber })}</p>
       )}

@@ -21,10 +21,12 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { paymentProviderOf } from "#server/payments/payment-provider.ts";
 import { issueInvoice, listOrderInvoices } from "#server/invoices/invoice.service.ts";
 import type { Route } from "./+types/order";
+import { AfterSalesSection, afterSalesDoneKeys } from "./order-after-sales";
+import { AfterSalesAction, getAfterSalesDetail, runAfterSalesAction } from "#server/after-sales/after-sales-admin.service.ts";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery", "invoices.admin"],
+  messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery", "invoices.admin", "afterSales"],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
@@ -36,10 +38,13 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const done = url.searchParams.get("done");
   const invoices = await listOrderInvoices(db, detail.order.id);
   const issued = url.searchParams.get("fattura");
+  const afterSalesDone = url.searchParams.get("reso");
   return {
     meta: getPageMetaTexts(locale, "admin.order"),
     locale,
     detail,
+    afterSales: await getAfterSalesDetail(db, { orderId: detail.order.id, now: new Date() }),
+    afterSalesDone: afterSalesDone && afterSalesDoneKeys.includes(afterSalesDone) ? afterSalesDone : null,
     done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null,
     invoices,
     canIssueInvoice: Boolean(detail.order.invoice && detail.order.payment.paidAt) && !invoices.some((invoice) => invoice.kind === "invoice"),
@@ -60,23 +65,28 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     }
     return redirect(`${localizedHref(`/admin/ordini/${params.orderId}`, locale)}?${new URLSearchParams({ fattura: issued.invoice.number })}`);
   }
+  const actionContext = {
+    db: services.db,
+    actorUserId: admin.id,
+    now: new Date(),
+    links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
+    provider: () => paymentProviderOf(services),
+  };
+  // The returns and refunds have their own actions (server/after-sales/after-sales-admin.service.ts).
+  if (form.intent?.startsWith("return-") || form.intent?.startsWith("refund-")) {
+    const afterSales = AfterSalesAction.safeParse(form);
+    if (!afterSales.success) return data({ error: "afterSales.admin.errors.not-found", afterSalesFor: form.returnId ?? null }, { status: 400 });
+    const result = await runAfterSalesAction(actionContext, params.orderId, afterSales.data, form);
+    if (!result.ok) return data({ error: result.error, afterSalesFor: form.returnId ?? null }, { status: 409 });
+    return redirect(`${localizedHref(`/admin/ordini/${params.orderId}`, locale)}?reso=${result.done}#resi`);
+  }
   const parsed = AdminOrderAction.safeParse(form);
   if (!parsed.success)
     return data(
       { error: parsed.error.issues[0]?.message.startsWith("admin.") ? parsed.error.issues[0].message : "admin.orders.errors.transition-not-allowed" },
       { status: 400 },
     );
-  const result = await runAdminOrderAction(
-    {
-      db: services.db,
-      actorUserId: admin.id,
-      now: new Date(),
-      links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
-      provider: () => paymentProviderOf(services),
-    },
-    params.orderId,
-    parsed.data,
-  );
+  const result = await runAdminOrderAction(actionContext, params.orderId, parsed.data);
   if (!result.ok) {
     if (result.error === "admin.orders.errors.not-found") throw data(null, { status: 404 });
     return data({ error: result.error }, { status: 409 });
@@ -88,7 +98,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale, detail, done, invoices, canIssueInvoice, issuedInvoice } = loaderData;
+  const { locale, detail, done, invoices, canIssueInvoice, issuedInvoice, afterSales, afterSalesDone } = loaderData;
   const { order } = detail;
   const money = (cents: number) => formatMoney(cents, locale);
   const dateTime = (at: Date | string) => formatShopDateTime(at, locale);
@@ -113,7 +123,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       <div className="mt-4 space-y-3">
         {done && <Notice>{t(`admin.order.done.${done}`)}</Notice>}
         {issuedInvoice && <Notice>{t("invoices.admin.justIssued", { number: issuedInvoice })}</Notice>}
-        {actionData?.error && <FormAlert>{t(actionData.error)}</FormAlert>}
+        {actionData?.error && !("afterSalesFor" in actionData) && <FormAlert>{t(actionData.error)}</FormAlert>}
         {mismatches.length > 0 && (
           <FormAlert>
             <strong>{t("admin.order.paymentMismatchAlert")}</strong>
@@ -233,6 +243,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </div>
 
       <OrderLinesTable order={order} locale={locale} />
+      <AfterSalesSection
+        order={order}
+        afterSales={afterSales}
+        locale={locale}
+        done={afterSalesDone}
+        error={actionData && "afterSalesFor" in actionData ? actionData.error : null}
+      />
     </section>
   );
 }

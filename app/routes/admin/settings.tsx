@@ -53,14 +53,16 @@ const sections = {
     "reaOffice",
     "reaNumber",
   ],
+  afterSales: ["withdrawalDays", "homeDeliveryStart", "collectionStart", "returnInstructionsIt", "returnInstructionsEn"],
 } as const;
 
-/** The fiscal data's texts live with the invoices' messages; every other section's with the settings'. */
-const textsOf = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings" : "admin.settings");
-const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `admin.settings.sections.${key}`);
+/** The fiscal data's and the after-sales settings' texts live in their own sections of the messages; every other's with the settings'. */
+const textsOf = (key: keyof typeof sections) =>
+  key === "fiscal" ? "invoices.settings" : key === "afterSales" ? "afterSales.settings" : "admin.settings";
+const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `${textsOf(key)}.sections.${key}`);
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["invoices.settings"] } satisfies MessagesHandle;
+export const handle = { messages: ["invoices.settings", "afterSales.settings"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -107,7 +109,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
       </div>
       {saved && (
         <div className="mt-4">
-          <Notice>{t("admin.settings.saved", { section: t(`admin.settings.sections.${saved}`) })}</Notice>
+          <Notice>{t("admin.settings.saved", { section: t(sectionTitleKey(saved)) })}</Notice>
         </div>
       )}
       {(Object.keys(sections) as (keyof typeof sections)[]).map((key) => {

@@ -9,19 +9,20 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { OrderDelivery, OrderHistory, OrderPayment } from "#app/ui/order-details.tsx";
 import { OrderLines } from "#app/ui/order-lines.tsx";
 import { OrderReviews } from "#app/ui/order-reviews.tsx";
+import { WithdrawalPanel } from "#app/ui/withdrawal-panel.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
-import { resolveAuthSecret } from "#server/accounts/auth.ts";
-import { getSessionUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { isOrderAccessTokenValid } from "#server/orders/order-access.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
 import { listReviewableLines } from "#server/reviews/review.service.ts";
 import { listOrderInvoices } from "#server/invoices/invoice.service.ts";
 import { OrderInvoices } from "#app/ui/order-invoices.tsx";
+import { getWithdrawalOptions } from "#server/after-sales/withdrawal.service.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
+import { readOrderAccess } from "./order-access.server";
+import { withdrawalHref } from "./withdrawal.server";
 
 const OrderId = z.uuid();
 
@@ -31,15 +32,11 @@ const OrderId = z.uuid();
  * 404 as for an order that does not exist.
  */
 async function findVisibleOrder(context: Readonly<RouterContextProvider>, request: Request, url: URL, rawOrderId: string) {
-  const id = OrderId.safeParse(rawOrderId);
-  if (!id.success) throw data(null, { status: 404 });
-  const { db, env } = context.get(shopContext);
-  const order = await getOrderView(db, { orderId: id.data, locale: localeOfPath(url.pathname) });
+  const { db } = context.get(shopContext);
+  const order = OrderId.safeParse(rawOrderId).success ? await getOrderView(db, { orderId: rawOrderId, locale: localeOfPath(url.pathname) }) : null;
   if (!order) throw data(null, { status: 404 });
-  if (isOrderAccessTokenValid(resolveAuthSecret(env), order.id, url.searchParams.get("t"))) return order;
-  const user = await getSessionUser(context, request);
-  if (user && (user.role === "admin" || user.id === order.userId)) return order;
-  throw data(null, { status: 404 });
+  const access = await readOrderAccess(context, request, url, order.id, order.userId);
+  return { order, access };
 }
 
 /** The messages this page renders (app/lib/route-messages.ts). */
@@ -57,19 +54,25 @@ export const handle = {
     "reviews.state",
     "reviews.orderSection",
     "invoices.customer",
+    "afterSales.withdraw",
+    "afterSales.orderPanel",
+    "afterSales.history",
+    "afterSales.routes",
   ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const order = await findVisibleOrder(context, request, url, params.orderId);
-  const t = getTranslator(localeOfPath(url.pathname));
-  const { db, env } = context.get(shopContext);
+  const { order, access } = await findVisibleOrder(context, request, url, params.orderId);
+  const locale = localeOfPath(url.pathname);
+  const t = getTranslator(locale);
+  const { db } = context.get(shopContext);
   // Its buyer reviews what was delivered: through the order's link, or signed in as the customer who ordered.
-  const token = url.searchParams.get("t");
-  const hasOrderLink = isOrderAccessTokenValid(resolveAuthSecret(env), order.id, token);
-  const isBuyer = hasOrderLink || (order.userId !== null && (await getSessionUser(context, request))?.id === order.userId);
+  const { hasOrderLink, token } = access;
+  const isBuyer = hasOrderLink || (order.userId !== null && access.userId === order.userId);
   const reviewLines = isBuyer ? ((await listReviewableLines(db, [order.id])).get(order.id) ?? []) : [];
   const invoices = order.invoice ? await listOrderInvoices(db, order.id) : [];
+  // An order still waiting for its money has nothing to withdraw from yet (it expires or is cancelled).
+  const withdrawal = order.status === "awaiting_payment" ? null : await getWithdrawalOptions(db, { orderId: order.id, now: new Date() });
   return {
     invoices,
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
@@ -77,6 +80,12 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     order: withoutGiftListAddress(order),
     payProblem: url.searchParams.get("pagamento") === "non-disponibile",
     reviews: { lines: reviewLines, token: hasOrderLink ? token : null },
+    withdrawal: withdrawal && {
+      window: withdrawal.window,
+      isOffered: withdrawal.isOffered,
+      statements: withdrawal.statements.length,
+      href: withdrawalHref(locale, order.id, url.searchParams.get("t")),
+    },
   };
 }
 
@@ -84,7 +93,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMet
 
 /** "Paga ora": back to the open card payment session (or a new one). */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const order = await findVisibleOrder(context, request, url, params.orderId);
+  const { order } = await findVisibleOrder(context, request, url, params.orderId);
   const form = await request.formData();
   if (form.get("intent") !== "pay") throw data(null, { status: 400 });
   const payment = await startCardPayment(context.get(shopContext), { orderId: order.id, locale: localeOfPath(url.pathname) });
@@ -120,7 +129,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
   const locale: Locale = localeOfPath(pathname);
   const root = useRootData();
   const shop = root?.shop;
-  const { order, payProblem, invoices } = loaderData;
+  const { order, payProblem, invoices, withdrawal } = loaderData;
   const cardPending = order.status === "awaiting_payment" && order.payment.method === "card";
   useRefreshWhileCardPending(cardPending && order.payment.status === "pending");
   const heading = closedStatuses.has(order.status) ? t("order.title", { number: order.number }) : t("order.thanks", { number: order.number });
@@ -144,6 +153,7 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="space-y-6">
           {shop && <OrderDelivery order={order} shop={shop} />}
+          {withdrawal && <WithdrawalPanel withdrawal={withdrawal} locale={locale} />}
           <OrderHistory order={order} locale={locale} />
           <div className="flex flex-wrap gap-3">
             {root?.user && (

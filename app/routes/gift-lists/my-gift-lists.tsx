@@ -50,7 +50,7 @@ const doneCodes = [
 type DoneCode = (typeof doneCodes)[number];
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: [...giftListItemMessages, "giftLists"] } satisfies MessagesHandle;
+export const handle = { messages: [...giftListItemMessages, "giftLists", "afterSales.giftList"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
