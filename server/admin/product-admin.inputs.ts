@@ -2,6 +2,7 @@
  * What the back office's product forms send, checked once at the edge. Every message is a key
  * under `admin.errors.*`, shown next to its field in the page's language.
  */
+import { isValidGtin, normaliseGtin } from "#server/catalog/gtin.ts";
 import { z } from "zod";
 import { storedSizeName } from "#common/sizes.ts";
 
@@ -243,6 +244,12 @@ export function parseProductForm(form: FormData | Record<string, unknown>): Pars
 
 export const sizePattern = /^[\p{L}\p{N}][\p{L}\p{N} +._-]{0,39}$/u;
 
+/** A size's barcode number, optional: spaces and dashes typed between groups are dropped, the check digit checked. */
+const gtin = text(20)
+  .transform(normaliseGtin)
+  .refine((value) => value === "" || isValidGtin(value), { error: "admin.errors.gtinInvalid" })
+  .transform((value) => value || null);
+
 export const VariantInput = z
   .object({
     colourId: whole(1, 2_000_000_000, { range: "admin.errors.invalid" }, true),
@@ -253,6 +260,7 @@ export const VariantInput = z
     stock: wholeRequired(0, maxStock, { negative: "admin.errors.stockNegative", range: "admin.errors.stockRange" }),
     isPreorder: flag,
     preorderDays: whole(1, 365, { range: "admin.errors.preorderDaysRange" }, true),
+    gtin: gtin.prefault(""),
   })
   .superRefine((value, ctx) => {
     if (value.isPreorder && value.preorderDays === null)
@@ -267,6 +275,7 @@ export const VariantUpdateInput = z
     sku,
     isPreorder: flag,
     preorderDays: whole(1, 365, { range: "admin.errors.preorderDaysRange" }, true),
+    gtin: gtin.prefault(""),
   })
   .superRefine((value, ctx) => {
     if (value.isPreorder && value.preorderDays === null)

@@ -228,6 +228,23 @@ test("bad input is refused with clear messages and nothing is written", slow, as
       nameIt: "admin.errors.required",
     },
   });
+  // A barcode is optional; typed with spaces it is kept as digits; a wrong check digit is refused.
+  expect(
+    parseWith(VariantInput, { colourId: "", size: "M", sku: "X-1", stock: "1", isPreorder: "", preorderDays: "", gtin: "800 1090 00001-9" }),
+  ).toMatchObject({
+    ok: true,
+    input: { gtin: "8001090000019" },
+  });
+  expect(parseWith(VariantInput, { colourId: "", size: "M", sku: "X-1", stock: "1", isPreorder: "", preorderDays: "", gtin: "" })).toMatchObject({
+    ok: true,
+    input: { gtin: null },
+  });
+  expect(
+    parseWith(VariantInput, { colourId: "", size: "M", sku: "X-1", stock: "1", isPreorder: "", preorderDays: "", gtin: "8001090000018" }),
+  ).toMatchObject({
+    ok: false,
+    errors: { gtin: "admin.errors.gtinInvalid" },
+  });
   expect(parseWith(VariantInput, { colourId: "", size: "M", sku: "X-1", stock: "-1", isPreorder: "", preorderDays: "" })).toMatchObject({
     ok: false,
     errors: { stock: "admin.errors.stockNegative" },

@@ -422,6 +422,7 @@ export type AdminVariant = {
   stock: number;
   isPreorder: boolean;
   preorderDays: number | null;
+  gtin: string | null;
 };
 
 export async function getProductStockView(
@@ -460,6 +461,7 @@ export async function getProductStockView(
       stock: variant.stock,
       isPreorder: variant.isPreorder,
       preorderDays: variant.preorderDays,
+      gtin: variant.gtin,
     })),
   };
 }

@@ -6,6 +6,7 @@
  * reported by row (the file's line) and column; a dry run reports and writes nothing; the real run
  * imports the valid rows, `productsPerBatch` products per transaction.
  */
+import { isValidGtin, normaliseGtin } from "#server/catalog/gtin.ts";
 import { asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { storedSizeName } from "#common/sizes.ts";
@@ -63,8 +64,10 @@ const productColumns = {
   personalisation_cost: "personalisationCost",
   affiliate_url: "affiliateUrl",
 } as const;
-const variantColumns = ["colour", "size", "variant_sku", "stock", "is_preorder", "preorder_days"] as const;
+const variantColumns = ["colour", "size", "variant_sku", "stock", "is_preorder", "preorder_days", "gtin"] as const;
 export const csvColumns: readonly string[] = [...Object.keys(productColumns), ...variantColumns];
+/** Columns a file may leave out (files written before they existed): read as empty. */
+const optionalColumns: ReadonlySet<string> = new Set(["gtin"]);
 const booleanColumns = new Set(["is_new", "is_free_shipping", "is_on_request", "is_published", "is_preorder"]);
 const fieldToColumn = new Map(Object.entries(productColumns).map(([column, field]) => [field as string, column]));
 
@@ -110,7 +113,7 @@ export async function exportProductsCsv(db: Db): Promise<string> {
         return value;
       });
       const own = variants.filter((row) => row.variant.productId === id);
-      if (own.length === 0) lines.push([...productCells, "", "", "", "", "", ""]);
+      if (own.length === 0) lines.push([...productCells, ...variantColumns.map(() => "")]);
       for (const { variant, colour } of own)
         lines.push([
           ...productCells,
@@ -120,6 +123,7 @@ export async function exportProductsCsv(db: Db): Promise<string> {
           String(variant.stock),
           yes(variant.isPreorder),
           variant.preorderDays === null ? "" : String(variant.preorderDays),
+          variant.gtin ?? "",
         ]);
     }
   }
@@ -151,6 +155,10 @@ const CsvVariant = z
     stock: z.string().trim(),
     is_preorder: z.string(),
     preorder_days: z.string().trim(),
+    gtin: z
+      .string()
+      .transform(normaliseGtin)
+      .refine((value) => value === "" || isValidGtin(value), { error: "admin.errors.gtinInvalid" }),
   })
   .transform((value, ctx) => {
     if (value.variant_sku === "") return null;
@@ -176,6 +184,7 @@ const CsvVariant = z
       stock,
       isPreorder,
       preorderDays: isPreorder ? preorderDays : null,
+      gtin: value.gtin || null,
     };
   });
 type CsvVariant = NonNullable<z.output<typeof CsvVariant>>;
@@ -229,7 +238,7 @@ export async function importProductsCsv(
 ): Promise<CsvImportReport> {
   const table = parseCsv(args.text, maxCsvRows);
   if (table.header.length === 0) return { ok: false, error: "empty" };
-  const missing = csvColumns.filter((column) => !table.header.includes(column));
+  const missing = csvColumns.filter((column) => !table.header.includes(column) && !optionalColumns.has(column));
   const unknown = table.header.filter((column) => !csvColumns.includes(column));
   if (missing.length || unknown.length) return { ok: false, error: "columns", missing, unknown };
   if (table.truncated || table.rows.length > maxCsvRows) {
@@ -262,7 +271,7 @@ export async function importProductsCsv(
     if (!product.ok)
       for (const [field, message] of Object.entries(product.errors))
         rowErrors.push({ row: line, column: fieldToColumn.get(field) ?? field, message: message! });
-    const variant = CsvVariant.safeParse(Object.fromEntries(variantColumns.map((column) => [column, raw[column]!])));
+    const variant = CsvVariant.safeParse(Object.fromEntries(variantColumns.map((column) => [column, raw[column] ?? ""])));
     if (!variant.success)
       for (const issue of variant.error.issues) rowErrors.push({ row: line, column: String(issue.path[0] ?? "variant_sku"), message: issue.message });
     const unique = new Map(rowErrors.map((error) => [error.column, error]));
@@ -378,13 +387,21 @@ async function importProduct(
     if (existing) {
       await tx
         .update(productVariants)
-        .set({ colourId, size: variant.size, isPreorder: variant.isPreorder, preorderDays: variant.preorderDays })
+        .set({ colourId, size: variant.size, isPreorder: variant.isPreorder, preorderDays: variant.preorderDays, gtin: variant.gtin })
         .where(eq(productVariants.id, existing.id));
       await setStockTo(tx, { variantId: existing.id, stock: variant.stock }, stockRecord);
     } else {
       const [created] = await tx
         .insert(productVariants)
-        .values({ productId, colourId, size: variant.size, sku: variant.sku, isPreorder: variant.isPreorder, preorderDays: variant.preorderDays })
+        .values({
+          productId,
+          colourId,
+          size: variant.size,
+          sku: variant.sku,
+          isPreorder: variant.isPreorder,
+          preorderDays: variant.preorderDays,
+          gtin: variant.gtin,
+        })
         .returning({ id: productVariants.id });
       await setInitialStock(tx, { variantId: created!.id, stock: variant.stock }, stockRecord);
     }

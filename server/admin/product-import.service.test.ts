@@ -177,3 +177,26 @@ test("legacy server-form JSON: imported with colours and size maps; repeated sku
   });
   expect(await importLegacyProducts(db, { text: "{not json", dryRun: true, actorUserId: adminId, now })).toEqual({ ok: false, error: "not-json" });
 });
+
+test("CSV: a size's barcode is checked by its check digit, written, exported; a file without the column still imports", slow, async () => {
+  const { db, adminId } = await openShop();
+  const text = toCsv(csvColumns, [
+    csvRow({ gtin: "800 1090 00001-9" }),
+    csvRow({ product_sku: "CSV-2", variant_sku: "CSV-2-U", colour: "", size: "", gtin: "8001090000018" }),
+  ]);
+  const report = await importProductsCsv(db, { text, dryRun: false, actorUserId: adminId, now });
+  expect(report).toMatchObject({ ok: true, validRows: 1, errors: [{ row: 3, column: "gtin", message: "admin.errors.gtinInvalid" }] });
+  const [variant] = await db.select({ gtin: productVariants.gtin }).from(productVariants).where(eq(productVariants.sku, "CSV-1-W-M"));
+  expect(variant).toEqual({ gtin: "8001090000019" });
+  const exported = parseCsv(await exportProductsCsv(db));
+  expect(exported.rows[0]!.cells[exported.header.indexOf("gtin")]).toBe("8001090000019");
+
+  // A file written before the column existed.
+  const older = csvColumns.filter((column) => column !== "gtin");
+  const withoutGtin = toCsv(older, [older.map((column) => csvRow({ product_sku: "CSV-3", variant_sku: "CSV-3-W-M" })[csvColumns.indexOf(column)]!)]);
+  expect(await importProductsCsv(db, { text: withoutGtin, dryRun: true, actorUserId: adminId, now })).toMatchObject({
+    ok: true,
+    validRows: 1,
+    errors: [],
+  });
+});

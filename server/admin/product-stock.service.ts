@@ -205,6 +205,7 @@ export async function addVariant(db: Db, args: { productId: number; input: Varia
           sku: input.sku,
           isPreorder: input.isPreorder,
           preorderDays: input.isPreorder ? input.preorderDays : null,
+          gtin: input.gtin,
           position: (last ?? -1) + 1,
         })
         .returning({ id: productVariants.id });
@@ -237,18 +238,22 @@ export async function updateVariant(
         .where(and(eq(productVariants.id, input.variantId), eq(productVariants.productId, productId)));
       if (!before) return null;
       if (await variantSkuTaken(tx, input.sku, before.id)) return { ok: false, errors: { sku: "admin.errors.skuTaken" } } as const;
-      const next = { sku: input.sku, isPreorder: input.isPreorder, preorderDays: input.isPreorder ? input.preorderDays : null };
-      // Spelt out: the catalogue writes a variant's SKU and pre-order, never its stock (the stock ledger's).
+      const next = { sku: input.sku, isPreorder: input.isPreorder, preorderDays: input.isPreorder ? input.preorderDays : null, gtin: input.gtin };
+      // Spelt out: the catalogue writes a variant's SKU, pre-order and barcode, never its stock (the stock ledger's).
       await tx
         .update(productVariants)
-        .set({ sku: next.sku, isPreorder: next.isPreorder, preorderDays: next.preorderDays })
+        .set({ sku: next.sku, isPreorder: next.isPreorder, preorderDays: next.preorderDays, gtin: next.gtin })
         .where(eq(productVariants.id, before.id));
       await recordAudit(tx, {
         actorUserId,
         action: "product.variant.update",
         entity: "variant",
         entityId: before.id,
-        details: { productId, from: { sku: before.sku, isPreorder: before.isPreorder, preorderDays: before.preorderDays }, to: next },
+        details: {
+          productId,
+          from: { sku: before.sku, isPreorder: before.isPreorder, preorderDays: before.preorderDays, gtin: before.gtin },
+          to: next,
+        },
       });
       return { ok: true, id: before.id } as const;
     });

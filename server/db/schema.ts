@@ -253,9 +253,12 @@ export const productVariants = pgTable(
     isPreorder: boolean().notNull().default(false),
     preorderDays: integer(),
     position: integer().notNull().default(0),
+    /** The barcode number (EAN-13 mostly), checked with its check digit (server/catalog/gtin.ts); for product feeds. */
+    gtin: text(),
   },
   (t) => [
     check("product_variants_stock_non_negative", sql`${t.stock} >= 0`),
+    check("product_variants_gtin_digits", sql`${t.gtin} ~ '^([0-9]{8}|[0-9]{12,14})$'`),
     check("product_variants_preorder_days", sql`${t.preorderDays} is null or ${t.preorderDays} between 1 and 365`),
     unique("product_variants_product_colour_size").on(t.productId, t.colourId, t.size).nullsNotDistinct(),
     index().on(t.productId),

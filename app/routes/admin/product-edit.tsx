@@ -167,16 +167,20 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       return done("imageRemoved");
     }
     case "variant-add": {
-      const parsed = parseWith(VariantInput, formValues(form, ["colourId", "size", "sku", "stock", "isPreorder", "preorderDays"]));
+      const parsed = parseWith(VariantInput, formValues(form, ["colourId", "size", "sku", "stock", "isPreorder", "preorderDays", "gtin"]));
       if (!parsed.ok) return fail({ intent, errors: parsed.errors, values: parsed.values });
       const added = await addVariant(db, { productId, input: parsed.input, actorUserId: admin.id });
       if (!added) return notFound();
       if (!added.ok)
-        return fail({ intent, errors: added.errors, values: formValues(form, ["colourId", "size", "sku", "stock", "isPreorder", "preorderDays"]) });
+        return fail({
+          intent,
+          errors: added.errors,
+          values: formValues(form, ["colourId", "size", "sku", "stock", "isPreorder", "preorderDays", "gtin"]),
+        });
       return done("variantAdded");
     }
     case "variant-update": {
-      const parsed = parseWith(VariantUpdateInput, formValues(form, ["variantId", "sku", "isPreorder", "preorderDays"]));
+      const parsed = parseWith(VariantUpdateInput, formValues(form, ["variantId", "sku", "isPreorder", "preorderDays", "gtin"]));
       if (!parsed.ok) return fail({ intent: `${intent}-${formText(form, "variantId")}`, errors: parsed.errors, values: parsed.values });
       const updated = await updateVariant(db, { productId, input: parsed.input, actorUserId: admin.id });
       if (!updated) return notFound();
@@ -184,7 +188,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
         return fail({
           intent: `${intent}-${parsed.input.variantId}`,
           errors: updated.errors,
-          values: formValues(form, ["variantId", "sku", "isPreorder", "preorderDays"]),
+          values: formValues(form, ["variantId", "sku", "isPreorder", "preorderDays", "gtin"]),
         });
       return done("variantSaved");
     }
@@ -522,7 +526,7 @@ function VariantUpdateForm({
   errors,
   values,
 }: {
-  variant: { id: number; colour: string | null; size: string; sku: string; isPreorder: boolean; preorderDays: number | null };
+  variant: { id: number; colour: string | null; size: string; sku: string; isPreorder: boolean; preorderDays: number | null; gtin: string | null };
   errors: FieldErrors;
   values: Record<string, string> | null;
 }) {
@@ -553,6 +557,14 @@ function VariantUpdateForm({
           inputMode="numeric"
           defaultValue={values?.preorderDays ?? (variant.preorderDays === null ? "" : String(variant.preorderDays))}
           error={err("preorderDays")}
+        />
+        <TextField
+          label={t("admin.product.gtin")}
+          name="gtin"
+          inputMode="numeric"
+          hint={t("admin.product.gtinHint")}
+          defaultValue={values?.gtin ?? variant.gtin ?? ""}
+          error={err("gtin")}
         />
         <button type="submit" className="btn-primary">
           {t("admin.product.saveSize")}
@@ -603,6 +615,14 @@ function VariantAddForm({
         inputMode="numeric"
         defaultValue={values.preorderDays}
         error={err("preorderDays")}
+      />
+      <TextField
+        label={t("admin.product.gtin")}
+        name="gtin"
+        inputMode="numeric"
+        hint={t("admin.product.gtinHint")}
+        defaultValue={values.gtin}
+        error={err("gtin")}
       />
       <button type="submit" className="btn-primary sm:col-span-3">
         {t("admin.product.addSize")}

@@ -1,0 +1,2 @@
+ALTER TABLE "product_variants" ADD COLUMN "gtin" text;--> statement-breakpoint
+ALTER TABLE "product_variants" ADD CONSTRAINT "product_variants_gtin_digits" CHECK ("product_variants"."gtin" ~ '^([0-9]{8}|[0-9]{12,14})$');
