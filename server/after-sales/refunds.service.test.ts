@@ -1,7 +1,8 @@
 import { count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import { orders, outboxEmails, payments, refunds, returns } from "#server/db/schema.ts";
+import { invoices, orders, outboxEmails, payments, refunds, returns } from "#server/db/schema.ts";
+import { issueInvoice } from "#server/invoices/invoice.service.ts";
 import { getAdminOrder, runAdminOrderAction } from "#server/admin/orders-admin.service.ts";
 import { readEnv } from "#server/env.ts";
 import { markOrderPaid } from "#server/orders/order.service.ts";
@@ -294,4 +295,25 @@ test("after a partial refund the whole-order refund is refused; the shop's cance
   expect(await runAdminOrderAction(ctx, fresh.orderId, { intent: "cancel" })).toEqual({ ok: true, done: "cancel" });
   const [cancelled] = await mailsOf(db, "order-cancelled");
   expect(cancelled!.subject).toBe(`Ordine n. ${fresh.orderNumber} annullato`);
+});
+
+test("a refund of an invoiced order issues its credit note for what went back, once", async () => {
+  const db = await openDb();
+  const order = await deliveredOrder(db, { invoice: { invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S" } });
+  const issued = await issueInvoice(db, { orderId: order.orderId, actorUserId: null, now: new Date() });
+  if (!issued.ok) throw new Error(issued.error);
+  const returnId = await receivedReturn(db, order, [{ orderLineId: order.bib.id, quantity: 1 }]);
+  const refunded = await refundReturn(testServices(db), {
+    returnId,
+    lines: [{ orderLineId: order.bib.id, amountCents: 1000 }],
+    includeDelivery: false,
+    actorUserId: null,
+    now: new Date(),
+  });
+  expect(refunded).toMatchObject({ ok: true, amountCents: 1000 });
+  const notes = await db.select().from(invoices).where(eq(invoices.kind, "credit_note"));
+  expect(notes).toHaveLength(1);
+  expect(notes[0]).toMatchObject({ orderId: order.orderId, correctsInvoiceId: issued.invoice.id, totalCents: 1000 });
+  expect(notes[0]!.number).toMatch(/^NC\d{4}\/0001$/);
+  expect(notes[0]!.xml).toContain("<TipoDocumento>TD04</TipoDocumento>");
 });

@@ -12,6 +12,7 @@ import { afterSalesNote } from "#common/order-history.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, payments, refunds, returnLines, returns } from "#server/db/schema.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
+import { issueCreditNote } from "#server/invoices/invoice.service.ts";
 import { addOrderNote, moveOrderStatus } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
 import { queueRefundMadeMail } from "./after-sales-emails";
@@ -259,7 +260,20 @@ export async function attemptCardRefund(
   return "succeeded";
 }
 
+/**
+ * Once the money is back: the order's history, the customer's mail and, for an invoiced order, its credit
+ * note (TD04) for what this refund gave back, keyed by the refund so a retry issues it once.
+ */
 async function noteRefundMade(tx: Db, refund: RefundRow, links: OrderMailLinks | null, now: Date) {
+  const creditNote = await issueCreditNote(tx, {
+    orderId: refund.orderId,
+    refund: { lines: refund.lines, deliveryCents: refund.deliveryCents },
+    sourceKey: `refund:${refund.id}`,
+    actorUserId: refund.actorUserId,
+    now,
+  });
+  // The refund's caps (never above what was paid per line) keep it within the invoice: anything else is a defect.
+  if (!creditNote.ok && creditNote.error !== "not-invoiced") throw new Error(`credit note for refund ${refund.id} refused: ${creditNote.error}`);
   const [row] = await tx.select({ number: returns.number }).from(returns).where(eq(returns.id, refund.returnId));
   const route = refund.route === "card" ? "card" : "bank_transfer";
   await addOrderNote(tx, {
