@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { formatMoney } from "../common/format";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, test, type Role, type SignedInAccount } from "./fixtures";
-import { addToCart, variantIdOf } from "./shop-helpers";
+import { addToCart, checkoutLabels, variantIdOf } from "./shop-helpers";
 
 // Issue 21, after the sale: a customer withdraws from two of three lines of a delivered card order (the
 // personalised third cannot be withdrawn), the acknowledgement is in the outbox with its time, the staff
@@ -17,19 +17,7 @@ test.use({ allowedBrowserErrors: [/status of 400/] });
 
 const texts = {
   it: {
-    firstName: "Nome",
-    lastName: "Cognome",
-    phone: "Telefono",
-    street: "Indirizzo (via, piazza)",
-    houseNumber: "Numero civico",
-    postcode: "CAP",
-    city: "Città",
-    province: "Provincia",
-    standard: /^Spedizione in Italia/,
-    card: /^Carta di credito o di debito/,
-    cod: /^Contrassegno/,
-    terms: /Ho letto e accetto le condizioni di vendita/,
-    place: "Ordine con obbligo di pagamento",
+    ...checkoutLabels.it,
     testPay: /^Paga /,
     thanks: /Ordine n. (\d+)/,
     paid: "Stato: Pagato",
@@ -67,19 +55,7 @@ const texts = {
     movements: "Storico movimenti",
   },
   en: {
-    firstName: "First name",
-    lastName: "Last name",
-    phone: "Phone",
-    street: "Street",
-    houseNumber: "House number",
-    postcode: "Postcode (CAP)",
-    city: "Town",
-    province: "Province",
-    standard: /^Delivery in Italy/,
-    card: /^Credit or debit card/,
-    cod: /^Cash on delivery/,
-    terms: /I have read and accept the conditions of sale/,
-    place: "Order with obligation to pay",
+    ...checkoutLabels.en,
     testPay: /^Pay /,
     thanks: /Order no. (\d+)/,
     paid: "Status: Paid",

@@ -5,7 +5,7 @@ import { startLocalSmtpServer, type LocalSmtpServer } from "../tests/peers/local
 import { startLocalStripeServer, type LocalStripeServer } from "../tests/peers/local-stripe-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
-import { addToCart, openHydrated, variantIdOf } from "./shop-helpers";
+import { addToCart, checkoutLabels, openHydrated, variantIdOf } from "./shop-helpers";
 
 // Issue 6, card payments through Stripe Checkout: a shop of its own with STRIPE_* keys pointing at a
 // local Stripe-compatible server (the unmodified SDK talks to it), which sends real signed webhooks,
@@ -18,35 +18,13 @@ test.use({ allowedBrowserErrors: [/status of (400|404)/] });
 
 const texts = {
   it: {
-    firstName: "Nome",
-    lastName: "Cognome",
-    phone: "Telefono",
-    street: "Indirizzo (via, piazza)",
-    houseNumber: "Numero civico",
-    postcode: "CAP",
-    city: "Città",
-    province: "Provincia",
-    standard: /^Spedizione in Italia/,
-    card: /^Carta di credito o di debito/,
-    terms: /Ho letto e accetto le condizioni di vendita/,
-    place: "Ordine con obbligo di pagamento",
+    ...checkoutLabels.it,
     thanks: /Grazie! Ordine n. (\d+) ricevuto/,
     paid: "Stato: Pagato",
     restored: "Pagamento annullato: i prodotti sono di nuovo nel carrello.",
   },
   en: {
-    firstName: "First name",
-    lastName: "Last name",
-    phone: "Phone",
-    street: "Street",
-    houseNumber: "House number",
-    postcode: "Postcode (CAP)",
-    city: "Town",
-    province: "Province",
-    standard: /^Delivery in Italy/,
-    card: /^Credit or debit card/,
-    terms: /I have read and accept the conditions of sale/,
-    place: "Order with obligation to pay",
+    ...checkoutLabels.en,
     thanks: /Thank you! Order no. (\d+) received/,
     paid: "Status: Paid",
     restored: "Payment cancelled: the items are back in your cart.",

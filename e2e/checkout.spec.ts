@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
-import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { addToCart, checkoutLabels, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Issue 6, checkout and the order page. Products of the sample catalogue (server/db/sample-catalogue.ts),
 // one per journey, with stock enough for every run of both projects:
@@ -21,24 +21,12 @@ test.describe.configure({ timeout: 120_000 });
 
 const texts = {
   it: {
+    ...checkoutLabels.it,
     checkoutTitle: "Cassa",
     empty: "Il tuo carrello è vuoto",
     toShop: "Scopri i prodotti",
-    firstName: "Nome",
-    lastName: "Cognome",
-    phone: "Telefono",
-    street: "Indirizzo (via, piazza)",
-    houseNumber: "Numero civico",
-    postcode: "CAP",
-    city: "Città",
-    province: "Provincia",
-    terms: /Ho letto e accetto le condizioni di vendita/,
-    place: "Ordine con obbligo di pagamento",
     local: /^Consegna gratuita a domicilio/,
     collection: /^Ritiro in negozio/,
-    standard: /^Spedizione in Italia/,
-    card: /^Carta di credito o di debito/,
-    cod: /^Contrassegno/,
     transfer: /^Bonifico bancario/,
     inShop: /^Pagamento in negozio/,
     codOnlyHome: "Solo con la consegna a domicilio.",
@@ -62,24 +50,12 @@ const texts = {
     viewOrder: (number: string) => `Vedi l'ordine n. ${number}`,
   },
   en: {
+    ...checkoutLabels.en,
     checkoutTitle: "Checkout",
     empty: "Your cart is empty",
     toShop: "Browse the products",
-    firstName: "First name",
-    lastName: "Last name",
-    phone: "Phone",
-    street: "Street",
-    houseNumber: "House number",
-    postcode: "Postcode (CAP)",
-    city: "Town",
-    province: "Province",
-    terms: /I have read and accept the conditions of sale/,
-    place: "Order with obligation to pay",
     local: /^Free home delivery/,
     collection: /^Collect in the shop/,
-    standard: /^Delivery in Italy/,
-    card: /^Credit or debit card/,
-    cod: /^Cash on delivery/,
     transfer: /^Bank transfer/,
     inShop: /^Pay in the shop/,
     codOnlyHome: "Only with home delivery.",

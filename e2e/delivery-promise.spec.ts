@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
 import { hasBackOfficeAccount } from "./back-office-account";
-import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { addToCart, checkoutLabels, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Issue 19, item 3: when it arrives. The shop's clock is moved per request with the x-test-clock header
 // (e2e/server.ts starts the shop with TEST_CLOCK_HEADER). Seeded delivery times: cut-off 13:00, parcels
@@ -22,6 +22,7 @@ const mondayMorning = "2027-12-06T10:00:00+01:00";
 
 const texts = {
   it: {
+    ...checkoutLabels.it,
     friday: { courier: "Consegna stimata: mar 30 nov – mer 1 dic", collection: "Ritiro in negozio da lun 29 nov" },
     fridayPreorder: { courier: "Consegna stimata: gio 9 dic – ven 10 dic", collection: "Ritiro in negozio da gio 9 dic" },
     eve: { courier: "Consegna stimata: gio 9 dic – ven 10 dic", collection: "Ritiro in negozio da gio 9 dic" },
@@ -30,22 +31,11 @@ const texts = {
     size: /^14 pollici/,
     steriliser: "Sterilizzatore elettrico a vapore",
     quickView: "Anteprima rapida di Sterilizzatore elettrico a vapore",
-    firstName: "Nome",
-    lastName: "Cognome",
-    phone: "Telefono",
-    street: "Indirizzo (via, piazza)",
-    houseNumber: "Numero civico",
-    postcode: "CAP",
-    city: "Città",
-    province: "Provincia",
-    standard: /^Spedizione in Italia/,
     collectionChoice: /^Ritiro in negozio/,
-    cod: /^Contrassegno/,
-    terms: /Ho letto e accetto le condizioni di vendita/,
-    place: "Ordine con obbligo di pagamento",
     thanks: /Grazie! Ordine n. (\d+) ricevuto/,
   },
   en: {
+    ...checkoutLabels.en,
     friday: { courier: "Estimated delivery: Tue 30 Nov – Wed 1 Dec", collection: "Collect in the shop from Mon 29 Nov" },
     fridayPreorder: { courier: "Estimated delivery: Thu 9 Dec – Fri 10 Dec", collection: "Collect in the shop from Thu 9 Dec" },
     eve: { courier: "Estimated delivery: Thu 9 Dec – Fri 10 Dec", collection: "Collect in the shop from Thu 9 Dec" },
@@ -54,19 +44,7 @@ const texts = {
     size: /^14 pollici/,
     steriliser: "Electric steam steriliser",
     quickView: "Quick view of Electric steam steriliser",
-    firstName: "First name",
-    lastName: "Last name",
-    phone: "Phone",
-    street: "Street",
-    houseNumber: "House number",
-    postcode: "Postcode (CAP)",
-    city: "Town",
-    province: "Province",
-    standard: /^Delivery in Italy/,
     collectionChoice: /^Collect in the shop/,
-    cod: /^Cash on delivery/,
-    terms: /I have read and accept the conditions of sale/,
-    place: "Order with obligation to pay",
     thanks: /Thank you! Order no. (\d+) received/,
   },
 } as const;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, test } from "./fixtures";
-import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { addToCart, checkoutLabels, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Issue 21, invoices: a customer asks for a private person's invoice at checkout (a wrong codice fiscale is
 // refused, the right one accepted), pays, and the staff issue the invoice, print it and download its XML.
@@ -21,18 +21,7 @@ const rightCode = "RSSMRA85T10A562S";
 
 const texts = {
   it: {
-    firstName: "Nome",
-    lastName: "Cognome",
-    phone: "Telefono",
-    street: "Indirizzo (via, piazza)",
-    houseNumber: "Numero civico",
-    postcode: "CAP",
-    city: "Città",
-    province: "Provincia",
-    standard: /^Spedizione in Italia/,
-    card: /^Carta di credito o di debito/,
-    terms: /Ho letto e accetto le condizioni di vendita/,
-    place: "Ordine con obbligo di pagamento",
+    ...checkoutLabels.it,
     thanks: /Grazie! Ordine n. (\d+) ricevuto/,
     paid: "Stato: Pagato",
     testPay: /^Paga /,
@@ -53,18 +42,7 @@ const texts = {
     downloadMonth: "Scarica zip del mese (XML e CSV)",
   },
   en: {
-    firstName: "First name",
-    lastName: "Last name",
-    phone: "Phone",
-    street: "Street",
-    houseNumber: "House number",
-    postcode: "Postcode (CAP)",
-    city: "Town",
-    province: "Province",
-    standard: /^Delivery in Italy/,
-    card: /^Credit or debit card/,
-    terms: /I have read and accept the conditions of sale/,
-    place: "Order with obligation to pay",
+    ...checkoutLabels.en,
     thanks: /Thank you! Order no. (\d+) received/,
     paid: "Status: Paid",
     testPay: /^Pay /,

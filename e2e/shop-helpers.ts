@@ -51,6 +51,40 @@ export async function openHydrated(page: Page, url: string) {
   return response;
 }
 
+/** The checkout form's labels and choices as a customer reads them, in both languages (app/routes/checkout). */
+export const checkoutLabels = {
+  it: {
+    firstName: "Nome",
+    lastName: "Cognome",
+    phone: "Telefono",
+    street: "Indirizzo (via, piazza)",
+    houseNumber: "Numero civico",
+    postcode: "CAP",
+    city: "Città",
+    province: "Provincia",
+    standard: /^Spedizione in Italia/,
+    card: /^Carta di credito o di debito/,
+    cod: /^Contrassegno/,
+    terms: /Ho letto e accetto le condizioni di vendita/,
+    place: "Ordine con obbligo di pagamento",
+  },
+  en: {
+    firstName: "First name",
+    lastName: "Last name",
+    phone: "Phone",
+    street: "Street",
+    houseNumber: "House number",
+    postcode: "Postcode (CAP)",
+    city: "Town",
+    province: "Province",
+    standard: /^Delivery in Italy/,
+    card: /^Credit or debit card/,
+    cod: /^Cash on delivery/,
+    terms: /I have read and accept the conditions of sale/,
+    place: "Order with obligation to pay",
+  },
+} as const;
+
 export type { Locale };
 
 /** The password of every account the journeys make (strong enough for the shop's password rules). */
