@@ -138,9 +138,9 @@ export async function runAfterSalesAction(
       return { ok: true, done: "refunded" };
     }
     case "refund-paid-back": {
-      const done = await markRefundPaidBack(ctx.db, { refundId: action.refundId, now: ctx.now, links: ctx.links });
+      const done = await markRefundPaidBack(ctx.db, { refundId: action.refundId, actorUserId: ctx.actorUserId, now: ctx.now, links: ctx.links });
+      // Audited in its own transaction (refunds.service.ts), like the to-pay-back list's button.
       if (!done.ok) return fail("not-allowed");
-      await audit("refund-paid-back", { refundId: action.refundId });
       return { ok: true, done: "paid-back" };
     }
     case "return-open-faulty": {

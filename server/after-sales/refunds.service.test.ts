@@ -168,8 +168,9 @@ test("cash on delivery: the whole order back with its delivery goes to the 'to p
     [order.orderNumber, iban],
   ]);
   expect(await mailsOf(db, "refund-made")).toHaveLength(0);
-  for (const row of toPay) expect(await markRefundPaidBack(db, { refundId: row.id, now, links: afterSalesLinks })).toEqual({ ok: true });
-  expect(await markRefundPaidBack(db, { refundId: toPay[0]!.id, now, links: afterSalesLinks })).toEqual({ ok: false });
+  for (const row of toPay)
+    expect(await markRefundPaidBack(db, { refundId: row.id, actorUserId: null, now, links: afterSalesLinks })).toEqual({ ok: true });
+  expect(await markRefundPaidBack(db, { refundId: toPay[0]!.id, actorUserId: null, now, links: afterSalesLinks })).toEqual({ ok: false });
   expect(await listRefundsToPayBack(db)).toEqual([]);
   expect(await mailsOf(db, "refund-made")).toHaveLength(2);
   const [refunded] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, order.orderId));

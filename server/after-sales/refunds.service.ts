@@ -12,6 +12,7 @@ import { afterSalesNote } from "#common/order-history.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, payments, refunds, returnLines, returns } from "#server/db/schema.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
+import { recordAudit } from "#server/admin/audit.service.ts";
 import { issueCreditNote } from "#server/invoices/invoice.service.ts";
 import { addOrderNote, moveOrderStatus } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
@@ -298,8 +299,11 @@ export async function retryDueRefunds(services: RefundServices, now: Date): Prom
   return made;
 }
 
-/** The staff made the transfer to the customer's IBAN: the refund is made, noted and mailed, once. */
-export async function markRefundPaidBack(db: Db, args: { refundId: string; now: Date; links: OrderMailLinks | null }): Promise<{ ok: boolean }> {
+/** The staff made the transfer to the customer's IBAN: the refund is made, noted, mailed and audited, once. */
+export async function markRefundPaidBack(
+  db: Db,
+  args: { refundId: string; actorUserId: string | null; now: Date; links: OrderMailLinks | null },
+): Promise<{ ok: boolean }> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(args.refundId)) return { ok: false };
   return db.transaction(async (tx) => {
     const [refund] = await tx
@@ -309,6 +313,13 @@ export async function markRefundPaidBack(db: Db, args: { refundId: string; now: 
       .returning();
     if (!refund) return { ok: false };
     await noteRefundMade(tx, refund, args.links, args.now);
+    await recordAudit(tx, {
+      actorUserId: args.actorUserId,
+      action: "order.refund-paid-back",
+      entity: "order",
+      entityId: refund.orderId,
+      details: { refundId: refund.id },
+    });
     return { ok: true };
   });
 }

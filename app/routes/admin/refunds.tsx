@@ -8,7 +8,6 @@ import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { formText } from "#server/accounts/form-values.ts";
-import { recordAudit } from "#server/admin/audit.service.ts";
 import { listRefundsToPayBack, markRefundPaidBack } from "#server/after-sales/refunds.service.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -37,11 +36,11 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const refundId = formText(await request.formData(), "refundId");
   const done = await markRefundPaidBack(services.db, {
     refundId,
+    actorUserId: admin.id,
     now: new Date(),
     links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
   });
   if (!done.ok) return data({ error: "afterSales.admin.errors.not-allowed" }, { status: 409 });
-  await recordAudit(services.db, { actorUserId: admin.id, action: "order.refund-paid-back", entity: "refund", entityId: refundId });
   return redirect(`${url.pathname}?fatto=1`);
 }
 

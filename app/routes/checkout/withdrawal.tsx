@@ -13,7 +13,7 @@ import { loadWithdrawal, withdrawalAction, type WithdrawalFormValues } from "./w
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["afterSales.withdraw", "afterSales.orderPanel", "afterSales.page", "afterSales.statement", "afterSales.errors"],
+  messages: ["afterSales.withdraw", "afterSales.orderPanel", "afterSales.page", "afterSales.statement", "afterSales.errors", "auth.fields"],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
