@@ -17,6 +17,7 @@ import { cancelOrder, changeOrderStatus, getOrderView, markOrderPaid, type Order
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
 import { queueOrderCancelledMail } from "#server/after-sales/after-sales-emails.ts";
 import { hasReturnRefunds } from "#server/after-sales/refunds.service.ts";
+import { issueCreditNote } from "#server/invoices/invoice.service.ts";
 import { recordAudit } from "./audit.service";
 
 export const adminOrdersPageSize = 25;
@@ -295,6 +296,15 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
           links: ctx.links,
         });
         if (!moved.ok) return notAllowed;
+        // An invoiced order's money back is credited whole (returns' partial refunds refuse this path).
+        const creditNote = await issueCreditNote(tx, {
+          orderId,
+          refund: "whole",
+          sourceKey: `order-refund:${orderId}`,
+          actorUserId: ctx.actorUserId,
+          now: ctx.now,
+        });
+        if (!creditNote.ok && creditNote.error !== "not-invoiced") throw new Error(`credit note for order ${orderId} refused: ${creditNote.error}`);
         const refundedCents = card?.amountCents ?? order.totalCents;
         const paymentMatch = card ? eq(payments.id, card.id) : and(eq(payments.orderId, orderId), eq(payments.status, "succeeded"));
         await tx

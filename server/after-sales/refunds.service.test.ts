@@ -318,3 +318,16 @@ test("a refund of an invoiced order issues its credit note for what went back, o
   expect(notes[0]!.number).toMatch(/^NC\d{4}\/0001$/);
   expect(notes[0]!.xml).toContain("<TipoDocumento>TD04</TipoDocumento>");
 });
+
+test("the whole-order refund of an invoiced order credits the whole invoice, delivery included", async () => {
+  const db = await openDb();
+  const order = await deliveredOrder(db, { invoice: { invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S" } });
+  const issued = await issueInvoice(db, { orderId: order.orderId, actorUserId: null, now: new Date() });
+  if (!issued.ok) throw new Error(issued.error);
+  const staff = await createUser(db);
+  const ctx = { db, actorUserId: staff, now: new Date(), links: afterSalesLinks, provider: testServices(db).provider };
+  expect(await runAdminOrderAction(ctx, order.orderId, { intent: "refund" })).toEqual({ ok: true, done: "refund" });
+  const notes = await db.select().from(invoices).where(eq(invoices.kind, "credit_note"));
+  expect(notes).toHaveLength(1);
+  expect(notes[0]).toMatchObject({ correctsInvoiceId: issued.invoice.id, totalCents: issued.invoice.totalCents });
+});

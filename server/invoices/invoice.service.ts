@@ -188,11 +188,13 @@ export async function issueInvoice(
 /**
  * Issues a credit note (TD04) for a refund of an invoiced order: the refunded amounts per order line
  * (by its id) and of the delivery, never more than the invoice still holds once the
- * earlier notes are counted. `sourceKey` (a refund's id) makes it idempotent: the same key gives the same note.
+ * earlier notes are counted; or "whole", the whole order's money back, which credits every line of the
+ * invoice as billed (discount and fees too) and only while no earlier note exists. `sourceKey` (a refund's
+ * id) makes it idempotent: the same key gives the same note.
  */
 export async function issueCreditNote(
   db: Db,
-  args: { orderId: string; refund: RefundedAmounts; sourceKey: string; actorUserId: string | null; now: Date },
+  args: { orderId: string; refund: RefundedAmounts | "whole"; sourceKey: string; actorUserId: string | null; now: Date },
 ): Promise<
   | { ok: true; creditNote: IssuedInvoice; alreadyIssued: boolean }
   | { ok: false; error: "order-not-found" | "not-invoiced" | "key-of-another-order" | CreditNoteRefusal }
@@ -210,11 +212,19 @@ export async function issueCreditNote(
     if (!invoiceRow) return { ok: false, error: "not-invoiced" };
     const invoice = invoiceRow.document as InvoiceDocument;
     const credited = documents.filter((row) => row.kind === "credit_note").reduce((sum, row) => sum + row.totalCents, 0);
-    const billed = billedLinesOfRefund({ ...invoice, totalCents: invoice.totalCents - credited }, loaded.facts, args.refund);
-    if (!billed.ok) return billed;
+    const corrects = { number: invoice.number, issuedOn: invoice.issuedOn };
+    let content: InvoiceDocument;
+    if (args.refund === "whole") {
+      if (credited > 0) return { ok: false, error: "more-than-invoiced" };
+      content = { ...invoice, kind: "credit_note", corrects };
+    } else {
+      const billed = billedLinesOfRefund({ ...invoice, totalCents: invoice.totalCents - credited }, loaded.facts, args.refund);
+      if (!billed.ok) return billed;
+      content = { ...invoice, kind: "credit_note", ...priceLines(billed.lines), corrects };
+    }
     const creditNote = await issueDocument(tx, {
       series: creditNoteSeries,
-      content: { ...invoice, kind: "credit_note", ...priceLines(billed.lines), corrects: { number: invoice.number, issuedOn: invoice.issuedOn } },
+      content,
       orderId: args.orderId,
       correctsInvoiceId: invoiceRow.id,
       sourceKey: args.sourceKey,
