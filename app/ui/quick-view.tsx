@@ -55,7 +55,10 @@ export function QuickViewButton({ productId, productName, className = "" }: { pr
             productName={productName}
             onClose={() => {
               setOpen(false);
-              buttonRef.current?.focus();
+              // Focus alone leaves a button that is partly in view where it is: under the gift-list bar, which stays
+              // at the top. "nearest" honours the page's scroll padding and brings it out from under the bar.
+              buttonRef.current?.focus({ preventScroll: true });
+              buttonRef.current?.scrollIntoView({ block: "nearest" });
             }}
           />,
           document.body,
