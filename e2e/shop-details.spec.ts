@@ -98,7 +98,8 @@ for (const locale of ["it", "en"] as const) {
     expectNoAxeViolations,
   }, testInfo) => {
     await page.goto(`${localizedHref("/shop", locale)}?all=size`);
-    const search = main(page).getByRole("searchbox", { name: t.search });
+    // A search box before hydration, a combobox after it (app/ui/search-box.tsx): found by its label either way.
+    const search = main(page).getByLabel(t.search, { exact: true });
     // The placeholder's width in the field's own font fits the space between its paddings.
     const fits = await search.evaluate((input: HTMLInputElement) => {
       const style = getComputedStyle(input);
