@@ -24,7 +24,9 @@ export const sizeBudgets = {
   // listing 31.1, product 33.3, cart 27.0 (was under 18), gift list 31.1 KB): the cart's jump is to be looked into.
   // CSS 11 -> 12 KB with the gift-list bar's phone layout (measured 11.1 KB, 2026-11-26): one stylesheet serves
   // every page, so the after-sales and back-office screens still to come add to it.
-  home: { frameworkJs: 130, ownJs: 29, messages: 4.7, css: 12, images: 10 },
+  // Home's own JS 29 -> 32 KB with customers' reviews on the cards and the quick view's focus return (measured 29.1
+  // KB, 2026-11-26).
+  home: { frameworkJs: 130, ownJs: 32, messages: 4.7, css: 12, images: 10 },
   listing: { frameworkJs: 130, ownJs: 32, messages: 5, css: 12, images: 23 },
   // Product raised with customers' reviews and the rule on how they are checked (decision 0059; measured: own JS
   // 34.1, messages 5.2 KB).
