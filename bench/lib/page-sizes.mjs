@@ -21,7 +21,7 @@ import { root } from "./shop-server.mjs";
  */
 export const sizeBudgets = {
   // Raised with the delivery promise, sticky add bar, gift-list filling and newsletter form (measured: home 28.6,
-  // listing 31.1, product 33.3, cart 27.0 (was under 18), gift list 31.1 KB): the cart's jump is to be looked into.
+  // listing 31.1, product 33.3, cart 27.0 (was under 18), gift list 31.1 KB).
   // CSS 11 -> 12 KB with the gift-list bar's phone layout (measured 11.1 KB, 2026-11-26): one stylesheet serves
   // every page, so the after-sales and back-office screens still to come add to it.
   // Home's own JS 29 -> 32 KB with customers' reviews on the cards and the quick view's focus return (measured 29.1
@@ -31,7 +31,8 @@ export const sizeBudgets = {
   // Product raised with customers' reviews and the rule on how they are checked (decision 0059; measured: own JS
   // 34.1, messages 5.2 KB).
   product: { frameworkJs: 130, ownJs: 35, messages: 5.5, css: 12, images: 8 },
-  cart: { frameworkJs: 130, ownJs: 28, messages: 4.1, css: 12, images: 10 },
+  // Cart's own JS back to 19.7 KB once the delivery promise got its own chunk (config/browser-chunks.ts).
+  cart: { frameworkJs: 130, ownJs: 22, messages: 4.1, css: 12, images: 10 },
   "gift list": { frameworkJs: 130, ownJs: 32, messages: 6.1, css: 12, images: 10 },
 };
 
