@@ -4,7 +4,7 @@ import { shownSize } from "#common/sizes.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { escapeHtml } from "#server/html.ts";
+import { escapeHtml, printableDocument } from "#server/html.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
@@ -40,16 +40,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     ? `${e(order.firstName)} ${e(order.lastName)}<br>${e(address.street)} ${e(address.houseNumber)}<br>${e(address.postcode)} ${e(address.city)} (${e(address.province)}) ${e(address.country)}<br>${e(order.phone)}`
     : `${e(order.firstName)} ${e(order.lastName)}<br>${e(t("order.delivery.collection"))}<br>${e(order.phone)}`;
   const title = t("admin.packingSlip.title", { number: order.number });
-  const html = `<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:,">
-<title>${e(title)}</title>
-<style>
-  body { font-family: system-ui, sans-serif; color: #111; margin: 2rem auto; max-width: 48rem; padding: 0 1rem; line-height: 1.4; }
+  const styles = `  body { font-family: system-ui, sans-serif; color: #111; margin: 2rem auto; max-width: 48rem; padding: 0 1rem; line-height: 1.4; }
   header { display: flex; justify-content: space-between; gap: 2rem; flex-wrap: wrap; border-bottom: 2px solid #111; padding-bottom: 1rem; }
   h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
   h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
@@ -60,11 +51,8 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   .check { width: 1.5rem; font-size: 1.3rem; }
   ul { margin: .25rem 0 0; padding-left: 1.2rem; }
   button { font: inherit; font-weight: bold; padding: .75rem 1.5rem; border-radius: .5rem; border: 2px solid #1d4e89; background: #1d4e89; color: #fff; cursor: pointer; }
-  @media print { button, .no-print { display: none; } body { margin: 0; max-width: none; } @page { size: A4; margin: 15mm; } }
-</style>
-</head>
-<body>
-<p class="no-print"><button type="button" id="print">${e(t("admin.packingSlip.print"))}</button></p>
+  @media print { button, .no-print { display: none; } body { margin: 0; max-width: none; } @page { size: A4; margin: 15mm; } }`;
+  const body = `<p class="no-print"><button type="button" id="print">${e(t("admin.packingSlip.print"))}</button></p>
 <header>
   <div><h1>${e(title)}</h1><p>${e(dateText)} · ${e(t(`order.delivery.${order.delivery.method}`))} · ${e(t(`order.payment.${order.payment.method}`))}</p></div>
   <div><strong>${e(shop.name)}</strong><br>${e(shop.street)}<br>${e(shop.postcode)} ${e(shop.city)} (${e(shop.province)})<br>${e(shop.phone)}</div>
@@ -77,9 +65,7 @@ ${order.delivery.carrier ? `<p>${e(t("order.delivery.tracking", { carrier: order
 <thead><tr><th scope="col"><span style="position:absolute;left:-9999px">${e(t("admin.packingSlip.packed"))}</span></th><th scope="col">SKU</th><th scope="col">${e(t("order.product"))}</th><th scope="col" class="num">${e(t("order.quantity"))}</th></tr></thead>
 <tbody>${lines}</tbody>
 </table>
-<p>${e(t("admin.packingSlip.units", { count: order.lines.reduce((total, line) => total + line.quantity, 0) }))}</p>
-<script nonce="${e(nonce)}">document.getElementById("print").addEventListener("click", () => window.print());</script>
-</body>
-</html>`;
+<p>${e(t("admin.packingSlip.units", { count: order.lines.reduce((total, line) => total + line.quantity, 0) }))}</p>`;
+  const html = printableDocument({ locale, title, nonce, styles, body });
   return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }

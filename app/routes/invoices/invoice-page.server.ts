@@ -11,7 +11,7 @@ import { formatShopDateTime } from "#common/shop-calendar.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getSessionUser, requireAdmin } from "#server/http/guards.ts";
-import { escapeHtml } from "#server/html.ts";
+import { escapeHtml, printableDocument } from "#server/html.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { fatturaPaFileName } from "#server/invoices/fatturapa.ts";
 import type { InvoiceDocument } from "#server/invoices/invoice.ts";
@@ -113,16 +113,7 @@ export function invoicePageResponse(context: Context, url: URL, invoice: IssuedI
         `<tr><td class="num">${row.vatRatePercent}%</td><td class="num">${money(row.netCents)}</td><td class="num">${money(row.vatCents)}</td><td class="num">${money(row.grossCents)}</td></tr>`,
     )
     .join("");
-  const html = `<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<link rel="icon" href="data:,">
-<title>${e(title)}</title>
-<style>
-  body { font-family: system-ui, sans-serif; color: #111; margin: 2rem auto; max-width: 52rem; padding: 0 1rem; line-height: 1.4; }
+  const styles = `  body { font-family: system-ui, sans-serif; color: #111; margin: 2rem auto; max-width: 52rem; padding: 0 1rem; line-height: 1.4; }
   header { display: flex; justify-content: space-between; gap: 1rem 2rem; flex-wrap: wrap; border-bottom: 2px solid #111; padding-bottom: 1rem; }
   h1 { font-size: 1.6rem; margin: 0 0 .25rem; }
   h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
@@ -137,11 +128,8 @@ export function invoicePageResponse(context: Context, url: URL, invoice: IssuedI
   .actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
   .actions a { color: #1d4e89; font-weight: bold; }
   button { font: inherit; font-weight: bold; padding: .75rem 1.5rem; border-radius: .5rem; border: 2px solid #1d4e89; background: #1d4e89; color: #fff; cursor: pointer; }
-  @media print { .no-print { display: none; } body { margin: 0; max-width: none; } @page { size: A4; margin: 15mm; } }
-</style>
-</head>
-<body>
-<nav class="no-print actions" aria-label="${e(title)}"><button type="button" id="print">${e(t("invoices.document.print"))}</button><a href="${e(links.xmlHref)}" download>${e(t("invoices.document.downloadXml"))}</a><a href="${e(links.backHref)}">${e(t("invoices.document.back"))}</a></nav>
+  @media print { .no-print { display: none; } body { margin: 0; max-width: none; } @page { size: A4; margin: 15mm; } }`;
+  const body = `<nav class="no-print actions" aria-label="${e(title)}"><button type="button" id="print">${e(t("invoices.document.print"))}</button><a href="${e(links.xmlHref)}" download>${e(t("invoices.document.downloadXml"))}</a><a href="${e(links.backHref)}">${e(t("invoices.document.back"))}</a></nav>
 <main>
 <header>
   <div><h1>${e(title)}</h1><p>${e(t("invoices.document.date", { date: day(document.issuedOn) }))}<br>${e(t("invoices.document.order", { number: document.orderNumber, date: day(document.orderDate) }))}${document.corrects ? `<br>${e(t("invoices.document.corrects", { number: document.corrects.number, date: day(document.corrects.issuedOn) }))}` : ""}</p></div>
@@ -163,9 +151,7 @@ export function invoicePageResponse(context: Context, url: URL, invoice: IssuedI
 <p class="total">${e(t("invoices.document.total"))}: ${money(document.totalCents)}</p>
 <p>${e(t("invoices.document.payment", { method: t(`invoices.document.paymentMethods.${document.paymentMethod}`) }))}</p>
 <p class="note">${e(t("invoices.document.courtesy"))}</p>
-</main>
-<script nonce="${e(nonce)}">document.getElementById("print").addEventListener("click", () => window.print());</script>
-</body>
-</html>`;
+</main>`;
+  const html = printableDocument({ locale, title, nonce, styles, body });
   return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store" } });
 }
