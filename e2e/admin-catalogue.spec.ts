@@ -327,10 +327,11 @@ test(
     await open(page, `/admin/ordini/${orderId}`);
     await page.getByRole("button", { name: "Passa a «In preparazione»" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Stato dell'ordine aggiornato." })).toBeVisible();
-    await page.getByLabel("Corriere").fill("BRT");
+    await page.getByLabel("Corriere").selectOption({ label: "BRT" });
     await page.getByLabel("Numero di tracciamento").fill("BRT123456");
     await page.getByRole("button", { name: "Segna come spedito e avvisa il cliente" }).click();
     await expect(page.getByText("Stato: Spedito")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Segui la spedizione sul sito di BRT" })).toHaveAttribute("href", /^https:\/\/vas\.brt\.it\/.*BRT123456$/);
     await page.getByRole("button", { name: "Rimborsa 56,80 € sulla carta" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Rimborso registrato." })).toBeVisible();
     await expect(page.getByText("Stato: Rimborsato")).toBeVisible();

@@ -71,6 +71,14 @@ export function OrderDelivery({ order, shop }: { order: OrderView; shop: ShopIde
       {delivery.carrier && delivery.trackingNumber && (
         <p className="mt-3 rounded-lg bg-brand-50 px-3 py-2 text-sm">
           {t("order.delivery.tracking", { carrier: delivery.carrier, tracking: delivery.trackingNumber })}
+          {delivery.trackingUrl && (
+            <>
+              {" "}
+              <a href={delivery.trackingUrl} className="font-semibold underline">
+                {t("order.delivery.follow", { carrier: delivery.carrier })}
+              </a>
+            </>
+          )}
         </p>
       )}
     </Panel>

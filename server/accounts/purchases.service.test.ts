@@ -43,3 +43,12 @@ test("only the customer's own orders, newest first, each with its lines and stat
   expect(purchases[1]).toMatchObject({ status: "completed", lines: [expect.objectContaining({ name: "Passeggino Trio" })] });
   expect(await listPurchases(db, "bruno")).toHaveLength(1);
 });
+
+test("a shipped order links to its courier's tracking page; another courier's number stays plain text", async () => {
+  const db = await openDb();
+  await insertOrder(db, "anna", { status: "shipped", carrier: "SDA", trackingNumber: "SDA 99", createdAt: new Date("2026-05-02T10:00:00Z") });
+  await insertOrder(db, "anna", { status: "shipped", carrier: "Fermopoint", trackingNumber: "F1", createdAt: new Date("2026-05-01T10:00:00Z") });
+  const [sda, other] = await listPurchases(db, "anna");
+  expect(sda!.trackingUrl).toBe("https://www.sda.it/wps/portal/Servizi_online/dettaglio-spedizione?locale=it&tracing.letteraVettura=SDA%2099");
+  expect(other!.trackingUrl).toBeNull();
+});

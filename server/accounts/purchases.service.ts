@@ -2,6 +2,8 @@
 import { desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders } from "#server/db/schema.ts";
+import { trackingUrlOf } from "#common/carrier-tracking.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
 
 /** Enough for any family's history on one page; older orders stay in the data download. */
 export const purchasesShown = 100;
@@ -48,5 +50,10 @@ export async function listPurchases(db: Db, userId: string) {
       ),
     )
     .orderBy(orderLines.name, orderLines.id);
-  return rows.map((row) => ({ ...row, lines: lines.filter((line) => line.orderId === row.id) }));
+  const { tracking } = await getSettings(db, ["tracking"]);
+  return rows.map((row) => ({
+    ...row,
+    trackingUrl: trackingUrlOf(tracking, row.carrier, row.trackingNumber),
+    lines: lines.filter((line) => line.orderId === row.id),
+  }));
 }

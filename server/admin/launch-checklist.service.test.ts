@@ -4,7 +4,7 @@ import { getSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { getLaunchChecklist } from "./launch-checklist.service";
-import { saveSettings, settingsToForm } from "./settings-admin.service";
+import { saveSettings, settingsKeys, settingsToForm } from "./settings-admin.service";
 
 test("the checklist reads the stored settings: what the back office replaces leaves the list, the environment's items stay", async () => {
   const handle = await createTestDb();
@@ -28,9 +28,7 @@ test("the checklist reads the stored settings: what the back office replaces lea
     ...["denomination", "vatNumber", "fiscalCode", "reaNumber"].map((field) => `fiscal.${field}`),
   ]);
 
-  const form = settingsToForm(
-    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api", "fiscal", "afterSales"]),
-  );
+  const form = settingsToForm(await getSettings(db, settingsKeys));
   const shop = {
     ...form.shop,
     vatNumber: "IT01234560633",

@@ -18,6 +18,7 @@ import type { PaymentProvider } from "#server/payments/payment-provider.ts";
 import { queueOrderCancelledMail } from "#server/after-sales/after-sales-emails.ts";
 import { hasReturnRefunds } from "#server/after-sales/refunds.service.ts";
 import { issueCreditNote } from "#server/invoices/invoice.service.ts";
+import { carrierChoices, carrierNameOf } from "#common/carrier-tracking.ts";
 import { recordAudit } from "./audit.service";
 
 export const adminOrdersPageSize = 25;
@@ -166,7 +167,9 @@ export const AdminOrderAction = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("status"),
     to: z.enum(orderStatuses, { error: "admin.orders.errors.transition-not-allowed" }),
-    carrier: shortText(80).optional(),
+    /** A known courier, or "other" with its name in `carrierName`. */
+    carrier: z.enum(carrierChoices, { error: "admin.orders.errors.carrier-required" }).optional(),
+    carrierName: shortText(80).optional(),
     trackingNumber: shortText(80).optional(),
     note: shortText(500).optional(),
   }),
@@ -222,14 +225,15 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
   switch (action.intent) {
     case "status": {
       if (ownButtons.has(action.to)) return notAllowed;
-      if (action.to === "shipped" && !action.carrier) return { ok: false, error: "admin.orders.errors.carrier-required" };
+      const carrier = action.carrier ? carrierNameOf(action.carrier, action.carrierName) : null;
+      if (action.to === "shipped" && !carrier) return { ok: false, error: "admin.orders.errors.carrier-required" };
       return ctx.db.transaction(async (tx) => {
         const moved = await changeOrderStatus(tx, {
           orderId,
           to: action.to,
           actorUserId: ctx.actorUserId,
           note: action.note || undefined,
-          carrier: action.carrier,
+          carrier: carrier ?? undefined,
           trackingNumber: action.trackingNumber,
           now: ctx.now,
           links: ctx.links,
@@ -237,7 +241,7 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
         if (!moved.ok) return notAllowed;
         await audit(tx, "status", {
           to: action.to,
-          ...(action.carrier && { carrier: action.carrier, trackingNumber: action.trackingNumber ?? null }),
+          ...(carrier && { carrier, trackingNumber: action.trackingNumber ?? null }),
         });
         return { ok: true, done: "status" } as const;
       });

@@ -237,3 +237,31 @@ test("the withdrawal period and its start are settings: at least 14 days, a know
   });
   expect((await getSettings(db, ["afterSales"])).afterSales.withdrawalDays).toBe(30);
 });
+
+test("courier tracking pages are https addresses with the {tracking} placeholder", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const form = {
+    brt: "https://tracking.brt.example/{tracking}",
+    gls: "https://gls.example/track?n={tracking}",
+    poste: "https://poste.example/#/{tracking}",
+    sda: "https://sda.example/?lv={tracking}",
+  };
+  expect(await saveSettings(db, { key: "tracking", form, actorUserId: admin })).toEqual({ ok: true });
+  expect((await getSettings(db, ["tracking"])).tracking.brt).toBe("https://tracking.brt.example/{tracking}");
+  expect(
+    await saveSettings(db, {
+      key: "tracking",
+      form: { ...form, brt: "https://tracking.brt.example/", gls: "http://gls.example/{tracking}", sda: "javascript:alert(1)//{tracking}" },
+      actorUserId: admin,
+    }),
+  ).toEqual({
+    ok: false,
+    errors: {
+      brt: "admin.settings.errors.trackingTemplate",
+      gls: "admin.settings.errors.trackingTemplate",
+      sda: "admin.settings.errors.trackingTemplate",
+    },
+  });
+  expect((await getSettings(db, ["tracking"])).tracking.brt).toBe("https://tracking.brt.example/{tracking}");
+});

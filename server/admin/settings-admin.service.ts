@@ -91,7 +91,7 @@ function wholeNumber(raw: string): number | null {
 
 /** The form's fields for one key, as the page fills them in. */
 export function settingsToForm(settings: Settings): Record<SettingsKey, Record<string, string>> {
-  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, fiscal, afterSales } = settings;
+  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, fiscal, afterSales, tracking } = settings;
   return {
     shop: {
       ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")),
@@ -129,6 +129,7 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
       returnInstructionsIt: afterSales.returnInstructionsIt,
       returnInstructionsEn: afterSales.returnInstructionsEn,
     },
+    tracking: { ...tracking },
   };
 }
 
@@ -233,6 +234,9 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
         returnInstructionsEn: field("returnInstructionsEn"),
       };
       break;
+    case "tracking":
+      value = { brt: field("brt"), gls: field("gls"), poste: field("poste"), sda: field("sda") };
+      break;
   }
   const checked = settingsSchemas[key].safeParse(value);
   if (!checked.success) {
@@ -263,6 +267,7 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
 function issueKind(key: SettingsKey, name: string): string {
   if (["postcode", "localPostcodes"].includes(name)) return "postcode";
   if (["facebookUrl", "instagramUrl", "url", "allowedOrigins"].includes(name)) return "url";
+  if (key === "tracking") return "trackingTemplate";
   if (name === "email") return "email";
   if (name === "province") return "province";
   if (name === "whatsapp") return "whatsapp";

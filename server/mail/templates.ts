@@ -13,6 +13,7 @@
  *       preheader: t("checkout.mail.preheader"),        // optional: the inbox's one-line preview
  *       heading: t("checkout.mail.heading", { name: customer.firstName }),
  *       paragraphs: [t("checkout.mail.thanks"), ...],     // plain text; "\n" is a line break
+ *       links: [{ label: t("..."), url }],               // optional: labelled links after the paragraphs
  *       details: [[t("checkout.mail.total"), formatPrice(order.totalCents)], ...], // label / value rows
  *       detailsTitle: t("checkout.mail.summary"),         // optional heading above the rows
  *       action: { label: t("checkout.mail.viewOrder"), url: `${publicUrl}/shopping` }, // absolute http(s) URL
@@ -41,6 +42,8 @@ export type EmailContent = {
   preheader?: string;
   heading: string;
   paragraphs: string[];
+  /** Labelled links after the paragraphs (a courier's tracking page), each absolute http(s). */
+  links?: { label: string; url: string }[];
   details?: [label: string, value: string][];
   detailsTitle?: string;
   action?: { label: string; url: string };
@@ -110,7 +113,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   const action = content.action ? { label: content.action.label, url: checkedUrl(content.action.url) } : undefined;
   const siteUrl = content.siteUrl ? checkedUrl(content.siteUrl) : undefined;
   const unsubscribe = content.unsubscribe ? { label: content.unsubscribe.label, url: checkedUrl(content.unsubscribe.url) } : undefined;
-  const normalised = { ...content, subject, action, siteUrl, unsubscribe };
+  const links = content.links?.map((link) => ({ label: link.label, url: checkedUrl(link.url) }));
+  const normalised = { ...content, subject, action, siteUrl, unsubscribe, links };
   const rendered: RenderedEmail = { subject, text: renderText(normalised), html: renderHtml(normalised) };
   if (unsubscribe) rendered.headers = { "List-Unsubscribe": `<${unsubscribe.url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
   return rendered;
@@ -119,7 +123,7 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 function renderText(content: EmailContent): string {
   const t = getTranslator(content.locale);
   const footer = footerLines(content);
-  const blocks: string[] = [content.heading, ...content.paragraphs];
+  const blocks: string[] = [content.heading, ...content.paragraphs, ...(content.links ?? []).map((link) => `${link.label}:\n${link.url}`)];
   if (content.details?.length) {
     const rows = content.details.map(([label, value]) => `${label}: ${value}`).join("\n");
     blocks.push(content.detailsTitle ? `${content.detailsTitle}\n${rows}` : rows);
@@ -153,6 +157,8 @@ function renderHtml(content: EmailContent): string {
   const parts: string[] = [];
   parts.push(`<h1 style="margin:0 0 16px;font-size:24px;line-height:1.3;color:${colors.ink}">${htmlText(content.heading)}</h1>`);
   for (const paragraph of content.paragraphs) parts.push(`<p style="${paragraphStyle}">${htmlText(paragraph)}</p>`);
+  for (const link of content.links ?? [])
+    parts.push(`<p style="${paragraphStyle}"><a href="${escapeHtml(link.url)}" style="color:${colors.brand};font-weight:700">${htmlText(link.label)}</a></p>`);
   if (content.details?.length) {
     const caption = content.detailsTitle
       ? `<caption style="text-align:left;padding:0 0 8px;font-size:16px;font-weight:700;color:${colors.ink}">${htmlText(content.detailsTitle)}</caption>`

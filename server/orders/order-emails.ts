@@ -107,6 +107,7 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
         t("orderEmails.shipped.intro", { number: order.number }),
         ...(order.delivery.carrier ? [t("orderEmails.shipped.carrier", { carrier: order.delivery.carrier })] : []),
         ...(order.delivery.trackingNumber ? [t("orderEmails.shipped.tracking", { trackingNumber: order.delivery.trackingNumber })] : []),
+        ...(order.delivery.trackingNumber && !order.delivery.trackingUrl ? [t("orderEmails.shipped.askCarrier")] : []),
       ];
     case "ready":
       return [
@@ -116,6 +117,12 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
     case "expired":
       return [t("orderEmails.expired.intro", { number: order.number })];
   }
+}
+
+/** The shipped mail links to the courier's page following the parcel, when the shop knows that page. */
+function linksOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order: OrderView) {
+  const { carrier, trackingUrl } = order.delivery;
+  return kind === "shipped" && carrier && trackingUrl ? [{ label: t("orderEmails.shipped.follow", { carrier }), url: trackingUrl }] : undefined;
 }
 
 /**
@@ -143,6 +150,7 @@ export async function queueOrderMail(db: Db, args: { orderId: string; kind: Orde
       preheader: texts("preheader"),
       heading: texts("heading"),
       paragraphs: bodyOf(t, args.kind, view, shopAddress),
+      links: linksOf(t, args.kind, view),
       detailsTitle: t("orderEmails.summaryTitle", { number: view.number }),
       details: summaryRows(t, view),
       // Without the links (a caller that lacks the secret) the mail still goes, without its button.

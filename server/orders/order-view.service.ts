@@ -10,6 +10,7 @@ import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftListContributions, orderLines, orders, orderStatusHistory, payments } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import { trackingUrlOf } from "#common/carrier-tracking.ts";
 import type { OrderStatus } from "./order-status";
 
 export type OrderLineView = {
@@ -62,6 +63,8 @@ export type OrderView = {
     groupGiftContribution: boolean;
     carrier: string | null;
     trackingNumber: string | null;
+    /** The courier's page following the parcel (a known courier with a number), from the settings' templates. */
+    trackingUrl: string | null;
     /** The delivery promised at checkout, while it is still to come; null once handed over or given up, and on older orders. */
     estimate: { method: DeliveryMethod; from: string; to: string } | null;
   };
@@ -117,7 +120,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
   const contribution = order.giftListId
     ? await db.select({ id: giftListContributions.id }).from(giftListContributions).where(eq(giftListContributions.orderId, order.id))
     : [];
-  const settings = await getSettings(db, ["bankTransfer"]);
+  const settings = await getSettings(db, ["bankTransfer", "tracking"]);
   // Today's picture of each variant still in the catalogue, picked as the cart picks it.
   const variantIds = args.locale ? lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])) : [];
   const variants = await describeVariants(db, variantIds, args.locale ?? "it", order.createdAt);
@@ -180,6 +183,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       groupGiftContribution: contribution.length > 0,
       carrier: order.carrier,
       trackingNumber: order.trackingNumber,
+      trackingUrl: trackingUrlOf(settings.tracking, order.carrier, order.trackingNumber),
       estimate:
         order.estimatedDeliveryFrom && order.estimatedDeliveryTo && contribution.length === 0 && awaitsDelivery(order.status)
           ? { method: order.deliveryMethod, from: order.estimatedDeliveryFrom, to: order.estimatedDeliveryTo }

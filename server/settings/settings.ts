@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidBusinessFiscalCode, isValidVatNumber } from "#server/invoices/fiscal-codes.ts";
+import { trackingPlaceholder } from "#common/carrier-tracking.ts";
 
 /**
  * The shapes of the shop's editable settings (table shop_settings, one JSON value per key).
@@ -163,6 +164,16 @@ export const AfterSalesSettings = z.object({
 });
 export type AfterSalesSettings = z.infer<typeof AfterSalesSettings>;
 
+/** A courier's tracking page: https, with {tracking} where the parcel's number goes. */
+const trackingTemplate = z
+  .url({ protocol: /^https$/ })
+  .max(500)
+  .refine((value) => value.includes(trackingPlaceholder), "the template has the {tracking} placeholder");
+
+/** Where the shipped mail and the order page send the customer to follow the parcel (common/carrier-tracking.ts). */
+export const CarrierTrackingSettings = z.object({ brt: trackingTemplate, gls: trackingTemplate, poste: trackingTemplate, sda: trackingTemplate });
+export type CarrierTrackingSettings = z.infer<typeof CarrierTrackingSettings>;
+
 export const settingsSchemas = {
   shop: ShopIdentity,
   delivery: DeliverySettings,
@@ -173,6 +184,7 @@ export const settingsSchemas = {
   api: ApiSettings,
   fiscal: FiscalSettings,
   afterSales: AfterSalesSettings,
+  tracking: CarrierTrackingSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -247,5 +259,12 @@ export const defaultSettings: Settings = {
       "Imballa gli articoli nella loro confezione originale e spediscili a Bimbi Felici, Via Nazionale delle Puglie 112, 80013 Casalnuovo di Napoli (NA), oppure portali in negozio. Scrivi il numero del reso sul pacco. Il costo della spedizione di ritorno è a tuo carico.",
     returnInstructionsEn:
       "Pack the items in their original packaging and send them to Bimbi Felici, Via Nazionale delle Puglie 112, 80013 Casalnuovo di Napoli (NA), Italy, or bring them to the shop. Write the return number on the parcel. The cost of sending them back is yours.",
+  },
+  // The couriers' public tracking pages as of 2026; the staff correct one here when a courier moves it.
+  tracking: {
+    brt: "https://vas.brt.it/vas/sped_det_show.hsm?referer=sped_numspe_par.htm&Nspediz={tracking}",
+    gls: "https://www.gls-italy.com/?option=com_gls&view=track_e_trace&mode=search&numero_spedizione={tracking}&tipo_codice=nazionale",
+    poste: "https://www.poste.it/cerca/index.html#/risultati-spedizioni/{tracking}",
+    sda: "https://www.sda.it/wps/portal/Servizi_online/dettaglio-spedizione?locale=it&tracing.letteraVettura={tracking}",
   },
 };

@@ -22,6 +22,7 @@ export const handle = {
   messages: [
     "purchases",
     "order.view",
+    "order.delivery.follow",
     "reviews.write",
     "reviews.writeFor",
     "reviews.state",
@@ -105,7 +106,17 @@ function OrderCard({ order }: { order: Order }) {
         </p>
       )}
       {order.carrier && order.trackingNumber && (
-        <p className="mt-3 text-sm">{t("purchases.tracking", { carrier: order.carrier, tracking: order.trackingNumber })}</p>
+        <p className="mt-3 text-sm">
+          {t("purchases.tracking", { carrier: order.carrier, tracking: order.trackingNumber })}
+          {order.trackingUrl && (
+            <>
+              {" "}
+              <a href={order.trackingUrl} className="font-semibold underline">
+                {t("order.delivery.follow", { carrier: order.carrier })}
+              </a>
+            </>
+          )}
+        </p>
       )}
       <table className="mt-4 w-full text-left text-sm">
         <caption className="sr-only">{t("purchases.linesCaption", { number: order.number })}</caption>

@@ -6,12 +6,13 @@ import { readHistoryNote, staffHistoryNoteText } from "#common/order-history.ts"
 import { pageMeta } from "#app/lib/seo.ts";
 import { AddressLines } from "#app/ui/address-lines.tsx";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { OrderInvoicePanel } from "./order-invoice-panel";
 import { OrderLinesTable } from "./order-lines-table";
+import { carrierChoices, carrierNames } from "#common/carrier-tracking.ts";
 import { formFields } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
@@ -181,7 +182,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3">
             <input type="hidden" name="intent" value="status" />
             <input type="hidden" name="to" value="shipped" />
-            <TextField label={t("admin.order.carrier")} name="carrier" required maxLength={80} />
+            <SelectField label={t("admin.order.carrier")} name="carrier" defaultValue="brt">
+              {carrierChoices.map((choice) => (
+                <option key={choice} value={choice}>
+                  {choice === "other" ? t("admin.order.carrierOther") : carrierNames[choice]}
+                </option>
+              ))}
+            </SelectField>
+            <TextField label={t("admin.order.carrierName")} name="carrierName" maxLength={80} hint={t("admin.order.carrierNameHint")} />
             <TextField label={t("admin.order.tracking")} name="trackingNumber" maxLength={80} />
             <div className="flex items-end">
               <button type="submit" className="btn-primary w-full">
@@ -218,6 +226,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           {order.delivery.carrier && (
             <p className="mt-2">
               {t("order.delivery.tracking", { carrier: order.delivery.carrier, tracking: order.delivery.trackingNumber ?? "—" })}
+              {order.delivery.trackingUrl && (
+                <>
+                  {" "}
+                  <a href={order.delivery.trackingUrl} className="underline">
+                    {t("order.delivery.follow", { carrier: order.delivery.carrier })}
+                  </a>
+                </>
+              )}
             </p>
           )}
         </div>

@@ -54,6 +54,7 @@ const sections = {
     "reaNumber",
   ],
   afterSales: ["withdrawalDays", "homeDeliveryStart", "collectionStart", "returnInstructionsIt", "returnInstructionsEn"],
+  tracking: ["brt", "gls", "poste", "sda"],
 } as const;
 
 /** The fiscal data's and the after-sales settings' texts live in their own sections of the messages; every other's with the settings'. */
