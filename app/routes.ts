@@ -8,6 +8,8 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 export default [
   route("robots.txt", "routes/seo/robots.ts"),
   route("sitemap.xml", "routes/seo/sitemap.ts"),
+  // Google Merchant Center's product feed, one file per language: /feeds/google-merchant/it.xml and en.xml
+  route("feeds/google-merchant/:file", "routes/seo/merchant-feed.ts"),
   route("currency", "routes/settings/currency.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/payments/stripe/webhook", "routes/api/stripe-webhook.ts"),

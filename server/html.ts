@@ -9,6 +9,20 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => htmlEscapes[char]!);
 }
 
+/** XML 1.0 forbids most control characters even escaped: they are dropped, never sent. */
+const xmlInvalidChars = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/** Text for an XML element or attribute (sitemap, product feeds, FatturaPA). */
+export function escapeXml(value: string): string {
+  return value
+    .replace(xmlInvalidChars, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
 /**
  * A page meant for printing (the packing slip, an invoice): a whole document of its own, with its `styles`,
  * its `body` (already escaped) and a print button's script, which must carry the answer's CSP nonce. The body

@@ -5,6 +5,7 @@
  */
 import { centsToDecimalText, unitAmountText } from "#server/money.ts";
 import type { InvoiceAddress, InvoiceDocument, PaymentMethod } from "./invoice";
+import { escapeXml } from "#server/html.ts";
 
 const namespace = "http://ivaservizi.agenziaentrate.gov.it/docs/xsd/fatture/v1.2";
 
@@ -17,10 +18,6 @@ const modalitaPagamento: Record<PaymentMethod, string> = {
   cash_on_delivery: "MP01",
   in_shop: "MP08",
 };
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-}
 
 /** Characters outside Basic Latin and Latin-1 become their nearest plain form, or a space. */
 export function latinText(text: string, max: number): string {

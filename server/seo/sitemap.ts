@@ -6,6 +6,7 @@
  */
 import { locales, pathInLocale } from "#common/locale.ts";
 import { alternateLinks } from "#common/alternate-links.ts";
+import { escapeXml } from "#server/html.ts";
 
 /** An Italian path (the English one is derived) and when it last changed, if known. */
 export type SitemapPage = { path: string; lastModified?: Date | null };
@@ -29,10 +30,6 @@ export const staticSitemapPaths = [
 export const productPath = (id: number) => `/product/${id}`;
 export const categoryPath = (slug: string) => `/categoria/${encodeURIComponent(slug)}`;
 export const subcategoryPath = (slug: string) => `/sottocategoria/${encodeURIComponent(slug)}`;
-
-function escapeXml(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-}
 
 export function buildSitemapXml(publicUrl: string, pages: readonly SitemapPage[]): string {
   const entries: string[] = [];
