@@ -1,14 +1,20 @@
 import { expect, test } from "vitest";
-import { defaultSettings } from "#server/settings/settings.ts";
-import { carrierNameOf, knownCarrierOf, trackingUrlOf } from "./carrier-tracking";
+import { carrierNameOf, knownCarrierOf, trackingUrlOf, type TrackingTemplates } from "./carrier-tracking";
 
-const templates = defaultSettings.tracking;
+const templates: TrackingTemplates = {
+  brt: "https://vas.brt.it/vas/sped_det_show.hsm?referer=sped_numspe_par.htm&Nspediz={tracking}",
+  gls: "https://gls.example/track?n={tracking}",
+  poste: "https://www.poste.it/cerca/index.html#/risultati-spedizioni/{tracking}",
+  sda: "https://sda.example/{tracking}",
+};
 
 test("a known courier's parcel links to its tracking page, the number encoded", () => {
   expect(trackingUrlOf(templates, "BRT", "059 1234/A")).toBe(
     "https://vas.brt.it/vas/sped_det_show.hsm?referer=sped_numspe_par.htm&Nspediz=059%201234%2FA",
   );
-  expect(trackingUrlOf(templates, "Poste Italiane", " RR123456789IT ")).toBe("https://www.poste.it/cerca/index.html#/risultati-spedizioni/RR123456789IT");
+  expect(trackingUrlOf(templates, "Poste Italiane", " RR123456789IT ")).toBe(
+    "https://www.poste.it/cerca/index.html#/risultati-spedizioni/RR123456789IT",
+  );
 });
 
 test("names typed by hand on older orders are recognised; other couriers and missing numbers get no link", () => {

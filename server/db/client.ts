@@ -19,6 +19,8 @@ export type DbHandle = {
   kind: "pglite" | "postgres";
   /** Runs `select 1`; used by /healthz. */
   ping: () => Promise<void>;
+  /** The embedded database's whole data folder as one gzipped tar, consistent while the shop runs (server/ops/backup.ts). */
+  dumpDataDir?: () => Promise<Blob>;
   close: () => Promise<void>;
 };
 
@@ -49,6 +51,12 @@ export function wrapPglite(client: PGlite, onClose: () => void = () => {}): DbHa
     kind: "pglite",
     ping: async () => {
       await client.query("select 1");
+    },
+    // Inside a transaction of its own, so that no other transaction is half done in the copy; the
+    // checkpoint first makes a restore start without replaying the log.
+    dumpDataDir: async () => {
+      await client.exec("checkpoint");
+      return client.transaction(() => client.dumpDataDir("gzip"));
     },
     close: async () => {
       await client.close();

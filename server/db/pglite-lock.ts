@@ -40,6 +40,13 @@ export function takePgliteLock(lockFile: string, self: LockHolder = currentLockH
   fs.writeFileSync(lockFile, text);
 }
 
+/** The process that has the embedded database open now, or null (no lock, or a stale one). */
+export function liveLockHolder(lockFile: string): LockHolder | null {
+  if (!fs.existsSync(lockFile)) return null;
+  const holder = readLockHolder(lockFile);
+  return holder && isLockHolderLive(holder) ? holder : null;
+}
+
 /** The lock's holder; an older lock holds the bare pid; unreadable content: nobody. */
 function readLockHolder(lockFile: string): LockHolder | null {
   const text = fs.readFileSync(lockFile, "utf8").trim();
