@@ -327,7 +327,7 @@ test(
     await open(page, `/admin/ordini/${orderId}`);
     await page.getByRole("button", { name: "Passa a «In preparazione»" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Stato dell'ordine aggiornato." })).toBeVisible();
-    await page.getByLabel("Corriere").selectOption({ label: "BRT" });
+    await page.getByLabel("Corriere", { exact: true }).selectOption({ label: "BRT" });
     await page.getByLabel("Numero di tracciamento").fill("BRT123456");
     await page.getByRole("button", { name: "Segna come spedito e avvisa il cliente" }).click();
     await expect(page.getByText("Stato: Spedito")).toBeVisible();

@@ -149,7 +149,7 @@ async function deliver(staff: Page, locale: Locale, orderId: string) {
   const t = texts[locale];
   await staff.goto(localizedHref(`/admin/ordini/${orderId}`, locale));
   await staff.getByRole("button", { name: t.moveTo(t.preparing) }).click();
-  await staff.getByLabel(t.carrier).selectOption({ label: "GLS" });
+  await staff.getByLabel(t.carrier, { exact: true }).selectOption({ label: "GLS" });
   await staff.getByRole("button", { name: t.ship }).click();
   await staff.getByRole("button", { name: t.moveTo(t.completed) }).click();
   await expect(staff.getByText(t.status)).toBeVisible();
