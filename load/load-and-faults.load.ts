@@ -5,13 +5,20 @@
  *   a. 60 s of mixed browsing, search, carts and checkouts at 100 connections: no error, no oversell;
  *   b. PostgreSQL restarted under load: clean 503s, recovery on its own, no order lost or doubled;
  *   c. an app process killed (SIGKILL) in the middle of checkouts: nothing lost or half-written;
- *   d. a slow Stripe: the checkout gives up in bounded time with a message and "Paga ora", one charge.
+ *   d. a slow Stripe: the checkout gives up in bounded time with a message and "Paga ora", one charge;
+ *   e. prices changed during load: once a change is committed, no page from either process shows the old price.
  * Every part records its figures (load/lib/results.ts); LOAD_PARTS=a,c picks parts (default: all).
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { formatEuroInput, parseProductForm } from "#server/admin/product-admin.inputs.ts";
+import { getProductFormValues, updateProduct } from "#server/admin/product-admin.service.ts";
+import { adjustStock } from "#server/admin/product-stock.service.ts";
+import { connectPostgres } from "#server/db/client.ts";
+import { productVariants } from "#server/db/schema.ts";
 import messagesIt from "#messages/it.json";
 import {
   fillCart,
@@ -30,7 +37,7 @@ import { readLedger } from "./lib/ledger";
 import { startLoadShop, type LoadShop } from "./lib/load-shop";
 import { recordResult, type ResultRow } from "./lib/results";
 
-const parts = new Set((process.env.LOAD_PARTS ?? "0,a,b,c,d").split(",").map((part) => part.trim()));
+const parts = new Set((process.env.LOAD_PARTS ?? "0,a,b,c,d,e").split(",").map((part) => part.trim()));
 const loadSeconds = Number(process.env.LOAD_SECONDS ?? 60);
 const connections = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -324,4 +331,80 @@ test.runIf(parts.has("d"))(
     expectNothingLost(row);
   },
   120_000,
+);
+
+/** The price in a product page's structured data (its one Offer), in cents; null when the page has none. */
+function offerPriceCents(html: string): number | null {
+  const match = /"@type":"Offer"[^}]*?"price":"?(\d+)\.(\d{2})"?/.exec(html);
+  return match ? Number(match[1]) * 100 + Number(match[2]) : null;
+}
+
+test.runIf(parts.has("e"))(
+  "e. prices and stock changed during load: after a change is committed, no page from either process shows the old price",
+  async () => {
+    const started = performance.now();
+    // A product outside the ones customers race for (the ledger's stock checks stay exact).
+    const productId = shop.catalogue.productIds.at(-1)!;
+    const frontHost = new URL(shop.url).host;
+    const load = shopperFor(shop.url, 20, 30_000);
+    const probes = [0, 1].map((index) => shopperFor(shop.processUrl(index), 2, 30_000, frontHost));
+    const changes: { price: number; committedAt: number }[] = [];
+    const answers: { price: number | null; sentAt: number; answeredAt: number; process: number }[] = [];
+    const durationMs = 20_000;
+    const endAt = performance.now() + durationMs;
+
+    // A staff member changes the price and the stock through the back office's own services (one transaction
+    // each, as its forms do); the catalogue's version moves on at that commit whichever process reads next.
+    const backOffice = connectPostgres(shop.databaseUrl, 2);
+    const [variant] = await backOffice.db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, productId));
+    const staff = (async () => {
+      for (let step = 1; performance.now() < endAt - 1_000; step += 1) {
+        const price = 5_000 + step * 7;
+        const form = (await getProductFormValues(backOffice.db, productId))!;
+        const parsed = parseProductForm({ ...form, price: formatEuroInput(price), discountPercent: "0" });
+        if (!parsed.ok) throw new Error(`the product form was refused: ${JSON.stringify(parsed.errors)}`);
+        expect(await updateProduct(backOffice.db, { productId, input: parsed.input, actorUserId: null, now: new Date() })).toMatchObject({
+          ok: true,
+        });
+        changes.push({ price, committedAt: performance.now() });
+        const delta = step % 2 === 0 ? -1 : 1;
+        await adjustStock(backOffice.db, { productId, input: { variantId: variant!.id, delta, reason: "load test" }, actorUserId: null });
+        await sleep(600);
+      }
+    })();
+    const probing = probes.map(async (probe, index) => {
+      while (performance.now() < endAt) {
+        const sentAt = performance.now();
+        const answer = await probe.client.request(`/product/${productId}`, { headers: { Host: frontHost }, timeoutMs: 30_000 });
+        probe.tally.requests += 1;
+        if (answer.status !== 200) probe.tally.errors += 1;
+        answers.push({ price: offerPriceCents(answer.body), sentAt, answeredAt: performance.now(), process: index });
+      }
+    });
+    await Promise.all([staff, ...probing, runCustomers(load, 20, durationMs)]).finally(() => backOffice.close());
+
+    // An answer may show the price committed last before it was asked for, or one committed while it was on its way.
+    const stale = answers.filter((answer) => {
+      const before = changes.filter((change) => change.committedAt <= answer.sentAt).at(-1);
+      if (!before) return false;
+      const during = changes.filter((change) => change.committedAt > answer.sentAt && change.committedAt <= answer.answeredAt);
+      return ![before, ...during].some((change) => change.price === answer.price);
+    });
+    for (const probe of probes) {
+      load.tally.requests += probe.tally.requests;
+      load.tally.errors += probe.tally.errors;
+    }
+    const { row } = await finishPart("e price changes", load, {
+      connections: 24,
+      started,
+      note: `${changes.length} price changes, ${answers.length} product pages from both processes, ${stale.length} with an old price`,
+    });
+    expect(changes.length).toBeGreaterThan(10);
+    for (const index of [0, 1]) expect(answers.filter((answer) => answer.process === index).length).toBeGreaterThanOrEqual(5);
+    expect(answers.every((answer) => answer.price !== null)).toBe(true);
+    expect(stale, JSON.stringify(stale.slice(0, 3))).toEqual([]);
+    expect(row.errors + row.hangs).toBe(0);
+    expectNothingLost(row);
+  },
+  90_000,
 );

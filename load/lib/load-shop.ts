@@ -35,6 +35,8 @@ export type LoadShop = {
   stripe: LocalStripeServer;
   /** The shop's database, for the checks in SQL after each part. */
   sql: pg.Pool;
+  /** Its connection string, for the back office's own services (a staff member's changes). */
+  databaseUrl: string;
   catalogue: Catalogue;
   /** Stock of every variant in play when the suite began (after the hot ones were set). */
   initialStock: Map<number, number>;
@@ -126,6 +128,7 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
       cluster,
       stripe,
       sql,
+      databaseUrl,
       catalogue,
       initialStock: new Map(stocks.rows.map((row) => [row.id, row.stock])),
       logFile,
