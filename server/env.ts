@@ -36,6 +36,13 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   /** Product pictures and their variants; default DATA_DIR/media. Tests share one across runs. */
   MEDIA_DIR: z.string().min(1).optional(),
+  /** Pictures in an S3-compatible bucket instead of MEDIA_DIR (server/media/media-store.ts); the rest are its access. */
+  MEDIA_S3_BUCKET: z.string().min(3).max(63).optional(),
+  MEDIA_S3_PREFIX: z.string().max(200).optional(),
+  MEDIA_S3_ENDPOINT: z.url({ error: "MEDIA_S3_ENDPOINT must be an http(s) URL" }).optional(),
+  MEDIA_S3_REGION: z.string().min(1).optional(),
+  MEDIA_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  MEDIA_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Secret that signs sessions and tokens. Unset in development: one is generated into DATA_DIR. */
   AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters").optional(),
   OIDC_ISSUER: z.url().optional(),

@@ -12,6 +12,7 @@ import { listAudit } from "./audit.service";
 import { lowestPriceOfLast30Days } from "./price-history.service";
 import { ColourInput, parseProductForm, parseWith, StockAdjustmentInput, VariantInput } from "./product-admin.inputs";
 import { createProduct, getProductFormValues, listAdminProducts, parseAdminProductFilters, updateProduct } from "./product-admin.service";
+import { createDiskMediaStore } from "#server/media/media-store.ts";
 import { addColour, addProductImage, addVariant, adjustStock, listStockMovements, maxAdminImageBytes } from "./product-stock.service";
 
 const now = new Date("2026-03-10T10:00:00Z");
@@ -289,7 +290,7 @@ test("pictures: a real image gets its variants; 20 MB, a text file named .jpg an
   if (!created.ok) throw new Error("setup");
   const colour = await addColour(db, { productId: created.productId, colour: "white", actorUserId: adminId });
   if (!colour?.ok) throw new Error("setup");
-  const upload = (bytes: Buffer) => addProductImage(db, { productId: created.productId, colourId: colour.id, bytes, mediaDir, actorUserId: adminId });
+  const upload = (bytes: Buffer) => addProductImage(db, { productId: created.productId, colourId: colour.id, bytes, media: createDiskMediaStore(mediaDir), actorUserId: adminId });
 
   const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: "#3a7" } })
     .png()

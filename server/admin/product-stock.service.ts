@@ -4,9 +4,9 @@
  * transaction.
  */
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
 import { and, desc, eq, max, sql } from "drizzle-orm";
-import { getImageVariantPaths, writeImageVariants, type ImageRejection } from "#server/catalog/images.ts";
+import { getImageVariantKeys, writeImageVariants, type ImageRejection } from "#server/catalog/images.ts";
+import type { MediaStore } from "#server/media/media-store.ts";
 import type { Db } from "#server/db/client.ts";
 import { productColours, productImages, products, productVariants, stockMovements, users } from "#server/db/schema.ts";
 import { adjustStockBy, setInitialStock } from "#server/stock/stock-ledger.ts";
@@ -81,7 +81,7 @@ function imageKeyFor(productId: number, colour: string | null) {
  */
 export async function addProductImage(
   db: Db,
-  args: { productId: number; colourId: number | null; bytes: Buffer; mediaDir: string; actorUserId: string | null; altIt?: string; altEn?: string },
+  args: { productId: number; colourId: number | null; bytes: Buffer; media: MediaStore; actorUserId: string | null; altIt?: string; altEn?: string },
 ): Promise<Result | null> {
   if (args.bytes.byteLength === 0) return { ok: false, errors: { image: "admin.errors.imageMissing" } };
   if (args.bytes.byteLength > maxAdminImageBytes) return { ok: false, errors: { image: "admin.errors.imageTooLarge" } };
@@ -101,7 +101,7 @@ export async function addProductImage(
   }
   const key = imageKeyFor(args.productId, colour);
   // sharp works outside the transaction (seconds on 2 cores); the row follows, or the files go.
-  const written = await writeImageVariants(args.bytes, key, args.mediaDir);
+  const written = await writeImageVariants(args.bytes, key, args.media);
   if (!written.ok) return { ok: false, errors: { image: imageErrors[written.error] } };
   try {
     return await db.transaction(async (tx) => {
@@ -132,14 +132,14 @@ export async function addProductImage(
       return { ok: true, id: image!.id } as const;
     });
   } catch (error) {
-    await Promise.all(getImageVariantPaths(args.mediaDir, key).map((file) => fs.rm(file, { force: true })));
+    await args.media.remove(getImageVariantKeys(key));
     throw error;
   }
 }
 
 export async function removeProductImage(
   db: Db,
-  args: { productId: number; imageId: number; mediaDir: string; actorUserId: string | null },
+  args: { productId: number; imageId: number; media: MediaStore; actorUserId: string | null },
 ): Promise<boolean> {
   const removed = await db.transaction(async (tx) => {
     const [image] = await tx
@@ -158,8 +158,7 @@ export async function removeProductImage(
   });
   if (!removed) return false;
   // Sample pictures may be shared by the seed; uploads carry the p{id}- prefix and are ours to delete.
-  if (removed.startsWith(`p${args.productId}-`))
-    await Promise.all(getImageVariantPaths(args.mediaDir, removed).map((file) => fs.rm(file, { force: true })));
+  if (removed.startsWith(`p${args.productId}-`)) await args.media.remove(getImageVariantKeys(removed));
   return true;
 }
 

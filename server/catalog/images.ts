@@ -1,6 +1,6 @@
 /**
- * Product pictures on disk: `${mediaDir}/products/{key}-{width}.{webp|avif}`, served as
- * /media/products/... (common/media.ts builds the URLs). An upload's variants are written once, at
+ * Product pictures in the media store (server/media/media-store.ts: a folder or a bucket) under
+ * `products/{key}-{width}.{webp|avif}`, served as /media/products/... (common/media.ts builds the URLs). An upload's variants are written once, at
  * upload: AVIF costs about 120 ms per 800 px image on 2 cores. The sample catalogue's drawings are
  * written one variant at a time, the first time each is asked for (sample-pictures.ts).
  *
@@ -8,11 +8,10 @@
  * 230 ms of CPU per picture, so AVIF is written only at 320 and 480 px (listing cards and the
  * product gallery) and WebP at every width; browsers without AVIF get WebP.
  */
-import fs from "node:fs/promises";
-import path from "node:path";
 import sharp, { type Metadata, type Sharp } from "sharp";
 import { avifWidths, imageKeyPattern, imageWidths, placeholderImageKey, type ImageFormat, type ImageWidth } from "#common/media.ts";
 import { renderPlaceholderSvg, renderProductSvg, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
+import { contentTypeOf, type MediaStore } from "#server/media/media-store.ts";
 
 export { imageWidths } from "#common/media.ts";
 export { sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
@@ -32,15 +31,15 @@ const sampleAvifEffort = 0;
 export type ImageRejection = "image-too-large" | "image-unreadable" | "image-not-raster" | "image-too-many-pixels";
 export type WriteImageResult = { ok: true; width: number; height: number } | { ok: false; error: ImageRejection };
 
-function getProductImagesDir(mediaDir: string) {
-  return path.join(mediaDir, "products");
+/** A variant's key in the media store. */
+export function imageVariantKey(key: string, width: ImageWidth, format: ImageFormat): string {
+  return `products/${key}-${width}.${format}`;
 }
 
 /** Every file a stored image consists of (for deleting or checking an image). */
-export function getImageVariantPaths(mediaDir: string, key: string): string[] {
-  const dir = getProductImagesDir(mediaDir);
+export function getImageVariantKeys(key: string): string[] {
   const formats: ImageFormat[] = ["webp", "avif"];
-  return formats.flatMap((format) => (format === "avif" ? avifWidths : imageWidths).map((width) => path.join(dir, `${key}-${width}.${format}`)));
+  return formats.flatMap((format) => (format === "avif" ? avifWidths : imageWidths).map((width) => imageVariantKey(key, width, format)));
 }
 
 function assertImageKey(key: string) {
@@ -52,7 +51,7 @@ function assertImageKey(key: string) {
  * accepted (an SVG can carry scripts); EXIF orientation is applied and all metadata (GPS
  * position, camera serial) is dropped, since sharp writes none unless asked to.
  */
-export async function writeImageVariants(source: Buffer, key: string, mediaDir: string): Promise<WriteImageResult> {
+export async function writeImageVariants(source: Buffer, key: string, store: MediaStore): Promise<WriteImageResult> {
   assertImageKey(key);
   if (source.byteLength > maxImageUploadBytes) return { ok: false, error: "image-too-large" };
   let metadata: Metadata;
@@ -75,7 +74,13 @@ export async function writeImageVariants(source: Buffer, key: string, mediaDir: 
     // A truncated or corrupt file: the person gets a message. Disk errors below are not theirs and throw.
     return { ok: false, error: "image-unreadable" };
   }
-  await writeVariantsFromRaw(pixels.data, pixels.info, key, mediaDir, uploadAvifEffort);
+  try {
+    await writeVariantsFromRaw(pixels.data, pixels.info, key, store, uploadAvifEffort);
+  } catch (error) {
+    // A store that fails half-way (a bucket refusing one file) keeps no part of the picture.
+    await store.remove(getImageVariantKeys(key)).catch(() => {});
+    throw error;
+  }
   return { ok: true, width: pixels.info.width, height: pixels.info.height };
 }
 
@@ -86,29 +91,19 @@ type RawInfo = { width: number; height: number; channels: 1 | 2 | 3 | 4 };
  * callers run one image per core, and more parallel libvips work only grows memory (sharp runs
  * single-threaded per operation on glibc Linux to limit fragmentation).
  */
-async function writeVariantsFromRaw(data: Buffer, info: RawInfo, key: string, mediaDir: string, avifEffort: number) {
-  const dir = getProductImagesDir(mediaDir);
-  await fs.mkdir(dir, { recursive: true });
+async function writeVariantsFromRaw(data: Buffer, info: RawInfo, key: string, store: MediaStore, avifEffort: number) {
   const fromRaw = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-  for (const width of imageWidths) await encodeVariant(fromRaw(), dir, key, width, "webp", avifEffort);
-  for (const width of avifWidths) await encodeVariant(fromRaw(), dir, key, width, "avif", avifEffort);
+  for (const width of imageWidths) await encodeVariant(fromRaw(), store, key, width, "webp", avifEffort);
+  for (const width of avifWidths) await encodeVariant(fromRaw(), store, key, width, "avif", avifEffort);
 }
 
-async function encodeVariant(image: Sharp, dir: string, key: string, width: ImageWidth, format: ImageFormat, avifEffort: number) {
-  const file = path.join(dir, `${key}-${width}.${format}`);
+async function encodeVariant(image: Sharp, store: MediaStore, key: string, width: ImageWidth, format: ImageFormat, avifEffort: number) {
   const resized = image.resize({ width, withoutEnlargement: true });
   // 4:2:0 chroma: sharp's AVIF default (4:4:4) costs a fifth more time for no visible gain in photos.
   const encoded =
     format === "avif" ? resized.avif({ quality: 50, effort: avifEffort, chromaSubsampling: "4:2:0" }) : resized.webp({ quality: 78, effort: 2 });
-  // Write beside and rename, so a crash never leaves a half-written file that "already exists".
-  const partial = `${file}.${process.pid}.partial`;
-  try {
-    await encoded.toFile(partial);
-    await fs.rename(partial, file);
-  } catch (error) {
-    await fs.rm(partial, { force: true });
-    throw error;
-  }
+  const variantKey = imageVariantKey(key, width, format);
+  await store.put(variantKey, await encoded.toBuffer(), contentTypeOf(variantKey));
 }
 
 // ---------------------------------------------------------------- generated sample pictures
@@ -126,23 +121,16 @@ export async function generateProductImage(spec: ProductImageSpec): Promise<Buff
     .toBuffer();
 }
 
-async function hasAllVariants(mediaDir: string, key: string) {
-  const checks = await Promise.all(
-    getImageVariantPaths(mediaDir, key).map((file) =>
-      fs.access(file).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  );
+async function hasAllVariants(store: MediaStore, key: string) {
+  const checks = await Promise.all(getImageVariantKeys(key).map((variantKey) => store.has(variantKey)));
   return checks.every(Boolean);
 }
 
 /** Draws `svg` and writes its variants under `key`, unless they are all there already. */
-async function writeDrawingIfMissing(key: string, svg: () => string, mediaDir: string): Promise<boolean> {
-  if (await hasAllVariants(mediaDir, key)) return false;
+async function writeDrawingIfMissing(key: string, svg: () => string, store: MediaStore): Promise<boolean> {
+  if (await hasAllVariants(store, key)) return false;
   const { data, info } = await renderRaw(svg());
-  await writeVariantsFromRaw(data, info, key, mediaDir, sampleAvifEffort);
+  await writeVariantsFromRaw(data, info, key, store, sampleAvifEffort);
   return true;
 }
 
@@ -150,8 +138,8 @@ async function writeDrawingIfMissing(key: string, svg: () => string, mediaDir: s
  * The picture shown for a product or colour without pictures of its own. Cheap when present:
  * call it on every start, since the shop needs it with or without the sample catalogue.
  */
-export async function writePlaceholderImage(mediaDir: string): Promise<boolean> {
-  return writeDrawingIfMissing(placeholderImageKey, renderPlaceholderSvg, mediaDir);
+export async function writePlaceholderImage(store: MediaStore): Promise<boolean> {
+  return writeDrawingIfMissing(placeholderImageKey, renderPlaceholderSvg, store);
 }
 
 /** `{key}-{width}.{format}`, as common/media.ts names a variant's file: null for any other name. */
@@ -167,31 +155,23 @@ export function parseImageVariantFile(file: string): { key: string; width: Image
 const drawingsUnderWay = new Map<string, Promise<void>>();
 
 /**
- * Draws `svg` and writes only the one variant asked for, unless its file exists. The same file asked
- * for twice at once is drawn once; two processes may both draw it, and the rename keeps the file whole.
+ * Draws `svg` and writes only the one variant asked for, unless it is stored already. The same file asked
+ * for twice at once is drawn once; two processes may both draw it, and the store keeps the file whole.
  */
 export async function writeDrawingVariantIfMissing(
-  mediaDir: string,
+  store: MediaStore,
   variant: { key: string; width: ImageWidth; format: ImageFormat },
   svg: () => string,
 ): Promise<void> {
-  const dir = getProductImagesDir(mediaDir);
-  const file = path.join(dir, `${variant.key}-${variant.width}.${variant.format}`);
-  const underWay = drawingsUnderWay.get(file);
+  const variantKey = imageVariantKey(variant.key, variant.width, variant.format);
+  const underWay = drawingsUnderWay.get(variantKey);
   if (underWay) return underWay;
   const drawing = (async () => {
-    if (
-      await fs.access(file).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-    await fs.mkdir(dir, { recursive: true });
+    if (await store.has(variantKey)) return;
     const { data, info } = await renderRaw(svg());
     const fromRaw = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-    await encodeVariant(fromRaw, dir, variant.key, variant.width, variant.format, sampleAvifEffort);
-  })().finally(() => drawingsUnderWay.delete(file));
-  drawingsUnderWay.set(file, drawing);
+    await encodeVariant(fromRaw, store, variant.key, variant.width, variant.format, sampleAvifEffort);
+  })().finally(() => drawingsUnderWay.delete(variantKey));
+  drawingsUnderWay.set(variantKey, drawing);
   return drawing;
 }

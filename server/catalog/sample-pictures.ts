@@ -5,6 +5,7 @@
  */
 import { sampleCatalogue } from "#server/db/sample-catalogue.ts";
 import { renderProductSvg } from "#server/db/sample-catalogue/drawing.ts";
+import type { MediaStore } from "#server/media/media-store.ts";
 import { parseImageVariantFile, writeDrawingVariantIfMissing } from "./images";
 
 let drawings: Map<string, () => string> | null = null;
@@ -23,13 +24,13 @@ function sampleDrawings() {
 }
 
 /**
- * Writes the file named `file` (`sample-12-3-320.avif`) under `mediaDir` when it is one of the sample
+ * Stores the file named `file` (`sample-12-3-320.avif`) in `store` when it is one of the sample
  * catalogue's variants and is missing. False when the name is not a sample picture's: nothing is drawn.
  */
-export async function drawSamplePictureFile(mediaDir: string, file: string): Promise<boolean> {
+export async function drawSamplePictureFile(store: MediaStore, file: string): Promise<boolean> {
   const variant = parseImageVariantFile(file);
   const svg = variant && sampleDrawings().get(variant.key);
   if (!variant || !svg) return false;
-  await writeDrawingVariantIfMissing(mediaDir, variant, svg);
+  await writeDrawingVariantIfMissing(store, variant, svg);
   return true;
 }

@@ -20,7 +20,8 @@ import { pageConcurrencyOf, pageQueue } from "./page-queue";
 import { precompressedAssets } from "./precompressed-assets";
 import { requestEdge, withEdgeChecks } from "./request-edge";
 import { securityHeaders } from "./security-headers";
-import { mediaDirOf } from "./start";
+import { serveMedia } from "./media-files";
+import { mediaStoreOf } from "#server/media/media-store.ts";
 
 // Wired when this module loads, before startShop's jobs run: gift lists keep their purchases, pledges and
 // codes in step with the orders that pay for them (server/orders/order-effects.ts).
@@ -61,20 +62,19 @@ export function createShopApp(options: ShopAppOptions) {
     }
   });
 
-  const mediaDir = mediaDirOf(env);
-  const media = { maxAge: "7d", index: false } as const;
+  const store = mediaStoreOf(env);
   if (env.SEED_SAMPLE_DATA) {
     // A sample picture not drawn yet is drawn now, then served like the others (server/catalog/sample-pictures.ts).
-    app.use("/media", express.static(mediaDir, { ...media, fallthrough: true }));
+    if (store.dir) app.use("/media", express.static(store.dir, { maxAge: "7d", index: false, fallthrough: true }));
     app.use("/media/products", (req, _res, next) => {
       if (req.method !== "GET" && req.method !== "HEAD") return next();
-      drawSamplePictureFile(mediaDir, req.path.slice(1)).then(
+      drawSamplePictureFile(store, req.path.slice(1)).then(
         () => next(),
         (error: unknown) => next(error),
       );
     });
   }
-  app.use("/media", express.static(mediaDir, { ...media, fallthrough: false }));
+  app.use("/media", serveMedia(store));
   if (options.devMiddlewares) {
     app.use(options.devMiddlewares);
   } else if (options.clientDir) {

@@ -1,8 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { connectPostgres, openPglite, type DbHandle } from "#server/db/client.ts";
 import { migrateDatabase } from "#server/db/migrate.ts";
 import { writePlaceholderImage } from "#server/catalog/images.ts";
+import { mediaStoreOf } from "#server/media/media-store.ts";
 import { seedSampleCatalogue } from "#server/db/seed.ts";
 import type { Env } from "#server/env.ts";
 import { seedDefaultSettings } from "#server/settings/settings.service.ts";
@@ -22,9 +21,8 @@ export async function openShopDatabase(env: Env, log: Logger): Promise<DbHandle>
   log.info({ database: handle.kind }, "database open; applying migrations");
   await migrateDatabase(handle);
   await seedDefaultSettings(handle.db);
-  const mediaDir = mediaDirOf(env);
   // Shown wherever a product or colour has no picture, so it must exist even without sample data.
-  await writePlaceholderImage(mediaDir);
+  await writePlaceholderImage(mediaStoreOf(env));
   if (env.SEED_SAMPLE_DATA) {
     const seeded = await seedSampleCatalogue(handle.db, { log: (line) => log.info(line) });
     if (seeded.inserted) log.info({ products: seeded.products }, "sample catalogue seeded");
@@ -37,8 +35,4 @@ export class DatabaseUnreachableError extends Error {
   override name = "DatabaseUnreachableError";
 }
 
-export function mediaDirOf(env: Env) {
-  const dir = path.resolve(env.MEDIA_DIR ?? path.join(env.DATA_DIR, "media"));
-  fs.mkdirSync(dir, { recursive: true });
-  return dir;
-}
+

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, readEnv } from "#server/env.ts";
 import { openPglite } from "#server/db/client.ts";
 import { DatabaseLockedError, liveLockHolder } from "#server/db/pglite-lock.ts";
-import { mediaDirOf } from "#server/http/start.ts";
+import { mediaStoreOf } from "#server/media/media-store.ts";
 import { BackupFileError, backupPglite, backupPostgres, backupRequestFile, restorePglite, restorePostgres, type BackupManifest } from "./backup";
 
 const [command, ...rest] = process.argv.slice(2);
@@ -41,7 +41,8 @@ async function backup(args: string[]) {
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   const out = path.resolve(values.out ?? path.join("backups", `shop-${stamp}.tar.gz`));
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  const mediaDir = mediaDirOf(env);
+  // Pictures in a bucket stay there (the bucket has its own versioning and copies); a folder comes along.
+  const mediaDir = mediaStoreOf(env).dir;
   if (env.DATABASE_URL) return { out, manifest: await backupPostgres(env.DATABASE_URL, mediaDir, out) };
   const dataDir = path.resolve(env.DATA_DIR);
   const holder = liveLockHolder(path.join(dataDir, "pglite.lock"));

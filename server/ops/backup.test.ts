@@ -84,34 +84,38 @@ async function startRunningShop(dataDir: string) {
   return child;
 }
 
-testOnPostgres("PostgreSQL: pg_dump while the shop runs, pg_restore into a new database with every order, customer and picture", async () => {
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const suffix = crypto.randomBytes(4).toString("hex");
-  const source = `shop_backup_src_${suffix}`;
-  const target = `shop_backup_dst_${suffix}`;
-  const handles: DbHandle[] = [];
-  onTestFinished(async () => {
-    await Promise.all(handles.map((handle) => handle.close()));
-    for (const name of [source, target]) await runAdminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
-  });
-  await runAdminQuery(adminUrl, `create database "${source}"`);
-  const shop = connectPostgres(withDatabase(adminUrl, source), 2);
-  handles.push(shop);
-  await migrateDatabase(shop);
-  const mediaDir = path.join(tempFolder("shop-media"), "media");
-  await fillShop(shop.db, mediaDir);
-  const before = await contentOf(shop.db);
+testOnPostgres(
+  "PostgreSQL: pg_dump while the shop runs, pg_restore into a new database with every order, customer and picture",
+  { timeout: 60_000 },
+  async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL!;
+    const suffix = crypto.randomBytes(4).toString("hex");
+    const source = `shop_backup_src_${suffix}`;
+    const target = `shop_backup_dst_${suffix}`;
+    const handles: DbHandle[] = [];
+    onTestFinished(async () => {
+      await Promise.all(handles.map((handle) => handle.close()));
+      for (const name of [source, target]) await runAdminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+    });
+    await runAdminQuery(adminUrl, `create database "${source}"`);
+    const shop = connectPostgres(withDatabase(adminUrl, source), 2);
+    handles.push(shop);
+    await migrateDatabase(shop);
+    const mediaDir = path.join(tempFolder("shop-media"), "media");
+    await fillShop(shop.db, mediaDir);
+    const before = await contentOf(shop.db);
 
-  const out = path.join(tempFolder("shop-backups"), "shop.tar.gz");
-  expect(await backupPostgres(withDatabase(adminUrl, source), mediaDir, out)).toMatchObject({ format: 1, database: "postgres" });
+    const out = path.join(tempFolder("shop-backups"), "shop.tar.gz");
+    expect(await backupPostgres(withDatabase(adminUrl, source), mediaDir, out)).toMatchObject({ format: 1, database: "postgres" });
 
-  await runAdminQuery(adminUrl, `create database "${target}"`);
-  const restoredMedia = path.join(tempFolder("shop-media-restored"), "media");
-  await restorePostgres(out, withDatabase(adminUrl, target), restoredMedia);
-  const restored = connectPostgres(withDatabase(adminUrl, target), 2);
-  handles.push(restored);
-  expect(await contentOf(restored.db)).toEqual(before);
-  // Order numbers go on from where they were: the identity's position came back too.
-  expect((await insertOrder(restored.db, "anna")).number).toBe(before.orders.at(-1)!.number + 1);
-  expect(fs.readFileSync(path.join(restoredMedia, samplePicturePath)).equals(samplePicture)).toBe(true);
-});
+    await runAdminQuery(adminUrl, `create database "${target}"`);
+    const restoredMedia = path.join(tempFolder("shop-media-restored"), "media");
+    await restorePostgres(out, withDatabase(adminUrl, target), restoredMedia);
+    const restored = connectPostgres(withDatabase(adminUrl, target), 2);
+    handles.push(restored);
+    expect(await contentOf(restored.db)).toEqual(before);
+    // Order numbers go on from where they were: the identity's position came back too.
+    expect((await insertOrder(restored.db, "anna")).number).toBe(before.orders.at(-1)!.number + 1);
+    expect(fs.readFileSync(path.join(restoredMedia, samplePicturePath)).equals(samplePicture)).toBe(true);
+  },
+);

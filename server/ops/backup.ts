@@ -156,7 +156,11 @@ export async function restorePostgres(file: string, databaseUrl: string, mediaDi
  * In the shop's process on the embedded database: SIGUSR2 asks for the backup described by the request
  * file in `dataDir`; the answer is `<out>.done.json` (the manifest, or the error). One at a time.
  */
-export function serveBackupRequests(handle: DbHandle, dirs: { dataDir: string; mediaDir: string }, log: { info: (o: object, m: string) => void }) {
+export function serveBackupRequests(
+  handle: DbHandle,
+  dirs: { dataDir: string; mediaDir: string | null },
+  log: { info: (o: object, m: string) => void },
+) {
   let busy = false;
   const onSignal = () => {
     if (busy) return;

@@ -32,7 +32,7 @@ import {
   removeProductImage,
   updateVariant,
 } from "#server/admin/product-stock.service.ts";
-import { mediaDirOf } from "#server/http/start.ts";
+import { mediaStoreOf } from "#server/media/media-store.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
@@ -147,7 +147,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
       if (!added) return notFound();
       if (!added.ok) return fail({ intent, errors: added.errors, values: formValues(form, ["colour"]) });
       if (bytes) {
-        const image = await addProductImage(db, { productId, colourId: added.id, bytes, mediaDir: mediaDirOf(services.env), actorUserId: admin.id });
+        const image = await addProductImage(db, { productId, colourId: added.id, bytes, media: mediaStoreOf(services.env), actorUserId: admin.id });
         if (image && !image.ok) return fail({ intent, errors: image.errors });
       }
       return done("colourAdded");
@@ -155,14 +155,14 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     case "image-add": {
       const colourId = parseAdminId(formText(form, "colourId"));
       if (!bytes) return fail({ intent, errors: { image: "admin.errors.imageMissing" } });
-      const image = await addProductImage(db, { productId, colourId, bytes, mediaDir: mediaDirOf(services.env), actorUserId: admin.id });
+      const image = await addProductImage(db, { productId, colourId, bytes, media: mediaStoreOf(services.env), actorUserId: admin.id });
       if (!image) return notFound();
       if (!image.ok) return fail({ intent, errors: image.errors });
       return done("imageAdded");
     }
     case "image-remove": {
       const imageId = parseAdminId(formText(form, "imageId"));
-      if (imageId === null || !(await removeProductImage(db, { productId, imageId, mediaDir: mediaDirOf(services.env), actorUserId: admin.id })))
+      if (imageId === null || !(await removeProductImage(db, { productId, imageId, media: mediaStoreOf(services.env), actorUserId: admin.id })))
         return notFound();
       return done("imageRemoved");
     }
