@@ -331,7 +331,10 @@ test(
     await page.getByLabel("Numero di tracciamento").fill("BRT123456");
     await page.getByRole("button", { name: "Segna come spedito e avvisa il cliente" }).click();
     await expect(page.getByText("Stato: Spedito")).toBeVisible();
-    await expect(page.getByRole("link", { name: "Segui la spedizione sul sito di BRT" })).toHaveAttribute("href", /^https:\/\/vas\.brt\.it\/.*BRT123456$/);
+    await expect(page.getByRole("link", { name: "Segui la spedizione sul sito di BRT" })).toHaveAttribute(
+      "href",
+      /^https:\/\/vas\.brt\.it\/.*BRT123456$/,
+    );
     await page.getByRole("button", { name: "Rimborsa 56,80 € sulla carta" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Rimborso registrato." })).toBeVisible();
     await expect(page.getByText("Stato: Rimborsato")).toBeVisible();

@@ -56,10 +56,12 @@ test("a bank-transfer order: marked paid by the admin, prepared, shipped with th
     ok: false,
     error: "admin.orders.errors.carrier-required",
   });
-  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped", carrier: "brt", trackingNumber: "0591 234" })).toEqual({
-    ok: true,
-    done: "status",
-  });
+  expect(await runAdminOrderAction(ctx(db, admin), orderId, { intent: "status", to: "shipped", carrier: "brt", trackingNumber: "0591 234" })).toEqual(
+    {
+      ok: true,
+      done: "status",
+    },
+  );
   const detail = await getAdminOrder(db, { orderId, locale: "it" });
   expect(detail!.order.status).toBe("shipped");
   expect(detail!.order.delivery.carrier).toBe("BRT");
@@ -70,7 +72,9 @@ test("a bank-transfer order: marked paid by the admin, prepared, shipped with th
     .from(outboxEmails)
     .where(eq(outboxEmails.kind, "order-shipped"));
   expect(shipped!.text).toContain("Numero di tracciamento: 0591 234");
-  expect(shipped!.text).toContain("Segui la spedizione sul sito di BRT:\nhttps://vas.brt.it/vas/sped_det_show.hsm?referer=sped_numspe_par.htm&Nspediz=0591%20234");
+  expect(shipped!.text).toContain(
+    "Segui la spedizione sul sito di BRT:\nhttps://vas.brt.it/vas/sped_det_show.hsm?referer=sped_numspe_par.htm&Nspediz=0591%20234",
+  );
   expect(shipped!.html).toContain('href="https://vas.brt.it/vas/sped_det_show.hsm?referer=sped_numspe_par.htm&amp;Nspediz=0591%20234"');
   const audit = await db.select({ action: auditLog.action, actor: auditLog.actorUserId }).from(auditLog).orderBy(asc(auditLog.id));
   expect(audit.map((row) => row.action)).toEqual(["order.mark-paid", "order.status", "order.status"]);

@@ -290,7 +290,8 @@ test("pictures: a real image gets its variants; 20 MB, a text file named .jpg an
   if (!created.ok) throw new Error("setup");
   const colour = await addColour(db, { productId: created.productId, colour: "white", actorUserId: adminId });
   if (!colour?.ok) throw new Error("setup");
-  const upload = (bytes: Buffer) => addProductImage(db, { productId: created.productId, colourId: colour.id, bytes, media: createDiskMediaStore(mediaDir), actorUserId: adminId });
+  const upload = (bytes: Buffer) =>
+    addProductImage(db, { productId: created.productId, colourId: colour.id, bytes, media: createDiskMediaStore(mediaDir), actorUserId: adminId });
 
   const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: "#3a7" } })
     .png()

@@ -34,5 +34,3 @@ export async function openShopDatabase(env: Env, log: Logger): Promise<DbHandle>
 export class DatabaseUnreachableError extends Error {
   override name = "DatabaseUnreachableError";
 }
-
-

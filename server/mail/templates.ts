@@ -158,7 +158,9 @@ function renderHtml(content: EmailContent): string {
   parts.push(`<h1 style="margin:0 0 16px;font-size:24px;line-height:1.3;color:${colors.ink}">${htmlText(content.heading)}</h1>`);
   for (const paragraph of content.paragraphs) parts.push(`<p style="${paragraphStyle}">${htmlText(paragraph)}</p>`);
   for (const link of content.links ?? [])
-    parts.push(`<p style="${paragraphStyle}"><a href="${escapeHtml(link.url)}" style="color:${colors.brand};font-weight:700">${htmlText(link.label)}</a></p>`);
+    parts.push(
+      `<p style="${paragraphStyle}"><a href="${escapeHtml(link.url)}" style="color:${colors.brand};font-weight:700">${htmlText(link.label)}</a></p>`,
+    );
   if (content.details?.length) {
     const caption = content.detailsTitle
       ? `<caption style="text-align:left;padding:0 0 8px;font-size:16px;font-weight:700;color:${colors.ink}">${htmlText(content.detailsTitle)}</caption>`

@@ -13,7 +13,10 @@ import { getMerchantFeedXml } from "./merchant-feed.service";
 const now = new Date("2026-11-20T10:00:00Z");
 const publicUrl = "https://www.bimbifelici.example";
 
-const schemaFile = (name: string) => ({ fileName: name, contents: readFileSync(new URL(`../../tests/fixtures/google-merchant/${name}`, import.meta.url)) });
+const schemaFile = (name: string) => ({
+  fileName: name,
+  contents: readFileSync(new URL(`../../tests/fixtures/google-merchant/${name}`, import.meta.url)),
+});
 
 /** The feed against the specification's schema (tests/fixtures/google-merchant), then the rules a schema cannot say. */
 async function validateFeed(xml: string) {
@@ -46,7 +49,12 @@ async function validateFeed(xml: string) {
 type FeedItem = Record<string, string | undefined> & { additional_image_link?: string };
 
 function unescapeXml(text: string) {
-  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 }
 
 function itemsOf(xml: string): FeedItem[] {
@@ -116,7 +124,9 @@ test("an item carries its colour and size in the link and title, its offer and i
   await db.update(products).set({ affiliateUrl: "https://partner.example/p/1" }).where(eq(products.id, affiliate.productId));
   await createProduct(db, { nameIt: "Senza foto" });
   for (const other of [onRequest, draft, affiliate])
-    await db.insert(productImages).values({ productId: other.productId, colourId: null, storageKey: `p-${other.productId}`, width: 800, height: 800 });
+    await db
+      .insert(productImages)
+      .values({ productId: other.productId, colourId: null, storageKey: `p-${other.productId}`, width: 800, height: 800 });
 
   const xml = await getMerchantFeedXml(db, { locale: "it", publicUrl, now });
   const { errors, items } = await validateFeed(xml);
@@ -161,7 +171,9 @@ test("a feed with a broken rule fails validation: the check can fail", async () 
   await db.insert(productImages).values({ productId: product.productId, colourId: null, storageKey: "culla", width: 800, height: 800 });
   const xml = await getMerchantFeedXml(db, { locale: "it", publicUrl, now });
   expect((await validateFeed(xml)).errors).toEqual([]);
-  const broken = xml.replace(/<g:availability_date>[^<]*<\/g:availability_date>\n/, "").replace("<g:condition>new</g:condition>", "<g:condition>nuovo</g:condition>");
+  const broken = xml
+    .replace(/<g:availability_date>[^<]*<\/g:availability_date>\n/, "")
+    .replace("<g:condition>new</g:condition>", "<g:condition>nuovo</g:condition>");
   const { errors } = await validateFeed(broken);
   expect(errors.some((error) => error.includes("condition"))).toBe(true);
   expect(errors.some((error) => error.includes("availability_date"))).toBe(true);
