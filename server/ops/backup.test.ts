@@ -22,6 +22,7 @@ function tempFolder(name: string) {
 
 test.skipIf(isOnPostgres)(
   "the embedded database: backed up while open, restored into a new folder with every order, customer and picture",
+  { timeout: 60_000 },
   async () => {
     const dataDir = tempFolder("shop-data");
     const mediaDir = path.join(dataDir, "media");
