@@ -30,6 +30,9 @@ export default [
       route("newsletter", "routes/newsletter/sign-up.tsx", { id: "newsletter" }),
       route("newsletter/conferma", "routes/newsletter/confirm.tsx", { id: "newsletter-confirm" }),
       route("newsletter/cancellazione", "routes/newsletter/unsubscribe.tsx", { id: "newsletter-unsubscribe" }),
+      // back-in-stock alerts: the links of their mails (asking is the product page's action)
+      route("avviso-disponibilita/conferma", "routes/stock-alerts/confirm.tsx", { id: "stock-alert-confirm" }),
+      route("avviso-disponibilita/cancellazione", "routes/stock-alerts/unsubscribe.tsx", { id: "stock-alert-unsubscribe" }),
       route("api/docs", "routes/api/docs.tsx", { id: "api-docs" }),
 
       // catalogue

@@ -8,6 +8,7 @@
 import { and, count, eq, gt, inArray } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { formatSize, isOneSize } from "#common/sizes.ts";
+import { takesStockAlert } from "#common/variant-selection.ts";
 import { countAttempt } from "#server/accounts/login-throttle.service.ts";
 import { hashEmail } from "#server/accounts/login-throttle.ts";
 import type { Db } from "#server/db/client.ts";
@@ -24,7 +25,6 @@ import {
   selectionSearchOf,
   stockAlertMailsPerAddressRule,
   stockAlertRequestRule,
-  takesStockAlert,
   type StockAlertStatus,
 } from "./stock-alerts";
 

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { isBackInStock, planStockAlertRequest, selectionSearchOf, takesStockAlert } from "./stock-alerts";
+import { takesStockAlert } from "#common/variant-selection.ts";
+import { isBackInStock, planStockAlertRequest, selectionSearchOf } from "./stock-alerts";
 
 const now = new Date("2026-11-20T18:00:00Z");
 const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000);

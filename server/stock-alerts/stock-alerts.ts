@@ -19,11 +19,6 @@ export const stockAlertRequestRule: ThrottleRule = { max: 20, windowMs: 60 * 60_
 /** Confirmation mails one address may get per day, whatever the client addresses asking. */
 export const stockAlertMailsPerAddressRule: ThrottleRule = { max: 4, windowMs: 24 * 60 * 60_000 };
 
-/** A variant that may take an alert: out of stock and not sold as a pre-order. */
-export function takesStockAlert(variant: { stock: number; isPreorder: boolean }): boolean {
-  return variant.stock <= 0 && !variant.isPreorder;
-}
-
 /** A stock change that brings a variant back: from nothing to something. 2 -> 3 is not news. */
 export function isBackInStock(before: number, after: number): boolean {
   return before <= 0 && after > 0;

@@ -11,6 +11,7 @@ import {
   getAvailability,
   getInitialSelection,
   getSelectionSearch,
+  takesStockAlert,
   type Availability,
   type VariantSelection,
 } from "#common/variant-selection.ts";
@@ -25,6 +26,8 @@ import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
+import { StockAlertForm, stockAlertIntent } from "#app/ui/stock-alert-form.tsx";
+import { handleStockAlertRequest } from "./stock-alert-action.server";
 import { parseProductId } from "#server/catalog/product.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
@@ -51,6 +54,8 @@ export const handle = {
     "admin.shopPrice.lowest30",
     "saved.stock",
     "reviews.product",
+    "stockAlerts.form",
+    "stockAlerts.errors",
   ],
 } satisfies MessagesHandle;
 
@@ -83,11 +88,12 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   };
 }
 
-/** The page's one action: the gift-list selector (adding to the cart posts to /cart). */
+/** The page's actions: the gift-list selector and the back-in-stock alert (adding to the cart posts to /cart). */
 export async function action({ params, url, request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  if (form.get("intent") !== giftListSelectorIntent) throw data(null, { status: 400 });
   const locale = localeOfPath(url.pathname);
+  if (form.get("intent") === stockAlertIntent) return handleStockAlertRequest(context.get(shopContext), context, request, { locale, form });
+  if (form.get("intent") !== giftListSelectorIntent) throw data(null, { status: 400 });
   return handleGiftListSelector(context.get(shopContext), context, request, {
     locale,
     form,
@@ -96,8 +102,10 @@ export async function action({ params, url, request, context }: Route.ActionArgs
 }
 
 /** Choosing a colour or size only changes the query string: the product is already here. */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
+  // Asking for an alert changes nothing the page shows but its own answer.
+  if (formData?.get("intent") === stockAlertIntent) return false;
   return defaultShouldRevalidate;
 }
 
@@ -372,6 +380,8 @@ function ProductPage({
               }}
             />
           )}
+
+          {!product.isOnRequest && variant && takesStockAlert(variant) && <StockAlertForm key={variant.id} variantId={variant.id} />}
 
           <ProductSideActions product={product} buyNowClassName="link text-sm" />
 
