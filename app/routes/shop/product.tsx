@@ -11,6 +11,7 @@ import {
   getAvailability,
   getInitialSelection,
   getSelectionSearch,
+  stockAlertIntent,
   takesStockAlert,
   type Availability,
   type VariantSelection,
@@ -26,7 +27,7 @@ import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
-import { StockAlertForm, stockAlertIntent } from "#app/ui/stock-alert-form.tsx";
+import { StockAlertForm } from "#app/ui/stock-alert-form.tsx";
 import { handleStockAlertRequest } from "./stock-alert-action.server";
 import { parseProductId } from "#server/catalog/product.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
@@ -55,7 +56,12 @@ export const handle = {
     "saved.stock",
     "reviews.product",
     "stockAlerts.form",
-    "stockAlerts.errors",
+    // The action's refusals (the code is the key); the mail links' own error is on their pages.
+    "stockAlerts.errors.emailRequired",
+    "stockAlerts.errors.emailInvalid",
+    "stockAlerts.errors.variantMissing",
+    "stockAlerts.errors.available",
+    "stockAlerts.errors.tooMany",
   ],
 } satisfies MessagesHandle;
 
@@ -102,10 +108,8 @@ export async function action({ params, url, request, context }: Route.ActionArgs
 }
 
 /** Choosing a colour or size only changes the query string: the product is already here. */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false;
-  // Asking for an alert changes nothing the page shows but its own answer.
-  if (formData?.get("intent") === stockAlertIntent) return false;
   return defaultShouldRevalidate;
 }
 
@@ -381,7 +385,9 @@ function ProductPage({
             />
           )}
 
-          {!product.isOnRequest && variant && takesStockAlert(variant) && <StockAlertForm key={variant.id} variantId={variant.id} />}
+          {!product.isOnRequest && variant && takesStockAlert(variant) && (
+            <StockAlertForm key={variant.id} variantId={variant.id} />
+          )}
 
           <ProductSideActions product={product} buyNowClassName="link text-sm" />
 
