@@ -100,6 +100,7 @@ export default [
         route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
         route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
         route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
+        route("admin/posta/:id", "routes/admin/outbox-email.tsx", { id: "admin-outbox-email" }),
         route("admin/newsletter", "routes/admin/newsletter.tsx", { id: "admin-newsletter" }),
         route("admin/newsletter/iscritti.csv", "routes/admin/newsletter-export.ts", { id: "admin-newsletter-export" }),
         route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),
