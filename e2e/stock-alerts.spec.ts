@@ -94,13 +94,7 @@ async function linkInMail(staff: Page, locale: Locale, to: string, subject: stri
   return href!;
 }
 
-async function journey(
-  page: Page,
-  staff: Page,
-  locale: Locale,
-  size: string,
-  expectNoAxeViolations: (page: Page) => Promise<void>,
-) {
+async function journey(page: Page, staff: Page, locale: Locale, size: string, expectNoAxeViolations: (page: Page) => Promise<void>) {
   const t = texts[locale];
   const variantId = variantIdOf(productId, { colour: "blue", size });
   const email = `alert-${locale}-${size}-${crypto.randomBytes(4).toString("hex")}@example.com`;
@@ -179,4 +173,25 @@ test.describe("back-in-stock alerts", () => {
     const staff = await staffPage(browser, signInAs);
     await journey(page, staff, "en", "xl", expectNoAxeViolations);
   });
+});
+
+test.describe("back-in-stock alerts, signed in", () => {
+  // The back-office account has a verified address, as a customer who confirmed theirs: no mail round trip.
+  test.use({ signedInAs: "backOffice" });
+  test.skip(!hasBackOfficeAccount(), "the server under test has no back-office account");
+
+  // One size of its own, left sold out; the phone runs the guest's journey above.
+  test(
+    "a customer's click is the confirmation, at the account's address",
+    { tag: "@desktop-only" },
+    async ({ page, signedIn, expectNoAxeViolations }) => {
+      await open(page, `/product/${productId}?colour=blue&size=xxl`);
+      const alert = page.locator("main section").filter({ has: page.getByRole("heading", { name: texts.it.title }) });
+      await expect(alert).toContainText(`Ti scriviamo a ${signedIn!.email} appena torna`);
+      await expect(alert.getByLabel(texts.it.field)).toHaveCount(0);
+      await alert.getByRole("button", { name: texts.it.submit }).click();
+      await expect(alert.getByRole("status")).toHaveText(`Fatto! Ti scriveremo a ${signedIn!.email} appena torna disponibile.`);
+      await expectNoAxeViolations(page);
+    },
+  );
 });

@@ -5,7 +5,11 @@ const error = (code: string) => `stockAlerts.errors.${code}`;
 
 /** The product page's request: the colour and size chosen, and a guest's address (a signed-in customer's comes from the session). */
 export const StockAlertRequestInput = z.object({
-  variantId: z.coerce.number({ error: error("variantMissing") }).int(error("variantMissing")).positive(error("variantMissing")).max(2 ** 31 - 1, error("variantMissing")),
+  variantId: z.coerce
+    .number({ error: error("variantMissing") })
+    .int(error("variantMissing"))
+    .positive(error("variantMissing"))
+    .max(2 ** 31 - 1, error("variantMissing")),
   email: z
     .string({ error: error("emailRequired") })
     .trim()

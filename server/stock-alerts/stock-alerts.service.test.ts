@@ -132,7 +132,10 @@ test("a signed-in customer whose address is not verified yet confirms by mail li
   const db = await openDb();
   const { soldOut } = await stroller(db);
   const user = { id: await createUser(db), email: "Nuovo@Example.com", emailVerified: false };
-  expect(await requestStockAlert(db, { variantId: soldOut, email: "someone-else@example.com" }, guest({ user }))).toEqual({ ok: true, confirmed: false });
+  expect(await requestStockAlert(db, { variantId: soldOut, email: "someone-else@example.com" }, guest({ user }))).toEqual({
+    ok: true,
+    confirmed: false,
+  });
   expect(await mailsTo(db, "someone-else@example.com")).toHaveLength(0);
   expect(await mailsTo(db, "nuovo@example.com", "stock-alert-confirmation")).toHaveLength(1);
 });
@@ -149,7 +152,10 @@ test("one open alert per colour, size and address: asking again answers the same
   expect(mails).toHaveLength(2);
   expect(await db.select().from(stockAlerts)).toHaveLength(1);
   // The newest link confirms; once active, asking again sends nothing more.
-  expect(await confirmStockAlert(db, tokenOf(mails[0]!, "conferma"), minutes(now, 12))).toEqual({ ok: false, error: "stockAlerts.errors.linkInvalid" });
+  expect(await confirmStockAlert(db, tokenOf(mails[0]!, "conferma"), minutes(now, 12))).toEqual({
+    ok: false,
+    error: "stockAlerts.errors.linkInvalid",
+  });
   expect(await confirmStockAlert(db, tokenOf(mails[1]!, "conferma"), minutes(now, 12))).toEqual({ ok: true });
   expect(await ask(minutes(now, 60))).toEqual({ ok: true, confirmed: false });
   expect(await mailsTo(db, "twice@example.it")).toHaveLength(2);
@@ -195,7 +201,11 @@ test("past 20 requests in an hour from one client address the next is refused; a
   expect(await alertOf(db, "script20@example.it")).toBeUndefined();
 
   for (let i = 0; i < 8; i++)
-    await requestStockAlert(db, { variantId: soldOut, email: "bombed@example.it" }, guest({ clientIp: `198.51.100.${i}`, now: minutes(now, i * 11) }));
+    await requestStockAlert(
+      db,
+      { variantId: soldOut, email: "bombed@example.it" },
+      guest({ clientIp: `198.51.100.${i}`, now: minutes(now, i * 11) }),
+    );
   expect(await mailsTo(db, "bombed@example.it")).toHaveLength(4);
 });
 
@@ -266,50 +276,56 @@ test("an order that expires unpaid gives its last unit back: the alert's mail go
   expect(await alertOf(db, "papa@example.it")).toMatchObject({ status: "notified" });
 });
 
-test("a CSV import that counts new stock for a sold-out size sends its alerts; one that only changes other figures does not", { timeout: 90_000 }, async () => {
-  const db = await openDb();
-  await seedTaxonomy(db);
-  const adminId = await createAdminUser(db);
-  const row = (stock: string) => {
-    const values: Record<string, string> = {
-      product_sku: "CSV-ALERT",
-      name_it: "Body cotone",
-      name_en: "Cotton bodysuit",
-      price: "12,50",
-      discount_percent: "0",
-      vat_rate_percent: "22",
-      is_new: "0",
-      is_free_shipping: "0",
-      is_on_request: "0",
-      is_published: "1",
-      category: "abbigliamento",
-      subcategory: "Tutine-Body",
-      brands: "Chicco",
-      personalisation_cost: "0",
-      colour: "white",
-      size: "M",
-      variant_sku: "CSV-ALERT-W-M",
-      stock,
-      is_preorder: "0",
+test(
+  "a CSV import that counts new stock for a sold-out size sends its alerts; one that only changes other figures does not",
+  { timeout: 90_000 },
+  async () => {
+    const db = await openDb();
+    await seedTaxonomy(db);
+    const adminId = await createAdminUser(db);
+    const row = (stock: string) => {
+      const values: Record<string, string> = {
+        product_sku: "CSV-ALERT",
+        name_it: "Body cotone",
+        name_en: "Cotton bodysuit",
+        price: "12,50",
+        discount_percent: "0",
+        vat_rate_percent: "22",
+        is_new: "0",
+        is_free_shipping: "0",
+        is_on_request: "0",
+        is_published: "1",
+        category: "abbigliamento",
+        subcategory: "Tutine-Body",
+        brands: "Chicco",
+        personalisation_cost: "0",
+        colour: "white",
+        size: "M",
+        variant_sku: "CSV-ALERT-W-M",
+        stock,
+        is_preorder: "0",
+      };
+      return csvColumns.map((column) => values[column] ?? "");
     };
-    return csvColumns.map((column) => values[column] ?? "");
-  };
-  const importStock = async (stock: string) =>
-    expect(await importProductsCsv(db, { text: toCsv(csvColumns, [row(stock)]), dryRun: false, actorUserId: adminId, now: new Date() })).toMatchObject({
-      ok: true,
-    });
-  await importStock("0");
-  const [variant] = await db.select().from(productVariants).where(eq(productVariants.sku, "CSV-ALERT-W-M"));
-  await requestStockAlert(db, { variantId: variant!.id }, guest({ user: { id: adminId, email: "carla@example.it", emailVerified: true } }));
+    const importStock = async (stock: string) =>
+      expect(
+        await importProductsCsv(db, { text: toCsv(csvColumns, [row(stock)]), dryRun: false, actorUserId: adminId, now: new Date() }),
+      ).toMatchObject({
+        ok: true,
+      });
+    await importStock("0");
+    const [variant] = await db.select().from(productVariants).where(eq(productVariants.sku, "CSV-ALERT-W-M"));
+    await requestStockAlert(db, { variantId: variant!.id }, guest({ user: { id: adminId, email: "carla@example.it", emailVerified: true } }));
 
-  await importStock("0");
-  expect(await mailsTo(db, "carla@example.it", "stock-alert")).toHaveLength(0);
-  await importStock("6");
-  const [mail] = await mailsTo(db, "carla@example.it", "stock-alert");
-  expect(mail!.textBody).toContain(`/product/${variant!.productId}?colour=white&size=M`);
-  await importStock("7");
-  expect(await mailsTo(db, "carla@example.it", "stock-alert")).toHaveLength(1);
-});
+    await importStock("0");
+    expect(await mailsTo(db, "carla@example.it", "stock-alert")).toHaveLength(0);
+    await importStock("6");
+    const [mail] = await mailsTo(db, "carla@example.it", "stock-alert");
+    expect(mail!.textBody).toContain(`/product/${variant!.productId}?colour=white&size=M`);
+    await importStock("7");
+    expect(await mailsTo(db, "carla@example.it", "stock-alert")).toHaveLength(1);
+  },
+);
 
 test("the back office counts each variant's alerts: to confirm, waiting, sent", async () => {
   const db = await openDb();

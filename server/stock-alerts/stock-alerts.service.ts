@@ -107,7 +107,10 @@ export async function requestStockAlert(db: Db, raw: unknown, caller: StockAlert
       .from(stockAlerts)
       .where(and(eq(stockAlerts.variantId, variant.id), eq(stockAlerts.email, email), inArray(stockAlerts.status, ["pending", "active"])))
       .for("update");
-    const plan = planStockAlertRequest(open ? { status: open.status as "pending" | "active", lastMailAt: open.lastMailAt } : null, { confirmed, now });
+    const plan = planStockAlertRequest(open ? { status: open.status as "pending" | "active", lastMailAt: open.lastMailAt } : null, {
+      confirmed,
+      now,
+    });
     if (plan === "quiet") return;
     if (plan === "create-active" || plan === "activate") {
       const active = {
@@ -152,10 +155,7 @@ export async function requestStockAlert(db: Db, raw: unknown, caller: StockAlert
   return { ok: true, confirmed };
 }
 
-async function queueConfirmationMail(
-  tx: Db,
-  args: { alert: typeof stockAlerts.$inferSelect; token: string; variant: AlertVariant; now: Date },
-) {
+async function queueConfirmationMail(tx: Db, args: { alert: typeof stockAlerts.$inferSelect; token: string; variant: AlertVariant; now: Date }) {
   const { alert, variant } = args;
   const locale = alert.locale === "en" ? "en" : "it";
   const t = getTranslator(locale);
@@ -190,7 +190,9 @@ export async function confirmStockAlert(db: Db, rawToken: unknown, now = new Dat
   const rows = await db
     .update(stockAlerts)
     .set({ status: "active", confirmedAt: now, confirmTokenHash: null, confirmTokenExpiresAt: null })
-    .where(and(eq(stockAlerts.confirmTokenHash, hashToken(token.data)), eq(stockAlerts.status, "pending"), gt(stockAlerts.confirmTokenExpiresAt, now)))
+    .where(
+      and(eq(stockAlerts.confirmTokenHash, hashToken(token.data)), eq(stockAlerts.status, "pending"), gt(stockAlerts.confirmTokenExpiresAt, now)),
+    )
     .returning({ id: stockAlerts.id });
   return rows.length ? { ok: true } : { ok: false, error: "stockAlerts.errors.linkInvalid" };
 }

@@ -385,9 +385,7 @@ function ProductPage({
             />
           )}
 
-          {!product.isOnRequest && variant && takesStockAlert(variant) && (
-            <StockAlertForm key={variant.id} variantId={variant.id} />
-          )}
+          {!product.isOnRequest && variant && takesStockAlert(variant) && <StockAlertForm key={variant.id} variantId={variant.id} />}
 
           <ProductSideActions product={product} buyNowClassName="link text-sm" />
 

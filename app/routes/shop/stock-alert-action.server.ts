@@ -11,7 +11,12 @@ import { requestContext } from "#server/http/context.ts";
 import { requestStockAlert } from "#server/stock-alerts/stock-alerts.service.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 
-export async function handleStockAlertRequest(services: ShopServices, context: Readonly<RouterContextProvider>, request: Request, args: { locale: Locale; form: FormData }) {
+export async function handleStockAlertRequest(
+  services: ShopServices,
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  args: { locale: Locale; form: FormData },
+) {
   const user = await getSessionUser(context, request);
   const result = await requestStockAlert(
     services.db,
