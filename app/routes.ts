@@ -32,6 +32,9 @@ export default [
       route("newsletter", "routes/newsletter/sign-up.tsx", { id: "newsletter" }),
       route("newsletter/conferma", "routes/newsletter/confirm.tsx", { id: "newsletter-confirm" }),
       route("newsletter/cancellazione", "routes/newsletter/unsubscribe.tsx", { id: "newsletter-unsubscribe" }),
+      // back-in-stock alerts: the links of their mails (asking is the product page's action)
+      route("avviso-disponibilita/conferma", "routes/stock-alerts/confirm.tsx", { id: "stock-alert-confirm" }),
+      route("avviso-disponibilita/cancellazione", "routes/stock-alerts/unsubscribe.tsx", { id: "stock-alert-unsubscribe" }),
       route("api/docs", "routes/api/docs.tsx", { id: "api-docs" }),
 
       // catalogue
@@ -99,6 +102,7 @@ export default [
         route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
         route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
         route("admin/posta", "routes/admin/outbox.tsx", { id: "admin-outbox" }),
+        route("admin/posta/:id", "routes/admin/outbox-email.tsx", { id: "admin-outbox-email" }),
         route("admin/newsletter", "routes/admin/newsletter.tsx", { id: "admin-newsletter" }),
         route("admin/newsletter/iscritti.csv", "routes/admin/newsletter-export.ts", { id: "admin-newsletter-export" }),
         route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),

@@ -140,6 +140,14 @@ export function getAvailability(variant: { stock: number; isPreorder: boolean } 
   return variant.isPreorder ? "preorder" : "in_stock";
 }
 
+/** The product page's action for "Avvisami quando torna disponibile" (its form's `intent`). */
+export const stockAlertIntent = "stock-alert";
+
+/** A colour and size that offers "Avvisami quando torna disponibile": out of stock and not sold as a pre-order. */
+export function takesStockAlert(variant: { stock: number; isPreorder: boolean }): boolean {
+  return variant.stock <= 0 && !variant.isPreorder;
+}
+
 /** Pre-order sizes show "ATTENZIONE CONSEGNA IN {giorni} GIORNI": the days, or null when the size ships now. */
 export function getPreorderDays(variant: Pick<VariantOption, "isPreorder" | "preorderDays"> | null | undefined): number | null {
   return variant?.isPreorder && variant.preorderDays != null && variant.preorderDays > 0 ? variant.preorderDays : null;

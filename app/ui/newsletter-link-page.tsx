@@ -13,45 +13,48 @@ function Notice({ kind, children }: { kind: "success" | "error"; children: strin
 }
 
 /**
- * The pages the newsletter mails link to (confirm, unsubscribe): one button that posts the link's
- * token, then what happened. A missing, spent or expired token says so and points back to the sign-up.
+ * The pages the newsletter and back-in-stock mails link to (confirm, unsubscribe): one button that posts
+ * the link's token, then what happened. A missing, spent or expired token says so and points back to the
+ * shop. `texts`: the messages' area (`newsletter`, `stockAlerts`), each with the same keys.
  */
 export function NewsletterLinkPage({
   page,
   token,
   done,
   error,
+  texts = "newsletter",
 }: {
   page: "confirm" | "unsubscribe";
   token: string | null;
   done: boolean;
   error: string | null;
+  texts?: "newsletter" | "stockAlerts";
 }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";
   const busy = useNavigation().state === "submitting";
-  const problem = done ? null : (error ?? (token ? null : "newsletter.errors.linkInvalid"));
+  const problem = done ? null : (error ?? (token ? null : `${texts}.errors.linkInvalid`));
   return (
     <>
-      <PageHeader title={t(`newsletter.${page}.title`)} />
+      <PageHeader title={t(`${texts}.${page}.title`)} />
       <div className="mx-auto max-w-xl px-4 py-10">
-        <section aria-label={t(`newsletter.${page}.title`)} className="space-y-5 rounded-3xl bg-white p-6 shadow-card sm:p-8">
+        <section aria-label={t(`${texts}.${page}.title`)} className="space-y-5 rounded-3xl bg-white p-6 shadow-card sm:p-8">
           {done ? (
-            <Notice kind="success">{t(`newsletter.${page}.done`)}</Notice>
+            <Notice kind="success">{t(`${texts}.${page}.done`)}</Notice>
           ) : problem ? (
             <Notice kind="error">{t(problem)}</Notice>
           ) : (
             <Form method="post" className="space-y-5">
-              <p>{t(`newsletter.${page}.lead`)}</p>
+              <p>{t(`${texts}.${page}.lead`)}</p>
               <input type="hidden" name="token" value={token ?? ""} />
               <button type="submit" className="btn-primary px-8 py-3 text-base" disabled={busy}>
-                {busy ? t(`newsletter.${page}.submitting`) : t(`newsletter.${page}.submit`)}
+                {busy ? t(`${texts}.${page}.submitting`) : t(`${texts}.${page}.submit`)}
               </button>
             </Form>
           )}
           {(done || problem) && (
             <Link to={localizedHref("/", locale)} className="btn-secondary inline-block">
-              {t("newsletter.toShop")}
+              {t(`${texts}.toShop`)}
             </Link>
           )}
         </section>

@@ -1252,3 +1252,49 @@ export const refunds = pgTable(
     index().on(t.orderId),
   ],
 );
+
+// ---------------------------------------------------------------- back-in-stock alerts (server/stock-alerts/)
+
+/**
+ * pending: a guest's alert waiting for the click in its confirmation mail; active: confirmed, waiting
+ * for the stock; notified: the stock came back and its mail is queued (the alert's end); unsubscribed.
+ */
+export const stockAlertStatus = pgEnum("stock_alert_status", ["pending", "active", "notified", "unsubscribed"]);
+
+export const stockAlerts = pgTable(
+  "stock_alerts",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    variantId: integer()
+      .notNull()
+      .references(() => productVariants.id, { onDelete: "cascade" }),
+    /** Lower-cased. */
+    email: text().notNull(),
+    /** The language of the page where the alert was asked for: its mails speak it. */
+    locale: text().notNull().default("it"),
+    /** The signed-in customer who asked, if any (their account's address). */
+    userId: text().references(() => users.id, { onDelete: "set null" }),
+    status: stockAlertStatus().notNull().default("pending"),
+    /** SHA-256 of the confirmation link's token (guests): one use, cleared on confirmation. */
+    confirmTokenHash: text().unique(),
+    confirmTokenExpiresAt: timestamp({ withTimezone: true }),
+    /** The unsubscribe link's token, the same in every mail of this alert. */
+    unsubscribeToken: text().notNull().unique(),
+    /** The shop's public address when the alert was made: the base of the links in its mails. */
+    siteUrl: text().notNull(),
+    /** The last confirmation mail queued: a pending alert gets at most one per few minutes. */
+    lastMailAt: timestamp({ withTimezone: true }),
+    confirmedAt: timestamp({ withTimezone: true }),
+    notifiedAt: timestamp({ withTimezone: true }),
+    unsubscribedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One open alert per (variant, address): a second request finds the first.
+    uniqueIndex("stock_alerts_open_per_variant_email")
+      .on(t.variantId, t.email)
+      .where(sql`${t.status} in ('pending', 'active')`),
+    index().on(t.variantId, t.status),
+  ],
+);

@@ -3,10 +3,15 @@
  * a variant's units and its movement row (reason, order, who, when) go together, in the caller's
  * transaction. Orders take and give back; the back office adjusts and sets; imports and new variants
  * set their first figure. See docs/decisions/0047-one-owner-orders-stock.md.
+ *
+ * Every change that brings a variant from 0 to more sends its back-in-stock alerts in the same
+ * transaction (docs/decisions/0067-back-in-stock-alerts.md): no route that gives stock can forget them.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { productVariants, stockMovements } from "#server/db/schema.ts";
+import { isBackInStock } from "#server/stock-alerts/stock-alerts.ts";
+import { sendBackInStockAlerts } from "#server/stock-alerts/stock-alerts.service.ts";
 import { quantitiesPerVariant, shortages, type Shortage, type StockLine } from "./stock";
 
 /** Why the units moved, for the movement rows. `now` absent: the database's clock. */
@@ -71,13 +76,17 @@ export async function recordTakenStock(tx: Db, taken: TakenStock, record: StockR
 /** Puts the lines' units back on the shelf (an order let go), summed per variant, in id order. */
 export async function giveBackStock(tx: Db, lines: readonly StockLine[], record: StockRecord): Promise<void> {
   const units = quantitiesPerVariant(lines);
+  const backInStock: number[] = [];
   for (const [variantId, quantity] of units) {
-    await tx
+    const [after] = await tx
       .update(productVariants)
       .set({ stock: sql`${productVariants.stock} + ${quantity}` })
-      .where(eq(productVariants.id, variantId));
+      .where(eq(productVariants.id, variantId))
+      .returning({ stock: productVariants.stock });
+    if (after && isBackInStock(after.stock - quantity, after.stock)) backInStock.push(variantId);
   }
   await recordMovements(tx, units, record);
+  await sendBackInStockAlerts(tx, backInStock, record.now);
 }
 
 /**
@@ -97,6 +106,7 @@ export async function adjustStockBy(
     .returning({ stock: productVariants.stock });
   if (!updated) return { ok: false };
   await recordMovements(tx, [[args.variantId, args.delta]], record);
+  if (isBackInStock(updated.stock - args.delta, updated.stock)) await sendBackInStockAlerts(tx, [args.variantId], record.now);
   return { ok: true, stock: updated.stock };
 }
 
@@ -112,6 +122,7 @@ export async function setStockTo(tx: Db, args: { variantId: number; stock: numbe
   if (delta === 0) return true;
   await tx.update(productVariants).set({ stock: args.stock }).where(eq(productVariants.id, args.variantId));
   await recordMovements(tx, [[args.variantId, delta]], record);
+  if (isBackInStock(before.stock, args.stock)) await sendBackInStockAlerts(tx, [args.variantId], record.now);
   return true;
 }
 

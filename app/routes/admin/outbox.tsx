@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localeOfPath } from "#common/locale.ts";
+import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminPagination, AdminTable, FormAlert, Notice } from "#app/ui/admin-form.tsx";
@@ -102,7 +102,11 @@ export default function AdminOutbox({ loaderData, actionData }: Route.ComponentP
           <tr key={mail.id} className="border-b border-brand-100 align-top">
             <td className="p-2 whitespace-nowrap">{dateTime(mail.createdAt)}</td>
             <td className="p-2 break-all">{mail.toAddress}</td>
-            <td className="p-2">{mail.subject}</td>
+            <td className="p-2">
+              <Link to={localizedHref(`/admin/posta/${mail.id}`, locale)} className="link">
+                {mail.subject}
+              </Link>
+            </td>
             <td className="p-2">
               {t(`mail.status.${mail.status}`)}
               {mail.sentAt && <div className="text-muted">{dateTime(mail.sentAt)}</div>}

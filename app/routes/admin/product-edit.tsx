@@ -35,6 +35,7 @@ import {
 import { mediaStoreOf } from "#server/media/media-store.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
+import { countStockAlertsByVariant, type StockAlertCounts as StockAlertCountsRow } from "#server/stock-alerts/stock-alerts.service.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/product-edit";
@@ -49,7 +50,7 @@ const newProductValues: Record<string, string> = {
 };
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: [] } satisfies MessagesHandle;
+export const handle = { messages: ["stockAlerts.admin"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -69,17 +70,19 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
       movements: [],
       prices: [],
       lowestPriceCents: null,
+      alerts: {},
       meta: { title: t("admin.products.new"), description: "" },
     };
   }
   const productId = parseAdminId(params.id);
   const values = productId === null ? null : await getProductFormValues(db, productId);
   if (productId === null || !values) throw data(null, { status: 404 });
-  const [stock, movements, prices, lowestPriceCents] = await Promise.all([
+  const [stock, movements, prices, lowestPriceCents, alerts] = await Promise.all([
     getProductStockView(db, productId),
     listStockMovements(db, productId, 50),
     listPriceHistory(db, productId, 20),
     lowestPriceOfLast30Days(db, productId, new Date()),
+    countStockAlertsByVariant(db, productId),
   ]);
   return {
     done,
@@ -91,6 +94,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     movements,
     prices,
     lowestPriceCents,
+    alerts: Object.fromEntries(alerts),
     meta: { title: `${values.nameIt} · ${t("admin.products.title")}`, description: "" },
   };
 }
@@ -431,6 +435,9 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                       {t("admin.product.preorder")}
                     </th>
                     <th scope="col" className="p-2">
+                      {t("stockAlerts.admin.column")}
+                    </th>
+                    <th scope="col" className="p-2">
                       <span className="sr-only">{t("admin.product.editSize")}</span>
                     </th>
                   </tr>
@@ -443,6 +450,9 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                       <td className="p-2 font-mono text-sm whitespace-nowrap">{variant.sku}</td>
                       <td className="p-2 text-right font-bold">{variant.stock}</td>
                       <td className="p-2">{variant.isPreorder ? t("admin.product.preorderDaysValue", { count: variant.preorderDays ?? 0 }) : "—"}</td>
+                      <td className="p-2 text-sm whitespace-nowrap">
+                        <StockAlertCounts counts={loaderData.alerts[variant.id]} />
+                      </td>
                       <td className="p-2 align-top">
                         <VariantUpdateForm
                           variant={variant}
@@ -455,6 +465,7 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
                 </tbody>
               </table>
             </div>
+            <p className="text-sm text-muted">{t("stockAlerts.admin.note")}</p>
             <VariantAddForm
               colours={stock.colours}
               errors={errorsFor("variant-add")}
@@ -633,4 +644,17 @@ function VariantAddForm({
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <AdminErrorBoundary error={error} />;
+}
+
+/** A size's back-in-stock alerts: waiting for the stock (bold), waiting for a guest's confirmation, sent. */
+function StockAlertCounts({ counts }: { counts: StockAlertCountsRow | undefined }) {
+  const { t } = useTranslation();
+  if (!counts || counts.active + counts.pending + counts.notified === 0) return "—";
+  return (
+    <ul>
+      {counts.active > 0 && <li className="font-bold">{t("stockAlerts.admin.waiting", { count: counts.active })}</li>}
+      {counts.pending > 0 && <li>{t("stockAlerts.admin.pending", { count: counts.pending })}</li>}
+      {counts.notified > 0 && <li className="text-muted">{t("stockAlerts.admin.sent", { count: counts.notified })}</li>}
+    </ul>
+  );
 }

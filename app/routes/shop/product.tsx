@@ -11,6 +11,8 @@ import {
   getAvailability,
   getInitialSelection,
   getSelectionSearch,
+  stockAlertIntent,
+  takesStockAlert,
   type Availability,
   type VariantSelection,
 } from "#common/variant-selection.ts";
@@ -25,6 +27,8 @@ import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
+import { StockAlertForm } from "#app/ui/stock-alert-form.tsx";
+import { handleStockAlertRequest } from "./stock-alert-action.server";
 import { parseProductId } from "#server/catalog/product.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
@@ -51,6 +55,13 @@ export const handle = {
     "admin.shopPrice.lowest30",
     "saved.stock",
     "reviews.product",
+    "stockAlerts.form",
+    // The action's refusals (the code is the key); the mail links' own error is on their pages.
+    "stockAlerts.errors.emailRequired",
+    "stockAlerts.errors.emailInvalid",
+    "stockAlerts.errors.variantMissing",
+    "stockAlerts.errors.available",
+    "stockAlerts.errors.tooMany",
   ],
 } satisfies MessagesHandle;
 
@@ -83,11 +94,12 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   };
 }
 
-/** The page's one action: the gift-list selector (adding to the cart posts to /cart). */
+/** The page's actions: the gift-list selector and the back-in-stock alert (adding to the cart posts to /cart). */
 export async function action({ params, url, request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  if (form.get("intent") !== giftListSelectorIntent) throw data(null, { status: 400 });
   const locale = localeOfPath(url.pathname);
+  if (form.get("intent") === stockAlertIntent) return handleStockAlertRequest(context.get(shopContext), context, request, { locale, form });
+  if (form.get("intent") !== giftListSelectorIntent) throw data(null, { status: 400 });
   return handleGiftListSelector(context.get(shopContext), context, request, {
     locale,
     form,
@@ -372,6 +384,8 @@ function ProductPage({
               }}
             />
           )}
+
+          {!product.isOnRequest && variant && takesStockAlert(variant) && <StockAlertForm key={variant.id} variantId={variant.id} />}
 
           <ProductSideActions product={product} buyNowClassName="link text-sm" />
 
