@@ -4,7 +4,7 @@
  * logging in start signed in instead (`test.use({ signedInAs: "customer" })`, e2e/fixtures.ts).
  */
 import { expect, type Page } from "@playwright/test";
-import type { Locale } from "../common/locale";
+import { localizedHref, type Locale } from "../common/locale";
 import { sampleCatalogue } from "../server/db/sample-catalogue";
 
 /** Variant ids follow the seed's insertion order (products, then their variants, in catalogue order). */
@@ -137,4 +137,24 @@ export async function logIn(page: Page, account: { email: string; password?: str
   await form.getByLabel("E-mail").fill(account.email);
   await form.locator("input[name=password]").fill(account.password ?? customerPassword);
   await form.getByRole("button", { name: authTexts[locale].login, exact: true }).click();
+}
+
+const outboxTexts = { it: { outbox: "Posta in uscita" }, en: { outbox: "Outgoing mail" } } as const;
+
+/**
+ * In the back office's outbox, opens the one mail to `to` with this subject and gives the address of its
+ * link named like `link` (the mail page shows the text with its links, as the customer reads it).
+ */
+export async function linkInOutboxMail(staff: Page, locale: Locale, mail: { to: string; subject: string; link: RegExp }): Promise<string> {
+  await openHydrated(staff, localizedHref("/admin/posta", locale));
+  const row = staff
+    .getByRole("table", { name: outboxTexts[locale].outbox })
+    .getByRole("row")
+    .filter({ hasText: mail.to })
+    .filter({ hasText: mail.subject });
+  await expect(row).toHaveCount(1);
+  await row.getByRole("link", { name: mail.subject }).click();
+  await expect(staff.getByRole("heading", { level: 1, name: mail.subject })).toBeVisible();
+  const href = await staff.getByRole("link", { name: mail.link }).first().getAttribute("href");
+  return href!;
 }

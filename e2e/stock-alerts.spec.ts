@@ -3,7 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { localizedHref, type Locale } from "../common/locale";
 import { hasBackOfficeAccount } from "./back-office-account";
 import { expect, test } from "./fixtures";
-import { openHydrated as open, variantIdOf } from "./shop-helpers";
+import { linkInOutboxMail, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // "Avvisami quando torna disponibile": a guest asks on a sold-out colour and size, confirms from the mail,
 // the staff restock it, and the mail that follows opens the product on that colour and size.
@@ -31,7 +31,6 @@ const texts = {
     record: "Registra rettifica",
     backSubject: `È tornato disponibile: ${productName.it}`,
     sent1: "1 inviato",
-    outbox: "Posta in uscita",
     size: /^Taglia/,
     addToCart: "Aggiungi al carrello",
   },
@@ -53,7 +52,6 @@ const texts = {
     record: "Record adjustment",
     backSubject: `Back in stock: ${productName.en}`,
     sent1: "1 sent",
-    outbox: "Outgoing mail",
     size: /^Size/,
     addToCart: "Add to cart",
   },
@@ -83,17 +81,6 @@ async function stockShown(staff: Page, locale: Locale, variantId: number): Promi
   return Number(/\((\d+)\)$/.exec((await option.textContent()) ?? "")![1]);
 }
 
-/** Opens the newest outbox mail to `to` with this subject and gives the address of its link that matches `link`. */
-async function linkInMail(staff: Page, locale: Locale, to: string, subject: string, link: RegExp): Promise<string> {
-  await open(staff, localizedHref("/admin/posta", locale));
-  const row = staff.getByRole("table", { name: texts[locale].outbox }).getByRole("row").filter({ hasText: to }).filter({ hasText: subject });
-  await expect(row).toHaveCount(1);
-  await row.getByRole("link", { name: subject }).click();
-  await expect(staff.getByRole("heading", { level: 1, name: subject })).toBeVisible();
-  const href = await staff.getByRole("link", { name: link }).first().getAttribute("href");
-  return href!;
-}
-
 async function journey(page: Page, staff: Page, locale: Locale, size: string, expectNoAxeViolations: (page: Page) => Promise<void>) {
   const t = texts[locale];
   const variantId = variantIdOf(productId, { colour: "blue", size });
@@ -121,7 +108,11 @@ async function journey(page: Page, staff: Page, locale: Locale, size: string, ex
   await expectNoAxeViolations(page);
 
   // The confirmation mail waits in the outbox; its link opens the confirmation page.
-  const confirmLink = await linkInMail(staff, locale, email, t.confirmSubject, /\/avviso-disponibilita\/conferma\?token=/);
+  const confirmLink = await linkInOutboxMail(staff, locale, {
+    to: email,
+    subject: t.confirmSubject,
+    link: /\/avviso-disponibilita\/conferma\?token=/,
+  });
   await expectNoAxeViolations(staff);
   await open(page, confirmLink);
   await expectNoAxeViolations(page);
@@ -140,7 +131,7 @@ async function journey(page: Page, staff: Page, locale: Locale, size: string, ex
   await expect(sizeRow).toContainText(t.sent1);
 
   // The mail that follows links to the product on that colour and size, now in stock.
-  const productLink = await linkInMail(staff, locale, email, t.backSubject, /\/product\/190\?colour=blue&size=/);
+  const productLink = await linkInOutboxMail(staff, locale, { to: email, subject: t.backSubject, link: /\/product\/190\?colour=blue&size=/ });
   expect(productLink).toMatch(new RegExp(`${productPath.replace(/[?]/g, "\\?")}$`));
   await staff.context().close();
   await open(page, productLink);
