@@ -11,10 +11,11 @@ import { cancelOrder, expireOrder, markOrderPaid } from "#server/orders/order.se
 import { createTestDb } from "#tests/db.ts";
 import { createTestPaymentProvider } from "#server/payments/test-payment.ts";
 import { afterSalesLinks, deliveredOrder } from "#tests/fixtures/after-sales.fixtures.ts";
-import { createGiftList, createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
+import { createGiftList, createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { cartWith, checkoutInput, placeTestOrder, testPublicUrl } from "#tests/fixtures/checkout.fixtures.ts";
 import { createCoupon, setCouponActive, updateCoupon } from "./coupon-admin.service";
-import { parseCouponForm, type CouponInput } from "./coupon.inputs";
+import { parseCouponForm } from "./coupon.inputs";
+import { couponInput, newCoupon } from "#tests/fixtures/coupons.fixtures.ts";
 
 async function openDb() {
   const handle = await createTestDb();
@@ -23,31 +24,6 @@ async function openDb() {
 }
 
 const now = new Date("2026-11-20T10:00:00Z");
-
-/** The back office's form as the staff fill it: 10% off, all November, no limits, unless changed. */
-function couponInput(fields: Record<string, string | string[]> = {}): CouponInput {
-  const form = new FormData();
-  const values = {
-    code: "benvenuto-10",
-    kind: "percent",
-    percent: "10",
-    validFrom: "2026-11-01",
-    validUntil: "2026-11-30",
-    combinesWithFreeDelivery: "on",
-    ...fields,
-  };
-  for (const [name, value] of Object.entries(values)) for (const one of [value].flat()) form.append(name, one);
-  const parsed = parseCouponForm(form);
-  if (!parsed.ok) throw new Error(`invalid coupon form: ${JSON.stringify(parsed.errors)}`);
-  return parsed.input;
-}
-
-async function newCoupon(db: Db, fields: Record<string, string | string[]> = {}) {
-  const actorUserId = await createUser(db);
-  const created = await createCoupon(db, { input: couponInput(fields), actorUserId });
-  if (!created.ok) throw new Error(created.error);
-  return { id: created.id, actorUserId };
-}
 
 async function usesOf(db: Db, id: number) {
   const [row] = await db.select({ usedCount: discountCodes.usedCount }).from(discountCodes).where(eq(discountCodes.id, id));
