@@ -228,14 +228,18 @@ test("the staff edit a code: the text stays unique, the total uses not below tho
   await newCoupon(db, { code: "SECONDO" });
   expect(await createCoupon(db, { input: couponInput({ code: "primo" }), actorUserId })).toEqual({ ok: false, error: "code-taken" });
   expect(await updateCoupon(db, { id, input: couponInput({ code: "SECONDO" }), actorUserId })).toEqual({ ok: false, error: "code-taken" });
-  await db.update(discountCodes).set({ usedCount: 3 }).where(eq(discountCodes.id, id));
-  expect(await updateCoupon(db, { id, input: couponInput({ code: "PRIMO", maxUses: "2" }), actorUserId })).toEqual({
+  const product = await createProduct(db, { priceCents: 2000, variants: [{ stock: 5 }] });
+  for (const email of ["a@example.it", "b@example.it"]) {
+    const cartId = await cartWith(db, [{ variantId: product.variantId, quantity: 1 }]);
+    expect((await placeTestOrder(db, { cartId, now, input: checkoutInput({ discountCode: "PRIMO", email }) })).ok).toBe(true);
+  }
+  expect(await updateCoupon(db, { id, input: couponInput({ code: "PRIMO", maxUses: "1" }), actorUserId })).toEqual({
     ok: false,
     error: "below-uses",
   });
-  expect(await updateCoupon(db, { id, input: couponInput({ code: "PRIMO", maxUses: "3", percent: "20" }), actorUserId })).toEqual({ ok: true, id });
+  expect(await updateCoupon(db, { id, input: couponInput({ code: "PRIMO", maxUses: "2", percent: "20" }), actorUserId })).toEqual({ ok: true, id });
   const [row] = await db.select().from(discountCodes).where(eq(discountCodes.id, id));
-  expect(row).toMatchObject({ percent: 20, maxUses: 3, usedCount: 3 });
+  expect(row).toMatchObject({ percent: 20, maxUses: 2, usedCount: 2 });
   const audit = await db.select({ action: auditLog.action }).from(auditLog).orderBy(asc(auditLog.id));
   expect(audit.map((entry) => entry.action)).toEqual(["discount-code.create", "discount-code.create", "discount-code.update"]);
 });

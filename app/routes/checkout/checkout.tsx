@@ -25,7 +25,7 @@ import {
 } from "#app/ui/checkout-fields.tsx";
 import { CheckoutInvoice } from "#app/ui/checkout-invoice.tsx";
 import { CheckoutSummaryPanel } from "#app/ui/checkout-summary.tsx";
-import { discountAppliedText, discountRefusalText, type ShownDiscountCode } from "#app/ui/discount-code.tsx";
+import { DiscountCodeField, discountRefusalText } from "#app/ui/discount-code.tsx";
 import { useFormatPrice } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
@@ -477,8 +477,9 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               defaultValue={values.discountCode ?? ""}
               error={discountCodeError}
               applied={summary.discountCode}
-              onApply={(code) => refreshSummary({ discountCode: code })}
-              hydrated={hydrated}
+              onApply={hydrated ? (code) => refreshSummary({ discountCode: code }) : undefined}
+              submitIntent="update"
+              id={checkoutFieldId("discountCode")}
             />
             {!hydrated && (
               <div className="rounded-2xl bg-white p-4 shadow-card">
@@ -532,77 +533,5 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         </Form>
       </div>
     </>
-  );
-}
-
-/**
- * "Codice sconto": checked and priced by the server only. With JavaScript "Applica" asks for a new
- * summary; without, it posts the form with intent "update" (the same page, priced again).
- */
-function DiscountCodeField({
-  defaultValue,
-  error,
-  applied,
-  onApply,
-  hydrated,
-}: {
-  defaultValue: string;
-  error?: string;
-  applied: ShownDiscountCode | null;
-  onApply: (code: string) => void;
-  hydrated: boolean;
-}) {
-  const { t } = useTranslation();
-  const format = useFormatPrice();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const id = checkoutFieldId("discountCode");
-  const described = [error ? `${id}-error` : null, applied && !error ? `${id}-applied` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="rounded-2xl bg-white p-5 shadow-card">
-      <label htmlFor={id} className="field-label">
-        {t("checkout.discount.label")}
-      </label>
-      <div className="mt-1 flex gap-2">
-        <input
-          ref={inputRef}
-          id={id}
-          name="discountCode"
-          defaultValue={defaultValue}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={100}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={described}
-          className="field-input min-w-0 flex-1 uppercase"
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && hydrated) {
-              event.preventDefault();
-              onApply(event.currentTarget.value.trim());
-            }
-          }}
-        />
-        <button
-          type={hydrated ? "button" : "submit"}
-          name={hydrated ? undefined : "intent"}
-          value={hydrated ? undefined : "update"}
-          className="btn-secondary shrink-0"
-          onClick={hydrated ? () => onApply(inputRef.current?.value.trim() ?? "") : undefined}
-        >
-          {t("checkout.discount.apply")}
-        </button>
-      </div>
-      {error ? (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : (
-        applied && (
-          <p id={`${id}-applied`} className="mt-1 text-sm font-semibold text-brand-700" data-testid="discount-applied">
-            {discountAppliedText(t, applied, format)}
-          </p>
-        )
-      )}
-    </div>
   );
 }
