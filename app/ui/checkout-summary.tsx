@@ -39,7 +39,7 @@ export function CheckoutSummaryPanel({ summary, updating = false }: { summary: C
         ))}
       </ul>
       <dl className={`mt-3 space-y-2 border-t border-brand-100 pt-3 transition-opacity ${updating ? "opacity-60" : ""}`}>
-        <AmountRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalCents)} />
+        <AmountRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalBeforeCodeCents)} />
         {cart.totals.discountCents > 0 && <AmountRow term={t("checkout.summary.discount")} value={`−${format(cart.totals.discountCents)}`} />}
         {summary.discountCode && (
           <AmountRow

@@ -53,6 +53,8 @@ export type CheckoutSummary = {
   payment: PaymentMethod | null;
   /** Goods at today's prices, discounts applied. */
   subtotalCents: number;
+  /** The same before a discount code's saving: what the summary lists first, the code's line then taking it off. */
+  subtotalBeforeCodeCents: number;
   /** Saved by discounts (already out of the subtotal). */
   discountCents: number;
   personalisationCents: number;
@@ -180,6 +182,7 @@ export async function getCheckoutSummary(
     delivery: quote?.method ?? null,
     payment,
     ...totals,
+    subtotalBeforeCodeCents: totals.subtotalCents + (code?.ok ? code.applied.discountCents : 0),
     allowedPayments,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
     daysToPay: settings.bankTransfer.daysToPay,

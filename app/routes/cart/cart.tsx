@@ -174,6 +174,16 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
               />
               <p className="mt-2 text-sm text-muted">{t("cart.vatIncluded")}</p>
               {loaderData.deliveryPromise && <DeliveryPromise promise={loaderData.deliveryPromise} className="mt-3" />}
+              <Form method="get">
+                <DiscountCodeField
+                  id="cart-discountCode"
+                  className="mt-4 border-t border-brand-100 pt-4"
+                  defaultValue={discount?.typed ?? ""}
+                  error={discount?.error ? discountRefusalText(t, discount.error, discount.minOrderCents, format) : undefined}
+                  applied={discount?.applied ?? null}
+                  hint={t("cart.discountHint")}
+                />
+              </Form>
               {cart.hasProblems ? (
                 <>
                   <p className="mt-4 rounded-xl bg-coral-50 p-3 text-sm font-semibold text-coral-700" id="checkout-blocked">
@@ -193,17 +203,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                   {t("cart.checkout")}
                 </Link>
               )}
-              <Form method="get">
-                <DiscountCodeField
-                  id="cart-discountCode"
-                  className="mt-6 border-t border-brand-100 pt-4"
-                  defaultValue={discount?.typed ?? ""}
-                  error={discount?.error ? discountRefusalText(t, discount.error, discount.minOrderCents, format) : undefined}
-                  applied={discount?.applied ?? null}
-                  hint={t("cart.discountHint")}
-                />
-              </Form>
-              <Form method="post" className="mt-2 border-t border-brand-100 pt-4">
+              <Form method="post" className="mt-6 border-t border-brand-100 pt-4">
                 <input type="hidden" name="intent" value="share" />
                 <p className="text-sm text-muted" id="share-hint">
                   {t("cart.shareHint")}
