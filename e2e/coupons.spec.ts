@@ -132,6 +132,7 @@ for (const locale of ["it", "en"] as const) {
     await page.getByRole("button", { name: t.place }).click();
     await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible();
     await expect(page.getByTestId("order-total")).toHaveText(/44[,.]91/);
+    await expect(page.getByTestId("order-discount-code")).toContainText(/4[,.]99/);
     await expectNoAxeViolations(page);
   });
 

@@ -52,8 +52,11 @@ export type OrderView = {
     paymentFeeCents: number;
     totalCents: number;
   };
-  /** The discount code the order was placed with and what it saved (already out of the subtotal). */
-  discountCode: { code: string; discountCents: number } | null;
+  /**
+   * The discount code the order was placed with and what it saved (already out of the subtotal and among
+   * the discounts), with the goods before it and the products' own offers, as the order's summary lists them.
+   */
+  discountCode: { code: string; discountCents: number; subtotalBeforeCents: number; offersDiscountCents: number } | null;
   delivery: {
     method: DeliveryMethod;
     /** Null for collection in the shop, and in what the giver sees of a gift-list order (`withoutGiftListAddress`). */
@@ -169,7 +172,15 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       paymentFeeCents: order.paymentFeeCents,
       totalCents: order.totalCents,
     },
-    discountCode: code && codeDiscountCents > 0 ? { code: code.code, discountCents: codeDiscountCents } : null,
+    discountCode:
+      code && codeDiscountCents > 0
+        ? {
+            code: code.code,
+            discountCents: codeDiscountCents,
+            subtotalBeforeCents: order.subtotalCents + codeDiscountCents,
+            offersDiscountCents: order.discountCents - codeDiscountCents,
+          }
+        : null,
     delivery: {
       method: order.deliveryMethod,
       // A collected order keeps an address only as the invoice's buyer's: it is not where anything goes.
