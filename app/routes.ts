@@ -108,6 +108,8 @@ export default [
         route("admin/cambi", "routes/admin/rates.tsx", { id: "admin-rates" }),
         route("admin/liste-regalo", "routes/admin/gift-lists.tsx", { id: "admin-gift-lists" }),
         route("admin/liste-regalo/:giftListId", "routes/admin/gift-list.tsx", { id: "admin-gift-list" }),
+        route("admin/codici-sconto", "routes/admin/discount-codes.tsx", { id: "admin-discount-codes" }),
+        route("admin/codici-sconto/:id", "routes/admin/discount-code-edit.tsx", { id: "admin-discount-code" }),
         route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
         route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
         route("admin/recensioni", "routes/admin/reviews.tsx", { id: "admin-reviews" }),

@@ -3,7 +3,7 @@ import type { Browser, Cookie, Page } from "@playwright/test";
 import { italianDayOf } from "../common/shop-calendar";
 import { hasBackOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test } from "./fixtures";
-import { logIn, openHydrated as open, register } from "./shop-helpers";
+import { addToGiftListFromProductPage, logIn, openHydrated as open, register } from "./shop-helpers";
 
 // Each step waits for a server round trip on a machine shared with other suites: allow for it.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -32,31 +32,6 @@ async function registerAndLogIn(page: Page, email: string) {
   await register(page, { name: "Anna Esposito", email });
   await logIn(page, { email });
   await expect(page.locator("summary").filter({ hasText: "Anna Esposito" })).toBeVisible({ timeout: 30_000 });
-}
-
-async function addFromProductPage(page: Page, productId: number, listTitle: string, personalisation: string[] = []) {
-  await open(page, `/product/${productId}`);
-  const selector = page.getByRole("region", {
-    name: "Aggiungi alla lista nascita",
-  });
-  for (const [index, text] of personalisation.entries()) await selector.locator(`input[name="personalisation.${index}"]`).fill(text);
-  await selector.getByLabel("La tua lista").selectOption({ label: listTitle });
-  await selector.getByRole("button", { name: "Aggiungi alla lista" }).click();
-  const dialog = page.getByRole("dialog");
-  await expect(
-    dialog.getByRole("heading", {
-      name: "Sto aggiungendo questo prodotto alla lista selezionata",
-    }),
-  ).toBeVisible();
-  await dialog.getByRole("button", { name: "Ok, confermo la selezione!" }).click();
-  await expect(
-    dialog.getByRole("heading", {
-      name: "Prodotto aggiunto alla lista selezionata",
-    }),
-  ).toBeVisible();
-  await expect(dialog.getByText("I dati sono stati salvati correttamente.")).toBeVisible();
-  await dialog.getByRole("button", { name: "Chiudi" }).click();
-  await expect(dialog).toBeHidden();
 }
 
 async function guest(browser: Browser) {
@@ -115,9 +90,9 @@ test.describe.serial("a birth list from creation to gifts", () => {
     await dialog.getByRole("button", { name: "Annulla" }).click();
     await expect(selector.getByLabel("La tua lista")).toHaveValue("");
 
-    await addFromProductPage(page, 47, title);
-    await addFromProductPage(page, 111, title, ["Nicolò", "1 marzo 2026"]);
-    await addFromProductPage(page, 83, title);
+    await addToGiftListFromProductPage(page, 47, title);
+    await addToGiftListFromProductPage(page, 111, title, ["Nicolò", "1 marzo 2026"]);
+    await addToGiftListFromProductPage(page, 83, title);
 
     // My lists: the three items with wished and bought; invitations (a bad address first).
     await open(page, "/crea-lista-nascita");

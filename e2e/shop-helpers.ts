@@ -5,6 +5,7 @@
  */
 import { expect, type Page } from "@playwright/test";
 import { localizedHref, type Locale } from "../common/locale";
+import { italianDayOf } from "../common/shop-calendar";
 import { sampleCatalogue } from "../server/db/sample-catalogue";
 
 /** Variant ids follow the seed's insertion order (products, then their variants, in catalogue order). */
@@ -157,4 +158,37 @@ export async function linkInOutboxMail(staff: Page, locale: Locale, mail: { to: 
   await expect(staff.getByRole("heading", { level: 1, name: mail.subject })).toBeVisible();
   const href = await staff.getByRole("link", { name: mail.link }).first().getAttribute("href");
   return href!;
+}
+
+/**
+ * A gift list made on /crea-lista-nascita by the customer signed in on `page`, its event today; returns the
+ * list's code from its card.
+ */
+export async function createGiftListOnPage(page: Page, list: { title: string; names: string }): Promise<string> {
+  await openHydrated(page, "/crea-lista-nascita");
+  const form = page.getByRole("form", { name: "Crea una nuova lista" });
+  await form.getByLabel("Titolo della lista").fill(list.title);
+  await form.getByLabel("Data dell'evento").fill(italianDayOf(new Date()));
+  await form.getByLabel("Nomi dei festeggiati").fill(list.names);
+  await form.getByRole("button", { name: "Crea la lista" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "La lista è stata creata." })).toBeVisible({ timeout: 20_000 });
+  const code = (await page.getByRole("article", { name: list.title }).locator("strong.font-mono").textContent())!.trim();
+  expect(code).toMatch(/^[A-HJ-KM-NP-Z2-9]{8}$/);
+  return code;
+}
+
+/** Adds a product to one of the signed-in customer's lists with the product page's selector and its confirmation dialog. */
+export async function addToGiftListFromProductPage(page: Page, productId: number, listTitle: string, personalisation: string[] = []) {
+  await openHydrated(page, `/product/${productId}`);
+  const selector = page.getByRole("region", { name: "Aggiungi alla lista nascita" });
+  for (const [index, text] of personalisation.entries()) await selector.locator(`input[name="personalisation.${index}"]`).fill(text);
+  await selector.getByLabel("La tua lista").selectOption({ label: listTitle });
+  await selector.getByRole("button", { name: "Aggiungi alla lista" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Sto aggiungendo questo prodotto alla lista selezionata" })).toBeVisible({ timeout: 20_000 });
+  await dialog.getByRole("button", { name: "Ok, confermo la selezione!" }).click();
+  await expect(dialog.getByRole("heading", { name: "Prodotto aggiunto alla lista selezionata" })).toBeVisible({ timeout: 20_000 });
+  await expect(dialog.getByText("I dati sono stati salvati correttamente.")).toBeVisible();
+  await dialog.getByRole("button", { name: "Chiudi" }).click();
+  await expect(dialog).toBeHidden();
 }

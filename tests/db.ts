@@ -15,6 +15,7 @@ import { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import { afterAll, describe, inject, test } from "vitest";
 import { connectPostgres, pgliteExtensions, wrapPglite, type Db, type DbHandle } from "#server/db/client.ts";
+import { couponOrderEffects } from "#server/coupons/coupon-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
 import { objectCountSql, runAdminQuery, withDatabase, type TestDbTemplate } from "./db.global-setup";
@@ -22,7 +23,7 @@ import { objectCountSql, runAdminQuery, withDatabase, type TestDbTemplate } from
 const template: TestDbTemplate = inject("testDbTemplate");
 
 // Every suite with a database works on orders as the running shop does (server/http/shop-app.ts wires the same).
-wireOrderEffects(giftListOrderEffects);
+wireOrderEffects(giftListOrderEffects, couponOrderEffects);
 
 export const testDbKind: DbHandle["kind"] = template.kind;
 export const isOnPostgres = testDbKind === "postgres";

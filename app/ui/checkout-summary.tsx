@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { formatMoney } from "#common/format.ts";
 import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
 import { LineDetails } from "./cart-line-item";
+import { discountLineTerm } from "./discount-code";
 import { AmountRow, PricedLine } from "./order-lines";
 import { useDisplayCurrency, useFormatPrice } from "./price";
 
@@ -38,11 +39,11 @@ export function CheckoutSummaryPanel({ summary, updating = false }: { summary: C
         ))}
       </ul>
       <dl className={`mt-3 space-y-2 border-t border-brand-100 pt-3 transition-opacity ${updating ? "opacity-60" : ""}`}>
-        <AmountRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalCents)} />
+        <AmountRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalBeforeCodeCents)} />
         {cart.totals.discountCents > 0 && <AmountRow term={t("checkout.summary.discount")} value={`−${format(cart.totals.discountCents)}`} />}
         {summary.discountCode && (
           <AmountRow
-            term={t("checkout.discount.summaryLine", { code: summary.discountCode.code, percent: summary.discountCode.percent })}
+            term={discountLineTerm(t, summary.discountCode)}
             value={`−${format(summary.discountCode.discountCents)}`}
             testId="summary-discount-code"
           />

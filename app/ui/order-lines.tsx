@@ -13,7 +13,9 @@ export function OrderLines({ order, locale }: { order: OrderView; locale: Locale
   const { t } = useTranslation();
   // An order's amounts are what is charged: always euros, whatever the display currency.
   const format = (cents: number) => formatMoney(cents, locale, "EUR");
-  const { totals } = order;
+  const { totals, discountCode } = order;
+  // With a code: the goods before it, the products' own offers, then the code's line (decision 0066).
+  const offersCents = discountCode ? discountCode.offersDiscountCents : totals.discountCents;
   return (
     <section aria-labelledby="order-lines-title" className="rounded-2xl bg-white p-5 shadow-card sm:p-6">
       <h2 id="order-lines-title" className="text-xl font-bold">
@@ -52,8 +54,15 @@ export function OrderLines({ order, locale }: { order: OrderView; locale: Locale
         ))}
       </ul>
       <dl className="mt-3 space-y-2 border-t border-brand-100 pt-3">
-        <AmountRow term={t("order.subtotal")} value={format(totals.subtotalCents)} />
-        {totals.discountCents > 0 && <AmountRow term={t("order.discount")} value={`−${format(totals.discountCents)}`} />}
+        <AmountRow term={t("order.subtotal")} value={format(discountCode?.subtotalBeforeCents ?? totals.subtotalCents)} />
+        {offersCents > 0 && <AmountRow term={t("order.discount")} value={`−${format(offersCents)}`} />}
+        {discountCode && (
+          <AmountRow
+            term={t("order.discountCode", { code: discountCode.code })}
+            value={`−${format(discountCode.discountCents)}`}
+            testId="order-discount-code"
+          />
+        )}
         {totals.personalisationCents > 0 && <AmountRow term={t("order.personalisation")} value={`+${format(totals.personalisationCents)}`} />}
         <AmountRow term={t("order.shipping")} value={totals.shippingCents === 0 ? t("order.free") : format(totals.shippingCents)} />
         {totals.paymentFeeCents > 0 && <AmountRow term={t("order.paymentFee")} value={format(totals.paymentFeeCents)} />}

@@ -82,12 +82,17 @@ export async function proposeRefund(db: Db, returnId: string): Promise<RefundPro
 }
 
 /**
- * The part of the order's discount that is not in its lines' totals: a discount code's saving. A product's
- * offer is already in its line's price (the order's discountCents counts both, for the customer to see).
+ * What was paid for each line: its total less its share of a discount code's saving, as stored on the
+ * line when the order was placed (server/coupons/coupon.ts). An order placed before the shares were
+ * stored has its saving only in the order's totals (a product's offer is already in its line's price):
+ * that rest is shared here, as it was then.
  */
-function codeDiscountCents(order: typeof orders.$inferSelect, lines: readonly { lineTotalCents: number }[]): number {
+function paidOfLines(order: typeof orders.$inferSelect, lines: readonly (typeof orderLines.$inferSelect)[]) {
   const linesCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
-  return Math.max(0, linesCents - order.subtotalCents - order.personalisationCents);
+  const codeCents = Math.max(0, linesCents - order.subtotalCents - order.personalisationCents);
+  const storedCents = lines.reduce((sum, line) => sum + line.codeDiscountCents, 0);
+  const discounted = lines.map((line) => ({ ...line, lineTotalCents: line.lineTotalCents - line.codeDiscountCents }));
+  return paidPerLine(discounted, Math.max(0, codeCents - storedCents));
 }
 
 /** Card money goes back to the card; money the shop took itself goes back by bank transfer. */
@@ -108,7 +113,7 @@ async function refundFacts(db: Db, row: typeof returns.$inferSelect) {
     route: routeOf(order!.paymentMethod),
     unitsOfReturn: new Map(thisReturn.map((line) => [line.orderLineId, line.quantity])),
     check: {
-      paid: paidPerLine(lines, codeDiscountCents(order!, lines)),
+      paid: paidOfLines(order!, lines),
       refundedPerLine: before.perLine,
       refundedTotalCents: before.totalCents,
       orderTotalCents: order!.totalCents,

@@ -3,6 +3,7 @@
  * (/api/createcheckoutsession): placeOrder, then, for a card order still awaiting payment, its card
  * session; a refusal mapped once to its HTTP status and its messages in the customer's language.
  */
+import { formatMoney } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
@@ -56,7 +57,7 @@ const refusalStatus: Record<CheckoutErrorCode, 400 | 409> = {
 export function checkoutRefusalOf(result: Extract<PlaceOrderResult, { ok: false }>, locale: Locale): CheckoutRefusal {
   const t = getTranslator(locale);
   if (result.error === "discount-code") {
-    const message = t(`checkout.discount.errors.${result.discountError}`);
+    const message = t(`checkout.discount.errors.${result.discountError}`, { minimum: formatMoney(result.minOrderCents ?? 0, locale) });
     return { ok: false, status: 400, error: "discount-code", message, fields: { discountCode: message }, lines: [] };
   }
   return {

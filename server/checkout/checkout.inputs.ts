@@ -135,7 +135,7 @@ const CheckoutFields = z.object({
   sdiCode: looseText,
   pec: looseText,
   acceptTerms: checkbox.refine((value) => value, fieldKey("acceptTermsRequired")),
-  /** Checked on the server against the codes (server/gift-lists/gift-list-completion.service.ts). */
+  /** Checked on the server against the codes (server/coupons/coupon.service.ts). */
   discountCode: looseText,
 });
 

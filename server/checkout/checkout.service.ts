@@ -12,8 +12,8 @@ import { lineTotalCents } from "#server/cart/cart.ts";
 import { getStoredCartLines } from "#server/cart/cart.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { addresses, cartLines, carts, orders, products, productVariants } from "#server/db/schema.ts";
-import { completionDiscount, type DiscountableLine, type DiscountCodeError } from "#server/gift-lists/gift-list-completion.ts";
-import { checkDiscountCode, takeDiscountCodeUse } from "#server/gift-lists/gift-list-completion.service.ts";
+import type { DiscountCodeError } from "#server/coupons/coupon.ts";
+import { checkDiscountCode, takeDiscountCodeUse, type AppliedDiscountCode } from "#server/coupons/coupon.service.ts";
 import {
   giftListDeliveryFor,
   giftListShortfalls,
@@ -53,6 +53,8 @@ export type CheckoutSummary = {
   payment: PaymentMethod | null;
   /** Goods at today's prices, discounts applied. */
   subtotalCents: number;
+  /** The same before a discount code's saving: what the summary lists first, the code's line then taking it off. */
+  subtotalBeforeCodeCents: number;
   /** Saved by discounts (already out of the subtotal). */
   discountCents: number;
   personalisationCents: number;
@@ -70,29 +72,27 @@ export type CheckoutSummary = {
   giftList: { code: string; title: string; delivery: DeliveryMethod; giverName: string | null; giftMessage: string | null } | null;
   /** The discount code typed, applied (its saving is already out of the subtotal and among the discounts). */
   discountCode: AppliedDiscountCode | null;
-  /** Why the typed code was refused (the field says so; nothing else changes). */
+  /** Why the typed code was refused (the field says so; nothing else changes), with the minimum it asks when that is why. */
   discountCodeError: DiscountCodeError | null;
+  discountCodeMinOrderCents: number | null;
   /** Checkout cannot go on: the cart is empty, its list closed or bought meanwhile, or lines out of stock or no longer for sale. */
   blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-closed" | "gift-list-shortfall" | "out-of-stock" | "unavailable-product"> | null;
 };
 
 export type PlaceOrderResult =
   | { ok: true; orderId: string; orderNumber: number; paymentMethod: PaymentMethod; status: OrderStatus; alreadyPlaced: boolean }
-  | { ok: false; error: "discount-code"; discountError: DiscountCodeError }
+  | { ok: false; error: "discount-code"; discountError: DiscountCodeError; minOrderCents?: number }
   | { ok: false; error: CheckoutErrorCode; lines?: { variantId: number; name: string; available: number }[] };
 
-export type AppliedDiscountCode = { id: number; code: string; percent: number; discountCents: number };
+export type { AppliedDiscountCode };
 
-/** A typed code checked for this customer and priced on these lines with the completion rule (one rule for summary and order). */
-async function applyDiscountCode(
-  db: Db,
-  args: { typed: string; userId: string | null; isGiftListCart: boolean; now: Date; lines: readonly DiscountableLine[] },
-): Promise<{ ok: true; applied: AppliedDiscountCode } | { ok: false; error: DiscountCodeError }> {
-  const checked = await checkDiscountCode(db, args);
-  if (!checked.ok) return checked;
-  const discount = completionDiscount(args.lines, checked.stillNeeded, checked.percent);
-  if (discount.discountCents <= 0) return { ok: false, error: "no-eligible-lines" };
-  return { ok: true, applied: { id: checked.id, code: checked.code, percent: checked.percent, discountCents: discount.discountCents } };
+/**
+ * Whether the chosen delivery is a shipment that costs nothing (local delivery, or standard when every
+ * product ships free): a code that does not combine with free delivery is refused on it (decision 0066).
+ */
+function shipsFree(quote: DeliveryQuote | null): boolean | null {
+  if (!quote) return null;
+  return quote.method !== "collection" && quote.feeCents === 0;
 }
 
 /** Whether every product in the list ships free (standard delivery then costs nothing). */
@@ -125,9 +125,10 @@ export async function getCheckoutSummary(
     postcode?: string | null;
     delivery?: DeliveryMethod | null;
     payment?: PaymentMethod | null;
-    /** A discount code typed, for the signed-in customer `userId`. */
+    /** A discount code typed, for the signed-in customer `userId` or the e-mail typed (limits per customer). */
     discountCode?: string | null;
     userId?: string | null;
+    email?: string | null;
     /** False when nobody takes cards: the card method is not offered. */
     cardPayments?: boolean;
   },
@@ -159,10 +160,12 @@ export async function getCheckoutSummary(
   const payment = args.payment && allowedPayments.includes(args.payment) ? args.payment : null;
   const code =
     args.discountCode && cart.lines.length > 0
-      ? await applyDiscountCode(db, {
+      ? await checkDiscountCode(db, {
           typed: args.discountCode,
           userId: args.userId ?? null,
+          email: args.email ?? null,
           isGiftListCart: Boolean(cart.giftList),
+          shipsFree: shipsFree(quote),
           now: args.now,
           lines: cart.lines,
         })
@@ -179,6 +182,7 @@ export async function getCheckoutSummary(
     delivery: quote?.method ?? null,
     payment,
     ...totals,
+    subtotalBeforeCodeCents: totals.subtotalCents + (code?.ok ? code.applied.discountCents : 0),
     allowedPayments,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
     daysToPay: settings.bankTransfer.daysToPay,
@@ -194,6 +198,7 @@ export async function getCheckoutSummary(
         : null,
     discountCode: code?.ok ? code.applied : null,
     discountCodeError: code && !code.ok ? code.error : null,
+    discountCodeMinOrderCents: code && !code.ok ? (code.minOrderCents ?? null) : null,
     blocker: blockerOf(cart, giftList),
   };
 }
@@ -368,6 +373,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     const variant = display.get(line.variantId)!;
     return {
       ...line,
+      productId: variant.productId,
       variant,
       listUnitCents: variant.listUnitCents,
       unitCents: variant.unitCents,
@@ -375,9 +381,17 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     };
   });
   const code = input.discountCode
-    ? await applyDiscountCode(tx, { typed: input.discountCode, userId: args.userId, isGiftListCart: Boolean(giftList), now, lines: priced })
+    ? await checkDiscountCode(tx, {
+        typed: input.discountCode,
+        userId: args.userId,
+        email: input.email,
+        isGiftListCart: Boolean(giftList),
+        shipsFree: shipsFree(quote),
+        now,
+        lines: priced,
+      })
     : null;
-  if (code && !code.ok) return { ok: false, error: "discount-code", discountError: code.error };
+  if (code && !code.ok) return { ok: false, error: "discount-code", discountError: code.error, minOrderCents: code.minOrderCents };
   const totals = orderTotals(priced, {
     shippingCents: quote.feeCents,
     paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod),
@@ -388,9 +402,6 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   // the row, finds too few and is refused before writing anything.
   const stock = await takeStock(tx, lines);
   if (!stock.ok) throw new CheckoutRollback(outOfStock(stock.short, display));
-  // The code's last use goes to one checkout only: the loser rolls back with "used", nothing taken.
-  if (code && !(await takeDiscountCodeUse(tx, code.applied.id)))
-    throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: "used" });
   if (giftList) {
     // Checked once, under a share lock: a guest's gift paid meanwhile (the list needs fewer units than
     // this cart holds), or an item opened to group gifting, refuses the order and rolls back the stock.
@@ -426,7 +437,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     discountCodeId: code?.applied.id ?? null,
     ...giftNote,
     createdAt: now,
-    lines: priced.map((line) => ({
+    lines: priced.map((line, index) => ({
       productId: line.variant.productId,
       variantId: line.variantId,
       sku: facts.get(line.variantId)!.sku,
@@ -446,6 +457,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       ),
       personalisationUnitCents: line.personalisationUnitCents,
       lineTotalCents: lineTotalCents(line, line.quantity),
+      codeDiscountCents: code?.applied.perLineCents[index] ?? 0,
       vatRatePercent: facts.get(line.variantId)!.vatRatePercent,
       isPreorder: line.variant.isPreorder,
       giftListItemId: line.giftListItemId,
@@ -454,6 +466,11 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   });
   // The same checkout committed meanwhile from elsewhere: undo everything and answer with that order.
   if (!order) throw new CheckoutRollback("already-placed");
+  // The code's last use (or this customer's last) goes to one checkout only: the loser rolls back, nothing kept.
+  if (code) {
+    const use = await takeDiscountCodeUse(tx, { discountCodeId: code.applied.id, orderId: order.id, userId: args.userId, email: input.email });
+    if (!use.ok) throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: use.error });
+  }
   await recordTakenStock(tx, stock.taken, { reason: "order-placed", orderId: order.id, actorUserId: args.userId, now });
   await tx.delete(cartLines).where(eq(cartLines.cartId, cart.id));
   await tx.update(carts).set({ giftListId: null, giftGiverName: null, giftMessage: null, updatedAt: now }).where(eq(carts.id, cart.id));

@@ -39,7 +39,7 @@ export type OrderTotals = {
 };
 
 /**
- * The order's totals. A discount code's saving (`codeDiscountCents`, from the gift list's completion rule)
+ * The order's totals. A discount code's saving (`codeDiscountCents`, from server/coupons/coupon.ts)
  * comes out of the subtotal and counts among the discounts, like a product's offer.
  */
 export function orderTotals(

@@ -682,6 +682,8 @@ export const orderLines = pgTable(
     personalisation: jsonb().$type<Record<string, string>>().notNull().default({}),
     personalisationUnitCents: integer().notNull().default(0),
     lineTotalCents: integer().notNull(),
+    /** This line's share of the order's discount code saving (not in lineTotalCents): refunds and invoices bill the rest. */
+    codeDiscountCents: integer().notNull().default(0),
     vatRatePercent: integer().notNull().default(22),
     isPreorder: boolean().notNull().default(false),
     giftListItemId: uuid().references(() => giftListItems.id, { onDelete: "set null" }),
@@ -737,24 +739,102 @@ export const paymentEvents = pgTable("payment_events", {
   receivedAt: createdAt(),
 });
 
+/** A code's saving: a percentage of the goods it applies to, or a fixed amount off them. */
+export const discountCodeKind = pgEnum("discount_code_kind", ["percent", "fixed"]);
+
+/**
+ * Discount codes, owned by server/coupons/: the staff's codes (back office) and the gift lists' completion
+ * codes (`giftListId` set), one rule for both (docs/decisions/0066-coupon-codes.md).
+ */
 export const discountCodes = pgTable(
   "discount_codes",
   {
     id: integer().primaryKey().generatedByDefaultAsIdentity(),
     code: text().notNull().unique(),
-    percent: integer().notNull(),
+    kind: discountCodeKind().notNull().default("percent"),
+    /** Percent off (kind percent), else null. */
+    percent: integer(),
+    /** Euro cents off the eligible goods (kind fixed), else null. */
+    amountCents: integer(),
+    /** The eligible goods must add up to at least this (0: no minimum). */
+    minOrderCents: integer().notNull().default(0),
     validFrom: timestamp({ withTimezone: true }).notNull(),
     validUntil: timestamp({ withTimezone: true }).notNull(),
     /** Completion discount of a gift list: valid on what nobody bought from it. */
     giftListId: uuid().references(() => giftLists.id, { onDelete: "cascade" }),
-    maxUses: integer().notNull().default(1),
+    /** Null: no limit on the total uses. */
+    maxUses: integer().default(1),
     usedCount: integer().notNull().default(0),
+    /** Null: no limit per customer (an account, or an e-mail address for guests and accounts alike). */
+    maxUsesPerCustomer: integer(),
+    /** False: refused on an order whose delivery is already free (decision 0066). */
+    combinesWithFreeDelivery: boolean().notNull().default(true),
+    /** True: also valid on a gift-list purchase. */
+    appliesToGiftLists: boolean().notNull().default(false),
+    isActive: boolean().notNull().default(true),
+    /** The staff's own note ("Black Friday 2026"); never shown to customers. */
+    note: text().notNull().default(""),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
-    check("discount_codes_percent_range", sql`${t.percent} between 1 and 100`),
-    check("discount_codes_uses", sql`${t.usedCount} <= ${t.maxUses}`),
+    check(
+      "discount_codes_amount",
+      sql`(${t.kind} = 'percent' and ${t.percent} between 1 and 100 and ${t.amountCents} is null) or (${t.kind} = 'fixed' and ${t.amountCents} > 0 and ${t.percent} is null)`,
+    ),
+    check("discount_codes_uses", sql`${t.usedCount} >= 0 and (${t.maxUses} is null or ${t.usedCount} <= ${t.maxUses})`),
+    check("discount_codes_limits", sql`${t.minOrderCents} >= 0 and (${t.maxUsesPerCustomer} is null or ${t.maxUsesPerCustomer} > 0)`),
+    check("discount_codes_window", sql`${t.validFrom} < ${t.validUntil}`),
   ],
+);
+
+/** A code limited to some categories: only their products' lines are discounted. */
+export const discountCodeCategories = pgTable(
+  "discount_code_categories",
+  {
+    discountCodeId: integer()
+      .notNull()
+      .references(() => discountCodes.id, { onDelete: "cascade" }),
+    categoryId: integer()
+      .notNull()
+      .references(() => categories.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.discountCodeId, t.categoryId] })],
+);
+
+/** A code limited to some brands: only their products' lines are discounted. */
+export const discountCodeBrands = pgTable(
+  "discount_code_brands",
+  {
+    discountCodeId: integer()
+      .notNull()
+      .references(() => discountCodes.id, { onDelete: "cascade" }),
+    brandId: integer()
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.discountCodeId, t.brandId] })],
+);
+
+/**
+ * One row per order holding a use of a code, for the limit per customer: written with the use, deleted
+ * when the use is given back (the order expired or was cancelled).
+ */
+export const discountCodeUses = pgTable(
+  "discount_code_uses",
+  {
+    orderId: uuid()
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    discountCodeId: integer()
+      .notNull()
+      .references(() => discountCodes.id, { onDelete: "cascade" }),
+    userId: text().references(() => users.id, { onDelete: "set null" }),
+    /** Lower-cased: the same customer as a guest and signed in. */
+    email: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.discountCodeId, t.userId), index().on(t.discountCodeId, t.email)],
 );
 
 // ---------------------------------------------------------------- gift lists

@@ -1,13 +1,13 @@
 /**
- * The completion discount's use-cases: the owner's codes (created once, when the window opens) and the
- * check of a code typed at checkout. The discount itself is the pure rule of gift-list-completion.ts,
- * used by both the checkout summary and placeOrder.
+ * The completion discount's codes for their owner (created once, when the window opens). The codes are
+ * the coupons' (server/coupons/): checked, priced and used at checkout like any other code.
  */
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray } from "drizzle-orm";
+import { createCompletionCodes } from "#server/coupons/coupon.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { discountCodes, giftListItems, giftLists } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import { completionCodeOf, completionWindow, isWithinWindow, normaliseDiscountCode, type DiscountCodeError } from "./gift-list-completion";
+import { completionCodeOf, completionWindow, isWithinWindow } from "./gift-list-completion";
 
 export type CompletionCode = { giftListId: string; code: string; percent: number; validFrom: Date; validUntil: Date; isUsed: boolean };
 
@@ -57,18 +57,15 @@ export async function getCompletionCodes(db: Db, args: { userId: string; now: Da
     const toCreate = open.filter((list) => needs.has(list.id));
     if (toCreate.length > 0) {
       const codes = toCreate.map((list) => completionCodeOf(list.code));
-      await db
-        .insert(discountCodes)
-        .values(
-          toCreate.map((list, index) => ({
-            code: codes[index]!,
-            percent: giftListCompletion.percent,
-            ...completionWindow(list.eventDate, giftListCompletion.windowDays),
-            giftListId: list.id,
-            maxUses: 1,
-          })),
-        )
-        .onConflictDoNothing({ target: discountCodes.code });
+      await createCompletionCodes(
+        db,
+        toCreate.map((list, index) => ({
+          code: codes[index]!,
+          percent: giftListCompletion.percent,
+          ...completionWindow(list.eventDate, giftListCompletion.windowDays),
+          giftListId: list.id,
+        })),
+      );
       // Read back rather than `returning`: a code another load created meanwhile is not returned by the insert.
       rows.push(...(await db.select().from(discountCodes).where(inArray(discountCodes.code, codes))));
     }
@@ -79,75 +76,11 @@ export async function getCompletionCodes(db: Db, args: { userId: string; now: Da
     byList.set(row.giftListId, {
       giftListId: row.giftListId,
       code: row.code,
-      percent: row.percent,
+      percent: row.percent ?? 0,
       validFrom: row.validFrom,
       validUntil: row.validUntil,
-      isUsed: row.usedCount >= row.maxUses,
+      isUsed: row.maxUses !== null && row.usedCount >= row.maxUses,
     });
   }
   return byList;
-}
-
-export type CheckedDiscountCode =
-  { ok: true; id: number; code: string; percent: number; stillNeeded: Map<number, number> } | { ok: false; error: DiscountCodeError };
-
-/**
- * A code typed at checkout: it exists, is in its window, has uses left, and belongs to the signed-in
- * customer, for an ordinary cart (a gift-list cart is a guest's gift, never discounted). The units it
- * applies to are those still needed per variant of the list; the caller applies `completionDiscount`.
- */
-export async function checkDiscountCode(
-  db: Db,
-  args: { typed: string; userId: string | null; isGiftListCart: boolean; now: Date },
-): Promise<CheckedDiscountCode> {
-  const code = normaliseDiscountCode(args.typed);
-  if (!code) return { ok: false, error: "unknown" };
-  const [row] = await db
-    .select({
-      id: discountCodes.id,
-      code: discountCodes.code,
-      percent: discountCodes.percent,
-      validFrom: discountCodes.validFrom,
-      validUntil: discountCodes.validUntil,
-      maxUses: discountCodes.maxUses,
-      usedCount: discountCodes.usedCount,
-      giftListId: discountCodes.giftListId,
-      ownerUserId: giftLists.ownerUserId,
-    })
-    .from(discountCodes)
-    .leftJoin(giftLists, eq(giftLists.id, discountCodes.giftListId))
-    .where(eq(discountCodes.code, code));
-  if (!row) return { ok: false, error: "unknown" };
-  if (args.now.getTime() < row.validFrom.getTime()) return { ok: false, error: "not-yet-valid" };
-  if (args.now.getTime() >= row.validUntil.getTime()) return { ok: false, error: "expired" };
-  if (row.usedCount >= row.maxUses) return { ok: false, error: "used" };
-  // Only gift-list codes exist so far; a code without its list (or someone else's) is not yours.
-  if (!row.giftListId || !args.userId || row.ownerUserId !== args.userId) return { ok: false, error: "not-yours" };
-  if (args.isGiftListCart) return { ok: false, error: "no-eligible-lines" };
-  const items = await db
-    .select({
-      variantId: giftListItems.variantId,
-      left: sql<number>`${giftListItems.quantityWished} - ${giftListItems.quantityBought}`.mapWith(Number),
-    })
-    .from(giftListItems)
-    .where(and(eq(giftListItems.giftListId, row.giftListId), gt(giftListItems.quantityWished, giftListItems.quantityBought)));
-  return { ok: true, id: row.id, code: row.code, percent: row.percent, stillNeeded: new Map(items.map((item) => [item.variantId, item.left])) };
-}
-
-/** Takes one use, only while uses are left: under concurrency exactly one checkout gets the last one. */
-export async function takeDiscountCodeUse(tx: Db, discountCodeId: number): Promise<boolean> {
-  const taken = await tx
-    .update(discountCodes)
-    .set({ usedCount: sql`${discountCodes.usedCount} + 1` })
-    .where(and(eq(discountCodes.id, discountCodeId), sql`${discountCodes.usedCount} < ${discountCodes.maxUses}`))
-    .returning({ id: discountCodes.id });
-  return taken.length > 0;
-}
-
-/** Gives a use back (its order expired or was cancelled); never below zero. */
-export async function giveBackDiscountCodeUse(tx: Db, discountCodeId: number): Promise<void> {
-  await tx
-    .update(discountCodes)
-    .set({ usedCount: sql`${discountCodes.usedCount} - 1` })
-    .where(and(eq(discountCodes.id, discountCodeId), sql`${discountCodes.usedCount} > 0`));
 }

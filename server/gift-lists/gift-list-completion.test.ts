@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { completionCodeOf, completionDiscount, completionWindow, isWithinWindow, normaliseDiscountCode } from "./gift-list-completion";
+import { normaliseDiscountCode } from "#server/coupons/coupon.ts";
+import { completionCodeOf, completionWindow, isWithinWindow } from "./gift-list-completion";
 
 test("the window opens at midnight in Italy on the event day and lasts the configured whole days, summer or winter", () => {
   const window = completionWindow("2026-03-20", 30);
@@ -18,36 +19,4 @@ test("a code reads in any case with spaces or dashes; anything else is no code",
   expect(normaliseDiscountCode("x' or 1=1 --")).toBeNull();
   expect(normaliseDiscountCode("<b>")).toBeNull();
   expect(normaliseDiscountCode("")).toBeNull();
-});
-
-test("only the list's variants still needed are discounted, at most the units still needed, rounded once per line", () => {
-  const stillNeeded = new Map([
-    [1, 2],
-    [2, 1],
-  ]);
-  const result = completionDiscount(
-    [
-      { variantId: 1, quantity: 3, unitCents: 1999 }, // 2 of 3 units eligible: 3998 -> 10% = 399.8 -> 400
-      { variantId: 3, quantity: 1, unitCents: 5000 }, // not on the list
-      { variantId: 2, quantity: 1, unitCents: 1005 }, // pays 904.5 -> 905 (half up, once): 100 off
-    ],
-    stillNeeded,
-    10,
-  );
-  expect(result.lines).toEqual([
-    { variantId: 1, units: 2, discountCents: 400 },
-    { variantId: 2, units: 1, discountCents: 100 },
-  ]);
-  expect(result.discountCents).toBe(500);
-  // Two lines of one variant share what is still needed.
-  const shared = completionDiscount(
-    [
-      { variantId: 2, quantity: 1, unitCents: 1000 },
-      { variantId: 2, quantity: 1, unitCents: 1000 },
-    ],
-    stillNeeded,
-    10,
-  );
-  expect(shared.discountCents).toBe(100);
-  expect(completionDiscount([{ variantId: 3, quantity: 1, unitCents: 1000 }], stillNeeded, 10).discountCents).toBe(0);
 });

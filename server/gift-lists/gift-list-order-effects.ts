@@ -1,10 +1,9 @@
 /**
  * What the gift lists do when an order is paid or let go (server/orders/order-effects.ts), in the
  * order's transaction: a paid order's purchases and group-gift contribution count, a let-go order's
- * completion code and group-gift pledge go back, a late payment takes them again.
+ * group-gift pledge goes back, a late payment takes it again. (A completion code's use is the coupons'.)
  */
 import type { OrderEffects } from "#server/orders/order-effects.ts";
-import { giveBackDiscountCodeUse, takeDiscountCodeUse } from "./gift-list-completion.service";
 import { recordGroupGiftPayment, releaseGroupGiftContribution, retakeGroupGiftPledge } from "./gift-list-group.service";
 import { recordGiftListPurchases, recordGiftListReturn } from "./gift-list-orders.service";
 
@@ -26,9 +25,7 @@ export const giftListOrderEffects: OrderEffects = {
     };
   },
 
-  async released(tx, { order, to, now }) {
-    // A completion code spent on an order that is not kept can be used again (once: this move happens once).
-    if (to !== "refunded" && order.discountCodeId !== null) await giveBackDiscountCodeUse(tx, order.discountCodeId);
+  async released(tx, { order, now }) {
     // A group-gift contribution that will not be kept frees its amount for the other guests.
     if (order.giftListId) await releaseGroupGiftContribution(tx, { orderId: order.id, wasPaid: order.paidAt !== null, now });
   },
@@ -38,7 +35,6 @@ export const giftListOrderEffects: OrderEffects = {
   },
 
   async retaken(tx, { order }) {
-    if (order.discountCodeId !== null && !(await takeDiscountCodeUse(tx, order.discountCodeId))) return false;
     return !order.giftListId || (await retakeGroupGiftPledge(tx, { orderId: order.id }));
   },
 };

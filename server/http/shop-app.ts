@@ -9,6 +9,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { drawSamplePictureFile } from "#server/catalog/sample-pictures.ts";
 import type { DbHandle } from "#server/db/client.ts";
+import { couponOrderEffects } from "#server/coupons/coupon-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
 import type { ShopServices } from "#server/shop-services.ts";
@@ -23,9 +24,9 @@ import { securityHeaders } from "./security-headers";
 import { serveMedia } from "./media-files";
 import { mediaStoreOf } from "#server/media/media-store.ts";
 
-// Wired when this module loads, before startShop's jobs run: gift lists keep their purchases, pledges and
-// codes in step with the orders that pay for them (server/orders/order-effects.ts).
-wireOrderEffects(giftListOrderEffects);
+// Wired when this module loads, before startShop's jobs run: gift lists keep their purchases and pledges,
+// coupons their codes' uses, in step with the orders that pay for them (server/orders/order-effects.ts).
+wireOrderEffects(giftListOrderEffects, couponOrderEffects);
 
 export type ShopAppOptions = {
   services: ShopServices;

@@ -107,6 +107,25 @@ test("a private buyer's FatturaPA file validates against the official schema, wi
   expect(xml).toContain("<ModalitaPagamento>MP01</ModalitaPagamento><ImportoPagamento>563.67</ImportoPagamento>");
 });
 
+test("lines billed at their share of a discount code's saving (cents that do not divide by the units) still validate", async () => {
+  // 10% off 49,980 + 5,397 = 5,538 shared 4,998 / 540: the lines carry the paid amounts, no "Sconto" line.
+  const discounted: OrderFacts = {
+    ...order,
+    lines: [
+      { ...order.lines[0]!, lineTotalCents: 44_982 },
+      { ...order.lines[1]!, lineTotalCents: 4_857 },
+    ],
+    totalCents: order.totalCents - 5_538,
+  };
+  const document = documentOf(privateBuyer, discounted);
+  expect(document.lines.some((line) => line.description === "Sconto")).toBe(false);
+  expect(document.totalCents).toBe(discounted.totalCents);
+  const xml = fatturaPaXml(document);
+  expect(await validate(xml)).toEqual({ valid: true, errors: [] });
+  // 4,857 cents / 3 units before VAT at 4%: a unit price with more than two decimals.
+  expect(xml).toContain("<Quantita>3.00</Quantita><PrezzoUnitario>15.56666667</PrezzoUnitario><PrezzoTotale>46.70</PrezzoTotale>");
+});
+
 test("a company's file names its partita IVA and SDI code, or its PEC when it has no code, and validates", async () => {
   const withCode = fatturaPaXml(documentOf(companyBuyer));
   expect(await validate(withCode)).toEqual({ valid: true, errors: [] });

@@ -67,7 +67,8 @@ async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
       colour: line.colour,
       size: line.size,
       quantity: line.quantity,
-      lineTotalCents: line.lineTotalCents,
+      // Billed as paid: less the line's share of a discount code's saving (the rest, on older orders, is an "Sconto" line).
+      lineTotalCents: line.lineTotalCents - line.codeDiscountCents,
       vatRatePercent: line.vatRatePercent,
     })),
     shippingCents: order.shippingCents,

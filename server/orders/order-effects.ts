@@ -1,9 +1,9 @@
 /**
  * What other domains do, in the order's own transaction, when an order is paid or let go: the gift
- * lists keep their purchases, group-gift pledges and completion codes in step with it. Gift lists build
- * on orders (they create and move them), so orders call them through this port and import none of them;
- * the shop wires the gift lists' effects once, where it starts (server/http/shop-app.ts; tests/db.ts for
- * the suites). Unwired, any move that needs them fails loudly rather than skip them.
+ * lists keep their purchases and group-gift pledges in step with it, the coupons a code's use. They
+ * build on orders (they create and move them), so orders call them through this port and import none
+ * of them; the shop wires their effects once, where it starts (server/http/shop-app.ts; tests/db.ts for
+ * the suites), each domain giving only the moves it cares about. Unwired, any move fails loudly.
  */
 import type { Db } from "#server/db/client.ts";
 import type { orders } from "#server/db/schema.ts";
@@ -27,11 +27,31 @@ export type OrderEffects = {
 
 let wired: OrderEffects | null = null;
 
-export function wireOrderEffects(effects: OrderEffects): void {
-  wired = effects;
+/** Every domain's effects, called in the order given; a late payment retakes all or none (the door's savepoint). */
+export function wireOrderEffects(...domains: Partial<OrderEffects>[]): void {
+  wired = {
+    async paid(tx, args) {
+      const notes: string[] = [];
+      for (const domain of domains) {
+        const { note } = (await domain.paid?.(tx, args)) ?? { note: null };
+        if (note) notes.push(note);
+      }
+      return { note: notes.length > 0 ? notes.join("\n") : null };
+    },
+    async released(tx, args) {
+      for (const domain of domains) await domain.released?.(tx, args);
+    },
+    async returned(tx, args) {
+      for (const domain of domains) await domain.returned?.(tx, args);
+    },
+    async retaken(tx, args) {
+      for (const domain of domains) if (domain.retaken && !(await domain.retaken(tx, args))) return false;
+      return true;
+    },
+  };
 }
 
 export function orderEffects(): OrderEffects {
-  if (!wired) throw new Error("orders: no order effects wired (the shop wires the gift lists' where it starts, server/http/shop-app.ts)");
+  if (!wired) throw new Error("orders: no order effects wired (the shop wires the domains' where it starts, server/http/shop-app.ts)");
   return wired;
 }

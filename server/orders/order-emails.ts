@@ -34,6 +34,8 @@ function lineLabel(t: ReturnType<typeof getTranslator>, line: OrderView["lines"]
 function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [string, string][] {
   const money = (cents: number) => formatMoney(cents, order.locale);
   const rows: [string, string][] = order.lines.map((line) => [lineLabel(t, line), money(line.lineTotalCents)]);
+  if (order.discountCode)
+    rows.push([t("orderEmails.discountCode", { code: order.discountCode.code }), `−${money(order.discountCode.discountCents)}`]);
   rows.push([t("orderEmails.subtotal"), money(order.totals.subtotalCents)]);
   if (order.totals.personalisationCents > 0) rows.push([t("orderEmails.personalisation"), money(order.totals.personalisationCents)]);
   rows.push([t("orderEmails.shipping"), order.totals.shippingCents > 0 ? money(order.totals.shippingCents) : t("orderEmails.free")]);

@@ -8,7 +8,7 @@ import type { Locale } from "#common/locale.ts";
 import type { DeliveryMethod, PaymentMethod } from "./order-methods";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";
-import { giftListContributions, orderLines, orders, orderStatusHistory, payments } from "#server/db/schema.ts";
+import { discountCodes, giftListContributions, orderLines, orders, orderStatusHistory, payments } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { trackingUrlOf } from "#common/carrier-tracking.ts";
 import type { OrderStatus } from "./order-status";
@@ -53,6 +53,11 @@ export type OrderView = {
     paymentFeeCents: number;
     totalCents: number;
   };
+  /**
+   * The discount code the order was placed with and what it saved (already out of the subtotal and among
+   * the discounts), with the goods before it and the products' own offers, as the order's summary lists them.
+   */
+  discountCode: { code: string; discountCents: number; subtotalBeforeCents: number; offersDiscountCents: number } | null;
   delivery: {
     method: DeliveryMethod;
     /** Null for collection in the shop, and in what the giver sees of a gift-list order (`withoutGiftListAddress`). */
@@ -120,6 +125,11 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
   const contribution = order.giftListId
     ? await db.select({ id: giftListContributions.id }).from(giftListContributions).where(eq(giftListContributions.orderId, order.id))
     : [];
+  const [code] = order.discountCodeId
+    ? await db.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, order.discountCodeId))
+    : [];
+  // The code's saving: what the lines add up to beyond the goods and personalisation charged.
+  const codeDiscountCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0) - order.subtotalCents - order.personalisationCents;
   const settings = await getSettings(db, ["bankTransfer", "tracking"]);
   // Today's picture of each variant still in the catalogue, picked as the cart picks it.
   const variantIds = args.locale ? lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])) : [];
@@ -165,6 +175,15 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       paymentFeeCents: order.paymentFeeCents,
       totalCents: order.totalCents,
     },
+    discountCode:
+      code && codeDiscountCents > 0
+        ? {
+            code: code.code,
+            discountCents: codeDiscountCents,
+            subtotalBeforeCents: order.subtotalCents + codeDiscountCents,
+            offersDiscountCents: order.discountCents - codeDiscountCents,
+          }
+        : null,
     delivery: {
       method: order.deliveryMethod,
       // A collected order keeps an address only as the invoice's buyer's: it is not where anything goes.

@@ -5,7 +5,8 @@
  * and stock movements only by server/stock/stock-ledger.ts; customers' reviews only by
  * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md); invoices only by
  * server/invoices/invoice.service.ts; withdrawals, returns and refunds only by their modules in
- * server/after-sales/; back-in-stock alerts only by server/stock-alerts/stock-alerts.service.ts. Scans the shop's sources, its tests included,
+ * server/after-sales/; back-in-stock alerts only by server/stock-alerts/stock-alerts.service.ts; discount codes and their uses only by
+ * server/coupons/ (docs/decisions/0066-coupon-codes.md). Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -26,6 +27,8 @@ const withdrawalOwner = "server/after-sales/withdrawal.service.ts";
 const returnsOwner = "server/after-sales/returns.service.ts";
 const refundsOwner = "server/after-sales/refunds.service.ts";
 const stockAlertsOwner = "server/stock-alerts/stock-alerts.service.ts";
+const coupons = "server/coupons/coupon.service.ts";
+const couponsAdmin = "server/coupons/coupon-admin.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -107,6 +110,15 @@ const rules: Rule[] = [
   { what: "writes return lines", owners: [returnsOwner], finds: writesTable("returnLines", "return_lines") },
   { what: "writes refunds", owners: [refundsOwner], finds: writesTable("refunds", "refunds") },
   { what: "writes stock alerts", owners: [stockAlertsOwner], finds: writesTable("stockAlerts", "stock_alerts") },
+  { what: "writes discount codes", owners: [coupons, couponsAdmin], finds: writesTable("discountCodes", "discount_codes") },
+  {
+    what: "writes a discount code's limits",
+    owners: [couponsAdmin],
+    finds: matches(
+      /\.(insert|update|delete)\(\s*(discountCodeCategories|discountCodeBrands)\s*\)|(insert\s+into|update|delete\s+from)\s+"?discount_code_(categories|brands)"?\s/i,
+    ),
+  },
+  { what: "writes discount code uses", owners: [coupons], finds: writesTable("discountCodeUses", "discount_code_uses") },
 ];
 
 export type SourceFile = { file: string; source: string };
@@ -153,6 +165,8 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
       { file: "server/admin/return-sneaky.ts", source: "await db.execute(sql`update returns set status = 'refunded'`);" },
       { file: "server/admin/statement-sneaky.ts", source: "await db.delete(withdrawals);" },
       { file: "server/stock/alert-sneaky.ts", source: "await tx.update(stockAlerts).set({ status: 'notified' });" },
+      { file: "server/checkout/code-sneaky.ts", source: "await tx.update(discountCodes).set({ usedCount: 0 });" },
+      { file: "server/gift-lists/use-sneaky.ts", source: "await db.execute(sql`delete from discount_code_uses where order_id = ${id}`);" },
     ]),
   ).toEqual([
     "server/cart/sneaky.ts: writes product stock",
@@ -166,6 +180,8 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
     "server/admin/return-sneaky.ts: writes returns",
     "server/admin/statement-sneaky.ts: writes withdrawal statements",
     "server/stock/alert-sneaky.ts: writes stock alerts",
+    "server/checkout/code-sneaky.ts: writes discount codes",
+    "server/gift-lists/use-sneaky.ts: writes discount code uses",
   ]);
   expect(
     findOwnerViolations([

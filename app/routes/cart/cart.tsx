@@ -1,9 +1,12 @@
 import { useTranslation } from "react-i18next";
+import { z } from "zod";
 import { Form, Link, useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { CartLineItem } from "#app/ui/cart-line-item.tsx";
 import { CartTotalsList } from "#app/ui/cart-totals.tsx";
+import { DiscountCodeField, discountLineTerm, discountRefusalText, type ShownDiscountCode } from "#app/ui/discount-code.tsx";
+import { useFormatPrice } from "#app/ui/price.tsx";
 import { DeliveryPromise } from "#app/ui/delivery-promise.tsx";
 import { awaitCartAnswer, FetcherMarker, type CartActionData } from "#app/ui/cart-toasts.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
@@ -11,6 +14,8 @@ import { PageHeader } from "#app/ui/page-header.tsx";
 import { handleCartAction } from "./cart-action.server";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
+import { checkDiscountCode, type AppliedDiscountCode } from "#server/coupons/coupon.service.ts";
+import { getSessionUser } from "#server/http/guards.ts";
 import { promiseDelivery, longestPreorderDays } from "#server/checkout/delivery-estimate.ts";
 import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -20,7 +25,20 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cart";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["cart", "delivery"] } satisfies MessagesHandle;
+export const handle = { messages: ["cart", "delivery", "checkout.discount"] } satisfies MessagesHandle;
+
+/** What the page shows of an applied code (its id and per-line shares stay on the server). */
+const shownCodeOf = ({ code, kind, percent, amountCents, isGiftListCompletion, discountCents }: AppliedDiscountCode): ShownDiscountCode => ({
+  code,
+  kind,
+  percent,
+  amountCents,
+  isGiftListCompletion,
+  discountCents,
+});
+
+/** A code typed in the cart (`?discountCode=`), read leniently: anything else is no code. */
+const TypedCode = z.string().trim().min(1).max(100).nullable().catch(null);
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
@@ -36,7 +54,39 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
           calendar: await getDeliveryCalendar(services.db),
         })
       : null;
-  return { cart, deliveryPromise, meta: getPageMetaTexts(locale, "cart") };
+  // A code is priced here as at checkout, where the delivery chosen is checked too (decision 0066); it goes there in the link.
+  const typed = TypedCode.parse(url.searchParams.get("discountCode"));
+  const user = typed && cart.lines.length > 0 ? await getSessionUser(context, request) : null;
+  const checked =
+    typed && cart.lines.length > 0
+      ? await checkDiscountCode(services.db, {
+          typed,
+          userId: user?.id ?? null,
+          email: user?.email ?? null,
+          isGiftListCart: Boolean(cart.giftList),
+          shipsFree: null,
+          now: new Date(),
+          lines: cart.lines,
+        })
+      : null;
+  const discount = !typed
+    ? null
+    : checked?.ok
+      ? {
+          typed,
+          applied: shownCodeOf(checked.applied),
+          totalCents: cart.totals.totalCents - checked.applied.discountCents,
+          error: null,
+          minOrderCents: null,
+        }
+      : {
+          typed,
+          applied: null,
+          totalCents: null,
+          error: checked?.error ?? null,
+          minOrderCents: checked?.ok === false ? (checked.minOrderCents ?? null) : null,
+        };
+  return { cart, deliveryPromise, discount, meta: getPageMetaTexts(locale, "cart") };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
@@ -71,7 +121,9 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const locale = localeOfPath(pathname);
-  const { cart } = loaderData;
+  const { cart, discount } = loaderData;
+  const format = useFormatPrice();
+  const checkoutHref = `${localizedHref("/checkout", locale)}${discount?.applied ? `?${new URLSearchParams({ discountCode: discount.applied.code })}` : ""}`;
   const clearing = useFetcher({ key: clearFetcherKey }).state === "submitting";
   const lines = clearing ? [] : cart.lines;
 
@@ -115,9 +167,23 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
               <h2 id="cart-summary-title" className="text-xl font-bold">
                 {t("cart.summary")}
               </h2>
-              <CartTotalsList totals={cart.totals} />
+              <CartTotalsList
+                totals={cart.totals}
+                code={discount?.applied ? { term: discountLineTerm(t, discount.applied), cents: discount.applied.discountCents } : null}
+                totalCents={discount?.totalCents ?? cart.totals.totalCents}
+              />
               <p className="mt-2 text-sm text-muted">{t("cart.vatIncluded")}</p>
               {loaderData.deliveryPromise && <DeliveryPromise promise={loaderData.deliveryPromise} className="mt-3" />}
+              <Form method="get">
+                <DiscountCodeField
+                  id="cart-discountCode"
+                  className="mt-4 border-t border-brand-100 pt-4"
+                  defaultValue={discount?.typed ?? ""}
+                  error={discount?.error ? discountRefusalText(t, discount.error, discount.minOrderCents, format) : undefined}
+                  applied={discount?.applied ?? null}
+                  hint={t("cart.discountHint")}
+                />
+              </Form>
               {cart.hasProblems ? (
                 <>
                   <p className="mt-4 rounded-xl bg-coral-50 p-3 text-sm font-semibold text-coral-700" id="checkout-blocked">
@@ -133,7 +199,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                   </button>
                 </>
               ) : (
-                <Link to={localizedHref("/checkout", locale)} className="btn-primary mt-4 w-full py-3 text-base">
+                <Link to={checkoutHref} className="btn-primary mt-4 w-full py-3 text-base">
                   {t("cart.checkout")}
                 </Link>
               )}

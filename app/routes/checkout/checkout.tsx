@@ -25,6 +25,8 @@ import {
 } from "#app/ui/checkout-fields.tsx";
 import { CheckoutInvoice } from "#app/ui/checkout-invoice.tsx";
 import { CheckoutSummaryPanel } from "#app/ui/checkout-summary.tsx";
+import { DiscountCodeField, discountRefusalText } from "#app/ui/discount-code.tsx";
+import { useFormatPrice } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { useHydrated } from "#app/ui/use-hydrated.ts";
@@ -60,7 +62,13 @@ const SummaryChoices = z.object({
 
 type FormValues = Partial<Record<(typeof checkoutFields)[number], string>>;
 
-function summaryFor(services: ShopServices, request: Request, locale: Locale, raw: Record<string, unknown>, userId: string | null) {
+function summaryFor(
+  services: ShopServices,
+  request: Request,
+  locale: Locale,
+  raw: Record<string, unknown>,
+  user: { id: string; email: string } | null,
+) {
   const choices = SummaryChoices.parse({
     postcode: raw.postcode ?? null,
     deliveryMethod: raw.deliveryMethod ?? null,
@@ -77,7 +85,9 @@ function summaryFor(services: ShopServices, request: Request, locale: Locale, ra
     delivery: choices.deliveryMethod,
     payment: choices.paymentMethod,
     discountCode: choices.discountCode,
-    userId,
+    userId: user?.id ?? null,
+    // The e-mail typed in the form, else the account's: a code's uses per customer count both.
+    email: typeof raw.email === "string" && raw.email.includes("@") ? raw.email.trim() : (user?.email ?? null),
     cardPayments: takesCardPayments(services),
   });
 }
@@ -109,7 +119,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       }
     : {};
   const query = Object.fromEntries(url.searchParams);
-  const summary = await summaryFor(services, request, locale, { postcode: prefill.postcode, ...query }, user?.id ?? null);
+  // A code applied in the cart comes along in the address (?discountCode=): the form starts with it.
+  if (query.discountCode) prefill.discountCode = query.discountCode.slice(0, 100);
+  const summary = await summaryFor(services, request, locale, { postcode: prefill.postcode, email: prefill.email, ...query }, user);
   return {
     meta: getPageMetaTexts(locale, "checkout"),
     summary,
@@ -131,7 +143,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const form = await request.formData();
   const user = await getSessionUser(context, request);
   const answer = async (values: FormValues, errors: CheckoutErrors | null, problem: CheckoutProblem | null, status: number) =>
-    data({ values, errors, problem, summary: await summaryFor(services, request, locale, values, user?.id ?? null) }, { status });
+    data({ values, errors, problem, summary: await summaryFor(services, request, locale, values, user) }, { status });
 
   // "Aggiorna riepilogo" without JavaScript: the same page again, priced for the choices made.
   if (form.get("intent") === "update") {
@@ -239,8 +251,10 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const [delivery, setDelivery] = useState(asDelivery(values.deliveryMethod));
   const [payment, setPayment] = useState(asPayment(values.paymentMethod));
   const [savedAddressId, setSavedAddressId] = useState(values.savedAddressId ?? "");
+  const format = useFormatPrice();
   const discountCodeError =
-    errors.discountCode ?? (summary.discountCodeError ? t(`checkout.discount.errors.${summary.discountCodeError}`) : undefined);
+    errors.discountCode ??
+    (summary.discountCodeError ? discountRefusalText(t, summary.discountCodeError, summary.discountCodeMinOrderCents, format) : undefined);
 
   if (summary.cart.lines.length === 0 || !shop) {
     return (
@@ -459,15 +473,14 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
 
           <div className="space-y-4 lg:sticky lg:top-4">
             <CheckoutSummaryPanel summary={summary} updating={fetcher.state !== "idle"} />
-            {!summary.giftList && (
-              <DiscountCodeField
-                defaultValue={values.discountCode ?? ""}
-                error={discountCodeError}
-                applied={summary.discountCode}
-                onApply={(code) => refreshSummary({ discountCode: code })}
-                hydrated={hydrated}
-              />
-            )}
+            <DiscountCodeField
+              defaultValue={values.discountCode ?? ""}
+              error={discountCodeError}
+              applied={summary.discountCode}
+              onApply={hydrated ? (code) => refreshSummary({ discountCode: code }) : undefined}
+              submitIntent="update"
+              id={checkoutFieldId("discountCode")}
+            />
             {!hydrated && (
               <div className="rounded-2xl bg-white p-4 shadow-card">
                 <p id="update-hint" className="text-sm text-muted">
@@ -520,76 +533,5 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         </Form>
       </div>
     </>
-  );
-}
-
-/**
- * "Codice sconto": checked and priced by the server only. With JavaScript "Applica" asks for a new
- * summary; without, it posts the form with intent "update" (the same page, priced again).
- */
-function DiscountCodeField({
-  defaultValue,
-  error,
-  applied,
-  onApply,
-  hydrated,
-}: {
-  defaultValue: string;
-  error?: string;
-  applied: { code: string; percent: number } | null;
-  onApply: (code: string) => void;
-  hydrated: boolean;
-}) {
-  const { t } = useTranslation();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const id = checkoutFieldId("discountCode");
-  const described = [error ? `${id}-error` : null, applied && !error ? `${id}-applied` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="rounded-2xl bg-white p-5 shadow-card">
-      <label htmlFor={id} className="field-label">
-        {t("checkout.discount.label")}
-      </label>
-      <div className="mt-1 flex gap-2">
-        <input
-          ref={inputRef}
-          id={id}
-          name="discountCode"
-          defaultValue={defaultValue}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={100}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={described}
-          className="field-input min-w-0 flex-1 uppercase"
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && hydrated) {
-              event.preventDefault();
-              onApply(event.currentTarget.value.trim());
-            }
-          }}
-        />
-        <button
-          type={hydrated ? "button" : "submit"}
-          name={hydrated ? undefined : "intent"}
-          value={hydrated ? undefined : "update"}
-          className="btn-secondary shrink-0"
-          onClick={hydrated ? () => onApply(inputRef.current?.value.trim() ?? "") : undefined}
-        >
-          {t("checkout.discount.apply")}
-        </button>
-      </div>
-      {error ? (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : (
-        applied && (
-          <p id={`${id}-applied`} className="mt-1 text-sm font-semibold text-brand-700" data-testid="discount-applied">
-            {t("checkout.discount.applied", { code: applied.code, percent: applied.percent })}
-          </p>
-        )
-      )}
-    </div>
   );
 }

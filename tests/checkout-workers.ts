@@ -1,0 +1,35 @@
+/**
+ * Starts one "app process" of a checkout concurrency test (tests/checkout-worker.ts): its own pool,
+ * one placeOrder per cart, all fired when `go` is called. Used by server/checkout and server/coupons.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import readline from "node:readline";
+import { onTestFinished } from "vitest";
+
+export type CheckoutWorker = { ready: Promise<void>; outcomes: Promise<string[]>; go: () => void };
+
+/** What every checkout of the worker types besides its cart: a discount code, and an e-mail of its own or the same for all. */
+export type CheckoutWorkerOptions = { discountCode?: string; email?: "own" | "shared" };
+
+export function startCheckoutWorker(databaseUrl: string, cartIds: string[], options: CheckoutWorkerOptions = {}): CheckoutWorker {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.resolve("tests/checkout-worker.ts"), databaseUrl, JSON.stringify(cartIds), JSON.stringify(options)],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  onTestFinished(() => {
+    if (child.exitCode === null) child.kill();
+  });
+  const lines = readline.createInterface({ input: child.stdout });
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const outcomes = new Promise<string[]>((resolve, reject) => {
+    child.on("exit", (code) => reject(new Error(`checkout worker exited with ${code}`)));
+    lines.on("line", (line) => {
+      if (line === "ready") markReady();
+      else resolve(JSON.parse(line) as string[]);
+    });
+  });
+  return { ready, outcomes, go: () => child.stdin.write("go\n") };
+}
