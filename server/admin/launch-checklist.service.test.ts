@@ -29,7 +29,18 @@ test("the checklist reads the stored settings: what the back office replaces lea
   ]);
 
   const form = settingsToForm(
-    await getSettings(db, ["shop", "delivery", "deliveryTimes", "bankTransfer", "giftListCompletion", "newsletter", "api", "fiscal", "afterSales"]),
+    await getSettings(db, [
+      "shop",
+      "delivery",
+      "deliveryTimes",
+      "bankTransfer",
+      "giftListCompletion",
+      "newsletter",
+      "api",
+      "fiscal",
+      "afterSales",
+      "onlinePayments",
+    ]),
   );
   const shop = {
     ...form.shop,

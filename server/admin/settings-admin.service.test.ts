@@ -14,6 +14,8 @@ import {
   resendOutboxEmail,
   saveSettings,
   setExchangeRate,
+  settingsKeys,
+  settingsToForm,
 } from "./settings-admin.service";
 
 async function openDb() {
@@ -236,4 +238,34 @@ test("the withdrawal period and its start are settings: at least 14 days, a know
     },
   });
   expect((await getSettings(db, ["afterSales"])).afterSales.withdrawalDays).toBe(30);
+});
+
+test("the online payment methods are settings: which are offered and their order limits in euros; bad limits are refused", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const form = { ...settingsToForm(await getSettings(db, settingsKeys)).onlinePayments, paypalEnabled: "on", klarnaEnabled: "on", klarnaMin: "50" };
+  expect(form).toMatchObject({ cardEnabled: "on", klarnaMin: "50", klarnaMax: "4000,00", satispayEnabled: "" });
+  expect(await saveSettings(db, { key: "onlinePayments", form, actorUserId: admin })).toEqual({ ok: true });
+  expect((await getSettings(db, ["onlinePayments"])).onlinePayments).toMatchObject({
+    card: { enabled: true, minCents: null, maxCents: null },
+    paypal: { enabled: true },
+    satispay: { enabled: false },
+    klarna: { enabled: true, minCents: 5000, maxCents: 400_000 },
+  });
+
+  expect(
+    await saveSettings(db, {
+      key: "onlinePayments",
+      form: { ...form, klarnaMax: "20", satispayMin: "dieci", sepa_debitMax: "0,10" },
+      actorUserId: admin,
+    }),
+  ).toEqual({
+    ok: false,
+    errors: {
+      klarnaMax: "admin.settings.errors.onlinePaymentLimit",
+      satispayMin: "admin.errors.priceInvalid",
+      sepa_debitMax: "admin.settings.errors.onlinePaymentLimit",
+    },
+  });
+  expect((await getSettings(db, ["onlinePayments"])).onlinePayments.klarna.maxCents).toBe(400_000);
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidBusinessFiscalCode, isValidVatNumber } from "#server/invoices/fiscal-codes.ts";
+import type { OnlineMethodSetting, OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 
 /**
  * The shapes of the shop's editable settings (table shop_settings, one JSON value per key).
@@ -163,6 +164,24 @@ export const AfterSalesSettings = z.object({
 });
 export type AfterSalesSettings = z.infer<typeof AfterSalesSettings>;
 
+const onlineMethodLimit = z.number().int().min(50).max(10_000_000).nullable();
+/** Stripe's smallest euro charge is 0,50 €; a maximum below the minimum would never offer the method. */
+const OnlineMethodSettingSchema = z
+  .object({ enabled: z.boolean(), minCents: onlineMethodLimit, maxCents: onlineMethodLimit })
+  .refine((value) => value.minCents === null || value.maxCents === null || value.minCents <= value.maxCents, {
+    path: ["maxCents"],
+  }) satisfies z.ZodType<OnlineMethodSetting>;
+
+/** Which ways to pay online Stripe Checkout offers, and for which order totals (docs/decisions/0065-online-payment-methods.md). */
+export const OnlinePaymentsSettings = z.object({
+  card: OnlineMethodSettingSchema,
+  paypal: OnlineMethodSettingSchema,
+  satispay: OnlineMethodSettingSchema,
+  klarna: OnlineMethodSettingSchema,
+  sepa_debit: OnlineMethodSettingSchema,
+}) satisfies z.ZodType<Record<OnlinePaymentMethod, OnlineMethodSetting>>;
+export type OnlinePaymentsSettings = z.infer<typeof OnlinePaymentsSettings>;
+
 export const settingsSchemas = {
   shop: ShopIdentity,
   delivery: DeliverySettings,
@@ -173,6 +192,7 @@ export const settingsSchemas = {
   api: ApiSettings,
   fiscal: FiscalSettings,
   afterSales: AfterSalesSettings,
+  onlinePayments: OnlinePaymentsSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -238,6 +258,15 @@ export const defaultSettings: Settings = {
     regimeFiscale: "RF01",
     reaOffice: "NA",
     reaNumber: "912345",
+  },
+  // Card only: each other method must first be activated in the shop's Stripe dashboard.
+  onlinePayments: {
+    card: { enabled: true, minCents: null, maxCents: null },
+    paypal: { enabled: false, minCents: null, maxCents: null },
+    satispay: { enabled: false, minCents: null, maxCents: null },
+    // Klarna's instalments in Italy: from 35 € to 4.000 €.
+    klarna: { enabled: false, minCents: 3500, maxCents: 400_000 },
+    sepa_debit: { enabled: false, minCents: null, maxCents: null },
   },
   afterSales: {
     withdrawalDays: 14,
