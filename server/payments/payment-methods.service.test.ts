@@ -8,7 +8,8 @@ import { and, eq } from "drizzle-orm";
 import { expect, test, vi } from "vitest";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { cartWith, checkoutInput, placeTestOrder, stockOf } from "#tests/fixtures/checkout.fixtures.ts";
-import { paymentsAuthSecret, setOnlinePayments, setUpPayments } from "#tests/fixtures/payments.fixtures.ts";
+import { testOnPostgres } from "#tests/db.ts";
+import { paymentsAuthSecret, setOnlinePayments, setUpPayments } from "#tests/online-payments.ts";
 import { getCheckoutSummary } from "#server/checkout/checkout.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory, outboxEmails, payments } from "#server/db/schema.ts";
@@ -243,4 +244,23 @@ test("a payment confirmed later for another amount is flagged for the staff, not
   expect(row!.status).toBe("pending");
   const notes = await db.select({ note: orderStatusHistory.note }).from(orderStatusHistory).where(eq(orderStatusHistory.orderId, orderId));
   expect(notes.map((row) => row.note)).toContainEqual(expect.stringMatching(/^payment-mismatch:stripe:/));
+});
+
+testOnPostgres("concurrent deliveries of the completed and succeeded events of a payment confirmed later pay the order once", async () => {
+  const setup = await setUpPayments();
+  const { db, stripe } = setup;
+  const { orderId, sessionId } = await paypalSession(setup);
+  await stripe!.payLater(sessionId, { deliver: false });
+  const completed = stripe!.buildEvent("checkout.session.completed", sessionId);
+  await stripe!.settleLater(sessionId, "succeeded", { deliver: false });
+  const succeeded = stripe!.buildEvent("checkout.session.async_payment_succeeded", sessionId);
+
+  const statuses = await Promise.all([
+    ...Array.from({ length: 3 }, () => stripe!.deliver(completed.payload, completed.signature)),
+    ...Array.from({ length: 3 }, () => stripe!.deliver(succeeded.payload, succeeded.signature)),
+  ]);
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+  expect((await orderOf(db, orderId)).status).toBe("paid");
+  expect(await timesBecame(db, orderId, "paid")).toBe(1);
+  expect(await mailsOf(db, "order-paid")).toHaveLength(1);
 });

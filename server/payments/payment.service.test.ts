@@ -14,7 +14,7 @@ import { formatMoney } from "#common/format.ts";
 import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
 import { readEnv } from "#server/env.ts";
 import { testOnPostgres } from "#tests/db.ts";
-import { paymentsAuthSecret, setUpPayments } from "#tests/fixtures/payments.fixtures.ts";
+import { paymentsAuthSecret, setUpPayments } from "#tests/online-payments.ts";
 import { abandonCardPayment, getTestPaymentView, settleOverdueCardOrders, startCardPayment, submitTestPayment } from "./payment.service";
 
 // Each test loads a database, places orders and talks HTTP to two local servers: slow on a busy 2-core machine.
