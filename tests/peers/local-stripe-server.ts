@@ -275,7 +275,7 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       `<h1>Stripe locale (test)</h1><p>Totale: <strong>${amount}</strong></p><p>Metodo: ${session.payment_method_types.join(", ")}</p>` +
         (open
           ? `<form method="post" action="/checkout/${id}/pay"><button type="submit">Paga ${amount}</button></form>` +
-            `<form method="post" action="/checkout/${id}/pay-later"><button type="submit">Paga ${amount} (conferma più tardi)</button></form>` +
+            `<form method="post" action="/checkout/${id}/pay-later"><button type="submit">Pagamento da confermare più tardi (${amount})</button></form>` +
             `<form method="post" action="/checkout/${id}/cancel"><button type="submit">Annulla</button></form>`
           : `<p>Sessione ${session.status}.</p>`),
     );
