@@ -15,7 +15,7 @@ import type { Db } from "#server/db/client.ts";
 import { orders, orderStatusHistory, outboxEmails, payments } from "#server/db/schema.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import type { OnlinePaymentMethod } from "#common/online-payment-methods.ts";
-import { paymentVerificationLimitMs, settleOverdueCardOrders, startCardPayment } from "./payment.service";
+import { getTestPaymentView, paymentVerificationLimitMs, settleOverdueCardOrders, startCardPayment } from "./payment.service";
 
 // Each test loads a database, places orders and talks HTTP to two local servers: slow on a busy 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
@@ -109,6 +109,16 @@ test("Stripe Checkout is asked for the one method the customer chose", async () 
   const creation = setup.stripe!.requests.find((request) => request.path === "/v1/checkout/sessions")!;
   expect(creation.body.allowed_payment_method_types).toEqual(["paypal"]);
   expect(setup.stripe!.sessions.get(sessionId)!.payment_method_types).toEqual(["paypal"]);
+});
+
+test("without Stripe keys the labelled test page stands in for the method chosen", async () => {
+  const { db, services } = await setUpPayments({ stripe: false });
+  await setOnlinePayments(db, { satispay: on() });
+  const { orderId } = await placeOnlineOrder(db, "satispay");
+  const started = await startCardPayment(services(), { orderId, locale: "en" });
+  if (!started.ok) throw new Error(started.error);
+  const view = await getTestPaymentView(services(), { ref: started.redirectUrl.split("/").pop()!, locale: "en" });
+  expect(view).toMatchObject({ orderId, method: "satispay", status: "open" });
 });
 
 test("a payment that confirms later keeps the order waiting with its stock past its hour, then the provider's success pays it once", async () => {
