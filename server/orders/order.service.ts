@@ -240,7 +240,7 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
 
 /**
  * A payment the provider confirms later: the order keeps awaiting it, its stock held, until `until` at
- * the latest (never shortened). Written with the history's note `payment-processing:{method}` once.
+ * the latest (never shortened), with a history row carrying `note` (status unchanged).
  */
 export async function holdOrderForPayment(tx: Db, args: { orderId: string; until: Date; now: Date; note: string }): Promise<boolean> {
   const held = await tx
