@@ -13,6 +13,8 @@ const plainCodes = [
   "card-payment-expired",
   "card-payment-failed",
   "card-payment-abandoned",
+  "payment-processing",
+  "online-payment-failed",
   "bank-transfer-not-received",
   "cancelled-by-shop",
   "group-gift-contribution",
@@ -125,6 +127,8 @@ export function customerHistoryNoteText(t: TFunction, note: string | null | unde
     case "order-placed":
     case "card-payment-expired":
     case "card-payment-abandoned":
+    case "payment-processing":
+    case "online-payment-failed":
     case "bank-transfer-not-received":
     case "group-gift-contribution":
       return t(`order.history.notes.${read.code}`);

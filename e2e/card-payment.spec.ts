@@ -5,7 +5,7 @@ import { startLocalSmtpServer, type LocalSmtpServer } from "../tests/peers/local
 import { startLocalStripeServer, type LocalStripeServer } from "../tests/peers/local-stripe-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
-import { addToCart, checkoutLabels, openHydrated, variantIdOf } from "./shop-helpers";
+import { addToCart, checkoutLabels, openHydrated, placeGuestOrder, variantIdOf } from "./shop-helpers";
 
 // Issue 6, card payments through Stripe Checkout: a shop of its own with STRIPE_* keys pointing at a
 // local Stripe-compatible server (the unmodified SDK talks to it), which sends real signed webhooks,
@@ -69,21 +69,8 @@ test.describe("card payments through a local Stripe", { tag: "@desktop-only" }, 
     const t = texts[locale];
     await addToCart(page, variantIdOf(127), 1, { shopUrl: shop.baseUrl });
     await open(page, localizedHref("/checkout", locale));
-    const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-    await field(t.firstName).fill("Carmela");
-    await field(t.lastName).fill("Russo");
     const email = `carta-${crypto.randomBytes(4).toString("hex")}@example.com`;
-    await field("E-mail").fill(email);
-    await field(t.phone).fill("+39 333 765 4321");
-    await field(t.street).fill("Via dei Fori Imperiali");
-    await field(t.houseNumber).fill("1");
-    await field(t.postcode).fill("00186");
-    await field(t.city).fill("Roma");
-    await field(t.province).fill("RM");
-    await page.getByRole("radio", { name: t.standard }).check();
-    await page.getByRole("radio", { name: t.card }).check();
-    await page.getByRole("checkbox", { name: t.terms }).check();
-    await page.getByRole("button", { name: t.place }).click();
+    await placeGuestOrder(page, locale, { email, payment: t.card });
     // Stripe's hosted page (here the local server's): the amount in euro cents came from the shop.
     await expect(page).toHaveURL(new RegExp(`^${stripe.url}/checkout/cs_test_`));
     await expect(page.getByText("56,80 €", { exact: true })).toBeVisible();

@@ -1,6 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { localizedHref, type Locale } from "#common/locale.ts";
+import { isOnlinePaymentMethod, onlinePaymentMethods, type OnlineMethodOffer } from "#common/online-payment-methods.ts";
+import type { PaymentChoice } from "#server/orders/order-methods.ts";
 import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
 import { postalAddress } from "#common/shop-contacts.ts";
 import { ChoiceCard, CheckoutSection } from "./checkout-fields";
@@ -10,10 +12,17 @@ import { useFormatPrice } from "./price";
 import type { ShopIdentity } from "#app/lib/root-data.ts";
 
 export type DeliveryChoice = CheckoutSummary["deliveries"][number]["method"];
-export type PaymentChoice = CheckoutSummary["allowedPayments"][number];
+export type { PaymentChoice };
 
 export const deliveryChoices: readonly DeliveryChoice[] = ["local_delivery", "collection", "standard"];
-export const paymentChoices: readonly PaymentChoice[] = ["card", "cash_on_delivery", "bank_transfer", "in_shop"];
+/** The ways to pay online first (each one its own choice), then the ones the shop takes itself. */
+export const paymentChoices: readonly PaymentChoice[] = [...onlinePaymentMethods, "cash_on_delivery", "bank_transfer", "in_shop"];
+
+/** Whether the latest summary offers this choice: its method allowed with the delivery, an online one also for the total. */
+export function isPaymentChoiceOffered(summary: CheckoutSummary, choice: PaymentChoice): boolean {
+  if (!isOnlinePaymentMethod(choice)) return summary.allowedPayments.includes(choice);
+  return summary.allowedPayments.includes("card") && summary.onlineMethods.some((offer) => offer.method === choice && offer.available);
+}
 
 /**
  * Delivery as radio cards, with the fee the server quoted for the postcode given. An option the
@@ -97,7 +106,11 @@ export function PaymentChoices({
   return (
     <CheckoutSection title={t("checkout.payment.title")}>
       <div id="checkout-paymentMethod" tabIndex={-1} className="space-y-3">
-        {paymentChoices.map((method) => {
+        {summary.onlineMethods.map((offer) => (
+          <OnlineMethodChoice key={offer.method} offer={offer} checked={value === offer.method} onChange={onChange} />
+        ))}
+        {/* No online method to offer: the card is shown unavailable, as the shop's other refusals are. */}
+        {(summary.onlineMethods.length > 0 ? offlinePaymentMethods : paymentMethodsShown).map((method) => {
           const allowed = summary.allowedPayments.includes(method);
           return (
             <ChoiceCard
@@ -129,6 +142,29 @@ export function PaymentChoices({
         </p>
       )}
     </CheckoutSection>
+  );
+}
+
+const offlinePaymentMethods = ["cash_on_delivery", "bank_transfer", "in_shop"] as const;
+const paymentMethodsShown = ["card", ...offlinePaymentMethods] as const;
+
+/** One way to pay online, logo-free; unavailable (with the limit it misses) when the total does not fit it. */
+function OnlineMethodChoice({ offer, checked, onChange }: { offer: OnlineMethodOffer; checked: boolean; onChange: (value: PaymentChoice) => void }) {
+  const { t } = useTranslation();
+  const format = useFormatPrice();
+  const limit = offer.reason === "below-minimum" ? offer.minCents : offer.maxCents;
+  return (
+    <ChoiceCard
+      name="paymentMethod"
+      value={offer.method}
+      checked={checked}
+      disabled={!offer.available}
+      onChange={(chosen) => onChange(chosen as PaymentChoice)}
+      title={t(`onlinePayments.methods.${offer.method}`)}
+      reason={offer.reason && limit !== null ? t(`onlinePayments.reasons.${offer.reason}`, { amount: format(limit) }) : null}
+    >
+      {t(`onlinePayments.texts.${offer.method}`)}
+    </ChoiceCard>
   );
 }
 

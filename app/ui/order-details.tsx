@@ -149,7 +149,7 @@ export function OrderPayment({ order, locale, payProblem }: { order: OrderView; 
   return (
     <Panel id="order-payment-title" title={t("order.payment.title")}>
       <p className="flex flex-wrap items-center gap-2 font-semibold">
-        {t(`order.payment.${payment.method}`)}
+        {payment.onlineMethod ? t(`onlinePayments.methods.${payment.onlineMethod}`) : t(`order.payment.${payment.method}`)}
         <span className="rounded-full bg-brand-50 px-2 py-0.5 text-sm text-brand-900">{t(`order.payment.status.${payment.status}`)}</span>
       </p>
       {payment.paidAt && <p className="mt-2">{t("order.payment.paidOn", { date: formatDate(payment.paidAt, locale) })}</p>}
@@ -181,7 +181,17 @@ export function OrderPayment({ order, locale, payProblem }: { order: OrderView; 
       )}
       {awaiting && payment.method === "cash_on_delivery" && <p className="mt-2">{t("order.payment.cashOnDelivery", { total })}</p>}
       {awaiting && payment.method === "in_shop" && <p className="mt-2">{t("order.payment.inShop", { total })}</p>}
-      {awaiting && payment.method === "card" && (
+      {awaiting && payment.status === "processing" && (
+        <p role="status" className="mt-2" data-testid="payment-processing">
+          {t("order.payment.processing", { method: t(`onlinePayments.methods.${payment.onlineMethod ?? "card"}`) })}
+        </p>
+      )}
+      {order.status === "expired" && payment.status === "failed" && payment.onlineMethod && (
+        <p role="alert" className="mt-2 rounded-lg bg-coral-50 px-3 py-2 text-coral-700" data-testid="payment-failed">
+          {t("order.payment.failed", { method: t(`onlinePayments.methods.${payment.onlineMethod}`) })}
+        </p>
+      )}
+      {awaiting && payment.method === "card" && payment.status !== "processing" && (
         <div className="mt-2" data-testid="card-pending">
           <p role="status">{t("order.payment.cardPending")}</p>
           {payProblem && (

@@ -13,6 +13,8 @@ import {
   refreshRatesNow,
   resendOutboxEmail,
   saveSettings,
+  settingsKeys,
+  settingsToForm,
   setExchangeRate,
 } from "./settings-admin.service";
 
@@ -264,4 +266,34 @@ test("courier tracking pages are https addresses with the {tracking} placeholder
     },
   });
   expect((await getSettings(db, ["tracking"])).tracking.brt).toBe("https://tracking.brt.example/{tracking}");
+});
+
+test("the online payment methods are settings: which are offered and their order limits in euros; bad limits are refused", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const form = { ...settingsToForm(await getSettings(db, settingsKeys)).onlinePayments, paypalEnabled: "on", klarnaEnabled: "on", klarnaMin: "50" };
+  expect(form).toMatchObject({ cardEnabled: "on", klarnaMin: "50", klarnaMax: "4000,00", satispayEnabled: "" });
+  expect(await saveSettings(db, { key: "onlinePayments", form, actorUserId: admin })).toEqual({ ok: true });
+  expect((await getSettings(db, ["onlinePayments"])).onlinePayments).toMatchObject({
+    card: { enabled: true, minCents: null, maxCents: null },
+    paypal: { enabled: true },
+    satispay: { enabled: false },
+    klarna: { enabled: true, minCents: 5000, maxCents: 400_000 },
+  });
+
+  expect(
+    await saveSettings(db, {
+      key: "onlinePayments",
+      form: { ...form, klarnaMax: "20", satispayMin: "dieci", sepa_debitMax: "0,10" },
+      actorUserId: admin,
+    }),
+  ).toEqual({
+    ok: false,
+    errors: {
+      klarnaMax: "admin.settings.errors.onlinePaymentLimit",
+      satispayMin: "admin.errors.priceInvalid",
+      sepa_debitMax: "admin.settings.errors.onlinePaymentLimit",
+    },
+  });
+  expect((await getSettings(db, ["onlinePayments"])).onlinePayments.klarna.maxCents).toBe(400_000);
 });

@@ -13,6 +13,7 @@ import { settingsSchemas, type Settings, type SettingsKey } from "#server/settin
 import { getSettings } from "#server/settings/settings.service.ts";
 import { normaliseFiscalCode } from "#server/accounts/fiscal-code.ts";
 import { normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
+import { onlinePaymentMethods } from "#common/online-payment-methods.ts";
 import { formatEuroInput, parseEuroCents } from "./product-admin.inputs";
 import { recordAudit } from "./audit.service";
 
@@ -91,7 +92,7 @@ function wholeNumber(raw: string): number | null {
 
 /** The form's fields for one key, as the page fills them in. */
 export function settingsToForm(settings: Settings): Record<SettingsKey, Record<string, string>> {
-  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, fiscal, afterSales, tracking } = settings;
+  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, fiscal, afterSales, tracking, onlinePayments } = settings;
   return {
     shop: {
       ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")),
@@ -130,7 +131,25 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
       returnInstructionsEn: afterSales.returnInstructionsEn,
     },
     tracking: { ...tracking },
+    onlinePayments: Object.fromEntries(
+      onlinePaymentMethods.flatMap((method) => {
+        const { enabled, minCents, maxCents } = onlinePayments[method];
+        return [
+          [`${method}Enabled`, enabled ? "on" : ""],
+          [`${method}Min`, minCents === null ? "" : formatEuroInput(minCents)],
+          [`${method}Max`, maxCents === null ? "" : formatEuroInput(maxCents)],
+        ];
+      }),
+    ),
   };
+}
+
+/** An optional amount in euros: "" is no limit (null); errors go to `errors[name]`. */
+function optionalEuroCents(raw: string, name: string, errors: SettingsErrors): number | null {
+  if (raw === "") return null;
+  const parsed = parseEuroCents(raw);
+  if (!parsed.ok) errors[name] = parsed.error;
+  return parsed.ok ? parsed.cents : null;
 }
 
 type Parsed = { ok: true; value: unknown } | { ok: false; errors: SettingsErrors };
@@ -237,26 +256,42 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
     case "tracking":
       value = { brt: field("brt"), gls: field("gls"), poste: field("poste"), sda: field("sda") };
       break;
+    case "onlinePayments":
+      value = Object.fromEntries(
+        onlinePaymentMethods.map((method) => [
+          method,
+          {
+            enabled: ["on", "true", "1"].includes(field(`${method}Enabled`)),
+            minCents: optionalEuroCents(field(`${method}Min`), `${method}Min`, errors),
+            maxCents: optionalEuroCents(field(`${method}Max`), `${method}Max`, errors),
+          },
+        ]),
+      );
+      break;
   }
   const checked = settingsSchemas[key].safeParse(value);
   if (!checked.success) {
     for (const issue of checked.error.issues) {
       const [first, second] = issue.path.map(String);
       const name =
-        first === "openingHours"
-          ? `hours${second}`
-          : first === "standardFeeCents"
-            ? "standardFee"
-            : first === "cashOnDeliveryFeeCents"
-              ? "cashOnDeliveryFee"
-              : (first ?? "form");
+        key === "onlinePayments"
+          ? `${first}${second === "minCents" ? "Min" : "Max"}`
+          : first === "openingHours"
+            ? `hours${second}`
+            : first === "standardFeeCents"
+              ? "standardFee"
+              : first === "cashOnDeliveryFeeCents"
+                ? "cashOnDeliveryFee"
+                : (first ?? "form");
       // The fiscal data and the after-sales settings keep their words in their own sections of the messages.
       errors[name] ??=
         key === "fiscal"
           ? fiscalErrorKey(name)
           : key === "afterSales"
             ? `afterSales.settings.errors.${name}`
-            : `admin.settings.errors.${issueKind(key, name)}`;
+            : key === "onlinePayments"
+              ? `admin.settings.errors.onlinePaymentLimit`
+              : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };

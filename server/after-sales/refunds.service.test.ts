@@ -196,6 +196,7 @@ test("a card refund that fails is retried with the same idempotency key until th
     locale: "it",
     lines: [{ name: "Ordine", unitAmountCents: placed!.totalCents, quantity: 1 }],
     totalCents: placed!.totalCents,
+    method: "card",
     successUrl: `${testPublicUrl}/ok`,
     cancelUrl: `${testPublicUrl}/ko`,
     expiresAt: new Date(Date.now() + 3_600_000),

@@ -50,6 +50,7 @@ const refusalStatus: Record<CheckoutErrorCode, 400 | 409> = {
   "idempotency-key-conflict": 409,
   "delivery-not-available": 400,
   "payment-not-allowed": 400,
+  "online-method-not-offered": 400,
   "address-not-found": 400,
   "invalid-input": 400,
 };

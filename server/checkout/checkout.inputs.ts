@@ -11,7 +11,7 @@ import { formFields } from "#server/accounts/form-values.ts";
 import { phoneChars, profileLimits } from "#server/accounts/profile.inputs.ts";
 import { controlChars, emailField, emailLimit, errorKey } from "#server/accounts/text-rules.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
+import { deliveryMethods, paymentChoices, paymentMethods, paymentOfChoice } from "#server/orders/order-methods.ts";
 import { isValidFiscalCode, normaliseFiscalCode } from "#server/accounts/fiscal-code.ts";
 import { isValidVatNumber, normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
 
@@ -109,7 +109,8 @@ const CheckoutFields = z.object({
   email: emailField(),
   phone,
   deliveryMethod: methodField(deliveryMethods, "deliveryMethod"),
-  paymentMethod: methodField(paymentMethods, "paymentMethod"),
+  /** One of the shop's own ways to be paid, or a way to pay online by name ("card", "paypal"...). */
+  paymentMethod: methodField(paymentChoices, "paymentMethod"),
   savedAddressId: z.preprocess(
     (value) => (value === "" || value === null ? undefined : value),
     z.coerce
@@ -154,7 +155,7 @@ const invoiceKindOf = (value: Partial<Fields>) => value.invoiceKind ?? (value.wa
 function checkCrossFields(value: Partial<Fields>, ctx: z.RefinementCtx, kind: FormKind) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   const delivery = deliveryMethods.find((method) => method === value.deliveryMethod);
-  const payment = paymentMethods.find((method) => method === value.paymentMethod);
+  const payment = paymentMethods.find((method) => method === (value.paymentMethod && paymentOfChoice(value.paymentMethod).paymentMethod));
   if (delivery && payment) {
     if (payment === "cash_on_delivery" && delivery === "collection") issue("paymentMethod", fieldKey("cashOnDeliveryNeedsHomeDelivery"));
     if (payment === "in_shop" && delivery !== "collection") issue("paymentMethod", fieldKey("inShopNeedsCollection"));
@@ -206,7 +207,7 @@ function normalise(value: Fields, kind: FormKind) {
     email: value.email,
     phone: value.phone,
     deliveryMethod: value.deliveryMethod,
-    paymentMethod: value.paymentMethod,
+    ...paymentOfChoice(value.paymentMethod),
     savedAddressId: kind.giftList || value.deliveryMethod === "collection" ? undefined : value.savedAddressId,
     street: address("street"),
     houseNumber: address("houseNumber"),

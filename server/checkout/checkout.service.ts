@@ -7,6 +7,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import { italianDayOf } from "#common/shop-calendar.ts";
+import { isOnlineMethodOffered, offersOnlinePayments, onlineMethodOffers, type OnlineMethodOffer } from "#common/online-payment-methods.ts";
 import { getCartView, describeVariants, type CartView, type VariantDisplay } from "#server/cart/cart-view.service.ts";
 import { lineTotalCents } from "#server/cart/cart.ts";
 import { getStoredCartLines } from "#server/cart/cart.service.ts";
@@ -62,6 +63,8 @@ export type CheckoutSummary = {
   paymentFeeCents: number;
   totalCents: number;
   allowedPayments: PaymentMethod[];
+  /** The ways to pay online the shop offers (when "card" is allowed), each with whether this total fits its limits. */
+  onlineMethods: OnlineMethodOffer[];
   /** What the payment choices say: the cash-on-delivery fee and the days a bank transfer may take. */
   codFeeCents: number;
   daysToPay: number;
@@ -135,7 +138,7 @@ export async function getCheckoutSummary(
 ): Promise<CheckoutSummary> {
   const [cart, settings] = await Promise.all([
     getCartView(db, { cartId: args.cartId, locale: args.locale, now: args.now }),
-    getSettings(db, ["delivery", "bankTransfer", ...deliveryCalendarKeys]),
+    getSettings(db, ["delivery", "bankTransfer", "onlinePayments", ...deliveryCalendarKeys]),
   ]);
   const calendar = deliveryCalendarOf(settings);
   const giftList = cart.giftList && args.cartId ? await giftListCheckoutOf(db, args.cartId, settings.delivery) : null;
@@ -156,7 +159,10 @@ export async function getCheckoutSummary(
   }));
   const wantedDelivery = giftList ? giftList.method : args.delivery;
   const quote = deliveries.find((candidate) => candidate.method === wantedDelivery && candidate.available) ?? null;
-  const allowedPayments = allowedPaymentMethods(quote?.method ?? null, { giftList: Boolean(giftList), cardPayments: args.cardPayments });
+  const allowedPayments = allowedPaymentMethods(quote?.method ?? null, {
+    giftList: Boolean(giftList),
+    cardPayments: args.cardPayments !== false && offersOnlinePayments(settings.onlinePayments),
+  });
   const payment = args.payment && allowedPayments.includes(args.payment) ? args.payment : null;
   const code =
     args.discountCode && cart.lines.length > 0
@@ -175,6 +181,7 @@ export async function getCheckoutSummary(
     paymentFeeCents: payment ? paymentFeeCents(settings.delivery, payment) : 0,
     codeDiscountCents: code?.ok ? code.applied.discountCents : 0,
   });
+  const onlineMethods = allowedPayments.includes("card") ? onlineMethodOffers(settings.onlinePayments, totals.totalCents) : [];
   return {
     cart,
     deliveries,
@@ -184,6 +191,7 @@ export async function getCheckoutSummary(
     ...totals,
     subtotalBeforeCodeCents: totals.subtotalCents + (code?.ok ? code.applied.discountCents : 0),
     allowedPayments,
+    onlineMethods,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
     daysToPay: settings.bankTransfer.daysToPay,
     giftList:
@@ -351,7 +359,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       ? await savedAddressOf(tx, args.userId, input.savedAddressId)
       : typedAddressOf(input);
   if (address === "not-found") return { ok: false, error: "address-not-found" };
-  const settings = await getSettings(tx, ["delivery", "bankTransfer", ...deliveryCalendarKeys]);
+  const settings = await getSettings(tx, ["delivery", "bankTransfer", "onlinePayments", ...deliveryCalendarKeys]);
   const deliveryMethod = giftList ? giftListDeliveryMethod(settings.delivery, address?.postcode ?? null) : input.deliveryMethod;
   const quote = quoteDeliveries(settings.delivery, {
     postcode: address?.postcode ?? null,
@@ -397,6 +405,11 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod),
     codeDiscountCents: code?.applied.discountCents ?? 0,
   });
+  // The way to pay online must be one the shop offers for this total (the page only shows it).
+  const onlinePaymentMethod = input.paymentMethod === "card" ? (input.onlinePaymentMethod ?? "card") : null;
+  if (onlinePaymentMethod && !isOnlineMethodOffered(settings.onlinePayments, onlinePaymentMethod, totals.totalCents)) {
+    return { ok: false, error: "online-method-not-offered" };
+  }
   const status: OrderStatus = "awaiting_payment";
   // Every check passed: take the stock now. A checkout that loses the race for the last units waits for
   // the row, finds too few and is refused before writing anything.
@@ -429,6 +442,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     pec: input.pec,
     deliveryMethod,
     paymentMethod: input.paymentMethod,
+    onlinePaymentMethod,
     ...totals,
     paymentDueAt: paymentDueAt(input.paymentMethod, now, settings.bankTransfer.daysToPay),
     estimatedDeliveryFrom: estimate?.from ?? null,

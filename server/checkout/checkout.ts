@@ -11,6 +11,7 @@ export type CheckoutErrorCode =
   | "unavailable-product"
   | "delivery-not-available"
   | "payment-not-allowed"
+  | "online-method-not-offered"
   | "address-not-found"
   | "invalid-input"
   | "gift-list-closed"

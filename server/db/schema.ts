@@ -593,6 +593,8 @@ export const orderStatus = pgEnum("order_status", [
 ]);
 export const deliveryMethod = pgEnum("delivery_method", ["local_delivery", "collection", "standard"]);
 export const paymentMethod = pgEnum("payment_method", ["card", "cash_on_delivery", "bank_transfer", "in_shop"]);
+/** How an order paid online ("card" above) is paid at the provider: Stripe's payment method types (common/online-payment-methods.ts). */
+export const onlinePaymentMethod = pgEnum("online_payment_method", ["card", "paypal", "satispay", "klarna", "sepa_debit"]);
 /** Whether the customer asked for an invoice at checkout, as a private person or as a company. */
 export const invoiceKind = pgEnum("invoice_kind", ["none", "private", "company"]);
 
@@ -628,6 +630,8 @@ export const orders = pgTable(
     pec: text(),
     deliveryMethod: deliveryMethod().notNull(),
     paymentMethod: paymentMethod().notNull(),
+    /** The customer's choice of how to pay online, sent to the provider; null for the other payment methods. */
+    onlinePaymentMethod: onlinePaymentMethod(),
     subtotalCents: integer().notNull(),
     personalisationCents: integer().notNull().default(0),
     discountCents: integer().notNull().default(0),
@@ -723,7 +727,10 @@ export const payments = pgTable(
     status: paymentStatus().notNull().default("pending"),
     amountCents: integer().notNull(),
     refundedCents: integer().notNull().default(0),
+    /** Until when the shop waits for this session; for a payment in verification, the limit of the wait. */
     expiresAt: timestamp({ withTimezone: true }),
+    /** The provider took the customer's payment but confirms it later (SEPA, some PayPal): since when. */
+    processingSince: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

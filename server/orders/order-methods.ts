@@ -3,6 +3,7 @@
  * "Cart and checkout"), pure: no db, env or clock. Which deliveries a postcode gets, which payments go
  * with a delivery, their fees, and how long an unpaid order holds its stock.
  */
+import { onlinePaymentMethods, type OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 import { deliveryMethod, paymentMethod } from "#server/db/schema.ts";
 import type { Cents } from "#server/money.ts";
 import type { DeliverySettings } from "#server/settings/settings.ts";
@@ -12,6 +13,22 @@ export const deliveryMethods = deliveryMethod.enumValues;
 export const paymentMethods = paymentMethod.enumValues;
 export type DeliveryMethod = (typeof deliveryMethods)[number];
 export type PaymentMethod = (typeof paymentMethods)[number];
+
+/**
+ * What a checkout form or API call may name as its payment: a way to pay online by its name ("card",
+ * "paypal"...: the order's method is then "card", paid at the provider) or one the shop takes itself.
+ */
+export const paymentChoices = [...onlinePaymentMethods, ...paymentMethods.filter((method) => method !== "card")] as [
+  OnlinePaymentMethod | PaymentMethod,
+  ...(OnlinePaymentMethod | PaymentMethod)[],
+];
+export type PaymentChoice = (typeof paymentChoices)[number];
+
+/** The order's payment method and, when it is paid online, how. */
+export function paymentOfChoice(choice: PaymentChoice): { paymentMethod: PaymentMethod; onlinePaymentMethod: OnlinePaymentMethod | null } {
+  const online = onlinePaymentMethods.find((method) => method === choice);
+  return online ? { paymentMethod: "card", onlinePaymentMethod: online } : { paymentMethod: choice as PaymentMethod, onlinePaymentMethod: null };
+}
 
 export type DeliveryQuote = {
   method: DeliveryMethod;

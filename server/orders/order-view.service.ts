@@ -5,6 +5,7 @@
  */
 import { asc, desc, eq } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
+import type { OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 import type { DeliveryMethod, PaymentMethod } from "./order-methods";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";
@@ -31,7 +32,8 @@ export type OrderLineView = {
   image: { storageKey: string; width: number; height: number; alt: string } | null;
 };
 
-export type PaymentState = "pending" | "succeeded" | "failed" | "expired" | "refunded";
+/** "processing": the customer paid online and the provider confirms later (the payment row is pending, in verification). */
+export type PaymentState = "pending" | "processing" | "succeeded" | "failed" | "expired" | "refunded";
 
 export type OrderView = {
   id: string;
@@ -80,6 +82,8 @@ export type OrderView = {
     | null;
   payment: {
     method: PaymentMethod;
+    /** How an online ("card") order is paid at the provider; null for the other methods. */
+    onlineMethod: OnlinePaymentMethod | null;
     /** The latest payment row's status; "pending" before there is one. */
     status: PaymentState;
     paidAt: Date | null;
@@ -117,7 +121,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     .where(eq(orderStatusHistory.orderId, order.id))
     .orderBy(asc(orderStatusHistory.id));
   const paymentRows = await db
-    .select({ status: payments.status })
+    .select({ status: payments.status, processingSince: payments.processingSince })
     .from(payments)
     .where(eq(payments.orderId, order.id))
     .orderBy(desc(payments.createdAt))
@@ -136,7 +140,14 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
   const variants = await describeVariants(db, variantIds, args.locale ?? "it", order.createdAt);
   // Paid orders read "received" until the money goes back: a refund is the latest payment row's word.
   const latestPayment = paymentRows[0]?.status;
-  const paymentStatus: PaymentState = latestPayment === "refunded" ? "refunded" : order.paidAt ? "succeeded" : (latestPayment ?? "pending");
+  const paymentStatus: PaymentState =
+    latestPayment === "refunded"
+      ? "refunded"
+      : order.paidAt
+        ? "succeeded"
+        : latestPayment === "pending" && paymentRows[0]?.processingSince
+          ? "processing"
+          : (latestPayment ?? "pending");
   const awaitingTransfer = order.paymentMethod === "bank_transfer" && order.status === "awaiting_payment";
   const { bankTransfer } = settings;
   return {
@@ -216,6 +227,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
           : null,
     payment: {
       method: order.paymentMethod,
+      onlineMethod: order.paymentMethod === "card" ? (order.onlinePaymentMethod ?? "card") : null,
       status: paymentStatus,
       paidAt: order.paidAt,
       dueAt: order.status === "awaiting_payment" ? order.paymentDueAt : null,

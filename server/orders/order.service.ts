@@ -7,7 +7,7 @@
  * (and by createOrder, the first). Gift lists react through order-effects.ts, in the same transaction.
  * See docs/decisions/0013-checkout-and-orders.md and 0047-one-owner-orders-stock.md.
  */
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { addLinesToCart } from "#server/cart/cart.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, orderStatusHistory, payments, products } from "#server/db/schema.ts";
@@ -238,7 +238,31 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
   });
 }
 
-/** Awaiting payment -> expired, stock back once; the bank-transfer customer is told. */
+/**
+ * A payment the provider confirms later: the order keeps awaiting it, its stock held, until `until` at
+ * the latest (never shortened), with a history row carrying `note` (status unchanged).
+ */
+export async function holdOrderForPayment(tx: Db, args: { orderId: string; until: Date; now: Date; note: string }): Promise<boolean> {
+  const held = await tx
+    .update(orders)
+    .set({ paymentDueAt: args.until, updatedAt: args.now })
+    .where(
+      and(eq(orders.id, args.orderId), eq(orders.status, "awaiting_payment"), or(isNull(orders.paymentDueAt), lt(orders.paymentDueAt, args.until))),
+    )
+    .returning({ id: orders.id });
+  if (held.length === 0) return false;
+  await writeHistory(tx, {
+    orderId: args.orderId,
+    from: "awaiting_payment",
+    to: "awaiting_payment",
+    note: args.note,
+    actorUserId: null,
+    now: args.now,
+  });
+  return true;
+}
+
+/** Awaiting payment -> expired, stock back once; the bank-transfer customer is told, and the one whose online payment was refused. */
 export async function expireOrder(
   db: Db,
   args: { orderId: string; now: Date; reason: string; links?: OrderMailLinks | null },
@@ -255,6 +279,9 @@ export async function expireOrder(
     });
     if (changed && order.paymentMethod === "bank_transfer")
       await queueOrderMail(tx, { orderId: order.id, kind: "expired", links: args.links ?? null });
+    // Card refusals happen on the provider's page, in front of the customer; a later refusal must be told.
+    if (changed && args.reason === "online-payment-failed")
+      await queueOrderMail(tx, { orderId: order.id, kind: "paymentFailed", links: args.links ?? null });
     return { changed };
   });
 }

@@ -5,6 +5,7 @@
  * Everything after this boundary (payment.service.ts) is the same for both.
  */
 import type { Locale } from "#common/locale.ts";
+import type { OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import { createStripeProvider } from "./stripe";
@@ -21,6 +22,8 @@ export type CreateSessionArgs = {
   locale: Locale;
   lines: { name: string; unitAmountCents: number; quantity: number }[];
   totalCents: number;
+  /** The one way to pay the customer chose at checkout: the provider's page offers only that. */
+  method: OnlinePaymentMethod;
   successUrl: string;
   cancelUrl: string;
   expiresAt: Date;
@@ -31,6 +34,10 @@ export type CreateSessionArgs = {
 export type ProviderSessionState = {
   status: "open" | "complete" | "expired";
   isPaid: boolean;
+  /** Completed by the customer, the money not confirmed yet (SEPA Direct Debit, some PayPal): wait for the provider's word. */
+  isProcessing: boolean;
+  /** Completed by the customer, then refused by the provider (a debit bounced): no money will come. */
+  hasFailed: boolean;
   amountCents: number;
   /** Lower-case ISO code, as Stripe writes it ("eur"). */
   currency: string;

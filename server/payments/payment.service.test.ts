@@ -2,11 +2,8 @@
  * Card payments end to end below the web pages: the real Stripe SDK talks to tests/peers/local-stripe-server.ts,
  * webhooks arrive signed over HTTP at a tiny endpoint that calls applyStripeWebhook with the raw body.
  */
-import crypto from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, asc, eq, like } from "drizzle-orm";
-import { expect, onTestFinished, test, vi } from "vitest";
+import { expect, test, vi } from "vitest";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { addToCart } from "#server/cart/cart.service.ts";
 import { getCartView } from "#server/cart/cart-view.service.ts";
@@ -16,72 +13,15 @@ import { orders, orderStatusHistory, outboxEmails, paymentEvents, payments } fro
 import { formatMoney } from "#common/format.ts";
 import { listAdminOrders, parseAdminOrderFilters } from "#server/admin/orders-admin.service.ts";
 import { readEnv } from "#server/env.ts";
-import { createTestDb, testOnPostgres } from "#tests/db.ts";
-import { startLocalStripeServer, type LocalStripeServer } from "#tests/peers/local-stripe-server.ts";
-import {
-  abandonCardPayment,
-  applyStripeWebhook,
-  getTestPaymentView,
-  settleOverdueCardOrders,
-  startCardPayment,
-  submitTestPayment,
-} from "./payment.service";
+import { testOnPostgres } from "#tests/db.ts";
+import { paymentsAuthSecret, setUpPayments } from "#tests/online-payments.ts";
+import { abandonCardPayment, getTestPaymentView, settleOverdueCardOrders, startCardPayment, submitTestPayment } from "./payment.service";
 
 // Each test loads a database, places orders and talks HTTP to two local servers: slow on a busy 2-core machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-const authSecret = crypto.randomBytes(32).toString("hex");
-
-function servicesFor(db: Db, stripe: LocalStripeServer | null) {
-  const env = readEnv({
-    NODE_ENV: "test",
-    AUTH_SECRET: authSecret,
-    ...(stripe ? { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, STRIPE_API_URL: stripe.url } : {}),
-  });
-  return { db, env, publicUrl };
-}
-
-type Services = ReturnType<typeof servicesFor>;
-
-/** The shop's webhook URL: the raw body and signature go to applyStripeWebhook, its status comes back. */
-async function startWebhookEndpoint(services: () => Services) {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const signature = typeof req.headers["stripe-signature"] === "string" ? req.headers["stripe-signature"] : null;
-      applyStripeWebhook(services(), Buffer.concat(chunks).toString("utf8"), signature).then(
-        (result) => res.writeHead(result.status).end(result.outcome),
-        () => res.writeHead(503).end(),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/payments/stripe/webhook`;
-}
-
-async function setUp(options: { stripe?: boolean } = {}) {
-  const handle = await createTestDb({ poolSize: 12 });
-  onTestFinished(() => handle.close());
-  let stripe: LocalStripeServer | null = null;
-  if (options.stripe !== false) {
-    stripe = await startLocalStripeServer();
-    onTestFinished(() => stripe!.close());
-  }
-  let services = servicesFor(handle.db, stripe);
-  if (stripe) stripe.webhookUrl = await startWebhookEndpoint(() => services);
-  return {
-    db: handle.db,
-    stripe,
-    services: () => services,
-    /** A fresh services object, as after the process was killed and started again. */
-    restart: () => {
-      services = servicesFor(handle.db, stripe);
-      return services;
-    },
-  };
-}
+const authSecret = paymentsAuthSecret;
+const setUp = setUpPayments;
 
 /** A guest's card order for `quantity` units of a product at 24,90 with stock 5, shipped in Italy. */
 async function placeCardOrder(db: Db, options: { quantity?: number; now?: Date; variantId?: number; locale?: "it" | "en" } = {}) {
@@ -497,9 +437,10 @@ testOnPostgres("concurrent duplicate deliveries of one event, and two different 
   const started = await startCardPayment(services(), { orderId, locale: "it" });
   if (!started.ok) throw new Error(started.error);
   const sessionId = sessionIdOf(started.redirectUrl);
+  const webhookUrl = stripe!.webhookUrl;
   stripe!.webhookUrl = null;
   await stripe!.pay(sessionId);
-  stripe!.webhookUrl = await startWebhookEndpoint(() => services());
+  stripe!.webhookUrl = webhookUrl;
 
   const completed = stripe!.buildEvent("checkout.session.completed", sessionId);
   const succeeded = stripe!.buildEvent("checkout.session.async_payment_succeeded", sessionId);

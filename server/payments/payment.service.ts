@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, isNotNull, isNull, lte, not } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
+import type { OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, paymentEvents, payments } from "#server/db/schema.ts";
@@ -13,7 +14,7 @@ import type { ShopServices } from "#server/shop-services.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
-import { cancelOrder, expireOrder, markOrderPaid, restoreOrderToCart } from "#server/orders/order.service.ts";
+import { cancelOrder, expireOrder, holdOrderForPayment, markOrderPaid, restoreOrderToCart } from "#server/orders/order.service.ts";
 import { flagPaymentMismatch, hasPaymentMismatch } from "#server/orders/payment-mismatch.service.ts";
 import { paymentProviderOf, type PaymentProvider, type ProviderSessionState } from "./payment-provider";
 import { UnknownStripeSession, verifyStripeWebhook } from "./stripe";
@@ -27,8 +28,17 @@ const reuseMarginMs = 60_000;
 const minSessionMs = 31 * 60_000;
 const maxSessionMs = 23 * 3600_000;
 
-/** "amount-mismatch": paid, but not the order's amount or currency; the order is flagged, not paid. */
-export type SessionOutcome = "paid" | "expired" | "waiting" | "duplicate" | "ignored" | "amount-mismatch";
+/**
+ * How long the shop waits for a payment the provider confirms later, holding the order's stock: SEPA
+ * Direct Debit may take up to 14 business days (docs/decisions/0065-online-payment-methods.md).
+ */
+export const paymentVerificationLimitMs = 21 * 24 * 3600_000;
+
+/**
+ * "amount-mismatch": paid, but not the order's amount or currency; the order is flagged, not paid.
+ * "processing": the customer paid, the provider confirms later; the order waits with its stock.
+ */
+export type SessionOutcome = "paid" | "expired" | "waiting" | "processing" | "duplicate" | "ignored" | "amount-mismatch";
 
 /** The shop charges in euro only (Stripe writes currencies in lower case). */
 const orderCurrency = "eur";
@@ -54,6 +64,7 @@ async function findOrder(db: Db, orderId: string) {
       email: orders.email,
       status: orders.status,
       paymentMethod: orders.paymentMethod,
+      onlinePaymentMethod: orders.onlinePaymentMethod,
       totalCents: orders.totalCents,
       shippingCents: orders.shippingCents,
       paymentFeeCents: orders.paymentFeeCents,
@@ -67,7 +78,13 @@ async function findOrder(db: Db, orderId: string) {
 /** The card sessions of an order with this provider, newest first. */
 async function sessionRowsOf(db: Db, orderId: string, provider: PaymentProvider["name"]) {
   const rows = await db
-    .select({ ref: payments.providerRef, status: payments.status, expiresAt: payments.expiresAt, amountCents: payments.amountCents })
+    .select({
+      ref: payments.providerRef,
+      status: payments.status,
+      expiresAt: payments.expiresAt,
+      amountCents: payments.amountCents,
+      processingSince: payments.processingSince,
+    })
     .from(payments)
     .where(and(eq(payments.orderId, orderId), eq(payments.provider, provider), isNotNull(payments.providerRef)))
     .orderBy(desc(payments.createdAt));
@@ -100,6 +117,8 @@ export async function startCardPayment(
       if (row.status !== "pending" || !row.expiresAt || row.expiresAt.getTime() <= now.getTime() + reuseMarginMs) continue;
       const state = await provider.retrieveSession(row.ref);
       if (state.status === "open" && state.url) return { ok: true, redirectUrl: state.url };
+      // Paid and in verification: nothing more to pay; the order page says what is happening.
+      if (state.status === "complete" && state.isProcessing) return { ok: true, redirectUrl: `${services.publicUrl}${urls.orderHref}` };
       if (state.status === "complete" && state.isPaid) {
         const outcome = await applySessionState(services, provider, { ref: row.ref, state, now });
         return { ok: true, redirectUrl: outcome === "paid" ? urls.successUrl : `${services.publicUrl}${urls.orderHref}` };
@@ -115,6 +134,7 @@ export async function startCardPayment(
       locale: args.locale,
       lines: await sessionLinesOf(db, order, args.locale),
       totalCents: order.totalCents,
+      method: order.onlinePaymentMethod ?? "card",
       successUrl: urls.successUrl,
       cancelUrl: urls.cancelUrl,
       expiresAt,
@@ -185,7 +205,7 @@ async function recordSession(db: Db, args: { orderId: string; provider: string; 
 export async function applySessionState(
   services: PaymentServices,
   provider: PaymentProvider,
-  args: { ref: string; state: ProviderSessionState; now: Date; eventId?: string; eventType?: string; failed?: boolean },
+  args: { ref: string; state: ProviderSessionState; now: Date; eventId?: string; eventType?: string },
 ): Promise<SessionOutcome> {
   const { ref, state, now } = args;
   const [row] = await services.db.select({ orderId: payments.orderId }).from(payments).where(eq(payments.providerRef, ref));
@@ -232,7 +252,17 @@ export async function applySessionState(
       if (paid.needsRefund) refund = state.amountCents;
       return "paid";
     }
-    if (state.status === "expired" || (state.status === "complete" && args.failed)) {
+    if (state.status === "complete" && state.isProcessing) {
+      // Held from the first word that it is processing, never longer than the limit from then.
+      const [session] = await tx
+        .update(payments)
+        .set({ processingSince: now, expiresAt: new Date(now.getTime() + paymentVerificationLimitMs), updatedAt: now })
+        .where(and(eq(payments.providerRef, ref), eq(payments.status, "pending"), isNull(payments.processingSince)))
+        .returning({ expiresAt: payments.expiresAt });
+      if (session?.expiresAt) await holdOrderForPayment(tx, { orderId, until: session.expiresAt, now, note: "payment-processing" });
+      return "processing";
+    }
+    if (state.status === "expired" || (state.status === "complete" && state.hasFailed)) {
       await tx
         .update(payments)
         .set({ status: state.status === "expired" ? "expired" : "failed", updatedAt: now })
@@ -242,7 +272,12 @@ export async function applySessionState(
         .from(payments)
         .where(and(eq(payments.orderId, orderId), eq(payments.status, "pending"), isNotNull(payments.providerRef)));
       if (others.some((other) => other.ref !== ref && other.expiresAt !== null && other.expiresAt > now)) return "waiting";
-      await expireOrder(tx, { orderId, now, reason: args.failed ? "card-payment-failed" : "card-payment-expired", links: mailLinksOf(services) });
+      await expireOrder(tx, {
+        orderId,
+        now,
+        reason: state.hasFailed ? "online-payment-failed" : "card-payment-expired",
+        links: mailLinksOf(services),
+      });
       return "expired";
     }
     return "waiting";
@@ -300,7 +335,6 @@ export async function applyStripeWebhook(
     now,
     eventId: event.id,
     eventType: event.type,
-    failed: event.type === "checkout.session.async_payment_failed",
   });
   return { status: 200, outcome };
 }
@@ -317,7 +351,16 @@ export async function settleCardOrder(services: PaymentServices, args: { orderId
   let sessions = await read();
   const paid = sessions.find(({ state }) => state.status === "complete" && state.isPaid);
   if (paid) return applySessionState(services, provider, { ref: paid.row.ref, state: paid.state, now: args.now });
-  if (sessions.some(({ row, state }) => state.status === "open" && row.expiresAt !== null && row.expiresAt > args.now)) return "waiting";
+  // In verification and not known as such yet (a lost webhook): start the wait now.
+  const processing = sessions.find(({ row, state }) => state.isProcessing && row.processingSince === null);
+  if (processing) return applySessionState(services, provider, { ref: processing.row.ref, state: processing.state, now: args.now });
+  const failed = sessions.find(({ row, state }) => state.hasFailed && row.status === "pending");
+  if (failed && !sessions.some(({ state }) => state.status === "open" || state.isProcessing)) {
+    return applySessionState(services, provider, { ref: failed.row.ref, state: failed.state, now: args.now });
+  }
+  if (sessions.some(({ row, state }) => (state.status === "open" || state.isProcessing) && row.expiresAt !== null && row.expiresAt > args.now)) {
+    return "waiting";
+  }
 
   const open = sessions.filter(({ state }) => state.status === "open");
   if (open.length > 0) {
@@ -358,6 +401,7 @@ export async function settleOverdueCardOrders(services: PaymentServices, now: Da
     try {
       const outcome = await settleCardOrder(services, { orderId: id, now });
       if (outcome === "paid" || outcome === "expired" || outcome === "waiting") report[outcome] += 1;
+      if (outcome === "processing") report.waiting += 1;
     } catch (error) {
       // The provider did not answer: the next run asks again.
       report.failed += 1;
@@ -391,7 +435,7 @@ export async function abandonCardPayment(
   for (const row of rows) await provider.expireSession(row.ref);
   for (const row of rows) {
     const state = await provider.retrieveSession(row.ref);
-    if (state.status === "complete" && state.isPaid) {
+    if (state.status === "complete" && (state.isPaid || state.isProcessing)) {
       await applySessionState(services, provider, { ref: row.ref, state, now });
       return { ok: false, reason: "paid" };
     }
@@ -418,6 +462,8 @@ export type TestPaymentView = {
   status: ProviderSessionState["status"];
   isPaid: boolean;
   orderHref: string;
+  /** The way to pay online the page stands in for. */
+  method: OnlinePaymentMethod;
 };
 
 /** The labelled test page's data; null when the shop takes real card payments or the session is unknown. */
@@ -425,7 +471,7 @@ export async function getTestPaymentView(services: PaymentServices, args: { ref:
   const provider = paymentProviderOf(services);
   if (provider.name !== "test") return null;
   const [row] = await services.db
-    .select({ orderId: payments.orderId, orderNumber: orders.number })
+    .select({ orderId: payments.orderId, orderNumber: orders.number, method: orders.onlinePaymentMethod })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
     .where(and(eq(payments.provider, "test"), eq(payments.providerRef, args.ref)));
@@ -439,6 +485,7 @@ export async function getTestPaymentView(services: PaymentServices, args: { ref:
     status: state.status,
     isPaid: state.isPaid,
     orderHref: cardPaymentReturnUrls(services, row.orderId, args.locale).orderHref,
+    method: row.method ?? "card",
   };
 }
 

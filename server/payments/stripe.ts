@@ -41,10 +41,19 @@ function clientOf(env: Env): Stripe {
   return client;
 }
 
+/**
+ * A completed session whose payment_status is still "unpaid" confirms later: its PaymentIntent says whether
+ * it is still processing or was refused (Stripe keeps the session "complete" after async_payment_failed).
+ */
 function stateOf(session: Stripe.Checkout.Session): ProviderSessionState {
+  const intent = typeof session.payment_intent === "object" ? session.payment_intent : null;
+  const awaitingMoney = session.status === "complete" && session.payment_status === "unpaid";
+  const refused = awaitingMoney && (intent?.status === "requires_payment_method" || intent?.status === "canceled");
   return {
     status: session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open",
     isPaid: session.payment_status === "paid",
+    isProcessing: awaitingMoney && !refused,
+    hasFailed: refused,
     amountCents: session.amount_total ?? 0,
     currency: session.currency ?? "",
     orderId: session.metadata?.orderId ?? session.client_reference_id ?? null,
@@ -60,7 +69,8 @@ export function createStripeProvider(env: Env): PaymentProvider {
       const session = await stripe.checkout.sessions.create(
         {
           mode: "payment",
-          allowed_payment_method_types: ["card"],
+          // The customer chose how to pay at checkout: Checkout offers that method only.
+          allowed_payment_method_types: [args.method],
           currency: "eur",
           line_items: args.lines.map((line) => ({
             quantity: line.quantity,
@@ -85,7 +95,7 @@ export function createStripeProvider(env: Env): PaymentProvider {
     },
     async retrieveSession(ref) {
       try {
-        return stateOf(await stripe.checkout.sessions.retrieve(ref));
+        return stateOf(await stripe.checkout.sessions.retrieve(ref, { expand: ["payment_intent"] }));
       } catch (error) {
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) throw new UnknownStripeSession(ref);
         throw error;

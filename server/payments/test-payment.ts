@@ -44,6 +44,9 @@ export function createTestPaymentProvider(db: Db, publicUrl: string): PaymentPro
       return {
         status: isPaid ? "complete" : isOpen ? "open" : "expired",
         isPaid,
+        // The test page settles at once, whatever method it stands in for.
+        isProcessing: false,
+        hasFailed: false,
         amountCents: row.amountCents,
         currency: "eur",
         orderId: row.orderId,

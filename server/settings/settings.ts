@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isValidBusinessFiscalCode, isValidVatNumber } from "#server/invoices/fiscal-codes.ts";
 import { trackingPlaceholder } from "#common/carrier-tracking.ts";
+import type { OnlineMethodSetting, OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 
 /**
  * The shapes of the shop's editable settings (table shop_settings, one JSON value per key).
@@ -173,6 +174,23 @@ const trackingTemplate = z
 /** Where the shipped mail and the order page send the customer to follow the parcel (common/carrier-tracking.ts). */
 export const CarrierTrackingSettings = z.object({ brt: trackingTemplate, gls: trackingTemplate, poste: trackingTemplate, sda: trackingTemplate });
 export type CarrierTrackingSettings = z.infer<typeof CarrierTrackingSettings>;
+const onlineMethodLimit = z.number().int().min(50).max(10_000_000).nullable();
+/** Stripe's smallest euro charge is 0,50 €; a maximum below the minimum would never offer the method. */
+const OnlineMethodSettingSchema = z
+  .object({ enabled: z.boolean(), minCents: onlineMethodLimit, maxCents: onlineMethodLimit })
+  .refine((value) => value.minCents === null || value.maxCents === null || value.minCents <= value.maxCents, {
+    path: ["maxCents"],
+  }) satisfies z.ZodType<OnlineMethodSetting>;
+
+/** Which ways to pay online Stripe Checkout offers, and for which order totals (docs/decisions/0065-online-payment-methods.md). */
+export const OnlinePaymentsSettings = z.object({
+  card: OnlineMethodSettingSchema,
+  paypal: OnlineMethodSettingSchema,
+  satispay: OnlineMethodSettingSchema,
+  klarna: OnlineMethodSettingSchema,
+  sepa_debit: OnlineMethodSettingSchema,
+}) satisfies z.ZodType<Record<OnlinePaymentMethod, OnlineMethodSetting>>;
+export type OnlinePaymentsSettings = z.infer<typeof OnlinePaymentsSettings>;
 
 export const settingsSchemas = {
   shop: ShopIdentity,
@@ -185,6 +203,7 @@ export const settingsSchemas = {
   fiscal: FiscalSettings,
   afterSales: AfterSalesSettings,
   tracking: CarrierTrackingSettings,
+  onlinePayments: OnlinePaymentsSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -250,6 +269,15 @@ export const defaultSettings: Settings = {
     regimeFiscale: "RF01",
     reaOffice: "NA",
     reaNumber: "912345",
+  },
+  // Card only: each other method must first be activated in the shop's Stripe dashboard.
+  onlinePayments: {
+    card: { enabled: true, minCents: null, maxCents: null },
+    paypal: { enabled: false, minCents: null, maxCents: null },
+    satispay: { enabled: false, minCents: null, maxCents: null },
+    // Klarna's instalments in Italy: from 35 € to 4.000 €.
+    klarna: { enabled: false, minCents: 3500, maxCents: 400_000 },
+    sepa_debit: { enabled: false, minCents: null, maxCents: null },
   },
   afterSales: {
     withdrawalDays: 14,

@@ -3,12 +3,14 @@
  * SDK talks to it through STRIPE_API_URL: it speaks the same form-encoded requests, Bearer keys,
  * Idempotency-Key replays and error shapes for the calls the shop makes:
  *
- *   POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, POST /v1/checkout/sessions/:id/expire,
- *   POST /v1/refunds
+ *   POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id (expand[]=payment_intent),
+ *   POST /v1/checkout/sessions/:id/expire, POST /v1/refunds
  *
- * and a hosted "checkout page" (GET /checkout/:id, buttons posting to /checkout/:id/pay|cancel).
+ * and a hosted "checkout page" (GET /checkout/:id, buttons posting to /checkout/:id/pay|pay-later|cancel).
  * Paying or expiring a session sends a REAL signed webhook (Stripe-Signature made with the webhook
- * secret) to `webhookUrl`, like Stripe does. Tests also replay, reorder or forge deliveries.
+ * secret) to `webhookUrl`, like Stripe does. A method that confirms later (SEPA, some PayPal) completes
+ * the session "unpaid" with its PaymentIntent processing, then succeeds or fails with
+ * checkout.session.async_payment_succeeded / _failed. Tests also replay, reorder or forge deliveries.
  * Test-only: production code never imports it.
  */
 import crypto from "node:crypto";
@@ -35,6 +37,8 @@ export type LocalStripeSession = {
   cancel_url: string | null;
   url: string | null;
   payment_intent: string | null;
+  /** What `allowed_payment_method_types` asked for (Stripe answers the types the session offers). */
+  payment_method_types: string[];
   livemode: false;
   /** Kept for tests; Stripe returns line items from a separate endpoint. */
   line_items_sent: { name: string; unit_amount: number; quantity: number; currency: string }[];
@@ -58,6 +62,10 @@ export type LocalStripeServer = {
   pay: (sessionId: string) => Promise<WebhookDelivery | null>;
   /** The session expires (as Stripe does at expires_at) and checkout.session.expired is delivered. */
   expire: (sessionId: string) => Promise<WebhookDelivery | null>;
+  /** The customer pays with a method that confirms later: the session completes unpaid, its payment processing; checkout.session.completed is delivered. */
+  payLater: (sessionId: string, options?: { deliver?: boolean }) => Promise<WebhookDelivery | null>;
+  /** The processing payment succeeds (or fails): the session changes and async_payment_succeeded (or _failed) is delivered. */
+  settleLater: (sessionId: string, outcome: "succeeded" | "failed", options?: { deliver?: boolean }) => Promise<WebhookDelivery | null>;
   /** A signed event for the session as it is now (not delivered). */
   buildEvent: (type: string, sessionId: string) => { id: string; payload: string; signature: string };
   /** Posts a payload with a signature (a valid one, a forged one, none). */
@@ -69,6 +77,8 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
   const secretKey = `sk_test_local_${crypto.randomBytes(8).toString("hex")}`;
   const webhookSecret = options.webhookSecret ?? `whsec_${crypto.randomBytes(16).toString("hex")}`;
   const sessions = new Map<string, LocalStripeSession>();
+  /** PaymentIntent statuses by id ("processing", "succeeded", "requires_payment_method"). */
+  const intentStatuses = new Map<string, string>();
   const idempotent = new Map<string, { bodyHash: string; status: number; response: unknown }>();
   const requests: RecordedRequest[] = [];
   const deliveries: WebhookDelivery[] = [];
@@ -86,14 +96,15 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     const method = req.method ?? "GET";
 
     // The hosted checkout page, as the customer's browser sees it.
-    const page = /^\/checkout\/([^/]+)(?:\/(pay|cancel))?$/.exec(url.pathname);
-    if (page) return hostedPage(res, method, decodeURIComponent(page[1]!), page[2] as "pay" | "cancel" | undefined);
+    const page = /^\/checkout\/([^/]+)(?:\/(pay|pay-later|cancel))?$/.exec(url.pathname);
+    if (page) return hostedPage(res, method, decodeURIComponent(page[1]!), page[2] as "pay" | "pay-later" | "cancel" | undefined);
 
     if (!url.pathname.startsWith("/v1/")) return sendSlowly(res, 404, stripeError("invalid_request_error", "Unrecognized request URL"));
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
       return sendSlowly(res, 401, stripeError("invalid_request_error", "Invalid API Key provided"));
     }
-    const body = parseStripeForm(raw);
+    // The SDK sends a GET's parameters (expand) in the query string.
+    const body = parseStripeForm(method === "GET" ? url.search.slice(1) : raw);
     const idempotencyKey = headerOf(req, "idempotency-key");
     requests.push({ method, path: url.pathname, idempotencyKey, body });
 
@@ -131,7 +142,16 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     if (one) {
       const session = sessionNow(decodeURIComponent(one[1]!));
       if (!session) return [404, stripeError("invalid_request_error", `No such checkout.session: '${one[1]}'`, "resource_missing")];
-      if (method === "GET" && !one[2]) return [200, session];
+      if (method === "GET" && !one[2]) {
+        const expand = Array.isArray(body.expand) ? body.expand : [];
+        const intent = session.payment_intent;
+        return [
+          200,
+          expand.includes("payment_intent") && intent
+            ? { ...session, payment_intent: { id: intent, object: "payment_intent", status: intentStatuses.get(intent) ?? "succeeded" } }
+            : session,
+        ];
+      }
       if (method === "POST" && one[2]) {
         if (session.status !== "open") {
           return [
@@ -216,6 +236,9 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
       cancel_url: typeof body.cancel_url === "string" ? body.cancel_url : null,
       url: `${baseUrl}/checkout/${id}`,
       payment_intent: null,
+      payment_method_types: Array.isArray(body.allowed_payment_method_types)
+        ? body.allowed_payment_method_types.map((type) => textOf(type))
+        : ["card"],
       livemode: false,
       line_items_sent: lines,
     };
@@ -233,11 +256,11 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     return session;
   }
 
-  function hostedPage(res: http.ServerResponse, method: string, id: string, action: "pay" | "cancel" | undefined) {
+  function hostedPage(res: http.ServerResponse, method: string, id: string, action: "pay" | "pay-later" | "cancel" | undefined) {
     const session = sessionNow(id);
     if (!session) return sendHtml(res, 404, "<h1>Sessione non trovata</h1>");
-    if (method === "POST" && action === "pay") {
-      void pay(id).then(
+    if (method === "POST" && (action === "pay" || action === "pay-later")) {
+      void (action === "pay" ? pay(id) : payLater(id)).then(
         () => redirect(res, session.success_url.replace("{CHECKOUT_SESSION_ID}", id)),
         (error: unknown) => send(res, 500, { error: { type: "api_error", message: (error as Error).message } }),
       );
@@ -249,9 +272,10 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     return sendHtml(
       res,
       200,
-      `<h1>Stripe locale (test)</h1><p>Totale: <strong>${amount}</strong></p>` +
+      `<h1>Stripe locale (test)</h1><p>Totale: <strong>${amount}</strong></p><p>Metodo: ${session.payment_method_types.join(", ")}</p>` +
         (open
           ? `<form method="post" action="/checkout/${id}/pay"><button type="submit">Paga ${amount}</button></form>` +
+            `<form method="post" action="/checkout/${id}/pay-later"><button type="submit">Pagamento da confermare più tardi (${amount})</button></form>` +
             `<form method="post" action="/checkout/${id}/cancel"><button type="submit">Annulla</button></form>`
           : `<p>Sessione ${session.status}.</p>`),
     );
@@ -304,8 +328,32 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     session.status = "complete";
     session.payment_status = "paid";
     session.payment_intent = `pi_${randomId()}`;
+    intentStatuses.set(session.payment_intent, "succeeded");
     session.url = null;
     return sendEvent("checkout.session.completed", session);
+  }
+
+  async function payLater(id: string, options: { deliver?: boolean } = {}) {
+    const session = sessionNow(id);
+    if (!session) throw new Error(`local Stripe: no session ${id}`);
+    if (session.status !== "open") throw new Error(`local Stripe: session ${id} is ${session.status}`);
+    session.status = "complete";
+    session.payment_status = "unpaid";
+    session.payment_intent = `pi_${randomId()}`;
+    intentStatuses.set(session.payment_intent, "processing");
+    session.url = null;
+    return options.deliver === false ? null : sendEvent("checkout.session.completed", session);
+  }
+
+  async function settleLater(id: string, outcome: "succeeded" | "failed", options: { deliver?: boolean } = {}) {
+    const session = sessionNow(id);
+    const intent = session?.payment_intent;
+    if (!session || !intent || intentStatuses.get(intent) !== "processing") throw new Error(`local Stripe: session ${id} has no processing payment`);
+    // Stripe keeps a failed session "complete" and "unpaid": only its PaymentIntent tells.
+    intentStatuses.set(intent, outcome === "succeeded" ? "succeeded" : "requires_payment_method");
+    if (outcome === "succeeded") session.payment_status = "paid";
+    const type = outcome === "succeeded" ? "checkout.session.async_payment_succeeded" : "checkout.session.async_payment_failed";
+    return options.deliver === false ? null : sendEvent(type, session);
   }
 
   async function expire(id: string) {
@@ -335,6 +383,8 @@ export async function startLocalStripeServer(options: { webhookUrl?: string; web
     responseDelayMs: 0,
     pay,
     expire,
+    payLater,
+    settleLater,
     buildEvent: (type, sessionId) => {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`local Stripe: no session ${sessionId}`);

@@ -27,7 +27,7 @@ import { AfterSalesAction, getAfterSalesDetail, runAfterSalesAction } from "#ser
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery", "invoices.admin", "afterSales"],
+  messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery", "invoices.admin", "afterSales", "onlinePayments.methods"],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
@@ -240,7 +240,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <div className="rounded-xl border border-brand-100 bg-white p-4">
           <h2 className="text-xl font-bold">{t("order.payment.title")}</h2>
           <p className="mt-2">
-            {t(`order.payment.${order.payment.method}`)} · {t(`order.payment.status.${order.payment.status}`)}
+            {order.payment.onlineMethod ? t(`onlinePayments.methods.${order.payment.onlineMethod}`) : t(`order.payment.${order.payment.method}`)} ·{" "}
+            {t(`order.payment.status.${order.payment.status}`)}
           </p>
           {order.payment.paidAt && <p>{t("order.payment.paidOn", { date: dateTime(order.payment.paidAt) })}</p>}
           {detail.refundedCents > 0 && <p>{t("admin.order.refunded", { total: money(detail.refundedCents) })}</p>}

@@ -3,7 +3,8 @@ import { data, Form, Link, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { CheckboxField, FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { onlinePaymentMethods } from "#common/online-payment-methods.ts";
 import { TextField } from "#app/ui/form-field.tsx";
 import { formFields } from "#server/accounts/form-values.ts";
 import { requireAdmin } from "#server/http/guards.ts";
@@ -55,6 +56,8 @@ const sections = {
   ],
   afterSales: ["withdrawalDays", "homeDeliveryStart", "collectionStart", "returnInstructionsIt", "returnInstructionsEn"],
   tracking: ["brt", "gls", "poste", "sda"],
+  // Its fields are per method (OnlinePaymentFields): a box to offer it and its order limits.
+  onlinePayments: [],
 } as const;
 
 /** The fiscal data's and the after-sales settings' texts live in their own sections of the messages; every other's with the settings'. */
@@ -63,7 +66,7 @@ const textsOf = (key: keyof typeof sections) =>
 const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `${textsOf(key)}.sections.${key}`);
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["invoices.settings", "afterSales.settings"] } satisfies MessagesHandle;
+export const handle = { messages: ["invoices.settings", "afterSales.settings", "onlinePayments.methods"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -127,6 +130,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               </div>
             )}
             <input type="hidden" name="key" value={key} />
+            {key === "onlinePayments" && <OnlinePaymentFields values={current} errors={failed?.errors} />}
             <div className="mt-4 grid gap-4 sm:grid-cols-2">
               {sections[key].map((name) => {
                 const label = name.startsWith("hours")
@@ -154,6 +158,39 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         );
       })}
     </section>
+  );
+}
+
+/** Per way to pay online: offered or not, and the order totals it is offered for (empty: no limit). */
+function OnlinePaymentFields({ values, errors }: { values: Record<string, string> | undefined; errors: Record<string, string> | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="mt-2 text-sm text-muted">{t("admin.settings.onlinePayments.intro")}</p>
+      {onlinePaymentMethods.map((method) => (
+        <fieldset key={method} className="mt-4 rounded-lg border border-brand-100 p-3">
+          <legend className="px-1 font-semibold">{t(`onlinePayments.methods.${method}`)}</legend>
+          <CheckboxField
+            label={t("admin.settings.onlinePayments.offer", { method: t(`onlinePayments.methods.${method}`) })}
+            name={`${method}Enabled`}
+            defaultChecked={values?.[`${method}Enabled`] === "on"}
+          />
+          <div className="mt-3 grid gap-4 sm:grid-cols-2">
+            {(["Min", "Max"] as const).map((limit) => (
+              <TextField
+                key={limit}
+                label={t(`admin.settings.onlinePayments.fields.${limit}`, { method: t(`onlinePayments.methods.${method}`) })}
+                name={`${method}${limit}`}
+                inputMode="decimal"
+                defaultValue={values?.[`${method}${limit}`] ?? ""}
+                error={errors?.[`${method}${limit}`] ? t(errors[`${method}${limit}`]!) : undefined}
+                hint={t("admin.settings.onlinePayments.noLimit")}
+              />
+            ))}
+          </div>
+        </fieldset>
+      ))}
+    </>
   );
 }
 

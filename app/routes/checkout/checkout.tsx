@@ -10,6 +10,7 @@ import {
   deliveryChoices,
   DeliveryChoices,
   GiftListDelivery,
+  isPaymentChoiceOffered,
   paymentChoices,
   PaymentChoices,
   type DeliveryChoice,
@@ -35,7 +36,7 @@ import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { getSessionUser } from "#server/http/guards.ts";
 import { getAccountProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
-import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
+import { deliveryMethods, paymentChoices as acceptedPaymentChoices, paymentOfChoice } from "#server/orders/order-methods.ts";
 import { addressFields, checkoutFormValues, parseCheckoutForm, type checkoutFields } from "#server/checkout/checkout.inputs.ts";
 import { placeOrderAndStartPayment } from "#server/checkout/checkout-payment.service.ts";
 import { takesCardPayments } from "#server/payments/payment-provider.ts";
@@ -56,7 +57,7 @@ const SummaryChoices = z.object({
     .nullable()
     .catch(null),
   deliveryMethod: z.enum(deliveryMethods).nullable().catch(null),
-  paymentMethod: z.enum(paymentMethods).nullable().catch(null),
+  paymentMethod: z.enum(acceptedPaymentChoices).nullable().catch(null),
   discountCode: z.string().trim().max(100).nullable().catch(null),
 });
 
@@ -76,6 +77,7 @@ function summaryFor(
     discountCode: raw.discountCode ?? null,
   });
   const { cartId } = readCartRequest(request, services);
+  const chosen = choices.paymentMethod ? paymentOfChoice(choices.paymentMethod) : null;
   return getCheckoutSummary(services.db, {
     cartId,
     locale,
@@ -83,7 +85,7 @@ function summaryFor(
     deliveryClock: shopNowOf(services, request),
     postcode: choices.postcode,
     delivery: choices.deliveryMethod,
-    payment: choices.paymentMethod,
+    payment: chosen?.paymentMethod ?? null,
     discountCode: choices.discountCode,
     userId: user?.id ?? null,
     // The e-mail typed in the form, else the account's: a code's uses per customer count both.
@@ -96,7 +98,9 @@ const addressValues = (address: Address) =>
   Object.fromEntries(addressFields.map((field) => [field, address[field]])) as Record<(typeof addressFields)[number], string>;
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["checkout", "checkoutErrors", "order", "delivery", "invoices.checkout"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["checkout", "checkoutErrors", "order", "delivery", "invoices.checkout", "onlinePayments"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
@@ -269,7 +273,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
 
   // A choice the server's latest answer rules out is shown unchosen (and is refused if sent anyway).
   const deliveryShown = delivery && summary.deliveries.find((quote) => quote.method === delivery)?.available ? delivery : null;
-  const paymentShown = payment && summary.allowedPayments.includes(payment) ? payment : null;
+  const paymentShown = payment && isPaymentChoiceOffered(summary, payment) ? payment : null;
   const placing = navigation.state !== "idle" && navigation.formData?.get("intent") === "place";
   const checkoutPath = localizedHref("/checkout", locale);
 

@@ -58,6 +58,7 @@ export const handle = {
     "afterSales.orderPanel",
     "afterSales.history",
     "afterSales.routes",
+    "onlinePayments.methods",
   ],
 } satisfies MessagesHandle;
 

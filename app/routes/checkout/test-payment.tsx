@@ -19,7 +19,7 @@ import type { Route } from "./+types/test-payment";
 const TestPaymentIntent = z.enum(["pay", "fail", "cancel"]);
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["payments", "auth.fields"] } satisfies MessagesHandle;
+export const handle = { messages: ["payments", "auth.fields", "onlinePayments.methods", "onlinePayments.testPageMethod"] } satisfies MessagesHandle;
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
@@ -63,6 +63,9 @@ export default function TestPaymentPage({ loaderData }: Route.ComponentProps) {
               <strong className="text-2xl" data-testid="test-payment-amount">
                 {amount}
               </strong>
+            </p>
+            <p className="mt-2" data-testid="test-payment-method">
+              {t("onlinePayments.testPageMethod", { method: t(`onlinePayments.methods.${view.method}`) })}
             </p>
           </div>
           {view.status === "open" ? (

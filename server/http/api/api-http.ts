@@ -34,6 +34,7 @@ export const apiErrorCodes = [
   "unavailable-product",
   "delivery-not-available",
   "payment-not-allowed",
+  "online-method-not-offered",
   "address-not-found",
   "gift-list-shortfall",
   "payment-unavailable",

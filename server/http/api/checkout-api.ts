@@ -28,7 +28,7 @@ import type { Db } from "#server/db/client.ts";
 import { carts, payments } from "#server/db/schema.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { deliveryMethods, paymentMethods } from "#server/orders/order-methods.ts";
+import { deliveryMethods, paymentChoices } from "#server/orders/order-methods.ts";
 import { takesCardPayments } from "#server/payments/payment-provider.ts";
 import { apiFailure, apiRefusal, type ApiFieldErrors } from "./api-http";
 import { apiRoute, type ApiOutcome } from "./api-route";
@@ -53,7 +53,8 @@ const CheckoutBody = z.strictObject({
   email: text(emailLimit),
   phone: text(profileLimits.phone),
   deliveryMethod: z.enum(deliveryMethods),
-  paymentMethod: z.enum(paymentMethods),
+  /** "cash_on_delivery", "bank_transfer", "in_shop", or a way to pay online the shop offers for the total ("card", "paypal"...). */
+  paymentMethod: z.enum(paymentChoices),
   /** One of the caller's addresses, instead of the address fields. */
   savedAddressId: z.number().int().positive().max(2_147_483_647).nullable().optional(),
   street: optionalText(addressLimits.street),
