@@ -29,10 +29,11 @@ export const sizeBudgets = {
   home: { frameworkJs: 130, ownJs: 32, messages: 4.7, css: 12, images: 10 },
   listing: { frameworkJs: 130, ownJs: 32, messages: 5, css: 12, images: 23 },
   // Product raised with customers' reviews and the rule on how they are checked (decision 0059; measured: own JS
-  // 34.1, messages 5.2 KB).
-  product: { frameworkJs: 130, ownJs: 35, messages: 5.5, css: 12, images: 8 },
-  // Cart's own JS back to 19.7 KB once the delivery promise got its own chunk (config/browser-chunks.ts).
-  cart: { frameworkJs: 130, ownJs: 22, messages: 4.1, css: 12, images: 10 },
+  // 34.1, messages 5.2 KB), then with the back-in-stock form (decision 0067; measured 35.0 and 5.5 KB).
+  product: { frameworkJs: 130, ownJs: 37, messages: 6, css: 12, images: 8 },
+  // Cart's own JS back to 19.7 KB once the delivery promise got its own chunk (config/browser-chunks.ts). Messages
+  // raised with the discount-code field and its refusal reasons (decision 0066; measured 4.5 KB).
+  cart: { frameworkJs: 130, ownJs: 22, messages: 4.9, css: 12, images: 10 },
   "gift list": { frameworkJs: 130, ownJs: 32, messages: 6.1, css: 12, images: 10 },
 };
 
