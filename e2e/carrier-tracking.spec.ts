@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { localizedHref, type Locale } from "../common/locale";
 import { expect, test } from "./fixtures";
-import { addToCart, checkoutLabels, linkInOutboxMail, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { addToCart, checkoutLabels, linkInOutboxMail, openHydrated as open, placeGuestOrder, variantIdOf } from "./shop-helpers";
 
 // Issue 22, carrier tracking: the staff ship an order with GLS and its number; the customer's order page and
 // the "shipped" mail in the outbox both link to GLS's own tracking page for that number (settings `tracking`).
@@ -44,22 +44,7 @@ async function placeOrder(page: Page, locale: Locale) {
   const email = `spedizione-${crypto.randomBytes(4).toString("hex")}@example.com`;
   await addToCart(page, variantIdOf(productId), 1);
   await open(page, localizedHref("/checkout", locale));
-  for (const [name, value] of [
-    [t.firstName, "Rosa"],
-    [t.lastName, "Iovine"],
-    ["E-mail", email],
-    [t.phone, "+39 333 765 4321"],
-    [t.street, "Via Toledo"],
-    [t.houseNumber, "15"],
-    [t.postcode, "80134"],
-    [t.city, "Napoli"],
-    [t.province, "NA"],
-  ] as const)
-    await page.getByRole("textbox", { name, exact: true }).fill(value);
-  await page.getByRole("radio", { name: t.standard }).check();
-  await page.getByRole("radio", { name: t.cod }).check();
-  await page.getByRole("checkbox", { name: t.terms }).check();
-  await page.getByRole("button", { name: t.place }).click();
+  await placeGuestOrder(page, locale, { email, payment: t.cod });
   await expect(page.getByTestId("order-status")).toBeVisible({ timeout: 20_000 });
   const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(page.url())![1]!;
   const number = t.received.exec((await page.getByRole("heading", { level: 1 }).textContent()) ?? "")![1]!;
