@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { csvColumns } from "../server/admin/product-csv.service";
+import { csvColumns } from "../server/admin/product-csv";
 import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test as shopTest } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";

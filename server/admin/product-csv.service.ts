@@ -15,6 +15,7 @@ import { brands, categories, productColours, products, productVariants, subcateg
 import { setInitialStock, setStockTo } from "#server/stock/stock-ledger.ts";
 import { recordAudit } from "./audit.service";
 import { parseCsv, toCsv } from "./csv";
+import { csvColumns, optionalColumns, productColumns, variantColumns } from "./product-csv";
 import {
   colourPattern,
   parseWith,
@@ -31,43 +32,6 @@ export const maxCsvRows = 20_000;
 export const maxCsvBytes = 40 * 1024 * 1024;
 const productsPerBatch = 100;
 
-/** CSV column -> product form field (the same validation as the edit form). */
-const productColumns = {
-  product_sku: "sku",
-  name_it: "nameIt",
-  name_en: "nameEn",
-  short_description_it: "shortDescriptionIt",
-  short_description_en: "shortDescriptionEn",
-  full_description_it: "fullDescriptionIt",
-  full_description_en: "fullDescriptionEn",
-  price: "price",
-  discount_percent: "discountPercent",
-  offer_ends_on: "offerEndsOn",
-  vat_rate_percent: "vatRatePercent",
-  is_new: "isNew",
-  is_free_shipping: "isFreeShipping",
-  is_on_request: "isOnRequest",
-  is_published: "isPublished",
-  category: "category",
-  subcategory: "subcategory",
-  brands: "brands",
-  related: "related",
-  length_mm: "lengthMm",
-  width_mm: "widthMm",
-  height_mm: "heightMm",
-  weight_g: "weightGrams",
-  material_it: "materialIt",
-  material_en: "materialEn",
-  personalisation: "personalisation",
-  personalisation_description_it: "personalisationDescriptionIt",
-  personalisation_description_en: "personalisationDescriptionEn",
-  personalisation_cost: "personalisationCost",
-  affiliate_url: "affiliateUrl",
-} as const;
-const variantColumns = ["colour", "size", "variant_sku", "stock", "is_preorder", "preorder_days", "gtin"] as const;
-export const csvColumns: readonly string[] = [...Object.keys(productColumns), ...variantColumns];
-/** Columns a file may leave out (files written before they existed): read as empty. */
-const optionalColumns: ReadonlySet<string> = new Set(["gtin"]);
 const booleanColumns = new Set(["is_new", "is_free_shipping", "is_on_request", "is_published", "is_preorder"]);
 const fieldToColumn = new Map(Object.entries(productColumns).map(([column, field]) => [field as string, column]));
 

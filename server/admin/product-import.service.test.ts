@@ -6,7 +6,8 @@ import { createTestDb } from "#tests/db.ts";
 import { createAdminUser, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
 import { parseCsv, toCsv } from "./csv";
 import { importLegacyProducts } from "./legacy-import.service";
-import { csvColumns, exportProductsCsv, importProductsCsv, maxCsvRows } from "./product-csv.service";
+import { csvColumns } from "./product-csv";
+import { exportProductsCsv, importProductsCsv, maxCsvRows } from "./product-csv.service";
 
 const now = new Date("2026-03-10T10:00:00Z");
 const slow = { timeout: 90_000 };
