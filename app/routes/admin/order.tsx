@@ -179,7 +179,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           )}
         </div>
         {detail.moves.includes("shipped") && (
-          <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-3">
+          <Form method="post" className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
             <input type="hidden" name="intent" value="status" />
             <input type="hidden" name="to" value="shipped" />
             <SelectField label={t("admin.order.carrier")} name="carrier" defaultValue="brt">
