@@ -25,7 +25,9 @@ type LockedOrder = typeof orders.$inferSelect;
 
 async function lockOrder(tx: Db, orderId: string): Promise<LockedOrder | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(orderId)) return null;
-  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+  // NO KEY UPDATE: status changes still queue behind each other, but rows that only reference the order (a
+  // webhook's payment event, a history row) are not blocked, so two such transactions cannot deadlock on it.
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("no key update");
   return order ?? null;
 }
 
