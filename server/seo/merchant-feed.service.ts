@@ -6,9 +6,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { getProductImageUrl } from "#common/media.ts";
-import { shownSize } from "#common/sizes.ts";
+import { isOneSize, shownSize } from "#common/sizes.ts";
 import { getAvailability, getSelectionSearch, type VariantOption } from "#common/variant-selection.ts";
-import { isOneSize } from "#common/sizes.ts";
 import type { Db } from "#server/db/client.ts";
 import {
   brands,
