@@ -1,5 +1,5 @@
 /**
- * The shop as a system, `npm run test:load`: two app processes behind the front on one
+ * The shop as a system, `npm run test:load`: two app processes behind nginx on one
  * PostgreSQL, driven through HTTP like browsers without JavaScript. In order, on one shop:
  *   0. sessions, carts and orders are the same in every process;
  *   a. 60 s of mixed browsing, search, carts and checkouts at 100 connections: no error, no oversell;
@@ -125,11 +125,11 @@ test.runIf(parts.has("0"))(
   "0. a login and a cart made through one process are valid in the other; the order placed there exists once",
   async () => {
     const started = performance.now();
-    const frontHost = new URL(shop.url).host;
-    const processA = shopperFor(shop.processUrl(0), 4, 30_000, frontHost);
-    const processB = shopperFor(shop.processUrl(1), 4, 30_000, frontHost);
+    const publicHost = new URL(shop.url).host;
+    const processA = shopperFor(shop.processUrl(0), 4, 30_000, publicHost);
+    const processB = shopperFor(shop.processUrl(1), 4, 30_000, publicHost);
     processB.tally = processA.tally;
-    const origin = { Host: frontHost, Origin: shop.url };
+    const origin = { Host: publicHost, Origin: shop.url };
 
     // Registered and logged in on A; the account page on B knows her.
     const jar = new CookieJar();
@@ -143,7 +143,7 @@ test.runIf(parts.has("0"))(
     const login = await processA.client.request("/login-register", { headers: origin, form: { intent: "login", email, password } });
     jar.take(login.setCookies);
     expect(login.status).toBe(302);
-    const account = await processB.client.request("/my-account", { headers: { Host: frontHost, Cookie: jar.header() } });
+    const account = await processB.client.request("/my-account", { headers: { Host: publicHost, Cookie: jar.header() } });
     expect(account.status).toBe(200);
     expect(account.body).toContain("Anna Esposito");
 
@@ -232,7 +232,7 @@ test.runIf(parts.has("b"))(
     expect(row.errors, shopper.tally.samples.join("\n")).toBe(0);
     expect(row.hangs, "answers slower than the bound").toBe(0);
     expect(row.unavailable, "the restart was not seen: the part proves nothing").toBeGreaterThan(0);
-    // Measured through the front while 100 customers queue for the same two processes: bounded, not instant.
+    // Measured through nginx while 100 customers queue for the same two processes: bounded, not instant.
     expect(recoverySeconds).toBeLessThan(boundMs / 1000);
     expectNothingLost(row);
   },
@@ -256,14 +256,14 @@ test.runIf(parts.has("c"))(
     );
     const attempts = prepared.filter((attempt): attempt is CheckoutAttempt => attempt !== null);
     expect(attempts).toHaveLength(40);
-    const victim = shop.cluster.slots[0]!;
+    const victim = shop.processes.slots[0]!;
     const inFlight = Promise.all(attempts.map((attempt) => submitCheckout(shopper, attempt)));
     await sleep(150);
     victim.child?.kill("SIGKILL");
     const killedAt = performance.now();
     await inFlight;
     const failedWithTheProcess = shopper.tally.unavailable;
-    await shop.cluster.waitUntilServing(0, 60_000);
+    await shop.processes.waitUntilServing(0, 60_000);
     const recoverySeconds = Math.round((performance.now() - killedAt) / 100) / 10;
     await retryOpenCheckouts(shopper);
     const { row } = await finishPart("c SIGKILL mid-checkout", shopper, {
@@ -345,9 +345,9 @@ test.runIf(parts.has("e"))(
     const started = performance.now();
     // A product outside the ones customers race for (the ledger's stock checks stay exact).
     const productId = shop.catalogue.productIds.at(-1)!;
-    const frontHost = new URL(shop.url).host;
+    const publicHost = new URL(shop.url).host;
     const load = shopperFor(shop.url, 20, 30_000);
-    const probes = [0, 1].map((index) => shopperFor(shop.processUrl(index), 2, 30_000, frontHost));
+    const probes = [0, 1].map((index) => shopperFor(shop.processUrl(index), 2, 30_000, publicHost));
     const changes: { price: number; committedAt: number }[] = [];
     const answers: { price: number | null; sentAt: number; answeredAt: number; process: number }[] = [];
     const durationMs = 20_000;
@@ -375,7 +375,7 @@ test.runIf(parts.has("e"))(
     const probing = probes.map(async (probe, index) => {
       while (performance.now() < endAt) {
         const sentAt = performance.now();
-        const answer = await probe.client.request(`/product/${productId}`, { headers: { Host: frontHost }, timeoutMs: 30_000 });
+        const answer = await probe.client.request(`/product/${productId}`, { headers: { Host: publicHost }, timeoutMs: 30_000 });
         probe.tally.requests += 1;
         if (answer.status !== 200) probe.tally.errors += 1;
         answers.push({ price: offerPriceCents(answer.body), sentAt, answeredAt: performance.now(), process: index });

@@ -1,5 +1,6 @@
-// `npm run test:load`: the load and fault suite (load/load-and-faults.load.ts) against the production
-// build, two app processes behind the front on a fresh PostgreSQL database of the test server
+// `npm run test:load`: the load and fault suite (load/load-and-faults.load.ts) and the proxy's own checks
+// (load/proxy.load.ts) against the production build, two app processes behind nginx (server/ops/stack.ts)
+// on a fresh PostgreSQL database of the test server
 // (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; created and dropped by the suite).
 // Builds first when build/ is missing. Prints every part's figures in one table, then
 // `N passed, N failed`; `--result-file FILE` also writes the counts as JSON for scripts/test-all.mjs.
@@ -8,12 +9,13 @@ import "./check-node.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { nginxVersion } from "../server/ops/stack.ts";
 import { answers } from "./lib/port.mjs";
 import { buildIfMissing, finish, root, run, takeResultFile, vitestCounts } from "./lib/suite.mjs";
 
 const resultFile = takeResultFile(process.argv.slice(2));
 /** The suite's own bound: part a is 60 s; the whole must stay far below CI's budget. */
-const suiteTimeoutMs = 8 * 60_000;
+const suiteTimeoutMs = 12 * 60_000;
 
 const startedAt = Date.now();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-load-report-"));
@@ -22,7 +24,7 @@ try {
   counts = await runSuite();
 } finally {
   const rows = readRows(path.join(scratch, "rows.jsonl"));
-  if (rows.length > 0) printTable(rows);
+  if (rows.length > 0) printTable(rows, await nginxVersion());
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 console.log(`load: ${Math.round((Date.now() - startedAt) / 1000)} s in all`);
@@ -64,15 +66,15 @@ function readRows(file) {
     .map((line) => JSON.parse(line));
 }
 
-/** One line per part: what it held. */
-function printTable(rows) {
+/** One line per part: what it held, through which proxy. */
+function printTable(rows, proxyVersion) {
   const columns = [
     ["part", (row) => row.part],
     ["conns", (row) => row.connections],
     ["requests", (row) => row.requests],
     ["errors", (row) => row.errors + row.hangs],
     ["refused 409", (row) => row.refused],
-    ["try-again 5xx", (row) => row.unavailable],
+    ["try-again 429/5xx", (row) => row.unavailable],
     ["orders", (row) => row.ordersPlaced],
     ["oversells", (row) => row.oversells],
     ["lost", (row) => row.lost],
@@ -84,7 +86,7 @@ function printTable(rows) {
   const cells = rows.map((row) => columns.map(([, value]) => String(value(row))));
   const widths = columns.map(([title], index) => Math.max(title.length, ...cells.map((line) => line[index].length)));
   const line = (values) => `| ${values.map((value, index) => value.padEnd(widths[index])).join(" | ")} |`;
-  console.log("\n== load and faults ==");
+  console.log(`\n== load and faults, two app processes behind ${proxyVersion ?? "nginx (not installed)"} ==`);
   console.log(line(columns.map(([title]) => title)));
   console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
   for (const values of cells) console.log(line(values));

@@ -72,8 +72,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Trusted reverse-proxy hops in front of the app (Express `trust proxy`). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
-  /** `npm run serve:cluster` (server/ops/cluster.ts): app processes behind the front; unset: one per CPU core. */
-  CLUSTER_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /** `npm run stack` (server/ops/stack.ts): app processes behind nginx; unset: one per CPU core. */
+  APP_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
   /** Journeys only: a request's `x-test-clock` header (an ISO instant) sets the shop's clock for it. */
   TEST_CLOCK_HEADER: z
     .enum(["true", "false"])

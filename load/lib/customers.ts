@@ -1,8 +1,8 @@
 /**
  * Customers as a browser without JavaScript drives the shop: pages, search, add to cart (form posts
  * answered with 303), checkout (303 to the order or to Stripe; 409 when the stock ran out). Every
- * answer is sorted: fine (2xx/3xx), refused as the rules say (409/422), unavailable (503, the clean
- * "try again" answer), or an error (anything else, a hang past the bound, a broken connection).
+ * answer is sorted: fine (2xx/3xx), refused as the rules say (409/422), unavailable (502-504 or nginx's
+ * 429, the clean "try again" answers), or an error (anything else, a hang past the bound, a broken connection).
  */
 import crypto from "node:crypto";
 import type { PaymentMethod } from "#server/orders/order-methods.ts";
@@ -84,8 +84,9 @@ function sortAnswer(tally: Tally, path: string, answer: Answer | RequestFailed):
     tally.refused += 1;
     return "refused";
   }
-  // The clean failure: the "try again" page or JSON (server/http/unavailable.ts), from a process or the front.
-  if ([502, 503, 504].includes(answer.status) && /service-unavailable|Riprova|Try again/.test(answer.body)) {
+  // The clean failure: the "try again" page or JSON (server/http/unavailable.ts), from a process or nginx; or
+  // nginx's rate limit (429, Retry-After) when customers retry a failing shop faster than people would.
+  if ([429, 502, 503, 504].includes(answer.status) && /service-unavailable|too-many-requests|Riprova|Try again/.test(answer.body)) {
     tally.unavailable += 1;
     tally.slowestUnavailableMs = Math.max(tally.slowestUnavailableMs, answer.ms);
     return "unavailable";

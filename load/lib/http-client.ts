@@ -1,11 +1,15 @@
 /**
  * The load suite's browser stand-in: plain HTTP/1.1 over a kept-alive pool of at most `connections`
  * sockets (the "connections" of every figure), a cookie jar per customer, and a bound on every
- * request: an answer not complete within `timeoutMs` counts as a hang, never as a wait.
+ * request: an answer not complete within `timeoutMs` counts as a hang, never as a wait. On loopback
+ * each socket connects from its own address (127.0.1.x), as many visitors do: nginx's per-address rate
+ * limits then count visitors, not the whole test as one.
  */
 import http from "node:http";
+import type net from "node:net";
+import type { Duplex } from "node:stream";
 
-export type Answer = { status: number; location: string | null; setCookies: string[]; body: string; ms: number };
+export type Answer = { status: number; headers: http.IncomingHttpHeaders; location: string | null; setCookies: string[]; body: string; ms: number };
 
 export class RequestFailed extends Error {
   constructor(
@@ -26,10 +30,19 @@ export type HttpClient = {
   close: () => void;
 };
 
-export function createHttpClient(baseUrl: string, connections: number): HttpClient {
+/** `localAddress`: every socket from this one address (one visitor), instead of one address per socket. */
+export function createHttpClient(baseUrl: string, connections: number, options: { localAddress?: string } = {}): HttpClient {
   const base = new URL(baseUrl);
   // `timeout`: an idle socket is dropped before the server's Keep-Alive timeout (5 s) closes it under us.
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections, timeout: 4_000 });
+  if (base.hostname === "127.0.0.1") {
+    let sockets = 0;
+    const connect = agent.createConnection.bind(agent);
+    agent.createConnection = (socketOptions: net.NetConnectOpts, callback?: (error: Error | null, socket: Duplex) => void) => {
+      sockets += 1;
+      return connect({ ...socketOptions, localAddress: options.localAddress ?? `127.0.1.${1 + (sockets % 254)}` }, callback);
+    };
+  }
   return {
     baseUrl,
     request: (path, init = {}) =>
@@ -51,6 +64,7 @@ export function createHttpClient(baseUrl: string, connections: number): HttpClie
               const setCookie = response.headers["set-cookie"] ?? [];
               resolve({
                 status: response.statusCode ?? 0,
+                headers: response.headers,
                 location: response.headers.location ?? null,
                 setCookies: setCookie,
                 body: Buffer.concat(chunks).toString("utf8"),

@@ -1,6 +1,6 @@
 /**
  * The shop the load suite attacks, as production runs it: the production build in two app processes
- * behind the front (server/ops/cluster.ts) on a fresh PostgreSQL database created on the test
+ * behind nginx (server/ops/stack.ts, production's site configuration) on a fresh PostgreSQL database created on the test
  * server (dropped at the end), card payments through the local Stripe peer. The sample catalogue
  * is seeded by the first process; a few variants get a small stock so that customers race for it.
  */
@@ -11,7 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startLocalStripeServer, type LocalStripeServer } from "#tests/peers/local-stripe-server.ts";
-import { startCluster, type Cluster } from "#server/ops/cluster.ts";
+import type { AppProcesses } from "#server/ops/app-processes.ts";
+import { startStack, type Stack } from "#server/ops/stack.ts";
 import { runAdminQuery, withDatabase } from "#tests/db.global-setup.ts";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -30,8 +31,13 @@ export type Catalogue = {
 };
 
 export type LoadShop = {
+  /** nginx's address. */
   url: string;
-  cluster: Cluster;
+  /** `nginx/1.22.1`. */
+  proxyVersion: string;
+  processes: AppProcesses;
+  /** nginx's access log: what reached the proxy, with the process that answered. */
+  proxyAccessLog: string;
   stripe: LocalStripeServer;
   /** The shop's database, for the checks in SQL after each part. */
   sql: pg.Pool;
@@ -42,7 +48,7 @@ export type LoadShop = {
   initialStock: Map<number, number>;
   /** The app processes' log (JSON lines): removed at the end unless LOAD_KEEP_LOGS is set. */
   logFile: string;
-  /** The processes directly (bypassing the front): `Host` must stay the public one. */
+  /** The processes directly (bypassing nginx): `Host` must stay the public one. */
   processUrl: (index: number) => string;
   stop: () => Promise<void>;
 };
@@ -72,15 +78,17 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
   await runAdminQuery(adminUrl, `create database "${databaseName}"`);
   const databaseUrl = withDatabase(adminUrl, databaseName);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-load-"));
+  // nginx's workers (nobody) read their pages and write request bodies below it.
+  fs.chmodSync(scratch, 0o755);
   const logFile = path.join(scratch, "app-processes.log");
   const logFd = fs.openSync(logFile, "a");
   const stripe = await startLocalStripeServer();
   const sql = new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 10_000 });
   sql.on("error", () => {}); // idle clients lost in the PostgreSQL restart
 
-  let cluster: Cluster | undefined;
+  let stack: Stack | undefined;
   const stop = async () => {
-    await cluster?.stop();
+    await stack?.stop();
     await stripe.close();
     // Stopping: a connection already lost has nothing left to close.
     await sql.end().catch(() => {});
@@ -89,10 +97,11 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
     if (!process.env.LOAD_KEEP_LOGS) fs.rmSync(scratch, { recursive: true, force: true });
   };
   try {
-    const frontPort = await freePorts(1);
-    const firstWorkerPort = await freePorts(workers);
-    cluster = await startCluster({
-      firstWorkerPort,
+    const proxyPort = await freePorts(1);
+    const firstAppPort = await freePorts(workers);
+    stack = await startStack({
+      firstAppPort,
+      prefixDir: path.join(scratch, "nginx"),
       output: logFd,
       // Only what the shop needs: no host setting (mail, rates, OIDC) leaks in.
       environment: {
@@ -100,9 +109,9 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
         HOME: process.env.HOME,
         NODE_ENV: "production",
         HOST: "127.0.0.1",
-        PORT: String(frontPort),
+        PORT: String(proxyPort),
         ALLOW_LOCALHOST_PUBLIC_URL: "true",
-        CLUSTER_WORKERS: String(workers),
+        APP_PROCESSES: String(workers),
         DATABASE_URL: databaseUrl,
         // 100 connections on two processes: a pool of 10 each made requests wait past its 5 s for a connection.
         DATABASE_POOL_SIZE: "20",
@@ -115,17 +124,19 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
         STRIPE_API_URL: stripe.url,
       },
     });
-    stripe.webhookUrl = `${cluster.url}/api/payments/stripe/webhook`;
+    stripe.webhookUrl = `${stack.url}/api/payments/stripe/webhook`;
     const catalogue = await pickCatalogue(sql);
     await sql.query("update product_variants set stock = $1 where id = any($2)", [hotStock, catalogue.hot]);
     await sql.query("update product_variants set stock = 1000000 where id = any($1)", [catalogue.plentiful]);
     const stocks = await sql.query<{ id: number; stock: number }>("select id, stock from product_variants where id = any($1)", [
       [...catalogue.hot, ...catalogue.plentiful],
     ]);
-    const ports = cluster.slots.map((slot) => slot.port);
+    const ports = stack.processes.slots.map((slot) => slot.port);
     return {
-      url: cluster.url,
-      cluster,
+      url: stack.url,
+      proxyVersion: stack.proxyVersion,
+      processes: stack.processes,
+      proxyAccessLog: stack.accessLog,
       stripe,
       sql,
       databaseUrl,

@@ -14,7 +14,7 @@ export type ResultRow = {
   hangs: number;
   /** 409/422: what the rules refuse (out of stock). */
   refused: number;
-  /** 502/503/504 with the "try again" page or JSON. */
+  /** 502/503/504 with the "try again" page or JSON, or nginx's 429. */
   unavailable: number;
   ordersPlaced: number;
   oversells: number;

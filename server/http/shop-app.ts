@@ -17,7 +17,7 @@ import { answerApiPreflight } from "./api/api-handler";
 import { requestContext, shopContext } from "./context";
 import { createDatabaseGate, sendUnavailable } from "./database-gate";
 import { withPageMessages } from "./page-messages";
-import { pageConcurrencyOf, pageQueue } from "./page-queue";
+import { pageConcurrencyOf, pageQueue, uploadQueue } from "./page-queue";
 import { precompressedAssets } from "./precompressed-assets";
 import { requestEdge, withEdgeChecks } from "./request-edge";
 import { securityHeaders } from "./security-headers";
@@ -89,6 +89,7 @@ export function createShopApp(options: ShopAppOptions) {
   app.use(gate.middleware);
   // Pages are rendered a few at a time, in arrival order (page-queue.ts).
   app.use(pageQueue({ concurrency: pageConcurrencyOf(database.kind, env.DATABASE_POOL_SIZE) }));
+  app.use(uploadQueue());
 
   // CORS preflights of /api (origins from settings): React Router refuses OPTIONS before any route runs.
   app.options("/api/{*splat}", (req, res, next) => {

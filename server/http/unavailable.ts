@@ -1,9 +1,9 @@
 /**
  * The answer when the shop cannot serve a request right now: the database is unreachable (the app's
- * gate, database-gate.ts) or no app process answered (the front, server/ops/front.ts). A status
+ * gate, database-gate.ts) or no app process answered (nginx, server/ops/nginx-config.ts). A status
  * (503, 502 or 504), `Retry-After`, and a small page in the visitor's language, or
  * `{ error: { code, message } }` for /api and JSON clients. No React and no i18next: it must work
- * when nothing else does, and Node runs the front straight from this source.
+ * when nothing else does, and Node renders nginx's pages straight from this source.
  */
 import { localeOfPath } from "#common/locale.ts";
 import messagesEn from "#messages/en.json" with { type: "json" };
