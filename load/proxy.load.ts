@@ -120,10 +120,10 @@ function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024);
 }
 
-function record(part: string, started: number, requests: number, errors: number, note: string) {
+function record(part: string, started: number, connections: number, requests: number, errors: number, note: string) {
   recordResult({
     part,
-    connections: 0,
+    connections,
     requests,
     errors,
     hangs: 0,
@@ -164,6 +164,7 @@ test.runIf(parts.has("f"))(
     record(
       "f body limits",
       started,
+      1,
       2,
       0,
       `10 MB refused by nginx (413, no process asked); ${(photo.byteLength / 1024 / 1024).toFixed(1)} MB photo accepted`,
@@ -194,6 +195,7 @@ test.runIf(parts.has("g"))(
     record(
       "g 20 uploads at once",
       started,
+      20,
       answers.length,
       answers.length - accepted,
       `RSS per process idle ${idle.join(" / ")} MB, peak ${peak.join(" / ")} MB (budget: idle + ${uploadMemoryGrowthBudgetMb})`,
@@ -254,6 +256,7 @@ test.runIf(parts.has("h"))(
     record(
       "h rate limits",
       started,
+      4,
       answers.length + apiAnswers.length + 2,
       0,
       `login: ${limited.length} of ${answers.length} refused (429) from one address, its neighbour served; API: ${apiLimited.length} of ${apiAnswers.length}; forged X-Forwarded-For ignored`,
@@ -289,7 +292,7 @@ test.runIf(parts.has("i"))(
     expect(again.status).toBe(200);
     expect(again.headers["cache-control"]).toBe("public, max-age=604800");
     expect(accessLogLines(`"GET ${picture} HTTP/1.1" 200`).at(-1)).toContain("upstream=- ");
-    record("i static from nginx", started, 5, 0, `${script}: br and gzip copies with a year's cache; ${picture} from disk with a week's`);
+    record("i static from nginx", started, 1, 5, 0, `${script}: br and gzip copies with a year's cache; ${picture} from disk with a week's`);
   },
   60_000,
 );
@@ -311,7 +314,14 @@ test.runIf(parts.has("j"))(
     for (let request = 0; request < 20; request += 1) expect((await client.request(`${marker}-${request}`)).status).toBe(200);
     const upstreams = new Set(accessLogLines(marker).map((line) => /upstream=(\S+)/.exec(line)![1]));
     expect(upstreams).toEqual(new Set(shop.processes.slots.map((slot) => `127.0.0.1:${slot.port}`)));
-    record("j process out and in", started, 50, 0, `30 product pages while one process was down: all 200; after its restart both processes answered`);
+    record(
+      "j process out and in",
+      started,
+      1,
+      50,
+      0,
+      `30 product pages while one process was down: all 200; after its restart both processes answered`,
+    );
   },
   120_000,
 );
@@ -375,7 +385,7 @@ test.runIf(parts.has("k"))(
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    record("k TLS and HTTP/2", started, 2, 0, "h2 over TLS on the production site; plain HTTP answered 301 to https");
+    record("k TLS and HTTP/2", started, 1, 2, 0, "h2 over TLS on the production site; plain HTTP answered 301 to https");
   },
   60_000,
 );

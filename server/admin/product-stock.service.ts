@@ -14,8 +14,8 @@ import { recordAudit } from "./audit.service";
 import { maxStock, type FieldErrors, type StockAdjustmentInput, type VariantInput, type VariantUpdateInput } from "./product-admin.inputs";
 import { isUniqueViolation } from "./product-admin.service";
 
-/** Pictures above this are refused (the shop's own limit, under images.ts's hard one). */
-export const maxAdminImageBytes = 10 * 1024 * 1024;
+/** Pictures above this are refused with a message (the shop's own limit, under images.ts's hard one and nginx's 9 MB body). */
+export const maxAdminImageBytes = 8 * 1024 * 1024;
 
 type Result = { ok: true; id: number } | { ok: false; errors: FieldErrors };
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { pageQueue } from "./page-queue";
+import { pageQueue, uploadQueue } from "./page-queue";
 
 /** Each request's name in the order the app began working on it. */
 const started: string[] = [];
@@ -13,6 +13,7 @@ let close: () => void;
 beforeAll(async () => {
   const app = express();
   app.use(pageQueue({ concurrency: 1 }));
+  app.use(uploadQueue());
   app.all("/{*splat}", (req, res) => {
     const name = typeof req.query.name === "string" ? req.query.name : "";
     started.push(name);
@@ -86,4 +87,27 @@ test("a page whose visitor left while it waited is never worked on", async () =>
   finish("stayed");
   expect(await (await stayed).text()).toBe("stayed");
   expect(started).toEqual(["busy", "stayed"]);
+});
+
+test("uploads (multipart posts) are worked on one at a time; a page and a form post do not wait for them", async () => {
+  started.length = 0;
+  const upload = (name: string) => {
+    const form = new FormData();
+    form.set("image", new Blob([new Uint8Array(1024)]), "foto.jpg");
+    return fetch(`${baseUrl}/admin/prodotti/1?name=${name}`, { method: "POST", body: form });
+  };
+  const first = upload("upload-1");
+  await until(() => started.includes("upload-1"));
+  const second = upload("upload-2");
+  const page = fetch(`${baseUrl}/shop?name=page`);
+  const post = fetch(`${baseUrl}/cart?name=form`, { method: "POST", body: new URLSearchParams({ intent: "add" }) });
+  await until(() => started.includes("page") && started.includes("form"));
+  expect(started).not.toContain("upload-2");
+
+  finish("page");
+  finish("form");
+  finish("upload-1");
+  await until(() => started.includes("upload-2"));
+  finish("upload-2");
+  expect(await Promise.all([first, second, page, post].map(async (answer) => (await answer).text()))).toEqual(["upload-1", "upload-2", "page", "form"]);
 });

@@ -103,3 +103,25 @@ test.skipIf(nginxMissing)("nginx accepts the production site, TLS included (ngin
   // -t reads every file and directive without binding a port.
   expect(() => execFileSync(nginx, ["-t", "-q", "-p", dir, "-c", path.join(dir, "nginx.conf")], { stdio: "pipe" })).not.toThrow();
 });
+
+const systemdAnalyze = "/usr/bin/systemd-analyze";
+
+test.skipIf(!fs.existsSync(systemdAnalyze))("the shipped systemd units are valid (systemd-analyze verify)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-units-"));
+  scratch.push(dir);
+  const units = path.join(root, "deploy/systemd");
+  for (const name of fs.readdirSync(units)) fs.copyFileSync(path.join(units, name), path.join(dir, name));
+  fs.copyFileSync(path.join(dir, "bimbi-felici@.service"), path.join(dir, "bimbi-felici@3001.service"));
+  let output = "";
+  try {
+    execFileSync(systemdAnalyze, ["verify", "--man=no", "bimbi-felici@3001.service", "bimbi-felici-backup.service", "bimbi-felici-backup.timer"], {
+      cwd: dir,
+      stdio: "pipe",
+    });
+  } catch (error) {
+    output = String((error as { stderr?: Buffer }).stderr ?? error);
+  }
+  // The shop is not installed in /srv on this machine: that one complaint is expected, nothing else.
+  const problems = output.split("\n").filter((line) => line.trim() && !/Command \/srv\/bimbi-felici\/\S+ is not executable/.test(line));
+  expect(problems).toEqual([]);
+});

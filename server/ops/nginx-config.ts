@@ -204,7 +204,13 @@ ${options.tls ? "    ssl_reject_handshake on;\n" : ""}    server_name _;
 ${listenOn(options.tls.redirectPort)}
     server_name ${options.serverName};
     server_tokens off;
-    return 301 https://$host$request_uri;
+    # Certificate renewals: certbot certonly --webroot -w /var/www/html.
+    location /.well-known/acme-challenge/ {
+        root /var/www/html;
+    }
+    location / {
+        return 301 https://$host$request_uri;
+    }
 }
 `);
   }

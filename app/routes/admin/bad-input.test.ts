@@ -148,7 +148,7 @@ test(
       { intent: "image-add", colourId: String(colour!.id), image: [Buffer.alloc(20 * 1024 * 1024, 0xff), "culla.jpg", "image/jpeg"] },
     );
     expect(huge.status).toBe(400);
-    expect(messages(huge.data)).toEqual({ image: "La foto supera i 10 MB." });
+    expect(messages(huge.data)).toEqual({ image: "La foto supera gli 8 MB." });
     const text = await post(
       productEdit,
       at,
