@@ -3,6 +3,10 @@ export const locales = ["it", "en"] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = "it";
 
+export function isLocale(value: unknown): value is Locale {
+  return (locales as readonly unknown[]).includes(value);
+}
+
 export function localeOfPath(pathname: string): Locale {
   return pathname === "/en" || pathname.startsWith("/en/") ? "en" : "it";
 }

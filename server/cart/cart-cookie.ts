@@ -4,6 +4,7 @@
  * The flash cookie carries the toasts of a form post made without JavaScript to the page it returns to.
  */
 import crypto from "node:crypto";
+import { isLocale, type Locale } from "#common/locale.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import type { Env } from "#server/env.ts";
 
@@ -15,7 +16,8 @@ const flashMaxAgeSeconds = 60;
 
 export type CookieOptions = { secure: boolean };
 /** `error`: the cart's refusal code, so the page can also mark the field it is about (the personalisation texts). */
-export type FlashToast = { kind: "success" | "warning" | "error" | "info"; message: string; persistent?: boolean; error?: string };
+/** `locale`: the language `message` is written in (the page that posted); another language's page does not show it. */
+export type FlashToast = { kind: "success" | "warning" | "error" | "info"; message: string; persistent?: boolean; error?: string; locale?: Locale };
 
 /** A key of its own for the cart cookie, derived from the shop secret (never the secret itself). */
 export function cartCookieKey(secret: string): Buffer {
@@ -123,6 +125,7 @@ export function readFlashCookie(cookieHeader: string | null, key: Buffer): Flash
         message: toast.message,
         ...(toast.persistent ? { persistent: true } : {}),
         ...(typeof toast.error === "string" && /^[a-z-]{1,40}$/.test(toast.error) ? { error: toast.error } : {}),
+        ...(isLocale(toast.locale) ? { locale: toast.locale } : {}),
       }));
   } catch {
     return [];

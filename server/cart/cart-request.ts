@@ -2,7 +2,7 @@
  * The cart as loaders and actions meet it: the signed cookie of the request, the cookies a response
  * must set, and the small summary every page gets from the root loader.
  */
-import type { Locale } from "#common/locale.ts";
+import { localeOfPath, type Locale } from "#common/locale.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import {
   cartCookieHeader,
@@ -42,7 +42,8 @@ export function readCartRequest(request: Request, services: Pick<ShopServices, "
     cookieHeaders: {
       cart: (id) => cartCookieHeader(id, key, options),
       clearCart: () => clearCartCookieHeader(options),
-      flash: (toasts) => flashCookieHeader(toasts, key, options),
+      // Written in the language of the page that posted; getRootCart shows them only on a page in that language.
+      flash: (toasts) => flashCookieHeader(toasts.map((toast) => ({ ...toast, locale: localeOfPath(new URL(request.url).pathname) })), key, options),
       clearFlash: () => clearFlashCookieHeader(options),
     },
   };
@@ -65,5 +66,7 @@ export async function getRootCart(
   const headers = new Headers();
   if (cartRequest.flash.length > 0) headers.append("Set-Cookie", cartRequest.cookieHeaders.clearFlash());
   if (cartRequest.forged) headers.append("Set-Cookie", cartRequest.cookieHeaders.clearCart());
-  return { cart: { ...toCartSummary(view), flash: cartRequest.flash }, headers };
+  // A toast written in the other language (the visitor switched language before it was shown) is dropped, not shown untranslated.
+  const flash = cartRequest.flash.filter((toast) => (toast.locale ?? locale) === locale).map(({ locale: _written, ...toast }) => toast);
+  return { cart: { ...toCartSummary(view), flash }, headers };
 }

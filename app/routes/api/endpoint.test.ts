@@ -39,6 +39,7 @@ import { shopContext } from "#server/http/context.ts";
 import { createTestDb } from "#tests/db.ts";
 import * as endpointRoute from "./endpoint";
 import * as openApiRoute from "./openapi-json";
+import messagesEn from "#messages/en.json";
 
 const password = "Tr3no-Blu-Vesuvio";
 const slow = { timeout: 120_000 };
@@ -826,6 +827,9 @@ test("createcheckoutsession refuses with the checkout page's codes and messages,
   expect(badCode.fields).toEqual({
     fiscalCode: "Il codice fiscale non è valido: controlla le 16 lettere e cifre (l'ultima è un carattere di controllo).",
   });
+  const unknownCode = expectError(await send(checkoutBody({ discountCode: "NONESISTE" }), { "Accept-Language": "en" }), 400, "invalid-input");
+  expect(unknownCode.message).toBe(messagesEn.checkout.discount.errors.unknown);
+  expect(unknownCode.fields).toEqual({ discountCode: messagesEn.checkout.discount.errors.unknown });
   expect(await countOrders()).toBe(before);
 });
 

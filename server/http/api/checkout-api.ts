@@ -101,7 +101,8 @@ async function answerOrder(services: ShopServices, placed: CheckoutPlaced, local
 
 /** A refused checkout as the API's answer: the checkout page's message, with the lines short of stock. */
 function refusedCheckout(refusal: CheckoutRefusal, locale: Locale): ApiOutcome<never> {
-  if (refusal.error === "discount-code") return apiFailure(refusal.status, "invalid-input", refusal.fields);
+  // The code's own reason as the message, as the checkout page shows it beside the field.
+  if (refusal.error === "discount-code") return apiRefusal(refusal.status, "invalid-input", refusal.message, refusal.fields);
   const t = getTranslator(locale);
   const fields = Object.fromEntries(
     refusal.lines.map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
