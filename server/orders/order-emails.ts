@@ -14,7 +14,7 @@ import { getSettings } from "#server/settings/settings.service.ts";
 import { orderAccessToken, orderPageHref } from "./order-access";
 import { getOrderView, withoutGiftListAddress, type OrderView } from "./order-view.service";
 
-export type OrderMailKind = "confirmation" | "paid" | "shipped" | "ready" | "expired" | "paymentFailed";
+export type OrderMailKind = "confirmation" | "paid" | "shipped" | "ready" | "expired" | "paymentProcessing" | "paymentFailed";
 
 /** What links in mail need: the shop's public origin and the secret the order-page tokens are made with. */
 export type OrderMailLinks = { publicUrl: string; secret: string };
@@ -118,6 +118,11 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
       ];
     case "expired":
       return [t("orderEmails.expired.intro", { number: order.number })];
+    case "paymentProcessing":
+      return [
+        t("orderEmails.paymentProcessing.intro", { number: order.number, amount, method: t(`onlinePayments.methods.${order.payment.onlineMethod ?? "card"}`) }),
+        t("orderEmails.paymentProcessing.next", { date: order.payment.dueAt ? formatDate(order.payment.dueAt, order.locale) : "" }),
+      ];
     case "paymentFailed":
       return [t("orderEmails.paymentFailed.intro", { number: order.number, amount }), t("orderEmails.paymentFailed.next")];
   }

@@ -242,9 +242,9 @@ export async function markOrderPaid(db: Db, args: MarkOrderPaidArgs): Promise<Ma
 
 /**
  * A payment the provider confirms later: the order keeps awaiting it, its stock held, until `until` at
- * the latest (never shortened), with a history row carrying `note` (status unchanged).
+ * the latest (never shortened), with a history row "payment-processing" (status unchanged) and a mail.
  */
-export async function holdOrderForPayment(tx: Db, args: { orderId: string; until: Date; now: Date; note: string }): Promise<boolean> {
+export async function holdOrderForPayment(tx: Db, args: { orderId: string; until: Date; now: Date; links: OrderMailLinks | null }): Promise<boolean> {
   const held = await tx
     .update(orders)
     .set({ paymentDueAt: args.until, updatedAt: args.now })
@@ -257,10 +257,12 @@ export async function holdOrderForPayment(tx: Db, args: { orderId: string; until
     orderId: args.orderId,
     from: "awaiting_payment",
     to: "awaiting_payment",
-    note: args.note,
+    note: "payment-processing",
     actorUserId: null,
     now: args.now,
   });
+  // The customer hears that the payment is being verified, and until when the items wait (once per order).
+  await queueOrderMail(tx, { orderId: args.orderId, kind: "paymentProcessing", links: args.links });
   return true;
 }
 

@@ -12,6 +12,7 @@ import { testOnPostgres } from "#tests/db.ts";
 import { paymentsAuthSecret, setOnlinePayments, setUpPayments } from "#tests/online-payments.ts";
 import { getCheckoutSummary } from "#server/checkout/checkout.service.ts";
 import type { Db } from "#server/db/client.ts";
+import { formatDate } from "#common/format.ts";
 import { orders, orderStatusHistory, outboxEmails, payments } from "#server/db/schema.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import type { OnlinePaymentMethod } from "#common/online-payment-methods.ts";
@@ -132,6 +133,14 @@ test("a payment that confirms later keeps the order waiting with its stock past 
   expect(waiting.paymentDueAt!.getTime()).toBeGreaterThan(Date.now() + paymentVerificationLimitMs - hour);
   expect(await stockOf(db, variantId)).toBe(3);
   expect((await getOrderView(db, { orderId, locale: "it" }))!.payment).toMatchObject({ status: "processing", onlineMethod: "paypal" });
+  // One mail says the payment is being verified, with the method and the day the items are held until.
+  const [verifying] = await mailsOf(db, "order-paymentProcessing");
+  expect(verifying!.subject).toContain("pagamento in verifica");
+  expect(verifying!.textBody).toContain("con PayPal è stato avviato");
+  expect(verifying!.textBody).toContain(`riservati per te fino al ${formatDate(waiting.paymentDueAt!, "it")}`);
+  const redelivered = stripe!.buildEvent("checkout.session.completed", sessionId);
+  expect(await stripe!.deliver(redelivered.payload, redelivered.signature)).toBe(200);
+  expect(await mailsOf(db, "order-paymentProcessing")).toHaveLength(1);
   // "Paga ora" opens no second session: the order page says the payment is being verified.
   const again = await startCardPayment(services(), { orderId, locale: "it" });
   expect(again).toEqual({ ok: true, redirectUrl: expect.stringMatching(new RegExp(`/ordine/${orderId}\\?t=[\\w-]+$`)) });

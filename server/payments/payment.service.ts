@@ -259,7 +259,7 @@ export async function applySessionState(
         .set({ processingSince: now, expiresAt: new Date(now.getTime() + paymentVerificationLimitMs), updatedAt: now })
         .where(and(eq(payments.providerRef, ref), eq(payments.status, "pending"), isNull(payments.processingSince)))
         .returning({ expiresAt: payments.expiresAt });
-      if (session?.expiresAt) await holdOrderForPayment(tx, { orderId, until: session.expiresAt, now, note: "payment-processing" });
+      if (session?.expiresAt) await holdOrderForPayment(tx, { orderId, until: session.expiresAt, now, links: mailLinksOf(services) });
       return "processing";
     }
     if (state.status === "expired" || (state.status === "complete" && state.hasFailed)) {
