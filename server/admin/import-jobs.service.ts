@@ -1,7 +1,7 @@
 /**
  * Long imports run after the request that started them; the page polls (a no-JS page that refreshes
- * itself) for the progress and then the report. Kept in the database (import_jobs), so behind the
- * front any app process can show a job another one runs (decision 0017, docs/deploy.md).
+ * itself) for the progress and then the report. Kept in the database (import_jobs), so behind
+ * nginx any app process can show a job another one runs (decision 0017, docs/deploy.md).
  */
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";

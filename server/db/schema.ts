@@ -1088,7 +1088,7 @@ export const auditLog = pgTable(
 
 /**
  * A back-office import that runs after its request (server/admin/import-jobs.service.ts): its progress and
- * report, here so that any app process behind the front can show them. Its process writes progress at
+ * report, here so that any app process behind nginx can show them. Its process writes progress at
  * most every half second and beats every minute while it runs; no beat for minutes means it died.
  */
 export const importJobs = pgTable(
