@@ -8,6 +8,7 @@ import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { connectPostgres } from "#server/db/client.ts";
+import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { isOnPostgres, selectRows, testOnPostgres } from "#tests/db.ts";
 import { closeVite, cookieHeaderOf, signIn, startInProcessShop, type HttpAnswer, type InProcessShop } from "#tests/security/in-process-shop.ts";
 import { concreteRoutes, sampleParams } from "#tests/security/page-routes.ts";
@@ -51,33 +52,42 @@ async function keptUrls() {
   return [...pages, ...data];
 }
 
-test("every kept route, it and en, page and .data: the second answer is the kept one, the same bytes and headers as the first and as a render", slow, async () => {
-  const urls = await keptUrls();
-  expect(urls.filter((url) => url.startsWith("/en")).length).toBeGreaterThanOrEqual(16);
-  expect(urls).toContain("/en/product/" + productId);
-  for (const url of urls) {
-    const first = await shop.request(url);
-    expect(first.status, `${url}: ${first.body.slice(0, 200)}`).toBe(200);
-    const given = countsOf(shop).given;
-    const second = await shop.request(url);
-    expect(countsOf(shop).given, `${url} given from the store`).toBe(given + 1);
-    expectSameAnswer(second, first, url);
-    expectSameAnswer(second, await renderer.request(url), `${url} against the renderer`);
-    if (String(first.headers["content-type"]).startsWith("text/html")) {
-      expect(first.headers["content-security-policy"], url).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/);
-      expect(first.body, url).not.toContain("nonce=");
+test(
+  "every kept route, it and en, page and .data: the second answer is the kept one, the same bytes and headers as the first and as a render",
+  slow,
+  async () => {
+    const urls = await keptUrls();
+    expect(urls.filter((url) => url.startsWith("/en")).length).toBeGreaterThanOrEqual(16);
+    expect(urls).toContain("/en/product/" + productId);
+    for (const url of urls) {
+      const first = await shop.request(url);
+      expect(first.status, `${url}: ${first.body.slice(0, 200)}`).toBe(200);
+      const given = countsOf(shop).given;
+      const second = await shop.request(url);
+      expect(countsOf(shop).given, `${url} given from the store`).toBe(given + 1);
+      expectSameAnswer(second, first, url);
+      expectSameAnswer(second, await renderer.request(url), `${url} against the renderer`);
+      if (String(first.headers["content-type"]).startsWith("text/html")) {
+        expect(first.headers["content-security-policy"], url).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/);
+        expect(first.body, url).not.toContain("nonce=");
+      }
     }
-  }
-});
+  },
+);
 
 /** Pages that show the sample product, in both languages, in euros and in dollars. */
 function pagesOfTheProduct() {
-  return [`/product/${productId}`, `/en/product/${productId}`, `/product/${productId}/quick-view`, "/shop", "/en/shop", `/product/${productId}.data`].flatMap(
-    (url) => [
-      { url, cookie: undefined },
-      { url, cookie: "currency=USD" },
-    ],
-  );
+  return [
+    `/product/${productId}`,
+    `/en/product/${productId}`,
+    `/product/${productId}/quick-view`,
+    "/shop",
+    "/en/shop",
+    `/product/${productId}.data`,
+  ].flatMap((url) => [
+    { url, cookie: undefined },
+    { url, cookie: "currency=USD" },
+  ]);
 }
 
 /** Fills the cache with the pages, makes the change, then each page kept equals a render and differs from before. */
@@ -101,9 +111,14 @@ async function expectSeenAfter(change: () => Promise<unknown>, what: string, pag
 test("after a change of price, stock, product, setting and exchange rate, the kept page is a fresh render", slow, async () => {
   const { db } = shop.handle;
   await expectSeenAfter(() => db.execute(sql`update products set price_cents = price_cents + 1234 where id = ${productId}`), "a price");
-  await expectSeenAfter(() => db.execute(sql`update product_variants set stock = 0 where product_id = ${productId}`), "a stock");
-  await expectSeenAfter(() => db.execute(sql`update product_variants set stock = 7 where product_id = ${productId}`), "a stock back");
-  await expectSeenAfter(() => db.execute(sql`update products set name_it = 'Passeggino Vesuvio', name_en = 'Vesuvius stroller' where id = ${productId}`), "a product");
+  const variants = await selectRows<{ id: number }>(db, sql`select id from product_variants where product_id = ${productId}`);
+  const setStock = (stock: number) => Promise.all(variants.map(({ id }) => setStockTo(db, { variantId: id, stock }, { reason: "test" })));
+  await expectSeenAfter(() => setStock(0), "a stock");
+  await expectSeenAfter(() => setStock(7), "a stock back");
+  await expectSeenAfter(
+    () => db.execute(sql`update products set name_it = 'Passeggino Vesuvio', name_en = 'Vesuvius stroller' where id = ${productId}`),
+    "a product",
+  );
   await expectSeenAfter(
     () => db.execute(sql`update shop_settings set value = jsonb_set(value, '{name}', '"Bimbi Felicissimi"') where key = 'shop'`),
     "a setting",
@@ -178,29 +193,33 @@ test("ETag and 304; brotli, gzip and identity carry the same page", slow, async 
   expect((await shop.request(url, { headers: { "If-None-Match": 'W/"another"' } })).status).toBe(200);
 });
 
-testOnPostgres("two application processes on one PostgreSQL database: a change through one is seen through the other at its next request", slow, async () => {
-  expect(isOnPostgres).toBe(true);
-  const [{ name }] = await selectRows<{ name: string }>(shop.handle.db, sql`select current_database() as name`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  const other = connectPostgres(url.href, 4);
-  const second = await startInProcessShop({ database: other });
-  try {
-    const page = `/en/product/${productId}`;
-    for (const app of [shop, second]) {
-      await app.request(page);
-      await app.request(page);
+testOnPostgres(
+  "two application processes on one PostgreSQL database: a change through one is seen through the other at its next request",
+  slow,
+  async () => {
+    expect(isOnPostgres).toBe(true);
+    const [database] = await selectRows<{ name: string }>(shop.handle.db, sql`select current_database() as name`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${database!.name}`;
+    const other = connectPostgres(url.href, 4);
+    const second = await startInProcessShop({ database: other });
+    try {
+      const page = `/en/product/${productId}`;
+      for (const app of [shop, second]) {
+        await app.request(page);
+        await app.request(page);
+      }
+      const before = (await shop.request(page)).body;
+      // A staff change through the second process's connections.
+      await other.db.execute(sql`update products set price_cents = price_cents + 777, name_en = 'Vesuvius stroller, second' where id = ${productId}`);
+      const seen = await shop.request(page);
+      expect(seen.body).not.toBe(before);
+      expect(seen.body).toContain("Vesuvius stroller, second");
+      expectSameAnswer(seen, await second.request(page), "both processes");
+      expectSameAnswer(seen, await renderer.request(page), "against the renderer");
+    } finally {
+      await second.close();
+      await other.close();
     }
-    const before = (await shop.request(page)).body;
-    // A staff change through the second process's connections.
-    await other.db.execute(sql`update products set price_cents = price_cents + 777, name_en = 'Vesuvius stroller, second' where id = ${productId}`);
-    const seen = await shop.request(page);
-    expect(seen.body).not.toBe(before);
-    expect(seen.body).toContain("Vesuvius stroller, second");
-    expectSameAnswer(seen, await second.request(page), "both processes");
-    expectSameAnswer(seen, await renderer.request(page), "against the renderer");
-  } finally {
-    await second.close();
-    await other.close();
-  }
-});
+  },
+);

@@ -23,7 +23,14 @@ const preferenceCookies = new Set(["currency"]);
 export const defaultPageCacheBytes = 32 * 1024 * 1024;
 
 /** A render of a visitor's page waiting for the page queue: what `renderVisitorPage` needs. */
-export type VisitorPage = { key: string; versions: string; now: Date; request: globalThis.Request };
+export type VisitorPage = {
+  key: string;
+  versions: string;
+  now: Date;
+  request: globalThis.Request;
+  /** Hands the outcome to the visitors waiting for this render (null: render your own). */
+  settle: (kept: KeptPage | null) => void;
+};
 
 /** Renders one request the way React Router's Express adapter does, with this request's load context. */
 export type RenderPage = (request: globalThis.Request, req: Request) => Promise<globalThis.Response>;
@@ -121,27 +128,40 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
     const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${request.url}`;
     const now = new Date();
     const versions = await readPageVersions(db);
-    const kept = store.get(key, versions, now.getTime()) ?? (await rendering.get(`${versions} ${key}`));
-    if (kept && kept.versions === versions && now.getTime() < kept.expiresAt) {
+    const renderKey = `${versions} ${key}`;
+    const waitedFor = rendering.get(renderKey);
+    const kept = store.get(key, versions, now.getTime()) ?? (await waitedFor);
+    if (kept && now.getTime() < kept.expiresAt) {
       counts.given += 1;
       return sendPage(req, res, kept);
     }
-    res.locals.visitorPage = { key, versions, now, request } satisfies VisitorPage;
+    // Visitors asking for this page from now until it is rendered wait for it rather than render it again.
+    let settle: (kept: KeptPage | null) => void = () => {};
+    if (!waitedFor) {
+      rendering.set(
+        renderKey,
+        new Promise<KeptPage | null>((resolve) => (settle = resolve)).finally(() => rendering.delete(renderKey)),
+      );
+      // A visitor gone while the page waited in the queue leaves it unrendered: the others render their own.
+      res.once("close", () => settle(null));
+    }
+    res.locals.visitorPage = { key, versions, now, request, settle } satisfies VisitorPage;
     next();
   }
 
   /** After the page queue: the page rendered without a nonce, kept when it may be, and sent from its bytes. */
   async function renderVisitorPage(page: VisitorPage, req: Request, res: Response, render: RenderPage) {
-    const renderKey = `${page.versions} ${page.key}`;
-    let settle: (kept: KeptPage | null) => void = () => {};
-    rendering.set(renderKey, new Promise((resolve) => (settle = resolve)));
+    const { settle } = page;
     try {
       const [response, expiresAt] = await Promise.all([render(page.request, req), nextClockChange(db, page.now)]);
       const body = Buffer.from(await response.arrayBuffer());
       counts.rendered += 1;
       const headers = [...response.headers].filter(([name]) => !unkeptHeaders.has(name));
       const isHtml = response.headers.get("content-type")?.startsWith("text/html") ?? false;
-      const csp = buildHashedContentSecurityPolicy(isHtml ? inlineScriptHashes(body.toString("utf8")) : [], { https, extraFormActions: formActions() });
+      const csp = buildHashedContentSecurityPolicy(isHtml ? inlineScriptHashes(body.toString("utf8")) : [], {
+        https,
+        extraFormActions: formActions(),
+      });
       headers.push(["content-security-policy", csp]);
       const cacheControl = response.headers.get("cache-control") ?? "";
       const keepable = response.status === 200 && !response.headers.has("set-cookie") && !/no-store|private/.test(cacheControl);
@@ -157,8 +177,6 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
     } catch (error) {
       settle(null);
       throw error;
-    } finally {
-      rendering.delete(renderKey);
     }
   }
 

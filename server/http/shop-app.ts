@@ -138,9 +138,7 @@ export function createShopApp(options: ShopAppOptions) {
     createRequestHandler({ build: built, mode: options.mode, getLoadContext: (req, res) => loadContextOf(req, String(res.locals.cspNonce), false) });
   // Each page's loader data carries its messages (server/http/page-messages.ts), and every loader and action
   // runs behind the edge's checks of its URL and body (request-edge.ts).
-  const pageHandler = build
-    ? build.then(handlerOf)
-    : Promise.resolve(handlerOf(async () => withEdgeChecks(withPageMessages(await options.build()))));
+  const pageHandler = build ? build.then(handlerOf) : Promise.resolve(handlerOf(async () => withEdgeChecks(withPageMessages(await options.build()))));
   const renderShared = build?.then((built) => {
     const handle = createFetchHandler(built, options.mode);
     return (request: globalThis.Request, req: Request) => handle(request, loadContextOf(req, "", true));
