@@ -124,7 +124,7 @@ try {
         "bare req/s": Math.round(bareRun.result.requests.average),
         "kept / bare": Math.round((keptRun.result.requests.average / bareRun.result.requests.average) * 1000) / 1000,
         "kept / rendered": Math.round((keptRun.result.requests.average / renderedRun.result.requests.average) * 10) / 10,
-        errors: keptRun.result.errors + keptRun.result.non2xx + renderedRun.result.errors + renderedRun.result.non2xx,
+        "errors, not 2xx": `${keptRun.result.errors + renderedRun.result.errors}, ${keptRun.result.non2xx + renderedRun.result.non2xx}`,
       });
     } finally {
       await bare.stop();

@@ -4,12 +4,14 @@
  * a visitor's.
  */
 import type { AddressInfo } from "node:net";
+import { sql } from "drizzle-orm";
 import express from "express";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import type { DbHandle } from "#server/db/client.ts";
 import { seedDefaultSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createPageCache, type VisitorPage } from "./page-cache";
+import { sharedVersionReader } from "./page-versions";
 
 let handle: DbHandle;
 let server: ReturnType<express.Express["listen"]>;
@@ -106,4 +108,14 @@ test("not a visitor's request: credentials, a session cookie, a moved clock, a p
   }
   expect(renders).toBe(0);
   expect((await fetch(`${base}/shop`, { headers: { Cookie: "currency=USD" } })).status).toBe(200);
+});
+
+test("the versions are read one query at a time, and a read asked after a change sees it", async () => {
+  const read = sharedVersionReader(handle.db);
+  const together = await Promise.all(Array.from({ length: 10 }, () => read()));
+  expect(new Set(together).size).toBe(1);
+  await handle.db.execute(sql`update shop_settings set value = value where key = 'shop'`);
+  const after = await read();
+  expect(after).not.toBe(together[0]);
+  expect(after.split(".")[0]).toBe(together[0]!.split(".")[0]);
 });

@@ -13,7 +13,7 @@ import { readCurrencyCookie } from "#server/currency/rates.ts";
 import type { Db } from "#server/db/client.ts";
 import { sharedPagePatterns } from "./page-caching";
 import { createPageStore, keepPage, type KeptPage } from "./page-store";
-import { nextClockChange, readPageVersions } from "./page-versions";
+import { nextClockChange, sharedVersionReader } from "./page-versions";
 import { buildHashedContentSecurityPolicy, inlineScriptHashes } from "./security-headers";
 
 /** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
@@ -114,6 +114,7 @@ export type PageCache = ReturnType<typeof createPageCache>;
 
 export function createPageCache({ db, maxBytes, https, formActions, patternOf }: PageCacheOptions) {
   const store = createPageStore(maxBytes);
+  const readVersions = sharedVersionReader(db);
   // Renders under way, by key and versions: visitors asking for the same page meanwhile wait for it.
   const rendering = new Map<string, Promise<KeptPage | null>>();
   /** Counts since start: pages given from the store, visitors' pages rendered, and how many of those were kept. */
@@ -127,7 +128,7 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
     const request = new globalThis.Request(requestUrlOf(req), { method: "GET", headers: fetchHeadersOf(req) });
     const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${request.url}`;
     const now = new Date();
-    const versions = await readPageVersions(db);
+    const versions = await readVersions();
     const renderKey = `${versions} ${key}`;
     const waitedFor = rendering.get(renderKey);
     const kept = store.get(key, versions, now.getTime()) ?? (await waitedFor);

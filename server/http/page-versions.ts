@@ -20,6 +20,32 @@ export async function readPageVersions(db: Db): Promise<string> {
 }
 
 /**
+ * `readPageVersions` for a process's requests, one query at a time: a request arriving while a read is under
+ * way waits for the next one, which starts when that one ends, so every request gets versions read after it
+ * arrived (a change committed before it is seen) and a burst of visitors costs two reads, not a connection each.
+ */
+export function sharedVersionReader(db: Db): () => Promise<string> {
+  let current: Promise<string> | null = null;
+  let next: Promise<string> | null = null;
+  const read = (): Promise<string> => {
+    if (!current) {
+      current = readPageVersions(db).finally(() => {
+        current = null;
+      });
+      return current;
+    }
+    next ??= current
+      .catch(() => undefined)
+      .then(() => {
+        next = null;
+        return read();
+      });
+    return next;
+  };
+  return read;
+}
+
+/**
  * The first instant after `now` at which a page may show something else with no change in the database.
  * Read for the whole catalogue, not the page's own products: an ending offer costs each kept page one
  * render more, and the settings' cut-off moves `page_content_version` when it changes.
