@@ -7,6 +7,7 @@
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { adjustStock } from "#server/admin/product-stock.service.ts";
 import { connectPostgres } from "#server/db/client.ts";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { isOnPostgres, selectRows, testOnPostgres } from "#tests/db.ts";
@@ -217,6 +218,21 @@ testOnPostgres(
       expect(seen.body).toContain("Vesuvius stroller, second");
       expectSameAnswer(seen, await second.request(page), "both processes");
       expectSameAnswer(seen, await renderer.request(page), "against the renderer");
+
+      // The back office's stock adjustment, through the second process's services.
+      const [variant] = await selectRows<{ id: number; stock: number }>(
+        other.db,
+        sql`select id, stock from product_variants where product_id = ${productId} limit 1`,
+      );
+      const adjusted = await adjustStock(second.services.db, {
+        productId,
+        input: { variantId: variant!.id, delta: 3, reason: "inventario" },
+        actorUserId: null,
+      });
+      expect(adjusted).toMatchObject({ ok: true, stock: variant!.stock + 3 });
+      const afterStock = await shop.request(page);
+      expect(afterStock.body).not.toBe(seen.body);
+      expectSameAnswer(afterStock, await renderer.request(page), "after the stock adjustment");
     } finally {
       await second.close();
       await other.close();
