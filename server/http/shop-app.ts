@@ -3,9 +3,9 @@
  * (app.ts) serves it; the security suite (tests/security/) runs the same application in-process on
  * a test database, with React Router's build from Vite, so what it checks is what production serves.
  */
+import zlib from "node:zlib";
 import { createRequestHandler } from "@react-router/express";
 import { createRequestHandler as createFetchHandler } from "react-router";
-import zlib from "node:zlib";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
@@ -54,8 +54,9 @@ export function createShopApp(options: ShopAppOptions) {
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
   // Pages rendered for one person are compressed as they stream, once each: brotli's quality 4 (the
-  // middleware's default) cost more CPU than the render; quality 1 (gzip level 1 without brotli) costs a
-  // few ms for a page 25-30% larger (decision 0074). Kept pages carry their own bytes, built assets too.
+  // middleware's default) cost more CPU than the render; quality 1 (gzip level 1 where brotli is not
+  // accepted) costs a few ms for a page 25-30% larger (decision 0074). Kept pages and built assets carry
+  // their own compressed bytes.
   app.use(compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } } }));
   const https = services.publicUrl.startsWith("https:");
   app.use(securityHeaders({ https, formActions: options.formActions }));
