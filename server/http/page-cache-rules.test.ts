@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import type { DbHandle } from "#server/db/client.ts";
 import { seedDefaultSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createPageCache, type VisitorPage } from "./page-cache";
+import { createPageCache, settleMs, type VisitorPage } from "./page-cache";
 import { sharedVersionReader } from "./page-versions";
 
 let handle: DbHandle;
@@ -118,4 +118,20 @@ test("the versions are read one query at a time, and a read asked after a change
   const after = await read();
   expect(after).not.toBe(together[0]);
   expect(after.split(".")[0]).toBe(together[0]!.split(".")[0]);
+});
+
+test("pages rendered just after the versions move are sent, not kept; once settled they are kept again", async () => {
+  answer = () => html();
+  const settle = () => new Promise((resolve) => setTimeout(resolve, settleMs + 100));
+  // Versions an earlier test moved are read, then settle.
+  await (await fetch(`${base}/before`)).arrayBuffer();
+  await settle();
+  renders = 0;
+  expect(await askTwice("/settling")).toBe(1);
+  await handle.db.execute(sql`update shop_settings set value = value where key = 'shop'`);
+  renders = 0;
+  expect(await askTwice("/settling")).toBe(2);
+  await settle();
+  renders = 0;
+  expect(await askTwice("/settling")).toBe(1);
 });

@@ -19,6 +19,13 @@ import { buildHashedContentSecurityPolicy, inlineScriptHashes } from "./security
 /** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
 const preferenceCookies = new Set(["currency"]);
 
+/**
+ * The versions move at a commit a moment before the change is visible to other connections (the triggers
+ * run just before the commit is written): a page rendered in that moment would show the old state under the
+ * new number. Pages rendered this soon after this process saw the versions move are sent, not kept.
+ */
+export const settleMs = 1_000;
+
 /** 32 MiB: some 600 pages of 50 KB (a listing's brotli and gzip bytes together). */
 export const defaultPageCacheBytes = 32 * 1024 * 1024;
 
@@ -30,6 +37,8 @@ export type VisitorPage = {
   request: globalThis.Request;
   /** Hands the outcome to the visitors waiting for this render (null: render your own). */
   settle: (kept: KeptPage | null) => void;
+  /** False just after the versions moved (`settleMs`). */
+  keepable: boolean;
 };
 
 /** Renders one request the way React Router's Express adapter does, with this request's load context. */
@@ -119,6 +128,9 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
   const rendering = new Map<string, Promise<KeptPage | null>>();
   /** Counts since start: pages given from the store, visitors' pages rendered, and how many of those were kept. */
   const counts = { given: 0, rendered: 0, kept: 0 };
+  // The versions last read, and when this process first read them, if they replaced others.
+  let lastVersions: string | null = null;
+  let movedAt = Number.NEGATIVE_INFINITY;
 
   /** Before the page queue: a kept page is sent at once; a visitor's page to render is noted for `renderVisitorPage`. */
   async function serveKept(req: Request, res: Response, next: NextFunction) {
@@ -129,6 +141,10 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
     const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${request.url}`;
     const now = new Date();
     const versions = await readVersions();
+    if (versions !== lastVersions) {
+      if (lastVersions !== null) movedAt = Date.now();
+      lastVersions = versions;
+    }
     const renderKey = `${versions} ${key}`;
     const waitedFor = rendering.get(renderKey);
     const kept = store.get(key, versions, now.getTime()) ?? (await waitedFor);
@@ -146,7 +162,8 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
       // A visitor gone while the page waited in the queue leaves it unrendered: the others render their own.
       res.once("close", () => settle(null));
     }
-    res.locals.visitorPage = { key, versions, now, request, settle } satisfies VisitorPage;
+    const keepable = now.getTime() - movedAt >= settleMs;
+    res.locals.visitorPage = { key, versions, now, request, settle, keepable } satisfies VisitorPage;
     next();
   }
 
@@ -165,7 +182,7 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
       });
       headers.push(["content-security-policy", csp]);
       const cacheControl = response.headers.get("cache-control") ?? "";
-      const keepable = response.status === 200 && !response.headers.has("set-cookie") && !/no-store|private/.test(cacheControl);
+      const keepable = page.keepable && response.status === 200 && !response.headers.has("set-cookie") && !/no-store|private/.test(cacheControl);
       if (!keepable) {
         settle(null);
         return sendRendered(res, { status: response.status, headers, body });
