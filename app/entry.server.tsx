@@ -80,7 +80,10 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { cspNonce } = loadContext.get(requestContext);
+  // A page kept for every visitor (server/http/page-cache.ts) has no nonce and is rendered whole: its CSP
+  // lists the hashes of the scripts it ended with.
+  const { cspNonce, sharedPage } = loadContext.get(requestContext);
+  const nonce = cspNonce || undefined;
   // The messages of the page's loader data (the same ones the browser gets), in an instance shared by the
   // requests for pages with the same messages.
   const locale = localeOfPath(new URL(request.url).pathname);
@@ -98,17 +101,17 @@ export default function handleRequest(
     const userAgent = request.headers.get("user-agent");
     // Crawlers get the whole page at once; people get the shell as soon as it is ready.
     const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || sharedPage ? "onAllReady" : "onShellReady";
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={cspNonce}>
         <I18nextProvider i18n={i18n}>
-          <ServerRouter context={routerContext} url={request.url} nonce={cspNonce} />
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
         </I18nextProvider>
       </NonceProvider>,
       {
-        nonce: cspNonce,
+        nonce,
         [readyOption]() {
           shellRendered = true;
           const body = coalescedChunks({

@@ -180,7 +180,8 @@ function AlternateLinks({ publicUrl }: { publicUrl: string }) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   useRouteMessages();
-  const nonce = useNonce();
+  // None on a page kept for every visitor (its scripts are allowed by hash).
+  const nonce = useNonce() || undefined;
   const { pathname } = useLocation();
   const root = useRootData();
   const locale = localeOfPath(pathname);

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -86,24 +87,30 @@ test.describe("not found", () => {
 });
 
 // The headers and the policy do not depend on the screen: checked once, on the desktop.
-test("pages carry the security headers, a nonced CSP and no inline script without it @desktop-only", async ({ page, request }) => {
+// A visitor's home page is kept for every visitor (decision 0074): its policy lists its inline scripts' hashes.
+test("pages carry the security headers, a CSP naming each inline script by hash, and no other @desktop-only", async ({ page, request }) => {
   const response = await request.get("/");
   const headers = response.headers();
   const csp = headers["content-security-policy"] ?? "";
   expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+  expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/);
   expect(headers["x-content-type-options"]).toBe("nosniff");
   expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
   expect(headers["x-powered-by"]).toBeUndefined();
 
-  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
   const html = await response.text();
   // Executable inline scripts only: JSON-LD (type="application/ld+json") is data the browser never runs.
-  const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)]
-    .map((match) => match[1] ?? "")
-    .filter((attributes) => !attributes.includes("application/ld+json"));
+  const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+    (match) => !(match[1] ?? "").includes("application/ld+json"),
+  );
   expect(inlineScripts.length).toBeGreaterThan(0);
-  for (const attributes of inlineScripts) expect(attributes).toContain(`nonce="${nonce}"`);
+  for (const [, , content] of inlineScripts)
+    expect(csp).toContain(
+      `'sha256-${crypto
+        .createHash("sha256")
+        .update(content ?? "")
+        .digest("base64")}'`,
+    );
 
   // The browser runs the page under that policy without a single violation (they would be console errors).
   await page.goto("/");

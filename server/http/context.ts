@@ -4,8 +4,10 @@ import type { DatabaseGate } from "./database-gate";
 
 /** Per-request values set by the Express layer. */
 export type RequestInfo = {
-  /** CSP nonce for this response's inline hydration scripts. */
+  /** CSP nonce for this response's inline hydration scripts; empty on a page shared by every visitor. */
   cspNonce: string;
+  /** A visitor's page that may be kept and given to every visitor (page-cache.ts): no nonce, rendered whole. */
+  sharedPage?: boolean;
   clientIp: string;
   /** The process's database gate (database-gate.ts): React Router's error hooks tell it what a request met. */
   database?: Pick<DatabaseGate, "noteError" | "isDown">;

@@ -3,7 +3,9 @@
  * (app.ts) serves it; the security suite (tests/security/) runs the same application in-process on
  * a test database, with React Router's build from Vite, so what it checks is what production serves.
  */
+import zlib from "node:zlib";
 import { createRequestHandler } from "@react-router/express";
+import { createRequestHandler as createFetchHandler } from "react-router";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
@@ -17,6 +19,7 @@ import { answerApiPreflight } from "./api/api-handler";
 import { requestContext, shopContext } from "./context";
 import { createDatabaseGate, sendUnavailable } from "./database-gate";
 import { withPageMessages } from "./page-messages";
+import { createPageCache, defaultPageCacheBytes, routePatternMatcher, type VisitorPage } from "./page-cache";
 import { pageConcurrencyOf, pageQueue, uploadQueue } from "./page-queue";
 import { precompressedAssets } from "./precompressed-assets";
 import { requestEdge, withEdgeChecks } from "./request-edge";
@@ -38,6 +41,8 @@ export type ShopAppOptions = {
   devMiddlewares?: express.RequestHandler;
   /** Origins besides our own that forms may post to (CSP form-action), read per request. */
   formActions: () => string[];
+  /** Bytes of visitors' pages kept in this process (page-cache.ts); 0 renders each one. Production only. */
+  pageCacheBytes?: number;
 };
 
 export function createShopApp(options: ShopAppOptions) {
@@ -48,8 +53,13 @@ export function createShopApp(options: ShopAppOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
-  app.use(compression());
-  app.use(securityHeaders({ https: services.publicUrl.startsWith("https:"), formActions: options.formActions }));
+  // Pages rendered for one person are compressed as they stream, once each: brotli's quality 4 (the
+  // middleware's default) cost more CPU than the render; quality 1 (gzip level 1 where brotli is not
+  // accepted) costs a few ms for a page 25-30% larger (decision 0074). Kept pages and built assets carry
+  // their own compressed bytes.
+  app.use(compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } } }));
+  const https = services.publicUrl.startsWith("https:");
+  app.use(securityHeaders({ https, formActions: options.formActions }));
   app.use(logRequests(services));
   // Unknown methods and oversized bodies are refused before anything else; the rest of the edge's checks run in the build below.
   app.use(requestEdge());
@@ -87,6 +97,22 @@ export function createShopApp(options: ShopAppOptions) {
 
   // Everything below reads the database: while it is away, a 503 at once rather than a wait.
   app.use(gate.middleware);
+  // In production the build is read once and handed over as it is, since React Router derives its routes
+  // and handlers again at every request when given a function; in development Vite reloads it.
+  const build = options.mode === "production" ? options.build().then((built) => withEdgeChecks(withPageMessages(built))) : null;
+  // Visitors' pages kept whole: one given again skips the page queue (page-cache.ts).
+  const pageCache = build
+    ? createPageCache({
+        db: services.db,
+        maxBytes: options.pageCacheBytes ?? defaultPageCacheBytes,
+        https,
+        formActions: options.formActions,
+        patternOf: build.then((built) => routePatternMatcher(built.routes)),
+      })
+    : null;
+  if (pageCache) app.use((req, res, next) => void pageCache.serveKept(req, res, next).catch(next));
+  // Its counts, for tests and a look from a debugger.
+  app.locals.pageCache = pageCache;
   // Pages are rendered a few at a time, in arrival order (page-queue.ts).
   app.use(pageQueue({ concurrency: pageConcurrencyOf(database.kind, env.DATABASE_POOL_SIZE) }));
   app.use(uploadQueue());
@@ -108,26 +134,27 @@ export function createShopApp(options: ShopAppOptions) {
       .catch(next);
   });
 
-  const handlerOf = (build: ServerBuild | (() => Promise<ServerBuild>)) =>
-    createRequestHandler({
-      build,
-      mode: options.mode,
-      getLoadContext(req, res) {
-        const context = new RouterContextProvider();
-        context.set(shopContext, services);
-        context.set(requestContext, { cspNonce: String(res.locals.cspNonce), clientIp: req.ip ?? "", database: gate });
-        return context;
-      },
-    });
+  const loadContextOf = (req: Request, cspNonce: string, sharedPage: boolean) => {
+    const context = new RouterContextProvider();
+    context.set(shopContext, services);
+    context.set(requestContext, { cspNonce, sharedPage, clientIp: req.ip ?? "", database: gate });
+    return context;
+  };
+  const handlerOf = (built: ServerBuild | (() => Promise<ServerBuild>)) =>
+    createRequestHandler({ build: built, mode: options.mode, getLoadContext: (req, res) => loadContextOf(req, String(res.locals.cspNonce), false) });
   // Each page's loader data carries its messages (server/http/page-messages.ts), and every loader and action
-  // runs behind the edge's checks of its URL and body (request-edge.ts). In development the build is
-  // asked for at every request (Vite reloads it); in production it is read once and handed over as it is,
-  // since React Router derives its routes and handlers again at every request when given a function.
-  const pageHandler =
-    options.mode === "development"
-      ? Promise.resolve(handlerOf(async () => withEdgeChecks(withPageMessages(await options.build()))))
-      : options.build().then((build) => handlerOf(withEdgeChecks(withPageMessages(build))));
+  // runs behind the edge's checks of its URL and body (request-edge.ts).
+  const pageHandler = build ? build.then(handlerOf) : Promise.resolve(handlerOf(async () => withEdgeChecks(withPageMessages(await options.build()))));
+  const renderShared = build?.then((built) => {
+    const handle = createFetchHandler(built, options.mode);
+    return (request: globalThis.Request, req: Request) => handle(request, loadContextOf(req, "", true));
+  });
   app.all("/{*splat}", (req, res, next) => {
+    const visitorPage = res.locals.visitorPage as VisitorPage | undefined;
+    if (visitorPage && pageCache && renderShared) {
+      renderShared.then((render) => pageCache.renderVisitorPage(visitorPage, req, res, render)).catch(next);
+      return;
+    }
     pageHandler.then((handle) => handle(req, res, next)).catch(next);
   });
 

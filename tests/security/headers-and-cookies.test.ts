@@ -1,14 +1,17 @@
 /**
  * Security headers and the Content-Security-Policy on every route of app/routes.ts (anonymous, and
- * the account and back-office pages signed in), every inline script carrying the answer's nonce;
+ * the account and back-office pages signed in), every inline script carrying the answer's nonce, or, on a
+ * visitor's page kept for every visitor (server/http/page-cache.ts), listed by its hash;
  * HSTS and upgrade-insecure-requests under https; every cookie the shop sets httpOnly, SameSite,
  * path-wide, and Secure exactly when the shop is served over https.
  */
+import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { selectRows } from "../db";
 import { closeVite, cookieHeaderOf, logIn, signIn, startInProcessShop, type HttpAnswer, type InProcessShop } from "./in-process-shop";
 import { concreteRoutes, type ConcreteRoute } from "./page-routes";
+import { isKeptPattern } from "#server/http/page-cache.ts";
 
 const slow = { timeout: 240_000 };
 let shop: InProcessShop;
@@ -24,7 +27,7 @@ afterAll(async () => {
   await closeVite();
 });
 
-/** The headers every answer carries; for HTML, every script is the page's own or nonced. */
+/** The headers every answer carries; for HTML, every script is the page's own, nonced or allowed by its hash. */
 function expectSecured(answer: HttpAnswer, where: string) {
   expect(answer.status, `${where}: ${answer.body.slice(0, 300)}`).toBeLessThan(500);
   expect(answer.headers["x-content-type-options"], where).toBe("nosniff");
@@ -47,20 +50,31 @@ function expectSecured(answer: HttpAnswer, where: string) {
   expect(scriptSources, where).not.toContain("'unsafe-inline'");
   expect(scriptSources, where).not.toContain("'unsafe-eval'");
   const nonce = /^'nonce-(.+)'$/.exec(scriptSources.find((source) => source.startsWith("'nonce-")) ?? "")?.[1];
-  expect(nonce, where).toBeTruthy();
+  const hashes = scriptSources.filter((source) => source.startsWith("'sha256-"));
+  // A kept page lists hashes (none when it has no inline script) and every other answer has a nonce; never both.
+  expect(nonce !== undefined && hashes.length > 0, `${where}: a nonce and hashes: ${csp}`).toBe(false);
   if (!String(answer.headers["content-type"]).startsWith("text/html")) return;
-  for (const tag of answer.body.match(/<script\b[^>]*>/gi) ?? []) {
+  for (const [, tag, content] of answer.body.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/gi)) {
     // JSON-LD is data, never run: CSP does not apply to it (its escaping is the injection suite's).
-    if (tag.includes('type="application/ld+json"')) continue;
-    const external = /\ssrc="\/[^/]/.test(tag);
-    expect(external || tag.includes(`nonce="${nonce}"`), `${where}: ${tag}`).toBe(true);
+    if (tag!.includes('type="application/ld+json"')) continue;
+    const external = /\ssrc="\/[^/]/.test(tag!);
+    const hash = `'sha256-${crypto.createHash("sha256").update(content!, "utf8").digest("base64")}'`;
+    const allowed = nonce ? tag!.includes(`nonce="${nonce}"`) : hashes.includes(hash);
+    expect(external || allowed, `${where}: ${tag}`).toBe(true);
   }
   expect(answer.body, `${where}: inline event handler`).not.toMatch(/<[a-z][^>]*\son[a-z]+\s*=/i);
 }
 
-test("every route of app/routes.ts answers with the security headers and a nonce CSP, anonymous", slow, async () => {
+test("every route of app/routes.ts answers with the security headers and a nonce or hash CSP, anonymous", slow, async () => {
   expect(routes.length).toBeGreaterThan(80);
-  for (const route of routes) expectSecured(await shop.request(route.url), `GET ${route.url}`);
+  for (const route of routes) {
+    const answer = await shop.request(route.url);
+    expectSecured(answer, `GET ${route.url}`);
+    const csp = String(answer.headers["content-security-policy"]);
+    if (!isKeptPattern(route.pattern)) expect(csp, `GET ${route.url}`).toContain("'nonce-");
+    else if (answer.status === 200 && String(answer.headers["content-type"]).startsWith("text/html"))
+      expect(csp, `GET ${route.url}`).toContain("'sha256-");
+  }
 });
 
 test("the account and back-office pages signed in, as their owners see them: the same headers, scripts nonced", slow, async () => {
@@ -72,6 +86,7 @@ test("the account and back-office pages signed in, as their owners see them: the
     const cookie = route.url.includes("/admin") ? admin : customer;
     const answer = await shop.request(route.url, { cookie });
     expectSecured(answer, `GET ${route.url} signed in`);
+    expect(answer.headers["content-security-policy"], `GET ${route.url} signed in`).toContain("'nonce-");
     if (route.isPage && !route.url.includes(":")) expect(answer.status, route.url).not.toBe(401);
   }
 });

@@ -10,6 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { Express } from "express";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll } from "vitest";
@@ -24,7 +25,15 @@ import { CookieJar } from "#tests/cookie-jar.ts";
 import { createTestDb } from "#tests/db.ts";
 import { concreteRoutes } from "./page-routes";
 
-export type HttpAnswer = { status: number; headers: http.IncomingHttpHeaders; setCookies: string[]; location: string | null; body: string };
+export type HttpAnswer = {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  setCookies: string[];
+  location: string | null;
+  body: string;
+  /** The bytes as sent (compressed when the request asked for it). */
+  raw: Buffer;
+};
 
 export type RequestInit = {
   method?: string;
@@ -44,6 +53,8 @@ export type InProcessShop = {
   port: number;
   handle: DbHandle;
   services: ShopServices;
+  /** The Express application (its `locals`: the page cache's counts). */
+  app: Express;
   request: (pathAndQuery: string, init?: RequestInit) => Promise<HttpAnswer>;
   close: () => Promise<void>;
 };
@@ -62,18 +73,24 @@ async function loadApp() {
   return { createShopApp, build: () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> };
 }
 
-export async function startInProcessShop(options: { publicUrl?: string } = {}): Promise<InProcessShop> {
+/**
+ * `database`: another shop's database, already seeded (a second app process on it; the caller closes it).
+ * `pageCacheBytes`: server/http/page-cache.ts's bound, 0 to render every page.
+ */
+export async function startInProcessShop(options: { publicUrl?: string; database?: DbHandle; pageCacheBytes?: number } = {}): Promise<InProcessShop> {
   const publicUrl = options.publicUrl ?? "http://shop.test";
-  const handle = await createTestDb();
+  const handle = options.database ?? (await createTestDb());
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "security-media-"));
-  await seedDefaultSettings(handle.db);
-  await seedSampleCatalogue(handle.db, { now: new Date() });
+  if (!options.database) {
+    await seedDefaultSettings(handle.db);
+    await seedSampleCatalogue(handle.db, { now: new Date() });
+  }
   const services: ShopServices = {
     ...createTestAuthServices(handle.db, { TRUST_PROXY: "1", MEDIA_DIR: mediaDir }, publicUrl),
     log: createLogger("silent"),
   };
   const { createShopApp, build } = await loadApp();
-  const app = createShopApp({ services, database: handle, build, mode: "production", formActions: () => [] });
+  const app = createShopApp({ services, database: handle, build, mode: "production", formActions: () => [], pageCacheBytes: options.pageCacheBytes });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -119,6 +136,7 @@ export async function startInProcessShop(options: { publicUrl?: string } = {}): 
               setCookies: answer.headers["set-cookie"] ?? [],
               location: answer.headers.location ?? null,
               body: Buffer.concat(chunks).toString("utf8"),
+              raw: Buffer.concat(chunks),
             }),
           );
           answer.on("error", reject);
@@ -137,12 +155,13 @@ export async function startInProcessShop(options: { publicUrl?: string } = {}): 
     port,
     handle,
     services,
+    app,
     request,
     close: async () => {
       agent.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await handle.close();
+      if (!options.database) await handle.close();
       fs.rmSync(mediaDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,241 @@
+/**
+ * Visitors' pages kept whole (docs/decisions/0074-page-cache-for-visitors.md). A GET with no personal
+ * cookie and no credentials, for a route the same for every visitor (page-caching.ts), is rendered without
+ * a nonce, read whole, and answered from its bytes; when it is a 200 that sets no cookie it is kept under
+ * its address and display currency, and given again while the database's versions and the clock say it
+ * still holds. Every request reads the versions (one query), so a change made through any process is seen
+ * at the next request; each process keeps its own pages.
+ */
+import { gunzipSync } from "node:zlib";
+import type { NextFunction, Request, Response } from "express";
+import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { readCurrencyCookie } from "#server/currency/rates.ts";
+import type { Db } from "#server/db/client.ts";
+import { sharedPagePatterns } from "./page-caching";
+import { createPageStore, keepPage, type KeptPage } from "./page-store";
+import { nextClockChange, sharedVersionReader } from "./page-versions";
+import { buildHashedContentSecurityPolicy, inlineScriptHashes } from "./security-headers";
+
+/** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
+const preferenceCookies = new Set(["currency"]);
+
+/**
+ * The versions move at a commit a moment before the change is visible to other connections (the triggers
+ * run just before the commit is written): a page rendered in that moment would show the old state under the
+ * new number. Pages rendered this soon after this process saw the versions move are sent, not kept.
+ */
+export const settleMs = 1_000;
+
+/** 32 MiB: some 600 pages of 50 KB (a listing's brotli and gzip bytes together). */
+export const defaultPageCacheBytes = 32 * 1024 * 1024;
+
+/** A render of a visitor's page waiting for the page queue: what `renderVisitorPage` needs. */
+export type VisitorPage = {
+  key: string;
+  versions: string;
+  now: Date;
+  request: globalThis.Request;
+  /** Hands the outcome to the visitors waiting for this render (null: render your own). */
+  settle: (kept: KeptPage | null) => void;
+  /** False just after the versions moved (`settleMs`). */
+  keepable: boolean;
+};
+
+/** Renders one request the way React Router's Express adapter does, with this request's load context. */
+export type RenderPage = (request: globalThis.Request, req: Request) => Promise<globalThis.Response>;
+
+/** Nothing in the request says who is asking: no credentials, no cookie but preferences, no moved clock. */
+export function isVisitorRequest(req: Request): boolean {
+  if (req.method !== "GET" || req.headers.authorization !== undefined || req.headers["x-test-clock"] !== undefined) return false;
+  const cookie = req.headers.cookie;
+  if (!cookie) return true;
+  return cookie.split(";").every((part) => {
+    const name = part.slice(0, part.includes("=") ? part.indexOf("=") : undefined).trim();
+    return name === "" || preferenceCookies.has(name);
+  });
+}
+
+/** The route pattern of a path ("en?/shop"), as React Router's middleware reports it; null when none matches. */
+export function routePatternMatcher(routes: ServerBuild["routes"]): (pathname: string) => string | null {
+  const tree = (parentId: string | undefined): RouteObject[] =>
+    Object.values(routes).flatMap((route) =>
+      route && route.parentId === parentId
+        ? [
+            route.index
+              ? { id: route.id, path: route.path, index: true, caseSensitive: route.caseSensitive }
+              : { id: route.id, path: route.path, caseSensitive: route.caseSensitive, children: tree(route.id) },
+          ]
+        : [],
+    );
+  const routeTree = tree(undefined);
+  return (pathname) => {
+    const page = pathname.endsWith("/_.data") ? pathname.slice(0, -"_.data".length) : pathname.replace(/\.data$/, "");
+    const matches = matchRoutes(routeTree, page);
+    if (!matches) return null;
+    const pattern = matches
+      .map((match) => match.route.path)
+      .filter(Boolean)
+      .join("/")
+      .replace(/\/\/+/g, "/");
+    return pattern || "/";
+  };
+}
+
+/**
+ * Routes kept: the shared ones, but the gift-list search, whose answers depend on the gift lists and on
+ * the asker's address (its code lookups are rate-limited per address).
+ */
+const keptPatterns = new Set([...sharedPagePatterns].filter((pattern) => pattern !== "en?/lista-nascita"));
+
+export const isKeptPattern = (pattern: string) => keptPatterns.has(pattern);
+
+/** The URL React Router sees, as its Express adapter builds it (the proxy's host and protocol when trusted). */
+function requestUrlOf(req: Request): string {
+  const [, forwardedPort] = req.app.enabled("trust proxy") ? (req.get("X-Forwarded-Host")?.split(":") ?? []) : [];
+  const [, hostPort] = req.get("host")?.split(":") ?? [];
+  const port = [forwardedPort, hostPort].map((value) => Number.parseInt(value ?? "", 10)).find((value) => Number.isSafeInteger(value));
+  const host = `${req.hostname.split(/[\\/?#@]/)[0] || "localhost"}${port ? `:${port}` : ""}`;
+  return new URL(`${req.protocol}://${host}${req.originalUrl}`).href;
+}
+
+function fetchHeadersOf(req: Request): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+/** Headers not kept with a page: the connection's, the encoding's, and the ETag `keepPage` makes. */
+const unkeptHeaders = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "etag"]);
+
+export type PageCacheOptions = {
+  db: Db;
+  maxBytes: number;
+  https: boolean;
+  formActions: () => string[];
+  /** The pattern of a path, once the build is read. */
+  patternOf: Promise<(pathname: string) => string | null>;
+};
+
+export type PageCache = ReturnType<typeof createPageCache>;
+
+export function createPageCache({ db, maxBytes, https, formActions, patternOf }: PageCacheOptions) {
+  const store = createPageStore(maxBytes);
+  const readVersions = sharedVersionReader(db);
+  // Renders under way, by key and versions: visitors asking for the same page meanwhile wait for it.
+  const rendering = new Map<string, Promise<KeptPage | null>>();
+  /** Counts since start: pages given from the store, visitors' pages rendered, and how many of those were kept. */
+  const counts = { given: 0, rendered: 0, kept: 0 };
+  // The versions last read, and when this process first read them, if they replaced others.
+  let lastVersions: string | null = null;
+  let movedAt = Number.NEGATIVE_INFINITY;
+
+  /** Before the page queue: a kept page is sent at once; a visitor's page to render is noted for `renderVisitorPage`. */
+  async function serveKept(req: Request, res: Response, next: NextFunction) {
+    if (!isVisitorRequest(req)) return next();
+    const pattern = (await patternOf)(req.path);
+    if (pattern === null || !isKeptPattern(pattern)) return next();
+    const request = new globalThis.Request(requestUrlOf(req), { method: "GET", headers: fetchHeadersOf(req) });
+    const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${request.url}`;
+    const now = new Date();
+    const versions = await readVersions();
+    if (versions !== lastVersions) {
+      if (lastVersions !== null) movedAt = Date.now();
+      lastVersions = versions;
+    }
+    const renderKey = `${versions} ${key}`;
+    const waitedFor = rendering.get(renderKey);
+    const kept = store.get(key, versions, now.getTime()) ?? (await waitedFor);
+    if (kept && now.getTime() < kept.expiresAt) {
+      counts.given += 1;
+      return sendPage(req, res, kept);
+    }
+    // Visitors asking for this page from now until it is rendered wait for it rather than render it again.
+    let settle: (kept: KeptPage | null) => void = () => {};
+    if (!waitedFor) {
+      rendering.set(
+        renderKey,
+        new Promise<KeptPage | null>((resolve) => (settle = resolve)).finally(() => rendering.delete(renderKey)),
+      );
+      // A visitor gone while the page waited in the queue leaves it unrendered: the others render their own.
+      res.once("close", () => settle(null));
+    }
+    const keepable = now.getTime() - movedAt >= settleMs;
+    res.locals.visitorPage = { key, versions, now, request, settle, keepable } satisfies VisitorPage;
+    next();
+  }
+
+  /** After the page queue: the page rendered without a nonce, kept when it may be, and sent from its bytes. */
+  async function renderVisitorPage(page: VisitorPage, req: Request, res: Response, render: RenderPage) {
+    const { settle } = page;
+    try {
+      const [response, expiresAt] = await Promise.all([render(page.request, req), nextClockChange(db, page.now)]);
+      const body = Buffer.from(await response.arrayBuffer());
+      counts.rendered += 1;
+      const headers = [...response.headers].filter(([name]) => !unkeptHeaders.has(name));
+      const isHtml = response.headers.get("content-type")?.startsWith("text/html") ?? false;
+      const csp = buildHashedContentSecurityPolicy(isHtml ? inlineScriptHashes(body.toString("utf8")) : [], {
+        https,
+        extraFormActions: formActions(),
+      });
+      headers.push(["content-security-policy", csp]);
+      const cacheControl = response.headers.get("cache-control") ?? "";
+      const keepable = page.keepable && response.status === 200 && !response.headers.has("set-cookie") && !/no-store|private/.test(cacheControl);
+      if (!keepable) {
+        settle(null);
+        return sendRendered(res, { status: response.status, headers, body });
+      }
+      const kept = await keepPage({ status: response.status, headers, body }, { versions: page.versions, expiresAt });
+      store.set(page.key, kept);
+      counts.kept += 1;
+      settle(kept);
+      sendPage(req, res, kept);
+    } catch (error) {
+      settle(null);
+      throw error;
+    }
+  }
+
+  return { serveKept, renderVisitorPage, counts, size: store.size };
+}
+
+function setHeaders(res: Response, headers: [string, string][]) {
+  const byName = new Map<string, string[]>();
+  for (const [name, value] of headers) byName.set(name, [...(byName.get(name) ?? []), value]);
+  for (const [name, values] of byName) res.setHeader(name, values.length === 1 ? values[0]! : values);
+}
+
+/** A kept page in the encoding the browser prefers, or 304 when it has these bytes already. */
+export function sendPage(req: Request, res: Response, page: KeptPage) {
+  setHeaders(res, page.headers);
+  res.setHeader("ETag", page.etag);
+  res.vary("Accept-Encoding");
+  const known = (req.headers["if-none-match"] ?? "").split(",").map((tag) => tag.trim().replace(/^W\//, ""));
+  if (known.includes(page.etag.replace(/^W\//, "")) || known.includes("*")) {
+    res.status(304).end();
+    return;
+  }
+  const encoding = preferredEncodingOf(req);
+  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : gunzipSync(page.gzip);
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", body.length);
+  res.status(page.status).end(body);
+}
+
+/**
+ * Brotli whenever it is accepted (browsers list gzip first at the same weight), else gzip, else none. No
+ * Accept-Encoding at all is read as identity, as compression() does, not as "anything".
+ */
+function preferredEncodingOf(req: Request): "br" | "gzip" | null {
+  if (req.headers["accept-encoding"] === undefined) return null;
+  if (req.acceptsEncodings("br") === "br") return "br";
+  return req.acceptsEncodings("gzip") === "gzip" ? "gzip" : null;
+}
+
+/** A visitor's page not kept (an error, a redirect, a 404, one setting a cookie): as rendered; compression() encodes it. */
+function sendRendered(res: Response, rendered: { status: number; headers: [string, string][]; body: Buffer }) {
+  setHeaders(res, rendered.headers);
+  res.status(rendered.status).end(rendered.body);
+}

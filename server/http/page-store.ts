@@ -1,0 +1,92 @@
+/**
+ * The pages kept for visitors in this process (page-cache.ts decides which): each compressed once, brotli
+ * and gzip, with the versions it was rendered under and the instant it stops holding; the least recently
+ * given ones go first when their bytes pass the bound.
+ */
+import crypto from "node:crypto";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Brotli quality of a kept page: compressed once, given many times (decision 0074 has the figures). */
+export const keptBrotliQuality = 10;
+
+export type KeptPage = {
+  status: number;
+  /** The answer's headers as sent (Content-Security-Policy included), without ETag, Vary or encoding. */
+  headers: [string, string][];
+  etag: string;
+  br: Buffer;
+  gzip: Buffer;
+  /** catalogue_version and page_content_version when it was rendered. */
+  versions: string;
+  /** When something it shows changes by the clock alone (an offer ending, the delivery cut-off). */
+  expiresAt: number;
+  bytes: number;
+};
+
+export async function keepPage(
+  rendered: { status: number; headers: [string, string][]; body: Buffer },
+  { versions, expiresAt }: { versions: string; expiresAt: number },
+): Promise<KeptPage> {
+  const [br, gzipped] = await Promise.all([
+    brotli(rendered.body, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: keptBrotliQuality,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: rendered.body.length,
+      },
+    }),
+    gzip(rendered.body, { level: 9 }),
+  ]);
+  // Weak: the same page in any encoding is one validator.
+  const etag = `W/"${crypto.createHash("sha256").update(rendered.body).digest("base64url").slice(0, 27)}"`;
+  const { status, headers } = rendered;
+  const headerBytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0);
+  return { status, headers, etag, br, gzip: gzipped, versions, expiresAt, bytes: br.length + gzipped.length + headerBytes };
+}
+
+export type PageStore = {
+  /** The page kept under `key` if it still holds at these versions and instant. */
+  get: (key: string, versions: string, now: number) => KeptPage | undefined;
+  set: (key: string, page: KeptPage) => void;
+  size: () => { pages: number; bytes: number };
+};
+
+export function createPageStore(maxBytes: number): PageStore {
+  // A Map iterates in insertion order: re-inserting on each hit keeps the least recently given first.
+  const pages = new Map<string, KeptPage>();
+  let bytes = 0;
+  const drop = (key: string) => {
+    const page = pages.get(key);
+    if (!page) return;
+    pages.delete(key);
+    bytes -= page.bytes + key.length;
+  };
+  return {
+    get(key, versions, now) {
+      const page = pages.get(key);
+      if (!page) return undefined;
+      if (page.versions !== versions || now >= page.expiresAt) {
+        drop(key);
+        return undefined;
+      }
+      pages.delete(key);
+      pages.set(key, page);
+      return page;
+    },
+    set(key, page) {
+      drop(key);
+      if (page.bytes + key.length > maxBytes) return;
+      pages.set(key, page);
+      bytes += page.bytes + key.length;
+      for (const oldest of pages.keys()) {
+        if (bytes <= maxBytes) break;
+        drop(oldest);
+      }
+    },
+    size: () => ({ pages: pages.size, bytes }),
+  };
+}

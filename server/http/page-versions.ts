@@ -1,0 +1,81 @@
+/**
+ * What tells whether a kept visitor's page still holds. Changes made by anyone, through any process: the
+ * database's `catalogue_version` (products, prices, offers, categories, reviews; migration 0008) and
+ * `page_content_version` (stock, settings, exchange rates, price history; migration 0022), both moved on
+ * at the commit. Changes by the clock alone: the next offer end, the delivery promise's cut-off and day,
+ * the footer's year.
+ */
+import { and, gt, min, sql } from "drizzle-orm";
+import { addDays, italianDayOf, italianMidnight, italianTimeOf } from "#common/shop-calendar.ts";
+import type { Db } from "#server/db/client.ts";
+import { products } from "#server/db/schema.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+
+/** Both versions in one read: every request for a visitor's page pays it, kept or not. */
+export async function readPageVersions(db: Db): Promise<string> {
+  const [row] = await db
+    .select({ versions: sql<string>`last_value::text || '.' || (select last_value from page_content_version)::text` })
+    .from(sql`catalogue_version`);
+  return row!.versions;
+}
+
+/**
+ * `readPageVersions` for a process's requests, one query at a time: a request arriving while a read is under
+ * way waits for the next one, which starts when that one ends, so every request gets versions read after it
+ * arrived (a change committed before it is seen) and a burst of visitors costs two reads, not a connection each.
+ */
+export function sharedVersionReader(db: Db): () => Promise<string> {
+  let current: Promise<string> | null = null;
+  let next: Promise<string> | null = null;
+  const read = (): Promise<string> => {
+    if (!current) {
+      current = readPageVersions(db).finally(() => {
+        current = null;
+      });
+      return current;
+    }
+    next ??= current
+      .catch(() => undefined)
+      .then(() => {
+        next = null;
+        return read();
+      });
+    return next;
+  };
+  return read;
+}
+
+/**
+ * The first instant after `now` at which a page may show something else with no change in the database.
+ * Read for the whole catalogue, not the page's own products: an ending offer costs each kept page one
+ * render more, and the settings' cut-off moves `page_content_version` when it changes.
+ */
+export async function nextClockChange(db: Db, now: Date): Promise<number> {
+  const [[offer], settings] = await Promise.all([
+    db
+      .select({ endsAt: min(products.offerEndsAt) })
+      .from(products)
+      .where(and(gt(products.discountPercent, 0), gt(products.offerEndsAt, now))),
+    getSettings(db, ["deliveryTimes"]),
+  ]);
+  const today = italianDayOf(now);
+  const changes = [
+    // The delivery promise counts from the next working day once the cut-off has passed, and from each new day.
+    italianInstantAt(today, settings.deliveryTimes.cutoff),
+    italianInstantAt(addDays(today, 1), settings.deliveryTimes.cutoff),
+    italianMidnight(addDays(today, 1)),
+    // The footer's copyright year, in the server's time zone.
+    new Date(now.getFullYear() + 1, 0, 1),
+    offer?.endsAt ?? null,
+  ];
+  return Math.min(...changes.flatMap((instant) => (instant && instant.getTime() > now.getTime() ? [instant.getTime()] : [])));
+}
+
+/** The instant an Italian calendar day reads `time` ("HH:MM"); null on the hour a clock change skips. */
+function italianInstantAt(isoDate: string, time: string): Date | null {
+  for (const offset of ["+01:00", "+02:00"]) {
+    const candidate = new Date(`${isoDate}T${time}:00${offset}`);
+    if (italianDayOf(candidate) === isoDate && italianTimeOf(candidate) === time) return candidate;
+  }
+  return null;
+}
