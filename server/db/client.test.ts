@@ -41,6 +41,9 @@ test("the embedded database keeps 32 MB of shared buffers, not PostgreSQL's 128 
     await handle.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  const result = await handle.db.execute(sql`show shared_buffers`);
-  expect(result.rows).toEqual([{ shared_buffers: "32MB" }]);
+  const rows = await handle.db
+    .select({ sharedBuffers: sql<string>`current_setting(name)` })
+    .from(sql`pg_settings`)
+    .where(sql`name = 'shared_buffers'`);
+  expect(rows).toEqual([{ sharedBuffers: "32MB" }]);
 });
