@@ -10,14 +10,12 @@
 // The database is made afresh and dropped; BENCH_SCALE_KEEP=1 keeps it (named bench_scale) and reuses it
 // on the next run. BENCH_SCALE_PRODUCTS / BENCH_SCALE_ORDERS for a smaller catalogue.
 // Prints a table and writes bench/results/scale.json.
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import pg from "pg";
 import { runLoad } from "./lib/load.mjs";
+import { memoryOf } from "./lib/process-memory.mjs";
 import { writeResult } from "./lib/results.mjs";
-import { root, startShopForBench } from "./lib/shop-server.mjs";
+import { dropDatabase, generateScaleCatalogue } from "./lib/scale-database.mjs";
+import { startShopForBench } from "./lib/shop-server.mjs";
 
 const targetP95Ms = 50;
 const requestsPerCase = Number(process.env.BENCH_SCALE_REQUESTS ?? 100);
@@ -25,7 +23,6 @@ const loadSeconds = Number(process.env.BENCH_SCALE_LOAD_S ?? 60);
 const loadConnections = 20;
 const keep = process.env.BENCH_SCALE_KEEP === "1";
 const databaseName = keep ? "bench_scale" : `bench_scale_${process.pid}`;
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 const colours = ["white", "black", "brown", "blue"];
 const sizes = ["0-6 mesi", "6-18 mesi", "S", "M", "L", "XL", "150ml", "60x120 cm"];
@@ -65,13 +62,6 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/** Resident and peak memory of a process, in MB (Linux /proc). */
-function memoryOf(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
-  return { rssMb: Math.round(kb("VmRSS") / 1024), peakRssMb: Math.round(kb("VmHWM") / 1024) };
-}
-
 /** The same request for the loaders' data alone, as a client navigation asks (no React rendering). */
 function dataUrlOf(pageUrl) {
   const url = new URL(pageUrl);
@@ -86,23 +76,9 @@ async function timeRequest(url) {
   return { ms: performance.now() - started, status: response.status };
 }
 
-const started = performance.now();
 console.log(`generating the catalogue in ${databaseName}${keep ? " (kept for the next run)" : ""}...`);
-const generation = spawnSync(
-  process.execPath,
-  ["--import", "tsx", path.join(root, "bench/lib/scale-catalogue.ts"), databaseName, ...(keep ? ["keep"] : [])],
-  {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  },
-);
-if (generation.status !== 0) {
-  console.error(`generating the catalogue failed (exit ${generation.status}); is PostgreSQL reachable at BENCH_DATABASE_URL?`);
-  process.exit(1);
-}
-const catalogue = JSON.parse(generation.stdout.trim().split("\n").at(-1));
-const generationSeconds = Math.round((performance.now() - started) / 100) / 10;
+const catalogue = generateScaleCatalogue({ databaseName, keep });
+const generationSeconds = catalogue.generationSeconds;
 console.log(
   `${catalogue.reused ? "reused" : "generated"} ${catalogue.productCount} products and ${catalogue.orderCount} orders in ${generationSeconds} s`,
 );
@@ -234,10 +210,5 @@ try {
   if (rows.some((row) => row["page p95 ms"] >= targetP95Ms || row["not 200"] > 0)) process.exitCode = 1;
 } finally {
   await shop.stop();
-  if (!keep) {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`drop database if exists "${databaseName}" with (force)`);
-    await client.end();
-  }
+  if (!keep) await dropDatabase(databaseName);
 }

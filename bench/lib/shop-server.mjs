@@ -32,10 +32,11 @@ export function freePort() {
 }
 
 /**
- * { baseUrl, pid, stop } of a running shop: on a fresh embedded database, or on `databaseUrl`'s PostgreSQL
- * database as it is (migrated on start; seeded only when it has no products).
+ * { baseUrl, pid, stop } of a running shop: on a fresh embedded database (or the one in `dataDir`, kept on
+ * stop), or on `databaseUrl`'s PostgreSQL database as it is (migrated on start; seeded only when it has no
+ * products). `nodeArgs` go before server.js; `env` is added to the shop's environment.
  */
-export async function startShopForBench({ databaseUrl = "", appRoot = root } = {}) {
+export async function startShopForBench({ databaseUrl = "", appRoot = root, dataDir: givenDataDir = "", nodeArgs = [], env = {} } = {}) {
   if (process.env.BENCH_BASE_URL && appRoot === root)
     return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), pid: null, stop: async () => {} };
   if (!fs.existsSync(path.join(appRoot, "build/server/index.js"))) {
@@ -44,8 +45,8 @@ export async function startShopForBench({ databaseUrl = "", appRoot = root } = {
   }
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
-  const child = spawn(process.execPath, ["server.js"], {
+  const dataDir = givenDataDir || fs.mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
+  const child = spawn(process.execPath, [...nodeArgs, "server.js"], {
     cwd: appRoot,
     env: {
       ...process.env,
@@ -62,6 +63,7 @@ export async function startShopForBench({ databaseUrl = "", appRoot = root } = {
       RATES_URL: "",
       // No Stripe keys: card orders are paid on the labelled test-payment page.
       ALLOW_TEST_PAYMENTS: "true",
+      ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -79,7 +81,7 @@ export async function startShopForBench({ databaseUrl = "", appRoot = root } = {
         child.kill("SIGTERM");
         await exited;
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!givenDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

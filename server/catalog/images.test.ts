@@ -97,6 +97,13 @@ test("a sample picture's file is drawn when first asked for, alone, and kept; ot
   expect(fs.readdirSync(path.join(mediaDir, "products"))).toEqual([`${key}-480.avif`]);
 });
 
+test("drawing pictures leaves nothing in libvips' operation cache", async () => {
+  await writePlaceholderImage(storeIn(makeMediaDir()));
+  const cache = sharp.cache();
+  expect(cache.items).toEqual({ current: 0, max: 0 });
+  expect(cache.memory.current).toBe(0);
+});
+
 test("the placeholder is written once, whether or not the sample catalogue is", async () => {
   const mediaDir = makeMediaDir();
   expect(await writePlaceholderImage(storeIn(mediaDir))).toBe(true);

@@ -13,6 +13,11 @@ import { avifWidths, imageKeyPattern, imageWidths, placeholderImageKey, type Ima
 import { renderPlaceholderSvg, renderProductSvg, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 import { contentTypeOf, type MediaStore } from "#server/media/media-store.ts";
 
+// libvips keeps the last 100 operations and up to 50 MB of their results for reuse; every picture this
+// process draws or encodes is a different one, so the cache only held memory (about 20 MB once pictures were
+// drawn, bench/memory.mjs; docs/decisions/0075-process-memory.md).
+sharp.cache(false);
+
 export { imageWidths } from "#common/media.ts";
 export { sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 

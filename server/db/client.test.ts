@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, onTestFinished, test } from "vitest";
+import { sql } from "drizzle-orm";
 import { openPglite } from "./client";
 
 test("the embedded database lets the event loop poll the network between statements", async () => {
@@ -31,4 +32,18 @@ test("the embedded database lets the event loop poll the network between stateme
   expect(statements).toBe(200);
   expect(statementsBeforeTurn).not.toBeNull();
   expect(statementsBeforeTurn!).toBeLessThan(10);
+});
+
+test("the embedded database keeps 32 MB of shared buffers, not PostgreSQL's 128 MB", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-pglite-"));
+  const handle = await openPglite(dataDir);
+  onTestFinished(async () => {
+    await handle.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const rows = await handle.db
+    .select({ sharedBuffers: sql<string>`current_setting(name)` })
+    .from(sql`pg_settings`)
+    .where(sql`name = 'shared_buffers'`);
+  expect(rows).toEqual([{ sharedBuffers: "32MB" }]);
 });
