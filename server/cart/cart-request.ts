@@ -43,7 +43,12 @@ export function readCartRequest(request: Request, services: Pick<ShopServices, "
       cart: (id) => cartCookieHeader(id, key, options),
       clearCart: () => clearCartCookieHeader(options),
       // Written in the language of the page that posted; getRootCart shows them only on a page in that language.
-      flash: (toasts) => flashCookieHeader(toasts.map((toast) => ({ ...toast, locale: localeOfPath(new URL(request.url).pathname) })), key, options),
+      flash: (toasts) =>
+        flashCookieHeader(
+          toasts.map((toast) => ({ ...toast, locale: localeOfPath(new URL(request.url).pathname) })),
+          key,
+          options,
+        ),
       clearFlash: () => clearFlashCookieHeader(options),
     },
   };

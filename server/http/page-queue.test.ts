@@ -109,5 +109,10 @@ test("uploads (multipart posts) are worked on one at a time; a page and a form p
   finish("upload-1");
   await until(() => started.includes("upload-2"));
   finish("upload-2");
-  expect(await Promise.all([first, second, page, post].map(async (answer) => (await answer).text()))).toEqual(["upload-1", "upload-2", "page", "form"]);
+  expect(await Promise.all([first, second, page, post].map(async (answer) => (await answer).text()))).toEqual([
+    "upload-1",
+    "upload-2",
+    "page",
+    "form",
+  ]);
 });

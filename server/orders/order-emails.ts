@@ -120,7 +120,11 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
       return [t("orderEmails.expired.intro", { number: order.number })];
     case "paymentProcessing":
       return [
-        t("orderEmails.paymentProcessing.intro", { number: order.number, amount, method: t(`onlinePayments.methods.${order.payment.onlineMethod ?? "card"}`) }),
+        t("orderEmails.paymentProcessing.intro", {
+          number: order.number,
+          amount,
+          method: t(`onlinePayments.methods.${order.payment.onlineMethod ?? "card"}`),
+        }),
         t("orderEmails.paymentProcessing.next", { date: order.payment.dueAt ? formatDate(order.payment.dueAt, order.locale) : "" }),
       ];
     case "paymentFailed":
