@@ -232,6 +232,29 @@ test.runIf(parts.has("h"))(
     const neighbour = await clientFor("127.0.2.2").request("/login-register", { headers: origin, form: loginForm(100) });
     expect(neighbour.status).not.toBe(429);
 
+    // Search and gift-list codes, each from its own address: past the burst, 429 in the page's language.
+    // All at once on their own sockets: nginx counts them as they arrive, however slowly the shop answers.
+    const burstOf = async (localAddress: string, paths: string[]) => {
+      const client = createHttpClient(shop.url, paths.length, { localAddress });
+      clients.push(client);
+      return Promise.all(paths.map((path) => client.request(path)));
+    };
+    const searches = await burstOf(
+      "127.0.2.4",
+      Array.from({ length: proxyRateLimits.search.burst * 2 }, (_, index) => `/en/shop?search=passeggino-${index}`),
+    );
+    const searchesLimited = searches.filter((answer) => answer.status === 429);
+    expect(searchesLimited.length).toBeGreaterThan(0);
+    expect(searchesLimited[0]!.body).toContain(messagesEn.proxy.tooManyRequests.title);
+    const codes = await burstOf(
+      "127.0.2.5",
+      Array.from({ length: proxyRateLimits.giftListCode.burst * 2 }, (_, index) => `/lista-nascita?codice=NESSUNA${index}`),
+    );
+    const codesLimited = codes.filter((answer) => answer.status === 429);
+    expect(codesLimited.length).toBeGreaterThan(0);
+    expect(codesLimited[0]!.body).toContain(messagesIt.proxy.tooManyRequests.title);
+    expect(codes.filter((answer) => answer.status !== 429).every((answer) => answer.status === 200)).toBe(true);
+
     // The API: JSON in the caller's language.
     const apiClient = clientFor("127.0.2.3");
     const apiAnswers = await Promise.all(
@@ -257,9 +280,9 @@ test.runIf(parts.has("h"))(
       "h rate limits",
       started,
       4,
-      answers.length + apiAnswers.length + 2,
+      answers.length + searches.length + codes.length + apiAnswers.length + 2,
       0,
-      `login: ${limited.length} of ${answers.length} refused (429) from one address, its neighbour served; API: ${apiLimited.length} of ${apiAnswers.length}; forged X-Forwarded-For ignored`,
+      `login: ${limited.length} of ${answers.length} refused (429) from one address, its neighbour served; search: ${searchesLimited.length} of ${searches.length}; gift-list codes: ${codesLimited.length} of ${codes.length}; API: ${apiLimited.length} of ${apiAnswers.length}; forged X-Forwarded-For ignored`,
     );
   },
   120_000,
