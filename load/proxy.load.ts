@@ -32,7 +32,7 @@ const parts = new Set((process.env.LOAD_PARTS ?? "f,g,h,i,j,k").split(",").map((
 /**
  * What 20 pictures uploaded at once may add to an app process's resident memory. Uploads are worked on one
  * at a time per process (server/http/page-queue.ts), each decoded straight to its widest variant: measured
- * +78 to +174 MB over idle in five runs, most of it libvips and glibc's arenas, which keep what they once
+ * +81 to +174 MB over idle in five runs, most of it libvips and glibc's arenas, which keep what they once
  * held. Read all at once, the same uploads added 384 MB.
  */
 const uploadMemoryGrowthBudgetMb = 220;
