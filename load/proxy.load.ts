@@ -24,7 +24,7 @@ import { proxyRateLimits } from "#server/ops/nginx-config.ts";
 import { startNginx } from "#server/ops/stack.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { createHttpClient, type HttpClient } from "./lib/http-client";
-import { root, startLoadShop, type LoadShop } from "./lib/load-shop";
+import { freePorts, root, startLoadShop, type LoadShop } from "./lib/load-shop";
 import { recordResult } from "./lib/results";
 
 const run = promisify(execFile);
@@ -375,7 +375,8 @@ test.runIf(parts.has("k"))(
         "-out",
         certificate,
       ]);
-      const [httpsPort, httpPort] = [await freePort(), await freePort()];
+      const httpsPort = await freePorts(2);
+      const httpPort = httpsPort + 1;
       const nginx = await startNginx(path.join(dir, "nginx"), {
         serverName: "localhost",
         listen: { host: "127.0.0.1", port: httpsPort },
@@ -413,15 +414,3 @@ test.runIf(parts.has("k"))(
   },
   60_000,
 );
-
-async function freePort(): Promise<number> {
-  const net = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -61,8 +61,8 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** `count` consecutive free ports on loopback. */
-async function freePorts(count: number): Promise<number> {
+/** `count` consecutive free ports on loopback (the first one). */
+export async function freePorts(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const first = 20_000 + crypto.randomInt(30_000);
     const free = await Promise.all(Array.from({ length: count }, (_, index) => portIsFree(first + index)));

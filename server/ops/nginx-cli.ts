@@ -8,9 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { renderNginxSite, writeProxyPages, type NginxSiteOptions } from "./nginx-config.ts";
-
-const brotliStaticModule = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+import { brotliStaticModule, renderNginxSite, writeProxyPages, type NginxSiteOptions } from "./nginx-config.ts";
 
 /** The site's description from the command's arguments (defaults: docs/deploy.md's layout). */
 export function siteOptionsFromArgs(args: readonly string[]): { site: NginxSiteOptions; pagesDir: string | undefined } {

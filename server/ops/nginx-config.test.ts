@@ -6,11 +6,10 @@ import { afterEach, expect, test } from "vitest";
 import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
 import { siteOptionsFromArgs } from "./nginx-cli";
-import { proxyPages, renderNginxSite, renderStandaloneNginxConf, writeProxyPages } from "./nginx-config";
+import { brotliStaticModule, nginxBin as nginx, proxyPages, renderNginxSite, renderStandaloneNginxConf, writeProxyPages } from "./nginx-config";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const shipped = path.join(root, "deploy/nginx/bimbi-felici.conf");
-const nginx = "/usr/sbin/nginx";
 // .ci/run installs nginx; elsewhere the syntax check needs it too, and says so rather than passing quietly.
 const nginxMissing = !fs.existsSync(nginx) && process.env.CI !== "true";
 
@@ -85,7 +84,7 @@ test.skipIf(nginxMissing)("nginx accepts the production site, TLS included (ngin
   );
   await writeProxyPages(path.join(dir, "pages"));
   fs.mkdirSync(path.join(dir, "temp"));
-  const brotliStatic = fs.existsSync("/usr/lib/nginx/modules/ngx_http_brotli_static_module.so");
+  const brotliStatic = fs.existsSync(brotliStaticModule);
   const { site } = siteOptionsFromArgs([
     "--server-name",
     "www.example.it",

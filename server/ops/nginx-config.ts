@@ -25,6 +25,10 @@ import messagesIt from "#messages/it.json" with { type: "json" };
 
 export type Upstream = { host: string; port: number };
 
+/** Debian's nginx and its brotli_static module (libnginx-mod-http-brotli-static). */
+export const nginxBin = "/usr/sbin/nginx";
+export const brotliStaticModule = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
+
 export type NginxSiteOptions = {
   /** `server_name`: the public host name (`www.example.it`), or `_` for any. */
   serverName: string;
@@ -331,7 +335,7 @@ export function renderStandaloneNginxConf(options: {
   workers?: number;
 }): string {
   const prefix = path.resolve(options.prefixDir);
-  return `${options.brotliStatic ? "load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;\n" : ""}${options.user ? `user ${options.user};\n` : ""}worker_processes ${options.workers ?? "auto"};
+  return `${options.brotliStatic ? `load_module ${brotliStaticModule};\n` : ""}${options.user ? `user ${options.user};\n` : ""}worker_processes ${options.workers ?? "auto"};
 pid ${quoted(`${prefix}/nginx.pid`)};
 error_log ${quoted(`${prefix}/error.log`)} warn;
 daemon off;

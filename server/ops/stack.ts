@@ -20,12 +20,10 @@ import { ConfigError, publicUrlOf, readEnv, refuseLocalPublicUrl } from "../env.
 import { createLogger } from "../log.ts";
 import { startAppProcesses, type AppProcesses } from "./app-processes.ts";
 import { waitForHealth } from "./health.ts";
-import { renderNginxSite, renderStandaloneNginxConf, writeProxyPages, type NginxSiteOptions } from "./nginx-config.ts";
+import { brotliStaticModule, nginxBin, renderNginxSite, renderStandaloneNginxConf, writeProxyPages, type NginxSiteOptions } from "./nginx-config.ts";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
-const nginxBin = "/usr/sbin/nginx";
-const brotliStaticModule = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
 
 export type StackOptions = {
   /** The environment the shop's settings are read from (process.env by default). */
