@@ -137,8 +137,8 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
     if (!isVisitorRequest(req)) return next();
     const pattern = (await patternOf)(req.path);
     if (pattern === null || !isKeptPattern(pattern)) return next();
-    const request = new globalThis.Request(requestUrlOf(req), { method: "GET", headers: fetchHeadersOf(req) });
-    const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${request.url}`;
+    const url = requestUrlOf(req);
+    const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${url}`;
     const now = new Date();
     const versions = await readVersions();
     if (versions !== lastVersions) {
@@ -163,6 +163,8 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
       res.once("close", () => settle(null));
     }
     const keepable = now.getTime() - movedAt >= settleMs;
+    // The fetch Request is built only for a page to render: a kept page is sent without it.
+    const request = new globalThis.Request(url, { method: "GET", headers: fetchHeadersOf(req) });
     res.locals.visitorPage = { key, versions, now, request, settle, keepable } satisfies VisitorPage;
     next();
   }
