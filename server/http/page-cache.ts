@@ -68,17 +68,33 @@ export function routePatternMatcher(routes: ServerBuild["routes"]): (pathname: s
         : [],
     );
   const routeTree = tree(undefined);
+  // matchRoutes flattens and ranks the whole tree at every call (over half of a kept page's CPU): each
+  // path's pattern is remembered, up to a bound, since the routes never change in a running process.
+  const known = new Map<string, string | null>();
   return (pathname) => {
-    const page = pathname.endsWith("/_.data") ? pathname.slice(0, -"_.data".length) : pathname.replace(/\.data$/, "");
-    const matches = matchRoutes(routeTree, page);
-    if (!matches) return null;
-    const pattern = matches
-      .map((match) => match.route.path)
-      .filter(Boolean)
-      .join("/")
-      .replace(/\/\/+/g, "/");
-    return pattern || "/";
+    let pattern = known.get(pathname);
+    if (pattern === undefined) {
+      if (known.size >= maxRememberedPaths) known.clear();
+      pattern = patternOfPath(routeTree, pathname);
+      known.set(pathname, pattern);
+    }
+    return pattern;
   };
+}
+
+/** Enough for every page a shop of some thousand products and their languages is asked for. */
+const maxRememberedPaths = 20_000;
+
+function patternOfPath(routeTree: RouteObject[], pathname: string): string | null {
+  const page = pathname.endsWith("/_.data") ? pathname.slice(0, -"_.data".length) : pathname.replace(/\.data$/, "");
+  const matches = matchRoutes(routeTree, page);
+  if (!matches) return null;
+  const pattern = matches
+    .map((match) => match.route.path)
+    .filter(Boolean)
+    .join("/")
+    .replace(/\/\/+/g, "/");
+  return pattern || "/";
 }
 
 /**

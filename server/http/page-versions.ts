@@ -11,11 +11,12 @@ import type { Db } from "#server/db/client.ts";
 import { products } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 
+const pageVersionsQuery = (db: Db) =>
+  db.select({ versions: sql<string>`last_value::text || '.' || (select last_value from page_content_version)::text` }).from(sql`catalogue_version`);
+
 /** Both versions in one read: every request for a visitor's page pays it, kept or not. */
 export async function readPageVersions(db: Db): Promise<string> {
-  const [row] = await db
-    .select({ versions: sql<string>`last_value::text || '.' || (select last_value from page_content_version)::text` })
-    .from(sql`catalogue_version`);
+  const [row] = await pageVersionsQuery(db);
   return row!.versions;
 }
 
@@ -25,11 +26,14 @@ export async function readPageVersions(db: Db): Promise<string> {
  * arrived (a change committed before it is seen) and a burst of visitors costs two reads, not a connection each.
  */
 export function sharedVersionReader(db: Db): () => Promise<string> {
+  // Built and planned once: the query is the same at every request.
+  const prepared = pageVersionsQuery(db).prepare("page_versions");
+  const readPrepared = async () => (await prepared.execute())[0]!.versions;
   let current: Promise<string> | null = null;
   let next: Promise<string> | null = null;
   const read = (): Promise<string> => {
     if (!current) {
-      current = readPageVersions(db).finally(() => {
+      current = readPrepared().finally(() => {
         current = null;
       });
       return current;

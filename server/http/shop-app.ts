@@ -3,6 +3,7 @@
  * (app.ts) serves it; the security suite (tests/security/) runs the same application in-process on
  * a test database, with React Router's build from Vite, so what it checks is what production serves.
  */
+import fs from "node:fs";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@react-router/express";
 import { createRequestHandler as createFetchHandler } from "react-router";
@@ -92,7 +93,7 @@ export function createShopApp(options: ShopAppOptions) {
     // Vite's hashed assets never change; everything else may.
     const assetsDir = `${options.clientDir}/assets`;
     app.use("/assets", precompressedAssets(assetsDir), express.static(assetsDir, { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
+    app.use(publicFiles(options.clientDir));
   }
 
   // Everything below reads the database: while it is away, a 503 at once rather than a wait.
@@ -170,6 +171,20 @@ export function createShopApp(options: ShopAppOptions) {
   });
 
   return app;
+}
+
+/**
+ * The build's other files (public/: the social-media picture), found once: a production build does not
+ * change while it runs, and asking the disk for every page's path cost a stat per request.
+ */
+function publicFiles(clientDir: string): express.RequestHandler {
+  const serve = express.static(clientDir, { maxAge: "1h", index: false });
+  const entries = fs.readdirSync(clientDir, { withFileTypes: true }).filter((entry) => entry.name !== "assets");
+  const isPublic = (path: string) => entries.some((entry) => (entry.isDirectory() ? path.startsWith(`/${entry.name}/`) : path === `/${entry.name}`));
+  return (req, res, next) => {
+    if (isPublic(req.path)) void serve(req, res, next);
+    else next();
+  };
 }
 
 function logRequests({ log }: ShopServices) {
