@@ -24,7 +24,12 @@ let renderDelayMs = 0;
 beforeAll(async () => {
   handle = await createTestDb();
   await seedDefaultSettings(handle.db);
-  cache = createPageCache({ db: handle.db, maxBytes: 1_000_000, https: false, formActions: () => [], patternOf: Promise.resolve(() => "en?/shop") });
+  cache = createPageCache({
+    db: handle.db,
+    maxBytes: 1_000_000,
+    policy: { https: false, formActions: () => [] },
+    patternOf: Promise.resolve(() => "en?/shop"),
+  });
   const app = express();
   app.use((req, res, next) => void cache.serveKept(req, res, next).catch(next));
   app.use((req, res, next) => {

@@ -14,7 +14,7 @@ import type { Db } from "#server/db/client.ts";
 import { sharedPagePatterns } from "./page-caching";
 import { createPageStore, keepPage, type KeptPage } from "./page-store";
 import { nextClockChange, sharedVersionReader } from "./page-versions";
-import { buildHashedContentSecurityPolicy, inlineScriptHashes } from "./security-headers";
+import { contentSecurityPolicy, inlineScriptHashes, type PolicyOptions } from "./security-headers";
 
 /** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
 const preferenceCookies = new Set(["currency"]);
@@ -129,15 +129,15 @@ const unkeptHeaders = new Set(["date", "connection", "keep-alive", "transfer-enc
 export type PageCacheOptions = {
   db: Db;
   maxBytes: number;
-  https: boolean;
-  formActions: () => string[];
+  /** The kept pages' Content-Security-Policy: where forms may post, and whether the shop is on https. */
+  policy: PolicyOptions;
   /** The pattern of a path, once the build is read. */
   patternOf: Promise<(pathname: string) => string | null>;
 };
 
 export type PageCache = ReturnType<typeof createPageCache>;
 
-export function createPageCache({ db, maxBytes, https, formActions, patternOf }: PageCacheOptions) {
+export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOptions) {
   const store = createPageStore(maxBytes);
   const readVersions = sharedVersionReader(db);
   // Renders under way, by key and versions: visitors asking for the same page meanwhile wait for it.
@@ -194,10 +194,7 @@ export function createPageCache({ db, maxBytes, https, formActions, patternOf }:
       counts.rendered += 1;
       const headers = [...response.headers].filter(([name]) => !unkeptHeaders.has(name));
       const isHtml = response.headers.get("content-type")?.startsWith("text/html") ?? false;
-      const csp = buildHashedContentSecurityPolicy(isHtml ? inlineScriptHashes(body.toString("utf8")) : [], {
-        https,
-        extraFormActions: formActions(),
-      });
+      const csp = contentSecurityPolicy(isHtml ? inlineScriptHashes(body.toString("utf8")) : [], policy);
       headers.push(["content-security-policy", csp]);
       const cacheControl = response.headers.get("cache-control") ?? "";
       const keepable = page.keepable && response.status === 200 && !response.headers.has("set-cookie") && !/no-store|private/.test(cacheControl);

@@ -103,11 +103,12 @@ function wantsJson(request: Request, readsJson: boolean): boolean {
 export function requestEdge() {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     closeIfBodyUnread(req, res);
-    const request = new Request(new URL(req.originalUrl, "http://edge.invalid"), { headers: headersOf(req) });
-    if (!takenMethods.has(req.method)) return sendResponse(res, edgeRefusalResponse(request, "method-not-allowed"));
+    // The fetch Request is made only for a refusal: every page and file passes here.
+    const refuse = (refusal: EdgeRefusal) =>
+      sendResponse(res, edgeRefusalResponse(new Request(new URL(req.originalUrl, "http://edge.invalid"), { headers: headersOf(req) }), refusal));
+    if (!takenMethods.has(req.method)) return refuse("method-not-allowed");
     const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > bodyLimitOf(req.path, req.headers["content-type"] ?? ""))
-      return sendResponse(res, edgeRefusalResponse(request, "payload-too-large"));
+    if (declared > bodyLimitOf(req.path, req.headers["content-type"] ?? "")) return refuse("payload-too-large");
     next();
   };
 }

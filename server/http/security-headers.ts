@@ -2,17 +2,19 @@ import crypto from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 
 /**
- * Content-Security-Policy without inline scripts unless nonced: React Router's hydration
- * scripts carry the per-request nonce (app/entry.server.tsx reads it from res.locals). A page kept for
- * every visitor (page-cache.ts) cannot carry a per-request nonce: it lists its inline scripts' hashes.
+ * Content-Security-Policy without inline scripts unless nonced: React Router's hydration scripts carry
+ * the per-request nonce (app/entry.server.tsx reads it from the load context). A page kept for every
+ * visitor (page-cache.ts) cannot carry a per-request nonce: it lists its inline scripts' hashes.
  */
-export function buildContentSecurityPolicy(nonce: string, extraFormActions: string[] = []) {
-  return buildPolicy([`'nonce-${nonce}'`], extraFormActions);
-}
 
-/** The policy of a page rendered without a nonce: each inline script allowed by its SHA-256 (`'sha256-…'`). */
-export function buildHashedContentSecurityPolicy(scriptHashes: readonly string[], options: { https: boolean; extraFormActions: string[] }) {
-  const csp = buildPolicy(scriptHashes, options.extraFormActions);
+export type PolicyOptions = { https: boolean; formActions: () => string[] };
+
+/**
+ * The policy with these inline script sources allowed: none, a page's nonce, or (a page rendered without a
+ * nonce) each inline script's SHA-256 (`'sha256-…'`).
+ */
+export function contentSecurityPolicy(scriptSources: readonly string[], options: PolicyOptions) {
+  const csp = buildPolicy(scriptSources, options.formActions());
   return options.https ? csp : withoutUpgrade(csp);
 }
 
@@ -38,13 +40,13 @@ function buildPolicy(scriptSources: readonly string[], extraFormActions: string[
   ].join("; ");
 }
 
-export function securityHeaders(options: { https: boolean; formActions: () => string[] }) {
+/**
+ * Every answer's security headers. Its policy runs no inline script: the answers that have some are pages,
+ * which `allowNoncedScripts` gives their own, and kept pages, which list their hashes.
+ */
+export function securityHeaders(options: PolicyOptions) {
   return (_req: Request, res: Response, next: NextFunction) => {
-    const nonce = crypto.randomBytes(16).toString("base64");
-    res.locals.cspNonce = nonce;
-    let csp = buildContentSecurityPolicy(nonce, options.formActions());
-    if (!options.https) csp = withoutUpgrade(csp);
-    res.setHeader("Content-Security-Policy", csp);
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy([], options));
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "DENY");
@@ -53,6 +55,16 @@ export function securityHeaders(options: { https: boolean; formActions: () => st
     if (options.https) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     next();
   };
+}
+
+/**
+ * A page about to be rendered for this request: a fresh nonce, and the policy that allows the scripts
+ * carrying it. Made only here, so an answer given from the page cache or a file costs no random bytes.
+ */
+export function allowNoncedScripts(res: Response, options: PolicyOptions): string {
+  const nonce = crypto.randomBytes(16).toString("base64");
+  res.setHeader("Content-Security-Policy", contentSecurityPolicy([`'nonce-${nonce}'`], options));
+  return nonce;
 }
 
 /**

@@ -24,7 +24,7 @@ import { createPageCache, defaultPageCacheBytes, routePatternMatcher, type Visit
 import { pageConcurrencyOf, pageQueue, uploadQueue } from "./page-queue";
 import { precompressedAssets } from "./precompressed-assets";
 import { requestEdge, withEdgeChecks } from "./request-edge";
-import { securityHeaders } from "./security-headers";
+import { allowNoncedScripts, securityHeaders, type PolicyOptions } from "./security-headers";
 import { serveMedia } from "./media-files";
 import { mediaStoreOf } from "#server/media/media-store.ts";
 
@@ -60,7 +60,8 @@ export function createShopApp(options: ShopAppOptions) {
   // their own compressed bytes.
   app.use(compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } } }));
   const https = services.publicUrl.startsWith("https:");
-  app.use(securityHeaders({ https, formActions: options.formActions }));
+  const policy: PolicyOptions = { https, formActions: options.formActions };
+  app.use(securityHeaders(policy));
   app.use(logRequests(services));
   // Unknown methods and oversized bodies are refused before anything else; the rest of the edge's checks run in the build below.
   app.use(requestEdge());
@@ -106,8 +107,7 @@ export function createShopApp(options: ShopAppOptions) {
     ? createPageCache({
         db: services.db,
         maxBytes: options.pageCacheBytes ?? defaultPageCacheBytes,
-        https,
-        formActions: options.formActions,
+        policy,
         patternOf: build.then((built) => routePatternMatcher(built.routes)),
       })
     : null;
@@ -142,7 +142,11 @@ export function createShopApp(options: ShopAppOptions) {
     return context;
   };
   const handlerOf = (built: ServerBuild | (() => Promise<ServerBuild>)) =>
-    createRequestHandler({ build: built, mode: options.mode, getLoadContext: (req, res) => loadContextOf(req, String(res.locals.cspNonce), false) });
+    createRequestHandler({
+      build: built,
+      mode: options.mode,
+      getLoadContext: (req, res) => loadContextOf(req, allowNoncedScripts(res, policy), false),
+    });
   // Each page's loader data carries its messages (server/http/page-messages.ts), and every loader and action
   // runs behind the edge's checks of its URL and body (request-edge.ts).
   const pageHandler = build ? build.then(handlerOf) : Promise.resolve(handlerOf(async () => withEdgeChecks(withPageMessages(await options.build()))));

@@ -77,6 +77,12 @@ test("every route of app/routes.ts answers with the security headers and a nonce
   }
 });
 
+test("an answer that is no page (the health check) carries the headers and runs no inline script at all", async () => {
+  const answer = await shop.request("/healthz");
+  expectSecured(answer, "GET /healthz");
+  expect(String(answer.headers["content-security-policy"])).toMatch(/(^|; )script-src 'self'(;|$)/);
+});
+
 test("the account and back-office pages signed in, as their owners see them: the same headers, scripts nonced", slow, async () => {
   const admin = await signIn(shop, "admin", "carla.admin@bimbifelici.test");
   const customer = await signIn(shop, "customer", "anna.cliente@example.it");
