@@ -50,6 +50,7 @@ export async function startBareServer(body, contentType) {
   });
   return {
     url: `http://127.0.0.1:${port}/`,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once("exit", resolve);
