@@ -9,17 +9,43 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 
-export type ContentVersions = { catalogue: string; pageContent: string };
+export type ContentVersions = {
+  catalogue: string;
+  pageContent: string;
+  /** When this process first read the current number of each (ms since the epoch; 0 for the first numbers it read). */
+  catalogueSeenAt: number;
+  pageContentSeenAt: number;
+};
 
-/** Both versions in one query. */
-async function readContentVersionsNow(db: Db): Promise<ContentVersions> {
+/**
+ * The triggers move a version just before the commit is written, so another connection can read the new
+ * number a moment before it can read the change: answers computed in the first second after a process sees a
+ * version move are given, not kept (as kept pages, decision 0074).
+ */
+export const settleMs = 1_000;
+
+type SharedRead = { current: Promise<ContentVersions> | null; next: Promise<ContentVersions> | null; last: ContentVersions | null };
+
+/** Both versions in one query, with when this process first saw each. */
+async function readContentVersionsNow(db: Db, state: SharedRead): Promise<ContentVersions> {
   const [row] = await db
     .select({ catalogue: sql<string>`last_value::text`, pageContent: sql<string>`(select last_value from page_content_version)::text` })
     .from(sql`catalogue_version`);
-  return row!;
+  const { catalogue, pageContent } = row!;
+  const last = state.last;
+  const now = Date.now();
+  const seenAt = (value: string, lastValue: string | undefined, lastSeenAt: number | undefined) =>
+    lastValue === undefined ? 0 : value === lastValue ? lastSeenAt! : now;
+  const versions = {
+    catalogue,
+    pageContent,
+    catalogueSeenAt: seenAt(catalogue, last?.catalogue, last?.catalogueSeenAt),
+    pageContentSeenAt: seenAt(pageContent, last?.pageContent, last?.pageContentSeenAt),
+  };
+  state.last = versions;
+  return versions;
 }
 
-type SharedRead = { current: Promise<ContentVersions> | null; next: Promise<ContentVersions> | null };
 const sharedReads = new WeakMap<Db, SharedRead>();
 
 /**
@@ -29,10 +55,10 @@ const sharedReads = new WeakMap<Db, SharedRead>();
  */
 export function readContentVersions(db: Db): Promise<ContentVersions> {
   let shared = sharedReads.get(db);
-  if (!shared) sharedReads.set(db, (shared = { current: null, next: null }));
+  if (!shared) sharedReads.set(db, (shared = { current: null, next: null, last: null }));
   const state = shared;
   if (!state.current) {
-    state.current = readContentVersionsNow(db).finally(() => {
+    state.current = readContentVersionsNow(db, state).finally(() => {
       state.current = null;
     });
     return state.current;
@@ -83,9 +109,14 @@ export function createCatalogueCache<Value>({
     if (!entries) entriesOf.set(db, (entries = new Map<string, Entry<Value | undefined>>()));
     return entries;
   };
+  /** The watched version, and whether an answer computed now may be kept (settleMs). */
   const currentVersion = async (db: Db) => {
     const versions = await readContentVersions(db);
-    return watches === "catalogue" ? versions.catalogue : `${versions.catalogue}.${versions.pageContent}`;
+    const seenAt = watches === "catalogue" ? versions.catalogueSeenAt : Math.max(versions.catalogueSeenAt, versions.pageContentSeenAt);
+    return {
+      version: watches === "catalogue" ? versions.catalogue : `${versions.catalogue}.${versions.pageContent}`,
+      settled: Date.now() - seenAt >= settleMs,
+    };
   };
   const keptValue = (entries: Map<string, Entry<Value | undefined>>, key: string, version: string) => {
     const kept = entries.get(key);
@@ -95,9 +126,10 @@ export function createCatalogueCache<Value>({
   const keep = <Kept extends Value | undefined>(
     entries: Map<string, Entry<Value | undefined>>,
     key: string,
-    version: string,
+    { version, settled }: { version: string; settled: boolean },
     value: Promise<Kept>,
   ) => {
+    if (!settled) return value;
     const entry = { version, storedAt: Date.now(), value };
     entries.delete(key);
     if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
@@ -112,12 +144,12 @@ export function createCatalogueCache<Value>({
     async get(db, key, compute) {
       const version = await currentVersion(db);
       const entries = entriesFor(db);
-      return (keptValue(entries, key, version) as Promise<Value> | null) ?? keep(entries, key, version, compute());
+      return (keptValue(entries, key, version.version) as Promise<Value> | null) ?? keep(entries, key, version, compute());
     },
     async getMany(db, keys, computeMissing) {
       const version = await currentVersion(db);
       const entries = entriesFor(db);
-      const kept = keys.map((key) => keptValue(entries, key, version));
+      const kept = keys.map((key) => keptValue(entries, key, version.version));
       const missing = keys.filter((_key, index) => kept[index] === null);
       const computed = missing.length > 0 ? computeMissing(missing) : null;
       return Promise.all(
