@@ -10,11 +10,10 @@
 // alternated, give the CPU per request least moved by other jobs on a shared machine. BENCH_SIGNED_IN_KEEP=1 keeps the database (bench_signed_in) for the next run;
 // BENCH_SIGNED_IN_PROFILE=<folder> has each shop write a V8 CPU profile there when it stops (--cpu-prof).
 // Writes bench/results/signed-in.json.
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { runLoad } from "./lib/load.mjs";
+import { cpuSecondsOf, runLoad } from "./lib/load.mjs";
 import { writeResult } from "./lib/results.mjs";
 import { dropDatabase, generateScaleCatalogue } from "./lib/scale-database.mjs";
 import { root, startShopForBench } from "./lib/shop-server.mjs";
@@ -34,12 +33,6 @@ const pages = [
   { name: "category", path: "/categoria/A-spasso" },
   { name: "product", path: `/product/${Math.ceil(productCount / 2)}` },
 ];
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSecondsOf(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** The `name=value` pairs of a response's Set-Cookie headers, added to `jar`. */
 function keepCookies(jar, response) {
