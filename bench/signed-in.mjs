@@ -86,7 +86,8 @@ async function measure(shop, page) {
   await runLoad({ url, connections, durationSeconds: 2, requests });
   const cpuBefore = cpuSecondsOf(shop.pid);
   const result = await runLoad({ url, connections, durationSeconds, requests });
-  const cpuMs = ((cpuSecondsOf(shop.pid) - cpuBefore) * 1000) / result.requests.total;
+  // No answer within autocannon's 10-second timeout (a starved machine): no CPU per request to give.
+  const cpuMs = result.requests.total > 0 ? ((cpuSecondsOf(shop.pid) - cpuBefore) * 1000) / result.requests.total : null;
   return { reqPerSecond: result.requests.average, p99: result.latency.p99, cpuMs, errors: result.errors, non2xx: result.non2xx };
 }
 
@@ -106,8 +107,12 @@ async function measureBlock(shop, page) {
   return ((cpuSecondsOf(shop.pid) - cpuBefore) * 1000) / result.requests.total;
 }
 
-const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
-const round1 = (value) => Math.round(value * 10) / 10;
+/** The median of the figures given (null ones left out); null when there are none. */
+const median = (values) => {
+  const known = values.filter((value) => value !== null && Number.isFinite(value)).toSorted((a, b) => a - b);
+  return known.length > 0 ? known[Math.floor(known.length / 2)] : null;
+};
+const round1 = (value) => (value === null ? null : Math.round(value * 10) / 10);
 
 console.log(`generating ${productCount} products in ${databaseName}...`);
 const catalogue = generateScaleCatalogue({ databaseName, keep, products: productCount, orders: 1_000 });
@@ -163,10 +168,10 @@ try {
     const perRound = [];
     for (let round = 1; round <= rounds && baselineRoot; round += 1) {
       const of = (build) => runs.find((run) => run.round === round && run.page === page.name && run.build === build);
-      perRound.push({
-        reqPerSecond: of("this build").reqPerSecond / of("baseline").reqPerSecond,
-        cpuMs: of("this build").cpuMs / of("baseline").cpuMs,
-      });
+      const [mine, base] = [of("this build"), of("baseline")];
+      // A round where either build answered nothing in time compares nothing.
+      if (mine.cpuMs !== null && base.cpuMs !== null)
+        perRound.push({ reqPerSecond: mine.reqPerSecond / base.reqPerSecond, cpuMs: mine.cpuMs / base.cpuMs });
     }
     return {
       page: page.name,
