@@ -12,7 +12,7 @@ import { getPageMessages } from "#server/http/page-messages.ts";
 import { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
-import { getSettings } from "#server/settings/settings.service.ts";
+import { getShownSettings } from "#server/settings/settings.service.ts";
 import { htmlLang, localeOfPath } from "#common/locale.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { alternateLinks } from "#common/alternate-links.ts";
@@ -109,7 +109,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const t = getTranslator(locale);
   const [categories, settings, currency, cart] = await Promise.all([
     getCategoryNavigation(db, locale),
-    getSettings(db, ["shop", "newsletter"]),
+    getShownSettings(db, ["shop", "newsletter"]),
     getDisplayCurrency(db, readCurrencyCookie(request.headers.get("Cookie"))),
     // Cart count, mini-cart lines and the flash toasts of a post made without JavaScript.
     getRootCart(services, request, locale),

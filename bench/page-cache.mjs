@@ -7,13 +7,12 @@
 // are rendered each time: their requests/s and CPU per request are measured in the same run. Then the CPU each
 // compression setting costs on those pages' HTML, in this process. Writes bench/results/page-cache.json.
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import pg from "pg";
-import { runLoad, startBareServer } from "./lib/load.mjs";
+import { cpuSecondsOf, runLoad, startBareServer } from "./lib/load.mjs";
 import { writeResult } from "./lib/results.mjs";
 import { root, startShopForBench } from "./lib/shop-server.mjs";
 
@@ -39,12 +38,6 @@ function get(url, headers) {
       })
       .on("error", reject);
   });
-}
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSecondsOf(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** autocannon for the duration after a 2-second warm-up, with the shop's CPU per answered request. */

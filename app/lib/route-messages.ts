@@ -9,7 +9,7 @@
  */
 import type { i18n } from "i18next";
 import { useMatches } from "react-router";
-import { useTranslation } from "react-i18next";
+import { usePageI18n } from "#app/ui/use-shared-texts.ts";
 import type { Messages } from "#common/messages.ts";
 
 /** Message objects already added, per i18next instance: loader data keeps its identity between renders. */
@@ -29,7 +29,8 @@ export function addPageMessages(instance: i18n, pageMessages: readonly Messages[
  * comes; on the server the instance came with them (serverI18nFor).
  */
 export function useRouteMessages() {
-  const { i18n } = useTranslation();
+  // The instance itself: useTranslation() gives a new proxy of it to each render, which no WeakSet knows.
+  const i18n = usePageI18n();
   const matches = useMatches();
   if (complete.has(i18n)) return;
   const seen = added.get(i18n) ?? new WeakSet<object>();

@@ -8,6 +8,12 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { freePort } from "./shop-server.mjs";
 
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+export function cpuSecondsOf(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** autocannon for `durationSeconds`; `requests` (optional) is autocannon's request sequence per connection. */
 export function runLoad({ url, connections, durationSeconds, requests }) {
   return new Promise((resolve, reject) => {

@@ -141,24 +141,29 @@ export async function describeVariants(db: Db, variantIds: readonly number[], lo
 /** The whole cart as the page shows it; an unknown or missing cart reads as empty. */
 export async function getCartView(db: Db, args: { cartId: string | null; locale: Locale; now: Date }): Promise<CartView> {
   if (!args.cartId) return emptyCartView();
-  const [cart] = await db
-    .select({ id: carts.id, giftListCode: giftLists.code, giftListTitle: giftLists.title })
+  // The cart and its lines in one query: every page shows the mini cart.
+  const cartRows = await db
+    .select({
+      id: carts.id,
+      giftListCode: giftLists.code,
+      giftListTitle: giftLists.title,
+      line: {
+        id: cartLines.id,
+        variantId: cartLines.variantId,
+        quantity: cartLines.quantity,
+        personalisation: cartLines.personalisation,
+        giftListItemId: cartLines.giftListItemId,
+        seenUnitCents: cartLines.seenUnitCents,
+      },
+    })
     .from(carts)
     .leftJoin(giftLists, eq(giftLists.id, carts.giftListId))
-    .where(eq(carts.id, args.cartId));
-  if (!cart) return emptyCartView();
-  const rows = await db
-    .select({
-      id: cartLines.id,
-      variantId: cartLines.variantId,
-      quantity: cartLines.quantity,
-      personalisation: cartLines.personalisation,
-      giftListItemId: cartLines.giftListItemId,
-      seenUnitCents: cartLines.seenUnitCents,
-    })
-    .from(cartLines)
-    .where(eq(cartLines.cartId, cart.id))
+    .leftJoin(cartLines, eq(cartLines.cartId, carts.id))
+    .where(eq(carts.id, args.cartId))
     .orderBy(asc(cartLines.createdAt), asc(cartLines.id));
+  const cart = cartRows[0];
+  if (!cart) return emptyCartView();
+  const rows = cartRows.flatMap((row) => (row.line ? [row.line] : []));
 
   const variants = await describeVariants(
     db,

@@ -9,7 +9,7 @@ import { products, productVariants } from "#server/db/schema.ts";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { withDatabase } from "#tests/db.global-setup.ts";
-import { createCatalogueCache } from "./catalogue-cache";
+import { createCatalogueCache, settleMs } from "./catalogue-cache";
 import { getProductPage } from "./product.service";
 
 const now = new Date("2026-03-10T10:00:00Z");
@@ -105,4 +105,33 @@ testOnPostgres("a change made through another app process's connection drops the
   expect(await cache.get(db, "it", nameNow)).toBe("Passeggino Vesuvio");
   await updateProduct(otherProcess.db, { productId, input: input({ nameIt: "Passeggino Ischia" }), actorUserId: adminId, now });
   expect(await cache.get(db, "it", nameNow)).toBe("Passeggino Ischia");
+});
+
+test("answers that show stock are dropped by a sale; those computed in the second after a change are not kept", slow, async () => {
+  const { db, productId } = await openShop();
+  vi.useFakeTimers({ toFake: ["Date"] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  const cache = createCatalogueCache<number>({ maxAgeMs: 60_000, maxEntries: 10, watches: "catalogue and page content" });
+  let computed = 0;
+  const stockOf = async (keys: string[]) => {
+    computed++;
+    const page = (await getProductPage(db, productId, "it", now))!;
+    return new Map(keys.map((key) => [key, page.variants[0]!.stock]));
+  };
+
+  expect(await cache.getMany(db, ["a", "b"], stockOf)).toEqual([5, 5]);
+  expect(await cache.getMany(db, ["a", "b"], stockOf)).toEqual([5, 5]);
+  expect(computed).toBe(1);
+
+  const [variant] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, productId));
+  await setStockTo(db, { variantId: variant!.id, stock: 4 }, { reason: "Venduto in negozio" });
+  expect(await cache.getMany(db, ["a", "b"], stockOf)).toEqual([4, 4]);
+  expect(await cache.getMany(db, ["a"], stockOf)).toEqual([4]);
+  expect(computed).toBe(3);
+  vi.setSystemTime(Date.now() + settleMs);
+  expect(await cache.getMany(db, ["a", "b"], stockOf)).toEqual([4, 4]);
+  expect(await cache.getMany(db, ["b", "a"], stockOf)).toEqual([4, 4]);
+  expect(computed).toBe(4);
 });

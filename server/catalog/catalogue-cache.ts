@@ -1,48 +1,179 @@
 /**
- * Answers computed from the whole catalogue (the API's product lists: every product in the client form)
- * kept in this process while the catalogue stays the same. The database's `catalogue_version` sequence
- * moves on at the commit of any change to products, their links, categories or brands, by whichever
- * process (migration 0008_catalogue_version), so one cheap read tells whether a kept answer still holds.
- * Stock alone does not move it: an answer is also dropped after `maxAgeMs`, which bounds how old its
- * stock figures (and a just-ended offer) can be.
+ * Answers computed from the catalogue kept in this process while what they show stays the same. Two database
+ * sequences move on at the commit of a change, by whichever process: `catalogue_version` (products, their
+ * links, images, variants, reviews, categories, brands; migration 0008) and `page_content_version` (stock,
+ * settings, exchange rates, price history; migration 0022). One cheap read of both tells whether a kept answer
+ * still holds. An answer is also dropped after `maxAgeMs`, which bounds how old it can be when only the
+ * catalogue's version is watched (the API's lists leave stock out of it).
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+
+export type ContentVersions = {
+  catalogue: string;
+  pageContent: string;
+  /** When this process first read the current number of each (ms since the epoch; 0 for the first numbers it read). */
+  catalogueSeenAt: number;
+  pageContentSeenAt: number;
+};
+
+/**
+ * The triggers move a version just before the commit is written, so another connection can read the new
+ * number a moment before it can read the change: answers computed in the first second after a process sees a
+ * version move are given, not kept (as kept pages, decision 0074).
+ */
+export const settleMs = 1_000;
+
+/** Both versions in one query, built and planned once per database: every request of a page asks it. */
+const prepareVersionsQuery = (db: Db) =>
+  db
+    .select({ catalogue: sql<string>`last_value::text`, pageContent: sql<string>`(select last_value from page_content_version)::text` })
+    .from(sql`catalogue_version`)
+    .prepare("content_versions");
+
+type SharedRead = {
+  query: ReturnType<typeof prepareVersionsQuery>;
+  current: Promise<ContentVersions> | null;
+  next: Promise<ContentVersions> | null;
+  last: ContentVersions | null;
+};
+
+/** Both versions in one query, with when this process first saw each. */
+async function readContentVersionsNow(state: SharedRead): Promise<ContentVersions> {
+  const [row] = await state.query.execute();
+  const { catalogue, pageContent } = row!;
+  const last = state.last;
+  const now = Date.now();
+  const seenAt = (value: string, lastValue: string | undefined, lastSeenAt: number | undefined) =>
+    lastValue === undefined ? 0 : value === lastValue ? lastSeenAt! : now;
+  const versions = {
+    catalogue,
+    pageContent,
+    catalogueSeenAt: seenAt(catalogue, last?.catalogue, last?.catalogueSeenAt),
+    pageContentSeenAt: seenAt(pageContent, last?.pageContent, last?.pageContentSeenAt),
+  };
+  state.last = versions;
+  return versions;
+}
+
+const sharedReads = new WeakMap<Db, SharedRead>();
+
+/**
+ * The versions, read one query at a time per database: a caller arriving while a read is under way waits for
+ * the next one, which starts when that one ends. Every caller gets versions read after it asked (a change
+ * committed before is seen), and a burst of requests costs two reads, not a connection each.
+ */
+export function readContentVersions(db: Db): Promise<ContentVersions> {
+  let shared = sharedReads.get(db);
+  if (!shared) sharedReads.set(db, (shared = { query: prepareVersionsQuery(db), current: null, next: null, last: null }));
+  const state = shared;
+  if (!state.current) {
+    state.current = readContentVersionsNow(state).finally(() => {
+      state.current = null;
+    });
+    return state.current;
+  }
+  state.next ??= state.current
+    .catch(() => undefined)
+    .then(() => {
+      state.next = null;
+      return readContentVersions(db);
+    });
+  return state.next;
+}
+
+/** The catalogue's version: it moves on at the commit of any change to what the catalogue shows. */
+export async function readCatalogueVersion(db: Db): Promise<string> {
+  return (await readContentVersions(db)).catalogue;
+}
 
 type Entry<Value> = { version: string; storedAt: number; value: Promise<Value> };
 
 export type CatalogueCache<Value> = {
   /** The kept answer for `key`, or `compute()`'s (computed once for concurrent callers) when there is none that holds. */
   get: (db: Db, key: string, compute: () => Promise<Value>) => Promise<Value>;
+  /**
+   * The kept answers for `keys`, in their order; those with none that holds come from one call of
+   * `computeMissing(missingKeys)`, whose map may leave a key out (an answer of undefined, kept as well).
+   */
+  getMany: (db: Db, keys: readonly string[], computeMissing: (missing: string[]) => Promise<Map<string, Value>>) => Promise<(Value | undefined)[]>;
 };
 
-/** The catalogue's version: it moves on at the commit of any change to what the catalogue shows. */
-export async function readCatalogueVersion(db: Db): Promise<string> {
-  const [row] = await db.select({ version: sql<string>`last_value::text` }).from(sql`catalogue_version`);
-  return row!.version;
-}
-
-export function createCatalogueCache<Value>({ maxAgeMs, maxEntries }: { maxAgeMs: number; maxEntries: number }): CatalogueCache<Value> {
+/**
+ * A cache of answers per key. `watches` says which versions an answer depends on: "catalogue" alone, or
+ * "catalogue and page content" for answers that show stock or settings too.
+ */
+export function createCatalogueCache<Value>({
+  maxAgeMs,
+  maxEntries,
+  watches = "catalogue",
+}: {
+  maxAgeMs: number;
+  maxEntries: number;
+  watches?: "catalogue" | "catalogue and page content";
+}): CatalogueCache<Value> {
   // One map per database: tests open many databases in one process, each with its own versions.
-  const entriesOf = new WeakMap<Db, Map<string, Entry<Value>>>();
+  const entriesOf = new WeakMap<Db, Map<string, Entry<Value | undefined>>>();
+  const entriesFor = (db: Db) => {
+    let entries = entriesOf.get(db);
+    if (!entries) entriesOf.set(db, (entries = new Map<string, Entry<Value | undefined>>()));
+    return entries;
+  };
+  /** The watched version, and whether an answer computed now may be kept (settleMs). */
+  const currentVersion = async (db: Db) => {
+    const versions = await readContentVersions(db);
+    const seenAt = watches === "catalogue" ? versions.catalogueSeenAt : Math.max(versions.catalogueSeenAt, versions.pageContentSeenAt);
+    return {
+      version: watches === "catalogue" ? versions.catalogue : `${versions.catalogue}.${versions.pageContent}`,
+      settled: Date.now() - seenAt >= settleMs,
+    };
+  };
+  const keptValue = (entries: Map<string, Entry<Value | undefined>>, key: string, version: string) => {
+    const kept = entries.get(key);
+    return kept && kept.version === version && Date.now() - kept.storedAt < maxAgeMs ? kept.value : null;
+  };
+  // The version is read before computing: a change committed meanwhile leaves this answer under the old number.
+  const keep = <Kept extends Value | undefined>(
+    entries: Map<string, Entry<Value | undefined>>,
+    key: string,
+    { version, settled }: { version: string; settled: boolean },
+    value: Promise<Kept>,
+  ) => {
+    if (!settled) return value;
+    const entry = { version, storedAt: Date.now(), value };
+    entries.delete(key);
+    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+    entries.set(key, entry);
+    // A failed computation is not kept: the next request tries again.
+    value.catch(() => {
+      if (entries.get(key) === entry) entries.delete(key);
+    });
+    return value;
+  };
   return {
     async get(db, key, compute) {
-      const version = await readCatalogueVersion(db);
-      let entries = entriesOf.get(db);
-      if (!entries) entriesOf.set(db, (entries = new Map<string, Entry<Value>>()));
-      const kept = entries.get(key);
-      if (kept && kept.version === version && Date.now() - kept.storedAt < maxAgeMs) return kept.value;
-      // The version is read before computing: a change committed meanwhile leaves this answer under the old number.
-      const value = compute();
-      const entry = { version, storedAt: Date.now(), value };
-      entries.delete(key);
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, entry);
-      // A failed computation is not kept: the next request tries again.
-      value.catch(() => {
-        if (entries.get(key) === entry) entries.delete(key);
-      });
-      return value;
+      const version = await currentVersion(db);
+      const entries = entriesFor(db);
+      return (keptValue(entries, key, version.version) as Promise<Value> | null) ?? keep(entries, key, version, compute());
+    },
+    async getMany(db, keys, computeMissing) {
+      const version = await currentVersion(db);
+      const entries = entriesFor(db);
+      const kept = keys.map((key) => keptValue(entries, key, version.version));
+      const missing = keys.filter((_key, index) => kept[index] === null);
+      const computed = missing.length > 0 ? computeMissing(missing) : null;
+      return Promise.all(
+        keys.map(
+          (key, index) =>
+            kept[index] ??
+            keep(
+              entries,
+              key,
+              version,
+              computed!.then((answers) => answers.get(key)),
+            ),
+        ),
+      );
     },
   };
 }

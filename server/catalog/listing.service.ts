@@ -16,6 +16,7 @@ import type { Db } from "#server/db/client.ts";
 import { brands, categories, productBrands, productColours, productListing, products, productVariants, subcategories } from "#server/db/schema.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { createCatalogueCache } from "./catalogue-cache";
+import { getTaxonomy, type Taxonomy } from "./navigation.service";
 import { countListing, countSubcategoryProducts, type ListingSubjectMembers, type ResolvedFilters } from "./facet-index";
 import type { ListingGroup } from "./listing.inputs";
 import {
@@ -120,10 +121,7 @@ function filterConditions(filters: ResolvedFilters, now: Date, except?: ListingF
   return conditions;
 }
 
-type Catalogue = {
-  categories: (typeof categories.$inferSelect)[];
-  brands: (typeof brands.$inferSelect)[];
-};
+type Catalogue = Taxonomy;
 
 /** The page's subject and the condition it puts on products; null when the slug is unknown. */
 async function resolveSubject(
@@ -138,11 +136,7 @@ async function resolveSubject(
   if (scope.kind === "category") {
     const category = catalogue.categories.find((candidate) => candidate.slug === scope.slug);
     if (!category) return null;
-    const subcategoryRows = await db
-      .select({ id: subcategories.id, slug: subcategories.slug, nameIt: subcategories.nameIt, nameEn: subcategories.nameEn })
-      .from(subcategories)
-      .where(eq(subcategories.categoryId, category.id))
-      .orderBy(asc(subcategories.position), asc(subcategories.id));
+    const subcategoryRows = catalogue.subcategories.filter((row) => row.categoryId === category.id);
     const productCounts = await countSubcategoryProducts(
       db,
       subcategoryRows.map((row) => row.id),
@@ -301,11 +295,7 @@ export async function getListing(
   db: Db,
   { scope, query, locale, now }: { scope: ListingScope; query: ListingQuery; locale: Locale; now: Date },
 ): Promise<Listing | null> {
-  const [categoryRows, brandRows] = await Promise.all([
-    db.select().from(categories).orderBy(asc(categories.position), asc(categories.id)),
-    db.select().from(brands).orderBy(asc(brands.name), asc(brands.id)),
-  ]);
-  const catalogue: Catalogue = { categories: categoryRows, brands: brandRows };
+  const catalogue = await getTaxonomy(db);
   const [resolvedSubject, filters, search] = await Promise.all([
     resolveSubject(db, scope, catalogue, locale, now),
     resolveFilters(db, query, catalogue),
@@ -409,11 +399,7 @@ export async function getBrandIndex(db: Db): Promise<BrandIndexEntry[]> {
  * Null when the slug is unknown.
  */
 export async function getListingProductIds(db: Db, { scope, now }: { scope: ListingScope; now: Date }): Promise<number[] | null> {
-  const [categoryRows, brandRows] = await Promise.all([
-    scope.kind === "category" ? db.select().from(categories).where(eq(categories.slug, scope.slug)) : [],
-    scope.kind === "brand" ? db.select().from(brands).where(eq(brands.slug, scope.slug)) : [],
-  ]);
-  const resolved = await resolveSubject(db, scope, { categories: categoryRows, brands: brandRows }, "it", now);
+  const resolved = await resolveSubject(db, scope, await getTaxonomy(db), "it", now);
   if (!resolved) return null;
   const rows = await db
     .select({ id: productListing.productId })

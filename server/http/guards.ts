@@ -14,8 +14,18 @@ import { shopContext } from "./context";
 
 type Context = Readonly<RouterContextProvider>;
 
+/** Sessions read by a page's loaders, per request: the root and the page's own loader ask for it at once. */
+const sessionUsersOfPages = new WeakMap<Request, Promise<SessionUser | null>>();
+
 export async function getSessionUser(context: Context, request: Request): Promise<SessionUser | null> {
-  return readSessionUser(context.get(shopContext).auth, request.headers);
+  // An action may sign in or out: it reads the session itself each time it asks.
+  if (request.method !== "GET") return readSessionUser(context.get(shopContext).auth, request.headers);
+  let sessionUser = sessionUsersOfPages.get(request);
+  if (!sessionUser) {
+    sessionUser = readSessionUser(context.get(shopContext).auth, request.headers);
+    sessionUsersOfPages.set(request, sessionUser);
+  }
+  return sessionUser;
 }
 
 export async function requireUser(context: Context, request: Request): Promise<SessionUser> {

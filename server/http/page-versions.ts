@@ -5,48 +5,22 @@
  * at the commit. Changes by the clock alone: the next offer end, the delivery promise's cut-off and day,
  * the footer's year.
  */
-import { and, gt, min, sql } from "drizzle-orm";
+import { and, gt, min } from "drizzle-orm";
+import { readContentVersions } from "#server/catalog/catalogue-cache.ts";
 import { addDays, italianDayOf, italianMidnight, italianTimeOf } from "#common/shop-calendar.ts";
 import type { Db } from "#server/db/client.ts";
 import { products } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 
-const pageVersionsQuery = (db: Db) =>
-  db.select({ versions: sql<string>`last_value::text || '.' || (select last_value from page_content_version)::text` }).from(sql`catalogue_version`);
-
-/** Both versions in one read: every request for a visitor's page pays it, kept or not. */
-export async function readPageVersions(db: Db): Promise<string> {
-  const [row] = await pageVersionsQuery(db);
-  return row!.versions;
-}
-
 /**
- * `readPageVersions` for a process's requests, one query at a time: a request arriving while a read is under
- * way waits for the next one, which starts when that one ends, so every request gets versions read after it
- * arrived (a change committed before it is seen) and a burst of visitors costs two reads, not a connection each.
+ * Both versions as one string, read one query at a time for the process's requests
+ * (server/catalog/catalogue-cache.ts): every request gets versions read after it arrived.
  */
 export function sharedVersionReader(db: Db): () => Promise<string> {
-  // Built and planned once: the query is the same at every request.
-  const prepared = pageVersionsQuery(db).prepare("page_versions");
-  const readPrepared = async () => (await prepared.execute())[0]!.versions;
-  let current: Promise<string> | null = null;
-  let next: Promise<string> | null = null;
-  const read = (): Promise<string> => {
-    if (!current) {
-      current = readPrepared().finally(() => {
-        current = null;
-      });
-      return current;
-    }
-    next ??= current
-      .catch(() => undefined)
-      .then(() => {
-        next = null;
-        return read();
-      });
-    return next;
+  return async () => {
+    const versions = await readContentVersions(db);
+    return `${versions.catalogue}.${versions.pageContent}`;
   };
-  return read;
 }
 
 /**

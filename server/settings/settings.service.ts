@@ -1,6 +1,7 @@
 import { inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { shopSettings } from "#server/db/schema.ts";
+import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";
 import { defaultSettings, settingsSchemas, type Settings, type SettingsKey } from "./settings";
 
 /** Reads the given settings; a missing or unreadable value falls back to its default. */
@@ -16,6 +17,17 @@ export async function getSettings<K extends SettingsKey>(db: Db, keys: readonly 
     result[key] = (parsed?.success ? parsed.data : defaultSettings[key]) as Settings[K];
   }
   return result;
+}
+
+/** Settings a page shows, kept while `page_content_version` holds (it moves on at the commit of any change to them). */
+const shownSettings = createCatalogueCache<Partial<Settings>>({ maxAgeMs: 60_000, maxEntries: 50, watches: "catalogue and page content" });
+
+/**
+ * `getSettings` for the pages' loaders: kept between requests (server/catalog/catalogue-cache.ts). Not inside a
+ * transaction that writes settings: its own change moves the version only at its commit.
+ */
+export async function getShownSettings<K extends SettingsKey>(db: Db, keys: readonly K[]): Promise<Pick<Settings, K>> {
+  return (await shownSettings.get(db, keys.join(" "), () => getSettings(db, keys))) as Pick<Settings, K>;
 }
 
 /** Writes default values for every key that has none yet (first start). */

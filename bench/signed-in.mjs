@@ -1,0 +1,213 @@
+// A signed-in customer's pages, which the page cache never keeps (decision 0074): a category page and a
+// product page rendered for a customer who signed up and signed in through the shop's own form and has one
+// item in the cart, asked as a browser asks (Accept-Encoding: gzip, deflate, br, zstd), on PostgreSQL with
+// BENCH_SIGNED_IN_PRODUCTS generated products (default 1,000, lib/scale-database.mjs). autocannon, 20
+// connections, BENCH_DURATION_S seconds per page (default 10) after a 2-second warm-up: requests/s, p99 and
+// the shop process's CPU per request (user + system, from /proc). With BENCH_BASELINE_ROOT=<a checkout with
+// its own build> both builds run on the same database and are alternated over BENCH_SIGNED_IN_ROUNDS rounds
+// (default 3), each round in a different order, and the table gives this build / baseline per page
+// (decision 0076). Then BENCH_SIGNED_IN_BLOCKS (default 30) short blocks of 40 requests per page and build,
+// alternated, give the CPU per request least moved by other jobs on a shared machine. BENCH_SIGNED_IN_KEEP=1 keeps the database (bench_signed_in) for the next run;
+// BENCH_SIGNED_IN_PROFILE=<folder> has each shop write a V8 CPU profile there when it stops (--cpu-prof).
+// Writes bench/results/signed-in.json.
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { cpuSecondsOf, runLoad } from "./lib/load.mjs";
+import { writeResult } from "./lib/results.mjs";
+import { dropDatabase, generateScaleCatalogue } from "./lib/scale-database.mjs";
+import { root, startShopForBench } from "./lib/shop-server.mjs";
+
+const connections = 20;
+const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
+const rounds = Number(process.env.BENCH_SIGNED_IN_ROUNDS ?? 3);
+const productCount = Number(process.env.BENCH_SIGNED_IN_PRODUCTS ?? 1_000);
+const baselineRoot = process.env.BENCH_BASELINE_ROOT ?? "";
+const blocks = Number(process.env.BENCH_SIGNED_IN_BLOCKS ?? 30);
+const requestsPerBlock = 40;
+const browserEncoding = "gzip, deflate, br, zstd";
+const keep = process.env.BENCH_SIGNED_IN_KEEP === "1";
+const databaseName = keep ? "bench_signed_in" : `bench_signed_in_${process.pid}`;
+const profileFolder = process.env.BENCH_SIGNED_IN_PROFILE ? path.resolve(process.env.BENCH_SIGNED_IN_PROFILE) : "";
+const pages = [
+  { name: "category", path: "/categoria/A-spasso" },
+  { name: "product", path: `/product/${Math.ceil(productCount / 2)}` },
+];
+
+/** The `name=value` pairs of a response's Set-Cookie headers, added to `jar`. */
+function keepCookies(jar, response) {
+  for (const header of response.headers.getSetCookie()) {
+    const [pair] = header.split(";");
+    const name = pair.slice(0, pair.indexOf("="));
+    jar.set(name, pair);
+  }
+}
+
+/**
+ * A new customer signed up and signed in through the shop's own form, with one unit of the product page's
+ * first variant in the cart: the Cookie header the browser would send.
+ */
+async function signedInCustomer(baseUrl) {
+  const jar = new Map();
+  const cookie = () => [...jar.values()].join("; ");
+  const email = `bench-${process.pid}-${Date.now().toString(36)}@example.com`;
+  const password = "Tr3no-Blu-Vesuvio";
+  const post = async (path, form) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: baseUrl, Cookie: cookie() },
+      body: new URLSearchParams(form),
+    });
+    if (response.status >= 400) throw new Error(`POST ${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    keepCookies(jar, response);
+    return response;
+  };
+  await post("/login-register", { intent: "register", name: "Anna Esposito", email, password, passwordConfirm: password, privacy: "on" });
+  const login = await post("/login-register", { intent: "login", email, password });
+  if (login.status !== 302) throw new Error(`login answered ${login.status}`);
+  const productHtml = await (await fetch(`${baseUrl}${pages[1].path}`, { headers: { Cookie: cookie() } })).text();
+  const variantId = /<input type="hidden" name="variantId" value="(\d+)"/.exec(productHtml)?.[1];
+  if (!variantId) throw new Error(`no add-to-cart form on ${pages[1].path}`);
+  await post("/cart.data", { js: "1", intent: "add", variantId, quantity: "1" });
+  return cookie();
+}
+
+/** Checks that the page is rendered for this customer (her name in it), as the load will ask it. */
+async function assertRenderedForCustomer(url, headers) {
+  const response = await fetch(url, { headers });
+  const html = await response.text();
+  if (response.status !== 200 || !html.includes("Anna")) throw new Error(`${url}: ${response.status}, not the signed-in customer's page`);
+}
+
+async function measure(shop, page) {
+  const requests = [{ method: "GET", headers: shop.headers }];
+  const url = `${shop.baseUrl}${page.path}`;
+  await runLoad({ url, connections, durationSeconds: 2, requests });
+  const cpuBefore = cpuSecondsOf(shop.pid);
+  const result = await runLoad({ url, connections, durationSeconds, requests });
+  // No answer within autocannon's 10-second timeout (a starved machine): no CPU per request to give.
+  const cpuMs = result.requests.total > 0 ? ((cpuSecondsOf(shop.pid) - cpuBefore) * 1000) / result.requests.total : null;
+  return { reqPerSecond: result.requests.average, p99: result.latency.p99, cpuMs, errors: result.errors, non2xx: result.non2xx };
+}
+
+/**
+ * The shop's CPU per request over a short block of `requestsPerBlock` requests (4 connections): blocks of
+ * both builds alternate about once a second, so other jobs on the machine weigh on both alike.
+ */
+async function measureBlock(shop, page) {
+  const cpuBefore = cpuSecondsOf(shop.pid);
+  const result = await new Promise((resolve, reject) => {
+    autocannon(
+      { url: `${shop.baseUrl}${page.path}`, connections: 4, amount: requestsPerBlock, requests: [{ method: "GET", headers: shop.headers }] },
+      (error, answer) => (error ? reject(error) : resolve(answer)),
+    );
+  });
+  if (result.non2xx + result.errors > 0) throw new Error(`${page.path}: ${result.non2xx} not 2xx, ${result.errors} errors`);
+  return ((cpuSecondsOf(shop.pid) - cpuBefore) * 1000) / result.requests.total;
+}
+
+/** The median of the figures given (null ones left out); null when there are none. */
+const median = (values) => {
+  const known = values.filter((value) => value !== null && Number.isFinite(value)).toSorted((a, b) => a - b);
+  return known.length > 0 ? known[Math.floor(known.length / 2)] : null;
+};
+const round1 = (value) => (value === null ? null : Math.round(value * 10) / 10);
+
+console.log(`generating ${productCount} products in ${databaseName}...`);
+const catalogue = generateScaleCatalogue({ databaseName, keep, products: productCount, orders: 1_000 });
+const builds = [{ name: "this build", appRoot: root }];
+if (baselineRoot) builds.push({ name: "baseline", appRoot: baselineRoot });
+try {
+  for (const build of builds) {
+    const nodeArgs = profileFolder
+      ? ["--cpu-prof", `--cpu-prof-dir=${profileFolder}`, `--cpu-prof-name=${build.name.replace(" ", "-")}.cpuprofile`]
+      : [];
+    const shop = await startShopForBench({ databaseUrl: catalogue.databaseUrl, appRoot: build.appRoot, nodeArgs });
+    build.shop = shop;
+    shop.headers = { "accept-encoding": browserEncoding, accept: "text/html", cookie: await signedInCustomer(shop.baseUrl) };
+    for (const page of pages) await assertRenderedForCustomer(`${shop.baseUrl}${page.path}`, shop.headers);
+  }
+  const runs = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? builds : builds.toReversed();
+    for (const build of order)
+      for (const page of pages) {
+        const run = await measure(build.shop, page);
+        runs.push({ round: round + 1, build: build.name, page: page.name, ...run });
+        console.log(
+          `round ${round + 1} ${build.name} ${page.name}: ${Math.round(run.reqPerSecond)} req/s, p99 ${run.p99} ms, ${round1(run.cpuMs)} ms CPU/req`,
+        );
+      }
+  }
+  // CPU per request in short alternated blocks: the figure least moved by other jobs on a shared machine.
+  const blockCpu = Object.fromEntries(pages.map((page) => [page.name, Object.fromEntries(builds.map((build) => [build.name, []]))]));
+  for (let block = 0; block < blocks; block += 1)
+    for (const page of pages)
+      for (const build of block % 2 === 0 ? builds : builds.toReversed()) blockCpu[page.name][build.name].push(await measureBlock(build.shop, page));
+  const loadAverage = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+  const rows = [];
+  for (const page of pages)
+    for (const build of builds) {
+      const mine = runs.filter((run) => run.page === page.name && run.build === build.name);
+      rows.push({
+        page: page.name,
+        build: build.name,
+        "req/s (median)": Math.round(median(mine.map((run) => run.reqPerSecond))),
+        "p99 ms (median)": median(mine.map((run) => run.p99)),
+        "CPU ms/req (median)": round1(median(mine.map((run) => run.cpuMs))),
+        "CPU ms/req in blocks (median)": round1(median(blockCpu[page.name][build.name])),
+        "errors, not 2xx": `${mine.reduce((sum, run) => sum + run.errors, 0)}, ${mine.reduce((sum, run) => sum + run.non2xx, 0)}`,
+      });
+    }
+  // Ratios per round (each pair measured minutes apart at most), then their median.
+  const ratios = pages.map((page) => {
+    const perRound = [];
+    for (let round = 1; round <= rounds && baselineRoot; round += 1) {
+      const of = (build) => runs.find((run) => run.round === round && run.page === page.name && run.build === build);
+      const [mine, base] = [of("this build"), of("baseline")];
+      // A round where either build answered nothing in time compares nothing.
+      if (mine.cpuMs !== null && base.cpuMs !== null)
+        perRound.push({ reqPerSecond: mine.reqPerSecond / base.reqPerSecond, cpuMs: mine.cpuMs / base.cpuMs });
+    }
+    return {
+      page: page.name,
+      "req/s after / before (per round)": perRound.map((ratio) => ratio.reqPerSecond.toFixed(2)).join(" "),
+      "req/s after / before (median)": perRound.length ? Math.round(median(perRound.map((ratio) => ratio.reqPerSecond)) * 100) / 100 : null,
+      "CPU/req after / before (median)": perRound.length ? Math.round(median(perRound.map((ratio) => ratio.cpuMs)) * 100) / 100 : null,
+      "CPU/req in blocks after / before": baselineRoot
+        ? Math.round((median(blockCpu[page.name]["this build"]) / median(blockCpu[page.name].baseline)) * 100) / 100
+        : null,
+    };
+  });
+  console.table(rows);
+  if (baselineRoot) console.table(ratios);
+  console.log(`load average ${loadAverage}`);
+  const summary = pages.map((page) => {
+    const [mine, base] = builds.map((build) => rows.find((row) => row.page === page.name && row.build === build.name));
+    const ratio = ratios.find((row) => row.page === page.name);
+    return {
+      measure: `signed-in customer's ${page.name} page ${page.path}, PostgreSQL, ${productCount} products, ${connections} connections`,
+      figure: `${mine["req/s (median)"]} req/s, p99 ${mine["p99 ms (median)"]} ms, ${mine["CPU ms/req (median)"]} ms CPU/req (${mine["CPU ms/req in blocks (median)"]} in blocks)`,
+      baseline: base
+        ? `${base["req/s (median)"]} req/s, ${base["CPU ms/req (median)"]} ms CPU/req (${base["CPU ms/req in blocks (median)"]} in blocks) (BENCH_BASELINE_ROOT, same run)`
+        : "none (set BENCH_BASELINE_ROOT)",
+      ratio: ratio["req/s after / before (median)"],
+      target: ">= 2 (issue 23)",
+    };
+  });
+  const file = writeResult(
+    "signed-in",
+    { connections, durationSeconds, rounds, productCount, baselineRoot, runs, rows, ratios, loadAverage },
+    summary,
+  );
+  console.log(`written to ${file}`);
+} finally {
+  // Requests autocannon left in flight finish before the shops close their database pools.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  for (const build of builds) await build.shop?.stop();
+  if (!keep) await dropDatabase(databaseName);
+}
