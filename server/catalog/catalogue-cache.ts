@@ -20,7 +20,7 @@ export type ContentVersions = {
 /**
  * The triggers move a version just before the commit is written, so another connection can read the new
  * number a moment before it can read the change: answers computed in the first second after a process sees a
- * version move are given, not kept (as kept pages, decision 0074).
+ * version move are given, not kept (so are kept pages, decision 0074).
  */
 export const settleMs = 1_000;
 
@@ -87,6 +87,22 @@ export async function readCatalogueVersion(db: Db): Promise<string> {
   return (await readContentVersions(db)).catalogue;
 }
 
+/** Which versions an answer depends on: the catalogue's alone, or also the page content's (stock, settings). */
+export type Watched = "catalogue" | "catalogue and page content";
+
+/**
+ * The watched versions as one key, and whether an answer computed now may be kept: not in the `settleMs`
+ * after this process first saw one of them move.
+ */
+export async function readWatchedVersion(db: Db, watches: Watched): Promise<{ version: string; settled: boolean }> {
+  const versions = await readContentVersions(db);
+  const seenAt = watches === "catalogue" ? versions.catalogueSeenAt : Math.max(versions.catalogueSeenAt, versions.pageContentSeenAt);
+  return {
+    version: watches === "catalogue" ? versions.catalogue : `${versions.catalogue}.${versions.pageContent}`,
+    settled: Date.now() - seenAt >= settleMs,
+  };
+}
+
 type Entry<Value> = { version: string; storedAt: number; value: Promise<Value> };
 
 export type CatalogueCache<Value> = {
@@ -110,7 +126,7 @@ export function createCatalogueCache<Value>({
 }: {
   maxAgeMs: number;
   maxEntries: number;
-  watches?: "catalogue" | "catalogue and page content";
+  watches?: Watched;
 }): CatalogueCache<Value> {
   // One map per database: tests open many databases in one process, each with its own versions.
   const entriesOf = new WeakMap<Db, Map<string, Entry<Value | undefined>>>();
@@ -119,15 +135,7 @@ export function createCatalogueCache<Value>({
     if (!entries) entriesOf.set(db, (entries = new Map<string, Entry<Value | undefined>>()));
     return entries;
   };
-  /** The watched version, and whether an answer computed now may be kept (settleMs). */
-  const currentVersion = async (db: Db) => {
-    const versions = await readContentVersions(db);
-    const seenAt = watches === "catalogue" ? versions.catalogueSeenAt : Math.max(versions.catalogueSeenAt, versions.pageContentSeenAt);
-    return {
-      version: watches === "catalogue" ? versions.catalogue : `${versions.catalogue}.${versions.pageContent}`,
-      settled: Date.now() - seenAt >= settleMs,
-    };
-  };
+  const currentVersion = (db: Db) => readWatchedVersion(db, watches);
   const keptValue = (entries: Map<string, Entry<Value | undefined>>, key: string, version: string) => {
     const kept = entries.get(key);
     return kept && kept.version === version && Date.now() - kept.storedAt < maxAgeMs ? kept.value : null;

@@ -121,13 +121,11 @@ function filterConditions(filters: ResolvedFilters, now: Date, except?: ListingF
   return conditions;
 }
 
-type Catalogue = Taxonomy;
-
 /** The page's subject and the condition it puts on products; null when the slug is unknown. */
 async function resolveSubject(
   db: Db,
   scope: ListingScope,
-  catalogue: Catalogue,
+  catalogue: Taxonomy,
   locale: Locale,
   now: Date,
 ): Promise<{ subject: ListingSubject; condition: Condition; members: ListingSubjectMembers } | null> {
@@ -189,7 +187,7 @@ async function knownValues(db: Db, values: readonly string[], table: PgTable, co
 }
 
 /** Filter values that name nothing in the catalogue are dropped, so they never empty the page. */
-async function resolveFilters(db: Db, query: ListingFilters, catalogue: Catalogue): Promise<{ applied: ListingFilters; resolved: ResolvedFilters }> {
+async function resolveFilters(db: Db, query: ListingFilters, catalogue: Taxonomy): Promise<{ applied: ListingFilters; resolved: ResolvedFilters }> {
   const chosenCategories = catalogue.categories.filter((category) => query.categories.includes(category.slug));
   const chosenBrands = catalogue.brands.filter((brand) => query.tags.includes(brand.slug));
   // One index probe per chosen value (a distinct over the matches would read every product of a colour).

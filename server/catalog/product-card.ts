@@ -73,23 +73,34 @@ export function isOnRequestSql(): SQL<boolean> {
   );
 }
 
+/** The card's own product columns, both languages, for `ids` among the published products. */
+function selectCardRows(db: Db, ids: readonly number[]) {
+  return db
+    .select({
+      id: products.id,
+      nameIt: products.nameIt,
+      nameEn: products.nameEn,
+      shortDescriptionIt: products.shortDescriptionIt,
+      shortDescriptionEn: products.shortDescriptionEn,
+      priceCents: products.priceCents,
+      discountPercent: products.discountPercent,
+      offerEndsAt: products.offerEndsAt,
+      isNew: products.isNew,
+      isFreeShipping: products.isFreeShipping,
+      rating: products.rating,
+      hasPersonalisation:
+        sql<boolean>`case when jsonb_typeof(${products.personalisationFields}) = 'array' then jsonb_array_length(${products.personalisationFields}) > 0 else false end`.mapWith(
+          Boolean,
+        ),
+      isOnRequest: isOnRequestSql(),
+    })
+    .from(products)
+    .where(and(inArray(products.id, ids), eq(products.isPublished, true)));
+}
+
 /** One product's card as kept between requests: both languages, and the offer before `now` decides it. */
 type StoredCard = {
-  row: {
-    id: number;
-    nameIt: string;
-    nameEn: string;
-    shortDescriptionIt: string;
-    shortDescriptionEn: string;
-    priceCents: number;
-    discountPercent: number;
-    offerEndsAt: Date | null;
-    isNew: boolean;
-    isFreeShipping: boolean;
-    rating: number;
-    hasPersonalisation: boolean;
-    isOnRequest: boolean;
-  };
+  row: Awaited<ReturnType<typeof selectCardRows>>[number];
   brand: { slug: string; name: string } | null;
   image: { storageKey: string; width: number; height: number; altIt: string; altEn: string } | null;
   variants: CardVariant[];
@@ -105,27 +116,7 @@ const storedCards = createCatalogueCache<StoredCard>({ maxAgeMs: 60_000, maxEntr
 /** The stored cards of published products among `ids`, by id as text. */
 async function readStoredCards(db: Db, ids: readonly number[]): Promise<Map<string, StoredCard>> {
   const [rows, brandRows, imageRows, variantRows, reviewSummaries] = await Promise.all([
-    db
-      .select({
-        id: products.id,
-        nameIt: products.nameIt,
-        nameEn: products.nameEn,
-        shortDescriptionIt: products.shortDescriptionIt,
-        shortDescriptionEn: products.shortDescriptionEn,
-        priceCents: products.priceCents,
-        discountPercent: products.discountPercent,
-        offerEndsAt: products.offerEndsAt,
-        isNew: products.isNew,
-        isFreeShipping: products.isFreeShipping,
-        rating: products.rating,
-        hasPersonalisation:
-          sql<boolean>`case when jsonb_typeof(${products.personalisationFields}) = 'array' then jsonb_array_length(${products.personalisationFields}) > 0 else false end`.mapWith(
-            Boolean,
-          ),
-        isOnRequest: isOnRequestSql(),
-      })
-      .from(products)
-      .where(and(inArray(products.id, ids), eq(products.isPublished, true))),
+    selectCardRows(db, ids),
     db
       .selectDistinctOn([productBrands.productId], { productId: productBrands.productId, slug: brands.slug, name: brands.name })
       .from(productBrands)

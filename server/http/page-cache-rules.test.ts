@@ -10,8 +10,8 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import type { DbHandle } from "#server/db/client.ts";
 import { seedDefaultSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createPageCache, settleMs, type VisitorPage } from "./page-cache";
-import { sharedVersionReader } from "./page-versions";
+import { readWatchedVersion, settleMs } from "#server/catalog/catalogue-cache.ts";
+import { createPageCache, type VisitorPage } from "./page-cache";
 
 let handle: DbHandle;
 let server: ReturnType<express.Express["listen"]>;
@@ -116,7 +116,7 @@ test("not a visitor's request: credentials, a session cookie, a moved clock, a p
 });
 
 test("the versions are read one query at a time, and a read asked after a change sees it", async () => {
-  const read = sharedVersionReader(handle.db);
+  const read = async () => (await readWatchedVersion(handle.db, "catalogue and page content")).version;
   const together = await Promise.all(Array.from({ length: 10 }, () => read()));
   expect(new Set(together).size).toBe(1);
   await handle.db.execute(sql`update shop_settings set value = value where key = 'shop'`);

@@ -13,7 +13,8 @@ import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { isOnPostgres, selectRows, testOnPostgres } from "#tests/db.ts";
 import { closeVite, cookieHeaderOf, signIn, startInProcessShop, type HttpAnswer, type InProcessShop } from "#tests/security/in-process-shop.ts";
 import { concreteRoutes, sampleParams } from "#tests/security/page-routes.ts";
-import { isKeptPattern, settleMs, type PageCache } from "./page-cache";
+import { settleMs } from "#server/catalog/catalogue-cache.ts";
+import { isKeptPattern, type PageCache } from "./page-cache";
 
 const slow = { timeout: 240_000 };
 /** Through the page cache. */

@@ -13,18 +13,12 @@ import { readCurrencyCookie } from "#server/currency/rates.ts";
 import type { Db } from "#server/db/client.ts";
 import { sharedPagePatterns } from "./page-caching";
 import { createPageStore, keepPage, type KeptPage } from "./page-store";
-import { nextClockChange, sharedVersionReader } from "./page-versions";
+import { readWatchedVersion } from "#server/catalog/catalogue-cache.ts";
+import { nextClockChange } from "./page-versions";
 import { contentSecurityPolicy, inlineScriptHashes, type PolicyOptions } from "./security-headers";
 
 /** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
 const preferenceCookies = new Set(["currency"]);
-
-/**
- * The versions move at a commit a moment before the change is visible to other connections (the triggers
- * run just before the commit is written): a page rendered in that moment would show the old state under the
- * new number. Pages rendered this soon after this process saw the versions move are sent, not kept.
- */
-export const settleMs = 1_000;
 
 /** 32 MiB: some 600 pages of 50 KB (a listing's brotli and gzip bytes together). */
 export const defaultPageCacheBytes = 32 * 1024 * 1024;
@@ -37,7 +31,7 @@ export type VisitorPage = {
   request: globalThis.Request;
   /** Hands the outcome to the visitors waiting for this render (null: render your own). */
   settle: (kept: KeptPage | null) => void;
-  /** False just after the versions moved (`settleMs`). */
+  /** False just after the versions moved (`settleMs`, server/catalog/catalogue-cache.ts). */
   keepable: boolean;
 };
 
@@ -139,14 +133,10 @@ export type PageCache = ReturnType<typeof createPageCache>;
 
 export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOptions) {
   const store = createPageStore(maxBytes);
-  const readVersions = sharedVersionReader(db);
   // Renders under way, by key and versions: visitors asking for the same page meanwhile wait for it.
   const rendering = new Map<string, Promise<KeptPage | null>>();
   /** Counts since start: pages given from the store, visitors' pages rendered, and how many of those were kept. */
   const counts = { given: 0, rendered: 0, kept: 0 };
-  // The versions last read, and when this process first read them, if they replaced others.
-  let lastVersions: string | null = null;
-  let movedAt = Number.NEGATIVE_INFINITY;
 
   /** Before the page queue: a kept page is sent at once; a visitor's page to render is noted for `renderVisitorPage`. */
   async function serveKept(req: Request, res: Response, next: NextFunction) {
@@ -156,11 +146,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOp
     const url = requestUrlOf(req);
     const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${url}`;
     const now = new Date();
-    const versions = await readVersions();
-    if (versions !== lastVersions) {
-      if (lastVersions !== null) movedAt = Date.now();
-      lastVersions = versions;
-    }
+    const { version: versions, settled: keepable } = await readWatchedVersion(db, "catalogue and page content");
     const renderKey = `${versions} ${key}`;
     const waitedFor = rendering.get(renderKey);
     const kept = store.get(key, versions, now.getTime()) ?? (await waitedFor);
@@ -178,7 +164,6 @@ export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOp
       // A visitor gone while the page waited in the queue leaves it unrendered: the others render their own.
       res.once("close", () => settle(null));
     }
-    const keepable = now.getTime() - movedAt >= settleMs;
     // The fetch Request is built only for a page to render: a kept page is sent without it.
     const request = new globalThis.Request(url, { method: "GET", headers: fetchHeadersOf(req) });
     res.locals.visitorPage = { key, versions, now, request, settle, keepable } satisfies VisitorPage;

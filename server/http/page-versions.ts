@@ -1,27 +1,13 @@
 /**
- * What tells whether a kept visitor's page still holds. Changes made by anyone, through any process: the
- * database's `catalogue_version` (products, prices, offers, categories, reviews; migration 0008) and
- * `page_content_version` (stock, settings, exchange rates, price history; migration 0022), both moved on
- * at the commit. Changes by the clock alone: the next offer end, the delivery promise's cut-off and day,
- * the footer's year.
+ * What tells whether a kept visitor's page still holds besides the database's versions (read by
+ * `readWatchedVersion`, server/catalog/catalogue-cache.ts, for every change made through any process): changes
+ * by the clock alone, namely the next offer end, the delivery promise's cut-off and day, the footer's year.
  */
 import { and, gt, min } from "drizzle-orm";
-import { readContentVersions } from "#server/catalog/catalogue-cache.ts";
 import { addDays, italianDayOf, italianMidnight, italianTimeOf } from "#common/shop-calendar.ts";
 import type { Db } from "#server/db/client.ts";
 import { products } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-
-/**
- * Both versions as one string, read one query at a time for the process's requests
- * (server/catalog/catalogue-cache.ts): every request gets versions read after it arrived.
- */
-export function sharedVersionReader(db: Db): () => Promise<string> {
-  return async () => {
-    const versions = await readContentVersions(db);
-    return `${versions.catalogue}.${versions.pageContent}`;
-  };
-}
 
 /**
  * The first instant after `now` at which a page may show something else with no change in the database.
