@@ -189,7 +189,7 @@ test.runIf(parts.has("a"))(
     });
     expect(row.errors, shopper.tally.samples.join("\n")).toBe(0);
     expect(row.hangs).toBe(0);
-    expect(row.unavailable).toBe(0);
+    expect(row.unavailable, [...shopper.tally.unavailableSamples, shop.troubleLines()].join("\n")).toBe(0);
     expect(row.ordersPlaced).toBeGreaterThan(0);
     expectNothingLost(row);
   },

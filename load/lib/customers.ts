@@ -21,13 +21,26 @@ export type Tally = {
   hangs: number;
   /** A few of the errors, for the report. */
   samples: string[];
+  /** A few of the "try again" answers (when, what, which status), for a part that expects none. */
+  unavailableSamples: string[];
   /** Slowest answer seen, and slowest "try again" answer, in ms. */
   slowestMs: number;
   slowestUnavailableMs: number;
 };
 
 export function newTally(): Tally {
-  return { requests: 0, fine: 0, refused: 0, unavailable: 0, errors: 0, hangs: 0, samples: [], slowestMs: 0, slowestUnavailableMs: 0 };
+  return {
+    requests: 0,
+    fine: 0,
+    refused: 0,
+    unavailable: 0,
+    errors: 0,
+    hangs: 0,
+    samples: [],
+    unavailableSamples: [],
+    slowestMs: 0,
+    slowestUnavailableMs: 0,
+  };
 }
 
 /** One checkout form as the page sends it: its idempotency key stays the same when the customer retries. */
@@ -89,6 +102,9 @@ function sortAnswer(tally: Tally, path: string, answer: Answer | RequestFailed):
   if ([429, 502, 503, 504].includes(answer.status) && /service-unavailable|too-many-requests|Riprova|Try again/.test(answer.body)) {
     tally.unavailable += 1;
     tally.slowestUnavailableMs = Math.max(tally.slowestUnavailableMs, answer.ms);
+    if (tally.unavailableSamples.length < 5) {
+      tally.unavailableSamples.push(`${new Date().toISOString()} ${path}: ${answer.status} after ${Math.round(answer.ms)} ms`);
+    }
     return "unavailable";
   }
   tally.errors += 1;

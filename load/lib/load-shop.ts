@@ -50,6 +50,8 @@ export type LoadShop = {
   logFile: string;
   /** The processes directly (bypassing nginx): `Host` must stay the public one. */
   processUrl: (index: number) => string;
+  /** The last lines of the processes' log (warnings and errors) and of nginx's error log: why answers failed. */
+  troubleLines: (count?: number) => string;
   stop: () => Promise<void>;
 };
 
@@ -132,11 +134,14 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
       [...catalogue.hot, ...catalogue.plentiful],
     ]);
     const ports = stack.processes.slots.map((slot) => slot.port);
+    const proxyErrorLog = stack.errorLog;
     return {
       url: stack.url,
       proxyVersion: stack.proxyVersion,
       processes: stack.processes,
       proxyAccessLog: stack.accessLog,
+      troubleLines: (count = 15) =>
+        [`app processes (${logFile}):`, ...lastLines(logFile, count), `nginx (${proxyErrorLog}):`, ...lastLines(proxyErrorLog, count)].join("\n"),
       stripe,
       sql,
       databaseUrl,
@@ -151,6 +156,15 @@ export async function startLoadShop(workers = 2): Promise<LoadShop> {
     await stop().catch(() => {});
     throw error;
   }
+}
+
+function lastLines(file: string, count: number): string[] {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  return text
+    .split("\n")
+    .filter((line) => line && !line.includes("[notice]"))
+    .slice(-count)
+    .map((line) => `  ${line.slice(0, 400)}`);
 }
 
 /** Published, buyable, one-size variants without personalisation: each product once. */

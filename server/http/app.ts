@@ -22,6 +22,7 @@ import { createShopApp } from "./shop-app";
 import { serveBackupRequests } from "#server/ops/backup.ts";
 import { mediaStoreOf } from "#server/media/media-store.ts";
 import { openShopDatabase } from "./start";
+import { appKeepAliveMs } from "./keep-alive";
 
 export { ConfigError } from "#server/env.ts";
 export { DatabaseLockedError } from "#server/db/pglite-lock.ts";
@@ -84,6 +85,7 @@ export async function startShop(options: StartOptions) {
   });
 
   const server = app.listen(env.PORT, env.HOST);
+  server.keepAliveTimeout = appKeepAliveMs;
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

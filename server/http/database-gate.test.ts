@@ -77,9 +77,12 @@ test("a lost connection closes the gate: 503 pages and JSON at once, in the page
   expect(gate.isDown()).toBe(false);
 });
 
-test("a busy pool answers that request 503 but leaves the gate open for the next ones", async () => {
-  const { gate, url } = await gatedApp(async () => {});
-  expect(gate.noteError(wrapped(new Error("timeout exceeded when trying to connect")))).toBe("busy");
+test("a busy pool answers that request 503 but leaves the gate open for the next ones; the staff's log says so, not once per request", async () => {
+  const { gate, url, warnings } = await gatedApp(async () => {});
+  for (let request = 0; request < 3; request += 1) {
+    expect(gate.noteError(wrapped(new Error("timeout exceeded when trying to connect")))).toBe("busy");
+  }
   expect(gate.isDown()).toBe(false);
   expect(await (await fetch(`${url}/`)).text()).toBe("the page");
+  expect(warnings).toEqual(["no database connection free in time: answered 503 (raise DATABASE_POOL_SIZE or add processes)"]);
 });

@@ -14,6 +14,8 @@ import { unavailableAnswer } from "./unavailable";
 const probeEveryMs = 500;
 /** A ping that takes longer than this counts as failed: no request waits on the gate for more. */
 const probeTimeoutMs = 2_000;
+/** Requests turned away for a busy pool are logged at most this often, with how many since the last line. */
+const busyLogEveryMs = 10_000;
 
 /** SQLSTATEs of a server that is gone or not accepting connections (class 08, 57P0x). */
 const goneSqlStates = /^(08...|57P0[1-3])$/;
@@ -68,6 +70,8 @@ export function createDatabaseGate(ping: () => Promise<void>, log: Pick<Logger, 
   let downSince: number | null = null;
   let lastProbeAt = 0;
   let probing: Promise<boolean> | null = null;
+  let busySinceLog = 0;
+  let busyLoggedAt = -Infinity;
 
   const probe = (): Promise<boolean> => {
     if (probing) return probing;
@@ -104,6 +108,14 @@ export function createDatabaseGate(ping: () => Promise<void>, log: Pick<Logger, 
         downSince = Date.now();
         lastProbeAt = Date.now();
         log.warn({ err: error }, "database unreachable: answering 503 until it is back");
+      }
+      if (trouble === "busy") {
+        busySinceLog += 1;
+        if (Date.now() - busyLoggedAt >= busyLogEveryMs) {
+          log.warn({ requests: busySinceLog }, "no database connection free in time: answered 503 (raise DATABASE_POOL_SIZE or add processes)");
+          busySinceLog = 0;
+          busyLoggedAt = Date.now();
+        }
       }
       return trouble;
     },

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, expect, test } from "vitest";
 import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
+import { appKeepAliveMs } from "../http/keep-alive";
 import { siteOptionsFromArgs } from "./nginx-cli";
 import { brotliStaticModule, nginxBin as nginx, proxyPages, renderNginxSite, renderStandaloneNginxConf, writeProxyPages } from "./nginx-config";
 
@@ -42,6 +43,13 @@ test("the production site: TLS with HTTP/2 and a redirect from plain HTTP, unkno
   // The client's own X-Forwarded-For never reaches the app.
   expect(site).toContain("proxy_set_header X-Forwarded-For $remote_addr;");
   expect(site).not.toContain("$proxy_add_x_forwarded_for");
+});
+
+test("nginx drops an idle connection to a process before the process would: a POST is never sent on one being closed", () => {
+  const site = renderNginxSite(siteOptionsFromArgs(["--server-name", "www.bimbifelici.it"]).site);
+  const upstream = site.match(/upstream bimbi_felici_app \{[^}]*\}/)![0];
+  const proxyIdleSeconds = Number(upstream.match(/keepalive_timeout (\d+)s;/)![1]);
+  expect(proxyIdleSeconds * 1000).toBeLessThan(appKeepAliveMs);
 });
 
 test("pictures in a bucket: /media goes to the app, nothing is read from a folder", () => {

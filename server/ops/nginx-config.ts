@@ -19,6 +19,7 @@
  *   so the app (TRUST_PROXY=1, listening on loopback) sees an address no client can forge.
  */
 import path from "node:path";
+import { proxyUpstreamIdleSeconds } from "../http/keep-alive.ts";
 import { smallPageHtml, unavailableAnswer } from "../http/unavailable.ts";
 import messagesEn from "#messages/en.json" with { type: "json" };
 import messagesIt from "#messages/it.json" with { type: "json" };
@@ -158,6 +159,8 @@ export function renderNginxSite(options: NginxSiteOptions): string {
 upstream bimbi_felici_app {
 ${options.upstreams.map((upstream) => `    server ${upstream.host}:${upstream.port} max_fails=1 fail_timeout=${failTimeoutSeconds}s;`).join("\n")}
     keepalive 32;
+    # Shorter than a process keeps an idle connection (server/http/keep-alive.ts): nginx closes first.
+    keepalive_timeout ${proxyUpstreamIdleSeconds}s;
 }
 
 # Rate-limit keys: the client's address where the rule applies, empty (not counted) elsewhere.
