@@ -83,7 +83,8 @@ const rows = [
 ];
 console.table(rows);
 writeResult("startup", { rows }, [
-  { measure: "first start to first page (empty data folder)", figure: `${(first.ms / 1000).toFixed(1)} s` },
+  // Issue 23: `npm start` on a fresh clone shows its first page within 10 s of the build.
+  { measure: "first start to first page (empty data folder)", figure: `${(first.ms / 1000).toFixed(1)} s`, target: "<= 10 s" },
   { measure: "the first page's pictures on first start", figure: `${(first.pictures.ms / 1000).toFixed(1)} s (${first.pictures.pictures})` },
   { measure: "later start to first page", figure: `${(second.ms / 1000).toFixed(1)} s` },
 ]);
