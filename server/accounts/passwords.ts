@@ -3,9 +3,7 @@
  * common and easily guessed passwords, judged offline with zxcvbn-ts and its common-password,
  * Italian and English-language dictionaries (never a network lookup).
  */
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import * as commonLanguage from "@zxcvbn-ts/language-common";
-import * as italianLanguage from "@zxcvbn-ts/language-it";
+import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 
 export const passwordLimits = { min: 8, max: 128 } as const;
 
@@ -14,14 +12,20 @@ export const minimumPasswordScore = 2;
 
 export type PasswordProblem = "passwordTooShort" | "passwordTooLong" | "passwordTooCommon" | "passwordLikePersonal";
 
-let estimator: ZxcvbnFactory | undefined;
+let estimator: Promise<ZxcvbnFactory> | undefined;
 
-/** Built on first use: the dictionaries take ~100 ms to index. */
-function getEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
-    dictionary: { ...commonLanguage.dictionary, ...italianLanguage.dictionary },
-    graphs: commonLanguage.adjacencyGraphs,
-  });
+/**
+ * Loaded and built on first use: the dictionaries take ~100 ms to index and 20-25 MB of the process's memory,
+ * which a process that never sees a new password does not spend (decision 0075).
+ */
+function getEstimator(): Promise<ZxcvbnFactory> {
+  estimator ??= Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common"), import("@zxcvbn-ts/language-it")]).then(
+    ([{ ZxcvbnFactory }, commonLanguage, italianLanguage]) =>
+      new ZxcvbnFactory({
+        dictionary: { ...commonLanguage.dictionary, ...italianLanguage.dictionary },
+        graphs: commonLanguage.adjacencyGraphs,
+      }),
+  );
   return estimator;
 }
 
@@ -33,7 +37,7 @@ export async function findPasswordProblem(password: string, personal: readonly s
   if (password.length < passwordLimits.min) return "passwordTooShort";
   if (password.length > passwordLimits.max) return "passwordTooLong";
   const userInputs = personal.flatMap((value) => [value, ...value.toLowerCase().split(/[^\p{L}\p{N}]+/u)]).filter((value) => value.length >= 3);
-  const result = getEstimator().check(password, userInputs);
+  const result = (await getEstimator()).check(password, userInputs);
   if (result.score >= minimumPasswordScore) return null;
   const usesPersonal = result.sequence.some((match) => "dictionaryName" in match && match.dictionaryName === "userInputs");
   return usesPersonal ? "passwordLikePersonal" : "passwordTooCommon";

@@ -8,15 +8,27 @@
  * 230 ms of CPU per picture, so AVIF is written only at 320 and 480 px (listing cards and the
  * product gallery) and WebP at every width; browsers without AVIF get WebP.
  */
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type sharpFunction from "sharp";
+import type { Metadata, Sharp } from "sharp";
 import { avifWidths, imageKeyPattern, imageWidths, placeholderImageKey, type ImageFormat, type ImageWidth } from "#common/media.ts";
 import { renderPlaceholderSvg, renderProductSvg, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
 import { contentTypeOf, type MediaStore } from "#server/media/media-store.ts";
 
-// libvips keeps the last 100 operations and up to 50 MB of their results for reuse; every picture this
-// process draws or encodes is a different one, so the cache only held memory (about 20 MB once pictures were
-// drawn, bench/memory.mjs; docs/decisions/0075-process-memory.md).
-sharp.cache(false);
+let loadedSharp: Promise<typeof sharpFunction> | undefined;
+
+/**
+ * sharp and libvips, loaded with the first picture this process draws or encodes: one that serves pictures
+ * already stored never holds them (about 20 MB, docs/decisions/0075-process-memory.md).
+ */
+function loadSharp() {
+  return (loadedSharp ??= import("sharp").then(({ default: sharp }) => {
+    // libvips keeps the last 100 operations and up to 50 MB of their results for reuse; every picture this
+    // process draws or encodes is a different one, so the cache only held memory (about 20 MB once pictures
+    // were drawn, bench/memory.mjs).
+    sharp.cache(false);
+    return sharp;
+  }));
+}
 
 export { imageWidths } from "#common/media.ts";
 export { sourceImageSize, type ProductImageSpec } from "#server/db/sample-catalogue/drawing.ts";
@@ -59,6 +71,7 @@ function assertImageKey(key: string) {
 export async function writeImageVariants(source: Buffer, key: string, store: MediaStore): Promise<WriteImageResult> {
   assertImageKey(key);
   if (source.byteLength > maxImageUploadBytes) return { ok: false, error: "image-too-large" };
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(source).metadata();
@@ -101,6 +114,7 @@ type RawInfo = { width: number; height: number; channels: 1 | 2 | 3 | 4 };
  * single-threaded per operation on glibc Linux to limit fragmentation).
  */
 async function writeVariantsFromRaw(data: Buffer, info: RawInfo, key: string, store: MediaStore, avifEffort: number) {
+  const sharp = await loadSharp();
   const fromRaw = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   for (const width of imageWidths) await encodeVariant(fromRaw(), store, key, width, "webp", avifEffort);
   for (const width of avifWidths) await encodeVariant(fromRaw(), store, key, width, "avif", avifEffort);
@@ -119,12 +133,14 @@ async function encodeVariant(image: Sharp, store: MediaStore, key: string, width
 
 /** The drawings are opaque: dropping the alpha channel roughly halves AVIF encoding time. */
 async function renderRaw(svg: string) {
+  const sharp = await loadSharp();
   const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, info: info as RawInfo };
 }
 
 /** A sample product picture (800x800 PNG), drawn locally: no network, no stock photos. */
 export async function generateProductImage(spec: ProductImageSpec): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(Buffer.from(renderProductSvg(spec)))
     .png()
     .toBuffer();
@@ -178,6 +194,7 @@ export async function writeDrawingVariantIfMissing(
   const drawing = (async () => {
     if (await store.has(variantKey)) return;
     const { data, info } = await renderRaw(svg());
+    const sharp = await loadSharp();
     const fromRaw = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
     await encodeVariant(fromRaw, store, variant.key, variant.width, variant.format, sampleAvifEffort);
   })().finally(() => drawingsUnderWay.delete(variantKey));

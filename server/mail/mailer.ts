@@ -2,7 +2,7 @@
  * The only file that imports nodemailer. With SMTP_URL set the shop sends over SMTP; without it
  * there is no mailer and mail stays in the outbox, visible in the back office (DECISIONS.md).
  */
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Env } from "#server/env.ts";
 import { MailSendError } from "./delivery";
 
@@ -29,22 +29,24 @@ export type Mailer = {
 export const smtpTimeoutMs = 10_000;
 
 export function createMailer(env: Pick<Env, "SMTP_URL" | "MAIL_FROM">): Mailer | null {
-  if (!env.SMTP_URL) return null;
-  const transport = nodemailer.createTransport(
-    {
-      url: env.SMTP_URL,
-      connectionTimeout: smtpTimeoutMs,
-      greetingTimeout: smtpTimeoutMs,
-      socketTimeout: smtpTimeoutMs,
-      dnsTimeout: smtpTimeoutMs,
-    },
-    { from: env.MAIL_FROM },
-  );
+  const url = env.SMTP_URL;
+  if (!url) return null;
+  // nodemailer is loaded with the first mail to send: a process that sends none does not hold it (decision 0075).
+  let transport: Promise<Transporter> | undefined;
+  const transportNow = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport(
+        { url, connectionTimeout: smtpTimeoutMs, greetingTimeout: smtpTimeoutMs, socketTimeout: smtpTimeoutMs, dnsTimeout: smtpTimeoutMs },
+        { from: env.MAIL_FROM },
+      ),
+    ));
   const domain = /@([^>\s]+)>?\s*$/.exec(env.MAIL_FROM)?.[1] ?? "localhost";
   return {
     send: async (message) => {
       try {
-        await transport.sendMail({
+        await (
+          await transportNow()
+        ).sendMail({
           to: message.to,
           subject: message.subject,
           text: message.text,
@@ -56,7 +58,7 @@ export function createMailer(env: Pick<Env, "SMTP_URL" | "MAIL_FROM">): Mailer |
         throw new MailSendError(errorMessage(error), { permanent: isRecipientRejected(error), cause: error });
       }
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close()),
   };
 }
 
