@@ -9,7 +9,7 @@ import { cartLines, carts, giftLists, productColours, productImages, products, p
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { cartTotals, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
-import { isOnRequestSql } from "#server/catalog/product-card.ts";
+import { effectivePriceColumns, isOnRequestSql } from "#server/catalog/product-card.ts";
 
 export type CartImage = { storageKey: string; width: number; height: number; alt: string };
 
@@ -83,9 +83,7 @@ export async function describeVariants(db: Db, variantIds: readonly number[], lo
       preorderDays: productVariants.preorderDays,
       nameIt: products.nameIt,
       nameEn: products.nameEn,
-      priceCents: products.priceCents,
-      discountPercent: products.discountPercent,
-      offerEndsAt: products.offerEndsAt,
+      ...effectivePriceColumns,
       personalisationFields: products.personalisationFields,
       personalisationCostCents: products.personalisationCostCents,
       isPublished: products.isPublished,

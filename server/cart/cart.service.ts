@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { effectivePriceCents } from "#server/money.ts";
-import { isOnRequestSql } from "#server/catalog/product-card.ts";
+import { effectivePriceColumns, isOnRequestSql } from "#server/catalog/product-card.ts";
 import { cartLines, carts, giftListItems, products, productVariants, type PersonalisationField } from "#server/db/schema.ts";
 import {
   addAsMuchAsAllowed,
@@ -53,9 +53,7 @@ export async function loadVariantFacts(db: Tx, variantIds: readonly number[], no
       isPublished: products.isPublished,
       isOnRequest: isOnRequestSql(),
       personalisationFields: products.personalisationFields,
-      priceCents: products.priceCents,
-      discountPercent: products.discountPercent,
-      offerEndsAt: products.offerEndsAt,
+      ...effectivePriceColumns,
     })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))

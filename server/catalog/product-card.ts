@@ -73,6 +73,13 @@ export function isOnRequestSql(): SQL<boolean> {
   );
 }
 
+/** The product columns `effectivePriceCents` (server/money.ts) reads: every query that shows or charges a price selects these. */
+export const effectivePriceColumns = {
+  priceCents: products.priceCents,
+  discountPercent: products.discountPercent,
+  offerEndsAt: products.offerEndsAt,
+};
+
 /** The card's own product columns, both languages, for `ids` among the published products. */
 function selectCardRows(db: Db, ids: readonly number[]) {
   return db
@@ -82,9 +89,7 @@ function selectCardRows(db: Db, ids: readonly number[]) {
       nameEn: products.nameEn,
       shortDescriptionIt: products.shortDescriptionIt,
       shortDescriptionEn: products.shortDescriptionEn,
-      priceCents: products.priceCents,
-      discountPercent: products.discountPercent,
-      offerEndsAt: products.offerEndsAt,
+      ...effectivePriceColumns,
       isNew: products.isNew,
       isFreeShipping: products.isFreeShipping,
       rating: products.rating,

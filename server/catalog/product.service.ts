@@ -19,6 +19,7 @@ import {
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { getProductAvailability, isProductOnRequest, pickRelatedIds, type Availability } from "./product";
+import { effectivePriceColumns } from "./product-card";
 
 export type ProductPageImage = { storageKey: string; width: number; height: number; alt: string };
 
@@ -122,9 +123,7 @@ function selectProductPageRows(db: Db, ids: number[], locale: Locale) {
       name: inLocale(products.nameIt, products.nameEn),
       shortDescription: inLocale(products.shortDescriptionIt, products.shortDescriptionEn),
       fullDescription: inLocale(products.fullDescriptionIt, products.fullDescriptionEn),
-      priceCents: products.priceCents,
-      discountPercent: products.discountPercent,
-      offerEndsAt: products.offerEndsAt,
+      ...effectivePriceColumns,
       isNew: products.isNew,
       isFreeShipping: products.isFreeShipping,
       rating: products.rating,

@@ -32,9 +32,9 @@ export function createMailer(env: Pick<Env, "SMTP_URL" | "MAIL_FROM">): Mailer |
   const url = env.SMTP_URL;
   if (!url) return null;
   // nodemailer is loaded with the first mail to send: a process that sends none does not hold it (decision 0075).
-  let transport: Promise<Transporter> | undefined;
+  let opening: Promise<Transporter> | undefined;
   const transportNow = () =>
-    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+    (opening ??= import("nodemailer").then(({ default: nodemailer }) =>
       nodemailer.createTransport(
         { url, connectionTimeout: smtpTimeoutMs, greetingTimeout: smtpTimeoutMs, socketTimeout: smtpTimeoutMs, dnsTimeout: smtpTimeoutMs },
         { from: env.MAIL_FROM },
@@ -44,9 +44,8 @@ export function createMailer(env: Pick<Env, "SMTP_URL" | "MAIL_FROM">): Mailer |
   return {
     send: async (message) => {
       try {
-        await (
-          await transportNow()
-        ).sendMail({
+        const transport = await transportNow();
+        await transport.sendMail({
           to: message.to,
           subject: message.subject,
           text: message.text,
@@ -58,7 +57,7 @@ export function createMailer(env: Pick<Env, "SMTP_URL" | "MAIL_FROM">): Mailer |
         throw new MailSendError(errorMessage(error), { permanent: isRecipientRejected(error), cause: error });
       }
     },
-    close: () => void transport?.then((opened) => opened.close()),
+    close: () => void opening?.then((transport) => transport.close()),
   };
 }
 

@@ -23,7 +23,7 @@ import {
 import { getTranslator } from "#server/i18n/translator.ts";
 import { effectivePriceCents } from "#server/money.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import { isOnRequestSql } from "#server/catalog/product-card.ts";
+import { effectivePriceColumns, isOnRequestSql } from "#server/catalog/product-card.ts";
 import { productPath } from "./sitemap";
 import { buildMerchantFeedXml, type MerchantFeedItem } from "./merchant-feed";
 
@@ -51,9 +51,7 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
       name: en ? products.nameEn : products.nameIt,
       shortDescription: en ? products.shortDescriptionEn : products.shortDescriptionIt,
       fullDescription: en ? products.fullDescriptionEn : products.fullDescriptionIt,
-      priceCents: products.priceCents,
-      discountPercent: products.discountPercent,
-      offerEndsAt: products.offerEndsAt,
+      ...effectivePriceColumns,
       isFreeShipping: products.isFreeShipping,
       category: en ? categories.nameEn : categories.nameIt,
       subcategory: en ? subcategories.nameEn : subcategories.nameIt,
