@@ -15,6 +15,7 @@ export function serverGuard() {
         "@electric-sql/pglite",
         /^drizzle-orm/,
         /^better-auth\/(node|adapters)/,
+        "@better-auth/drizzle-adapter",
         "nodemailer",
         "stripe",
         "sharp",

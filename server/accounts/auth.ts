@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { betterAuth } from "better-auth";
-import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { drizzleAdapter } from "@better-auth/drizzle-adapter";
 import { admin, bearer, genericOAuth } from "better-auth/plugins";
 import type { Db } from "#server/db/client.ts";
 import { accounts, rateLimits, sessions, users, verifications } from "#server/db/schema.ts";
