@@ -1,6 +1,6 @@
-// `npm test`: everything CI runs, in order, each step's output live:
-//   typecheck -> lint (ESLint, prettier --check) -> Vitest on PGlite -> Vitest on PostgreSQL
-//   -> production build -> Playwright journeys -> size budgets (scripts/test-size-budgets.mjs)
+// `npm test`: everything CI runs, in order, each step's output live (the first three print theirs when done):
+//   typecheck, lint (ESLint, prettier --check) and production build side by side -> Vitest on PGlite
+//   -> Vitest on PostgreSQL -> Playwright journeys -> size budgets (scripts/test-size-budgets.mjs)
 //   -> Lighthouse budgets (scripts/test-budgets.mjs) -> load and faults (scripts/test-load.mjs).
 // A failing step does not stop the later ones (except those that need the build). The last line is
 // `N passed, N failed[, N skipped]` over all suites: tests as their runners count them, and the
@@ -17,17 +17,22 @@ const defaultPostgresUrl = "postgres://postgres@127.0.0.1:5432/test";
 const results = [];
 
 try {
-  await step("typecheck", async () => {
-    const typegen = await run("typecheck", "npx", ["react-router", "typegen"]);
-    return checkResult(typegen === 0 && (await run("typecheck", "npx", ["tsc"])) === 0);
-  });
-
-  // `npm run lint` without its route typegen, which the typecheck has just run; Prettier reports even when ESLint fails.
-  await step("lint", async () => {
-    const eslint = await run("lint", "npx", ["eslint", "."]);
-    const prettier = await run("lint", "npx", ["prettier", "--check", "."]);
-    return checkResult(eslint === 0 && prettier === 0);
-  });
+  // Route types first: the typecheck and the lint read them. Then the typecheck, the lint and the production
+  // build side by side: each keeps about one core busy, so on CI's two cores they take about the longest one's time.
+  const typegen = await run("typecheck", "npx", ["react-router", "typegen"]);
+  const [, , build] = await stepsSideBySide([
+    ["typecheck", async (output) => checkResult(typegen === 0 && (await run("typecheck", "npx", ["tsc"], { output })) === 0)],
+    // Prettier reports even when ESLint fails.
+    [
+      "lint",
+      async (output) => {
+        const eslint = await run("lint", "npx", ["eslint", "."], { output });
+        const prettier = await run("lint", "npx", ["prettier", "--check", "."], { output });
+        return checkResult(eslint === 0 && prettier === 0);
+      },
+    ],
+    ["production build", async (output) => checkResult((await run("build", "npm", ["run", "build"], { output })) === 0)],
+  ]);
 
   const postgresUrl = process.env.TEST_DATABASE_URL || ((await answers("127.0.0.1", 5432)) ? defaultPostgresUrl : undefined);
   // The security sweeps test the HTTP edge: once, in the PostgreSQL step (vitest.config.ts).
@@ -42,8 +47,6 @@ try {
     }
     return vitest("postgres", { TEST_DATABASE_URL: url });
   });
-
-  const build = await step("production build", async () => checkResult((await run("build", "npm", ["run", "build"])) === 0));
 
   await step("e2e (Playwright)", () => suiteOnBuild(build, "the journeys", "scripts/test-e2e.mjs"));
 
@@ -75,6 +78,26 @@ process.exit(total.failed > 0 ? 1 : 0);
 
 async function step(name, body) {
   console.log(`\n== ${name} ==`);
+  const result = await timed(name, body);
+  results.push(result);
+  return result;
+}
+
+/** Steps run at once, each one's output printed whole when it ends; results in the order given. */
+async function stepsSideBySide(namedBodies) {
+  const ran = await Promise.all(
+    namedBodies.map(async ([name, body]) => {
+      const output = { lines: [] };
+      const result = await timed(name, () => body(output));
+      console.log(`\n== ${name} (${result.seconds} s, side by side with the others) ==\n${output.lines.join("").trimEnd()}`);
+      return result;
+    }),
+  );
+  results.push(...ran);
+  return ran;
+}
+
+async function timed(name, body) {
   const startedAt = Date.now();
   let counts;
   try {
@@ -83,9 +106,7 @@ async function step(name, body) {
     console.error(`FAILED: ${name}: ${error.stack ?? error}`);
     counts = { passed: 0, failed: 1, skipped: 0, failures: [`${name} broke: ${error.message ?? error}`] };
   }
-  const result = { name, ...counts, seconds: Math.round((Date.now() - startedAt) / 1000) };
-  results.push(result);
-  return result;
+  return { name, ...counts, seconds: Math.round((Date.now() - startedAt) / 1000) };
 }
 
 function checkResult(ok) {

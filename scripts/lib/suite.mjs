@@ -15,10 +15,15 @@ export function takeResultFile(args) {
   return file;
 }
 
-/** Runs a command in the repository with its output live; resolves to its exit code (1 when it could not start or was stopped). */
-export function run(label, command, args, { env = {}, timeoutMs } = {}) {
+/**
+ * Runs a command in the repository with its output live, or into `output.lines` when given (steps that run
+ * side by side print theirs whole when done); resolves to its exit code (1 when it could not start or was stopped).
+ */
+export function run(label, command, args, { env = {}, timeoutMs, output } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    const stdio = output ? ["ignore", "pipe", "pipe"] : "inherit";
+    const child = spawn(command, args, { cwd: root, stdio, env: { ...process.env, ...env } });
+    if (output) for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => output.lines.push(chunk.toString()));
     const timer =
       timeoutMs === undefined
         ? undefined
