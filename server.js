@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 
 // glibc raises its mmap threshold after the first large free, and then keeps every later large buffer
 // (compression, pictures, sockets) in heaps it rarely returns: a fixed threshold hands them back to the system.
-// It is read once at process start, so the process restarts itself in place with it (same pid): idle 216 -> 178 MB
-// on PostgreSQL (docs/decisions/0075-process-memory.md).
+// It is read once at process start, so the process restarts itself in place with it (same pid): idle RSS
+// 404 -> 269 MB embedded, 206 -> 173 MB on PostgreSQL (docs/decisions/0075-process-memory.md).
 if (process.platform === "linux" && !process.env.MALLOC_MMAP_THRESHOLD_ && typeof process.execve === "function") {
   process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,

@@ -114,10 +114,14 @@ type RawInfo = { width: number; height: number; channels: 1 | 2 | 3 | 4 };
  * single-threaded per operation on glibc Linux to limit fragmentation).
  */
 async function writeVariantsFromRaw(data: Buffer, info: RawInfo, key: string, store: MediaStore, avifEffort: number) {
+  for (const width of imageWidths) await encodeVariant(await imageFromRaw(data, info), store, key, width, "webp", avifEffort);
+  for (const width of avifWidths) await encodeVariant(await imageFromRaw(data, info), store, key, width, "avif", avifEffort);
+}
+
+/** Decoded pixels back into sharp, for one encode each (a sharp pipeline runs once). */
+async function imageFromRaw(data: Buffer, info: RawInfo) {
   const sharp = await loadSharp();
-  const fromRaw = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-  for (const width of imageWidths) await encodeVariant(fromRaw(), store, key, width, "webp", avifEffort);
-  for (const width of avifWidths) await encodeVariant(fromRaw(), store, key, width, "avif", avifEffort);
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
 }
 
 async function encodeVariant(image: Sharp, store: MediaStore, key: string, width: ImageWidth, format: ImageFormat, avifEffort: number) {
@@ -194,9 +198,7 @@ export async function writeDrawingVariantIfMissing(
   const drawing = (async () => {
     if (await store.has(variantKey)) return;
     const { data, info } = await renderRaw(svg());
-    const sharp = await loadSharp();
-    const fromRaw = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-    await encodeVariant(fromRaw, store, variant.key, variant.width, variant.format, sampleAvifEffort);
+    await encodeVariant(await imageFromRaw(data, info), store, variant.key, variant.width, variant.format, sampleAvifEffort);
   })().finally(() => drawingsUnderWay.delete(variantKey));
   drawingsUnderWay.set(variantKey, drawing);
   return drawing;
