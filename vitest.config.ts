@@ -32,6 +32,11 @@ export default defineConfig({
     // Vitest's default in a run is one worker fewer than the cores: on CI's 2 cores that is one, and the
     // suite took twice as long as it needs to. Each test opens its own database, so two files at once is safe.
     maxWorkers: 2,
+    // Test files share their worker's modules: with a fresh module graph per file, importing the server took a
+    // quarter of the run, and each file loaded PGlite's template again. Measured on 2 cores: PGlite project
+    // 491 -> 126 s, PostgreSQL 405 -> 264 s (docs/decisions/0079-test-run-time.md). Files must leave no state
+    // behind: fake timers restored, no module mocks; tests/setup.ts runs before each file.
+    isolate: false,
     testTimeout: 15_000,
     hookTimeout: 30_000,
     projects: [

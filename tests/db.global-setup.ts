@@ -1,9 +1,9 @@
 /**
  * Vitest globalSetup: migrates ONE template database per test run, so that each
- * createTestDb() (tests/db.ts) only has to copy it.
+ * createTestDb() (tests/db.ts) only has to copy it, and says how a used copy goes back to it (resetSql).
  * - project "pglite": an in-memory PGlite, migrated, dumped to a tarball in a temp folder.
- * - project "postgres": a database `<prefix>_template` on TEST_DATABASE_URL's server;
- *   every createTestDb() is CREATE DATABASE ... TEMPLATE it, dropped again at close.
+ * - project "postgres": a database `<prefix>_template` on TEST_DATABASE_URL's server; copies are
+ *   CREATE DATABASE ... TEMPLATE it, reset and reused by later tests, and dropped at the end of the run.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -17,8 +17,11 @@ import { isProcessAlive } from "#server/db/pglite-lock.ts";
 import { migrateDatabase } from "#server/db/migrate.ts";
 
 export type TestDbTemplate =
-  | { kind: "pglite"; dumpFile: string; resetSql: string; objectCount: number }
-  | { kind: "postgres"; adminUrl: string; templateName: string; prefix: string };
+  | ({ kind: "pglite"; dumpFile: string } & TemplateReset)
+  | ({ kind: "postgres"; adminUrl: string; templateName: string; prefix: string } & TemplateReset);
+
+/** How a used copy goes back to the template, and the object count that tells it still can (tests/db.ts). */
+export type TemplateReset = { resetSql: string; objectCount: number };
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -35,7 +38,7 @@ async function setupPgliteTemplate(project: TestProject) {
   const client = await PGlite.create({ extensions: pgliteExtensions });
   const handle = wrapPglite(client);
   await migrateDatabase(handle);
-  const { resetSql, objectCount } = await pgliteReset(client);
+  const { resetSql, objectCount } = await templateReset((text) => client.query(text));
   const dump = await client.dumpDataDir("none");
   await handle.close();
 
@@ -49,29 +52,38 @@ async function setupPgliteTemplate(project: TestProject) {
 /** Object count of a database: a test that created or dropped a table, function or index changes it. */
 export const objectCountSql = "select count(*)::int as count from pg_class";
 
+/** A raw query on either driver (a pg.Client or a PGlite), rows untyped. */
+export type RowsQuery = (text: string) => Promise<{ rows: unknown[] }>;
+
 /**
- * The SQL that brings a used PGlite database back to the migrated template (tests/db.ts reuses instances
- * within a test file: loading the template takes 1.5-3 s, this about 0.2 s): every table of the public schema
- * emptied, every sequence back where the template left it, session settings reset. Migrations leave the
- * tables empty; a template with rows would need them put back, so that is refused here.
+ * The SQL that brings a used test database back to the migrated template (tests/db.ts reuses databases:
+ * loading PGlite's template takes 1.5-3 s, and on PostgreSQL a copy plus its DROP DATABASE, which forces a
+ * checkpoint, took 1.3-6 s a test against 0.1-0.4 s for this): every row of the public schema deleted,
+ * foreign keys and triggers off meanwhile (every table empties, so no reference is left dangling; TRUNCATE
+ * makes new files for each table and index and took 0.75-2.8 s on PostgreSQL), every sequence back where the
+ * template left it, session settings reset. Migrations leave the tables empty; a template with rows would
+ * need them put back, so that is refused here.
  */
-async function pgliteReset(client: PGlite) {
-  const tables = (
-    await client.query<{ name: string }>("select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public'")
-  ).rows;
+async function templateReset(untypedQuery: RowsQuery): Promise<TemplateReset> {
+  const query = async <Row>(text: string) => (await untypedQuery(text)) as { rows: Row[] };
+  const tables = (await query<{ name: string }>("select format('%I.%I', schemaname, tablename) as name from pg_tables where schemaname = 'public'"))
+    .rows;
   for (const { name } of tables) {
-    const { rows } = await client.query<{ filled: boolean }>(`select exists (select 1 from ${name}) as filled`);
+    const { rows } = await query<{ filled: boolean }>(`select exists (select 1 from ${name}) as filled`);
     if (rows[0]!.filled) throw new Error(`the migrated template has rows in ${name}: tests/db.ts cannot reset to it by emptying the tables`);
   }
   const sequences = (
-    await client.query<{ statement: string }>(
+    await query<{ statement: string }>(
       "select format('select setval(%L, %s, %L);', format('%I.%I', schemaname, sequencename), coalesce(last_value, start_value), last_value is not null) as statement from pg_sequences where schemaname = 'public'",
     )
   ).rows;
-  const { count } = (await client.query<{ count: number }>(objectCountSql)).rows[0]!;
+  const { count } = (await query<{ count: number }>(objectCountSql)).rows[0]!;
   const resetSql = [
-    `truncate ${tables.map((table) => table.name).join(", ")} restart identity cascade;`,
+    "begin;",
+    "set local session_replication_role = replica;",
+    ...tables.map((table) => `delete from ${table.name};`),
     ...sequences.map((row) => row.statement),
+    "commit;",
     "reset all;",
   ].join("\n");
   return { resetSql, objectCount: count };
@@ -89,10 +101,17 @@ async function setupPostgresTemplate(project: TestProject) {
   try {
     await migrateDatabase(handle);
   } finally {
-    // A database can only serve as a template while nobody is connected to it.
     await handle.close();
   }
-  project.provide("testDbTemplate", { kind: "postgres", adminUrl, templateName, prefix });
+  const client = await connectAdmin(withDatabase(adminUrl, templateName));
+  let reset: TemplateReset;
+  try {
+    reset = await templateReset((text) => client.query(text));
+  } finally {
+    // A database can only serve as a template while nobody is connected to it.
+    await client.end();
+  }
+  project.provide("testDbTemplate", { kind: "postgres", adminUrl, templateName, prefix, ...reset });
   return () => dropDatabases(adminUrl, (name) => name.startsWith(`${prefix}_`));
 }
 

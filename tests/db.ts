@@ -4,21 +4,24 @@
  *   const handle = await createTestDb();
  *   onTestFinished(() => handle.close());
  *
- * On PGlite (project "pglite") it loads the template dumped once per run by tests/db.global-setup.ts; a
- * closed database goes back to the template (its tables emptied) and serves the next test of the same file.
- * On PostgreSQL (project "postgres", TEST_DATABASE_URL set) it is a new database copied from a migrated
- * template, dropped by close(), so test files run in parallel without sharing rows.
+ * A closed database goes back to the template of tests/db.global-setup.ts (its tables emptied) and serves a
+ * later test. On PGlite (project "pglite") it loads that template's dump, and a database goes back to the
+ * idle ones of the same worker. On PostgreSQL (project "postgres", TEST_DATABASE_URL set) it is a
+ * database copied from the migrated template, or one a finished test gave back (renamed `<prefix>_idle_*`
+ * meanwhile, so test files in other processes can take it too); one database is never shared by two tests
+ * at once, so test files run in parallel without sharing rows.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
-import { afterAll, describe, inject, test } from "vitest";
+import { describe, inject, test } from "vitest";
 import { connectPostgres, pgliteExtensions, wrapPglite, type Db, type DbHandle } from "#server/db/client.ts";
 import { couponOrderEffects } from "#server/coupons/coupon-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
-import { objectCountSql, runAdminQuery, withDatabase, type TestDbTemplate } from "./db.global-setup";
+import pg from "pg";
+import { objectCountSql, runAdminQuery, withDatabase, type RowsQuery, type TemplateReset, type TestDbTemplate } from "./db.global-setup";
 
 const template: TestDbTemplate = inject("testDbTemplate");
 
@@ -41,18 +44,18 @@ export type TestDbOptions = {
 };
 
 export async function createTestDb(options: TestDbOptions = {}): Promise<DbHandle> {
-  const handle = template.kind === "pglite" ? await leasePglite(template) : await copyPostgresTemplate(template, options.poolSize ?? 10);
+  const handle = template.kind === "pglite" ? await leasePglite(template) : await leasePostgres(template, options.poolSize ?? 10);
   // close() may be called twice (a test's own cleanup and onTestFinished): only the first one acts.
   let closing: Promise<void> | undefined;
   return { ...handle, close: () => (closing ??= handle.close()) };
 }
 
 let pgliteTemplate: Promise<Blob> | undefined;
-/** Databases of this test file back at the template, waiting for the next createTestDb(). */
+/**
+ * Databases back at the template, waiting for the next createTestDb() of this worker: test files share a
+ * worker's modules (vitest.config.ts, isolate false), so they outlive a file and end with the worker.
+ */
 const idlePglites: PGlite[] = [];
-afterAll(async () => {
-  await Promise.all(idlePglites.splice(0).map((client) => client.close()));
-});
 
 async function leasePglite(template: Extract<TestDbTemplate, { kind: "pglite" }>): Promise<DbHandle> {
   pgliteTemplate ??= fs.promises.readFile(template.dumpFile).then((bytes) => new Blob([bytes]));
@@ -85,9 +88,11 @@ async function giveBack(client: PGlite, template: Extract<TestDbTemplate, { kind
   try {
     if (client.closed) return;
     if (client.isInTransaction()) throw new Error("left inside a transaction");
-    await client.exec(template.resetSql);
-    const { count } = (await client.query<{ count: number }>(objectCountSql)).rows[0]!;
-    if (count !== template.objectCount) throw new Error("schema changed");
+    await resetToTemplate(
+      (text) => client.query(text),
+      (text) => client.exec(text),
+      template,
+    );
     idlePglites.push(client);
   } catch {
     // Not reusable: a fresh copy of the template serves the next test instead.
@@ -95,20 +100,89 @@ async function giveBack(client: PGlite, template: Extract<TestDbTemplate, { kind
   }
 }
 
-async function copyPostgresTemplate(
-  { adminUrl, templateName, prefix }: Extract<TestDbTemplate, { kind: "postgres" }>,
-  poolSize: number,
-): Promise<DbHandle> {
-  const name = `${prefix}_${crypto.randomBytes(5).toString("hex")}`;
-  await runAdminQuery(adminUrl, `create database "${name}" template "${templateName}"`);
-  const handle = connectPostgres(withDatabase(adminUrl, name), poolSize);
+type PostgresTemplate = Extract<TestDbTemplate, { kind: "postgres" }>;
+
+async function leasePostgres(template: PostgresTemplate, poolSize: number): Promise<DbHandle> {
+  const name = (await takeIdlePostgres(template)) ?? (await copyPostgresTemplate(template));
+  const handle = connectPostgres(withDatabase(template.adminUrl, name), poolSize);
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      await runAdminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+      await givePostgresBack(name, template);
     },
   };
+}
+
+function databaseName({ prefix }: PostgresTemplate, state: "idle" | "leased") {
+  return `${prefix}_${state === "idle" ? "idle_" : ""}${crypto.randomBytes(5).toString("hex")}`;
+}
+
+async function copyPostgresTemplate(template: PostgresTemplate) {
+  const name = databaseName(template, "leased");
+  await runAdminQuery(template.adminUrl, `create database "${name}" template "${template.templateName}"`);
+  return name;
+}
+
+/** Renaming is the claim: of two processes after one idle database, the second finds it gone and tries the next. */
+async function takeIdlePostgres(template: PostgresTemplate) {
+  const idle = await adminRows<{ name: string }>(
+    template.adminUrl,
+    `select datname as name from pg_database where datname like '${template.prefix}\\_idle\\_%'`,
+  );
+  for (const { name: idleName } of idle) {
+    const name = databaseName(template, "leased");
+    const taken = await runAdminQuery(template.adminUrl, `alter database "${idleName}" rename to "${name}"`).then(
+      () => true,
+      () => false,
+    );
+    if (taken) return name;
+  }
+  return undefined;
+}
+
+/**
+ * Back to the template and renamed idle, or dropped when it cannot be (a test changed the schema, or something
+ * still holds a connection). Connections a test left open (a second app process's pool) are ended first, as
+ * DROP DATABASE ... WITH (FORCE) would.
+ */
+async function givePostgresBack(name: string, template: PostgresTemplate) {
+  const url = withDatabase(template.adminUrl, name);
+  try {
+    await runAdminQuery(url, "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
+    const client = new pg.Client({ connectionString: url });
+    client.on("error", () => {});
+    await client.connect();
+    try {
+      await resetToTemplate(
+        (text) => client.query(text),
+        (text) => client.query(text),
+        template,
+      );
+    } finally {
+      await client.end();
+    }
+    await runAdminQuery(template.adminUrl, `alter database "${name}" rename to "${databaseName(template, "idle")}"`);
+  } catch {
+    await runAdminQuery(template.adminUrl, `drop database if exists "${name}" with (force)`);
+  }
+}
+
+async function resetToTemplate(query: RowsQuery, exec: (text: string) => Promise<unknown>, { resetSql, objectCount }: TemplateReset) {
+  const [row] = (await query(objectCountSql)).rows as [{ count: number }];
+  if (row.count !== objectCount) throw new Error("schema changed");
+  await exec(resetSql);
+}
+
+async function adminRows<Row>(adminUrl: string, text: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as Row[];
+  } finally {
+    await client.end();
+  }
 }
 
 /** Rows of a raw SQL query, the same shape on both drivers (Db's `execute` is typed `unknown`). */

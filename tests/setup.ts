@@ -10,7 +10,11 @@ import { format } from "node:util";
 import { afterAll, afterEach } from "vitest";
 
 const logged: string[] = [];
-const printError = console.error.bind(console);
+// Test files share a worker (vitest.config.ts, isolate false) and this file runs before each: wrap the
+// console's own console.error, not the previous file's wrapper.
+const originalError = Symbol.for("bimbi.tests.console.error");
+const holder = globalThis as { [originalError]?: typeof console.error };
+const printError = (holder[originalError] ??= console.error.bind(console));
 
 console.error = (...args: unknown[]) => {
   logged.push(format(...args));

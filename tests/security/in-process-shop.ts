@@ -67,10 +67,39 @@ let vite: ViteDevServer | undefined;
  * objects the route modules read (a second copy of server/http/context.ts would not match).
  */
 async function loadApp() {
-  vite ??= await createServer({ server: { middlewareMode: true, hmr: false, ws: false }, appType: "custom", logLevel: "error" });
+  vite ??= await startViteAlone();
   const server = vite;
   const { createShopApp } = (await server.ssrLoadModule("/server/http/shop-app.ts")) as typeof import("#server/http/shop-app.ts");
   return { createShopApp, build: () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> };
+}
+
+const viteStartLock = path.resolve(import.meta.dirname, "../../node_modules/.cache/in-process-vite.lock");
+
+/**
+ * React Router's Vite plugin deletes and rewrites .react-router/types as a dev server starts: two test
+ * workers starting one at once broke each other's writes (ENOTEMPTY, ENOENT). One start at a time across
+ * processes, held until the server has loaded the route build, by which time that rewrite is long done;
+ * a lock older than two minutes was left by a process that died and is taken over.
+ */
+async function startViteAlone() {
+  fs.mkdirSync(path.dirname(viteStartLock), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(viteStartLock);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(viteStartLock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 120_000) fs.rmSync(viteStartLock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    const server = await createServer({ server: { middlewareMode: true, hmr: false, ws: false }, appType: "custom", logLevel: "error" });
+    await server.ssrLoadModule("virtual:react-router/server-build");
+    return server;
+  } finally {
+    fs.rmSync(viteStartLock, { recursive: true, force: true });
+  }
 }
 
 /**
