@@ -139,10 +139,11 @@ async function dropDatabases(adminUrl: string, shouldDrop: (name: string) => boo
   }
 }
 
-export async function runAdminQuery(adminUrl: string, sql: string) {
+/** One statement on its own connection; its rows, untyped. */
+export async function runAdminQuery<Row = unknown>(adminUrl: string, sql: string): Promise<Row[]> {
   const client = await connectAdmin(adminUrl);
   try {
-    await client.query(sql);
+    return (await client.query(sql)).rows as Row[];
   } finally {
     await client.end();
   }

@@ -126,7 +126,7 @@ async function copyPostgresTemplate(template: PostgresTemplate) {
 
 /** Renaming is the claim: of two processes after one idle database, the second finds it gone and tries the next. */
 async function takeIdlePostgres(template: PostgresTemplate) {
-  const idle = await adminRows<{ name: string }>(
+  const idle = await runAdminQuery<{ name: string }>(
     template.adminUrl,
     `select datname as name from pg_database where datname like '${template.prefix}\\_idle\\_%'`,
   );
@@ -172,17 +172,6 @@ async function resetToTemplate(query: RowsQuery, exec: (text: string) => Promise
   const [row] = (await query(objectCountSql)).rows as [{ count: number }];
   if (row.count !== objectCount) throw new Error("schema changed");
   await exec(resetSql);
-}
-
-async function adminRows<Row>(adminUrl: string, text: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    return (await client.query(text)).rows as Row[];
-  } finally {
-    await client.end();
-  }
 }
 
 /** Rows of a raw SQL query, the same shape on both drivers (Db's `execute` is typed `unknown`). */
