@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { viewports } from "./fixtures";
@@ -10,32 +8,6 @@ import { viewports } from "./fixtures";
  */
 const isCi = Boolean(process.env.CI);
 const resultsFolder = path.resolve(import.meta.dirname, "../test-results/e2e");
-
-/**
- * Chromium 156 draws each window's toolbar as a web page in a renderer process of its own, and every
- * Playwright page is a window: 20-40 % of a core while the journeys ran, for a toolbar headless Chromium
- * never shows. Turned off, the same 73 journeys took 930 s of CPU instead of 1,038 and 500 s instead of 559
- * (docs/decisions/0079-test-run-time.md). Chromium keeps only the last --disable-features switch, so the
- * list repeats Playwright's own, read from playwright-core (an upgrade that moves it fails here, loudly).
- */
-const toolbarFeatures = [
-  "InitialWebUI",
-  "WebUIToolbar",
-  "WebUIReloadButton",
-  "WebUIBackForwardButton",
-  "WebUIHomeButton",
-  "WebUILocationBar",
-  "WebUISplitTabsButton",
-];
-
-function playwrightDisabledFeatures() {
-  const core = path.join(path.dirname(createRequire(import.meta.url).resolve("playwright-core/package.json")), "lib/coreBundle.js");
-  const list = /disabledFeatures = \[([\s\S]*?)\]\.filter\(Boolean\)/.exec(fs.readFileSync(core, "utf8"))?.[1];
-  const names = [...(list ?? "").matchAll(/"([A-Za-z0-9]+)"/g)].map((match) => match[1]!);
-  if (names.length === 0)
-    throw new Error(`e2e: Playwright's --disable-features list was not found in ${core}: see toolbarFeatures in playwright.config.ts`);
-  return names;
-}
 
 export default defineConfig({
   testDir: ".",
@@ -66,7 +38,6 @@ export default defineConfig({
         "--disable-component-update",
         "--disable-sync",
         "--no-first-run",
-        `--disable-features=${[...playwrightDisabledFeatures(), ...toolbarFeatures].join(",")}`,
       ],
     },
   },
