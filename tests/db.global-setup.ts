@@ -149,7 +149,8 @@ export async function runAdminQuery<Row = unknown>(adminUrl: string, sql: string
   }
 }
 
-async function connectAdmin(adminUrl: string) {
+/** A single connection that says which server it could not reach; the caller ends it. */
+export async function connectAdmin(adminUrl: string) {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
   client.on("error", () => {});
   try {

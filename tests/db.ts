@@ -20,8 +20,15 @@ import { connectPostgres, pgliteExtensions, wrapPglite, type Db, type DbHandle }
 import { couponOrderEffects } from "#server/coupons/coupon-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
-import pg from "pg";
-import { objectCountSql, runAdminQuery, withDatabase, type RowsQuery, type TemplateReset, type TestDbTemplate } from "./db.global-setup";
+import {
+  connectAdmin,
+  objectCountSql,
+  runAdminQuery,
+  withDatabase,
+  type RowsQuery,
+  type TemplateReset,
+  type TestDbTemplate,
+} from "./db.global-setup";
 
 const template: TestDbTemplate = inject("testDbTemplate");
 
@@ -147,13 +154,10 @@ async function takeIdlePostgres(template: PostgresTemplate) {
  * DROP DATABASE ... WITH (FORCE) would.
  */
 async function givePostgresBack(name: string, template: PostgresTemplate) {
-  const url = withDatabase(template.adminUrl, name);
   try {
-    await runAdminQuery(url, "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
-    const client = new pg.Client({ connectionString: url });
-    client.on("error", () => {});
-    await client.connect();
+    const client = await connectAdmin(withDatabase(template.adminUrl, name));
     try {
+      await client.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
       await resetToTemplate(
         (text) => client.query(text),
         (text) => client.query(text),
