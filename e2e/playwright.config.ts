@@ -1,9 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { journeyBrowserArgs, journeyBrowserPath } from "./browser";
 import { viewports } from "./fixtures";
 
 /**
- * Journeys in Debian's Chromium (never a downloaded browser) against the built shop, which
+ * Journeys in Debian's Chromium headless shell (e2e/browser.ts; never a downloaded browser) against the built shop, which
  * e2e/server.ts starts. Run through `npm run test:e2e` (scripts/test-e2e.mjs).
  */
 const isCi = Boolean(process.env.CI);
@@ -28,18 +29,7 @@ export default defineConfig({
     // Recording a trace for every test costs CPU the 2-core CI machine lacks: CI records only the retry of a failure.
     trace: isCi ? "on-first-retry" : "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: { executablePath: journeyBrowserPath, args: journeyBrowserArgs },
   },
   projects: [
     { name: "desktop", use: { viewport: viewports.desktop }, grepInvert: /@phone-only/ },

@@ -6,6 +6,7 @@ import "./check-node.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { journeyBrowserPath } from "../e2e/browser.ts";
 import { buildIfMissing, finish, root, run, takeResultFile } from "./lib/suite.mjs";
 
 const args = process.argv.slice(2);
@@ -13,9 +14,10 @@ const resultFile = takeResultFile(args);
 finish(await runJourneys(args), resultFile);
 
 async function runJourneys(playwrightArgs) {
-  const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!fs.existsSync(chromium)) {
-    console.error(`e2e: no Chromium at ${chromium}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
+  if (!fs.existsSync(journeyBrowserPath)) {
+    console.error(
+      `e2e: no Chromium at ${journeyBrowserPath}: install it with \`apt-get install -y chromium-headless-shell\` (or set CHROMIUM_PATH).`,
+    );
     return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
   }
   if (!process.env.E2E_BASE_URL && (await buildIfMissing("e2e")) !== 0) return { passed: 0, failed: 1, skipped: 0, flaky: 0 };
