@@ -19,4 +19,7 @@ export const journeyBrowserArgs = [
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
+  // A journey's page lives seconds: V8's optimising compilers (Maglev, TurboFan) spend CPU on code that will
+  // not run long enough to repay it. The interpreter and Sparkplug run the same JavaScript (decision 0080).
+  "--js-flags=--no-opt --no-maglev",
 ];
