@@ -11,7 +11,7 @@ import { adjustStock } from "#server/admin/product-stock.service.ts";
 import { connectPostgres } from "#server/db/client.ts";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { isOnPostgres, selectRows, testOnPostgres } from "#tests/db.ts";
-import { closeVite, cookieHeaderOf, signIn, startInProcessShop, type HttpAnswer, type InProcessShop } from "#tests/security/in-process-shop.ts";
+import { cookieHeaderOf, signIn, startInProcessShop, type HttpAnswer, type InProcessShop } from "#tests/security/in-process-shop.ts";
 import { concreteRoutes, sampleParams } from "#tests/security/page-routes.ts";
 import { settleMs } from "#server/catalog/catalogue-cache.ts";
 import { isKeptPattern, type PageCache } from "./page-cache";
@@ -32,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await renderer?.close();
   await shop?.close();
-  await closeVite();
 });
 
 const countsOf = (app: InProcessShop) => (app.app.locals.pageCache as PageCache).counts;

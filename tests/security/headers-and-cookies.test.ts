@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { selectRows } from "../db";
-import { closeVite, cookieHeaderOf, logIn, signIn, startInProcessShop, type HttpAnswer, type InProcessShop } from "./in-process-shop";
+import { cookieHeaderOf, logIn, signIn, startInProcessShop, type HttpAnswer, type InProcessShop } from "./in-process-shop";
 import { concreteRoutes, type ConcreteRoute } from "./page-routes";
 import { isKeptPattern } from "#server/http/page-cache.ts";
 
@@ -24,7 +24,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await shop?.close();
-  await closeVite();
 });
 
 /** The headers every answer carries; for HTML, every script is the page's own, nonced or allowed by its hash. */

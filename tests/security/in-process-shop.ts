@@ -62,7 +62,8 @@ export type InProcessShop = {
 let vite: ViteDevServer | undefined;
 
 /**
- * One Vite server per test file: it compiles each route module once, on its first request. The
+ * One Vite server per test worker (test files share their worker's modules, vitest.config.ts): it compiles
+ * each route module once, on its first request, for every file the worker runs. The
  * Express application is loaded through it too, so the router contexts it sets are the very
  * objects the route modules read (a second copy of server/http/context.ts would not match).
  */
@@ -94,7 +95,7 @@ async function startViteAlone() {
     }
   }
   try {
-    const server = await createServer({ server: { middlewareMode: true, hmr: false, ws: false }, appType: "custom", logLevel: "error" });
+    const server = await createServer({ server: { middlewareMode: true, hmr: false, ws: false, watch: null }, appType: "custom", logLevel: "error" });
     await server.ssrLoadModule("virtual:react-router/server-build");
     return server;
   } finally {
@@ -196,12 +197,6 @@ export async function startInProcessShop(options: { publicUrl?: string; database
   };
 }
 
-/** Closes the file's Vite server (afterAll of the last suite that used it). */
-export async function closeVite() {
-  await vite?.close();
-  vite = undefined;
-}
-
 /** The cookies a browser would keep from the answers so far, as a Cookie header. */
 export function cookieHeaderOf(...answers: HttpAnswer[]): string {
   const jar = new CookieJar();
@@ -247,7 +242,7 @@ export async function startShopWithVisitors() {
 export type ShopWithVisitors = Awaited<ReturnType<typeof startShopWithVisitors>>;
 
 /**
- * The file's shop with its visitors, started before its tests and closed (with Vite) after them;
+ * The file's shop with its visitors, started before its tests and closed after them;
  * `take` hands them to the file's own variables.
  */
 export function useShopWithVisitors(take: (started: ShopWithVisitors) => void) {
@@ -259,6 +254,5 @@ export function useShopWithVisitors(take: (started: ShopWithVisitors) => void) {
   }, 240_000);
   afterAll(async () => {
     await shop?.close();
-    await closeVite();
   });
 }
