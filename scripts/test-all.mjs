@@ -9,7 +9,7 @@ import "./check-node.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { answers } from "./lib/port.mjs";
+import { acceptsConnections } from "../server/ops/health.ts";
 import { failureLines, readJson, run, summaryLine, vitestCounts } from "./lib/suite.mjs";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-test-all-"));
@@ -34,7 +34,7 @@ try {
     ["production build", async (output) => checkResult((await run("build", "npm", ["run", "build"], { output })) === 0)],
   ]);
 
-  const postgresUrl = process.env.TEST_DATABASE_URL || ((await answers("127.0.0.1", 5432)) ? defaultPostgresUrl : undefined);
+  const postgresUrl = process.env.TEST_DATABASE_URL || ((await acceptsConnections("127.0.0.1", 5432)) ? defaultPostgresUrl : undefined);
   // The security sweeps test the HTTP edge: once, in the PostgreSQL step (vitest.config.ts).
   await step("vitest on PGlite", () => vitest("pglite", { TEST_DATABASE_URL: "", SECURITY_SWEEPS_ON_POSTGRES: postgresUrl ? "true" : "false" }));
 

@@ -9,8 +9,8 @@ import "./check-node.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { acceptsConnections } from "../server/ops/health.ts";
 import { nginxVersion } from "../server/ops/stack.ts";
-import { answers } from "./lib/port.mjs";
 import { buildIfMissing, finish, root, run, takeResultFile, vitestCounts } from "./lib/suite.mjs";
 
 const resultFile = takeResultFile(process.argv.slice(2));
@@ -34,7 +34,7 @@ async function runSuite() {
   const failed = { passed: 0, failed: 1, skipped: 0 };
   const databaseUrl = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
   const server = new URL(databaseUrl);
-  if (!(await answers(server.hostname, Number(server.port || 5432)))) {
+  if (!(await acceptsConnections(server.hostname, Number(server.port || 5432)))) {
     console.error(`load: PostgreSQL does not answer at ${server.hostname}:${server.port || 5432}: start it or set TEST_DATABASE_URL.`);
     return failed;
   }

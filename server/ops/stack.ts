@@ -11,7 +11,6 @@
  */
 import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +18,7 @@ import { promisify } from "node:util";
 import { ConfigError, publicUrlOf, readEnv, refuseLocalPublicUrl } from "../env.ts";
 import { createLogger } from "../log.ts";
 import { startAppProcesses, type AppProcesses } from "./app-processes.ts";
-import { waitForHealth } from "./health.ts";
+import { waitForHealth, waitForPort } from "./health.ts";
 import { brotliStaticModule, nginxBin, renderNginxSite, renderStandaloneNginxConf, writeProxyPages, type NginxSiteOptions } from "./nginx-config.ts";
 
 const run = promisify(execFile);
@@ -108,7 +107,11 @@ export async function startNginx(prefixDir: string, site: Omit<NginxSiteOptions,
   };
   const host = !site.listen.host || site.listen.host === "0.0.0.0" ? "127.0.0.1" : site.listen.host;
   try {
-    await waitForPort(host, site.listen.port, 20_000, () => (child.exitCode !== null ? `nginx exited (${child.exitCode}); see ${errorLog}` : null));
+    await waitForPort(host, site.listen.port, {
+      name: "nginx",
+      timeoutMs: 20_000,
+      exited: () => (child.exitCode !== null ? `exit code ${child.exitCode}; see ${errorLog}` : null),
+    });
   } catch (error) {
     await stop();
     throw error;
@@ -169,24 +172,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       await processes.stop();
     },
   };
-}
-
-async function waitForPort(host: string, port: number, timeoutMs: number, failed: () => string | null): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const problem = failed();
-    if (problem) throw new Error(problem);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, host, () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs / 1000} s`);
 }
 
 /** `npm run stack` without DATABASE_URL: the local PostgreSQL (started when down), database `bimbi_felici`. */
