@@ -15,7 +15,8 @@ import {
   runLighthouseMedian,
 } from "./lib/lighthouse-pages.mjs";
 import { writeResult } from "./lib/results.mjs";
-import { chromiumFlags, chromiumPath, startShopForBench } from "./lib/shop-server.mjs";
+import { chromiumFlags, chromiumPath } from "../scripts/lib/chromium.ts";
+import { startShopForBench } from "./lib/shop-server.mjs";
 
 const runs = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
 const metricIds = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"];

@@ -11,7 +11,8 @@
 /* global window, document, MutationObserver -- watchPage and the evaluated callbacks run in the page */
 import { chromium } from "playwright-core";
 import { writeResult } from "./lib/results.mjs";
-import { chromiumFlags, chromiumPath, startShopForBench } from "./lib/shop-server.mjs";
+import { chromiumPath, quietChromiumFlags } from "../scripts/lib/chromium.ts";
+import { startShopForBench } from "./lib/shop-server.mjs";
 
 const runs = Number(process.env.BENCH_REAL_RUNS ?? 5);
 const slow4g = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (607.5 * 1024) / 8 };
@@ -20,7 +21,7 @@ const phone = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, 
 
 const shops = [{ name: "this build", shop: await startShopForBench() }];
 if (process.env.BENCH_BASELINE_ROOT) shops.push({ name: "baseline", shop: await startShopForBench({ appRoot: process.env.BENCH_BASELINE_ROOT }) });
-const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags.filter((flag) => flag !== "--headless=new") });
+const browser = await chromium.launch({ executablePath: chromiumPath, args: quietChromiumFlags });
 
 /** Records paints and the hydration moment from the page's first instant (before any script of the page runs). */
 function watchPage() {

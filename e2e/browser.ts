@@ -6,6 +6,7 @@
  * CHROMIUM_PATH picks another Chromium (the full one gets `--headless=new`).
  */
 import path from "node:path";
+import { quietChromiumFlags } from "../scripts/lib/chromium.ts";
 
 export const journeyBrowserPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
 
@@ -13,12 +14,7 @@ const isHeadlessShell = path.basename(journeyBrowserPath).includes("headless-she
 
 export const journeyBrowserArgs = [
   ...(isHeadlessShell ? [] : ["--headless=new"]),
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
+  ...quietChromiumFlags,
   // A journey's page lives seconds: V8's optimising compilers (Maglev, TurboFan) spend CPU on code that will
   // not run long enough to repay it. The interpreter and Sparkplug run the same JavaScript (decision 0080).
   "--js-flags=--no-opt --no-maglev",

@@ -10,7 +10,8 @@
 import "./check-node.mjs";
 import fs from "node:fs";
 import os from "node:os";
-import { chromiumFlags, chromiumPath, startShopForBench } from "../bench/lib/shop-server.mjs";
+import { startShopForBench } from "../bench/lib/shop-server.mjs";
+import { chromiumFlags, chromiumPath } from "./lib/chromium.ts";
 import { buildIfMissing, finish, takeResultFile } from "./lib/suite.mjs";
 
 const resultFile = takeResultFile(process.argv.slice(2));

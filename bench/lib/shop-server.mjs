@@ -10,18 +10,6 @@ import { waitForHealth } from "../../server/ops/health.ts";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 
-/** Debian's Chromium, as STACK.md launches it. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const chromiumFlags = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
-
 export function freePort() {
   return new Promise((resolve) => {
     const server = net.createServer().listen(0, "127.0.0.1", () => {
