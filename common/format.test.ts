@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { displayCurrencies, formatMoney } from "./format";
+import { displayCurrencies, formatAverage, formatMoney } from "./format";
 import { intlLocale, type Locale } from "./locale";
 
 const locales: Locale[] = ["it", "en"];
@@ -33,6 +33,25 @@ test("every amount in every language and display currency is written exactly as 
   fc.assert(
     fc.property(amounts, fc.constantFrom(...locales), fc.constantFrom(...displayCurrencies), (minorUnits, locale, currency) => {
       expect(formatMoney(minorUnits, locale, currency)).toBe(intlMoney(minorUnits, locale, currency));
+    }),
+    { numRuns: 5_000 },
+  );
+});
+
+test("an average of stars reads '4,5' in Italian and '4.5' in English, always rounded as Intl rounds it", () => {
+  expect(formatAverage(4.5, "it")).toBe("4,5");
+  expect(formatAverage(4, "en")).toBe("4.0");
+  expect(formatAverage(13 / 3, "it")).toBe("4,3");
+  // Every average of up to 200 reviews of 1 to 5 stars, the ties in between, and any number from 1 to 5.
+  const averages = fc.oneof(
+    fc.integer({ min: 1, max: 200 }).chain((count) => fc.integer({ min: count, max: 5 * count }).map((stars) => stars / count)),
+    fc.integer({ min: 10, max: 50 }).map((tenths) => tenths / 10 + 0.05),
+    fc.double({ min: 1, max: 5, noNaN: true }),
+  );
+  fc.assert(
+    fc.property(averages, fc.constantFrom(...locales), (average, locale) => {
+      const intl = new Intl.NumberFormat(intlLocale[locale], { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(average);
+      expect(formatAverage(average, locale)).toBe(intl);
     }),
     { numRuns: 5_000 },
   );

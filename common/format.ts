@@ -53,6 +53,18 @@ function formatMoneyWithIntl(minorUnits: number, locale: Locale, currency: Displ
   return format.format(minorUnits / 100);
 }
 
+/**
+ * "4,5" / "4.5": an average of stars (1 to 5) with its one decimal, written by hand as money is (a card's first
+ * Intl formatter would cost its page's hydration); format.test.ts checks it against Intl. Intl rounds the
+ * number as written in its shortest form, half up ("1.45" to "1.5", "3.4499999999999997" to "3.4"), not its
+ * binary value, so the rounding reads the digits.
+ */
+export function formatAverage(average: number, locale: Locale): string {
+  const [whole = "0", fraction = ""] = average.toString().split(".");
+  const tenths = Number(whole) * 10 + Number(fraction[0] ?? 0) + (Number(fraction[1] ?? 0) >= 5 ? 1 : 0);
+  return `${Math.floor(tenths / 10)}${moneyStyles[locale].decimal}${tenths % 10}`;
+}
+
 export function formatDate(isoDate: string | Date, locale: Locale): string {
   return formatShopDateTime(isoDate, locale, { dateStyle: "long" });
 }

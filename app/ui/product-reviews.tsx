@@ -1,9 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { formatDate } from "#common/format.ts";
+import { formatAverage, formatDate } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
 import type { PublishedReview, ReviewSummary } from "#server/reviews/review-display.service.ts";
 import { StarRatingIcon } from "./icons";
-import { formatAverage } from "./review-summary";
 
 /** The shop's own stars, always named as the shop's: never to be read as customers' reviews. */
 export function ShopRating({ rating }: { rating: number }) {

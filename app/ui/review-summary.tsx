@@ -1,12 +1,8 @@
+import { formatAverage } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
 import type { ReviewSummary } from "#server/reviews/review-display.service.ts";
 import { StarRatingIcon } from "./icons";
 import type { SharedTexts } from "./use-shared-texts";
-
-/** "4,5" / "4.5": an average of stars, always with its one decimal. */
-export function formatAverage(average: number, locale: Locale): string {
-  return average.toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-}
 
 /** Customers' average and count on a product card: stars, "4,5 (2)", and the whole sentence for screen readers. */
 export function CardReviewSummary({ summary, locale, text }: { summary: ReviewSummary; locale: Locale; text: SharedTexts["text"] }) {
