@@ -4,8 +4,8 @@ import { journeyBrowserArgs, journeyBrowserPath } from "./browser";
 import { viewports } from "./fixtures";
 
 /**
- * Journeys in Debian's Chromium headless shell (e2e/browser.ts; never a downloaded browser) against the built shop, which
- * e2e/server.ts starts. Run through `npm run test:e2e` (scripts/test-e2e.mjs).
+ * Journeys in Debian's Chromium headless shell (e2e/browser.ts; never a downloaded browser) against the
+ * built shop, which e2e/server.ts starts. Run through `npm run test:e2e` (scripts/test-e2e.mjs).
  */
 const isCi = Boolean(process.env.CI);
 const resultsFolder = path.resolve(import.meta.dirname, "../test-results/e2e");
