@@ -6,11 +6,17 @@ import { fileURLToPath } from "node:url";
 // glibc raises its mmap threshold after the first large free, and then keeps every later large buffer
 // (compression, pictures, sockets) in heaps it rarely returns: a fixed threshold hands them back to the system.
 // It is read once at process start, so the process restarts itself in place with it (same pid): idle RSS
-// 404 -> 269 MB embedded, 206 -> 173 MB on PostgreSQL (docs/decisions/0075-process-memory.md).
-if (process.platform === "linux" && !process.env.MALLOC_MMAP_THRESHOLD_ && typeof process.execve === "function") {
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+// 404 -> 269 MB embedded, 206 -> 173 MB on PostgreSQL. The same restart caps V8's young generation at 8 MB
+// per semi-space: under load it grew to 128 MB; capped, the peak fell from 401-426 to 319-380 MB and
+// requests/s rose (docs/decisions/0075-process-memory.md). An operator's own settings are kept.
+const youngGenerationFlag = "--max-semi-space-size=8";
+const needsMmapThreshold = !process.env.MALLOC_MMAP_THRESHOLD_;
+const needsYoungGenerationCap = ![...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((flag) => flag.includes("--max-semi-space-size"));
+if (process.platform === "linux" && (needsMmapThreshold || needsYoungGenerationCap) && typeof process.execve === "function") {
+  const flags = needsYoungGenerationCap ? [youngGenerationFlag, ...process.execArgv] : process.execArgv;
+  process.execve(process.execPath, [process.execPath, ...flags, ...process.argv.slice(1)], {
     ...process.env,
-    MALLOC_MMAP_THRESHOLD_: String(128 * 1024),
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? String(128 * 1024),
   });
 }
 
