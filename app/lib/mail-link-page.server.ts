@@ -18,7 +18,7 @@ export function loadMailLinkPage(url: URL, tokenSchema: ZodType<string>, metaPag
   };
 }
 
-type LinkResult<Error> = { ok: true } | { ok: false; error: Error };
+type LinkResult<Reason> = { ok: true } | { ok: false; error: Reason };
 
 /**
  * The button's post: `act` does the link's work with the posted token (its service parses it). A body that is
@@ -26,10 +26,10 @@ type LinkResult<Error> = { ok: true } | { ok: false; error: Error };
  * `tokenFromLink`: a mail client's one-click unsubscribe (RFC 8058) posts "List-Unsubscribe=One-Click" to the
  * very link of the List-Unsubscribe header, maybe without a form body: the link's own token then stands in.
  */
-export async function answerMailLinkPost<Error>(
+export async function answerMailLinkPost<Reason>(
   request: Request,
   url: URL,
-  act: (token: unknown) => Promise<LinkResult<Error>>,
+  act: (token: unknown) => Promise<LinkResult<Reason>>,
   { tokenFromLink = false } = {},
 ) {
   const form = await request.formData().catch(() => new FormData());
