@@ -6,15 +6,17 @@ import { fileURLToPath } from "node:url";
 // glibc raises its mmap threshold after the first large free, and then keeps every later large buffer
 // (compression, pictures, sockets) in heaps it rarely returns: a fixed threshold hands them back to the system.
 // It is read once at process start, so the process restarts itself in place with it (same pid): idle RSS
-// 404 -> 269 MB embedded, 206 -> 173 MB on PostgreSQL. The same restart caps V8's young generation at 8 MB
-// per semi-space: under load it grew to 128 MB; capped, the peak fell from 401-426 to 319-380 MB and
-// requests/s rose (docs/decisions/0075-process-memory.md). An operator's own settings are kept.
-const youngGenerationFlag = "--max-semi-space-size=8";
+// 404 -> 269 MB embedded, 206 -> 173 MB on PostgreSQL. The same restart sizes V8's heap for many short
+// requests: the young generation at 8 MB per semi-space (it grew to 128 MB under load) and the old one
+// growing by half its live size between full collections (V8 lets it grow up to 4x, mostly with dead pages).
+// Under load on PostgreSQL the peak fell from 401-426 to 273-286 MB with more requests/s
+// (docs/decisions/0075-process-memory.md). An operator's own settings are kept.
+const heapFlags = ["--max-semi-space-size=8", "--heap-growing-percent=50"];
+const givenFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+const missingHeapFlags = heapFlags.filter((flag) => !givenFlags.some((given) => given.startsWith(flag.slice(0, flag.indexOf("=")))));
 const needsMmapThreshold = !process.env.MALLOC_MMAP_THRESHOLD_;
-const needsYoungGenerationCap = ![...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((flag) => flag.includes("--max-semi-space-size"));
-if (process.platform === "linux" && (needsMmapThreshold || needsYoungGenerationCap) && typeof process.execve === "function") {
-  const flags = needsYoungGenerationCap ? [youngGenerationFlag, ...process.execArgv] : process.execArgv;
-  process.execve(process.execPath, [process.execPath, ...flags, ...process.argv.slice(1)], {
+if (process.platform === "linux" && (needsMmapThreshold || missingHeapFlags.length > 0) && typeof process.execve === "function") {
+  process.execve(process.execPath, [process.execPath, ...missingHeapFlags, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? String(128 * 1024),
   });

@@ -164,11 +164,13 @@ test.runIf(parts.has("0"))(
     expect(orders.rows[0]!.user_id).not.toBeNull();
     expect(Number(orders.rows[0]!.lines)).toBe(2);
 
-    // server.js restarts itself in place with glibc's mmap threshold fixed (decision 0075): the pid the
-    // supervisor started, stops and restarts is the process that serves, and it runs with the setting.
+    // server.js restarts itself in place with glibc's mmap threshold fixed and V8's heap sized (decision 0075):
+    // the pid the supervisor started, stops and restarts is the process that serves, and it runs with them.
     for (const slot of shop.processes.slots) {
       const environment = fs.readFileSync(`/proc/${slot.child!.pid}/environ`, "utf8").split("\0");
       expect(environment).toContain("MALLOC_MMAP_THRESHOLD_=131072");
+      const commandLine = fs.readFileSync(`/proc/${slot.child!.pid}/cmdline`, "utf8").split("\0");
+      expect(commandLine).toEqual(expect.arrayContaining(["--max-semi-space-size=8", "--heap-growing-percent=50"]));
     }
 
     const { row } = await finishPart("0 cross-process", processB, {
