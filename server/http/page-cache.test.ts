@@ -82,6 +82,31 @@ test.skipIf(isOnPostgres)(
   },
 );
 
+test.skipIf(isOnPostgres)(
+  "the route manifest a page's links ask for: kept for visitors, the renderer's answer; never with a session",
+  slow,
+  async () => {
+    // The build's version, as the page hands it to the browser's route discovery.
+    const page = await shop.request("/shop");
+    const version = /"version": "([^"]+)"/.exec(page.body)?.[1];
+    expect(version, "the page's inline manifest names the build").toBeTruthy();
+    const url = `/__manifest?${new URLSearchParams({ paths: `/,/shop,/product/${productId},/en/about`, version })}`;
+    const first = await shop.request(url);
+    expect(first.status, first.body.slice(0, 200)).toBe(200);
+    expect(Object.keys(JSON.parse(first.body)), "the routes of the paths asked for").toEqual(expect.arrayContaining(["root"]));
+    const given = countsOf(shop).given;
+    const second = await shop.request(url);
+    expect(countsOf(shop).given, "given from the store").toBe(given + 1);
+    expectSameAnswer(second, first, url);
+    expectSameAnswer(second, await renderer.request(url), `${url} against the renderer`);
+
+    const session = await signIn(shop, "customer", "paolo.manifest@example.it");
+    const asCustomer = await shop.request(url, { cookie: session });
+    expect(countsOf(shop).given, "a session's request is not given from the store").toBe(given + 1);
+    expect(asCustomer.body).toBe(first.body);
+  },
+);
+
 /** Pages that show the sample product, in both languages; in euros, or in dollars (the exchange rate's pages). */
 function pagesOfTheProduct(cookie?: string) {
   return [

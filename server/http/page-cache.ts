@@ -1,9 +1,9 @@
 /**
  * Visitors' pages kept whole (docs/decisions/0074-page-cache-for-visitors.md). A GET with no personal
- * cookie and no credentials, for a route the same for every visitor (page-caching.ts), is rendered without
- * a nonce, read whole, and answered from its bytes; when it is a 200 that sets no cookie it is kept under
- * its address and display currency, and given again while the database's versions and the clock say it
- * still holds. Every request reads the versions (one query), so a change made through any process is seen
+ * cookie and no credentials, for a route the same for every visitor (page-caching.ts) or for the route
+ * manifest that lazy route discovery asks for after each page, is rendered without a nonce, read whole, and
+ * answered from its bytes; when it is a 200 that sets no cookie it is kept under its address and display
+ * currency, and given again while the database's versions and the clock say it still holds. Every request reads the versions (one query), so a change made through any process is seen
  * at the next request; each process keeps its own pages.
  */
 import { gunzipSync } from "node:zlib";
@@ -99,6 +99,13 @@ const keptPatterns = new Set([...sharedPagePatterns].filter((pattern) => pattern
 
 export const isKeptPattern = (pattern: string) => keptPatterns.has(pattern);
 
+/**
+ * The routes a page's links lead to, which React Router's lazy route discovery asks for after every page
+ * (`/__manifest?paths=...&version=...`): the same for everyone for a given build, and costlier to answer
+ * than the kept page itself (decision 0081).
+ */
+export const routeManifestPath = "/__manifest";
+
 /** The URL React Router sees, as its Express adapter builds it (the proxy's host and protocol when trusted). */
 function requestUrlOf(req: Request): string {
   const [, forwardedPort] = req.app.enabled("trust proxy") ? (req.get("X-Forwarded-Host")?.split(":") ?? []) : [];
@@ -141,8 +148,10 @@ export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOp
   /** Before the page queue: a kept page is sent at once; a visitor's page to render is noted for `renderVisitorPage`. */
   async function serveKept(req: Request, res: Response, next: NextFunction) {
     if (!isVisitorRequest(req)) return next();
-    const pattern = (await patternOf)(req.path);
-    if (pattern === null || !isKeptPattern(pattern)) return next();
+    if (req.path !== routeManifestPath) {
+      const pattern = (await patternOf)(req.path);
+      if (pattern === null || !isKeptPattern(pattern)) return next();
+    }
     const url = requestUrlOf(req);
     const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${url}`;
     const now = new Date();
