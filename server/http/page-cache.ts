@@ -1,10 +1,11 @@
 /**
  * Visitors' pages kept whole (docs/decisions/0074-page-cache-for-visitors.md). A GET with no personal
- * cookie and no credentials, for a route the same for every visitor (page-caching.ts) or for the route
- * manifest that lazy route discovery asks for after each page, is rendered without a nonce, read whole, and
- * answered from its bytes; when it is a 200 that sets no cookie it is kept under its address and display
- * currency, and given again while the database's versions and the clock say it still holds. Every request reads the versions (one query), so a change made through any process is seen
- * at the next request; each process keeps its own pages.
+ * cookie and no credentials, for a route the same for every visitor (page-caching.ts), is rendered without
+ * a nonce, read whole, and answered from its bytes; when it is a 200 that sets no cookie it is kept under
+ * its address and display currency, and given again while the database's versions and the clock say it
+ * still holds. Every request reads the versions (one query), so a change made through any process is seen
+ * at the next request; each process keeps its own pages. The route manifest that lazy route discovery asks
+ * for after each page is kept the same way, for anyone who asks (decision 0081).
  */
 import { gunzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
@@ -147,8 +148,10 @@ export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOp
 
   /** Before the page queue: a kept page is sent at once; a visitor's page to render is noted for `renderVisitorPage`. */
   async function serveKept(req: Request, res: Response, next: NextFunction) {
-    if (!isVisitorRequest(req)) return next();
-    if (req.path !== routeManifestPath) {
+    // The route manifest names no one's data: kept for every GET, with or without a session.
+    const isRouteManifest = req.method === "GET" && req.path === routeManifestPath;
+    if (!isRouteManifest) {
+      if (!isVisitorRequest(req)) return next();
       const pattern = (await patternOf)(req.path);
       if (pattern === null || !isKeptPattern(pattern)) return next();
     }
