@@ -112,6 +112,20 @@ function accessLogLines(text: string): string[] {
     .filter((line) => line.includes(text));
 }
 
+/**
+ * The log's lines with `text` once there are `count` of them: nginx writes a refused upload's line when it has
+ * finished reading and dropping the rest of the body, which can be after the client has its 413.
+ */
+async function awaitAccessLogLines(text: string, count: number, timeoutMs = 10_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  let lines = accessLogLines(text);
+  while (lines.length < count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    lines = accessLogLines(text);
+  }
+  return lines;
+}
+
 const pictureCount = async (productId: number) =>
   Number((await shop.sql.query<{ n: string }>("select count(*) as n from product_images where product_id = $1", [productId])).rows[0]!.n);
 
@@ -151,7 +165,7 @@ test.runIf(parts.has("f"))(
     const tooBig = await uploadPicture(productId, crypto.randomBytes(10 * 1024 * 1024), "grande.jpg");
     expect(tooBig.status).toBe(413);
     expect(tooBig.body).toContain(messagesIt.errors.tooLargeBody);
-    const refusedLines = accessLogLines(`"POST /admin/prodotti/${productId} HTTP/1.1" 413`);
+    const refusedLines = await awaitAccessLogLines(`"POST /admin/prodotti/${productId} HTTP/1.1" 413`, 1);
     expect(refusedLines.length).toBe(1);
     expect(refusedLines[0], "nginx asked no app process").toContain("upstream=- ");
 
