@@ -33,23 +33,32 @@ export function formatMoney(minorUnits: number, locale: Locale, currency: Displa
   return style.symbolAfter ? `${sign}${amount}\u00a0${symbol}` : `${sign}${symbol}${amount}`;
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** An Intl number formatter made once per `key` and kept: making one costs far more than using it. */
+export function keptNumberFormat(key: string, make: () => Intl.NumberFormat): Intl.NumberFormat {
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = make();
+    numberFormats.set(key, format);
+  }
+  return format;
+}
 
 /** Intl's formatting, for what is not a whole number of minor units. */
 function formatMoneyWithIntl(minorUnits: number, locale: Locale, currency: DisplayCurrency): string {
-  const key = `${locale}:${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    // narrowSymbol: "$" rather than "USD" (it-IT) or "US$" (en-GB); USD is the only dollar the shop shows.
-    format = new Intl.NumberFormat(intlLocale[locale], {
-      style: "currency",
-      currency,
-      currencyDisplay: "narrowSymbol",
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    });
-    moneyFormats.set(key, format);
-  }
+  // narrowSymbol: "$" rather than "USD" (it-IT) or "US$" (en-GB); USD is the only dollar the shop shows.
+  const format = keptNumberFormat(
+    `money ${locale} ${currency}`,
+    () =>
+      new Intl.NumberFormat(intlLocale[locale], {
+        style: "currency",
+        currency,
+        currencyDisplay: "narrowSymbol",
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 2,
+      }),
+  );
   return format.format(minorUnits / 100);
 }
 

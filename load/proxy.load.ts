@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
 import { proxyRateLimits } from "#server/ops/nginx-config.ts";
@@ -117,14 +117,15 @@ function accessLogLines(text: string): string[] {
  * the request, which can be after the client has its answer (a refused upload's, once the rest of the body is
  * read and dropped).
  */
-async function awaitAccessLogLines(text: string, count: number, timeoutMs = 10_000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  let lines = accessLogLines(text);
-  while (lines.length < count && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    lines = accessLogLines(text);
-  }
-  return lines;
+function awaitAccessLogLines(text: string, count: number): Promise<string[]> {
+  return vi.waitFor(
+    () => {
+      const lines = accessLogLines(text);
+      if (lines.length < count) throw new Error(`${lines.length} of ${count} access-log lines with ${text}`);
+      return lines;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
 
 const pictureCount = async (productId: number) =>

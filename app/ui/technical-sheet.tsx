@@ -1,19 +1,15 @@
 import { useTranslation } from "react-i18next";
+import { keptNumberFormat } from "#common/format.ts";
 import { intlLocale, type Locale } from "#common/locale.ts";
 import type { TechnicalSheet as TechnicalSheetData } from "#server/catalog/product.service.ts";
-
-// Building an Intl formatter costs far more than using one: one per language and unit, kept.
-const measureFormats = new Map<string, Intl.NumberFormat>();
 
 /** Millimetres as centimetres; grams as kilograms from 1 kg up, else as grams; with the unit, in the page's language. */
 export function formatMeasure(value: number, unit: "mm" | "g", locale: Locale): string {
   const [amount, intlUnit] = unit === "mm" ? [value / 10, "centimeter"] : value >= 1000 ? [value / 1000, "kilogram"] : [value, "gram"];
-  const key = `${locale} ${intlUnit}`;
-  let format = measureFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(intlLocale[locale], { style: "unit", unit: intlUnit, maximumFractionDigits: 2 });
-    measureFormats.set(key, format);
-  }
+  const format = keptNumberFormat(
+    `measure ${locale} ${intlUnit}`,
+    () => new Intl.NumberFormat(intlLocale[locale], { style: "unit", unit: intlUnit, maximumFractionDigits: 2 }),
+  );
   return format.format(amount);
 }
 
