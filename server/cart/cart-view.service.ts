@@ -10,6 +10,7 @@ import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { cartTotals, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
 import { effectivePriceColumns, isOnRequestSql } from "#server/catalog/product-card.ts";
+import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";
 
 export type CartImage = { storageKey: string; width: number; height: number; alt: string };
 
@@ -67,11 +68,13 @@ export function emptyCartView(): CartView {
   return { id: null, count: 0, lines: [], totals: noTotals, giftList: null, hasProblems: false };
 }
 
-/** Today's display data and prices of variants, by id. */
-export async function describeVariants(db: Db, variantIds: readonly number[], locale: Locale, now: Date): Promise<Map<number, VariantDisplay>> {
-  const result = new Map<number, VariantDisplay>();
-  if (variantIds.length === 0) return result;
-  const rows = await db
+/** A variant's facts as read, in both languages, before `now` decides its offer. */
+type StoredVariant = Awaited<ReturnType<typeof selectVariantRows>>[number] & {
+  image: { storageKey: string; width: number; height: number; altIt: string; altEn: string } | null;
+};
+
+function selectVariantRows(db: Db, variantIds: readonly number[]) {
+  return db
     .select({
       variantId: productVariants.id,
       productId: products.id,
@@ -93,7 +96,13 @@ export async function describeVariants(db: Db, variantIds: readonly number[], lo
     .innerJoin(products, eq(products.id, productVariants.productId))
     .leftJoin(productColours, eq(productColours.id, productVariants.colourId))
     .where(inArray(productVariants.id, [...new Set(variantIds)]));
+}
 
+/** The variants of `variantIds` that exist, each with the picture of its colour (else the product's first). */
+async function readStoredVariants(db: Db, variantIds: readonly number[]): Promise<Map<number, StoredVariant>> {
+  const result = new Map<number, StoredVariant>();
+  if (variantIds.length === 0) return result;
+  const rows = await selectVariantRows(db, variantIds);
   const images = await db
     .select({
       productId: productImages.productId,
@@ -107,36 +116,70 @@ export async function describeVariants(db: Db, variantIds: readonly number[], lo
     .from(productImages)
     .where(inArray(productImages.productId, [...new Set(rows.map((row) => row.productId))]))
     .orderBy(asc(productImages.position), asc(productImages.id));
-
   for (const row of rows) {
     const own = images.filter((image) => image.productId === row.productId);
     const picked =
       own.find((image) => row.colourId !== null && image.colourId === row.colourId) ?? own.find((image) => image.colourId === null) ?? own[0];
-    const fields = row.personalisationFields ?? [];
     result.set(row.variantId, {
-      variantId: row.variantId,
-      productId: row.productId,
-      name: locale === "en" ? row.nameEn : row.nameIt,
-      colour: row.colour,
-      size: isOneSize(row.size) ? null : row.size,
-      image: picked
-        ? { storageKey: picked.storageKey, width: picked.width, height: picked.height, alt: locale === "en" ? picked.altEn : picked.altIt }
-        : null,
-      listUnitCents: row.priceCents,
-      unitCents: effectivePriceCents(row, now),
-      discountPercent: activeDiscountPercent(row.discountPercent, row.offerEndsAt, now),
-      personalisationUnitCents: fields.length > 0 ? row.personalisationCostCents : 0,
-      personalisationLabels: fields.map((field) => (locale === "en" ? field.labelEn : field.labelIt)),
-      stock: row.stock,
-      isPreorder: row.isPreorder,
-      preorderDays: row.preorderDays,
-      isForSale: row.isPublished && !row.isOnRequest,
+      ...row,
+      image: picked ? { storageKey: picked.storageKey, width: picked.width, height: picked.height, altIt: picked.altIt, altEn: picked.altEn } : null,
     });
   }
   return result;
 }
 
-/** The whole cart as the page shows it; an unknown or missing cart reads as empty. */
+function toVariantDisplay(row: StoredVariant, locale: Locale, now: Date): VariantDisplay {
+  const fields = row.personalisationFields ?? [];
+  const { image } = row;
+  return {
+    variantId: row.variantId,
+    productId: row.productId,
+    name: locale === "en" ? row.nameEn : row.nameIt,
+    colour: row.colour,
+    size: isOneSize(row.size) ? null : row.size,
+    image: image
+      ? { storageKey: image.storageKey, width: image.width, height: image.height, alt: locale === "en" ? image.altEn : image.altIt }
+      : null,
+    listUnitCents: row.priceCents,
+    unitCents: effectivePriceCents(row, now),
+    discountPercent: activeDiscountPercent(row.discountPercent, row.offerEndsAt, now),
+    personalisationUnitCents: fields.length > 0 ? row.personalisationCostCents : 0,
+    personalisationLabels: fields.map((field) => (locale === "en" ? field.labelEn : field.labelIt)),
+    stock: row.stock,
+    isPreorder: row.isPreorder,
+    preorderDays: row.preorderDays,
+    isForSale: row.isPublished && !row.isOnRequest,
+  };
+}
+
+/** Today's display data and prices of variants, by id, read now (inside a transaction, as it sees them). */
+export async function describeVariants(db: Db, variantIds: readonly number[], locale: Locale, now: Date): Promise<Map<number, VariantDisplay>> {
+  const stored = await readStoredVariants(db, variantIds);
+  return new Map([...stored].map(([id, row]) => [id, toVariantDisplay(row, locale, now)]));
+}
+
+/**
+ * Variants' facts kept while neither the catalogue nor stock changes (server/catalog/catalogue-cache.ts):
+ * every page shows the mini cart, whose lines then cost no query.
+ */
+const keptVariants = createCatalogueCache<StoredVariant>({ maxAgeMs: 60_000, maxEntries: 5_000, watches: "catalogue and page content" });
+
+/** `describeVariants` from kept facts, for pages (never inside a transaction: the versions are read outside it). */
+async function describeVariantsForPage(db: Db, variantIds: readonly number[], locale: Locale, now: Date): Promise<Map<number, VariantDisplay>> {
+  const ids = [...new Set(variantIds)];
+  const stored = await keptVariants.getMany(
+    db,
+    ids.map((id) => String(id)),
+    async (missing) => new Map([...(await readStoredVariants(db, missing.map(Number)))].map(([id, row]) => [String(id), row])),
+  );
+  const result = new Map<number, VariantDisplay>();
+  stored.forEach((row, index) => {
+    if (row) result.set(ids[index]!, toVariantDisplay(row, locale, now));
+  });
+  return result;
+}
+
+/** The whole cart as the page shows it (never inside a transaction: its variants are kept ones); an unknown or missing cart reads as empty. */
 export async function getCartView(db: Db, args: { cartId: string | null; locale: Locale; now: Date }): Promise<CartView> {
   if (!args.cartId) return emptyCartView();
   // The cart and its lines in one query: every page shows the mini cart.
@@ -163,7 +206,7 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
   if (!cart) return emptyCartView();
   const rows = cartRows.flatMap((row) => (row.line ? [row.line] : []));
 
-  const variants = await describeVariants(
+  const variants = await describeVariantsForPage(
     db,
     rows.map((row) => row.variantId),
     args.locale,

@@ -9,7 +9,9 @@ import { products, productVariants } from "#server/db/schema.ts";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { withDatabase } from "#tests/db.global-setup.ts";
-import { createCatalogueCache, settleMs } from "./catalogue-cache";
+import { addToCart } from "#server/cart/cart.service.ts";
+import { getCartView } from "#server/cart/cart-view.service.ts";
+import { createCatalogueCache, readContentVersions, readingVersionsOnce, settleMs } from "./catalogue-cache";
 import { getProductPage } from "./product.service";
 
 const now = new Date("2026-03-10T10:00:00Z");
@@ -134,4 +136,45 @@ test("answers that show stock are dropped by a sale; those computed in the secon
   expect(await cache.getMany(db, ["a", "b"], stockOf)).toEqual([4, 4]);
   expect(await cache.getMany(db, ["b", "a"], stockOf)).toEqual([4, 4]);
   expect(computed).toBe(4);
+});
+
+test("a request that writes nothing reads the versions once: a change committed during it shows from the next request", slow, async () => {
+  const { db, adminId, productId } = await openShop();
+  const before = await readContentVersions(db);
+  await readingVersionsOnce(async () => {
+    const first = await readContentVersions(db);
+    await updateProduct(db, { productId, input: input({ nameIt: "Passeggino Procida" }), actorUserId: adminId, now });
+    expect(await readContentVersions(db)).toEqual(first);
+  });
+  const after = await readContentVersions(db);
+  expect(after.catalogue).not.toBe(before.catalogue);
+  expect(await readingVersionsOnce(() => readContentVersions(db))).toEqual(after);
+});
+
+test("a cart's lines and the product page, kept for the pages, show a new price and a sale at the next read", slow, async () => {
+  const { db, adminId, productId } = await openShop();
+  const [variant] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, productId));
+  vi.useFakeTimers({ toFake: ["Date"] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  const added = await addToCart(db, { cartId: null, variantId: variant!.id, quantity: 1, personalisation: {} });
+  if (!added.ok) throw new Error(added.error);
+  const shown = async () => {
+    const [cart, page] = await Promise.all([getCartView(db, { cartId: added.cartId, locale: "it", now }), getProductPage(db, productId, "it", now)]);
+    return {
+      line: { unitCents: cart.lines[0]!.unitCents, stock: cart.lines[0]!.stock },
+      page: { price: page!.priceCents, stock: page!.variants[0]!.stock },
+    };
+  };
+  expect(await shown()).toEqual({ line: { unitCents: 19_990, stock: 5 }, page: { price: 19_990, stock: 5 } });
+  expect(await shown()).toEqual({ line: { unitCents: 19_990, stock: 5 }, page: { price: 19_990, stock: 5 } });
+
+  await updateProduct(db, { productId, input: input({ price: "149,00" }), actorUserId: adminId, now });
+  expect(await shown()).toEqual({ line: { unitCents: 14_900, stock: 5 }, page: { price: 14_900, stock: 5 } });
+  // Past the second after the change: the answers read now are kept, and the sale must drop them.
+  vi.setSystemTime(Date.now() + settleMs);
+  expect(await shown()).toEqual({ line: { unitCents: 14_900, stock: 5 }, page: { price: 14_900, stock: 5 } });
+  await setStockTo(db, { variantId: variant!.id, stock: 2 }, { reason: "Venduto in negozio" });
+  expect(await shown()).toEqual({ line: { unitCents: 14_900, stock: 2 }, page: { price: 14_900, stock: 2 } });
 });

@@ -6,6 +6,7 @@
  * still holds. An answer is also dropped after `maxAgeMs`, which bounds how old it can be when only the
  * catalogue's version is watched (the API's lists leave stock out of it).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 
@@ -64,6 +65,26 @@ const sharedReads = new WeakMap<Db, SharedRead>();
  * committed before is seen), and a burst of requests costs two reads, not a connection each.
  */
 export function readContentVersions(db: Db): Promise<ContentVersions> {
+  const ofThisRequest = versionsOfRequest.getStore();
+  if (!ofThisRequest) return readSharedVersions(db);
+  let versions = ofThisRequest.get(db);
+  if (!versions) ofThisRequest.set(db, (versions = readSharedVersions(db)));
+  return versions;
+}
+
+/** The versions each database had when a request that writes nothing first asked (see `readingVersionsOnce`). */
+const versionsOfRequest = new AsyncLocalStorage<Map<Db, Promise<ContentVersions>>>();
+
+/**
+ * Runs `handle` (a request that writes nothing: a GET) with one read of the versions for all its loaders,
+ * which each asked for them in turn: the page shows the catalogue as it was when the request first asked.
+ * Never around an action, whose loaders must see what it committed.
+ */
+export function readingVersionsOnce<Result>(handle: () => Result): Result {
+  return versionsOfRequest.run(new Map(), handle);
+}
+
+function readSharedVersions(db: Db): Promise<ContentVersions> {
   let shared = sharedReads.get(db);
   if (!shared) sharedReads.set(db, (shared = { query: prepareVersionsQuery(db), current: null, next: null, last: null }));
   const state = shared;
@@ -77,7 +98,7 @@ export function readContentVersions(db: Db): Promise<ContentVersions> {
     .catch(() => undefined)
     .then(() => {
       state.next = null;
-      return readContentVersions(db);
+      return readSharedVersions(db);
     });
   return state.next;
 }

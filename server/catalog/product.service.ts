@@ -20,6 +20,7 @@ import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { getProductAvailability, isProductOnRequest, pickRelatedIds, type Availability } from "./product";
 import { effectivePriceColumns } from "./product-card";
+import { createCatalogueCache } from "./catalogue-cache";
 
 export type ProductPageImage = { storageKey: string; width: number; height: number; alt: string };
 
@@ -201,13 +202,26 @@ type ProductRow = Awaited<ReturnType<typeof selectProductPageRows>>[number];
 export async function getProductPages(db: Db, ids: readonly number[], locale: Locale, now: Date): Promise<ProductPageData[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const rows = await selectProductPageRows(db, wanted, locale);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return wanted.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toProductPage(row, locale, now)] : [];
-  });
+  const rows = await keptProductRows.getMany(
+    db,
+    wanted.map((id) => `${locale} ${id}`),
+    async (missing) => {
+      const read = await selectProductPageRows(
+        db,
+        missing.map((key) => Number(key.slice(locale.length + 1))),
+        locale,
+      );
+      return new Map(read.map((row) => [`${locale} ${row.id}`, row]));
+    },
+  );
+  return rows.flatMap((row) => (row ? [toProductPage(row, locale, now)] : []));
 }
+
+/**
+ * Product pages' rows kept while neither the catalogue nor stock changes (server/catalog/catalogue-cache.ts),
+ * per language, before `now` decides the offer: a few kilobytes each, the most asked thousand.
+ */
+const keptProductRows = createCatalogueCache<ProductRow>({ maxAgeMs: 60_000, maxEntries: 1_000, watches: "catalogue and page content" });
 
 function toProductPage(product: ProductRow, locale: Locale, now: Date): ProductPageData {
   const { name, categoryRows, brandRows, colourRows, imageRows, variantRows } = product;

@@ -11,6 +11,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import { drawSamplePictureFile } from "#server/catalog/sample-pictures.ts";
+import { readingVersionsOnce } from "#server/catalog/catalogue-cache.ts";
 import type { DbHandle } from "#server/db/client.ts";
 import { couponOrderEffects } from "#server/coupons/coupon-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
@@ -154,14 +155,19 @@ export function createShopApp(options: ShopAppOptions) {
     const handle = createFetchHandler(built, options.mode);
     return (request: globalThis.Request, req: Request) => handle(request, loadContextOf(req, "", true));
   });
-  app.all("/{*splat}", (req, res, next) => {
+  const answer = (req: Request, res: Response, next: NextFunction) => {
     const visitorPage = res.locals.visitorPage as VisitorPage | undefined;
     if (visitorPage && pageCache && renderShared) {
       renderShared.then((render) => pageCache.renderVisitorPage(visitorPage, req, res, render)).catch(next);
       return;
     }
     pageHandler.then((handle) => handle(req, res, next)).catch(next);
-  });
+  };
+  // A GET's loaders, which each ask whether the catalogue moved, share one read of its versions; an action's
+  // loaders must see what it committed and read them afresh (server/catalog/catalogue-cache.ts).
+  app.all("/{*splat}", (req, res, next) =>
+    req.method === "GET" || req.method === "HEAD" ? readingVersionsOnce(() => answer(req, res, next)) : answer(req, res, next),
+  );
 
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);

@@ -5,6 +5,7 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { productReviews } from "#server/db/schema.ts";
+import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";
 
 /** Published reviews of a product: how many, their average to one decimal. */
 export type ReviewSummary = { count: number; average: number };
@@ -39,8 +40,17 @@ export async function getReviewSummaries(db: Db, productIds: readonly number[]):
   return new Map(rows.map(({ productId, ...summary }) => [productId, summary]));
 }
 
+type ProductReviews = { summary: ReviewSummary | null; reviews: PublishedReview[] };
+
+/** What the product page shows of reviews, kept while the catalogue (reviews included) stays the same. */
+const keptProductReviews = createCatalogueCache<ProductReviews>({ maxAgeMs: 60_000, maxEntries: 1_000 });
+
 /** A product's published reviews, newest first (at most `productReviewsShown`), with their summary. */
-export async function getProductReviews(db: Db, productId: number): Promise<{ summary: ReviewSummary | null; reviews: PublishedReview[] }> {
+export function getProductReviews(db: Db, productId: number): Promise<ProductReviews> {
+  return keptProductReviews.get(db, String(productId), () => readProductReviews(db, productId));
+}
+
+async function readProductReviews(db: Db, productId: number): Promise<ProductReviews> {
   const [summaries, reviews] = await Promise.all([
     getReviewSummaries(db, [productId]),
     db
