@@ -168,7 +168,7 @@ test.runIf(parts.has("0"))(
     // the pid the supervisor started, stops and restarts is the process that serves, and it runs with them.
     for (const slot of shop.processes.slots) {
       const environment = fs.readFileSync(`/proc/${slot.child!.pid}/environ`, "utf8").split("\0");
-      expect(environment).toContain("MALLOC_MMAP_THRESHOLD_=131072");
+      expect(environment).toContain("MALLOC_MMAP_THRESHOLD_=524288");
       const commandLine = fs.readFileSync(`/proc/${slot.child!.pid}/cmdline`, "utf8").split("\0");
       expect(commandLine).toEqual(expect.arrayContaining(["--max-semi-space-size=8", "--heap-growing-percent=50"]));
     }
