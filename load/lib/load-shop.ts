@@ -63,10 +63,24 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** `count` consecutive free ports on loopback (the first one). */
+/**
+ * The first port the kernel hands to outgoing connections: a port free when probed but inside that range can
+ * be taken by a connection before the app process binds it (seen: "Port 41000 is already in use", 75 s of
+ * restarts before the shop was ready).
+ */
+function firstEphemeralPort(): number {
+  try {
+    return Number(fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768; // not Linux: its usual range starts there or higher
+  }
+}
+
+/** `count` consecutive free ports on loopback (the first one), below the range of outgoing connections. */
 export async function freePorts(count: number): Promise<number> {
+  const below = Math.max(Math.min(firstEphemeralPort(), 32_768), 21_000);
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const first = 20_000 + crypto.randomInt(30_000);
+    const first = 20_000 + crypto.randomInt(below - 20_000 - count);
     const free = await Promise.all(Array.from({ length: count }, (_, index) => portIsFree(first + index)));
     if (free.every(Boolean)) return first;
   }
