@@ -202,18 +202,16 @@ type ProductRow = Awaited<ReturnType<typeof selectProductPageRows>>[number];
 export async function getProductPages(db: Db, ids: readonly number[], locale: Locale, now: Date): Promise<ProductPageData[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const rows = await keptProductRows.getMany(
-    db,
-    wanted.map((id) => `${locale} ${id}`),
-    async (missing) => {
-      const read = await selectProductPageRows(
-        db,
-        missing.map((key) => Number(key.slice(locale.length + 1))),
-        locale,
-      );
-      return new Map(read.map((row) => [`${locale} ${row.id}`, row]));
-    },
-  );
+  const keyOf = (id: number) => `${locale} ${id}`;
+  const idOf = new Map(wanted.map((id) => [keyOf(id), id]));
+  const rows = await keptProductRows.getMany(db, [...idOf.keys()], async (missing) => {
+    const read = await selectProductPageRows(
+      db,
+      missing.map((key) => idOf.get(key)!),
+      locale,
+    );
+    return new Map(read.map((row) => [keyOf(row.id), row]));
+  });
   return rows.flatMap((row) => (row ? [toProductPage(row, locale, now)] : []));
 }
 
