@@ -13,7 +13,7 @@ import { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-ac
 import { getTranslator } from "#server/i18n/translator.ts";
 import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getShownSettings } from "#server/settings/settings.service.ts";
-import { htmlLang, localeOfPath } from "#common/locale.ts";
+import { htmlLang, localeOfPath, type Locale } from "#common/locale.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { alternateLinks } from "#common/alternate-links.ts";
 import type { Route } from "./+types/root";
@@ -101,12 +101,27 @@ export const handle = {
 /** Account, cart, order and back-office answers are never stored by a cache (server/http/page-caching.ts). */
 export const middleware: Route.MiddlewareFunction[] = [personalPagesNotStored];
 
+/** The same texts for every request in a language: translated once per language and process. */
+const fallbackMetaByLocale = new Map<Locale, { description: string; errorTitles: Record<ErrorPageKind, string> }>();
+
+function fallbackMetaOf(locale: Locale) {
+  let meta = fallbackMetaByLocale.get(locale);
+  if (!meta) {
+    const t = getTranslator(locale);
+    meta = {
+      description: t("meta.description"),
+      errorTitles: Object.fromEntries(Object.entries(errorPageTitleKey).map(([kind, key]) => [kind, t(key)])) as Record<ErrorPageKind, string>,
+    };
+    fallbackMetaByLocale.set(locale, meta);
+  }
+  return meta;
+}
+
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
   const { db, publicUrl } = services;
   // `url` is normalised (no ".data" suffix on client navigations), so "/en.data" still reads "en".
   const locale = localeOfPath(url.pathname);
-  const t = getTranslator(locale);
   const [categories, settings, currency, cart] = await Promise.all([
     getCategoryNavigation(db, locale),
     getShownSettings(db, ["shop", "newsletter"]),
@@ -130,10 +145,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       /** Display currency: the visitor's choice (cookie) and its stored rate per 1 EUR. */
       currency,
       /** For pages without their own meta, and for error pages. */
-      fallbackMeta: {
-        description: t("meta.description"),
-        errorTitles: Object.fromEntries(Object.entries(errorPageTitleKey).map(([kind, key]) => [kind, t(key)])) as Record<ErrorPageKind, string>,
-      },
+      fallbackMeta: fallbackMetaOf(locale),
       cart: cart.cart,
       giftListFilling,
       /** Wishlist and compare ids of the saved_items cookie: the header counts of the server-rendered page. */

@@ -1,5 +1,5 @@
 // A signed-in customer's pages, which the page cache never keeps (decision 0074): a category page and a
-// product page rendered for a customer who signed up and signed in through the shop's own form and has one
+// product page, as a first page (the document) and as the next one (its loader data, `.data`), for a customer who signed up and signed in through the shop's own form and has one
 // item in the cart, asked as a browser asks (Accept-Encoding: gzip, deflate, br, zstd), on PostgreSQL with
 // BENCH_SIGNED_IN_PRODUCTS generated products (default 1,000, lib/scale-database.mjs). autocannon, 20
 // connections, BENCH_DURATION_S seconds per page (default 10) after a 2-second warm-up: requests/s, p99 and
@@ -29,10 +29,13 @@ const browserEncoding = "gzip, deflate, br, zstd";
 const keep = process.env.BENCH_SIGNED_IN_KEEP === "1";
 const databaseName = keep ? "bench_signed_in" : `bench_signed_in_${process.pid}`;
 const profileFolder = process.env.BENCH_SIGNED_IN_PROFILE ? path.resolve(process.env.BENCH_SIGNED_IN_PROFILE) : "";
-const pages = [
+const documentPages = [
   { name: "category", path: "/categoria/A-spasso" },
   { name: "product", path: `/product/${Math.ceil(productCount / 2)}` },
 ];
+// After the first page the browser asks for the next one's loader data only (client navigation), every loader
+// of the page included, as Chromium was seen to ask: `/product/2.data` after a click on a card.
+const pages = [...documentPages, ...documentPages.map((page) => ({ name: `${page.name} (data)`, path: `${page.path}.data` }))];
 
 /** The `name=value` pairs of a response's Set-Cookie headers, added to `jar`. */
 function keepCookies(jar, response) {

@@ -377,6 +377,8 @@ export async function getListing(
   };
 }
 
+const brandNameOrder = new Intl.Collator("it", { sensitivity: "base" });
+
 export type BrandIndexEntry = { slug: string; name: string; productCount: number };
 
 /** /marchi: every brand with published products, A to Z, with how many it has. */
@@ -388,7 +390,7 @@ export async function getBrandIndex(db: Db): Promise<BrandIndexEntry[]> {
     .innerJoin(products, and(eq(products.id, productBrands.productId), eq(products.isPublished, true)))
     .groupBy(brands.id)
     .orderBy(asc(brands.name));
-  return rows.sort((a, b) => a.name.localeCompare(b.name, "it", { sensitivity: "base" }));
+  return rows.sort((a, b) => brandNameOrder.compare(a.name, b.name));
 }
 
 /**
