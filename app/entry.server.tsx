@@ -18,6 +18,7 @@ import type { Messages } from "#common/messages.ts";
 import { serverI18nFor } from "./lib/i18n";
 import { handle as rootHandle } from "./root";
 import { NonceProvider } from "./lib/nonce";
+import { documentPersonalPart, PersonalPartProvider } from "./lib/personal-part";
 import { coalescedChunks } from "./lib/coalesced-chunks.server";
 
 export const streamTimeout = 5_000;
@@ -106,9 +107,11 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={cspNonce}>
-        <I18nextProvider i18n={i18n}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        <PersonalPartProvider value={loadContext.get(documentPersonalPart)}>
+          <I18nextProvider i18n={i18n}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </I18nextProvider>
+        </PersonalPartProvider>
       </NonceProvider>,
       {
         nonce,

@@ -19,10 +19,10 @@ import { alternateLinks } from "#common/alternate-links.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
 import { useNonce } from "./lib/nonce";
+import { documentPersonalPart, PersonalPartScript, type PersonalPart } from "./lib/personal-part";
 import { useRootData } from "./lib/root-data";
 import { useRouteMessages } from "./lib/route-messages";
 import { documentTitle } from "./lib/seo";
-import type { ShellUser } from "./ui/account-menu";
 import { IconSprite } from "./ui/icons";
 import { ErrorPage, errorPageKindOf, errorPageTitleKey, type ErrorPageKind } from "./ui/error-page";
 import { SiteShell } from "./ui/site-shell";
@@ -126,14 +126,19 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     getCategoryNavigation(db, locale),
     getShownSettings(db, ["shop", "newsletter"]),
     getDisplayCurrency(db, readCurrencyCookie(request.headers.get("Cookie"))),
-    // Cart count, mini-cart lines and the flash toasts of a post made without JavaScript.
     getRootCart(services, request, locale),
   ]);
-  // The signed-in user (session cookie or bearer token): the header's account menu shows both states.
   const sessionUser = await getSessionUser(context, request);
-  const user: ShellUser | null = toShellUser(sessionUser);
-  // The list the owner chose to fill while browsing ("Aggiungi prodotti"): its bar and the cards' add buttons.
-  const giftListFilling = sessionUser ? await readGiftListFilling(services, request, { userId: sessionUser.id, locale }) : null;
+  const personal: PersonalPart = {
+    user: toShellUser(sessionUser),
+    cart: cart.cart,
+    giftListFilling: sessionUser ? await readGiftListFilling(services, request, { userId: sessionUser.id, locale }) : null,
+    savedItems: readSavedItemsCookie(request.headers.get("Cookie")).lists,
+  };
+  // A page's loader data is the same for everyone who sees it; its personal part goes into the page on its own
+  // (app/lib/personal-part.tsx). A client navigation gets it here.
+  const isDataRequest = new URL(request.url).pathname.endsWith(".data");
+  if (!isDataRequest) context.set(documentPersonalPart, personal);
   return data(
     {
       locale,
@@ -141,17 +146,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       categories,
       shop: settings.shop,
       newsletterUrl: settings.newsletter.url,
-      user,
       /** Display currency: the visitor's choice (cookie) and its stored rate per 1 EUR. */
       currency,
       /** For pages without their own meta, and for error pages. */
       fallbackMeta: fallbackMetaOf(locale),
-      cart: cart.cart,
-      giftListFilling,
-      /** Wishlist and compare ids of the saved_items cookie: the header counts of the server-rendered page. */
-      savedItems: readSavedItemsCookie(request.headers.get("Cookie")).lists,
+      personal: isDataRequest ? personal : undefined,
       // The shell's texts come with the first page only: the language never changes without a page load.
-      messages: new URL(request.url).pathname.endsWith(".data") ? undefined : getPageMessages(locale, handle),
+      messages: isDataRequest ? undefined : getPageMessages(locale, handle),
     },
     { headers: cart.headers },
   );
@@ -210,6 +211,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         <IconSprite />
         {children}
+        <PersonalPartScript />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

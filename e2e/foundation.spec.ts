@@ -99,9 +99,10 @@ test("pages carry the security headers, a CSP naming each inline script by hash,
   expect(headers["x-powered-by"]).toBeUndefined();
 
   const html = await response.text();
-  // Executable inline scripts only: JSON-LD (type="application/ld+json") is data the browser never runs.
+  // Executable inline scripts only: JSON-LD and the personal part (type="application/ld+json", "application/json")
+  // are data the browser never runs.
   const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>([\s\S]*?)<\/script>/g)].filter(
-    (match) => !(match[1] ?? "").includes("application/ld+json"),
+    (match) => !/type="application\/(ld\+)?json"/.test(match[1] ?? ""),
   );
   expect(inlineScripts.length).toBeGreaterThan(0);
   for (const [, , content] of inlineScripts)

@@ -1,0 +1,57 @@
+/**
+ * What a page shows of the person asking (signed-in user, cart, the gift list being filled, saved items),
+ * apart from the root loader's data for everyone. A document carries it as one JSON script read at hydration,
+ * so that its loader data is the same for a visitor and a customer; a client navigation's `.data` carries it in
+ * the root's loader data (decision 0076, "filled-in pages"). `useRootData()` gives both merged.
+ */
+import { createContext, useContext, type ReactNode } from "react";
+import { createContext as createRouterContext } from "react-router";
+import type { getRootCart } from "#server/cart/cart-request.ts";
+import type { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
+import type { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
+import type { ShellUser } from "#app/ui/account-menu.tsx";
+
+export type PersonalPart = {
+  /** The signed-in user (session cookie or bearer token): the header's account menu shows both states. */
+  user: ShellUser | null;
+  /** Cart count, mini-cart lines and the flash toasts of a post made without JavaScript. */
+  cart: Awaited<ReturnType<typeof getRootCart>>["cart"];
+  /** The list the owner chose to fill while browsing ("Aggiungi prodotti"): its bar and the cards' add buttons. */
+  giftListFilling: Awaited<ReturnType<typeof readGiftListFilling>> | null;
+  /** Wishlist and compare ids of the saved_items cookie: the header counts of the server-rendered page. */
+  savedItems: ReturnType<typeof readSavedItemsCookie>["lists"];
+};
+
+/** Set by the root loader on a document request: what the server renders and writes into the page. */
+export const documentPersonalPart = createRouterContext<PersonalPart | null>(null);
+
+const PersonalPartContext = createContext<PersonalPart | null>(null);
+
+/** The document's personal part: the request's on the server, the page's JSON script in the browser. */
+export function PersonalPartProvider({ value, children }: { value: PersonalPart | null; children: ReactNode }) {
+  return <PersonalPartContext.Provider value={value}>{children}</PersonalPartContext.Provider>;
+}
+
+export function useDocumentPersonalPart() {
+  return useContext(PersonalPartContext);
+}
+
+const scriptId = "personal-part";
+
+/** JSON inside `<script>`: "<" escaped, so no "</script>" or "<!--" can end or change it. */
+function scriptTextOf(part: PersonalPart) {
+  return JSON.stringify(part).replace(/</g, "\\u003c");
+}
+
+/** The document's personal part as data for the browser (not run: its type is JSON). */
+export function PersonalPartScript() {
+  const part = useDocumentPersonalPart();
+  if (!part) return null;
+  return <script type="application/json" id={scriptId} dangerouslySetInnerHTML={{ __html: scriptTextOf(part) }} />;
+}
+
+/** In the browser, before hydration: the part the server wrote into the page; null when it wrote none. */
+export function readDocumentPersonalPart(): PersonalPart | null {
+  const text = document.getElementById(scriptId)?.textContent;
+  return text ? (JSON.parse(text) as PersonalPart) : null;
+}
