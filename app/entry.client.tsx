@@ -4,7 +4,7 @@ import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { localeOfPath } from "#common/locale.ts";
 import { createI18n } from "./lib/i18n";
-import { PersonalPartProvider, readDocumentPersonalPart } from "./lib/personal-part";
+import { DocumentPersonalPart, readDocumentPersonalPart } from "./lib/personal-part";
 
 // The page's messages arrive in its loader data, in its own language (app/lib/route-messages.ts); switching
 // language is a full page load.
@@ -16,11 +16,11 @@ startTransition(() => {
   hydrateRoot(
     document,
     <I18nextProvider i18n={i18n}>
-      <PersonalPartProvider value={personalPart}>
+      <DocumentPersonalPart value={personalPart}>
         <StrictMode>
           <HydratedRouter />
         </StrictMode>
-      </PersonalPartProvider>
+      </DocumentPersonalPart>
     </I18nextProvider>,
   );
 });

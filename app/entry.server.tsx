@@ -18,7 +18,8 @@ import type { Messages } from "#common/messages.ts";
 import { serverI18nFor } from "./lib/i18n";
 import { handle as rootHandle } from "./root";
 import { NonceProvider } from "./lib/nonce";
-import { documentPersonalPart, PersonalPartProvider } from "./lib/personal-part";
+import { DocumentPersonalPart } from "./lib/personal-part";
+import { requestPersonalPart } from "./lib/personal-part.server";
 import { coalescedChunks } from "./lib/coalesced-chunks.server";
 
 export const streamTimeout = 5_000;
@@ -107,11 +108,11 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={cspNonce}>
-        <PersonalPartProvider value={loadContext.get(documentPersonalPart)}>
+        <DocumentPersonalPart value={loadContext.get(requestPersonalPart)}>
           <I18nextProvider i18n={i18n}>
             <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
           </I18nextProvider>
-        </PersonalPartProvider>
+        </DocumentPersonalPart>
       </NonceProvider>,
       {
         nonce,

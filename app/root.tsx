@@ -19,7 +19,8 @@ import { alternateLinks } from "#common/alternate-links.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
 import { useNonce } from "./lib/nonce";
-import { documentPersonalPart, PersonalPartScript, type PersonalPart } from "./lib/personal-part";
+import { PersonalPartScript, type PersonalPart } from "./lib/personal-part";
+import { requestPersonalPart } from "./lib/personal-part.server";
 import { useRootData } from "./lib/root-data";
 import { useRouteMessages } from "./lib/route-messages";
 import { documentTitle } from "./lib/seo";
@@ -138,7 +139,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   // A page's loader data is the same for everyone who sees it; its personal part goes into the page on its own
   // (app/lib/personal-part.tsx). A client navigation gets it here.
   const isDataRequest = new URL(request.url).pathname.endsWith(".data");
-  if (!isDataRequest) context.set(documentPersonalPart, personal);
+  if (!isDataRequest) context.set(requestPersonalPart, personal);
   return data(
     {
       locale,

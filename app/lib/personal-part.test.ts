@@ -10,7 +10,7 @@ import { cookieHeaderOf, signIn, startInProcessShop, type InProcessShop } from "
 import { sampleParams } from "#tests/security/page-routes.ts";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { PersonalPartProvider, PersonalPartScript, type PersonalPart } from "./personal-part";
+import { DocumentPersonalPart, PersonalPartScript, type PersonalPart } from "./personal-part";
 
 let shop: InProcessShop;
 let params: Record<string, string>;
@@ -87,7 +87,7 @@ test("text that looks like markup stays data in the personal part: no end of scr
     giftListFilling: null,
     savedItems: { wishlist: [], compare: [] },
   };
-  const html = renderToString(createElement(PersonalPartProvider, { value: part, children: createElement(PersonalPartScript) }));
+  const html = renderToString(createElement(DocumentPersonalPart, { value: part }, createElement(PersonalPartScript)));
   const script = /^<script type="application\/json" id="personal-part">([\s\S]*)<\/script>$/.exec(html)?.[1] ?? "";
   expect(script).not.toContain("<");
   expect(personalPartOf(html)?.user?.name).toBe(name);

@@ -4,8 +4,7 @@
  * so that its loader data is the same for a visitor and a customer; a client navigation's `.data` carries it in
  * the root's loader data (decision 0076, "filled-in pages"). `useRootData()` gives both merged.
  */
-import { createContext, useContext, type ReactNode } from "react";
-import { createContext as createRouterContext } from "react-router";
+import { createContext, useContext } from "react";
 import type { getRootCart } from "#server/cart/cart-request.ts";
 import type { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import type { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
@@ -22,19 +21,8 @@ export type PersonalPart = {
   savedItems: ReturnType<typeof readSavedItemsCookie>["lists"];
 };
 
-/** Set by the root loader on a document request: what the server renders and writes into the page. */
-export const documentPersonalPart = createRouterContext<PersonalPart | null>(null);
-
-const PersonalPartContext = createContext<PersonalPart | null>(null);
-
-/** The document's personal part: the request's on the server, the page's JSON script in the browser. */
-export function PersonalPartProvider({ value, children }: { value: PersonalPart | null; children: ReactNode }) {
-  return <PersonalPartContext.Provider value={value}>{children}</PersonalPartContext.Provider>;
-}
-
-export function useDocumentPersonalPart() {
-  return useContext(PersonalPartContext);
-}
+/** The document's personal part: the request's on the server (personal-part.server.ts), the page's script in the browser. */
+export const DocumentPersonalPart = createContext<PersonalPart | null>(null);
 
 const scriptId = "personal-part";
 
@@ -45,7 +33,7 @@ function scriptTextOf(part: PersonalPart) {
 
 /** The document's personal part as data for the browser (not run: its type is JSON). */
 export function PersonalPartScript() {
-  const part = useDocumentPersonalPart();
+  const part = useContext(DocumentPersonalPart);
   if (!part) return null;
   return <script type="application/json" id={scriptId} dangerouslySetInnerHTML={{ __html: scriptTextOf(part) }} />;
 }

@@ -1,7 +1,7 @@
-import { useMemo } from "react";
+import { useContext, useMemo } from "react";
 import { useRouteLoaderData } from "react-router";
 import type { loader } from "#app/root.tsx";
-import { useDocumentPersonalPart, type PersonalPart } from "./personal-part";
+import { DocumentPersonalPart, type PersonalPart } from "./personal-part";
 
 /** Shown when neither the loader data nor the page carries a personal part: nobody's. */
 const nobodysPart: PersonalPart = {
@@ -18,7 +18,7 @@ const nobodysPart: PersonalPart = {
  */
 export function useRootData() {
   const root = useRouteLoaderData<typeof loader>("root");
-  const documentPart = useDocumentPersonalPart();
+  const documentPart = useContext(DocumentPersonalPart);
   return useMemo(() => {
     if (!root) return undefined;
     const { personal, ...shared } = root;
