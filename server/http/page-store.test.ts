@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { createPageStore, keepPage, type KeptPage } from "./page-store";
+import zlib from "node:zlib";
+import { createPageStore, keepPage, plainBytesOf, type KeptPage } from "./page-store";
 
 const rendered = (text: string) => ({
   status: 200,
@@ -44,4 +45,33 @@ test("the ETag names the page's bytes, whatever the encoding", async () => {
   expect(one.etag).toMatch(/^W\/"[A-Za-z0-9_-]{27}"$/);
   expect(same.etag).toBe(one.etag);
   expect(other.etag).not.toBe(one.etag);
+});
+
+test("gzip is made on the first request for it, once, and counted in the store's bytes", async () => {
+  const text = `<p>${"culla ".repeat(2_000)}</p>`;
+  const page = await pageOf(text);
+  expect(page.gzip).toBeNull();
+  const store = createPageStore(1_000_000);
+  store.set("EUR /culle", page);
+  const before = store.size().bytes;
+  const [first, second] = await Promise.all([store.gzipOf("EUR /culle", page), store.gzipOf("EUR /culle", page)]);
+  expect(zlib.gunzipSync(first).toString()).toBe(text);
+  expect(second).toBe(first);
+  expect(store.size().bytes).toBe(before + first.length);
+  expect(await store.gzipOf("EUR /culle", page)).toBe(first);
+  expect(store.size().bytes).toBe(before + first.length);
+  expect((await plainBytesOf(page)).toString()).toBe(text);
+});
+
+test("a page grown by its gzip past the bound makes room by dropping the least recently given", async () => {
+  const [old, asked] = await Promise.all([
+    pageOf(`<p>${"a".repeat(9_000)}${Math.random()}</p>`),
+    pageOf(`<p>${"b".repeat(9_000)}${Math.random()}</p>`),
+  ]);
+  const store = createPageStore(old.bytes + asked.bytes + 40);
+  store.set("EUR /old", old);
+  store.set("EUR /asked", asked);
+  await store.gzipOf("EUR /asked", asked);
+  expect(store.get("EUR /old", "1.1", 0)).toBeUndefined();
+  expect(store.get("EUR /asked", "1.1", 0)?.gzip).not.toBeNull();
 });

@@ -1,13 +1,14 @@
 /**
- * The pages kept for visitors in this process (page-cache.ts decides which): each compressed once, brotli
- * and gzip, with the versions it was rendered under and the instant it stops holding; the least recently
- * given ones go first when their bytes pass the bound.
+ * The pages kept for visitors in this process (page-cache.ts decides which): each compressed once in brotli
+ * (gzip too, once some client asks for it), with the versions it was rendered under and the instant it stops
+ * holding; the least recently given ones go first when their bytes pass the bound.
  */
 import crypto from "node:crypto";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 
 const brotli = promisify(zlib.brotliCompress);
+const unbrotli = promisify(zlib.brotliDecompress);
 const gzip = promisify(zlib.gzip);
 
 /** Brotli quality of a kept page: compressed once, given many times (decision 0074 has the figures). */
@@ -19,7 +20,11 @@ export type KeptPage = {
   headers: [string, string][];
   etag: string;
   br: Buffer;
-  gzip: Buffer;
+  /**
+   * Made on the first request that does not take brotli, then kept: every browser takes brotli, so most
+   * pages never need it, and it was over half of the store's bytes.
+   */
+  gzip: Buffer | null;
   /** catalogue_version and page_content_version when it was rendered. */
   versions: string;
   /** When something it shows changes by the clock alone (an offer ending, the delivery cut-off). */
@@ -31,27 +36,31 @@ export async function keepPage(
   rendered: { status: number; headers: [string, string][]; body: Buffer },
   { versions, expiresAt }: { versions: string; expiresAt: number },
 ): Promise<KeptPage> {
-  const [br, gzipped] = await Promise.all([
-    brotli(rendered.body, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: keptBrotliQuality,
-        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: rendered.body.length,
-      },
-    }),
-    gzip(rendered.body, { level: 9 }),
-  ]);
+  const br = await brotli(rendered.body, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: keptBrotliQuality,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: rendered.body.length,
+    },
+  });
   // Weak: the same page in any encoding is one validator.
   const etag = `W/"${crypto.createHash("sha256").update(rendered.body).digest("base64url").slice(0, 27)}"`;
   const { status, headers } = rendered;
   const headerBytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0);
-  return { status, headers, etag, br, gzip: gzipped, versions, expiresAt, bytes: br.length + gzipped.length + headerBytes };
+  return { status, headers, etag, br, gzip: null, versions, expiresAt, bytes: br.length + headerBytes };
+}
+
+/** The page's bytes as sent to a client that takes no compression. */
+export function plainBytesOf(page: KeptPage): Promise<Buffer> {
+  return unbrotli(page.br);
 }
 
 export type PageStore = {
   /** The page kept under `key` if it still holds at these versions and instant. */
   get: (key: string, versions: string, now: number) => KeptPage | undefined;
   set: (key: string, page: KeptPage) => void;
+  /** The page's gzip bytes, made the first time and counted in the store's bytes while it keeps the page. */
+  gzipOf: (key: string, page: KeptPage) => Promise<Buffer>;
   size: () => { pages: number; bytes: number };
 };
 
@@ -64,6 +73,12 @@ export function createPageStore(maxBytes: number): PageStore {
     if (!page) return;
     pages.delete(key);
     bytes -= page.bytes + key.length;
+  };
+  const dropOldestPastBound = () => {
+    for (const oldest of pages.keys()) {
+      if (bytes <= maxBytes) break;
+      drop(oldest);
+    }
   };
   return {
     get(key, versions, now) {
@@ -82,10 +97,20 @@ export function createPageStore(maxBytes: number): PageStore {
       if (page.bytes + key.length > maxBytes) return;
       pages.set(key, page);
       bytes += page.bytes + key.length;
-      for (const oldest of pages.keys()) {
-        if (bytes <= maxBytes) break;
-        drop(oldest);
+      dropOldestPastBound();
+    },
+    async gzipOf(key, page) {
+      if (page.gzip) return page.gzip;
+      const gzipped = await gzip(await plainBytesOf(page), { level: 9 });
+      // Another request for the same page may have made it meanwhile: counted once.
+      if (page.gzip) return page.gzip;
+      page.gzip = gzipped;
+      page.bytes += gzipped.length;
+      if (pages.get(key) === page) {
+        bytes += gzipped.length;
+        dropOldestPastBound();
       }
+      return gzipped;
     },
     size: () => ({ pages: pages.size, bytes }),
   };
