@@ -5,6 +5,7 @@
  * the root's loader data (decision 0076, "filled-in pages"). `useRootData()` gives both merged.
  */
 import { createContext, useContext } from "react";
+import { jsonInScript } from "./script-json";
 import type { getRootCart } from "#server/cart/cart-request.ts";
 import type { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import type { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
@@ -26,16 +27,11 @@ export const DocumentPersonalPart = createContext<PersonalPart | null>(null);
 
 const scriptId = "personal-part";
 
-/** JSON inside `<script>`: "<" escaped, so no "</script>" or "<!--" can end or change it. */
-function scriptTextOf(part: PersonalPart) {
-  return JSON.stringify(part).replace(/</g, "\\u003c");
-}
-
 /** The document's personal part as data for the browser (not run: its type is JSON). */
 export function PersonalPartScript() {
   const part = useContext(DocumentPersonalPart);
   if (!part) return null;
-  return <script type="application/json" id={scriptId} dangerouslySetInnerHTML={{ __html: scriptTextOf(part) }} />;
+  return <script type="application/json" id={scriptId} dangerouslySetInnerHTML={{ __html: jsonInScript(part) }} />;
 }
 
 /** In the browser, before hydration: the part the server wrote into the page; null when it wrote none. */

@@ -6,14 +6,6 @@ import { DocumentPersonalPart, type PersonalPart } from "./personal-part";
 type LoaderData = NonNullable<ReturnType<typeof useRouteLoaderData<typeof loader>>>;
 type Merged = Omit<LoaderData, "personal"> & PersonalPart;
 
-/** Shown when neither the loader data nor the page carries a personal part: nobody's. */
-const nobodysPart: PersonalPart = {
-  user: null,
-  cart: { count: 0, lines: [], subtotalCents: 0, giftList: null, flash: [] },
-  giftListFilling: null,
-  savedItems: { wishlist: [], compare: [] },
-};
-
 // One merge per loader data, shared by every component that asks (a listing's cards ask a hundred times a
 // render; a merge each time cost about half a percent of a signed-in listing). The page's part is the same for
 // every merge of a render, on the server (one request) as in the browser (one page load).
@@ -31,7 +23,10 @@ export function useRootData(): Merged | undefined {
   let merged = merges.get(root);
   if (!merged) {
     const { personal, ...shared } = root;
-    merged = { ...shared, ...(personal ?? documentPart ?? nobodysPart) };
+    // The root loader gives every page it ran for a personal part: in its loader data (`.data`) or in the page.
+    const part = personal ?? documentPart;
+    if (!part) throw new Error("The root's data came without a personal part");
+    merged = { ...shared, ...part };
     merges.set(root, merged);
   }
   return merged;

@@ -10,17 +10,16 @@ import type { Locale } from "#common/locale.ts";
 import { localizedHref } from "#common/locale.ts";
 import { getProductImageUrl } from "#common/media.ts";
 import type { OpeningSlot, Weekday } from "#common/opening-hours.ts";
+import { jsonInScript } from "./script-json";
 
 export type JsonLd = { "@context"?: "https://schema.org"; "@type": string | string[]; [key: string]: unknown };
-
-const scriptEscapes: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
 
 /**
  * A JSON-LD block as the text of a `<script type="application/ld+json">` written by a component
  * (which gives it the CSP nonce): `<`, `>` and `&` as \u escapes, so no text can close the script.
  */
 export function serializeJsonLd(data: JsonLd): string {
-  return JSON.stringify({ "@context": "https://schema.org", ...data }).replace(/[<>&\u2028\u2029]/g, (char) => scriptEscapes[char] ?? char);
+  return jsonInScript({ "@context": "https://schema.org", ...data });
 }
 
 /** One JSON-LD block as a `meta` entry. */
