@@ -19,10 +19,15 @@ import { serverI18nFor } from "./lib/i18n";
 import { handle as rootHandle } from "./root";
 import { NonceProvider } from "./lib/nonce";
 import { DocumentPersonalPart } from "./lib/personal-part";
+import { FillRecording, type FillRecord } from "./lib/root-data";
+import type { FillSource } from "./lib/personal-fill.server";
 import { requestPersonalPart } from "./lib/personal-part.server";
 import { coalescedChunks } from "./lib/coalesced-chunks.server";
 
 export const streamTimeout = 5_000;
+
+/** Handed to the page cache with the build (server/http/page-filler.ts). */
+export { createPageFiller } from "./lib/personal-fill.server";
 
 /** The errors React Router throws when it refuses a cross-site action (its only "Bad Request" error). */
 const crossSiteRefusal = /`origin` header|^Bad Request$/;
@@ -84,7 +89,8 @@ export default function handleRequest(
   }
   // A page kept for every visitor (server/http/page-cache.ts) has no nonce and is rendered whole: its CSP
   // lists the hashes of the scripts it ended with.
-  const { cspNonce, sharedPage } = loadContext.get(requestContext);
+  const info = loadContext.get(requestContext);
+  const { cspNonce, sharedPage } = info;
   const nonce = cspNonce || undefined;
   // The messages of the page's loader data (the same ones the browser gets), in an instance shared by the
   // requests for pages with the same messages.
@@ -97,6 +103,12 @@ export default function handleRequest(
   // The root's own loader failed: its error page still speaks the page's language (the shell's messages).
   if (!loaderData.root) pageMessages.unshift(getPageMessages(locale, rootHandle));
   const i18n = serverI18nFor(locale, pageMessages);
+  // A visitor's page to keep notes what it asks of the personal part outside its regions, and its regions: a
+  // customer may be given it with her regions rendered in when her part answers the same (personal-fill.server.tsx).
+  const visitorPart = loadContext.get(requestPersonalPart);
+  const rootData: unknown = loaderData.root;
+  const recording: FillRecord | null = sharedPage && rootData && visitorPart ? { reads: new Map(), regions: new Map() } : null;
+  if (recording && visitorPart) info.fillSource = { ...recording, rootData, visitorPart, i18n } satisfies FillSource;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -108,10 +120,12 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={cspNonce}>
-        <DocumentPersonalPart value={loadContext.get(requestPersonalPart)}>
-          <I18nextProvider i18n={i18n}>
-            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-          </I18nextProvider>
+        <DocumentPersonalPart value={visitorPart}>
+          <FillRecording value={recording}>
+            <I18nextProvider i18n={i18n}>
+              <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+            </I18nextProvider>
+          </FillRecording>
         </DocumentPersonalPart>
       </NonceProvider>,
       {

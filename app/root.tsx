@@ -1,17 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
-import { toShellUser } from "#server/accounts/session-user.ts";
 import { getSessionUser } from "#server/http/guards.ts";
-import { getRootCart } from "#server/cart/cart-request.ts";
 import { getCategoryNavigation } from "#server/catalog/navigation.service.ts";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import { getDisplayCurrency } from "#server/currency/rates.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { personalPagesNotStored } from "#server/http/page-caching.ts";
 import { getPageMessages } from "#server/http/page-messages.ts";
-import { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import { getShownSettings } from "#server/settings/settings.service.ts";
 import { htmlLang, localeOfPath, type Locale } from "#common/locale.ts";
 import type { MessagesHandle } from "#common/messages.ts";
@@ -19,8 +15,8 @@ import { alternateLinks } from "#common/alternate-links.ts";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
 import { useNonce } from "./lib/nonce";
-import { PersonalPartScript, type PersonalPart } from "./lib/personal-part";
-import { requestPersonalPart } from "./lib/personal-part.server";
+import { PersonalPartScript } from "./lib/personal-part";
+import { readPersonalPart, requestPersonalPart } from "./lib/personal-part.server";
 import { useRootData } from "./lib/root-data";
 import { useRouteMessages } from "./lib/route-messages";
 import { documentTitle } from "./lib/seo";
@@ -123,23 +119,16 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { db, publicUrl } = services;
   // `url` is normalised (no ".data" suffix on client navigations), so "/en.data" still reads "en".
   const locale = localeOfPath(url.pathname);
-  const [categories, settings, currency, cart] = await Promise.all([
+  const [categories, settings, currency, personal] = await Promise.all([
     getCategoryNavigation(db, locale),
     getShownSettings(db, ["shop", "newsletter"]),
     getDisplayCurrency(db, readCurrencyCookie(request.headers.get("Cookie"))),
-    getRootCart(services, request, locale),
+    readPersonalPart(services, request, locale, () => getSessionUser(context, request)),
   ]);
-  const sessionUser = await getSessionUser(context, request);
-  const personal: PersonalPart = {
-    user: toShellUser(sessionUser),
-    cart: cart.cart,
-    giftListFilling: sessionUser ? await readGiftListFilling(services, request, { userId: sessionUser.id, locale }) : null,
-    savedItems: readSavedItemsCookie(request.headers.get("Cookie")).lists,
-  };
   // A page's loader data is the same for everyone who sees it; its personal part goes into the page on its own
   // (app/lib/personal-part.tsx). A client navigation gets it here.
   const isDataRequest = new URL(request.url).pathname.endsWith(".data");
-  if (!isDataRequest) context.set(requestPersonalPart, personal);
+  if (!isDataRequest) context.set(requestPersonalPart, personal.part);
   return data(
     {
       locale,
@@ -151,11 +140,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       currency,
       /** For pages without their own meta, and for error pages. */
       fallbackMeta: fallbackMetaOf(locale),
-      personal: isDataRequest ? personal : undefined,
+      personal: isDataRequest ? personal.part : undefined,
       // The shell's texts come with the first page only: the language never changes without a page load.
       messages: isDataRequest ? undefined : getPageMessages(locale, handle),
     },
-    { headers: cart.headers },
+    { headers: personal.headers },
   );
 }
 

@@ -85,6 +85,7 @@ test("text that looks like markup stays data in the personal part: no end of scr
     user: { name, email: "anna@example.it", role: "customer" },
     cart: { count: 1, lines: [], subtotalCents: 0, giftList: null, flash: [] },
     giftListFilling: null,
+    giftListChoices: [{ id: "0b7a3c4e-1f2a-4b5c-8d9e-0123456789ab", title: name, code: "AB12CD" }],
     savedItems: { wishlist: [], compare: [] },
   };
   const html = renderToString(createElement(DocumentPersonalPart, { value: part }, createElement(PersonalPartScript)));

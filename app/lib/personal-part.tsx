@@ -10,6 +10,7 @@ import type { getRootCart } from "#server/cart/cart-request.ts";
 import type { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
 import type { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
 import type { ShellUser } from "#app/ui/account-menu.tsx";
+import type { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
 
 export type PersonalPart = {
   /** The signed-in user (session cookie or bearer token): the header's account menu shows both states. */
@@ -18,6 +19,8 @@ export type PersonalPart = {
   cart: Awaited<ReturnType<typeof getRootCart>>["cart"];
   /** The list the owner chose to fill while browsing ("Aggiungi prodotti"): its bar and the cards' add buttons. */
   giftListFilling: Awaited<ReturnType<typeof readGiftListFilling>> | null;
+  /** A signed-in customer's open gift lists, for the product page's "add to my gift list"; null for a visitor. */
+  giftListChoices: Awaited<ReturnType<typeof listMyGiftListChoices>> | null;
   /** Wishlist and compare ids of the saved_items cookie: the header counts of the server-rendered page. */
   savedItems: ReturnType<typeof readSavedItemsCookie>["lists"];
 };
@@ -32,6 +35,11 @@ export function PersonalPartScript() {
   const part = useContext(DocumentPersonalPart);
   if (!part) return null;
   return <script type="application/json" id={scriptId} dangerouslySetInnerHTML={{ __html: jsonInScript(part) }} />;
+}
+
+/** The markup `PersonalPartScript` renders for `part`, as a filled-in page writes it (personal-fill.server.tsx). */
+export function personalPartScript(part: PersonalPart): string {
+  return `<script type="application/json" id="${scriptId}">${jsonInScript(part)}</script>`;
 }
 
 /** In the browser, before hydration: the part the server wrote into the page; null when it wrote none. */

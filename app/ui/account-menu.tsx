@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import type { ShellUser } from "#server/accounts/session-user.ts";
+import { useRootData } from "#app/lib/root-data.ts";
 import { UserIcon } from "./icons";
 import { useDisclosure } from "./use-disclosure";
 
@@ -10,8 +11,9 @@ export type { ShellUser };
 const itemClass = "block rounded-lg px-3 py-2 text-left hover:bg-brand-50 hover:text-brand-800";
 
 /** Logged out: login / register. Logged in: the user's name (to the account), purchases, birth lists, logout. */
-export function AccountMenu({ user, locale }: { user: ShellUser | null; locale: Locale }) {
+export function AccountMenu({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
+  const user = useRootData()?.user ?? null;
   const { pathname, search } = useLocation();
   const { detailsProps, summaryProps } = useDisclosure();
   // After logging in, come back to the page the menu was opened on.

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useFetcher, useFetchers, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
-import { useRootData } from "#app/lib/root-data.ts";
+import { usePersonalAnswer } from "#app/lib/root-data.ts";
 import { getQuantityInCart } from "#common/variant-selection.ts";
 import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionData } from "./cart-toasts";
 
@@ -61,9 +61,9 @@ export function AddToCartForm({
 
 /** How many units of `variantId` the cart holds (over all its lines), counting adds still on their way; 0 for none. */
 export function useCartQuantity(variantId: number | undefined): number {
-  const root = useRootData();
+  const inCart = usePersonalAnswer(`cart quantity ${variantId}`, (part) => getQuantityInCart(part.cart.lines, variantId)) ?? 0;
   // Variant ids start at 1: 0 matches no pending add.
-  return getQuantityInCart(root?.cart.lines, variantId) + usePendingAddQuantity(variantId ?? 0);
+  return inCart + usePendingAddQuantity(variantId ?? 0);
 }
 
 /** Units being added right now by add-to-cart fetchers (all variants, or one): the optimistic part of the count. */

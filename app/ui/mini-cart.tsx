@@ -52,15 +52,15 @@ function MiniCartLineItem({ line, locale }: { line: MiniCartLine; locale: Locale
 
 /**
  * The cart icon with its count and the dropdown of the cart's lines (header, every page). The count
- * is the root loader's (`count` overrides it) plus the adds still on their way.
+ * is the root loader's plus the adds still on their way.
  */
-export function MiniCart({ locale, count: givenCount }: { locale: Locale; count?: number }) {
+export function MiniCart({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
   const format = useFormatPrice();
   const { detailsProps, summaryProps } = useDisclosure();
   const cart = useRootData()?.cart;
   const pending = usePendingAddQuantity();
-  const count = (givenCount ?? cart?.count ?? 0) + pending;
+  const count = (cart?.count ?? 0) + pending;
   const lines = cart?.lines ?? [];
   return (
     <details {...detailsProps} className="relative" data-testid="mini-cart">

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFetcher } from "react-router";
-import { useRootData } from "#app/lib/root-data.ts";
+import { usePersonalAnswer } from "#app/lib/root-data.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
 import { addToCartFetcherPrefix } from "./add-to-cart-form";
 import type { CartActionData } from "./cart-toasts";
@@ -16,7 +16,7 @@ const isPersonalisationError = (error: string | undefined) => error?.startsWith(
  */
 function usePersonalisationRefusal(variantId: number | undefined) {
   const fetcher = useFetcher<CartActionData>({ key: `${addToCartFetcherPrefix}${variantId ?? 0}` });
-  const flash = useRootData()?.cart.flash.find((toast) => isPersonalisationError(toast.error));
+  const flash = usePersonalAnswer("flash toasts", (part) => part.cart.flash)?.find((toast) => isPersonalisationError(toast.error));
   if (variantId === undefined) return null;
   const answer = fetcher.state === "idle" ? fetcher.data : undefined;
   if (answer && !answer.ok && isPersonalisationError(answer.error)) return { message: answer.message, answer, fromFlash: false };

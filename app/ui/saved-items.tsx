@@ -6,7 +6,7 @@ import { useEffect, useEffectEvent, type FormEvent, type ReactNode } from "react
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
-import { useRootData } from "#app/lib/root-data.ts";
+import { useRootData, useRootDataForEvents } from "#app/lib/root-data.ts";
 import { changeSavedItems, readSavedItems, replaceSavedItems, useSavedItems } from "#app/lib/browser-saved-items.ts";
 import {
   normaliseLists,
@@ -35,7 +35,7 @@ export function SavedItemForm({ change, children, className }: { change: SavedIt
   const t = usePageT();
   const location = useLocation();
   const locale = localeOfPath(location.pathname);
-  const signedIn = Boolean(useRootData()?.user);
+  const rootData = useRootDataForEvents();
   const { showToast } = useToast();
   const hydrated = useHydrated();
   const productId = change.intent === "clear" ? undefined : change.productId;
@@ -48,6 +48,7 @@ export function SavedItemForm({ change, children, className }: { change: SavedIt
     if (submitter?.getAttribute("aria-disabled") === "true") return;
     const outcome = changeSavedItems(change);
     showToast({ kind: savedItemsToastKind(outcome), message: t(`saved.toast.${change.list}.${outcome}`, { max: savedListLimits[change.list] }) });
+    const signedIn = Boolean(rootData()?.user);
     if (signedIn && (outcome === "added" || outcome === "removed" || outcome === "cleared")) {
       const form = new FormData(event.currentTarget);
       // No redirectTo: the action answers the fetcher with data instead of sending it back.

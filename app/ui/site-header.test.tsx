@@ -17,7 +17,7 @@ const categories: NavCategory[] = [
 
 function renderHeader(url: string) {
   const locale = url.startsWith("/en") ? "en" : "it";
-  return renderPageAt(url, <SiteHeader locale={locale} shopName="Bimbi Felici" categories={categories} user={null} />);
+  return renderPageAt(url, <SiteHeader locale={locale} shopName="Bimbi Felici" categories={categories} />);
 }
 
 const count = (html: string, text: string) => html.split(text).length - 1;

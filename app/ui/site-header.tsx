@@ -2,7 +2,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { localizedHref, localeOfPath, type Locale } from "#common/locale.ts";
 import { useSavedItems } from "#app/lib/browser-saved-items.ts";
-import { AccountMenu, type ShellUser } from "./account-menu";
+import { PersonalRegion } from "#app/lib/root-data.ts";
+import { AccountMenu } from "./account-menu";
 import { CountBadge } from "./count-badge";
 import { CompareIcon, HeartIcon, SearchIcon } from "./icons";
 import type { NavCategory } from "./mega-menu";
@@ -18,13 +19,12 @@ export function isShopListingPath(pathname: string): boolean {
   return /^\/(shop|shop-grid-standard)\/?$/.test(bare) || /^\/(categoria|sottocategoria)\//.test(bare);
 }
 
-export type HeaderCounts = { wishlistCount?: number; compareCount?: number; cartCount?: number };
+export type HeaderCounts = { wishlistCount?: number; compareCount?: number };
 
 type SiteHeaderProps = HeaderCounts & {
   locale: Locale;
   shopName: string;
   categories: readonly NavCategory[];
-  user: ShellUser | null;
 };
 
 function HeaderSearch({ locale }: { locale: Locale }) {
@@ -52,7 +52,7 @@ function HeaderSearch({ locale }: { locale: Locale }) {
 
 const iconLinkClass = "relative grid size-11 place-items-center rounded-full hover:bg-brand-50";
 
-export function SiteHeader({ locale, shopName, categories, user, cartCount, ...counts }: SiteHeaderProps) {
+export function SiteHeader({ locale, shopName, categories, ...counts }: SiteHeaderProps) {
   const { t } = useTranslation();
   // The browser's lists (app/lib/browser-saved-items.ts) unless the caller passes counts.
   const saved = useSavedItems();
@@ -74,7 +74,9 @@ export function SiteHeader({ locale, shopName, categories, user, cartCount, ...c
               <HeaderSearch locale={locale} />
             </div>
           )}
-          <AccountMenu user={user} locale={locale} />
+          <PersonalRegion name="account-menu">
+            <AccountMenu locale={locale} />
+          </PersonalRegion>
           <Link to={localizedHref("/wishlist", locale)} className={`${iconLinkClass} max-sm:hidden`}>
             <HeartIcon />
             <CountBadge count={wishlistCount} />
@@ -85,7 +87,9 @@ export function SiteHeader({ locale, shopName, categories, user, cartCount, ...c
             <CountBadge count={compareCount} />
             <span className="sr-only">{t("header.compareCount", { count: compareCount })}</span>
           </Link>
-          <MiniCart count={cartCount} locale={locale} />
+          <PersonalRegion name="mini-cart">
+            <MiniCart locale={locale} />
+          </PersonalRegion>
         </div>
       </div>
     </div>

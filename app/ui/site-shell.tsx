@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
-import { useRootData } from "#app/lib/root-data.ts";
+import { usePersonalAnswer, useRootData } from "#app/lib/root-data.ts";
 import { GiftListFillingBar } from "./gift-list-filling";
 import { NavigationProgress } from "./navigation-progress";
 import { ScrollToTopButton } from "./scroll-to-top-button";
@@ -19,6 +19,8 @@ import { WhatsAppChatLink } from "./whatsapp-chat-link";
 export function SiteShell({ children, ...counts }: { children: ReactNode } & HeaderCounts) {
   const { t } = useTranslation();
   const root = useRootData();
+  // The toasts of a post made without JavaScript; the header's regions read the user and the cart themselves.
+  const flash = usePersonalAnswer("flash toasts", (part) => part.cart.flash);
   // The customers' chat bubble has nothing to offer the shop's staff and covers the back office's tables.
   const isBackOffice = /^(\/en)?\/admin(\/|$)/.test(useLocation().pathname);
   if (!root) {
@@ -31,9 +33,9 @@ export function SiteShell({ children, ...counts }: { children: ReactNode } & Hea
       </ToastProvider>
     );
   }
-  const { locale, shop, categories, user, newsletterUrl, cart } = root;
+  const { locale, shop, categories, newsletterUrl } = root;
   return (
-    <ToastProvider initial={cart.flash}>
+    <ToastProvider initial={flash}>
       <a
         href="#main"
         className="sr-only z-[80] rounded-full bg-white px-4 py-2 font-semibold text-brand-800 shadow-card focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
@@ -43,7 +45,7 @@ export function SiteShell({ children, ...counts }: { children: ReactNode } & Hea
       <NavigationProgress />
       <header id="top" tabIndex={-1} className="outline-none">
         <TopBar locale={locale} phone={shop.phone} city={shop.city} />
-        <SiteHeader locale={locale} shopName={shop.name} categories={categories} user={user} {...counts} />
+        <SiteHeader locale={locale} shopName={shop.name} categories={categories} {...counts} />
       </header>
       <GiftListFillingBar />
       <main id="main" tabIndex={-1} className="outline-none">

@@ -8,6 +8,8 @@ export type RequestInfo = {
   cspNonce: string;
   /** A visitor's page that may be kept and given to every visitor (page-cache.ts): no nonce, rendered whole. */
   sharedPage?: boolean;
+  /** Set by the render of such a page: what a customer's copy of it is filled in from (page-filler.ts). */
+  fillSource?: unknown;
   clientIp: string;
   /** The process's database gate (database-gate.ts): React Router's error hooks tell it what a request met. */
   database?: Pick<DatabaseGate, "noteError" | "isDown">;

@@ -39,7 +39,7 @@ beforeAll(async () => {
       .renderVisitorPage(page, req, res, async () => {
         renders += 1;
         await new Promise((resolve) => setTimeout(resolve, renderDelayMs));
-        return answer();
+        return { response: answer() };
       })
       .catch(next);
   });

@@ -5,7 +5,9 @@
  * its address and display currency, and given again while the database's versions and the clock say it
  * still holds. Every request reads the versions (one query), so a change made through any process is seen
  * at the next request; each process keeps its own pages. The route manifest that lazy route discovery asks
- * for after each page is kept the same way, for anyone who asks (decision 0081).
+ * for after each page is kept the same way, for anyone who asks (decision 0081). A signed-in customer, or a
+ * visitor with a cart, is given a kept page with her personal regions filled in when nothing else on it
+ * depends on who she is (app/lib/personal-fill.server.tsx, decision 0076).
  */
 import type { NextFunction, Request, Response } from "express";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
@@ -16,6 +18,7 @@ import { createPageStore, keepPage, plainBytesOf, type KeptPage, type PageStore 
 import { readWatchedVersion } from "#server/catalog/catalogue-cache.ts";
 import { nextClockChange } from "./page-versions";
 import { contentSecurityPolicy, inlineScriptHashes, type PolicyOptions } from "./security-headers";
+import type { PageFiller } from "./page-filler";
 
 /** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
 const preferenceCookies = new Set(["currency"]);
@@ -33,10 +36,26 @@ export type VisitorPage = {
   settle: (kept: KeptPage | null) => void;
   /** False just after the versions moved (`settleMs`, server/catalog/catalogue-cache.ts). */
   keepable: boolean;
+  /** Rendered as a visitor's page to fill in for the customer asking (`request` is the visitor's). */
+  forCustomer: boolean;
 };
 
-/** Renders one request the way React Router's Express adapter does, with this request's load context. */
-export type RenderPage = (request: globalThis.Request, req: Request) => Promise<globalThis.Response>;
+/**
+ * Renders one request the way React Router's Express adapter does, with this request's load context; with
+ * what the render left for filling the page in for a customer.
+ */
+export type RenderPage = (request: globalThis.Request, req: Request) => Promise<{ response: globalThis.Response; fillSource?: unknown }>;
+
+/**
+ * A GET for a page that could be a kept one filled in: a document (`.data` carries the personal part in the
+ * root's data, and resource routes have no regions), no bearer token (the API's), no moved clock.
+ */
+function isFillableRequest(req: Request): boolean {
+  return req.method === "GET" && !req.path.endsWith(".data") && req.headers.authorization === undefined && req.headers["x-test-clock"] === undefined;
+}
+
+/** Kept routes that answer data, not a page: nothing to fill in. */
+const resourcePatterns = new Set(["en?/search/suggest", "en?/product/:id/quick-view"]);
 
 /** Nothing in the request says who is asking: no credentials, no cookie but preferences, no moved clock. */
 export function isVisitorRequest(req: Request): boolean {
@@ -124,6 +143,19 @@ function fetchHeadersOf(req: Request): Headers {
   return headers;
 }
 
+/** The request as a visitor would send it: no credentials, no cookie but those that choose how a page is shown. */
+function visitorHeadersOf(req: Request): Headers {
+  const headers = fetchHeadersOf(req);
+  headers.delete("authorization");
+  const cookie = (req.headers.cookie ?? "")
+    .split(";")
+    .map((part) => part.trim())
+    .filter((part) => preferenceCookies.has(part.slice(0, part.indexOf("="))));
+  if (cookie.length > 0) headers.set("cookie", cookie.join("; "));
+  else headers.delete("cookie");
+  return headers;
+}
+
 /** Headers not kept with a page: the connection's, the encoding's, and the ETag `keepPage` makes. */
 const unkeptHeaders = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "etag"]);
 
@@ -134,25 +166,43 @@ export type PageCacheOptions = {
   policy: PolicyOptions;
   /** The pattern of a path, once the build is read. */
   patternOf: Promise<(pathname: string) => string | null>;
+  /** Given, customers' pages are filled in from visitors' kept ones when they can be (page-filler.ts). */
+  filler?: Promise<PageFiller | null>;
 };
 
 export type PageCache = ReturnType<typeof createPageCache>;
 
-export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOptions) {
+export function createPageCache({ db, maxBytes, policy, patternOf, filler: givenFiller }: PageCacheOptions) {
   const store = createPageStore(maxBytes);
+  // How each kept page that can be filled in is: dropped with the page.
+  const fillPlans = new WeakMap<KeptPage, unknown>();
+  let filler: PageFiller | null = null;
+  const fillerReady = givenFiller?.then((given) => (filler = given));
   // Renders under way, by key and versions: visitors asking for the same page meanwhile wait for it.
   const rendering = new Map<string, Promise<KeptPage | null>>();
-  /** Counts since start: pages given from the store, visitors' pages rendered, and how many of those were kept. */
-  const counts = { given: 0, rendered: 0, kept: 0 };
+  /**
+   * Counts since start: pages given from the store, visitors' pages rendered, how many of those were kept,
+   * and kept pages given filled in to a customer.
+   */
+  const counts = { given: 0, rendered: 0, kept: 0, filled: 0 };
 
-  /** Before the page queue: a kept page is sent at once; a visitor's page to render is noted for `renderVisitorPage`. */
+  /**
+   * Before the page queue: a kept page is sent at once, or filled in for the customer asking; a visitor's
+   * page to render (for a visitor, or to fill in for a customer) is noted for `renderVisitorPage`.
+   */
   async function serveKept(req: Request, res: Response, next: NextFunction) {
     // The route manifest names no one's data: kept for every GET, with or without a session.
     const isRouteManifest = req.method === "GET" && req.path === routeManifestPath;
+    let forCustomer = false;
     if (!isRouteManifest) {
-      if (!isVisitorRequest(req)) return next();
+      const isVisitor = isVisitorRequest(req);
+      if (!isVisitor && !isFillableRequest(req)) return next();
+      await fillerReady;
+      if (!isVisitor && !filler) return next();
       const pattern = (await patternOf)(req.path);
       if (pattern === null || !isKeptPattern(pattern)) return next();
+      if (!isVisitor && resourcePatterns.has(pattern)) return next();
+      forCustomer = !isVisitor;
     }
     const url = requestUrlOf(req);
     const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${url}`;
@@ -162,8 +212,13 @@ export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOp
     const waitedFor = rendering.get(renderKey);
     const kept = store.get(key, versions, now.getTime()) ?? (await waitedFor);
     if (kept && now.getTime() < kept.expiresAt) {
-      counts.given += 1;
-      return sendPage(req, res, kept, store, key);
+      if (!forCustomer) {
+        counts.given += 1;
+        return sendPage(req, res, kept, store, key);
+      }
+      // A page that cannot be filled in for her: hers is rendered.
+      if (!(await sendFilled(req, res, url, kept))) next();
+      return;
     }
     // Visitors asking for this page from now until it is rendered wait for it rather than render it again.
     let settle: (kept: KeptPage | null) => void = () => {};
@@ -175,17 +230,39 @@ export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOp
       // A visitor gone while the page waited in the queue leaves it unrendered: the others render their own.
       res.once("close", () => settle(null));
     }
-    // The fetch Request is built only for a page to render: a kept page is sent without it.
-    const request = new globalThis.Request(url, { method: "GET", headers: fetchHeadersOf(req) });
-    res.locals.visitorPage = { key, versions, now, request, settle, keepable } satisfies VisitorPage;
+    // The fetch Request is built only for a page to render: a kept page is sent without it. For a customer it
+    // is a visitor's request, the cookies that choose how a page is shown only.
+    const request = new globalThis.Request(url, { method: "GET", headers: forCustomer ? visitorHeadersOf(req) : fetchHeadersOf(req) });
+    res.locals.visitorPage = { key, versions, now, request, settle, keepable, forCustomer } satisfies VisitorPage;
     next();
   }
 
-  /** After the page queue: the page rendered without a nonce, kept when it may be, and sent from its bytes. */
-  async function renderVisitorPage(page: VisitorPage, req: Request, res: Response, render: RenderPage) {
+  /**
+   * The kept page filled in for the customer asking, when nothing on it outside her regions depends on her:
+   * sent, true. Otherwise false, nothing sent: her page is to be rendered.
+   */
+  async function sendFilled(req: Request, res: Response, url: string, kept: KeptPage): Promise<boolean> {
+    const plan = fillPlans.get(kept);
+    if (plan === undefined || !filler) return false;
+    const { part, headers } = await filler.readPersonalPart(new globalThis.Request(url, { headers: fetchHeadersOf(req) }));
+    // A cookie to set (a flash toast read, a forged cart) or an answer that differs: her page is rendered.
+    if (headers.has("set-cookie") || !filler.answersAsVisitor(plan, part)) return false;
+    const filled = await filler.fillPage(plan, (await plainBytesOf(kept)).toString("utf8"), part);
+    counts.filled += 1;
+    // As her rendered page: the kept page's headers (its CSP allows the same scripts), compressed by compression().
+    setHeaders(res, kept.headers);
+    res.status(kept.status).end(filled);
+    return true;
+  }
+
+  /**
+   * After the page queue: the page rendered without a nonce, kept when it may be, and sent from its bytes, or
+   * filled in for the customer it was rendered for. False when nothing was sent: her own page is to be rendered.
+   */
+  async function renderVisitorPage(page: VisitorPage, req: Request, res: Response, render: RenderPage): Promise<boolean> {
     const { settle } = page;
     try {
-      const [response, expiresAt] = await Promise.all([render(page.request, req), nextClockChange(db, page.now)]);
+      const [{ response, fillSource }, expiresAt] = await Promise.all([render(page.request, req), nextClockChange(db, page.now)]);
       const body = Buffer.from(await response.arrayBuffer());
       counts.rendered += 1;
       const headers = [...response.headers].filter(([name]) => !unkeptHeaders.has(name));
@@ -196,13 +273,22 @@ export function createPageCache({ db, maxBytes, policy, patternOf }: PageCacheOp
       const keepable = page.keepable && response.status === 200 && !response.headers.has("set-cookie") && !/no-store|private/.test(cacheControl);
       if (!keepable) {
         settle(null);
-        return sendRendered(res, { status: response.status, headers, body });
+        if (page.forCustomer) return false;
+        sendRendered(res, { status: response.status, headers, body });
+        return true;
       }
       const kept = await keepPage({ status: response.status, headers, body }, { versions: page.versions, expiresAt });
+      const plan = filler && isHtml && fillSource !== undefined ? await filler.planFill(body.toString("utf8"), page.request.url, fillSource) : null;
+      if (filler && plan !== null) {
+        fillPlans.set(kept, plan);
+        kept.bytes += filler.bytesHeldBy(plan);
+      }
       store.set(page.key, kept);
       counts.kept += 1;
       settle(kept);
+      if (page.forCustomer) return sendFilled(req, res, page.request.url, kept);
       await sendPage(req, res, kept, store, page.key);
+      return true;
     } catch (error) {
       settle(null);
       throw error;

@@ -28,6 +28,7 @@ import { requestEdge, withEdgeChecks } from "./request-edge";
 import { allowNoncedScripts, securityHeaders, type PolicyOptions } from "./security-headers";
 import { serveMedia } from "./media-files";
 import { mediaStoreOf } from "#server/media/media-store.ts";
+import { pageFillerOf } from "./page-filler";
 
 // Wired when this module loads, before startShop's jobs run: gift lists keep their purchases and pledges,
 // coupons their codes' uses, in step with the orders that pay for them (server/orders/order-effects.ts).
@@ -45,6 +46,8 @@ export type ShopAppOptions = {
   formActions: () => string[];
   /** Bytes of visitors' pages kept in this process (page-cache.ts); 0 renders each one. Production only. */
   pageCacheBytes?: number;
+  /** False: customers' pages are always rendered, never filled in from visitors' kept ones (tests compare both). */
+  fillPersonalPages?: boolean;
 };
 
 export function createShopApp(options: ShopAppOptions) {
@@ -110,6 +113,7 @@ export function createShopApp(options: ShopAppOptions) {
         maxBytes: options.pageCacheBytes ?? defaultPageCacheBytes,
         policy,
         patternOf: build.then((built) => routePatternMatcher(built.routes)),
+        filler: options.fillPersonalPages === false ? undefined : build.then((built) => pageFillerOf(built, services)),
       })
     : null;
   if (pageCache) app.use((req, res, next) => void pageCache.serveKept(req, res, next).catch(next));
@@ -153,12 +157,20 @@ export function createShopApp(options: ShopAppOptions) {
   const pageHandler = build ? build.then(handlerOf) : Promise.resolve(handlerOf(async () => withEdgeChecks(withPageMessages(await options.build()))));
   const renderShared = build?.then((built) => {
     const handle = createFetchHandler(built, options.mode);
-    return (request: globalThis.Request, req: Request) => handle(request, loadContextOf(req, "", true));
+    return async (request: globalThis.Request, req: Request) => {
+      const context = loadContextOf(req, "", true);
+      const response = await handle(request, context);
+      return { response, fillSource: context.get(requestContext).fillSource };
+    };
   });
   const answer = (req: Request, res: Response, next: NextFunction) => {
     const visitorPage = res.locals.visitorPage as VisitorPage | undefined;
     if (visitorPage && pageCache && renderShared) {
-      renderShared.then((render) => pageCache.renderVisitorPage(visitorPage, req, res, render)).catch(next);
+      renderShared
+        .then((render) => pageCache.renderVisitorPage(visitorPage, req, res, render))
+        // A page that could not be filled in for the customer it was rendered for: hers is rendered.
+        .then((sent) => (sent ? undefined : pageHandler.then((handle) => handle(req, res, next))))
+        .catch(next);
       return;
     }
     pageHandler.then((handle) => handle(req, res, next)).catch(next);

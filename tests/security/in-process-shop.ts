@@ -107,7 +107,9 @@ async function startViteAlone() {
  * `database`: another shop's database, already seeded (a second app process on it; the caller closes it).
  * `pageCacheBytes`: server/http/page-cache.ts's bound, 0 to render every page.
  */
-export async function startInProcessShop(options: { publicUrl?: string; database?: DbHandle; pageCacheBytes?: number } = {}): Promise<InProcessShop> {
+export async function startInProcessShop(
+  options: { publicUrl?: string; database?: DbHandle; pageCacheBytes?: number; fillPersonalPages?: boolean } = {},
+): Promise<InProcessShop> {
   const publicUrl = options.publicUrl ?? "http://shop.test";
   const handle = options.database ?? (await createTestDb());
   const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), "security-media-"));
@@ -120,7 +122,15 @@ export async function startInProcessShop(options: { publicUrl?: string; database
     log: createLogger("silent"),
   };
   const { createShopApp, build } = await loadApp();
-  const app = createShopApp({ services, database: handle, build, mode: "production", formActions: () => [], pageCacheBytes: options.pageCacheBytes });
+  const app = createShopApp({
+    services,
+    database: handle,
+    build,
+    mode: "production",
+    formActions: () => [],
+    pageCacheBytes: options.pageCacheBytes,
+    fillPersonalPages: options.fillPersonalPages,
+  });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

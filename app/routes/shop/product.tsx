@@ -1,10 +1,10 @@
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ComponentProps } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, useLoaderData, useLocation, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { useNonce } from "#app/lib/nonce.tsx";
 import { productShareImage, sharingMeta } from "#app/lib/open-graph.ts";
-import { useRootData } from "#app/lib/root-data.ts";
+import { PersonalRegion, useRootData } from "#app/lib/root-data.ts";
 import { breadcrumbJsonLd, productJsonLd, serializeJsonLd, type JsonLd, type ProductAvailability } from "#app/lib/structured-data.ts";
 import {
   findVariant,
@@ -34,9 +34,7 @@ import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts"
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { getProductCards } from "#server/catalog/product-card.ts";
 import { getProductReviews } from "#server/reviews/review-display.service.ts";
-import { getSessionUser } from "#server/http/guards.ts";
 import { giftListSelectorIntent, handleGiftListSelector } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
-import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { promiseDeliveryByLead } from "#server/checkout/delivery-estimate.ts";
@@ -77,9 +75,6 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   const [product, calendar, reviews] = await Promise.all([getProductPage(db, id, locale, now), getDeliveryCalendar(db), getProductReviews(db, id)]);
   if (!product) throw data(null, { status: 404 });
   const related = await getProductCards(db, { productIds: product.relatedIds, locale, now });
-  // The gift-list selector lists a logged-in customer's open lists (SPEC.md section 6).
-  const user = await getSessionUser(context, request);
-  const giftLists = user ? await listMyGiftListChoices(db, user.id) : null;
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
   const deliveryPromises = promiseDeliveryByLead({ now: shopNowOf(services, request), calendar, variants: product.variants });
@@ -87,7 +82,6 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
     product,
     deliveryPromises,
     related,
-    giftLists,
     lowestPriceCents,
     reviews,
     meta: { title: product.name, description: product.shortDescription || product.name },
@@ -146,7 +140,6 @@ export default function ProductRoute({ loaderData }: Route.ComponentProps) {
       key={loaderData.product.id}
       product={loaderData.product}
       related={loaderData.related}
-      giftLists={loaderData.giftLists}
       deliveryPromises={loaderData.deliveryPromises}
       reviews={loaderData.reviews}
     />
@@ -203,6 +196,15 @@ function Badges({ product }: { product: ProductPageData }) {
       )}
     </ul>
   );
+}
+
+/**
+ * The gift-list selector of a signed-in customer's open lists (SPEC.md section 6), in an element of no box that
+ * a visitor's page has too: where a customer's kept page is filled in with it (app/lib/personal-fill.server.tsx).
+ */
+function ProductGiftLists(props: Omit<ComponentProps<typeof GiftListSelector>, "lists">) {
+  const lists = useRootData()?.giftListChoices;
+  return <div className="contents">{lists && <GiftListSelector lists={lists} {...props} />}</div>;
 }
 
 /** On-request products: no price, quantity or cart; a chat or an e-mail instead (DECISIONS.md). */
@@ -280,13 +282,11 @@ function Paragraphs({ text }: { text: string }) {
 function ProductPage({
   product,
   related,
-  giftLists,
   deliveryPromises,
   reviews,
 }: {
   product: ProductPageData;
   related: Route.ComponentProps["loaderData"]["related"];
-  giftLists: Route.ComponentProps["loaderData"]["giftLists"];
   deliveryPromises: Route.ComponentProps["loaderData"]["deliveryPromises"];
   reviews: Route.ComponentProps["loaderData"]["reviews"];
 }) {
@@ -369,27 +369,37 @@ function ProductPage({
           {product.isOnRequest ? (
             <OnRequestContact product={product} pageUrl={`${publicUrl}${productPath}`} />
           ) : (
-            <ProductPurchase
-              product={product}
-              selection={selection}
-              picker={{ hrefFor }}
-              onQuantityChange={setQuantity}
-              idPrefix="product"
-              soldOutLabel={t("productPage.notAvailable")}
-              deliveryPromises={deliveryPromises}
-              stickyBar={{
-                productName: product.name,
-                priceCents: product.effectivePriceCents,
-                originalCents: product.discountPercent > 0 ? product.priceCents : null,
-              }}
-            />
+            <PersonalRegion name="purchase">
+              <ProductPurchase
+                product={product}
+                selection={selection}
+                picker={{ hrefFor }}
+                onQuantityChange={setQuantity}
+                idPrefix="product"
+                soldOutLabel={t("productPage.notAvailable")}
+                deliveryPromises={deliveryPromises}
+                stickyBar={{
+                  productName: product.name,
+                  priceCents: product.effectivePriceCents,
+                  originalCents: product.discountPercent > 0 ? product.priceCents : null,
+                }}
+              />
+            </PersonalRegion>
           )}
 
-          {!product.isOnRequest && variant && takesStockAlert(variant) && <StockAlertForm key={variant.id} variantId={variant.id} />}
+          {!product.isOnRequest && variant && takesStockAlert(variant) && (
+            <PersonalRegion name="stock-alert">
+              <StockAlertForm key={variant.id} variantId={variant.id} />
+            </PersonalRegion>
+          )}
 
           <ProductSideActions product={product} buyNowClassName="link text-sm" />
 
-          {giftLists && !product.isOnRequest && <GiftListSelector lists={giftLists} variant={variant} personalisation={product.personalisation} />}
+          {!product.isOnRequest && (
+            <PersonalRegion name="gift-list-selector">
+              <ProductGiftLists variant={variant} personalisation={product.personalisation} />
+            </PersonalRegion>
+          )}
 
           <dl className="grid gap-2 border-t border-brand-100 pt-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-4">
             <dt className="font-semibold">{t("productPage.sku")}</dt>
