@@ -29,7 +29,8 @@ const InPersonalRegion = createContext(false);
 export function PersonalRegion({ name, children }: { name: string; children: ReactNode }) {
   const recording = useContext(FillRecording);
   const inRegion = useContext(InPersonalRegion);
-  if (recording && !inRegion) recording.regions.set(name, children);
+  // Only the server records (Vite drops this branch from the browser's bundle, as the ones below).
+  if (import.meta.env.SSR && recording && !inRegion) recording.regions.set(name, children);
   return createElement(InPersonalRegion, { value: true }, children);
 }
 
@@ -89,7 +90,7 @@ export function useRootData(): Merged | undefined {
   const merged = useMergedRootData();
   const reads = useContext(FillRecording)?.reads;
   const inRegion = useContext(InPersonalRegion);
-  return merged && reads && !inRegion ? watched(merged, reads) : merged;
+  return import.meta.env.SSR && merged && reads && !inRegion ? watched(merged, reads) : merged;
 }
 
 /**
@@ -102,7 +103,7 @@ export function usePersonalAnswer<T>(key: string, question: (part: PersonalPart)
   const inRegion = useContext(InPersonalRegion);
   if (!merged) return undefined;
   const answer = question(merged);
-  if (reads && !inRegion) noteRead(reads, key, question, answer);
+  if (import.meta.env.SSR && reads && !inRegion) noteRead(reads, key, question, answer);
   return answer;
 }
 

@@ -199,3 +199,14 @@ test.skipIf(isOnPostgres)("a page no visitor has asked for yet: rendered once as
   // The next visitor is given the page kept then.
   expect(countsOf(shop).given).toBe(before.given + 1);
 });
+
+test("a bearer token, a moved clock, the next page's loader data: rendered, never filled", slow, async () => {
+  const cookie = await signIn(shop, "customer", "fiora.rendered@example.it");
+  await shop.request("/en/shop");
+  const filled = countsOf(shop).filled;
+  await shop.request("/en/shop", { cookie, headers: { "X-Test-Clock": new Date().toISOString() } });
+  await shop.request("/en/shop", { cookie, headers: { Authorization: "Bearer not-a-token" } });
+  const data = await shop.request("/en/shop.data", { cookie });
+  expect(data.status).toBe(200);
+  expect(countsOf(shop).filled).toBe(filled);
+});
