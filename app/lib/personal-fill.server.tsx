@@ -4,7 +4,7 @@
  * only when everything else it asked of the personal part gets the same answer from hers (`PersonalReads`),
  * and when each region, rendered on its own for the visitor, is found once in the kept page's bytes.
  */
-import { createContext, isValidElement, useContext, type ReactNode } from "react";
+import { createContext, useContext, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import type { i18n as I18n } from "i18next";
 import { I18nextProvider } from "react-i18next";
@@ -110,23 +110,6 @@ async function fillPage(plan: FillPlan, html: string, part: PersonalPart): Promi
   return filled + html.slice(from);
 }
 
-/**
- * About what a plan holds as long as its page: the root data (the menu's categories, the settings), the
- * regions' elements (the product page's purchase block holds the product) and the questions.
- */
-function bytesHeldBy(plan: FillPlan): number {
-  const { rootData, regions, reads } = plan.source;
-  const propsOf = [...regions.values()].map((element) => (isValidElement(element) ? element.props : null));
-  try {
-    return JSON.stringify([rootData, propsOf]).length + reads.size * 200;
-  } catch {
-    return unmeasuredPlanBytes;
-  }
-}
-
-/** Props that JSON cannot write (a cycle): counted as a large product page's. */
-const unmeasuredPlanBytes = 64 * 1024;
-
 /** The filler the page cache uses (server/http/page-filler.ts), handed over by the server entry. */
 export function createPageFiller(services: ShopServices): PageFiller<PersonalPart, FillSource, FillPlan> {
   return {
@@ -135,6 +118,5 @@ export function createPageFiller(services: ShopServices): PageFiller<PersonalPar
     planFill,
     answersAsVisitor,
     fillPage,
-    bytesHeldBy,
   };
 }

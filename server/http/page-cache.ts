@@ -23,6 +23,13 @@ import type { PageFiller } from "./page-filler";
 /** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
 const preferenceCookies = new Set(["currency"]);
 
+/**
+ * Fill plans held (see createPageCache). Holding every kept page's raised one process's peak under the mixed
+ * load of bench/memory.mjs by 10-15 MB, past the 300 MB target (297-307 MB); with 64, 285-294 MB against
+ * 292-299 MB for the build before them (decision 0076).
+ */
+const maxFillPlans = 64;
+
 /** 32 MiB: some 1,300 listings of 25 KB in brotli (more gzip bytes for the few asked for in gzip). */
 export const defaultPageCacheBytes = 32 * 1024 * 1024;
 
@@ -174,8 +181,24 @@ export type PageCache = ReturnType<typeof createPageCache>;
 
 export function createPageCache({ db, maxBytes, policy, patternOf, filler: givenFiller }: PageCacheOptions) {
   const store = createPageStore(maxBytes);
-  // How each kept page that can be filled in is: dropped with the page.
-  const fillPlans = new WeakMap<KeptPage, unknown>();
+  // How to fill in the kept pages last kept or filled, by key and least recently used first: a plan holds its
+  // render's root data and regions' elements (with what their props close over, the product page's data),
+  // so only so many are held; a customer asking for a kept page whose plan is gone gets it rendered anew.
+  const fillPlans = new Map<string, { kept: KeptPage; plan: unknown }>();
+  // Kept pages that cannot be filled in (a region not found once): her page is rendered.
+  const unfillable = new WeakSet<KeptPage>();
+  const planOf = (key: string, kept: KeptPage): unknown => {
+    const held = fillPlans.get(key);
+    if (held?.kept !== kept) return undefined;
+    fillPlans.delete(key);
+    fillPlans.set(key, held);
+    return held.plan;
+  };
+  const holdPlan = (key: string, kept: KeptPage, plan: unknown) => {
+    fillPlans.delete(key);
+    fillPlans.set(key, { kept, plan });
+    if (fillPlans.size > maxFillPlans) fillPlans.delete(fillPlans.keys().next().value!);
+  };
   let filler: PageFiller | null = null;
   const fillerReady = givenFiller?.then((given) => (filler = given));
   // Renders under way, by key and versions: visitors asking for the same page meanwhile wait for it.
@@ -210,14 +233,19 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     const { version: versions, settled: keepable } = await readWatchedVersion(db, "catalogue and page content");
     const renderKey = `${versions} ${key}`;
     const waitedFor = rendering.get(renderKey);
-    const kept = store.get(key, versions, now.getTime()) ?? (await waitedFor);
+    // Just after the versions moved nothing is kept: her page is rendered rather than a visitor's for her.
+    if (forCustomer && !keepable) return next();
+    let kept = store.get(key, versions, now.getTime());
+    // For a customer, a kept page without its plan is as good as none: it is rendered anew, with one.
+    if (forCustomer && kept && planOf(key, kept) === undefined && !unfillable.has(kept)) kept = undefined;
+    kept ??= (await waitedFor) ?? undefined;
     if (kept && now.getTime() < kept.expiresAt) {
       if (!forCustomer) {
         counts.given += 1;
         return sendPage(req, res, kept, store, key);
       }
       // A page that cannot be filled in for her: hers is rendered.
-      if (!(await sendFilled(req, res, url, kept))) next();
+      if (!(await sendFilled(req, res, url, key, kept))) next();
       return;
     }
     // Visitors asking for this page from now until it is rendered wait for it rather than render it again.
@@ -241,8 +269,8 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
    * The kept page filled in for the customer asking, when nothing on it outside her regions depends on her:
    * sent, true. Otherwise false, nothing sent: her page is to be rendered.
    */
-  async function sendFilled(req: Request, res: Response, url: string, kept: KeptPage): Promise<boolean> {
-    const plan = fillPlans.get(kept);
+  async function sendFilled(req: Request, res: Response, url: string, key: string, kept: KeptPage): Promise<boolean> {
+    const plan = planOf(key, kept);
     if (plan === undefined || !filler) return false;
     const { part, headers } = await filler.readPersonalPart(new globalThis.Request(url, { headers: fetchHeadersOf(req) }));
     // A cookie to set (a flash toast read, a forged cart) or an answer that differs: her page is rendered.
@@ -279,14 +307,12 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
       }
       const kept = await keepPage({ status: response.status, headers, body }, { versions: page.versions, expiresAt });
       const plan = filler && isHtml && fillSource !== undefined ? await filler.planFill(body.toString("utf8"), page.request.url, fillSource) : null;
-      if (filler && plan !== null) {
-        fillPlans.set(kept, plan);
-        kept.bytes += filler.bytesHeldBy(plan);
-      }
+      if (plan !== null) holdPlan(page.key, kept, plan);
+      else unfillable.add(kept);
       store.set(page.key, kept);
       counts.kept += 1;
       settle(kept);
-      if (page.forCustomer) return sendFilled(req, res, page.request.url, kept);
+      if (page.forCustomer) return sendFilled(req, res, page.request.url, page.key, kept);
       await sendPage(req, res, kept, store, page.key);
       return true;
     } catch (error) {

@@ -16,8 +16,6 @@ export type PageFiller<Part = unknown, Source = unknown, Plan = unknown> = {
   answersAsVisitor(plan: Plan, part: Part): boolean;
   /** The page as rendered for `part`. */
   fillPage(plan: Plan, html: string, part: Part): Promise<string>;
-  /** About the bytes a plan holds as long as its page (counted in the page cache's bound). */
-  bytesHeldBy(plan: Plan): number;
 };
 
 /** The server entry's `createPageFiller`, given the shop's services; null for a build without one. */
