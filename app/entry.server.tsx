@@ -19,7 +19,7 @@ import { serverI18nFor } from "./lib/i18n";
 import { handle as rootHandle } from "./root";
 import { NonceProvider } from "./lib/nonce";
 import { DocumentPersonalPart } from "./lib/personal-part";
-import { FillRecording, type FillRecord } from "./lib/root-data";
+import { FillRecording } from "./lib/root-data";
 import type { FillSource } from "./lib/personal-fill.server";
 import { requestPersonalPart } from "./lib/personal-part.server";
 import { coalescedChunks } from "./lib/coalesced-chunks.server";
@@ -107,8 +107,9 @@ export default function handleRequest(
   // customer may be given it with her regions rendered in when her part answers the same (personal-fill.server.tsx).
   const visitorPart = loadContext.get(requestPersonalPart);
   const rootData: unknown = loaderData.root;
-  const recording: FillRecord | null = sharedPage && rootData && visitorPart ? { reads: new Map(), regions: new Map() } : null;
-  if (recording && visitorPart) info.fillSource = { ...recording, rootData, visitorPart, i18n } satisfies FillSource;
+  const fillSource: FillSource | null =
+    sharedPage && rootData && visitorPart ? { reads: new Map(), regions: new Map(), rootData, visitorPart, i18n } : null;
+  if (fillSource) info.fillSource = fillSource;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -121,7 +122,7 @@ export default function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={cspNonce}>
         <DocumentPersonalPart value={visitorPart}>
-          <FillRecording value={recording}>
+          <FillRecording value={fillSource}>
             <I18nextProvider i18n={i18n}>
               <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
             </I18nextProvider>

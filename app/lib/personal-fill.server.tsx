@@ -1,14 +1,14 @@
 /**
  * A visitor's kept page given to a signed-in customer, or to a visitor with a cart, with her personal regions
  * rendered again for her instead of the whole page (decision 0076, "filled-in pages"). The page may be filled
- * only when everything else it asked of the personal part gets the same answer from hers (`PersonalReads`),
+ * only when everything else it asked of the personal part gets the same answer from hers (`FillRecording`),
  * and when each region, rendered on its own for the visitor, is found once in the kept page's bytes.
  */
 import { createContext, useContext, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import type { i18n as I18n } from "i18next";
 import { I18nextProvider } from "react-i18next";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from "react-router";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject, type StaticHandlerContext } from "react-router";
 import { ToastProvider } from "#app/ui/toaster.tsx";
 import { readSessionUser } from "#server/accounts/session-user.ts";
 import type { PageFiller } from "#server/http/page-filler.ts";
@@ -27,12 +27,14 @@ export type FillSource = FillRecord & {
   i18n: I18n;
 };
 
-/** Where a kept page's personal regions sit in its text, in order: a region's name, or its personal part. */
+/** Where a kept page's personal regions sit in its text, in order (a region's name, or its personal part), and the router they render in. */
 export type FillPlan = {
   source: FillSource;
-  url: string;
+  router: RegionRouter;
   regions: { name: string; start: number; end: number }[];
 };
+
+type RegionRouter = { router: ReturnType<typeof createStaticRouter>; context: StaticHandlerContext };
 
 const personalPartRegion = "personal part";
 
@@ -43,17 +45,19 @@ function RegionOutlet() {
 }
 
 /**
- * Each region of the page rendered on its own for `part`, from the element the page rendered it from, inside a
- * one-route router holding the page's root data (its route id is the root's, as `useFetcher` needs).
+ * A one-route router at the page's address holding its root data, its route id the root's (as `useFetcher`
+ * needs): made once per plan, only read by the renders of its regions.
  */
-async function renderRegions(source: FillSource, url: string, part: PersonalPart): Promise<Map<string, string>> {
-  // A copy of the root data per render: useRootData() merges a personal part once per loader data object.
-  const rootData = { ...(source.rootData as object) };
-  const routes: RouteObject[] = [{ id: "root", path: "*", loader: () => rootData, element: <RegionOutlet /> }];
+async function regionRouterOf(source: FillSource, url: string): Promise<RegionRouter> {
+  const routes: RouteObject[] = [{ id: "root", path: "*", loader: () => source.rootData, element: <RegionOutlet /> }];
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(url));
   if (context instanceof Response) throw new Error("A region's router answered with a redirect");
-  const router = createStaticRouter(handler.dataRoutes, context);
+  return { router: createStaticRouter(handler.dataRoutes, context), context };
+}
+
+/** Each region of the page rendered on its own for `part`, from the element the page rendered it from. */
+function renderRegions(source: FillSource, { router, context }: RegionRouter, part: PersonalPart): Map<string, string> {
   const rendered = new Map<string, string>();
   for (const [name, element] of source.regions) {
     const html = renderToString(
@@ -78,7 +82,8 @@ async function renderRegions(source: FillSource, url: string, part: PersonalPart
  * rendered on its own for the visitor is empty, is not found exactly once, or two overlap.
  */
 async function planFill(html: string, url: string, source: FillSource): Promise<FillPlan | null> {
-  const rendered = await renderRegions(source, url, source.visitorPart);
+  const router = await regionRouterOf(source, url);
+  const rendered = renderRegions(source, router, source.visitorPart);
   const regions: FillPlan["regions"] = [];
   for (const [name, text] of rendered) {
     const start = html.indexOf(text);
@@ -87,7 +92,7 @@ async function planFill(html: string, url: string, source: FillSource): Promise<
   }
   regions.sort((a, b) => a.start - b.start);
   if (regions.some((region, index) => index > 0 && region.start < regions[index - 1]!.end)) return null;
-  return { source, url, regions };
+  return { source, router, regions };
 }
 
 /** Whether `part` answers every question the page asked outside its regions as the visitor's did. */
@@ -99,8 +104,8 @@ function answersAsVisitor(plan: FillPlan, part: PersonalPart): boolean {
 }
 
 /** The page as rendered for `part`: the kept text with its regions rendered again (answersAsVisitor first). */
-async function fillPage(plan: FillPlan, html: string, part: PersonalPart): Promise<string> {
-  const rendered = await renderRegions(plan.source, plan.url, part);
+function fillPage(plan: FillPlan, html: string, part: PersonalPart): string {
+  const rendered = renderRegions(plan.source, plan.router, part);
   let filled = "";
   let from = 0;
   for (const region of plan.regions) {

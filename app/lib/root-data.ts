@@ -34,44 +34,42 @@ export function PersonalRegion({ name, children }: { name: string; children: Rea
   return createElement(InPersonalRegion, { value: true }, children);
 }
 
-const personalFields = ["user", "cart", "giftListFilling", "giftListChoices", "savedItems"] as const satisfies readonly (keyof PersonalPart)[];
-
-// One merge per loader data, shared by every component that asks (a listing's cards ask a hundred times a
-// render; a merge each time cost about half a percent of a signed-in listing). The page's part is the same for
-// every merge of a render, on the server (one request) as in the browser (one page load).
-const merges = new WeakMap<LoaderData, Merged>();
+// One merge per loader data and personal part, shared by every component that asks (a listing's cards ask a
+// hundred times a render; a merge each time cost about half a percent of a signed-in listing). A render has one
+// part, on the server (one request, or one customer's regions of a filled page) as in the browser (one page load).
+const merges = new WeakMap<LoaderData, { part: PersonalPart; merged: Merged }>();
 // The same data whose personal fields note their reads, for the render of a visitor's kept page.
 const watchedMerges = new WeakMap<Merged, Merged>();
 
-function useMergedRootData(): Merged | undefined {
+function useMergedRootData(): { part: PersonalPart; merged: Merged } | undefined {
   const root = useRouteLoaderData<typeof loader>("root");
   const documentPart = useContext(DocumentPersonalPart);
   if (!root) return undefined;
-  let merged = merges.get(root);
-  if (!merged) {
-    const { personal, ...shared } = root;
-    // The root loader gives every page it ran for a personal part: in its loader data (`.data`) or in the page.
-    const part = personal ?? documentPart;
-    if (!part) throw new Error("The root's data came without a personal part");
-    merged = { ...shared, ...part };
-    merges.set(root, merged);
+  // The root loader gives every page it ran for a personal part: in its loader data (`.data`) or in the page.
+  const part = root.personal ?? documentPart;
+  if (!part) throw new Error("The root's data came without a personal part");
+  let held = merges.get(root);
+  if (held?.part !== part) {
+    const { personal: _personal, ...shared } = root;
+    held = { part, merged: { ...shared, ...part } };
+    merges.set(root, held);
   }
-  return merged;
+  return held;
 }
 
 function noteRead(reads: Map<string, PersonalRead>, key: string, question: PersonalRead["question"], answer: unknown) {
   if (!reads.has(key)) reads.set(key, { question, answer: JSON.stringify(answer) });
 }
 
-function watched(merged: Merged, reads: Map<string, PersonalRead>): Merged {
+function watched({ part, merged }: { part: PersonalPart; merged: Merged }, reads: Map<string, PersonalRead>): Merged {
   let watchedMerge = watchedMerges.get(merged);
   if (!watchedMerge) {
     watchedMerge = { ...merged };
-    for (const field of personalFields) {
+    for (const field of Object.keys(part) as (keyof PersonalPart)[]) {
       Object.defineProperty(watchedMerge, field, {
         enumerable: true,
         get() {
-          noteRead(reads, field, (part) => part[field], merged[field]);
+          noteRead(reads, field, (asked) => asked[field], merged[field]);
           return merged[field];
         },
       });
@@ -87,10 +85,10 @@ function watched(merged: Merged, reads: Map<string, PersonalRead>): Merged {
  * Undefined when the root loader failed.
  */
 export function useRootData(): Merged | undefined {
-  const merged = useMergedRootData();
+  const held = useMergedRootData();
   const reads = useContext(FillRecording)?.reads;
   const inRegion = useContext(InPersonalRegion);
-  return import.meta.env.SSR && merged && reads && !inRegion ? watched(merged, reads) : merged;
+  return import.meta.env.SSR && held && reads && !inRegion ? watched(held, reads) : held?.merged;
 }
 
 /**
@@ -98,11 +96,11 @@ export function useRootData(): Merged | undefined {
  * of the whole field: a card asks how many of its variant the cart holds, not for the cart.
  */
 export function usePersonalAnswer<T>(key: string, question: (part: PersonalPart) => T): T | undefined {
-  const merged = useMergedRootData();
+  const held = useMergedRootData();
   const reads = useContext(FillRecording)?.reads;
   const inRegion = useContext(InPersonalRegion);
-  if (!merged) return undefined;
-  const answer = question(merged);
+  if (!held) return undefined;
+  const answer = question(held.part);
   if (import.meta.env.SSR && reads && !inRegion) noteRead(reads, key, question, answer);
   return answer;
 }
@@ -112,7 +110,7 @@ export function usePersonalAnswer<T>(key: string, question: (part: PersonalPart)
  * in, to sync a list with her account?) does not shape the page, so it is not noted as asked of it.
  */
 export function useRootDataForEvents(): () => Merged | undefined {
-  const merged = useMergedRootData();
+  const merged = useMergedRootData()?.merged;
   return () => merged;
 }
 

@@ -19,9 +19,7 @@ export function isShopListingPath(pathname: string): boolean {
   return /^\/(shop|shop-grid-standard)\/?$/.test(bare) || /^\/(categoria|sottocategoria)\//.test(bare);
 }
 
-export type HeaderCounts = { wishlistCount?: number; compareCount?: number };
-
-type SiteHeaderProps = HeaderCounts & {
+type SiteHeaderProps = {
   locale: Locale;
   shopName: string;
   categories: readonly NavCategory[];
@@ -52,12 +50,12 @@ function HeaderSearch({ locale }: { locale: Locale }) {
 
 const iconLinkClass = "relative grid size-11 place-items-center rounded-full hover:bg-brand-50";
 
-export function SiteHeader({ locale, shopName, categories, ...counts }: SiteHeaderProps) {
+export function SiteHeader({ locale, shopName, categories }: SiteHeaderProps) {
   const { t } = useTranslation();
-  // The browser's lists (app/lib/browser-saved-items.ts) unless the caller passes counts.
+  // The browser's lists (app/lib/browser-saved-items.ts).
   const saved = useSavedItems();
-  const wishlistCount = counts.wishlistCount ?? saved.wishlist.length;
-  const compareCount = counts.compareCount ?? saved.compare.length;
+  const wishlistCount = saved.wishlist.length;
+  const compareCount = saved.compare.length;
   const { pathname } = useLocation();
   return (
     <div className="relative border-b border-brand-100 bg-white">

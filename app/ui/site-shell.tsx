@@ -6,7 +6,7 @@ import { GiftListFillingBar } from "./gift-list-filling";
 import { NavigationProgress } from "./navigation-progress";
 import { ScrollToTopButton } from "./scroll-to-top-button";
 import { SiteFooter } from "./site-footer";
-import { SiteHeader, type HeaderCounts } from "./site-header";
+import { SiteHeader } from "./site-header";
 import { Toaster, ToastProvider } from "./toaster";
 import { TopBar } from "./top-bar";
 import { WhatsAppChatLink } from "./whatsapp-chat-link";
@@ -16,7 +16,7 @@ import { WhatsAppChatLink } from "./whatsapp-chat-link";
  * link. Pages render only their content. Without the root loader's data (e.g. the database is
  * down) the content is shown bare.
  */
-export function SiteShell({ children, ...counts }: { children: ReactNode } & HeaderCounts) {
+export function SiteShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const root = useRootData();
   // The toasts of a post made without JavaScript; the header's regions read the user and the cart themselves.
@@ -45,7 +45,7 @@ export function SiteShell({ children, ...counts }: { children: ReactNode } & Hea
       <NavigationProgress />
       <header id="top" tabIndex={-1} className="outline-none">
         <TopBar locale={locale} phone={shop.phone} city={shop.city} />
-        <SiteHeader locale={locale} shopName={shop.name} categories={categories} {...counts} />
+        <SiteHeader locale={locale} shopName={shop.name} categories={categories} />
       </header>
       <GiftListFillingBar />
       <main id="main" tabIndex={-1} className="outline-none">

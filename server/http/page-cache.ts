@@ -232,9 +232,9 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     const now = new Date();
     const { version: versions, settled: keepable } = await readWatchedVersion(db, "catalogue and page content");
     const renderKey = `${versions} ${key}`;
-    const waitedFor = rendering.get(renderKey);
     // Just after the versions moved nothing is kept: her page is rendered rather than a visitor's for her.
     if (forCustomer && !keepable) return next();
+    const waitedFor = rendering.get(renderKey);
     let kept = store.get(key, versions, now.getTime());
     // For a customer, a kept page without its plan is as good as none: it is rendered anew, with one.
     if (forCustomer && kept && planOf(key, kept) === undefined && !unfillable.has(kept)) kept = undefined;
@@ -245,7 +245,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
         return sendPage(req, res, kept, store, key);
       }
       // A page that cannot be filled in for her: hers is rendered.
-      if (!(await sendFilled(req, res, url, key, kept))) next();
+      if (!(await sendFilled(req, res, url, kept, planOf(key, kept)))) next();
       return;
     }
     // Visitors asking for this page from now until it is rendered wait for it rather than render it again.
@@ -269,13 +269,12 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
    * The kept page filled in for the customer asking, when nothing on it outside her regions depends on her:
    * sent, true. Otherwise false, nothing sent: her page is to be rendered.
    */
-  async function sendFilled(req: Request, res: Response, url: string, key: string, kept: KeptPage): Promise<boolean> {
-    const plan = planOf(key, kept);
-    if (plan === undefined || !filler) return false;
+  async function sendFilled(req: Request, res: Response, url: string, kept: KeptPage, plan: unknown): Promise<boolean> {
+    if (plan === undefined || plan === null || !filler) return false;
     const { part, headers } = await filler.readPersonalPart(new globalThis.Request(url, { headers: fetchHeadersOf(req) }));
     // A cookie to set (a flash toast read, a forged cart) or an answer that differs: her page is rendered.
     if (headers.has("set-cookie") || !filler.answersAsVisitor(plan, part)) return false;
-    const filled = await filler.fillPage(plan, (await plainBytesOf(kept)).toString("utf8"), part);
+    const filled = filler.fillPage(plan, (await plainBytesOf(kept)).toString("utf8"), part);
     counts.filled += 1;
     // As her rendered page: the kept page's headers (its CSP allows the same scripts), compressed by compression().
     setHeaders(res, kept.headers);
@@ -312,7 +311,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
       store.set(page.key, kept);
       counts.kept += 1;
       settle(kept);
-      if (page.forCustomer) return sendFilled(req, res, page.request.url, page.key, kept);
+      if (page.forCustomer) return sendFilled(req, res, page.request.url, kept, plan);
       await sendPage(req, res, kept, store, page.key);
       return true;
     } catch (error) {

@@ -15,7 +15,7 @@ export type PageFiller<Part = unknown, Source = unknown, Plan = unknown> = {
   /** Whether `part` answers everything the page asked outside its regions as the visitor's did. */
   answersAsVisitor(plan: Plan, part: Part): boolean;
   /** The page as rendered for `part`. */
-  fillPage(plan: Plan, html: string, part: Part): Promise<string>;
+  fillPage(plan: Plan, html: string, part: Part): string;
 };
 
 /** The server entry's `createPageFiller`, given the shop's services; null for a build without one. */
