@@ -156,7 +156,7 @@ for (const locale of ["it", "en"] as const) {
       await expectNoAxeViolations(staffPage);
 
       const [download] = await Promise.all([staffPage.waitForEvent("download"), staffPage.getByRole("link", { name: t.downloadXml }).click()]);
-      expect(download.suggestedFilename()).toMatch(/^IT07412580636_FT\w+\.xml$/);
+      expect(download.suggestedFilename()).toMatch(/^IT07412580636_[0-9A-Z]F[0-9A-Z]{3}\.xml$/);
       const xml = fs.readFileSync(await download.path(), "utf8");
       expect(xml).toContain('versione="FPR12"');
       expect(xml).toContain(`<CodiceFiscale>${rightCode}</CodiceFiscale>`);

@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { latinText } from "#server/invoices/fatturapa.ts";
 import { parseCheckoutForm } from "./checkout.inputs";
 
 const valid = {
@@ -108,6 +109,19 @@ test("invoice data: company, VAT number of 11 digits, SDI code of 7 characters o
   // Without the box ticked the invoice fields are ignored.
   const noInvoice = parseCheckoutForm({ ...valid, vatNumber: "garbage" }, "it");
   expect(noInvoice.ok && noInvoice.input.vatNumber).toBeNull();
+});
+
+test("a company name takes the typographic dashes and quotes the invoice's file writes plainly; markup and bare punctuation are refused", () => {
+  const company = { ...valid, invoiceKind: "company", vatNumber: "01234567897", sdiCode: "M5UXCR1" };
+  for (const name of ["Bimbi – Felici S.r.l.", "“Nido” di Rossi — s.n.c.", "L‘Angolo dei Bimbi", 'Cartoleria "Ape" & C.']) {
+    const parsed = parseCheckoutForm({ ...company, companyName: name }, "it");
+    expect(parsed.ok && parsed.input.companyName, name).toBe(name);
+    expect(latinText(name, 80)).toMatch(/^[\p{L}0-9' .,&()+/"-]+$/u);
+  }
+  for (const name of ["<b>Bimbi</b>", "--", "Bimbi; DROP", "Bimbi\\Felici"]) {
+    expect(errorsOf({ ...company, companyName: name }).companyName, name).toBe("La ragione sociale contiene caratteri non ammessi.");
+  }
+  expect(errorsOf({ ...company, companyName: "<b>Bimbi</b>" }, "en").companyName).toBe("The company name contains characters that are not allowed.");
 });
 
 test("a company's partita IVA must carry its check digit; invoiceKind company asks the same as the older box", () => {

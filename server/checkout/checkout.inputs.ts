@@ -13,6 +13,7 @@ import { controlChars, emailField, emailLimit, errorKey } from "#server/accounts
 import { getTranslator } from "#server/i18n/translator.ts";
 import { deliveryMethods, paymentChoices, paymentMethods, paymentOfChoice } from "#server/orders/order-methods.ts";
 import { isValidFiscalCode, normaliseFiscalCode } from "#server/accounts/fiscal-code.ts";
+import { namePunctuation } from "#server/invoices/fatturapa.ts";
 import { isValidVatNumber, normaliseVatNumber } from "#server/invoices/fiscal-codes.ts";
 
 const fieldKey = (code: string) => `checkoutErrors.fields.${code}`;
@@ -68,12 +69,9 @@ function requiredLine(field: string, max: number, allowed: RegExp, invalid: stri
     .refine((value) => allowed.test(value), invalid);
 }
 
-const companyName = requiredLine(
-  "companyName",
-  checkoutLimits.companyName,
-  /^[\p{L}\p{M}0-9][\p{L}\p{M}0-9' .,&()+/\u2019-]*$/u,
-  fieldKey("companyNameInvalid"),
-);
+/** Letters, digits and the punctuation the invoice's file can write (server/invoices/fatturapa.ts), with a letter or digit among them. */
+const companyNameChars = new RegExp(`^(?=.*[\\p{L}\\p{N}])[\\p{L}\\p{M}0-9${namePunctuation.replace(/[\\\]^-]/g, "\\$&")}]+$`, "u");
+const companyName = requiredLine("companyName", checkoutLimits.companyName, companyNameChars, fieldKey("companyNameInvalid"));
 const phone = requiredLine("phone", profileLimits.phone, phoneChars, errorKey("phoneInvalid"));
 /** Partita IVA: 11 digits, the last its check digit; "IT" and spaces as people type them are dropped. */
 const vatNumber = z

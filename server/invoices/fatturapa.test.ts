@@ -3,7 +3,15 @@ import { validateXML } from "xmllint-wasm";
 import { expect, test } from "vitest";
 import { defaultSettings } from "#server/settings/settings.ts";
 import { fatturaPaFileName, fatturaPaXml, latinText } from "./fatturapa";
-import { billedLinesOfOrder, priceLines, type InvoiceBuyer, type InvoiceDocument, type OrderFacts } from "./invoice";
+import {
+  billedLinesOfOrder,
+  maxSequenceOfYear,
+  priceLines,
+  transmissionCodeOf,
+  type InvoiceBuyer,
+  type InvoiceDocument,
+  type OrderFacts,
+} from "./invoice";
 
 const schemaFile = (name: string) => ({ fileName: name, contents: readFileSync(new URL(`./schema/${name}`, import.meta.url)) });
 const mainSchema = schemaFile("Schema_del_file_xml_FatturaPA_v1.2.2.xsd");
@@ -166,4 +174,20 @@ test("texts keep Latin-1 letters and lose what the schema does not allow", () =>
   expect(latinText("Città – “Bimbi” € 5 🍼", 80)).toBe('Città - "Bimbi" EUR 5');
   expect(latinText("Šiauliai", 80)).toBe("Siauliai");
   expect(fatturaPaFileName(documentOf(privateBuyer))).toBe("IT07412580636_FT261.xml");
+});
+
+test("the progressive of a file's name is its whole transmission code: the year, the series' letter and the number", () => {
+  const nameOf = (series: string, sequence: number) =>
+    fatturaPaFileName({ ...documentOf(privateBuyer), transmissionCode: transmissionCodeOf(series, 2026, sequence) });
+  expect(nameOf("FT", 1)).toBe("IT07412580636_QF001.xml");
+  expect(nameOf("NC", 1)).toBe("IT07412580636_QN001.xml");
+  // 1,296 is "100" in base 36: the first number whose name, cut from a longer code, lost the series.
+  expect([nameOf("FT", 1295), nameOf("FT", 1296), nameOf("NC", 1296)]).toEqual([
+    "IT07412580636_QF0ZZ.xml",
+    "IT07412580636_QF100.xml",
+    "IT07412580636_QN100.xml",
+  ]);
+  expect(nameOf("FT", maxSequenceOfYear)).toBe("IT07412580636_QFZZZ.xml");
+  expect(() => transmissionCodeOf("FT", 2026, maxSequenceOfYear + 1)).toThrow(RangeError);
+  expect(transmissionCodeOf("FT", 2027, 1)).toBe("RF001");
 });

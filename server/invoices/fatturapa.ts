@@ -19,13 +19,29 @@ const modalitaPagamento: Record<PaymentMethod, string> = {
   in_shop: "MP08",
 };
 
+/** Typographic punctuation and the plain form the file writes for it. */
+const plainFormOf: Readonly<Record<string, string>> = {
+  "\u2018": "'",
+  "\u2019": "'",
+  "\u201B": "'",
+  "\u201C": '"',
+  "\u201D": '"',
+  "\u2013": "-",
+  "\u2014": "-",
+  "\u20AC": "EUR",
+};
+const typographic = new RegExp(`[${Object.keys(plainFormOf).join("")}]`, "g");
+
+/**
+ * The punctuation a name may hold on its way to the file: the plain marks it writes as typed and the
+ * typographic ones it turns into them (the checkout's company name follows it, decision 0085).
+ */
+export const namePunctuation = `' .,&()+/"-${Object.keys(plainFormOf).join("")}`;
+
 /** Characters outside Basic Latin and Latin-1 become their nearest plain form, or a space. */
 export function latinText(text: string, max: number): string {
   const plain = text
-    .replace(/[\u2018\u2019\u201B]/g, "'")
-    .replace(/[\u201C\u201D]/g, '"')
-    .replace(/[\u2013\u2014]/g, "-")
-    .replace(/\u20AC/g, "EUR")
+    .replace(typographic, (char) => plainFormOf[char]!)
     .normalize("NFC")
     .replace(/[^\u0020-\u007E\u00A0-\u00FF]/g, (char) => char.normalize("NFD").replace(/[^\u0020-\u007E]/g, "") || " ")
     .replace(/\s+/g, " ")

@@ -8,6 +8,7 @@ import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { cartWith, checkoutInput, placeTestOrder } from "#tests/fixtures/checkout.fixtures.ts";
 import { sql } from "drizzle-orm";
+import { fatturaPaFileName } from "./fatturapa";
 import { getOrderInvoices, issueCreditNote, issueInvoice, listInvoicesOfMonth } from "./invoice.service";
 
 const november = new Date("2026-11-26T10:00:00Z");
@@ -99,6 +100,34 @@ test("an issued invoice never changes: the database refuses to update or delete 
   await expect(db.delete(invoices).where(eq(invoices.id, issued.invoice.id))).rejects.toThrow();
   const [row] = await db.select({ totalCents: invoices.totalCents }).from(invoices);
   expect(row!.totalCents).toBe(issued.invoice.totalCents);
+});
+
+test("from number 1,296 of a year on, an invoice and a credit note of the same number still get files of their own names", async () => {
+  const db = await openDb();
+  const names = new Map<string, string>();
+  for (const lastNumber of [1294, 1295, 46_653]) {
+    await db
+      .insert(invoiceCounters)
+      .values([
+        { series: "FT", year: 2026, lastNumber },
+        { series: "NC", year: 2026, lastNumber },
+      ])
+      .onConflictDoUpdate({ target: [invoiceCounters.series, invoiceCounters.year], set: { lastNumber } });
+    const orderId = await anOrder(db);
+    const invoice = await issueInvoice(db, { orderId, actorUserId: null, now: november });
+    const note = await issueCreditNote(db, { orderId, refund: "whole", sourceKey: `whole-${lastNumber}`, actorUserId: null, now: november });
+    if (!invoice.ok || !note.ok) throw new Error("not issued");
+    expect(invoice.invoice.number).toBe(`2026/${lastNumber + 1}`);
+    expect(note.creditNote.number).toBe(`NC2026/${lastNumber + 1}`);
+    for (const issued of [invoice.invoice, note.creditNote]) {
+      const name = fatturaPaFileName(issued.document);
+      expect(name).toMatch(/^IT07412580636_[0-9A-Z]{5}\.xml$/);
+      expect(issued.xml).toContain(`<ProgressivoInvio>${name.slice(14, 19)}</ProgressivoInvio>`);
+      expect(names.get(name), `${name} of ${issued.number}`).toBeUndefined();
+      names.set(name, issued.number);
+    }
+  }
+  expect(names.size).toBe(6);
 });
 
 test("a credit note (TD04) for a partial refund has its own numbers, names the invoice and never credits more than it billed", async () => {

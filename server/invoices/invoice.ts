@@ -193,7 +193,17 @@ export function invoiceNumberText(series: string, year: number, sequence: number
   return `${series === "FT" ? "" : series}${year}/${String(sequence).padStart(4, "0")}`;
 }
 
-/** The file's ProgressivoInvio: series, two-digit year and number, at most 10 characters. */
+/** The most documents of one series a year whose file names stay apart (three base-36 characters). */
+export const maxSequenceOfYear = 36 ** 3 - 1;
+
+/**
+ * The file's ProgressivoInvio, whole in its name's 5 characters (decision 0085): the year (one base-36
+ * character, 2026 = "Q"), the series' letter ("F" invoices, "N" credit notes) and the number in base 36,
+ * so an invoice and a credit note never share a file name. Earlier files keep the names they were given.
+ */
 export function transmissionCodeOf(series: string, year: number, sequence: number): string {
-  return `${series}${String(year % 100).padStart(2, "0")}${sequence.toString(36).toUpperCase()}`.slice(0, 10);
+  if (!Number.isSafeInteger(sequence) || sequence < 1 || sequence > maxSequenceOfYear)
+    throw new RangeError(`Document ${sequence} of ${series} ${year} has no file name of its own`);
+  const yearCharacter = ((((year - 2000) % 36) + 36) % 36).toString(36);
+  return `${yearCharacter}${series.charAt(0)}${sequence.toString(36).padStart(3, "0")}`.toUpperCase();
 }
