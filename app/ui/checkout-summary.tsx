@@ -2,8 +2,8 @@ import { useTranslation } from "react-i18next";
 import { formatMoney } from "#common/format.ts";
 import type { CheckoutSummary } from "#server/checkout/checkout.service.ts";
 import { LineDetails } from "./cart-line-item";
-import { discountLineTerm } from "./discount-code";
-import { AmountRow, PricedLine } from "./order-lines";
+import { PricedLine } from "./order-lines";
+import { OrderSummaryRows } from "./order-summary-rows";
 import { useDisplayCurrency, useFormatPrice } from "./price";
 
 /**
@@ -38,35 +38,12 @@ export function CheckoutSummaryPanel({ summary, updating = false }: { summary: C
           />
         ))}
       </ul>
-      <dl className={`mt-3 space-y-2 border-t border-brand-100 pt-3 transition-opacity ${updating ? "opacity-60" : ""}`}>
-        <AmountRow term={t("checkout.summary.subtotal")} value={format(summary.subtotalBeforeCodeCents)} />
-        {cart.totals.discountCents > 0 && <AmountRow term={t("checkout.summary.discount")} value={`−${format(cart.totals.discountCents)}`} />}
-        {summary.discountCode && (
-          <AmountRow
-            term={discountLineTerm(t, summary.discountCode)}
-            value={`−${format(summary.discountCode.discountCents)}`}
-            testId="summary-discount-code"
-          />
-        )}
-        {summary.personalisationCents > 0 && (
-          <AmountRow term={t("checkout.summary.personalisation")} value={`+${format(summary.personalisationCents)}`} />
-        )}
-        <AmountRow
-          term={t("checkout.summary.shipping")}
-          value={
-            summary.delivery === null
-              ? t("checkout.summary.shippingToChoose")
-              : summary.shippingCents === 0
-                ? t("checkout.summary.free")
-                : format(summary.shippingCents)
-          }
-          testId="summary-shipping"
-        />
-        {summary.paymentFeeCents > 0 && (
-          <AmountRow term={t("checkout.summary.paymentFee")} value={format(summary.paymentFeeCents)} testId="summary-payment-fee" />
-        )}
-        <AmountRow term={t("checkout.summary.total")} value={format(summary.totalCents)} testId="summary-total" isTotal />
-      </dl>
+      <OrderSummaryRows
+        summary={summary.summary}
+        format={format}
+        testIdPrefix="summary"
+        className={`mt-3 border-t border-brand-100 pt-3 transition-opacity ${updating ? "opacity-60" : ""}`}
+      />
       <p className="mt-2 text-sm text-muted">{t("checkout.summary.vatIncluded")}</p>
       {currency.code !== "EUR" && (
         <p className="mt-2 rounded-lg bg-sun-50 px-3 py-2 text-sm" data-testid="summary-eur-note">

@@ -21,13 +21,6 @@ export function discountAppliedText(t: TFunction, applied: ShownDiscountCode, fo
     : t("checkout.discount.appliedAmount", { code: applied.code, amount: format(applied.amountCents ?? 0) });
 }
 
-/** The summary's line: "Codice sconto BENVENUTO10 (−10%)", or without the percent for a fixed amount. */
-export function discountLineTerm(t: TFunction, applied: ShownDiscountCode): string {
-  return applied.kind === "percent"
-    ? t("checkout.discount.summaryLine", { code: applied.code, percent: applied.percent })
-    : t("checkout.discount.summaryLineAmount", { code: applied.code });
-}
-
 /** Why the code was refused, with the minimum spend when that is why. */
 export function discountRefusalText(
   t: TFunction,

@@ -6,6 +6,7 @@ import { localizedHref, type Locale } from "#common/locale.ts";
 import { shownSize } from "#common/sizes.ts";
 import type { OrderView } from "#server/orders/order-view.service.ts";
 import { LineDetails } from "./cart-line-item";
+import { OrderSummaryRows } from "./order-summary-rows";
 import { ProductImage } from "./product-image";
 
 /** The order's lines as they were bought (snapshot prices), and its totals, in euros. */
@@ -13,9 +14,6 @@ export function OrderLines({ order, locale }: { order: OrderView; locale: Locale
   const { t } = useTranslation();
   // An order's amounts are what is charged: always euros, whatever the display currency.
   const format = (cents: number) => formatMoney(cents, locale, "EUR");
-  const { totals, discountCode } = order;
-  // With a code: the goods before it, the products' own offers, then the code's line (decision 0066).
-  const offersCents = discountCode ? discountCode.offersDiscountCents : totals.discountCents;
   return (
     <section aria-labelledby="order-lines-title" className="rounded-2xl bg-white p-5 shadow-card sm:p-6">
       <h2 id="order-lines-title" className="text-xl font-bold">
@@ -53,21 +51,7 @@ export function OrderLines({ order, locale }: { order: OrderView; locale: Locale
           />
         ))}
       </ul>
-      <dl className="mt-3 space-y-2 border-t border-brand-100 pt-3">
-        <AmountRow term={t("order.subtotal")} value={format(discountCode?.subtotalBeforeCents ?? totals.subtotalCents)} />
-        {offersCents > 0 && <AmountRow term={t("order.discount")} value={`−${format(offersCents)}`} />}
-        {discountCode && (
-          <AmountRow
-            term={t("order.discountCode", { code: discountCode.code })}
-            value={`−${format(discountCode.discountCents)}`}
-            testId="order-discount-code"
-          />
-        )}
-        {totals.personalisationCents > 0 && <AmountRow term={t("order.personalisation")} value={`+${format(totals.personalisationCents)}`} />}
-        <AmountRow term={t("order.shipping")} value={totals.shippingCents === 0 ? t("order.free") : format(totals.shippingCents)} />
-        {totals.paymentFeeCents > 0 && <AmountRow term={t("order.paymentFee")} value={format(totals.paymentFeeCents)} />}
-        <AmountRow term={t("order.total")} value={format(totals.totalCents)} testId="order-total" isTotal />
-      </dl>
+      <OrderSummaryRows summary={order.summary} format={format} testIdPrefix="order" className="mt-3 border-t border-brand-100 pt-3" />
       <p className="mt-2 text-sm text-muted">{t("order.vatIncluded")}</p>
     </section>
   );
@@ -104,22 +88,5 @@ export function PricedLine({
       </div>
       <p className="font-semibold whitespace-nowrap">{amount}</p>
     </li>
-  );
-}
-
-/** A row of totals (`<dl>`): what, and how much; the total stands out. */
-export function AmountRow({ term, value, testId, isTotal = false }: { term: string; value: string; testId?: string; isTotal?: boolean }) {
-  return isTotal ? (
-    <div className="flex justify-between gap-4 border-t border-brand-100 pt-3 text-lg font-bold">
-      <dt>{term}</dt>
-      <dd data-testid={testId}>{value}</dd>
-    </div>
-  ) : (
-    <div className="flex justify-between gap-4">
-      <dt>{term}</dt>
-      <dd className="font-semibold" data-testid={testId}>
-        {value}
-      </dd>
-    </div>
   );
 }

@@ -36,6 +36,7 @@ import {
   type PaymentMethod,
 } from "#server/orders/order-methods.ts";
 import type { OrderStatus } from "#server/orders/order-status.ts";
+import { summarizeOrderTotals, type OrderSummary } from "#common/order-summary.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { DeliverySettings } from "#server/settings/settings.ts";
 import { quantitiesPerVariant, shortages, type Shortage } from "#server/stock/stock.ts";
@@ -54,14 +55,14 @@ export type CheckoutSummary = {
   payment: PaymentMethod | null;
   /** Goods at today's prices, discounts applied. */
   subtotalCents: number;
-  /** The same before a discount code's saving: what the summary lists first, the code's line then taking it off. */
-  subtotalBeforeCodeCents: number;
   /** Saved by discounts (already out of the subtotal). */
   discountCents: number;
   personalisationCents: number;
   shippingCents: number;
   paymentFeeCents: number;
   totalCents: number;
+  /** The lines the summary shows under the products, adding up to `totalCents`. */
+  summary: OrderSummary;
   allowedPayments: PaymentMethod[];
   /** The ways to pay online the shop offers (when "card" is allowed), each with whether this total fits its limits. */
   onlineMethods: OnlineMethodOffer[];
@@ -189,7 +190,7 @@ export async function getCheckoutSummary(
     delivery: quote?.method ?? null,
     payment,
     ...totals,
-    subtotalBeforeCodeCents: totals.subtotalCents + (code?.ok ? code.applied.discountCents : 0),
+    summary: summarizeOrderTotals(totals, { code: code?.ok ? code.applied : null, shippingToChoose: quote === null }),
     allowedPayments,
     onlineMethods,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,

@@ -102,7 +102,7 @@ test("a percent code at checkout: the saving shared over the lines to the cent, 
   ]);
   expect(await usesOf(db, id)).toEqual({ usedCount: 1, rows: 1 });
   const [mail] = await db.select().from(outboxEmails);
-  expect(mail!.textBody.replace(/[\u00a0\u202f]/g, " ")).toContain("Codice sconto BENVENUTO10: −6,00 €");
+  expect(mail!.textBody.replace(/[\u00a0\u202f]/g, " ")).toContain("Codice sconto BENVENUTO10 (−15%): −6,00 €");
 });
 
 test("the refusals say why, and refuse the order too: minimum, gift lists, categories, free delivery, the customer's own uses, deactivated", async () => {

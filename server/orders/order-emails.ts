@@ -6,6 +6,7 @@
  */
 import { describeDeliveryEstimate } from "#common/delivery-promise.ts";
 import { formatDate, formatMoney } from "#common/format.ts";
+import { summaryLineText } from "#common/order-summary.ts";
 import type { Db } from "#server/db/client.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
@@ -34,13 +35,11 @@ function lineLabel(t: ReturnType<typeof getTranslator>, line: OrderView["lines"]
 function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [string, string][] {
   const money = (cents: number) => formatMoney(cents, order.locale);
   const rows: [string, string][] = order.lines.map((line) => [lineLabel(t, line), money(line.lineTotalCents)]);
-  if (order.discountCode)
-    rows.push([t("orderEmails.discountCode", { code: order.discountCode.code }), `−${money(order.discountCode.discountCents)}`]);
-  rows.push([t("orderEmails.subtotal"), money(order.totals.subtotalCents)]);
-  if (order.totals.personalisationCents > 0) rows.push([t("orderEmails.personalisation"), money(order.totals.personalisationCents)]);
-  rows.push([t("orderEmails.shipping"), order.totals.shippingCents > 0 ? money(order.totals.shippingCents) : t("orderEmails.free")]);
-  if (order.totals.paymentFeeCents > 0) rows.push([t("orderEmails.paymentFee"), money(order.totals.paymentFeeCents)]);
-  rows.push([t("orderEmails.total"), money(order.totals.totalCents)]);
+  for (const line of order.summary.lines) {
+    const { term, value } = summaryLineText(t, line, money);
+    rows.push([term, value]);
+  }
+  rows.push([t("orderEmails.total"), money(order.summary.totalCents)]);
   rows.push([
     t("orderEmails.deliveryMethod"),
     order.delivery.groupGiftContribution ? t("giftLists.group.badge") : t(`orderEmails.delivery.${order.delivery.method}`),

@@ -13,6 +13,7 @@ import { discountCodes, giftListContributions, orderLines, orders, orderStatusHi
 import { getSettings } from "#server/settings/settings.service.ts";
 import { trackingUrlOf } from "#common/carrier-tracking.ts";
 import type { OrderStatus } from "./order-status";
+import { summarizeOrderTotals, type OrderSummary, type SummaryCode } from "#common/order-summary.ts";
 
 export type OrderLineView = {
   id: string;
@@ -55,11 +56,10 @@ export type OrderView = {
     paymentFeeCents: number;
     totalCents: number;
   };
-  /**
-   * The discount code the order was placed with and what it saved (already out of the subtotal and among
-   * the discounts), with the goods before it and the products' own offers, as the order's summary lists them.
-   */
-  discountCode: { code: string; discountCents: number; subtotalBeforeCents: number; offersDiscountCents: number } | null;
+  /** The discount code the order was placed with and what it saved (already out of the subtotal and among the discounts). */
+  discountCode: SummaryCode | null;
+  /** The lines under the products, adding up to the total (common/order-summary.ts). */
+  summary: OrderSummary;
   delivery: {
     method: DeliveryMethod;
     /** Null for collection in the shop, and in what the giver sees of a gift-list order (`withoutGiftListAddress`). */
@@ -130,10 +130,14 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     ? await db.select({ id: giftListContributions.id }).from(giftListContributions).where(eq(giftListContributions.orderId, order.id))
     : [];
   const [code] = order.discountCodeId
-    ? await db.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, order.discountCodeId))
+    ? await db
+        .select({ code: discountCodes.code, percent: discountCodes.percent })
+        .from(discountCodes)
+        .where(eq(discountCodes.id, order.discountCodeId))
     : [];
   // The code's saving: what the lines add up to beyond the goods and personalisation charged.
   const codeDiscountCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0) - order.subtotalCents - order.personalisationCents;
+  const summaryCode = code && codeDiscountCents > 0 ? { code: code.code, percent: code.percent, discountCents: codeDiscountCents } : null;
   const settings = await getSettings(db, ["bankTransfer", "tracking"]);
   // Today's picture of each variant still in the catalogue, picked as the cart picks it.
   const variantIds = args.locale ? lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])) : [];
@@ -186,15 +190,8 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       paymentFeeCents: order.paymentFeeCents,
       totalCents: order.totalCents,
     },
-    discountCode:
-      code && codeDiscountCents > 0
-        ? {
-            code: code.code,
-            discountCents: codeDiscountCents,
-            subtotalBeforeCents: order.subtotalCents + codeDiscountCents,
-            offersDiscountCents: order.discountCents - codeDiscountCents,
-          }
-        : null,
+    discountCode: summaryCode,
+    summary: summarizeOrderTotals(order, { code: summaryCode }),
     delivery: {
       method: order.deliveryMethod,
       // A collected order keeps an address only as the invoice's buyer's: it is not where anything goes.

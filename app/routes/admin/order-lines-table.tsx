@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
+import { summaryLineText } from "#common/order-summary.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
 import { shownSize } from "#common/sizes.ts";
 import { useColourName } from "#app/ui/variant-picker.tsx";
@@ -60,28 +61,22 @@ export function OrderLinesTable({ order, locale }: { order: OrderView; locale: L
           ))}
         </tbody>
         <tfoot>
-          {(
-            [
-              ["order.subtotal", order.totals.subtotalCents],
-              ["order.discount", -order.totals.discountCents],
-              ["order.shipping", order.totals.shippingCents],
-              ["order.paymentFee", order.totals.paymentFeeCents],
-            ] as const
-          )
-            .filter(([key, cents]) => cents !== 0 || key === "order.shipping")
-            .map(([key, cents]) => (
-              <tr key={key}>
+          {order.summary.lines.map((line) => {
+            const { term, value } = summaryLineText(t, line, money);
+            return (
+              <tr key={line.kind}>
                 <th scope="row" colSpan={4} className="p-2 text-right font-normal">
-                  {t(key)}
+                  {term}
                 </th>
-                <td className="p-2 text-right whitespace-nowrap">{money(cents)}</td>
+                <td className="p-2 text-right whitespace-nowrap">{value}</td>
               </tr>
-            ))}
+            );
+          })}
           <tr>
             <th scope="row" colSpan={4} className="p-2 text-right">
-              {t("order.total")}
+              {t("orderSummary.total")}
             </th>
-            <td className="p-2 text-right font-bold whitespace-nowrap">{money(order.totals.totalCents)}</td>
+            <td className="p-2 text-right font-bold whitespace-nowrap">{money(order.summary.totalCents)}</td>
           </tr>
         </tfoot>
       </table>

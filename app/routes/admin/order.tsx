@@ -27,7 +27,18 @@ import { AfterSalesAction, getAfterSalesDetail, runAfterSalesAction } from "#ser
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["order", "orderStatus", "product", "productPage", "saved", "delivery", "invoices.admin", "afterSales", "onlinePayments.methods"],
+  messages: [
+    "orderSummary",
+    "order",
+    "orderStatus",
+    "product",
+    "productPage",
+    "saved",
+    "delivery",
+    "invoices.admin",
+    "afterSales",
+    "onlinePayments.methods",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {

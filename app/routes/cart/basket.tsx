@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
+import { summarizeCart } from "#common/order-summary.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { LineDetails } from "#app/ui/cart-line-item.tsx";
 import { CartTotalsList } from "#app/ui/cart-totals.tsx";
@@ -20,7 +21,7 @@ import type { Route } from "./+types/basket";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["basket", "cart.discount", "cart.personalisationCost", "cart.subtotal", "cart.total"],
+  messages: ["basket", "orderSummary"],
 } satisfies MessagesHandle;
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
@@ -30,6 +31,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   if (!basket) throw data(null, { status: 404 });
   return {
     basket,
+    summary: summarizeCart(basket.totals),
     saved: url.searchParams.get("saved") === "1",
     shareUrl: `${publicUrl}${localizedHref(`/basket/${basket.id}`, locale)}`,
     meta: getPageMetaTexts(locale, "basket"),
@@ -178,7 +180,7 @@ export default function BasketPage({ loaderData, actionData }: Route.ComponentPr
         <div className="mt-6 grid gap-6 sm:grid-cols-[1fr_20rem]">
           <div />
           <div className="rounded-2xl bg-white p-5 shadow-card">
-            <CartTotalsList totals={basket.totals} />
+            <CartTotalsList summary={loaderData.summary} />
             {basket.availableLines === 0 ? (
               <p className="mt-4 font-semibold text-coral-700">{t("basket.noneAvailable")}</p>
             ) : (

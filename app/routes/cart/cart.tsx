@@ -2,10 +2,11 @@ import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { Form, Link, useFetcher, useLocation } from "react-router";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
+import { summarizeCart } from "#common/order-summary.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { CartLineItem } from "#app/ui/cart-line-item.tsx";
 import { CartTotalsList } from "#app/ui/cart-totals.tsx";
-import { DiscountCodeField, discountLineTerm, discountRefusalText, type ShownDiscountCode } from "#app/ui/discount-code.tsx";
+import { DiscountCodeField, discountRefusalText, type ShownDiscountCode } from "#app/ui/discount-code.tsx";
 import { useFormatPrice } from "#app/ui/price.tsx";
 import { DeliveryPromise } from "#app/ui/delivery-promise.tsx";
 import { awaitCartAnswer, FetcherMarker, type CartActionData } from "#app/ui/cart-toasts.tsx";
@@ -25,7 +26,7 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cart";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["cart", "delivery", "checkout.discount"] } satisfies MessagesHandle;
+export const handle = { messages: ["cart", "delivery", "checkout.discount", "orderSummary"] } satisfies MessagesHandle;
 
 /** What the page shows of an applied code (its id and per-line shares stay on the server). */
 const shownCodeOf = ({ code, kind, percent, amountCents, isGiftListCompletion, discountCents }: AppliedDiscountCode): ShownDiscountCode => ({
@@ -75,18 +76,17 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       ? {
           typed,
           applied: shownCodeOf(checked.applied),
-          totalCents: cart.totals.totalCents - checked.applied.discountCents,
           error: null,
           minOrderCents: null,
         }
       : {
           typed,
           applied: null,
-          totalCents: null,
           error: checked?.error ?? null,
           minOrderCents: checked?.ok === false ? (checked.minOrderCents ?? null) : null,
         };
-  return { cart, deliveryPromise, discount, meta: getPageMetaTexts(locale, "cart") };
+  const summary = summarizeCart(cart.totals, checked?.ok ? checked.applied : null);
+  return { cart, summary, deliveryPromise, discount, meta: getPageMetaTexts(locale, "cart") };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
@@ -167,11 +167,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
               <h2 id="cart-summary-title" className="text-xl font-bold">
                 {t("cart.summary")}
               </h2>
-              <CartTotalsList
-                totals={cart.totals}
-                code={discount?.applied ? { term: discountLineTerm(t, discount.applied), cents: discount.applied.discountCents } : null}
-                totalCents={discount?.totalCents ?? cart.totals.totalCents}
-              />
+              <CartTotalsList summary={loaderData.summary} />
               <p className="mt-2 text-sm text-muted">{t("cart.vatIncluded")}</p>
               {loaderData.deliveryPromise && <DeliveryPromise promise={loaderData.deliveryPromise} className="mt-3" />}
               <Form method="get">

@@ -99,7 +99,7 @@ const addressValues = (address: Address) =>
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["checkout", "checkoutErrors", "order", "delivery", "invoices.checkout", "onlinePayments"],
+  messages: ["orderSummary", "checkout", "checkoutErrors", "order", "delivery", "invoices.checkout", "onlinePayments"],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {

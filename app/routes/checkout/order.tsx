@@ -42,6 +42,7 @@ async function findVisibleOrder(context: Readonly<RouterContextProvider>, reques
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
   messages: [
+    "orderSummary",
     "order",
     "orderStatus",
     "purchases.status",
