@@ -106,6 +106,37 @@ test("cancelling gives the stock back; refunding a card order asks the provider 
   expect(refunds).toHaveLength(1);
 });
 
+test("refunding a whole order mails the customer the refund, as a return's refund does: once, in the order's language", async () => {
+  const db = await openDb();
+  const admin = await createAdminUser(db);
+  const refundMails = () =>
+    db
+      .select({ to: outboxEmails.toAddress, subject: outboxEmails.subject, text: outboxEmails.textBody })
+      .from(outboxEmails)
+      .where(eq(outboxEmails.kind, "refund-made"))
+      .orderBy(asc(outboxEmails.id));
+  const card = await anOrder(db, { email: "giulia@example.it" });
+  const [order] = await db.select({ number: orders.number, totalCents: orders.totalCents }).from(orders).where(eq(orders.id, card.orderId));
+  await markOrderPaid(db, { orderId: card.orderId, provider: "test", providerRef: "test_whole", amountCents: order!.totalCents, now: new Date() });
+  expect(await refundMails()).toEqual([]);
+  expect(await runAdminOrderAction(ctx(db, admin), card.orderId, { intent: "refund" })).toEqual({ ok: true, done: "refund" });
+  const [mail] = await refundMails();
+  expect(mail).toMatchObject({ to: "giulia@example.it", subject: `Rimborso eseguito: ordine n. ${order!.number}` });
+  // 2 × 15 € and standard delivery, back on the card.
+  expect(mail!.text.replace(/[\u00a0\u202f]/g, " ")).toContain(
+    `Abbiamo rimborsato 36,90 € sulla carta con cui hai pagato l'ordine n. ${order!.number}.`,
+  );
+
+  const cash = await anOrder(db, { paymentMethod: "cash_on_delivery", email: "sam@example.com" });
+  await db.update(orders).set({ locale: "en" }).where(eq(orders.id, cash.orderId));
+  expect(await runAdminOrderAction(ctx(db, admin), cash.orderId, { intent: "mark-paid" })).toMatchObject({ ok: true });
+  expect(await runAdminOrderAction(ctx(db, admin), cash.orderId, { intent: "refund" })).toEqual({ ok: true, done: "refund" });
+  const mails = await refundMails();
+  expect(mails).toHaveLength(2);
+  expect(mails[1]!.to).toBe("sam@example.com");
+  expect(mails[1]!.text.replace(/[\u00a0\u202f]/g, " ")).toMatch(/We have recorded a refund of €39\.90 for order no\. \d+\./);
+});
+
 test("the list filters by status, payment and number or e-mail; the dashboard counts confirmed sales and orders to prepare", async () => {
   const db = await openDb();
   const cod = await anOrder(db, { paymentMethod: "cash_on_delivery", email: "lucia@example.it" });

@@ -15,7 +15,7 @@ import { nextStatuses, orderStatuses, type OrderStatus } from "#server/orders/or
 import { hasPaymentMismatch } from "#server/orders/payment-mismatch.service.ts";
 import { cancelOrder, changeOrderStatus, getOrderView, markOrderPaid, type OrderView } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
-import { queueOrderCancelledMail } from "#server/after-sales/after-sales-emails.ts";
+import { queueOrderCancelledMail, queueRefundMadeMail } from "#server/after-sales/after-sales-emails.ts";
 import { hasReturnRefunds } from "#server/after-sales/refunds.service.ts";
 import { issueCreditNote } from "#server/invoices/invoice.service.ts";
 import { carrierChoices, carrierNameOf } from "#common/carrier-tracking.ts";
@@ -192,6 +192,15 @@ export type AdminOrderActionResult =
         | "admin.errors.tooLong";
     };
 
+/** What the after-sales e-mails need of an order. */
+async function mailOrderOf(db: Db, orderId: string) {
+  const [row] = await db
+    .select({ id: orders.id, number: orders.number, email: orders.email, locale: orders.locale })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  return row!;
+}
+
 type ActionContext = { db: Db; actorUserId: string; now: Date; links: OrderMailLinks | null; provider: () => PaymentProvider };
 
 /**
@@ -267,11 +276,7 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
       return ctx.db.transaction(async (tx) => {
         const cancelled = await cancelOrder(tx, { orderId, now: ctx.now, actorUserId: ctx.actorUserId, note: action.note || "cancelled-by-shop" });
         if (!cancelled.changed) return notAllowed;
-        const [mailOrder] = await tx
-          .select({ id: orders.id, number: orders.number, email: orders.email, locale: orders.locale })
-          .from(orders)
-          .where(eq(orders.id, orderId));
-        await queueOrderCancelledMail(tx, { order: mailOrder!, links: ctx.links });
+        await queueOrderCancelledMail(tx, { order: await mailOrderOf(tx, orderId), links: ctx.links });
         await audit(tx, "cancel", { note: action.note ?? null });
         return { ok: true, done: "cancel" } as const;
       });
@@ -315,6 +320,14 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
           .update(payments)
           .set({ status: "refunded", refundedCents, updatedAt: ctx.now })
           .where(and(paymentMatch, eq(payments.orderId, orderId)));
+        // The customer hears of it as of a return's refund: the same mail, once per order.
+        await queueRefundMadeMail(tx, {
+          order: await mailOrderOf(tx, orderId),
+          refundKey: `order:${orderId}`,
+          amountCents: refundedCents,
+          route: card ? "card" : "recorded",
+          links: ctx.links,
+        });
         await audit(tx, "refund", { method, amountCents: refundedCents, refundRef, note: action.note ?? null });
         return { ok: true, done: "refund" } as const;
       });

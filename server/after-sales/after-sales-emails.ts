@@ -107,16 +107,20 @@ export async function queueReturnAuthorisedMail(
   });
 }
 
+/**
+ * The money went back: a return's refund (`refundKey` its id) or the whole order's from the back office
+ * ("order:<id>"). "recorded": money the shop took itself (cash, in the shop), given back its own way.
+ */
 export async function queueRefundMadeMail(
   db: Db,
-  args: { order: MailOrder; refundId: string; amountCents: number; route: "card" | "bank_transfer"; links: OrderMailLinks | null },
+  args: { order: MailOrder; refundKey: string; amountCents: number; route: "card" | "bank_transfer" | "recorded"; links: OrderMailLinks | null },
 ) {
   const t = getTranslator(localeOf(args.order));
   const amount = formatMoney(args.amountCents, localeOf(args.order));
   await queueAfterSalesMail(db, {
     order: args.order,
     kind: "refund-made",
-    dedupeKey: `refund-made:${args.refundId}`,
+    dedupeKey: `refund-made:${args.refundKey}`,
     values: { amount },
     paragraphs: [t(`afterSales.emails.refund-made.${args.route}`, { number: args.order.number, amount })],
     links: args.links,

@@ -288,7 +288,7 @@ async function noteRefundMade(tx: Db, refund: RefundRow, links: OrderMailLinks |
     now,
   });
   const [order] = await tx.select(mailOrderColumns).from(orders).where(eq(orders.id, refund.orderId));
-  await queueRefundMadeMail(tx, { order: order!, refundId: refund.id, amountCents: refund.amountCents, route, links });
+  await queueRefundMadeMail(tx, { order: order!, refundKey: refund.id, amountCents: refund.amountCents, route, links });
 }
 
 /** The retry job's round: card refunds still pending whose time has come. */
