@@ -4,18 +4,23 @@ import type { Locale } from "#common/locale.ts";
 import type { PublishedReview, ReviewSummary } from "#server/reviews/review-display.service.ts";
 import { StarRatingIcon } from "./icons";
 
-/** The shop's own stars, always named as the shop's: never to be read as customers' reviews. */
-export function ShopRating({ rating }: { rating: number }) {
+/**
+ * The shop's own stars, a row of the product's details (SKU, categories, brands): named as the shop's and
+ * kept away from the customers' reviews and their average, never to be read as theirs.
+ */
+export function ShopRatingDetail({ rating }: { rating: number }) {
   const { t } = useTranslation();
   return (
-    <p className="flex flex-wrap items-center gap-x-2 text-sm">
-      <span className="font-semibold">{t("reviews.product.shopRating")}</span>
-      <span className="text-amber-700">
-        <StarRatingIcon rating={rating} size={16} />
-      </span>
-      <span className="sr-only">{t("reviews.product.shopRatingValue", { rating })}</span>
-      <span className="text-muted">{t("reviews.product.shopRatingNote")}</span>
-    </p>
+    <>
+      <dt className="font-semibold">{t("reviews.product.shopRating")}</dt>
+      <dd className="flex flex-wrap items-center gap-x-2" data-testid="shop-rating">
+        <span className="text-amber-700">
+          <StarRatingIcon rating={rating} size={16} />
+        </span>
+        <span className="sr-only">{t("reviews.product.shopRatingValue", { rating })}</span>
+        <span className="text-muted">{t("reviews.product.shopRatingNote")}</span>
+      </dd>
+    </>
   );
 }
 

@@ -97,7 +97,6 @@ type SiteFooterProps = {
 
 export function SiteFooter({ locale, shop, newsletterUrl, children }: SiteFooterProps) {
   const { t } = useTranslation();
-  const year = new Date().getFullYear();
   return (
     <footer className="mt-16 bg-brand-900 text-sm text-brand-100">
       <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 lg:px-8">
@@ -194,13 +193,32 @@ export function SiteFooter({ locale, shop, newsletterUrl, children }: SiteFooter
       <div className="border-t border-brand-800">
         <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-5 text-xs sm:px-6 lg:px-8 sm:flex-row sm:items-center sm:justify-between">
           <div className="space-y-1">
-            <p>
-              © {year} {shop.legalName} · {t("footer.vatNumber", { vatNumber: shop.vatNumber })}
-            </p>
+            <CopyrightLine shop={shop} />
             <PaymentCurrencyNote />
           </div>
           <FooterLinks links={legalLinks} locale={locale} className="flex gap-4" />
         </div>
+      </div>
+      {children}
+    </footer>
+  );
+}
+
+function CopyrightLine({ shop }: { shop: ShopIdentity }) {
+  const { t } = useTranslation();
+  return (
+    <p>
+      © {new Date().getFullYear()} {shop.legalName} · {t("footer.vatNumber", { vatNumber: shop.vatNumber })}
+    </p>
+  );
+}
+
+/** The back office's own footer: the shop's legal line only, none of the storefront's links or its newsletter sign-up. */
+export function BackOfficeFooter({ shop, children }: { shop: ShopIdentity; children?: ReactNode }) {
+  return (
+    <footer className="mt-16 border-t border-brand-100 bg-white text-xs text-muted" data-testid="back-office-footer">
+      <div className="mx-auto max-w-7xl px-4 py-5 sm:px-6 lg:px-8">
+        <CopyrightLine shop={shop} />
       </div>
       {children}
     </footer>

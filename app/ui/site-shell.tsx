@@ -5,7 +5,7 @@ import { usePersonalAnswer, useRootData } from "#app/lib/root-data.ts";
 import { GiftListFillingBar } from "./gift-list-filling";
 import { NavigationProgress } from "./navigation-progress";
 import { ScrollToTopButton } from "./scroll-to-top-button";
-import { SiteFooter } from "./site-footer";
+import { BackOfficeFooter, SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
 import { Toaster, ToastProvider } from "./toaster";
 import { TopBar } from "./top-bar";
@@ -21,7 +21,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
   const root = useRootData();
   // The toasts of a post made without JavaScript; the header's regions read the user and the cart themselves.
   const flash = usePersonalAnswer("flash toasts", (part) => part.cart.flash);
-  // The customers' chat bubble has nothing to offer the shop's staff and covers the back office's tables.
+  // The storefront's footer (newsletter sign-up, help links) and its chat bubble are for customers: the back office has its own plain one.
   const isBackOffice = /^(\/en)?\/admin(\/|$)/.test(useLocation().pathname);
   if (!root) {
     return (
@@ -51,10 +51,16 @@ export function SiteShell({ children }: { children: ReactNode }) {
       <main id="main" tabIndex={-1} className="outline-none">
         {children}
       </main>
-      <SiteFooter locale={locale} shop={shop} newsletterUrl={newsletterUrl}>
-        {!isBackOffice && <WhatsAppChatLink whatsapp={shop.whatsapp} />}
-        <ScrollToTopButton />
-      </SiteFooter>
+      {isBackOffice ? (
+        <BackOfficeFooter shop={shop}>
+          <ScrollToTopButton />
+        </BackOfficeFooter>
+      ) : (
+        <SiteFooter locale={locale} shop={shop} newsletterUrl={newsletterUrl}>
+          <WhatsAppChatLink whatsapp={shop.whatsapp} />
+          <ScrollToTopButton />
+        </SiteFooter>
+      )}
       <Toaster />
     </ToastProvider>
   );

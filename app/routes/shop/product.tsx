@@ -22,7 +22,7 @@ import { categoryHref } from "#app/ui/mega-menu.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { ProductCard } from "#app/ui/product-card.tsx";
 import { ProductGallery } from "#app/ui/product-gallery.tsx";
-import { ProductReviews, ProductReviewSummary, ShopRating } from "#app/ui/product-reviews.tsx";
+import { ProductReviews, ProductReviewSummary, ShopRatingDetail } from "#app/ui/product-reviews.tsx";
 import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
@@ -343,7 +343,6 @@ function ProductPage({
             {product.brands.length > 0 && <p className="mt-1 font-semibold text-brand-800">{product.brands[0]!.name}</p>}
           </div>
           {reviews.summary && <ProductReviewSummary summary={reviews.summary} locale={locale} />}
-          {product.rating > 0 && <ShopRating rating={product.rating} />}
           {product.isOnRequest ? (
             <p className="text-xl font-bold text-brand-800">{t("product.onRequest")}</p>
           ) : (
@@ -404,6 +403,7 @@ function ProductPage({
           <dl className="grid gap-2 border-t border-brand-100 pt-4 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-4">
             <dt className="font-semibold">{t("productPage.sku")}</dt>
             <dd className="text-muted">{product.sku}</dd>
+            {product.rating > 0 && <ShopRatingDetail rating={product.rating} />}
             {product.categories.length > 0 && (
               <>
                 <dt className="font-semibold">{t("productPage.categories")}</dt>
