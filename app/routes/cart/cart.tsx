@@ -141,29 +141,14 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
           </div>
         ) : (
           <div className="grid gap-8 lg:grid-cols-[1fr_22rem] lg:items-start">
-            <section aria-labelledby="cart-lines-title" className="rounded-2xl bg-white px-4 shadow-card sm:px-6">
-              <h2 id="cart-lines-title" className="sr-only">
-                {t("cart.linesLabel")}
-              </h2>
-              {cart.giftList && (
-                <p className="mt-4 rounded-xl bg-lilac-soft px-3 py-2 font-semibold">
-                  {t("cart.giftList", { title: cart.giftList.title, code: cart.giftList.code })}
-                </p>
-              )}
-              <ul className="divide-y divide-brand-100" data-testid="cart-lines">
-                {lines.map((line) => (
-                  <CartLineItem key={line.id} line={line} />
-                ))}
-              </ul>
-              <div className="flex flex-wrap items-center justify-between gap-3 border-t border-brand-100 py-4">
-                <Link to={localizedHref("/shop", locale)} className="font-semibold text-brand-800 underline-offset-4 hover:underline">
-                  {t("cart.continueShopping")}
-                </Link>
-                <ClearCartForm />
-              </div>
-            </section>
-
-            <aside aria-labelledby="cart-summary-title" className="rounded-2xl bg-white p-6 shadow-card lg:sticky lg:top-4">
+            {/*
+              The summary first: on a phone its total and the way to checkout are on the first screen, above the
+              floating chat button's corner, which would cover a total further down. Beside the lines on a large screen.
+            */}
+            <aside
+              aria-labelledby="cart-summary-title"
+              className="rounded-2xl bg-white p-6 shadow-card lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1"
+            >
               <h2 id="cart-summary-title" className="text-xl font-bold">
                 {t("cart.summary")}
               </h2>
@@ -209,6 +194,28 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                 </button>
               </Form>
             </aside>
+
+            <section aria-labelledby="cart-lines-title" className="rounded-2xl bg-white px-4 shadow-card sm:px-6 lg:col-start-1 lg:row-start-1">
+              <h2 id="cart-lines-title" className="sr-only">
+                {t("cart.linesLabel")}
+              </h2>
+              {cart.giftList && (
+                <p className="mt-4 rounded-xl bg-lilac-soft px-3 py-2 font-semibold">
+                  {t("cart.giftList", { title: cart.giftList.title, code: cart.giftList.code })}
+                </p>
+              )}
+              <ul className="divide-y divide-brand-100" data-testid="cart-lines">
+                {lines.map((line) => (
+                  <CartLineItem key={line.id} line={line} />
+                ))}
+              </ul>
+              <div className="flex flex-wrap items-center justify-between gap-3 border-t border-brand-100 py-4">
+                <Link to={localizedHref("/shop", locale)} className="font-semibold text-brand-800 underline-offset-4 hover:underline">
+                  {t("cart.continueShopping")}
+                </Link>
+                <ClearCartForm />
+              </div>
+            </section>
           </div>
         )}
       </div>
