@@ -19,6 +19,8 @@ import { newCoupon } from "#tests/fixtures/coupons.fixtures.ts";
 import { getOrderView, markOrderPaid } from "./order.service";
 
 const november = new Date("2026-11-26T10:00:00Z");
+/** Each journey places, pays, mails and invoices an order: seconds on a busy machine. */
+const slow = { timeout: 60_000 };
 const privateInvoice = { invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S" };
 
 async function openDb() {
@@ -110,7 +112,7 @@ async function expectEverySummaryAddsUp(
   return { checkout: checkout.summary, order: view.summary };
 }
 
-test("a product on offer: the list price, the offer taken off, the delivery; the total is what is paid", async () => {
+test("a product on offer: the list price, the offer taken off, the delivery; the total is what is paid", slow, async () => {
   const db = await openDb();
   const sleepsuit = await createProduct(db, { priceCents: 3990, discountPercent: 40 });
   const cartId = await cartWith(db, [{ variantId: sleepsuit.variantId, quantity: 1 }]);
@@ -125,7 +127,7 @@ test("a product on offer: the list price, the offer taken off, the delivery; the
   });
 });
 
-test("an offer and a percentage code together, paid by bank transfer", async () => {
+test("an offer and a percentage code together, paid by bank transfer", slow, async () => {
   const db = await openDb();
   await newCoupon(db);
   const onOffer = await createProduct(db, { priceCents: 2000, discountPercent: 25 });
@@ -144,7 +146,7 @@ test("an offer and a percentage code together, paid by bank transfer", async () 
   ]);
 });
 
-test("a fixed-amount code on a personalised product, with cash on delivery: its fee is a line of its own", async () => {
+test("a fixed-amount code on a personalised product, with cash on delivery: its fee is a line of its own", slow, async () => {
   const db = await openDb();
   await newCoupon(db, { code: "meno5", kind: "fixed", percent: "", amount: "5,00" });
   const towel = await createProduct(db, {
@@ -159,7 +161,7 @@ test("a fixed-amount code on a personalised product, with cash on delivery: its 
   expect(checkout.lines.find((line) => line.kind === "discount-code")).toMatchObject({ cents: -500, code: "MENO5", percent: null });
 });
 
-test("a gift list's completion code, collected in the shop: delivery free, the list's units 10% off", async () => {
+test("a gift list's completion code, collected in the shop: delivery free, the list's units 10% off", slow, async () => {
   const db = await openDb();
   const afterEvent = new Date("2026-12-05T10:00:00Z");
   const bodysuit = await createProduct(db, { priceCents: 2000, discountPercent: 20 });
