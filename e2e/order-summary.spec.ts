@@ -124,6 +124,8 @@ test.describe("the back office", () => {
       await expect(page.getByTestId("back-office-footer")).toContainText(locale === "it" ? "P. IVA" : "VAT no.");
       await expect(page.getByRole("textbox", { name: locale === "it" ? "Il tuo indirizzo e-mail" : "Your e-mail address" })).toHaveCount(0);
       await expect(footer.getByRole("link")).toHaveCount(0);
+      await footer.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/e2e/order-summary/back-office-${locale}-${test.info().project.name}.png` });
       await expectNoAxeViolations(page);
     });
   }
