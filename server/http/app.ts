@@ -23,6 +23,7 @@ import { serveBackupRequests } from "#server/ops/backup.ts";
 import { mediaStoreOf } from "#server/media/media-store.ts";
 import { openShopDatabase } from "./start";
 import { appKeepAliveMs } from "./keep-alive";
+import { answerUnreadableRequests } from "./request-edge";
 
 export { ConfigError } from "#server/env.ts";
 export { DatabaseLockedError } from "#server/db/pglite-lock.ts";
@@ -86,6 +87,7 @@ export async function startShop(options: StartOptions) {
 
   const server = app.listen(env.PORT, env.HOST);
   server.keepAliveTimeout = appKeepAliveMs;
+  answerUnreadableRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
