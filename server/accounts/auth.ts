@@ -117,13 +117,16 @@ function betterAuthLogLevel(level: Env["LOG_LEVEL"]): "debug" | "info" | "warn" 
   return "warn";
 }
 
+/** The generated secret's file in DATA_DIR; backups carry it (server/ops/backup.ts). */
+export const authSecretFileName = "auth-secret";
+
 /**
  * AUTH_SECRET when set (required with several processes); otherwise a random secret kept in
  * DATA_DIR, so a newcomer's `npm start` works and sessions survive restarts.
  */
-export function resolveAuthSecret(env: Env): string {
+export function resolveAuthSecret(env: Pick<Env, "AUTH_SECRET" | "DATA_DIR">): string {
   if (env.AUTH_SECRET) return env.AUTH_SECRET;
-  const file = path.resolve(env.DATA_DIR, "auth-secret");
+  const file = path.resolve(env.DATA_DIR, authSecretFileName);
   if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const secret = crypto.randomBytes(32).toString("base64url");

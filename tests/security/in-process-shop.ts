@@ -106,10 +106,10 @@ async function startViteAlone() {
 
 /**
  * `database`: another shop's database, already seeded (a second app process on it; the caller closes it).
- * `pageCacheBytes`: server/http/page-cache.ts's bound, 0 to render every page.
+ * `pageCacheBytes`: server/http/page-cache.ts's bound, 0 to render every page. `env`: settings besides the tests' own.
  */
 export async function startInProcessShop(
-  options: { publicUrl?: string; database?: DbHandle; pageCacheBytes?: number; fillPersonalPages?: boolean } = {},
+  options: { publicUrl?: string; database?: DbHandle; pageCacheBytes?: number; fillPersonalPages?: boolean; env?: Record<string, string> } = {},
 ): Promise<InProcessShop> {
   const publicUrl = options.publicUrl ?? "http://shop.test";
   const handle = options.database ?? (await createTestDb());
@@ -119,7 +119,7 @@ export async function startInProcessShop(
     await seedSampleCatalogue(handle.db, { now: new Date() });
   }
   const services: ShopServices = {
-    ...createTestAuthServices(handle.db, { TRUST_PROXY: "1", MEDIA_DIR: mediaDir }, publicUrl),
+    ...createTestAuthServices(handle.db, { TRUST_PROXY: "1", MEDIA_DIR: mediaDir, ...options.env }, publicUrl),
     log: createLogger("silent"),
   };
   const { createShopApp, answerUnreadableRequests, build } = await loadApp();
