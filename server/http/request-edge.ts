@@ -133,7 +133,11 @@ export function requestEdge() {
  * Accept and Accept-Language it holds choose the form and the language.
  */
 export function answerUnreadableRequests(server: Server) {
+  const answered = new WeakSet<Duplex>();
   server.on("clientError", (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => {
+    // The rest of a 10 MB head arrives after the answer and fails again: it is let in (and dropped) until the
+    // client has read the answer and closes, or 5 s pass; a reset now could lose the answer on its way.
+    if (answered.has(socket)) return;
     // Node's own rule: nothing is written over an answer already begun on this connection.
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
     if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
@@ -144,9 +148,9 @@ export function answerUnreadableRequests(server: Server) {
       socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n");
       return;
     }
+    answered.add(socket);
     const refusal: EdgeRefusal = error.code === "HPE_HEADER_OVERFLOW" ? "headers-too-large" : "bad-request";
     void rawAnswerOf(edgeRefusalResponse(requestOfHeadStart(error.rawPacket), refusal)).then((bytes) => {
-      // Closed after the answer, not reset: a reset could drop the answer before the client reads it.
       socket.end(bytes);
       setTimeout(() => socket.destroy(), 5_000).unref();
     });
