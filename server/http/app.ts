@@ -23,7 +23,7 @@ import { linkSecretOf, serveBackupRequests } from "#server/ops/backup.ts";
 import { mediaStoreOf } from "#server/media/media-store.ts";
 import { openShopDatabase } from "./start";
 import { appKeepAliveMs } from "./keep-alive";
-import { answerUnreadableRequests } from "./request-edge";
+import { answerUnreadableRequests } from "./unreadable-requests";
 
 export { ConfigError } from "#server/env.ts";
 export { DatabaseLockedError } from "#server/db/pglite-lock.ts";

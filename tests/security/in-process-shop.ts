@@ -71,7 +71,9 @@ async function loadApp() {
   vite ??= await startViteAlone();
   const server = vite;
   const { createShopApp } = (await server.ssrLoadModule("/server/http/shop-app.ts")) as typeof import("#server/http/shop-app.ts");
-  const { answerUnreadableRequests } = (await server.ssrLoadModule("/server/http/request-edge.ts")) as typeof import("#server/http/request-edge.ts");
+  const { answerUnreadableRequests } = (await server.ssrLoadModule(
+    "/server/http/unreadable-requests.ts",
+  )) as typeof import("#server/http/unreadable-requests.ts");
   return { createShopApp, answerUnreadableRequests, build: () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> };
 }
 
