@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { betterAuth } from "better-auth";
+import { hashPassword, verifyPassword } from "better-auth/crypto";
 import { drizzleAdapter } from "@better-auth/drizzle-adapter";
 import { admin, bearer, genericOAuth } from "better-auth/plugins";
 import type { Db } from "#server/db/client.ts";
@@ -28,13 +29,37 @@ export function oidcSettingsOf(env: Env): OidcSettings | null {
   };
 }
 
+/** How passwords are turned into keys: better-auth's scrypt, one derivation per call. */
+export type PasswordHashing = {
+  hash: (password: string) => Promise<string>;
+  verify: (args: { hash: string; password: string }) => Promise<boolean>;
+};
+
+/**
+ * A sign-in derives one key whatever the address: `verify` against the account's hash, or, for an address
+ * with no account or no password, `hash` of what was typed (better-auth's own rule), which costs the same,
+ * so the answer's time does not tell whether an account exists. Tested by counting (sign-in-cost.service.test.ts).
+ */
+const scryptHashing: PasswordHashing = { hash: hashPassword, verify: verifyPassword };
+
 /**
  * better-auth owns sessions, passwords and tokens (no hand-made session code). Sessions and
  * rate-limit counters live in the database, so they hold across several app processes.
  * Registration never signs in by itself (the answer must not reveal whether the address already has
  * an account); the verification link does. See docs/decisions (accounts).
  */
-export function createAuth({ db, env, publicUrl }: { db: Db; env: Env; publicUrl: string }) {
+export function createAuth({
+  db,
+  env,
+  publicUrl,
+  passwordHashing = scryptHashing,
+}: {
+  db: Db;
+  env: Env;
+  publicUrl: string;
+  /** Tests wrap the same functions to count the work a sign-in does. */
+  passwordHashing?: PasswordHashing;
+}) {
   const oidc = oidcSettingsOf(env);
   const hooks = createAuthHooks(db);
   const mailTarget = (user: { email: string; name: string }, betterAuthUrl?: string) => ({
@@ -57,6 +82,7 @@ export function createAuth({ db, env, publicUrl }: { db: Db; env: Env; publicUrl
       enabled: true,
       minPasswordLength: passwordLimits.min,
       maxPasswordLength: passwordLimits.max,
+      password: passwordHashing,
       autoSignIn: false,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
@@ -117,13 +143,16 @@ function betterAuthLogLevel(level: Env["LOG_LEVEL"]): "debug" | "info" | "warn" 
   return "warn";
 }
 
+/** The generated secret's file in DATA_DIR; backups carry it (server/ops/backup.ts). */
+export const authSecretFileName = "auth-secret";
+
 /**
  * AUTH_SECRET when set (required with several processes); otherwise a random secret kept in
  * DATA_DIR, so a newcomer's `npm start` works and sessions survive restarts.
  */
-export function resolveAuthSecret(env: Env): string {
+export function resolveAuthSecret(env: Pick<Env, "AUTH_SECRET" | "DATA_DIR">): string {
   if (env.AUTH_SECRET) return env.AUTH_SECRET;
-  const file = path.resolve(env.DATA_DIR, "auth-secret");
+  const file = path.resolve(env.DATA_DIR, authSecretFileName);
   if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const secret = crypto.randomBytes(32).toString("base64url");

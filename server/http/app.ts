@@ -19,10 +19,11 @@ import { getSettings } from "#server/settings/settings.service.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { createLogger } from "#server/log.ts";
 import { createShopApp } from "./shop-app";
-import { serveBackupRequests } from "#server/ops/backup.ts";
+import { linkSecretOf, serveBackupRequests } from "#server/ops/backup.ts";
 import { mediaStoreOf } from "#server/media/media-store.ts";
 import { openShopDatabase } from "./start";
 import { appKeepAliveMs } from "./keep-alive";
+import { answerUnreadableRequests } from "./unreadable-requests";
 
 export { ConfigError } from "#server/env.ts";
 export { DatabaseLockedError } from "#server/db/pglite-lock.ts";
@@ -44,7 +45,7 @@ export async function startShop(options: StartOptions) {
   const log = createLogger(env.LOG_LEVEL);
   const handle = await openShopDatabase(env, log);
   // `npm run backup` asks this process for the embedded database's copy: nobody else may open it.
-  if (handle.dumpDataDir) serveBackupRequests(handle, { dataDir: env.DATA_DIR, mediaDir: mediaStoreOf(env).dir }, log);
+  if (handle.dumpDataDir) serveBackupRequests(handle, { dataDir: env.DATA_DIR, mediaDir: mediaStoreOf(env).dir, linkSecret: linkSecretOf(env) }, log);
   const publicUrl = publicUrlOf(env);
   const services: ShopServices = { db: handle.db, auth: createAuth({ db: handle.db, env, publicUrl }), env, log, publicUrl };
   // The back office can change the newsletter URL: its origin (CSP form-action) is read again every 30 s,
@@ -86,6 +87,7 @@ export async function startShop(options: StartOptions) {
 
   const server = app.listen(env.PORT, env.HOST);
   server.keepAliveTimeout = appKeepAliveMs;
+  answerUnreadableRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

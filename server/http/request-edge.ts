@@ -14,6 +14,7 @@ import { localeOfPath, type Locale } from "#common/locale.ts";
 import { apiEndpoints } from "#server/http/api/api-registry.ts";
 import { errorResponse, localeOfRequest, maxApiBodyBytes, apiFailure, type ApiFailure } from "#server/http/api/api-http.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
+import { tidyRequestTarget } from "./same-site-path";
 import { smallPageHtml } from "./unavailable";
 
 /** Form posts of the pages (not uploads): far above any form of the shop, far below what would hurt. */
@@ -37,15 +38,19 @@ const takenMethods = new Set(["GET", "HEAD", "POST", "OPTIONS"]);
 const statusOf: Record<EdgeRefusal, number> = {
   "not-found": 404,
   "bad-request": 400,
+  "too-deeply-nested": 400,
   "unsupported-media-type": 415,
   "payload-too-large": 413,
+  "headers-too-large": 431,
   "method-not-allowed": 405,
 };
 const apiCodeOf = {
   "not-found": "not-found",
   "bad-request": "invalid-input",
+  "too-deeply-nested": "too-deeply-nested",
   "unsupported-media-type": "unsupported-media-type",
   "payload-too-large": "payload-too-large",
+  "headers-too-large": "headers-too-large",
   "method-not-allowed": "method-not-allowed",
 } as const satisfies Record<EdgeRefusal, ApiFailure["code"]>;
 
@@ -55,9 +60,11 @@ function refusalTexts(locale: Locale, refusal: EdgeRefusal): EdgeRefusalData {
   const message =
     refusal === "payload-too-large"
       ? "errors.tooLargeBody"
-      : refusal === "method-not-allowed"
-        ? "errors.methodNotAllowedBody"
-        : "errors.badRequestBody";
+      : refusal === "headers-too-large"
+        ? "errors.headersTooLargeBody"
+        : refusal === "method-not-allowed"
+          ? "errors.methodNotAllowedBody"
+          : "errors.badRequestBody";
   return { edgeRefusal: refusal, title: t("errors.badRequestTitle"), message: t(message) };
 }
 
@@ -97,8 +104,9 @@ function wantsJson(request: Request, readsJson: boolean): boolean {
 
 /**
  * The Express side, before React Router: methods it cannot or must not run (TRACE cannot even be a
- * fetch Request), bodies declared larger than their route takes, and a connection that is closed
- * when an answer goes out before its request body was read, so a keep-alive client never waits on it.
+ * fetch Request), an untidy path (sent to its tidy form, same-site-path.ts), bodies declared larger
+ * than their route takes, and a connection that is closed when an answer goes out before its request
+ * body was read, so a keep-alive client never waits on it.
  */
 export function requestEdge() {
   return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -107,6 +115,9 @@ export function requestEdge() {
     const refuse = (refusal: EdgeRefusal) =>
       sendResponse(res, edgeRefusalResponse(new Request(new URL(req.originalUrl, "http://edge.invalid"), { headers: headersOf(req) }), refusal));
     if (!takenMethods.has(req.method)) return refuse("method-not-allowed");
+    // Pages write their own path back into links and forms: only a tidy one, or "//evil.example" becomes another site.
+    const tidy = tidyRequestTarget(req.originalUrl);
+    if (tidy !== null) return res.redirect(308, tidy);
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > bodyLimitOf(req.path, req.headers["content-type"] ?? "")) return refuse("payload-too-large");
     next();
@@ -224,12 +235,45 @@ async function checkMultipart(bytes: Uint8Array, contentType: string): Promise<O
   return accepted;
 }
 
-/** Any string in a JSON value, keys included, with a control character. */
+/**
+ * How deep arrays and objects may nest in a JSON body: the bodies the API and the auth library take nest a
+ * few levels; code that walks a value (zod, the auth library) may recurse, and 10,000 levels overflowed
+ * the stack (docs/decisions/0084-request-edge-limits.md).
+ */
+export const maxJsonDepth = 32;
+
+/** Whether arrays and objects in JSON text nest deeper than `limit`, counted in one pass over the text, strings skipped. */
+export function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** Any string in a JSON value, keys included, with a control character; walked with a list, not by recursion. */
 function jsonHasControlCharacter(value: unknown): boolean {
-  if (typeof value === "string") return hasControlCharacter(value);
-  if (Array.isArray(value)) return value.some(jsonHasControlCharacter);
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).some(([key, inner]) => hasControlCharacter(key) || jsonHasControlCharacter(inner));
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === "string") {
+      if (hasControlCharacter(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const inner of item) pending.push(inner);
+    } else if (typeof item === "object" && item !== null) {
+      for (const [key, inner] of Object.entries(item)) {
+        if (hasControlCharacter(key)) return true;
+        pending.push(inner);
+      }
+    }
   }
   return false;
 }
@@ -237,7 +281,9 @@ function jsonHasControlCharacter(value: unknown): boolean {
 function checkJson(bytes: Uint8Array): Outcome {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(utf8.decode(bytes));
+    const text = utf8.decode(bytes);
+    if (jsonNestsDeeperThan(text, maxJsonDepth)) return refuse("too-deeply-nested");
+    parsed = JSON.parse(text);
   } catch {
     return refuse("bad-request");
   }

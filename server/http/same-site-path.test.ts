@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { expect, test } from "vitest";
 import { pathAfterLogin } from "#server/accounts/auth.inputs.ts";
-import { sameSitePath } from "./same-site-path";
+import { sameSitePath, tidyRequestTarget } from "./same-site-path";
 
 /** Where a browser on the shop would land with this Location: the host it would ask. */
 const hostReached = (location: string) => new URL(location, "https://shop.example/en/cart").host;
@@ -74,4 +74,23 @@ test("whatever is returned is a path on the same host, and reads the same when c
     expect(sameSitePath(kept), candidate).toBe(kept);
   }
   expect(sameSitePath("/a//b")).toBe("/a//b");
+});
+
+test("a request's target is tidied to a path of this shop, once: what it names stays, another host never appears", () => {
+  expect(tidyRequestTarget("//evil.example/x")).toBe("/evil.example/x");
+  expect(tidyRequestTarget("/en//evil.example/x?currency=USD")).toBe("/en/evil.example/x?currency=USD");
+  expect(tidyRequestTarget("/.//evil.example/x")).toBe("/evil.example/x");
+  expect(tidyRequestTarget("/%2e//evil.example")).toBe("/evil.example");
+  expect(tidyRequestTarget("/\\evil.example")).toBe("/evil.example");
+  expect(tidyRequestTarget("http://evil.example/x")).toBe("/x");
+  for (const untouched of ["/", "/en", "/shop?q=//evil.example", "/product/12?x=1", "/%2F%2Fevil.example", "/shop/a.b/..c"]) {
+    expect(tidyRequestTarget(untouched), untouched).toBeNull();
+  }
+  for (const trick of [...tricks, "//", "/./", "/a/../..//b", "/..%2f..//b"]) {
+    const tidy = tidyRequestTarget(trick);
+    if (tidy === null) continue;
+    expect(hostReached(tidy), trick).toBe("shop.example");
+    expect(tidy, trick).toMatch(/^\/(?![/\\])/);
+    expect(tidyRequestTarget(tidy), trick).toBeNull();
+  }
 });

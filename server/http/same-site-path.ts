@@ -24,3 +24,22 @@ function isPlainPath(value: string) {
   if (value.includes("\\") || /%5c/i.test(value)) return false;
   return !/[\u0000-\u001F\u007F]|%(?:[01][0-9a-f]|7f)/i.test(value);
 }
+
+/** Two slashes in a row, a backslash, a dot segment (plain or encoded), or no leading slash at all. */
+const untidyPath = /\/\/|\\|(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)|^[^/]/i;
+
+/**
+ * A request's target as the shop may write it back into its pages (the language links, `redirectTo`, forms'
+ * `action`): the path as the URL parser reads it (dot segments resolved, a backslash read as a slash), runs of
+ * slashes made one, the query kept. Null when the target is already so. "//evil.example/x" names a path of
+ * this shop, but written back into an href it is another site.
+ */
+export function tidyRequestTarget(target: string): string | null {
+  const queryAt = target.indexOf("?");
+  const rawPath = queryAt < 0 ? target : target.slice(0, queryAt);
+  if (!untidyPath.test(rawPath)) return null;
+  // Read after the shop's own origin, so "//evil.example/x" stays the path it was sent as; an absolute URL as itself.
+  const url = rawPath.startsWith("/") ? URL.parse(`${base}${rawPath}`) : URL.parse(rawPath);
+  const path = url?.pathname.startsWith("/") ? url.pathname.replace(/\/{2,}/g, "/") : "/";
+  return `${path}${queryAt < 0 ? "" : target.slice(queryAt)}`;
+}

@@ -11,7 +11,16 @@ import { ConfigError, readEnv } from "#server/env.ts";
 import { openPglite } from "#server/db/client.ts";
 import { DatabaseLockedError, liveLockHolder } from "#server/db/pglite-lock.ts";
 import { mediaStoreOf } from "#server/media/media-store.ts";
-import { BackupFileError, backupPglite, backupPostgres, backupRequestFile, restorePglite, restorePostgres, type BackupManifest } from "./backup";
+import {
+  BackupFileError,
+  backupPglite,
+  backupPostgres,
+  backupRequestFile,
+  linkSecretOf,
+  restorePglite,
+  restorePostgres,
+  type BackupManifest,
+} from "./backup";
 
 const [command, ...rest] = process.argv.slice(2);
 
@@ -43,13 +52,13 @@ async function backup(args: string[]) {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   // Pictures in a bucket stay there (the bucket has its own versioning and copies); a folder comes along.
   const mediaDir = mediaStoreOf(env).dir;
-  if (env.DATABASE_URL) return { out, manifest: await backupPostgres(env.DATABASE_URL, mediaDir, out) };
+  if (env.DATABASE_URL) return { out, manifest: await backupPostgres(env.DATABASE_URL, mediaDir, out, linkSecretOf(env)) };
   const dataDir = path.resolve(env.DATA_DIR);
   const holder = liveLockHolder(path.join(dataDir, "pglite.lock"));
   if (holder) return { out, manifest: await askRunningShop(holder.pid, dataDir, out) };
   const handle = await openPglite(dataDir);
   try {
-    return { out, manifest: await backupPglite(handle, mediaDir, out) };
+    return { out, manifest: await backupPglite(handle, mediaDir, out, linkSecretOf(env)) };
   } finally {
     await handle.close();
   }
@@ -63,10 +72,15 @@ async function restore(args: string[]) {
   });
   const file = positionals[0];
   if (!file || !values["data-dir"] === !values["database-url"]) throw new UsageError();
-  if (values["data-dir"])
-    return restorePglite(path.resolve(file), path.resolve(values["data-dir"]), values["media-dir"] && path.resolve(values["media-dir"]));
+  // The restored shop's environment: its AUTH_SECRET must be the backup's, or unset when the backup carries one.
+  const env = readEnv();
+  if (values["data-dir"]) {
+    const mediaDir = values["media-dir"] && path.resolve(values["media-dir"]);
+    return restorePglite(path.resolve(file), path.resolve(values["data-dir"]), { mediaDir, authSecret: env.AUTH_SECRET });
+  }
   if (!values["media-dir"]) throw new UsageError();
-  return restorePostgres(path.resolve(file), values["database-url"]!, path.resolve(values["media-dir"]));
+  const secret = { dataDir: path.resolve(env.DATA_DIR), authSecret: env.AUTH_SECRET };
+  return restorePostgres(path.resolve(file), values["database-url"]!, path.resolve(values["media-dir"]), secret);
 }
 
 class UsageError extends Error {

@@ -11,7 +11,11 @@ import { isOnPostgres, testOnPostgres } from "#tests/db.ts";
 import { runAdminQuery, withDatabase } from "#tests/db.global-setup.ts";
 import { insertOrder } from "#tests/fixtures/accounts.fixtures.ts";
 import { contentOf, fillShop, samplePicture, samplePicturePath } from "#tests/fixtures/ops.fixtures.ts";
-import { backupPglite, backupPostgres, restorePglite, restorePostgres } from "./backup";
+import { startInProcessShop } from "#tests/security/in-process-shop.ts";
+import { outboxEmails } from "#server/db/schema.ts";
+import { queueOrderMail } from "#server/orders/order-emails.ts";
+import type { Db } from "#server/db/client.ts";
+import { linkSecretOf, backupPglite, backupPostgres, restorePglite, restorePostgres } from "./backup";
 
 const run = promisify(execFile);
 function tempFolder(name: string) {
@@ -20,9 +24,30 @@ function tempFolder(name: string) {
   return dir;
 }
 
+const publicUrl = "http://shop.test";
+
+/** A guest's order confirmation, queued as checkout queues it: the order page's link it carries. */
+async function mailedOrderLink(db: Db, secret: string): Promise<string> {
+  const order = await insertOrder(db, null);
+  await queueOrderMail(db, { orderId: order.id, kind: "confirmation", links: { publicUrl, secret } });
+  const [mail] = await db.select({ text: outboxEmails.textBody }).from(outboxEmails);
+  return /https?:\/\/\S+\/ordine\/\S+/.exec(mail!.text)![0];
+}
+
+/** The link opened over HTTP on a shop serving the restored data folder, its secret as the shop would find it. */
+async function openOnRestoredShop(database: DbHandle, dataDir: string, link: string) {
+  const shop = await startInProcessShop({ publicUrl, database, env: { DATA_DIR: dataDir, AUTH_SECRET: "" } });
+  try {
+    const url = new URL(link);
+    return await shop.request(`${url.pathname}${url.search}`);
+  } finally {
+    await shop.close();
+  }
+}
+
 test.skipIf(isOnPostgres)(
-  "the embedded database: backed up while open, restored into a new folder with every order, customer and picture",
-  { timeout: 60_000 },
+  "the embedded database: backed up while open, restored into a new folder with every order, customer and picture, and the links mailed before",
+  { timeout: 240_000 },
   async () => {
     const dataDir = tempFolder("shop-data");
     const mediaDir = path.join(dataDir, "media");
@@ -30,14 +55,23 @@ test.skipIf(isOnPostgres)(
     onTestFinished(() => shop.close());
     await migrateDatabase(shop);
     await fillShop(shop.db, mediaDir);
+    // The secret `npm start` generates into the data folder, and a mail with a link signed by it.
+    const secret = linkSecretOf({ DATA_DIR: dataDir });
+    expect(secret.kept).toBe("data-folder");
+    const orderLink = await mailedOrderLink(shop.db, secret.value);
     const before = await contentOf(shop.db);
 
     const out = path.join(tempFolder("shop-backups"), "shop.tar.gz");
-    const manifest = await backupPglite(shop, mediaDir, out);
+    const manifest = await backupPglite(shop, mediaDir, out, secret);
     expect(manifest).toMatchObject({ format: 1, database: "pglite" });
     expect(manifest.migration).toMatch(/^[0-9a-f]{64}$/);
     // The shop goes on working after the backup; what comes later is not in it.
     await insertOrder(shop.db, "bruno");
+
+    // Restored where AUTH_SECRET is another secret, every mailed link would answer 404: refused, nothing written.
+    const refusedDir = path.join(tempFolder("shop-refused"), "data");
+    await expect(restorePglite(out, refusedDir, { authSecret: "another-secret-of-at-least-32-characters" })).rejects.toThrow(/Unset AUTH_SECRET/);
+    expect(fs.existsSync(refusedDir)).toBe(false);
 
     const restoredDir = path.join(tempFolder("shop-restored"), "data");
     await restorePglite(out, restoredDir);
@@ -47,6 +81,13 @@ test.skipIf(isOnPostgres)(
     expect(fs.readFileSync(path.join(restoredDir, "media", samplePicturePath)).equals(samplePicture)).toBe(true);
     // A restore never overwrites a shop.
     await expect(restorePglite(out, restoredDir)).rejects.toThrow(/already holds a database/);
+
+    // The confirmation mailed before the backup opens its order on the restored shop; with a secret of its own it would not.
+    const opened = await openOnRestoredShop(restored, restoredDir, orderLink);
+    expect(opened.status, opened.body.slice(0, 300)).toBe(200);
+    expect(opened.body).toContain("Passeggino Trio");
+    const withOwnSecret = await openOnRestoredShop(restored, tempFolder("shop-other-secret"), orderLink);
+    expect(withOwnSecret.status).toBe(404);
   },
 );
 
@@ -71,6 +112,8 @@ test.skipIf(isOnPostgres)("`npm run backup` while the shop runs: the shop's own 
   onTestFinished(() => restored.close());
   expect((await contentOf(restored.db)).orders).toHaveLength(3);
   expect(fs.existsSync(path.join(restoredDir, "media", samplePicturePath))).toBe(true);
+  // The secret the running shop generated came along: its links open on the restored one.
+  expect(fs.readFileSync(path.join(restoredDir, "auth-secret"), "utf8")).toBe(fs.readFileSync(path.join(dataDir, "auth-secret"), "utf8"));
 });
 
 async function startRunningShop(dataDir: string) {
@@ -107,11 +150,21 @@ testOnPostgres(
     const before = await contentOf(shop.db);
 
     const out = path.join(tempFolder("shop-backups"), "shop.tar.gz");
-    expect(await backupPostgres(withDatabase(adminUrl, source), mediaDir, out)).toMatchObject({ format: 1, database: "postgres" });
+    // The environment's AUTH_SECRET signs the links: the backup names it (a check, not the secret) and the restore asks for it.
+    const secret = linkSecretOf({ AUTH_SECRET: "the-shops-own-secret-of-at-least-32-characters", DATA_DIR: tempFolder("shop-data") });
+    expect(await backupPostgres(withDatabase(adminUrl, source), mediaDir, out, secret)).toMatchObject({
+      format: 1,
+      database: "postgres",
+      linkSecret: { kept: "environment" },
+    });
 
     await runAdminQuery(adminUrl, `create database "${target}"`);
     const restoredMedia = path.join(tempFolder("shop-media-restored"), "media");
-    await restorePostgres(out, withDatabase(adminUrl, target), restoredMedia);
+    const restoredData = tempFolder("shop-data-restored");
+    await expect(
+      restorePostgres(out, withDatabase(adminUrl, target), restoredMedia, { dataDir: restoredData, authSecret: undefined }),
+    ).rejects.toThrow(/AUTH_SECRET is not set here/);
+    await restorePostgres(out, withDatabase(adminUrl, target), restoredMedia, { dataDir: restoredData, authSecret: secret.value });
     const restored = connectPostgres(withDatabase(adminUrl, target), 2);
     handles.push(restored);
     expect(await contentOf(restored.db)).toEqual(before);

@@ -6,7 +6,7 @@
 import path from "node:path";
 import { openPglite } from "#server/db/client.ts";
 import { migrateDatabase } from "#server/db/migrate.ts";
-import { serveBackupRequests } from "#server/ops/backup.ts";
+import { linkSecretOf, serveBackupRequests } from "#server/ops/backup.ts";
 import { fillShop } from "#tests/fixtures/ops.fixtures.ts";
 
 const dataDir = process.argv[2]!;
@@ -14,7 +14,7 @@ const mediaDir = path.join(dataDir, "media");
 const handle = await openPglite(dataDir);
 await migrateDatabase(handle);
 await fillShop(handle.db, mediaDir);
-serveBackupRequests(handle, { dataDir, mediaDir }, { info: () => {} });
+serveBackupRequests(handle, { dataDir, mediaDir, linkSecret: linkSecretOf({ DATA_DIR: dataDir }) }, { info: () => {} });
 process.on("SIGTERM", () => {
   void handle.close().then(() => process.exit(0));
 });

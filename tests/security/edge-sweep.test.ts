@@ -7,7 +7,6 @@
  * never a 5xx, every refusal a 4xx with a message in the page's language (the API's and the auth
  * library's as JSON), and not one row of the database changed. New routes are swept as they are added.
  */
-import net from "node:net";
 import { sql } from "drizzle-orm";
 import { expect, test, vi } from "vitest";
 import { apiEndpoints } from "#server/http/api/api-registry.ts";
@@ -15,7 +14,7 @@ import messagesEn from "#messages/en.json";
 import messagesIt from "#messages/it.json";
 import { selectRows } from "../db";
 import { fill, jsonSchemaOf } from "./api-bodies";
-import { useShopWithVisitors, type HttpAnswer, type InProcessShop } from "./in-process-shop";
+import { authEndpointsOf, rawExchange, useShopWithVisitors, type HttpAnswer, type InProcessShop } from "./in-process-shop";
 import type { ConcreteRoute } from "./page-routes";
 
 const slow = { timeout: 600_000 };
@@ -220,12 +219,7 @@ test(
     }
 
     // The auth library's own endpoints, from its endpoint table: control characters refused at the edge as the API does.
-    const authEndpoints = Object.values(shop.services.auth.api as Record<string, { path?: string; options?: { method?: string | string[] } }>)
-      .filter((endpoint) => typeof endpoint.path === "string" && endpoint.path.startsWith("/"))
-      .map((endpoint) => ({
-        path: `/api/auth${endpoint.path!.replace(/:[a-zA-Z]+/g, "x")}`,
-        methods: [endpoint.options?.method ?? "GET"].flat().filter((method) => method !== "*"),
-      }));
+    const authEndpoints = authEndpointsOf(shop);
     expect(authEndpoints.length).toBeGreaterThan(20);
     const hostileAuthFields = Object.fromEntries(
       [
@@ -281,27 +275,6 @@ test(
     expect(await fingerprint()).toEqual(before);
   },
 );
-
-/** Speaks HTTP/1.1 over a raw socket: what arrives, when the answer's head came and when the server closed. */
-function rawExchange(port: number, head: string, body: Buffer): Promise<{ text: string; answeredMs: number; closedMs: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let answeredMs = -1;
-    let text = "";
-    const socket = net.connect(port, "127.0.0.1", () => {
-      socket.write(head);
-      socket.write(body, () => {});
-    });
-    socket.on("data", (chunk) => {
-      if (answeredMs < 0) answeredMs = performance.now() - started;
-      text += chunk.toString("latin1");
-    });
-    // A reset after the answer is how a server may end a connection whose body it did not read.
-    socket.on("error", (error) => (answeredMs < 0 ? reject(error) : undefined));
-    socket.on("close", () => resolve({ text, answeredMs, closedMs: performance.now() - started }));
-    socket.setTimeout(15_000, () => socket.destroy());
-  });
-}
 
 test(
   "a body refused as too large on a kept-alive connection: the 413 arrives at once and the connection is closed, not left hanging",

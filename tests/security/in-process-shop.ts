@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Express } from "express";
@@ -71,7 +71,10 @@ async function loadApp() {
   vite ??= await startViteAlone();
   const server = vite;
   const { createShopApp } = (await server.ssrLoadModule("/server/http/shop-app.ts")) as typeof import("#server/http/shop-app.ts");
-  return { createShopApp, build: () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> };
+  const { answerUnreadableRequests } = (await server.ssrLoadModule(
+    "/server/http/unreadable-requests.ts",
+  )) as typeof import("#server/http/unreadable-requests.ts");
+  return { createShopApp, answerUnreadableRequests, build: () => server.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> };
 }
 
 const viteStartLock = path.resolve(import.meta.dirname, "../../node_modules/.cache/in-process-vite.lock");
@@ -105,10 +108,10 @@ async function startViteAlone() {
 
 /**
  * `database`: another shop's database, already seeded (a second app process on it; the caller closes it).
- * `pageCacheBytes`: server/http/page-cache.ts's bound, 0 to render every page.
+ * `pageCacheBytes`: server/http/page-cache.ts's bound, 0 to render every page. `env`: settings besides the tests' own.
  */
 export async function startInProcessShop(
-  options: { publicUrl?: string; database?: DbHandle; pageCacheBytes?: number; fillPersonalPages?: boolean } = {},
+  options: { publicUrl?: string; database?: DbHandle; pageCacheBytes?: number; fillPersonalPages?: boolean; env?: Record<string, string> } = {},
 ): Promise<InProcessShop> {
   const publicUrl = options.publicUrl ?? "http://shop.test";
   const handle = options.database ?? (await createTestDb());
@@ -118,10 +121,10 @@ export async function startInProcessShop(
     await seedSampleCatalogue(handle.db, { now: new Date() });
   }
   const services: ShopServices = {
-    ...createTestAuthServices(handle.db, { TRUST_PROXY: "1", MEDIA_DIR: mediaDir }, publicUrl),
+    ...createTestAuthServices(handle.db, { TRUST_PROXY: "1", MEDIA_DIR: mediaDir, ...options.env }, publicUrl),
     log: createLogger("silent"),
   };
-  const { createShopApp, build } = await loadApp();
+  const { createShopApp, answerUnreadableRequests, build } = await loadApp();
   const app = createShopApp({
     services,
     database: handle,
@@ -132,6 +135,7 @@ export async function startInProcessShop(
     fillPersonalPages: options.fillPersonalPages,
   });
   const server = app.listen(0, "127.0.0.1");
+  answerUnreadableRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
@@ -264,5 +268,36 @@ export function useShopWithVisitors(take: (started: ShopWithVisitors) => void) {
   }, 240_000);
   afterAll(async () => {
     await shop?.close();
+  });
+}
+
+/** Every endpoint of the auth library, from its own endpoint table: its URL (parameters filled) and methods. */
+export function authEndpointsOf(shop: InProcessShop): { path: string; methods: string[] }[] {
+  return Object.values(shop.services.auth.api as Record<string, { path?: string; options?: { method?: string | string[] } }>)
+    .filter((endpoint) => typeof endpoint.path === "string" && endpoint.path.startsWith("/"))
+    .map((endpoint) => ({
+      path: `/api/auth${endpoint.path!.replace(/:[a-zA-Z]+/g, "x")}`,
+      methods: [endpoint.options?.method ?? "GET"].flat().filter((method) => method !== "*"),
+    }));
+}
+
+/** Speaks HTTP/1.1 over a raw socket: what arrives, when the answer's head came and when the server closed. */
+export function rawExchange(port: number, head: string, body: Buffer): Promise<{ text: string; answeredMs: number; closedMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let answeredMs = -1;
+    let text = "";
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.write(head);
+      socket.write(body, () => {});
+    });
+    socket.on("data", (chunk) => {
+      if (answeredMs < 0) answeredMs = performance.now() - started;
+      text += chunk.toString("latin1");
+    });
+    // A reset after the answer is how a server may end a connection whose body it did not read.
+    socket.on("error", (error) => (answeredMs < 0 ? reject(error) : undefined));
+    socket.on("close", () => resolve({ text, answeredMs, closedMs: performance.now() - started }));
+    socket.setTimeout(15_000, () => socket.destroy());
   });
 }

@@ -18,6 +18,8 @@ export const apiErrorCodes = [
   "unsupported-media-type",
   "payload-too-large",
   "invalid-json",
+  "too-deeply-nested",
+  "headers-too-large",
   "invalid-input",
   "conflict",
   "too-many-requests",
