@@ -13,16 +13,13 @@ import type { NextFunction, Request, Response } from "express";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import type { Db } from "#server/db/client.ts";
-import { sharedPagePatterns } from "./page-caching";
+import { preferenceCookies, saysWhoIsAsking, sharedPagePatterns } from "./page-caching";
 import { createPageStore, keepPage, plainBytesOf, type KeptPage, type PageStore } from "./page-store";
 import { readWatchedVersion } from "#server/catalog/catalogue-cache.ts";
 import { nextClockChange } from "./page-versions";
 import { contentSecurityPolicy, inlineScriptHashes, type PolicyOptions } from "./security-headers";
 import type { PageFiller } from "./page-filler";
 import { createRendersUnderWay, renderWaitMs, type RenderClaim } from "./page-renders";
-
-/** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
-const preferenceCookies = new Set(["currency"]);
 
 /**
  * Fill plans held (see createPageCache). Holding every kept page's raised one process's peak under the mixed
@@ -67,13 +64,7 @@ const resourcePatterns = new Set(["en?/search/suggest", "en?/product/:id/quick-v
 
 /** Nothing in the request says who is asking: no credentials, no cookie but preferences, no moved clock. */
 export function isVisitorRequest(req: Request): boolean {
-  if (req.method !== "GET" || req.headers.authorization !== undefined || req.headers["x-test-clock"] !== undefined) return false;
-  const cookie = req.headers.cookie;
-  if (!cookie) return true;
-  return cookie.split(";").every((part) => {
-    const name = part.slice(0, part.includes("=") ? part.indexOf("=") : undefined).trim();
-    return name === "" || preferenceCookies.has(name);
-  });
+  return req.method === "GET" && req.headers["x-test-clock"] === undefined && !saysWhoIsAsking(req.headers);
 }
 
 /** The route pattern of a path ("en?/shop"), as React Router's middleware reports it; null when none matches. */
