@@ -89,7 +89,7 @@ export const markPersonalAnswers: RequestHandler = (req, res, next) => {
 /** Runs `apply` just before the answer's headers are written (headers given to writeHead itself included). */
 function beforeHeadersOf(res: ServerResponse, apply: () => void) {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-  res.writeHead = ((...args: unknown[]) => {
+  res.writeHead = (...args: unknown[]) => {
     const headers = args.at(-1);
     if (headers && typeof headers === "object" && !Array.isArray(headers)) {
       for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value as string | string[]);
@@ -97,5 +97,5 @@ function beforeHeadersOf(res: ServerResponse, apply: () => void) {
     }
     apply();
     return writeHead(...args);
-  });
+  };
 }
