@@ -13,15 +13,13 @@ import type { NextFunction, Request, Response } from "express";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import type { Db } from "#server/db/client.ts";
-import { sharedPagePatterns } from "./page-caching";
+import { preferenceCookies, saysWhoIsAsking, sharedPagePatterns } from "./page-caching";
 import { createPageStore, keepPage, plainBytesOf, type KeptPage, type PageStore } from "./page-store";
 import { readWatchedVersion } from "#server/catalog/catalogue-cache.ts";
 import { nextClockChange } from "./page-versions";
 import { contentSecurityPolicy, inlineScriptHashes, type PolicyOptions } from "./security-headers";
 import type { PageFiller } from "./page-filler";
-
-/** Cookies that choose how a page is shown, not whose it is: they are part of the key. */
-const preferenceCookies = new Set(["currency"]);
+import { createRendersUnderWay, renderWaitMs, type RenderClaim } from "./page-renders";
 
 /**
  * Fill plans held (see createPageCache). Holding every kept page's raised one process's peak under the mixed
@@ -39,8 +37,8 @@ export type VisitorPage = {
   versions: string;
   now: Date;
   request: globalThis.Request;
-  /** Hands the outcome to the visitors waiting for this render (null: render your own). */
-  settle: (kept: KeptPage | null) => void;
+  /** This render, which visitors asking meanwhile wait for; null when they do not (her wait for another's ran out). */
+  claim: RenderClaim<KeptPage> | null;
   /** False just after the versions moved (`settleMs`, server/catalog/catalogue-cache.ts). */
   keepable: boolean;
   /** Rendered as a visitor's page to fill in for the customer asking (`request` is the visitor's). */
@@ -66,13 +64,7 @@ const resourcePatterns = new Set(["en?/search/suggest", "en?/product/:id/quick-v
 
 /** Nothing in the request says who is asking: no credentials, no cookie but preferences, no moved clock. */
 export function isVisitorRequest(req: Request): boolean {
-  if (req.method !== "GET" || req.headers.authorization !== undefined || req.headers["x-test-clock"] !== undefined) return false;
-  const cookie = req.headers.cookie;
-  if (!cookie) return true;
-  return cookie.split(";").every((part) => {
-    const name = part.slice(0, part.includes("=") ? part.indexOf("=") : undefined).trim();
-    return name === "" || preferenceCookies.has(name);
-  });
+  return req.method === "GET" && req.headers["x-test-clock"] === undefined && !saysWhoIsAsking(req.headers);
 }
 
 /** The route pattern of a path ("en?/shop"), as React Router's middleware reports it; null when none matches. */
@@ -201,8 +193,8 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
   };
   let filler: PageFiller | null = null;
   const fillerReady = givenFiller?.then((given) => (filler = given));
-  // Renders under way, by key and versions: visitors asking for the same page meanwhile wait for it.
-  const rendering = new Map<string, Promise<KeptPage | null>>();
+  // Renders under way, by key and versions: visitors asking for the same page meanwhile wait for it, bounded.
+  const renders = createRendersUnderWay<KeptPage>();
   /**
    * Counts since start: pages given from the store, visitors' pages rendered, how many of those were kept,
    * and kept pages given filled in to a customer.
@@ -234,35 +226,46 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     const renderKey = `${versions} ${key}`;
     // Just after the versions moved nothing is kept: her page is rendered rather than a visitor's for her.
     if (forCustomer && !keepable) return next();
-    const waitedFor = rendering.get(renderKey);
-    let kept = store.get(key, versions, now.getTime());
-    // For a customer, a kept page without its plan is as good as none: it is rendered anew, with one.
-    if (forCustomer && kept && planOf(key, kept) === undefined && !unfillable.has(kept)) kept = undefined;
-    kept ??= (await waitedFor) ?? undefined;
-    if (kept && now.getTime() < kept.expiresAt) {
-      if (!forCustomer) {
-        counts.given += 1;
-        return sendPage(req, res, kept, store, key);
+    // A kept page, or the one rendered meanwhile by another request; else this request renders it for the
+    // others asking meanwhile, or, once it has waited `renderWaitMs` for another's render, for itself alone.
+    const deadline = Date.now() + renderWaitMs;
+    let claim: RenderClaim<KeptPage> | null = null;
+    for (;;) {
+      let kept = store.get(key, versions, now.getTime());
+      // For a customer, a kept page without its plan is as good as none: it is rendered anew, with one.
+      if (forCustomer && kept && planOf(key, kept) === undefined && !unfillable.has(kept)) kept = undefined;
+      if (!kept) {
+        const rendered = await renders.waitFor(renderKey, deadline);
+        if (rendered === "none") claim = renders.claim(renderKey, res);
+        if (rendered === "none" || rendered === "late") break;
+        // A render that gave no page: look again (kept meanwhile, or claimed by another waiter).
+        if (rendered === null) continue;
+        kept = rendered;
       }
+      if (now.getTime() >= kept.expiresAt) break;
       // A page that cannot be filled in for her: hers is rendered.
-      if (!(await sendFilled(req, res, url, kept, planOf(key, kept)))) next();
+      if (!(await giveKept(req, res, url, key, kept, forCustomer))) next();
       return;
-    }
-    // Visitors asking for this page from now until it is rendered wait for it rather than render it again.
-    let settle: (kept: KeptPage | null) => void = () => {};
-    if (!waitedFor) {
-      rendering.set(
-        renderKey,
-        new Promise<KeptPage | null>((resolve) => (settle = resolve)).finally(() => rendering.delete(renderKey)),
-      );
-      // A visitor gone while the page waited in the queue leaves it unrendered: the others render their own.
-      res.once("close", () => settle(null));
     }
     // The fetch Request is built only for a page to render: a kept page is sent without it. For a customer it
     // is a visitor's request, the cookies that choose how a page is shown only.
-    const request = new globalThis.Request(url, { method: "GET", headers: forCustomer ? visitorHeadersOf(req) : fetchHeadersOf(req) });
-    res.locals.visitorPage = { key, versions, now, request, settle, keepable, forCustomer } satisfies VisitorPage;
+    let request: globalThis.Request;
+    try {
+      request = new globalThis.Request(url, { method: "GET", headers: forCustomer ? visitorHeadersOf(req) : fetchHeadersOf(req) });
+    } catch (error) {
+      claim?.settle(null);
+      throw error;
+    }
+    res.locals.visitorPage = { key, versions, now, request, claim, keepable, forCustomer } satisfies VisitorPage;
     next();
+  }
+
+  /** A kept page as it is to a visitor, filled in for a customer; false when hers is to be rendered instead. */
+  async function giveKept(req: Request, res: Response, url: string, key: string, kept: KeptPage, forCustomer: boolean): Promise<boolean> {
+    if (forCustomer) return sendFilled(req, res, url, kept, planOf(key, kept));
+    counts.given += 1;
+    await sendPage(req, res, kept, store, key);
+    return true;
   }
 
   /**
@@ -287,7 +290,19 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
    * filled in for the customer it was rendered for. False when nothing was sent: her own page is to be rendered.
    */
   async function renderVisitorPage(page: VisitorPage, req: Request, res: Response, render: RenderPage): Promise<boolean> {
-    const { settle } = page;
+    const settle = (kept: KeptPage | null) => page.claim?.settle(kept);
+    // Gone while the request waited its turn, as the page queue drops it: nobody would read the page.
+    if (res.closed) {
+      settle(null);
+      return true;
+    }
+    // Kept meanwhile by another visitor's render (hers was not waited for, or came after it): given as kept.
+    const keptMeanwhile = store.get(page.key, page.versions, Date.now());
+    if (keptMeanwhile && (!page.forCustomer || planOf(page.key, keptMeanwhile) !== undefined)) {
+      settle(keptMeanwhile);
+      return giveKept(req, res, page.request.url, page.key, keptMeanwhile, page.forCustomer);
+    }
+    page.claim?.begin();
     try {
       const [{ response, fillSource }, expiresAt] = await Promise.all([render(page.request, req), nextClockChange(db, page.now)]);
       const body = Buffer.from(await response.arrayBuffer());
@@ -320,7 +335,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     }
   }
 
-  return { serveKept, renderVisitorPage, counts, size: store.size };
+  return { serveKept, renderVisitorPage, counts, size: store.size, rendersUnderWay: renders.size };
 }
 
 function setHeaders(res: Response, headers: [string, string][]) {

@@ -2,8 +2,12 @@
  * Which answers a browser or a shared cache may keep. Every page, `.data` and resource answer is
  * `private, no-store` unless its route is listed here as the same for every visitor, or it set its own
  * Cache-Control (robots.txt, the sitemap, the OpenAPI document). Personal is the default, so a new
- * route that shows an account, a cart or an order cannot be forgotten.
+ * route that shows an account, a cart or an order cannot be forgotten. Whatever the route, an answer to a
+ * request that says who is asking is private, and a visitor's shared answer names what it varies by
+ * (`markPersonalAnswers`, docs/decisions/0083-personal-answers-private.md).
  */
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
+import type { RequestHandler } from "express";
 import type { MiddlewareFunction } from "react-router";
 
 /**
@@ -42,3 +46,56 @@ export const personalPagesNotStored: MiddlewareFunction<Response> = async ({ pat
   }
   return response;
 };
+
+/** Cookies that choose how a page is shown, not whose it is (the display currency): a visitor may send them. */
+export const preferenceCookies: ReadonlySet<string> = new Set(["currency"]);
+
+/**
+ * The request says who is asking: a bearer token, or any cookie but the preferences (a session, a cart, saved
+ * items, or one the shop does not know, which is treated as personal to be safe).
+ */
+export function saysWhoIsAsking(headers: IncomingHttpHeaders): boolean {
+  if (headers.authorization !== undefined) return true;
+  return (headers.cookie ?? "").split(";").some((part) => {
+    const name = part.slice(0, part.includes("=") ? part.indexOf("=") : undefined).trim();
+    return name !== "" && !preferenceCookies.has(name);
+  });
+}
+
+/**
+ * Express, on every answer that reads the database (pages, `.data`, resource routes, the API, the page
+ * cache's, the errors'), as its headers are written:
+ * - asked by someone (`saysWhoIsAsking`), or setting a cookie: `private`, and `no-store` unless the route
+ *   declared it `public` (the same for everyone: robots.txt, search suggestions), whose freshness the
+ *   browser alone may then keep;
+ * - a visitor's answer a shared cache may keep: `Vary` on the cookie (the display currency) and on the
+ *   credentials, so that no cache gives it to a customer or a visitor in another currency.
+ */
+export const markPersonalAnswers: RequestHandler = (req, res, next) => {
+  const personal = saysWhoIsAsking(req.headers);
+  beforeHeadersOf(res, () => {
+    const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+    if (personal || res.hasHeader("Set-Cookie")) {
+      const declaredPublic = /(^|,)\s*public\s*(,|$)/i.test(cacheControl) && !res.hasHeader("Set-Cookie");
+      res.setHeader("Cache-Control", declaredPublic ? cacheControl.replace(/\bpublic\b/i, "private") : personalCacheControl);
+    } else if (!/\b(private|no-store)\b/i.test(cacheControl)) {
+      res.vary("Cookie");
+      res.vary("Authorization");
+    }
+  });
+  next();
+};
+
+/** Runs `apply` just before the answer's headers are written (headers given to writeHead itself included). */
+function beforeHeadersOf(res: ServerResponse, apply: () => void) {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = (...args: unknown[]) => {
+    const headers = args.at(-1);
+    if (headers && typeof headers === "object" && !Array.isArray(headers)) {
+      for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value as string | string[]);
+      args.pop();
+    }
+    apply();
+    return writeHead(...args);
+  };
+}

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import zlib from "node:zlib";
-import { createPageStore, keepPage, plainBytesOf, type KeptPage } from "./page-store";
+import { createPageStore, firstBrotliQuality, keepPage, keptBrotliQuality, plainBytesOf, type KeptPage } from "./page-store";
 
 const rendered = (text: string) => ({
   status: 200,
@@ -8,8 +8,13 @@ const rendered = (text: string) => ({
   body: Buffer.from(text),
 });
 
+/** A kept page past its strong compression, as the store holds it once its background work is done. */
 async function pageOf(text: string, versions = "1.1", expiresAt = Number.MAX_SAFE_INTEGER): Promise<KeptPage> {
-  return keepPage(rendered(text), { versions, expiresAt });
+  const page = await keepPage(rendered(text), { versions, expiresAt });
+  const scratch = createPageStore(Number.MAX_SAFE_INTEGER);
+  scratch.set("EUR /", page);
+  await scratch.recompressed();
+  return page;
 }
 
 test("a kept page holds only at its versions and before its expiry", async () => {
@@ -74,4 +79,51 @@ test("a page grown by its gzip past the bound makes room by dropping the least r
   await store.gzipOf("EUR /asked", asked);
   expect(store.get("EUR /old", "1.1", 0)).toBeUndefined();
   expect(store.get("EUR /asked", "1.1", 0)?.gzip).not.toBeNull();
+});
+
+/** A listing's worth of varied markup: brotli's qualities differ on it as on a page. */
+const listingLike = () =>
+  Array.from({ length: 400 }, (_, index) => `<li class="card"><a href="/product/${index * 7}">Passeggino ${index} ${Math.random()}</a></li>`).join(
+    "",
+  );
+
+test("a page is kept at once with a fast compression, then strongly compressed in the background: the same page, fewer bytes", async () => {
+  const text = listingLike();
+  const page = await keepPage(rendered(text), { versions: "1.1", expiresAt: Number.MAX_SAFE_INTEGER });
+  const fast = zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: firstBrotliQuality } });
+  expect(page.isStronglyCompressed).toBe(false);
+  expect(Math.abs(page.br.length - fast.length)).toBeLessThan(fast.length * 0.05);
+  const store = createPageStore(1_000_000);
+  store.set("EUR /shop", page);
+  const before = store.size().bytes;
+  const { etag, br: first } = page;
+  await store.recompressed();
+  expect(page.isStronglyCompressed).toBe(true);
+  const strong = zlib.brotliCompressSync(text, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: keptBrotliQuality } });
+  expect(page.br.length).toBeLessThan(fast.length);
+  expect(Math.abs(page.br.length - strong.length)).toBeLessThan(strong.length * 0.05);
+  expect(zlib.brotliDecompressSync(page.br).toString()).toBe(text);
+  expect(page.etag).toBe(etag);
+  expect(store.size().bytes, "the store counts the strong bytes").toBe(before - (first.length - page.br.length));
+  expect(store.get("EUR /shop", "1.1", 0)).toBe(page);
+});
+
+test("the background compression is bounded: pages dropped meanwhile are skipped, and only so many wait", async () => {
+  const store = createPageStore(Number.MAX_SAFE_INTEGER);
+  const dropped = await keepPage(rendered(listingLike()), { versions: "1.1", expiresAt: Number.MAX_SAFE_INTEGER });
+  const replacing = await keepPage(rendered(listingLike()), { versions: "1.1", expiresAt: Number.MAX_SAFE_INTEGER });
+  const pages = await Promise.all(
+    Array.from({ length: 300 }, (_, index) => keepPage(rendered(`<p>${index}</p>`), { versions: "1.1", expiresAt: Number.MAX_SAFE_INTEGER })),
+  );
+  store.set("EUR /first", pages[0]!);
+  store.set("EUR /dropped", dropped);
+  store.set("EUR /dropped", replacing);
+  for (const [index, page] of pages.slice(1).entries()) store.set(`EUR /${index + 1}`, page);
+  await store.recompressed();
+  expect(dropped.isStronglyCompressed).toBe(false);
+  const strong = pages.filter((page) => page.isStronglyCompressed).length;
+  // The first began at once; 256 waited; the oldest of the rest kept their first bytes.
+  expect(strong).toBeLessThanOrEqual(257);
+  expect(strong).toBeGreaterThanOrEqual(250);
+  expect(pages.at(-1)!.isStronglyCompressed).toBe(true);
 });

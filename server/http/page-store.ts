@@ -1,7 +1,8 @@
 /**
- * The pages kept for visitors in this process (page-cache.ts decides which): each compressed once in brotli
- * (gzip too, once some client asks for it), with the versions it was rendered under and the instant it stops
- * holding; the least recently given ones go first when their bytes pass the bound.
+ * The pages kept for visitors in this process (page-cache.ts decides which): each compressed in brotli, fast
+ * on the request that rendered it and strongly soon after, off any request's path (gzip too, once some client
+ * asks for it), with the versions it was rendered under and the instant it stops holding; the least recently
+ * given ones go first when their bytes pass the bound.
  */
 import crypto from "node:crypto";
 import { promisify } from "node:util";
@@ -14,12 +15,33 @@ const gzip = promisify(zlib.gzip);
 /** Brotli quality of a kept page: compressed once, given many times (decision 0074 has the figures). */
 export const keptBrotliQuality = 10;
 
+/**
+ * Brotli quality of a page on the request that rendered it, before the strong one replaces it
+ * (docs/decisions/0082-page-cache-waits-bounded.md, "First compression").
+ */
+export const firstBrotliQuality = 4;
+
+/** Kept pages waiting for their strong compression: past it, the oldest waiting one keeps its first bytes. */
+const maxPagesToRecompress = 256;
+
+function brotliAt(quality: number, body: Buffer): Promise<Buffer> {
+  return brotli(body, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
+}
+
 export type KeptPage = {
   status: number;
   /** The answer's headers as sent (Content-Security-Policy included), without ETag, Vary or encoding. */
   headers: [string, string][];
   etag: string;
   br: Buffer;
+  /** Whether `br` is at `keptBrotliQuality` yet, or still the first, fast compression. */
+  isStronglyCompressed: boolean;
   /**
    * Made on the first request that does not take brotli, then kept: every browser takes brotli, so most
    * pages never need it, and it was over half of the store's bytes.
@@ -36,18 +58,12 @@ export async function keepPage(
   rendered: { status: number; headers: [string, string][]; body: Buffer },
   { versions, expiresAt }: { versions: string; expiresAt: number },
 ): Promise<KeptPage> {
-  const br = await brotli(rendered.body, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: keptBrotliQuality,
-      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: rendered.body.length,
-    },
-  });
+  const br = await brotliAt(firstBrotliQuality, rendered.body);
   // Weak: the same page in any encoding is one validator.
   const etag = `W/"${crypto.createHash("sha256").update(rendered.body).digest("base64url").slice(0, 27)}"`;
   const { status, headers } = rendered;
   const headerBytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0);
-  return { status, headers, etag, br, gzip: null, versions, expiresAt, bytes: br.length + headerBytes };
+  return { status, headers, etag, br, isStronglyCompressed: false, versions, gzip: null, expiresAt, bytes: br.length + headerBytes };
 }
 
 /** The page's bytes as sent to a client that takes no compression. */
@@ -62,6 +78,8 @@ export type PageStore = {
   /** The page's gzip bytes, made the first time and counted in the store's bytes while it keeps the page. */
   gzipOf: (key: string, page: KeptPage) => Promise<Buffer>;
   size: () => { pages: number; bytes: number };
+  /** Resolves once no kept page waits for its strong compression. */
+  recompressed: () => Promise<void>;
 };
 
 export function createPageStore(maxBytes: number): PageStore {
@@ -79,6 +97,39 @@ export function createPageStore(maxBytes: number): PageStore {
       if (bytes <= maxBytes) break;
       drop(oldest);
     }
+  };
+  // Strong compression, one page at a time in the background (zlib's thread pool): a kept page's brotli bytes
+  // are replaced once it is done, if the store still keeps that page. Never awaited by a request.
+  const toRecompress = new Map<string, KeptPage>();
+  let recompressing: Promise<void> | null = null;
+  const recompressNext = async () => {
+    for (const [key, page] of toRecompress) {
+      toRecompress.delete(key);
+      if (pages.get(key) !== page) continue;
+      // A page that fails to compress again keeps its first bytes, which are whole.
+      const strong = await plainBytesOf(page)
+        .then((plain) => brotliAt(keptBrotliQuality, plain))
+        .catch(() => null);
+      if (!strong || page.isStronglyCompressed) continue;
+      const saved = page.br.length - strong.length;
+      page.br = strong;
+      page.isStronglyCompressed = true;
+      page.bytes -= saved;
+      if (pages.get(key) === page) bytes -= saved;
+    }
+  };
+  const recompressLater = (key: string, page: KeptPage) => {
+    if (page.isStronglyCompressed) return;
+    toRecompress.delete(key);
+    toRecompress.set(key, page);
+    if (toRecompress.size > maxPagesToRecompress) toRecompress.delete(toRecompress.keys().next().value!);
+    startRecompressing();
+  };
+  const startRecompressing = () => {
+    recompressing ??= recompressNext().finally(() => {
+      recompressing = null;
+      if (toRecompress.size > 0) startRecompressing();
+    });
   };
   return {
     get(key, versions, now) {
@@ -98,6 +149,7 @@ export function createPageStore(maxBytes: number): PageStore {
       pages.set(key, page);
       bytes += page.bytes + key.length;
       dropOldestPastBound();
+      recompressLater(key, page);
     },
     async gzipOf(key, page) {
       if (page.gzip) return page.gzip;
@@ -113,5 +165,8 @@ export function createPageStore(maxBytes: number): PageStore {
       return gzipped;
     },
     size: () => ({ pages: pages.size, bytes }),
+    recompressed: async () => {
+      while (recompressing) await recompressing;
+    },
   };
 }

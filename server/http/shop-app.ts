@@ -29,6 +29,7 @@ import { allowNoncedScripts, securityHeaders, type PolicyOptions } from "./secur
 import { serveMedia } from "./media-files";
 import { mediaStoreOf } from "#server/media/media-store.ts";
 import { pageFillerOf } from "./page-filler";
+import { markPersonalAnswers } from "./page-caching";
 
 // Wired when this module loads, before startShop's jobs run: gift lists keep their purchases and pledges,
 // coupons their codes' uses, in step with the orders that pay for them (server/orders/order-effects.ts).
@@ -101,6 +102,8 @@ export function createShopApp(options: ShopAppOptions) {
     app.use(publicFiles(options.clientDir));
   }
 
+  // Everything below answers for the person asking: private when the request says who she is (page-caching.ts).
+  app.use(markPersonalAnswers);
   // Everything below reads the database: while it is away, a 503 at once rather than a wait.
   app.use(gate.middleware);
   // In production the build is read once and handed over as it is, since React Router derives its routes

@@ -51,6 +51,8 @@ export type InProcessShop = {
   publicUrl: string;
   /** The local port, for tests that speak HTTP over a raw socket. */
   port: number;
+  /** The listening server, for tests that watch requests arrive and connections close. */
+  server: http.Server;
   handle: DbHandle;
   services: ShopServices;
   /** The Express application (its `locals`: the page cache's counts). */
@@ -197,6 +199,7 @@ export async function startInProcessShop(
   return {
     publicUrl,
     port,
+    server,
     handle,
     services,
     app,
