@@ -86,6 +86,8 @@ export default [
       route("admin/fatture/:invoiceId", "routes/invoices/invoice-document.ts", { id: "admin-invoice" }),
       route("admin/fatture/:invoiceId/xml", "routes/invoices/invoice-xml.ts", { id: "admin-invoice-xml" }),
       route("admin/fatture/esporta/:month", "routes/admin/invoices-export.ts", { id: "admin-invoices-export" }),
+      // the owner's account, made with the one-time link printed at start while the shop has no administrator
+      route("admin/setup", "routes/admin/owner-setup.tsx", { id: "admin-setup" }),
       layout("routes/admin/layout.tsx", { id: "admin-layout" }, [
         route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
         route("admin/prodotti", "routes/admin/products.tsx", { id: "admin-products" }),

@@ -1,9 +1,11 @@
 import { useTranslation } from "react-i18next";
-import { Outlet } from "react-router";
+import { data, Outlet } from "react-router";
 import { localeOfPath } from "#common/locale.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminNav } from "#app/ui/admin-nav.tsx";
-import { requireAdmin } from "#server/http/guards.ts";
+import { hasOwner } from "#server/accounts/owner-setup.service.ts";
+import { getSessionUser, requireAdmin } from "#server/http/guards.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { MessagesHandle } from "#common/messages.ts";
@@ -17,6 +19,14 @@ export const handle = { messages: ["admin", "adminDashboard", "reviews.admin.nav
  * pages early, but protects nothing below it: every admin loader and action checks again.
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
+  // A shop without an administrator yet: the visitor is told how the owner's account is made (the link printed at start).
+  if (!(await getSessionUser(context, request)) && !(await hasOwner(context.get(shopContext).db))) {
+    const t = getTranslator(localeOfPath(url.pathname));
+    throw data(
+      { ownerSetup: { title: t("ownerSetup.guide.title"), steps: [t("ownerSetup.guide.link"), t("ownerSetup.guide.newLink")] } },
+      { status: 401 },
+    );
+  }
   const admin = await requireAdmin(context, request);
   // Staff must see at once when card orders are not really paid (test page) or cards are not offered at all.
   const cardPayments = cardPaymentProviderOf(context.get(shopContext).env);
