@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The only reader of process.env. Every setting the shop understands is listed here,
- * with its default; README.md's configuration table mirrors this file.
+ * with its default; docs/configuration.md's table mirrors this file.
  */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
