@@ -4,8 +4,8 @@ import { localizedHref } from "#common/locale.ts";
 import { ErrorPage } from "#app/ui/error-page.tsx";
 import { LoginRequiredPage } from "#app/ui/login-required-page.tsx";
 
-/** Texts translated by the layout's loader: a failed layout sends no page messages (app/routes/admin/layout.tsx). */
-type OwnerSetupGuide = { title: string; steps: string[] };
+/** What /admin says while the shop has no administrator, translated on the server (app/routes/admin/owner-setup-guide.server.ts). */
+export type OwnerSetupGuide = { title: string; steps: string[] };
 
 /** /admin before the shop has an administrator: how the owner's account is made. */
 function OwnerSetupGuidePage({ guide }: { guide: OwnerSetupGuide }) {

@@ -1,14 +1,13 @@
 import { useTranslation } from "react-i18next";
-import { data, Outlet } from "react-router";
+import { Outlet } from "react-router";
 import { localeOfPath } from "#common/locale.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminNav } from "#app/ui/admin-nav.tsx";
-import { hasOwner } from "#server/accounts/owner-setup.service.ts";
-import { getSessionUser, requireAdmin } from "#server/http/guards.ts";
-import { getTranslator } from "#server/i18n/translator.ts";
+import { requireAdmin } from "#server/http/guards.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { MessagesHandle } from "#common/messages.ts";
+import { refuseWithOwnerSetupGuide } from "./owner-setup-guide.server";
 import type { Route } from "./+types/layout";
 
 /** The back office's own messages, for every page inside it (app/lib/route-messages.ts). */
@@ -20,13 +19,7 @@ export const handle = { messages: ["admin", "adminDashboard", "reviews.admin.nav
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   // A shop without an administrator yet: the visitor is told how the owner's account is made (the link printed at start).
-  if (!(await getSessionUser(context, request)) && !(await hasOwner(context.get(shopContext).db))) {
-    const t = getTranslator(localeOfPath(url.pathname));
-    throw data(
-      { ownerSetup: { title: t("ownerSetup.guide.title"), steps: [t("ownerSetup.guide.link"), t("ownerSetup.guide.newLink")] } },
-      { status: 401 },
-    );
-  }
+  await refuseWithOwnerSetupGuide(context, request, url);
   const admin = await requireAdmin(context, request);
   // Staff must see at once when card orders are not really paid (test page) or cards are not offered at all.
   const cardPayments = cardPaymentProviderOf(context.get(shopContext).env);

@@ -2,8 +2,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems } from "#app/ui/account-form-parts.tsx";
-import { TextField } from "#app/ui/form-field.tsx";
+import { AccountNotice, NewAccountFields, SubmitButton, useErrorText, useFormWithProblems } from "#app/ui/account-form-parts.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { authLimits } from "#server/accounts/auth.inputs.ts";
 import { logIn } from "#server/accounts/auth-flows.service.ts";
@@ -84,26 +83,7 @@ export default function OwnerSetupPage({ loaderData, actionData }: Route.Compone
           ) : (
             <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
               <input type="hidden" name="token" value={token} />
-              <TextField
-                label={t("auth.fields.name")}
-                name="name"
-                autoComplete="name"
-                required
-                maxLength={limits.name}
-                defaultValue={actionData?.values.name}
-                error={errorText("name")}
-              />
-              <TextField
-                label={t("auth.fields.email")}
-                name="email"
-                type="email"
-                autoComplete="email"
-                required
-                maxLength={limits.email}
-                defaultValue={actionData?.values.email}
-                error={errorText("email")}
-              />
-              <NewPasswordFields errorText={errorText} label="password" limits={limits} />
+              <NewAccountFields errorText={errorText} limits={limits} values={actionData?.values} />
               <SubmitButton busyLabel={t("ownerSetup.submitting")} className="btn-primary px-8 py-3 text-base">
                 {t("ownerSetup.submit")}
               </SubmitButton>
