@@ -6,7 +6,12 @@ import { chunkOrigins } from "./config/chunk-origins.ts";
 import { precompressAssets } from "./config/precompress-assets.ts";
 import { serverGuard } from "./config/server-guard.ts";
 
+/** `VERBOSE=1 npm start` (or `npm run build`) lists the built files and the bundler's timings; warnings and errors show always. */
+const verbose = process.env.VERBOSE === "1";
+
 export default defineConfig({
+  logLevel: verbose ? "info" : "warn",
+  build: { rolldownOptions: { checks: { bundlerTimings: verbose } } },
   environments: {
     // A few larger browser chunks instead of one per set of pages sharing a module (config/browser-chunks.ts).
     client: { build: { rolldownOptions: { output: { codeSplitting: { groups: browserChunkGroups(import.meta.dirname) } } } } },

@@ -167,7 +167,7 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", type: "image/svg+xml", href: `data:image/svg+xml,${faviconSvg}` },
 ];
 
-/** Canonical address and hreflang alternates of every page (DECISIONS.md, Languages). */
+/** Canonical address and hreflang alternates of every page (docs/rules.md#languages). */
 function AlternateLinks({ publicUrl }: { publicUrl: string }) {
   const { pathname } = useLocation();
   const { canonical, alternates } = alternateLinks(publicUrl, pathname);

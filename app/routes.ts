@@ -2,7 +2,7 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
 
 /**
  * Every URL of the shop in one place. Italian pages live at the root and English ones under /en
- * (the optional static segment "en?"), served by the same modules (DECISIONS.md, Languages).
+ * (the optional static segment "en?"), served by the same modules (docs/rules.md#languages).
  */
 
 export default [
@@ -13,7 +13,7 @@ export default [
   route("currency", "routes/settings/currency.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/payments/stripe/webhook", "routes/api/stripe-webhook.ts"),
-  // the shop's HTTP API of SPEC.md section 7: every call in server/http/api/api-registry.ts
+  // the shop's HTTP API (docs/rules.md#http-api): every call in server/http/api/api-registry.ts
   route("api/openapi.json", "routes/api/openapi-json.ts"),
   route("api/*", "routes/api/endpoint.ts", { id: "api" }),
   // Every page below one error boundary, under the root: a failed post still gets the root's data (shell, messages)
@@ -86,6 +86,8 @@ export default [
       route("admin/fatture/:invoiceId", "routes/invoices/invoice-document.ts", { id: "admin-invoice" }),
       route("admin/fatture/:invoiceId/xml", "routes/invoices/invoice-xml.ts", { id: "admin-invoice-xml" }),
       route("admin/fatture/esporta/:month", "routes/admin/invoices-export.ts", { id: "admin-invoices-export" }),
+      // the owner's account, made with the one-time link printed at start while the shop has no administrator
+      route("admin/setup", "routes/admin/owner-setup.tsx", { id: "admin-setup" }),
       layout("routes/admin/layout.tsx", { id: "admin-layout" }, [
         route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
         route("admin/prodotti", "routes/admin/products.tsx", { id: "admin-products" }),

@@ -3,7 +3,7 @@ import { locales, pathInLocale, type Locale } from "./locale";
 export type AlternateLink = { hrefLang: string; href: string };
 
 /**
- * hreflang alternates of a page (DECISIONS.md: every page declares them) and its canonical address,
+ * hreflang alternates of a page (docs/rules.md#languages: every page declares them) and its canonical address,
  * absolute, without the query string. Italian is the x-default.
  */
 export function alternateLinks(publicUrl: string, pathname: string): { canonical: string; alternates: AlternateLink[] } {

@@ -4,7 +4,7 @@ import type { Locale } from "./locale";
 /**
  * An i18next instance with the shop's options, for the pages (app/lib/i18n.ts adds React's binding) and for
  * the server's own texts (server/i18n/translator.ts). Messages live in messages/{it,en}.json; Italian texts
- * of SPEC.md are used verbatim.
+ * of docs/rules.md#what-the-shop-is are used verbatim.
  */
 export function createI18next(locale: Locale, messages: Record<string, unknown>, plugins: readonly Module[] = []): i18n {
   const instance = i18next.createInstance();

@@ -1,4 +1,4 @@
-/** Italian lives at the root, English under /en (DECISIONS.md). Browser-safe. */
+/** Italian lives at the root, English under /en (docs/rules.md#languages). Browser-safe. */
 export const locales = ["it", "en"] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = "it";

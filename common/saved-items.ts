@@ -1,5 +1,5 @@
 /**
- * The wishlist and the compare list (SPEC.md sections 3 and 4): product ids only, unique, in the order
+ * The wishlist and the compare list (docs/rules.md#cart): product ids only, unique, in the order
  * they were added. Browser-safe. The list rules and the cookie format live here because the browser
  * store (app/lib/browser-saved-items.ts) and the server's form action must apply the very same ones.
  *
@@ -58,7 +58,7 @@ export type SavedItemsChange =
 export type SavedItemsOutcome = "added" | "already-saved" | "list-full" | "removed" | "not-saved" | "cleared";
 
 /**
- * SPEC.md section 4: add only when the id is absent (and, for compare, while there is room);
+ * docs/rules.md#cart: add only when the id is absent (and, for compare, while there is room);
  * delete by id; clear the whole list.
  */
 export function applySavedItemsChange(lists: SavedLists, change: SavedItemsChange): { lists: SavedLists; outcome: SavedItemsOutcome } {

@@ -8,7 +8,7 @@ const oneSizeNames = new Set(["", "taglia_unica", "tagliau"]);
 
 /**
  * `TAGLIA_UNICA`, "taglia unica" and the legacy `tagliau` mean "one size": never offered as a size
- * choice nor shown beside a product's name (DECISIONS.md, Catalogue). A missing size is one size too.
+ * choice nor shown beside a product's name (docs/rules.md#product-page). A missing size is one size too.
  */
 export function isOneSize(size: string | null | undefined): boolean {
   return oneSizeNames.has(

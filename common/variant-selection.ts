@@ -1,6 +1,6 @@
 /**
- * The choice of colour, size and quantity on the product page and in the quick view (SPEC.md
- * sections 4 and 5). Browser-safe and pure: the page keeps colour and size in the URL
+ * The choice of colour, size and quantity on the product page and in the quick view (docs/rules.md#product-page
+ * and #cart-limits). Browser-safe and pure: the page keeps colour and size in the URL
  * (`?colour=blue&size=m`, so links work without JavaScript), the quick view keeps them in state;
  * both move through these functions. The server applies the same limits again when adding to the cart.
  */
@@ -26,7 +26,7 @@ export type VariantSelection = {
   quantity: number;
 };
 
-/** SPEC.md section 9: the minimum quantity. */
+/** docs/rules.md#constants: the minimum quantity. */
 export const minQuantity = 1;
 
 /** The product's colours, in the order of its variants. */

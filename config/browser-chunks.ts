@@ -41,6 +41,7 @@ export function browserChunkGroups(root: string): Rolldown.CodeSplittingGroup[] 
     return modules;
   };
   return groups.map(({ name, files }, index) => ({
+    debugName: name,
     name: (id, graph) => {
       const earlier = groups.slice(0, index).some((group) => reachedFrom(group.files, graph).has(id));
       return !earlier && reachedFrom(files, graph).has(id) ? name : null;

@@ -150,7 +150,7 @@ test.describe.serial("a birth list from creation to gifts", () => {
     await expect(first.page.getByText("Ne manca 1 di 1").first()).toBeVisible();
     await expectNoAxeViolations(first.page);
 
-    // The guest gives the rain cover; an ordinary item then meets the SPEC.md text.
+    // The guest gives the rain cover; an ordinary item then meets the mixing rule's text (docs/rules.md#gift-list-mixing).
     const rainCover = first.page.getByRole("article", {
       name: "Parapioggia universale per passeggino",
     });

@@ -15,7 +15,7 @@ import path from "node:path";
 import { waitForHealth } from "../server/ops/health";
 import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
 
-export type PeerShop = { baseUrl: string; stop: () => Promise<void> };
+export type PeerShop = { baseUrl: string; stop: () => Promise<void>; /** What the shop printed so far (with `keepOutput`). */ output: () => string };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -50,6 +50,8 @@ export async function startPeerShop(options: {
   port?: number;
   /** Make back-office-account.ts's account on the fresh data folder first, for journeys that check the back office. */
   withBackOffice?: boolean;
+  /** Keep the shop's standard output (its log lines) for the journey to read. */
+  keepOutput?: boolean;
 }): Promise<PeerShop> {
   const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -59,7 +61,7 @@ export async function startPeerShop(options: {
   const server: ChildProcess = spawn(process.execPath, ["server.js"], {
     // E2E_SHOP_DIR: a copy of the built shop to run instead of this checkout's (when others rebuild it meanwhile).
     cwd: process.env.E2E_SHOP_DIR ?? path.resolve(import.meta.dirname, ".."),
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", options.keepOutput ? "pipe" : "ignore", "inherit"],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -83,6 +85,8 @@ export async function startPeerShop(options: {
       ...options.env(baseUrl),
     },
   });
+  let output = "";
+  server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const stop = async () => {
     await stopChildProcess(server);
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -99,5 +103,5 @@ export async function startPeerShop(options: {
     await stop();
     throw error;
   }
-  return { baseUrl, stop };
+  return { baseUrl, stop, output: () => output };
 }

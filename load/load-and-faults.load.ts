@@ -207,6 +207,8 @@ test.runIf(parts.has("a"))(
 
 /** `pg_ctlcluster` restarts the local server (root, Debian's postgresql-common): the version folder names the cluster. */
 function postgresRestartCommand(): string[] | null {
+  // The server `npm test` started from npm (scripts/lib/test-postgres.mjs) is not Debian's cluster.
+  if (process.env.TEST_POSTGRES_FROM_NPM === "1") return null;
   if (!fs.existsSync("/etc/postgresql") || !fs.existsSync("/usr/bin/pg_ctlcluster")) return null;
   const [version] = fs.readdirSync("/etc/postgresql");
   return version ? ["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart"] : null;

@@ -1,7 +1,7 @@
 // `npm run bench`: builds when needed, runs every benchmark in bench/ in turn (or those whose file name
 // contains one of the words given: `npm run bench -- throughput api`), then prints one table of what
 // they measured, each figure beside its same-run baseline and target (bench/lib/results.mjs).
-// `--markdown` prints that table as Markdown too, for the README.
+// `--markdown` prints that table as Markdown too, for docs/benchmarks.md.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

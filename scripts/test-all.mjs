@@ -2,6 +2,8 @@
 //   typecheck, lint (ESLint, prettier --check) and production build side by side -> Vitest on PGlite
 //   -> Vitest on PostgreSQL -> Playwright journeys -> size budgets (scripts/test-size-budgets.mjs)
 //   -> Lighthouse budgets (scripts/test-budgets.mjs) -> load and faults (scripts/test-load.mjs).
+// Before it starts it checks what it needs (scripts/lib/test-needs.mjs): Debian's Chromium, nginx and openssl
+// (installed as root, else named with the command to run) and PostgreSQL (npm's own when none answers).
 // A failing step does not stop the later ones (except those that need the build). The last line is
 // `N passed, N failed[, N skipped]` over all suites: tests as their runners count them, and the
 // typecheck, the lint and the build as one check each. Exits non-zero when anything failed.
@@ -9,12 +11,19 @@ import "./check-node.mjs";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { acceptsConnections } from "../server/ops/health.ts";
 import { failureLines, readJson, run, summaryLine, vitestCounts } from "./lib/suite.mjs";
+import { haveSystemTools, testPostgres } from "./lib/test-needs.mjs";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-test-all-"));
 const defaultPostgresUrl = "postgres://postgres@127.0.0.1:5432/test";
 const results = [];
+
+if (!(await haveSystemTools())) {
+  console.log(summaryLine({ passed: 0, failed: 1, skipped: 0 }));
+  process.exit(1);
+}
+const postgres = await testPostgres(defaultPostgresUrl);
+process.env.TEST_DATABASE_URL = postgres.url;
 
 try {
   // Route types first: the typecheck and the lint read them. Then the typecheck, the lint and the production
@@ -34,19 +43,10 @@ try {
     ["production build", async (output) => checkResult((await run("build", "npm", ["run", "build"], { output })) === 0)],
   ]);
 
-  const postgresUrl = process.env.TEST_DATABASE_URL || ((await acceptsConnections("127.0.0.1", 5432)) ? defaultPostgresUrl : undefined);
   // The security sweeps test the HTTP edge: once, in the PostgreSQL step (vitest.config.ts).
-  await step("vitest on PGlite", () => vitest("pglite", { TEST_DATABASE_URL: "", SECURITY_SWEEPS_ON_POSTGRES: postgresUrl ? "true" : "false" }));
+  await step("vitest on PGlite", () => vitest("pglite", { TEST_DATABASE_URL: "", SECURITY_SWEEPS_ON_POSTGRES: "true" }));
 
-  await step("vitest on PostgreSQL", async () => {
-    const url = postgresUrl;
-    if (!url) {
-      const where = process.env.CI === "true" ? "CI must run the suite on PostgreSQL" : "start PostgreSQL or set TEST_DATABASE_URL";
-      console.error(`\nFAILED: PostgreSQL is unreachable (TEST_DATABASE_URL unset, nothing on 127.0.0.1:5432): ${where}.`);
-      return { passed: 0, failed: 1, skipped: 0, failures: ["PostgreSQL is unreachable"] };
-    }
-    return vitest("postgres", { TEST_DATABASE_URL: url });
-  });
+  await step("vitest on PostgreSQL", () => vitest("postgres", { TEST_DATABASE_URL: postgres.url }));
 
   await step("e2e (Playwright)", () => suiteOnBuild(build, "the journeys", "scripts/test-e2e.mjs"));
 
@@ -61,6 +61,7 @@ try {
   // Two app processes behind the front on PostgreSQL: load, a PostgreSQL restart, a killed process, a slow Stripe.
   await step("load and faults", () => suiteOnBuild(build, "the load and fault tests", "scripts/test-load.mjs"));
 } finally {
+  await postgres.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 

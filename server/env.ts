@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The only reader of process.env. Every setting the shop understands is listed here,
- * with its default; README.md's configuration table mirrors this file.
+ * with its default; docs/configuration.md's table mirrors this file.
  */
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   /** ECB-style daily reference rates (XML or JSON); unset: stored or bundled rates only. */
   RATES_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** JSON lines for a log collector; `npm start` sets "text": short lines for a person at the terminal. */
+  LOG_FORMAT: z.enum(["json", "text"]).default("json"),
   /** Trusted reverse-proxy hops in front of the app (Express `trust proxy`). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   /** `npm run stack` (server/ops/stack.ts): app processes behind nginx; unset: one per CPU core. */

@@ -23,7 +23,7 @@ export function timesQuantity(unitCents: Cents, quantity: number): Cents {
   return assertCents(unitCents) * quantity;
 }
 
-/** price × (100 − percent) / 100, rounded half-up once (DECISIONS.md). */
+/** price × (100 − percent) / 100, rounded half-up once (docs/rules.md#money). */
 export function applyPercentOff(priceCents: Cents, percent: number): Cents {
   if (!Number.isInteger(percent) || percent < 0 || percent > 100) throw new RangeError(`Bad discount percent: ${percent}`);
   return roundHalfUp((assertCents(priceCents) * (100 - percent)) / 100);

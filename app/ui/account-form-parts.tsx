@@ -109,3 +109,40 @@ export function NewPasswordFields({
     </>
   );
 }
+
+/** A new account's name, e-mail and password (registration, the owner's setup), with what was typed kept after a refusal. */
+export function NewAccountFields({
+  errorText,
+  limits,
+  values,
+}: {
+  errorText: (field: string) => string | undefined;
+  limits: { name: number; email: number; password: number; passwordMin: number };
+  values?: { name?: string; email?: string };
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextField
+        label={t("auth.fields.name")}
+        name="name"
+        autoComplete="name"
+        required
+        maxLength={limits.name}
+        defaultValue={values?.name}
+        error={errorText("name")}
+      />
+      <TextField
+        label={t("auth.fields.email")}
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        maxLength={limits.email}
+        defaultValue={values?.email}
+        error={errorText("email")}
+      />
+      <NewPasswordFields errorText={errorText} label="password" limits={limits} />
+    </>
+  );
+}

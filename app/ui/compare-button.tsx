@@ -3,7 +3,7 @@ import { SavedItemIconButton } from "./saved-items";
 import { useSharedTexts } from "./use-shared-texts";
 
 /**
- * Adds a product to the compare list (at most 4; SPEC.md section 4: only when absent, disabled once
+ * Adds a product to the compare list (at most 4; docs/rules.md#cart: only when absent, disabled once
  * added), with a toast ('Aggiunto al confronto' / 'Added To Compare').
  */
 export function CompareButton({ productId, productName, className }: { productId: number; productName: string; className?: string }) {

@@ -14,7 +14,7 @@ import { useColourName } from "./variant-picker";
 type Step = "closed" | "oops" | "confirm" | "success" | "error";
 
 /**
- * SPEC.md sections 4 and 8: the product page's "add to my gift list". With JavaScript: no list chosen
+ * docs/rules.md#adding-from-the-product-page: the product page's "add to my gift list". With JavaScript: no list chosen
  * gives 'Oops...'; otherwise a confirm dialog with colour and quantity, then success or failure (with
  * 'Riprova'); cancelling clears the selection. Without it the form posts straight to the page.
  */

@@ -81,7 +81,7 @@ export function ListingSort({
 
 export type GroupLink = { group: ListingGroup | null; href: string; current: boolean };
 
-/** All products, or one group of SPEC.md: new, best sellers, items on sale. */
+/** All products, or one group of docs/rules.md#listing-and-search: new, best sellers, items on sale. */
 export function ListingGroups({ groups }: { groups: readonly GroupLink[] }) {
   const { t } = useTranslation();
   return (
@@ -127,7 +127,7 @@ function ListIcon(props: IconProps) {
   );
 }
 
-/** /shop (grid) and /shop-grid-standard (list) are the same listing in two layouts (DECISIONS.md). */
+/** /shop (grid) and /shop-grid-standard (list) are the same listing in two layouts (docs/rules.md#storefront). */
 export function ListingLayoutSwitch({
   layout,
   links,

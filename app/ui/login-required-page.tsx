@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { UserIcon } from "./icons";
 
-/** The 401 page (DECISIONS.md, Accounts): log in, then come back here. */
+/** The 401 page (docs/rules.md#accounts): log in, then come back here. */
 export function LoginRequiredPage() {
   const { t } = useTranslation();
   const { pathname, search } = useLocation();

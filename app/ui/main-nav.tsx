@@ -3,7 +3,7 @@ import { NavLink } from "react-router";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { MegaMenu, type NavCategory } from "./mega-menu";
 
-/** The main menu (SPEC.md "Header, menu, footer"); the mega menu of categories sits after Shop. */
+/** The main menu (docs/rules.md#storefront); the mega menu of categories sits after Shop. */
 export const mainNavItems = [
   { path: "/", labelKey: "nav.home" },
   { path: "/shop", labelKey: "nav.shop" },

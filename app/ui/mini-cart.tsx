@@ -18,7 +18,7 @@ function MiniCartLineItem({ line, locale }: { line: MiniCartLine; locale: Locale
   const format = useFormatPrice();
   const colourName = useColourName();
   const quantity = useOptimisticQuantity(line.id, line.quantity);
-  // Size is null for one-size variants (isOneSize in common/sizes.ts): never shown (SPEC.md section 2).
+  // Size is null for one-size variants (isOneSize in common/sizes.ts): never shown (docs/rules.md#product-page).
   const details = [line.colour ? `${t("cart.colour")}: ${colourName(line.colour)}` : null, line.size ? `${t("cart.size")}: ${line.size}` : null]
     .filter(Boolean)
     .join(" · ");

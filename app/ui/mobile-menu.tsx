@@ -10,7 +10,7 @@ import { LanguageSwitch } from "./top-bar";
 import { useDisclosure } from "./use-disclosure";
 
 /**
- * The off-canvas menu of the phone layout (SPEC.md section 9): this is its button, a `<details>` so it
+ * The off-canvas menu of the phone layout (docs/rules.md#constants): this is its button, a `<details>` so it
  * opens without JavaScript; when open, its summary becomes the close button at the panel's corner. The
  * panel is not inside it but follows it in the header's row: SiteMenu, shown while this is open
  * (`peer-open/menu`), is also the desktop header's navigation, so the category links are rendered once.

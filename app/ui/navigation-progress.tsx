@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigation } from "react-router";
 
 /**
- * Shown while a navigation waits for its data or its lazily loaded route module (SPEC.md section 2:
+ * Shown while a navigation waits for its data or its lazily loaded route module (docs/rules.md#storefront:
  * "spinner fallback"). It fades in after 300ms so quick navigations do not flash it.
  */
 export function NavigationProgress() {

@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { SearchBox } from "./search-box";
 
-/** Any unknown address, and a missing product (SPEC.md section 8: "404", "OPPS! Pagina o Prodotto non trovato"). */
+/** Any unknown address, and a missing product (docs/rules.md#product-page: "404", "OPPS! Pagina o Prodotto non trovato"). */
 export function NotFoundPage() {
   const { t } = useTranslation();
   const { pathname } = useLocation();

@@ -27,7 +27,7 @@ function usePersonalisationRefusal(variantId: number | undefined) {
 /**
  * The customisation texts of a customisable product, inside the add-to-cart form: one labelled
  * field per entry, named `personalisation.{index}` (the cart's contract), each with its maximum
- * length, plus the shop's description and the cost per item. Every field is needed (SPEC.md section 5).
+ * length, plus the shop's description and the cost per item. Every field is needed (docs/rules.md#personalisation).
  * The shop says when one is blank itself, never the browser's own bubble (which an empty field would get
  * and a field of spaces would not): "Personalizzazione non inserita! " beside the fields, the blank ones
  * marked invalid and the first focused. In the cart's form (`variantId`) the message is the server's answer,

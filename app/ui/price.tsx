@@ -11,7 +11,7 @@ export function useDisplayCurrency(): DisplayCurrencyState {
   return useRootData()?.currency ?? euro;
 }
 
-/** EUR cents shown in the display currency, converted with the stored rate (DECISIONS.md). */
+/** EUR cents shown in the display currency, converted with the stored rate (docs/rules.md#money). */
 export function useFormatPrice() {
   const currency = useDisplayCurrency();
   const locale = usePageI18n().language === "en" ? "en" : "it";

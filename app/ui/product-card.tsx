@@ -38,7 +38,7 @@ function Badges({ product, text }: { product: ProductCardData; text: SharedTexts
   );
 }
 
-/** Adds one unit; disabled once the cart holds all the stock there is (SPEC.md section 5). */
+/** Adds one unit; disabled once the cart holds all the stock there is (docs/rules.md#cart-limits). */
 function AddFromCard({ variantId, stock, text }: { variantId: number; stock: number; text: SharedTexts }) {
   const allInCart = useCartQuantity(variantId) >= stock;
   return (
@@ -112,7 +112,7 @@ function SavedAndQuickView({ product, className = "" }: { product: ProductCardDa
 }
 
 /**
- * A product in a listing, a search, the home page rows or related products (SPEC.md section 2,
+ * A product in a listing, a search, the home page rows or related products (docs/rules.md#storefront,
  * "Product card"): picture, badges, name, brand, rating, price (or "on request"), wishlist,
  * compare and quick view, and the buying button. The name's link covers the whole card.
  */

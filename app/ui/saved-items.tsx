@@ -174,7 +174,7 @@ export function RatingStars({ rating }: { rating: number }) {
 }
 
 /**
- * How a saved product is bought from the list, as its card does (SPEC.md section 2): added straight
+ * How a saved product is bought from the list, as its card does (docs/rules.md#storefront): added straight
  * away when simple and in stock, a 'select option' link when colour, size or personalisation must be
  * chosen, a disabled 'not available' button when out of stock, a link to ask when on request.
  */

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ArrowUpIcon } from "./icons";
 
-/** SPEC.md section 9: the button appears after 100px of scrolling. */
+/** docs/rules.md#storefront: the button appears after 100px of scrolling. */
 const showAfterPx = 100;
 
 export function ScrollToTopButton() {

@@ -39,7 +39,7 @@ function SuggestionOption({ suggestion, id, active, onPick }: { suggestion: Sear
 }
 
 /**
- * The shop's search: a GET form to /shop?fromsearch=true&search=... (SPEC.md section 2), so it works
+ * The shop's search: a GET form to /shop?fromsearch=true&search=... (docs/rules.md#storefront), so it works
  * before and without JavaScript. With JavaScript it is an ARIA combobox: products are suggested
  * while typing (GET /search/suggest?q=), arrow keys move through them, Enter opens the chosen one,
  * Escape closes the list, and a polite live region says how many there are.

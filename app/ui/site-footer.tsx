@@ -9,7 +9,7 @@ import { NewsletterSignUp } from "./newsletter-sign-up";
 import { OpeningHoursList } from "./opening-hours-list";
 import type { ShopIdentity } from "#app/lib/root-data.ts";
 
-/** The four sections of the help centre, by their historic anchors (SPEC.md section 2). */
+/** The four sections of the help centre, by their historic anchors (docs/rules.md#storefront). */
 export const helpCentreSections = [
   { anchor: "condizionespedizione", labelKey: "helpCentre.shipping.title" },
   { anchor: "terminidipagamento", labelKey: "helpCentre.payment.title" },

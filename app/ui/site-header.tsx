@@ -13,7 +13,7 @@ import { SearchBox } from "./search-box";
 import { useDisclosure } from "./use-disclosure";
 import { ShopLogo } from "./shop-logo";
 
-/** Listing pages have their own search field, so the header's is hidden there (SPEC.md section 2). */
+/** Listing pages have their own search field, so the header's is hidden there (docs/rules.md#storefront). */
 export function isShopListingPath(pathname: string): boolean {
   const bare = localeOfPath(pathname) === "en" ? pathname.slice(3) : pathname;
   return /^\/(shop|shop-grid-standard)\/?$/.test(bare) || /^\/(categoria|sottocategoria)\//.test(bare);

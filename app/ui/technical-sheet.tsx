@@ -13,7 +13,7 @@ export function formatMeasure(value: number, unit: "mm" | "g", locale: Locale): 
   return format.format(amount);
 }
 
-/** The technical table (SPEC.md: length, width, height, weight, material), rows the shop left empty omitted. */
+/** The technical table (docs/rules.md#product-page: length, width, height, weight, material), rows the shop left empty omitted. */
 export function TechnicalSheet({ sheet, locale, headingId }: { sheet: TechnicalSheetData; locale: Locale; headingId: string }) {
   const { t } = useTranslation();
   const rows: [label: string, value: string][] = [];

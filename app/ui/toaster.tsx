@@ -8,7 +8,7 @@ export type ToastKind = "success" | "warning" | "error" | "info";
 export type ToastInput = {
   kind: ToastKind;
   message: string;
-  /** Stays until dismissed (SPEC.md section 9: gift-list conflicts); others go by themselves. */
+  /** Stays until dismissed (docs/rules.md#gift-list-mixing); others go by themselves. */
   persistent?: boolean;
 };
 

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { WhatsAppIcon } from "./icons";
 
-/** The floating chat link on every page (SPEC.md section 1). */
+/** The floating chat link on every page (docs/rules.md#what-the-shop-is). */
 export function WhatsAppChatLink({ whatsapp }: { whatsapp: string }) {
   const { t } = useTranslation();
   return (

@@ -3,7 +3,7 @@ import { SavedItemIconButton } from "./saved-items";
 import { useSharedTexts } from "./use-shared-texts";
 
 /**
- * Adds a product to the wishlist (SPEC.md section 4: only when absent; disabled once added), with a
+ * Adds a product to the wishlist (docs/rules.md#cart: only when absent; disabled once added), with a
  * toast ('Aggiunto alla lista dei desideri' / 'Added To Wishlist').
  */
 export function WishlistButton({ productId, productName, className }: { productId: number; productName: string; className?: string }) {

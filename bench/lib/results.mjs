@@ -44,7 +44,7 @@ export function summariesSince(since) {
     );
 }
 
-/** The same rows as a Markdown table, for the README. */
+/** The same rows as a Markdown table, for docs/benchmarks.md. */
 export function summaryMarkdown(rows) {
   const columns = ["bench", "measure", "figure", "baseline (same run)", "ratio", "target", "load"];
   const keys = ["bench", "measure", "figure", "baseline", "ratio", "target", "load"];

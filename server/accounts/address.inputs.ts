@@ -1,4 +1,4 @@
-/** An Italian delivery address as it arrives from the /my-account form (DECISIONS.md: checkout fields). */
+/** An Italian delivery address as it arrives from the /my-account form (docs/rules.md#checkout). */
 import { z } from "zod";
 import { optionalPhone } from "./profile.inputs";
 import { errorKey, optionalTextLine, personNameChars, textLine } from "./text-rules";

@@ -1,7 +1,8 @@
 /**
  * `npm run admin:create -- email@example.com [--password ...]`: makes a shop administrator.
  * An existing account is promoted; otherwise one is created, with a generated password printed
- * once. Stop the shop first when it runs on the embedded database (one process per data folder).
+ * once. Stop the shop first when it runs on the embedded database (one process per data folder); while it
+ * runs, its one-time setup link makes the first administrator (owner-setup.service.ts).
  */
 import { parseArgs } from "node:util";
 import { ConfigError, publicUrlOf, readEnv } from "#server/env.ts";
@@ -51,7 +52,12 @@ try {
     await handle.close();
   }
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof DatabaseLockedError) {
+  if (error instanceof DatabaseLockedError) {
+    console.error(error.message);
+    console.error("While it runs with no administrator yet, the owner's account is made with the setup link it printed at start (/admin/setup).");
+    process.exit(1);
+  }
+  if (error instanceof ConfigError) {
     console.error(error.message);
     process.exit(1);
   }

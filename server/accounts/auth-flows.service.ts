@@ -75,7 +75,7 @@ export function cookiesOf(headers: Headers | null | undefined): Headers {
 }
 
 /**
- * The visitor's anonymous cart joins the account's cart (DECISIONS.md, Cart): its cookie then names
+ * The visitor's anonymous cart joins the account's cart (docs/rules.md#cart): its cookie then names
  * the account's cart.
  */
 export async function mergeCartIntoAccount(services: AuthServices, request: Request, userId: string): Promise<Headers> {

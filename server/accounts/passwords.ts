@@ -1,5 +1,5 @@
 /**
- * Password rules (DECISIONS.md: at least 8 characters, both entries matching) plus a refusal of
+ * Password rules (docs/rules.md#accounts: at least 8 characters, both entries matching) plus a refusal of
  * common and easily guessed passwords, judged offline with zxcvbn-ts and its common-password,
  * Italian and English-language dictionaries (never a network lookup).
  */

@@ -1,12 +1,12 @@
 /**
- * Importer for the old back end's "server form" products (SPEC.md section 3): idArticolo,
+ * Importer for the old back end's "server form" products (docs/rules.md#catalogue-data): idArticolo,
  * nomeArticolo, prezzo, descrizione, categoria, sottoCategoria, marca, ultimiArrivi, offerta,
  * gratis, correlati, schedaTecnica, personalizzazione, descrizione_personalizzazione,
  * costo_personalizzazione, indiciColori, coloriDisp (per colour: color, image list, size map
  * { [size]: { stock, prenotazione: "Si" | "No", giorni } }).
  *
  * Repeated sku/name pairs (the old sample data has them) are reported, and only the first is
- * imported (DECISIONS.md). The old data has no English texts: the Italian ones stand in.
+ * imported (docs/rules.md#catalogue-data). The old data has no English texts: the Italian ones stand in.
  * Pictures are file names on the old image storage, unreachable from here: colours get the
  * placeholder until pictures are uploaded (the report counts them).
  */

@@ -1,5 +1,5 @@
 /**
- * `/basket/{id}` (DECISIONS.md): a cart saved as a shareable link. The id is random and unguessable;
+ * `/basket/{id}` (docs/rules.md#shared-baskets): a cart saved as a shareable link. The id is random and unguessable;
  * opening the link shows today's prices and availability, and copying applies every cart rule.
  */
 import crypto from "node:crypto";

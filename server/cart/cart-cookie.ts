@@ -1,6 +1,6 @@
 /**
  * The cart's id travels in an httpOnly, SameSite=Lax cookie signed with an HMAC of the shop's secret
- * (DECISIONS.md): a forged or copied-without-signature id is refused and a fresh cart is started.
+ * (docs/rules.md#cart): a forged or copied-without-signature id is refused and a fresh cart is started.
  * The flash cookie carries the toasts of a form post made without JavaScript to the page it returns to.
  */
 import crypto from "node:crypto";

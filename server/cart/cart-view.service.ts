@@ -21,7 +21,7 @@ export type VariantDisplay = {
   name: string;
   /** Colour key ("white", ...), null for products without colours. */
   colour: string | null;
-  /** Null when one size (never shown, DECISIONS.md). */
+  /** Null when one size (never shown, docs/rules.md#product-page). */
   size: string | null;
   image: CartImage | null;
   listUnitCents: number;

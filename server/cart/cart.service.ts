@@ -143,7 +143,7 @@ async function giftListRefOf(tx: Tx, giftListItemId: string, variantId: number):
   return { giftListId: item.giftListId, giftListItemId };
 }
 
-/** SPEC.md sections 4, 5 and 8: add a variant with every rule; refusals change nothing. */
+/** docs/rules.md#cart: add a variant with every rule; refusals change nothing. */
 export async function addToCart(db: Db, args: AddToCartArgs): Promise<AddToCartResult> {
   return db.transaction(async (tx) => {
     const variant = (await loadVariantFacts(tx, [args.variantId])).get(args.variantId);
@@ -207,7 +207,7 @@ async function changeCart(db: Db, cartId: string | null, rule: (cart: Cart) => C
   });
 }
 
-/** SPEC.md section 4: at quantity 1 the line goes, else one less. */
+/** docs/rules.md#cart-lines: at quantity 1 the line goes, else one less. */
 export function decreaseCartLine(db: Db, args: { cartId: string | null; lineId: string }): Promise<ChangeCartResult> {
   return changeCart(db, args.cartId, (cart) => decreaseLineRule(cart, args.lineId));
 }

@@ -1,5 +1,5 @@
 /**
- * The cart's rules (SPEC.md sections 4, 5 and 8; DECISIONS.md "Cart and checkout"), pure: no db, env,
+ * The cart's rules (docs/rules.md#cart), pure: no db, env,
  * clock or randomness. The service loads rows, asks these functions what the cart becomes and saves it.
  */
 import type { PersonalisationField } from "#server/db/schema.ts";
@@ -25,7 +25,7 @@ export type CartErrorCode =
   | "line-not-found"
   | "cart-empty";
 
-/** Refusals that stay on screen until dismissed (SPEC.md section 9). */
+/** Refusals that stay on screen until dismissed (docs/rules.md#gift-list-mixing). */
 export const persistentCartErrors: ReadonlySet<CartErrorCode> = new Set([
   "gift-list-conflict-ordinary",
   "gift-list-conflict-other-list",
@@ -65,7 +65,7 @@ export type SellableVariant = {
   variantId: number;
   stock: number;
   isPreorder: boolean;
-  /** On-request products (DECISIONS.md) can never be added. */
+  /** On-request products (docs/rules.md#product-page) can never be added. */
   isOnRequest: boolean;
   isPublished: boolean;
 };
@@ -101,7 +101,7 @@ export function quantityInCart(cart: Cart, variantId: number): number {
   return cart.lines.filter((line) => line.variantId === variantId).reduce((sum, line) => sum + line.quantity, 0);
 }
 
-/** SPEC.md section 5: stock minus what the cart already holds, never below 0. */
+/** docs/rules.md#cart-limits: stock minus what the cart already holds, never below 0. */
 export function maxAddable(cart: Cart, variant: Pick<SellableVariant, "variantId" | "stock">): number {
   return Math.max(0, variant.stock - quantityInCart(cart, variant.variantId));
 }
@@ -148,7 +148,7 @@ export function checkPersonalisation(fields: readonly PersonalisationField[] | n
 // ---------------------------------------------------------------- gift-list mixing
 
 /**
- * SPEC.md sections 4 and 8: ordinary items or items of one single gift list, never a mix.
+ * docs/rules.md#gift-list-mixing: ordinary items or items of one single gift list, never a mix.
  * `giftListId` is the list of the item being added, null for an ordinary item.
  */
 export function mixingConflict(
@@ -172,7 +172,7 @@ function withLines(cart: Cart, lines: readonly CartLine[], giftListId = cart.gif
 }
 
 /**
- * SPEC.md section 4: the same variant (product, colour, size) with the same personalisation (and gift-list
+ * docs/rules.md#cart-lines: the same variant (product, colour, size) with the same personalisation (and gift-list
  * item) raises that line's quantity; anything else is a new line. Every rule is checked first.
  */
 export function addToCartRule(cart: Cart, request: AddRequest): AddOutcome {
@@ -209,7 +209,7 @@ export function increaseLineRule(cart: Cart, lineId: string, variant: SellableVa
   return addToCartRule(cart, { variant, quantity: 1, personalisationKey: line.personalisationKey, giftList, newLineId: line.id });
 }
 
-/** SPEC.md section 4: at quantity 1 the line is removed, else its quantity drops by 1. */
+/** docs/rules.md#cart-lines: at quantity 1 the line is removed, else its quantity drops by 1. */
 export function decreaseLineRule(cart: Cart, lineId: string): ChangeOutcome {
   const line = cart.lines.find((candidate) => candidate.id === lineId);
   if (!line) return { ok: false, error: "line-not-found" };

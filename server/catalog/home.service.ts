@@ -4,7 +4,7 @@ import type { Db } from "#server/db/client.ts";
 import { products } from "#server/db/schema.ts";
 import { getProductCards, isOnRequestSql, type ProductCardData } from "./product-card";
 
-/** DECISIONS.md: the home page's "new arrivals" shows at most 8 products; the other rows too. */
+/** docs/rules.md#listing-and-search: the home page's "new arrivals" shows at most 8 products; the other rows too. */
 export const homeRowSize = 8;
 
 export type HomeProducts = {

@@ -63,7 +63,7 @@ type Condition = SQL | undefined;
 const nameIn = (locale: Locale) => (row: { nameIt: string; nameEn: string }) => (locale === "en" ? row.nameEn : row.nameIt);
 
 /**
- * A discount that applies at `now` (DECISIONS.md: none once the offer has ended). The 0 is written out,
+ * A discount that applies at `now` (docs/rules.md#money: none once the offer has ended). The 0 is written out,
  * not a parameter, so that the planner knows the discounted-price index (discount > 0) applies.
  */
 function offerRunning(now: Date): SQL {
@@ -225,7 +225,7 @@ function orderOf(query: ListingQuery): SQL[] {
  * A page of a price sort (the price paid today, then id), without computing every matching product's
  * price: products without a running offer follow the list-price index, those with one the discounted-price
  * index, each read only as far as the page reaches; on-request products, which show no price, come after
- * every priced one (DECISIONS.md). The offer's end is checked at `now`, so an ended offer needs no rewrite.
+ * every priced one (docs/rules.md#money). The offer's end is checked at `now`, so an ended offer needs no rewrite.
  */
 async function priceOrderedIds(
   db: Db,

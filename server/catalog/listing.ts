@@ -8,7 +8,7 @@ import { formatSize, isOneSize } from "#common/sizes.ts";
 import { ListingParams, type ListingGroup, type ListingSort } from "./listing.inputs";
 import { normaliseSearchText } from "./search";
 
-/** DECISIONS.md: 24 per page, 6 rows of 4 on large screens. */
+/** docs/rules.md#listing-and-search: 24 per page, 6 rows of 4 on large screens. */
 export const listingPageSize = 24;
 
 export type ListingScope =
@@ -33,7 +33,7 @@ export type ListingFilters = {
 export type ListingFacet = keyof ListingFilters;
 export const listingFacets: readonly ListingFacet[] = ["categories", "tags", "colours", "sizes"];
 
-/** URL parameter of each filter, as SPEC.md names the filters (category, tag, color, size). */
+/** URL parameter of each filter, as docs/rules.md#listing-and-search names the filters (category, tag, color, size). */
 export const facetParam: Record<ListingFacet, string> = { categories: "category", tags: "tag", colours: "color", sizes: "size" };
 
 export type ListingQuery = ListingFilters & {
@@ -45,7 +45,7 @@ export type ListingQuery = ListingFilters & {
   search: string;
   /** The search was longer than the shop accepts and was cut. */
   searchTruncated: boolean;
-  /** `fromsearch=true`: the header's search box sent the visitor (SPEC.md section 2). */
+  /** `fromsearch=true`: the header's search box sent the visitor (docs/rules.md#storefront). */
   fromSearch: boolean;
 };
 

@@ -21,7 +21,7 @@ export type ProductCardPurchase =
   | { kind: "choose" }
   /** Nothing in stock: a disabled 'not available' button. */
   | { kind: "unavailable" }
-  /** "On request" products have no price and no cart (DECISIONS.md, Catalogue). */
+  /** "On request" products have no price and no cart (docs/rules.md#product-page). */
   | { kind: "onRequest" };
 
 export type ProductCardData = {
@@ -48,7 +48,7 @@ export type ProductCardData = {
 
 export type CardVariant = { id: number; colourId: number | null; size: string; stock: number; isPreorder: boolean };
 
-/** The card's buying button (SPEC.md section 2, "Product card"). */
+/** The card's buying button (docs/rules.md#storefront). */
 export function getCardPurchase(product: {
   isOnRequest: boolean;
   hasPersonalisation: boolean;
@@ -62,7 +62,7 @@ export function getCardPurchase(product: {
 }
 
 /**
- * On request: flagged on the product, or implied by an on-request brand tag (DECISIONS.md, Catalogue), for
+ * On request: flagged on the product, or implied by an on-request brand tag (docs/rules.md#product-page), for
  * queries on `products` (cards, cart, gift lists). The rule itself is written once, in SQL:
  * refresh_product_listing (migration 0011) keeps it in the product's listing row whenever the product, its
  * brands or a brand's flag change, in the same transaction, so this reads that row.

@@ -69,7 +69,7 @@ export type ProductPageData = {
   rating: number;
   /** Units sold (the "best sellers" order). */
   saleCount: number;
-  /** "Chicco edition", "Cam - linea solo per te" or flagged: no price, quantity or cart (DECISIONS.md). */
+  /** "Chicco edition", "Cam - linea solo per te" or flagged: no price, quantity or cart (docs/rules.md#product-page). */
   isOnRequest: boolean;
   /** The product's own category first. */
   categories: CategoryRef[];
@@ -278,7 +278,7 @@ function toProductPage(product: ProductRow, locale: Locale, now: Date): ProductP
     colours,
     variants,
     availability: getProductAvailability(variants),
-    // On-request products offer no personalisation (DECISIONS.md, Catalogue).
+    // On-request products offer no personalisation (docs/rules.md#product-page).
     personalisation:
       fields.length > 0 && !isOnRequest
         ? {

@@ -4,7 +4,7 @@
  */
 import { getAvailability, type Availability } from "#common/variant-selection.ts";
 
-/** SPEC.md section 9: at most 8 related products. */
+/** docs/rules.md#product-page: at most 8 related products. */
 export const relatedProductsLimit = 8;
 
 /** The largest id PostgreSQL's `integer` holds: anything above cannot be a product. */
@@ -22,7 +22,7 @@ export function parseProductId(param: string | undefined): number | null {
 
 /**
  * The legacy `correlati` field: comma-separated product ids where empty entries and the text
- * "undefined" are ignored (SPEC.md section 4). Anything else that is not an id is dropped too;
+ * "undefined" are ignored (docs/rules.md#product-page). Anything else that is not an id is dropped too;
  * duplicates keep their first place.
  */
 export function parseRelatedIds(correlati: string | null | undefined): number[] {

@@ -2,7 +2,7 @@
  * Pure rules of the shop's search: how the text a person typed becomes the words the database
  * matches (server/catalog/search.service.ts). No db, env or clock.
  *
- * SPEC.md section 5 is the floor: case-insensitive, word-based, every word must match the name,
+ * docs/rules.md#listing-and-search is the floor: case-insensitive, word-based, every word must match the name,
  * the short description or the first brand. The database adds accents, stemming and typos.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The category tree, the single source for the menu, the listings and the seed. Slugs are URL
- * segments spelled exactly as the original shop had them (SPEC.md section 2, DECISIONS.md "Catalogue"),
+ * segments spelled exactly as the original shop had them (docs/rules.md#categories),
  * case and odd spellings included ("alazasedia", "sediolini-da-tavolo"): old links keep working.
  * Display names are the shop's proper Italian, with English beside.
  */
@@ -8,7 +8,7 @@
 export type TaxonomyNode = { slug: string; nameIt: string; nameEn: string; position: number };
 export type TaxonomyCategory = TaxonomyNode & { subcategories: readonly TaxonomyNode[] };
 
-// Categories in the order of the original menu (SPEC.md section 2); subcategories in shop order.
+// Categories in the order of the original menu (docs/rules.md#categories); subcategories in shop order.
 const tree = [
   {
     slug: "A-spasso",

@@ -1,5 +1,5 @@
 /**
- * The checkout form as it arrives from outside (DECISIONS.md "Checkout fields"). Prices, totals and fees
+ * The checkout form as it arrives from outside (docs/rules.md#checkout). Prices, totals and fees
  * are never read from it: unknown fields are dropped. Messages are keys of messages/{it,en}.json
  * (`checkoutErrors.fields.*`, and the address and e-mail keys of `auth.errors.*` shared with /my-account);
  * parseCheckoutForm translates them into the page's language.

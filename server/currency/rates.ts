@@ -1,5 +1,5 @@
 /**
- * Display currencies and their rates (DECISIONS.md, "Money, prices, currency"): prices are stored and
+ * Display currencies and their rates (docs/rules.md#money): prices are stored and
  * charged in EUR; USD and GBP are shown with the latest stored rate per 1 EUR. Pure: parsing the
  * ECB daily reference rates, choosing which rates a refresh applies, reading the visitor's choice.
  */

@@ -15,7 +15,7 @@ if (command !== "migrate" && command !== "seed") {
 try {
   const env = readEnv();
   // Opening the database migrates it; "seed" also seeds an empty one.
-  const handle = await openShopDatabase({ ...env, SEED_SAMPLE_DATA: command === "seed" }, createLogger(env.LOG_LEVEL));
+  const handle = await openShopDatabase({ ...env, SEED_SAMPLE_DATA: command === "seed" }, createLogger(env.LOG_LEVEL, env.LOG_FORMAT));
   await handle.close();
   console.log(command === "seed" ? "Database migrated and seeded." : "Database migrated.");
 } catch (error) {

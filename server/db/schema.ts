@@ -1,6 +1,6 @@
 /**
  * The whole data model. Money is integer cents (EUR). Column names are snake_case in SQL
- * (drizzle `casing: "snake_case"`), camelCase here. Every lookup named in SPEC.md has an index.
+ * (drizzle `casing: "snake_case"`), camelCase here. Every lookup docs/rules.md#storefront names has an index.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -40,7 +40,7 @@ const tsvector = customType<{ data: string }>({
 
 export const categories = pgTable("categories", {
   id: integer().primaryKey().generatedByDefaultAsIdentity(),
-  /** URL slug exactly as SPEC.md section 2 spells it (case kept: "A-spasso"). */
+  /** URL slug exactly as docs/rules.md#categories spells it (case kept: "A-spasso"). */
   slug: text().notNull().unique(),
   nameIt: text().notNull(),
   nameEn: text().notNull(),
@@ -67,7 +67,7 @@ export const brands = pgTable("brands", {
   id: integer().primaryKey().generatedByDefaultAsIdentity(),
   slug: text().notNull().unique(),
   name: text().notNull(),
-  /** Products carrying this tag are "on request" (DECISIONS.md: no price, quantity or cart). */
+  /** Products carrying this tag are "on request" (docs/rules.md#product-page: no price, quantity or cart). */
   marksOnRequest: boolean().notNull().default(false),
 });
 
@@ -86,7 +86,7 @@ export const products = pgTable(
     /** List price in cents, VAT included. */
     priceCents: integer().notNull(),
     discountPercent: integer().notNull().default(0),
-    /** A discount whose offer has ended no longer applies (DECISIONS.md). */
+    /** A discount whose offer has ended no longer applies (docs/rules.md#money). */
     offerEndsAt: timestamp({ withTimezone: true }),
     vatRatePercent: integer().notNull().default(22),
     isNew: boolean().notNull().default(false),
@@ -165,7 +165,7 @@ export const productCategories = pgTable(
   (t) => [primaryKey({ columns: [t.productId, t.categoryId] }), index().on(t.categoryId, t.productId)],
 );
 
-/** Brand tags in order: the first one is "the brand" for search (SPEC.md section 5). */
+/** Brand tags in order: the first one is "the brand" for search (docs/rules.md#listing-and-search). */
 export const productBrands = pgTable(
   "product_brands",
   {
@@ -489,13 +489,13 @@ export const addresses = pgTable(
 
 // ---------------------------------------------------------------- cart, wishlist, compare
 
-/** A server-side cart; its id travels in an httpOnly cookie (DECISIONS.md). */
+/** A server-side cart; its id travels in an httpOnly cookie (docs/rules.md#cart). */
 export const carts = pgTable(
   "carts",
   {
     id: uuid().primaryKey().defaultRandom(),
     userId: text().references(() => users.id, { onDelete: "cascade" }),
-    /** Set while the cart holds gift-list items: one list only, never mixed (SPEC.md section 4). */
+    /** Set while the cart holds gift-list items: one list only, never mixed (docs/rules.md#gift-list-mixing). */
     giftListId: uuid().references(() => giftLists.id, { onDelete: "set null" }),
     /** A guest buying from a gift list: their name and message to the list's owner, copied into the order. */
     giftGiverName: text(),
@@ -570,7 +570,7 @@ export const compareItems = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.productId] })],
 );
 
-/** `/basket/{id}`: a cart saved as a shareable link (DECISIONS.md). */
+/** `/basket/{id}`: a cart saved as a shareable link (docs/rules.md#shared-baskets). */
 export const savedBaskets = pgTable("saved_baskets", {
   id: text().primaryKey(),
   createdByUserId: text().references(() => users.id, { onDelete: "set null" }),
@@ -1017,7 +1017,7 @@ export const shopSettings = pgTable("shop_settings", {
   updatedByUserId: text().references(() => users.id, { onDelete: "set null" }),
 });
 
-/** Display-currency rates per 1 EUR (DECISIONS.md: base EUR, ECB reference rates). */
+/** Display-currency rates per 1 EUR (docs/rules.md#money: base EUR, ECB reference rates). */
 export const exchangeRates = pgTable("exchange_rates", {
   currency: text().primaryKey(),
   ratePerEur: numeric({ precision: 14, scale: 6, mode: "number" }).notNull(),

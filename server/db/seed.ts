@@ -27,7 +27,7 @@ import {
   subcategories,
 } from "./schema";
 
-/** Display-currency rates per 1 EUR used until the first successful refresh (DECISIONS.md). */
+/** Display-currency rates per 1 EUR used until the first successful refresh (docs/rules.md#money). */
 export const bundledExchangeRates = [
   { currency: "USD", ratePerEur: 1.08 },
   { currency: "GBP", ratePerEur: 0.85 },

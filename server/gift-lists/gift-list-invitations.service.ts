@@ -1,5 +1,5 @@
 /**
- * Invitations (SPEC.md section 7 `lista-regalo/send-emails`): the list's link and code to up to 50
+ * Invitations (`lista-regalo/send-emails`, docs/rules.md#http-api): the list's link and code to up to 50
  * addresses per send, each queued in the outbox (sent and retried by the mail job, never lost) and
  * recorded, so the owner sees who was invited and when. No marketing content.
  */

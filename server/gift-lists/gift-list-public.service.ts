@@ -58,7 +58,7 @@ async function lookUpCode<T>(
   return { ok: false, error: code ? "not-found" : "invalid-code" };
 }
 
-/** SPEC.md section 7 `search-id`: public and code-only lists alike (the code is the key). */
+/** `search-id` (docs/rules.md#http-api): public and code-only lists alike (the code is the key). */
 export function findGiftListByCode(db: Db, args: { code: string; clientIp: string; now: Date }): Promise<CodeLookup<GiftListSummary>> {
   return lookUpCode(db, args, async (code) => {
     const [row] = await db.select(summaryColumns).from(giftLists).where(eq(giftLists.code, code));
@@ -67,7 +67,7 @@ export function findGiftListByCode(db: Db, args: { code: string; clientIp: strin
 }
 
 /**
- * Every word of `query` (SPEC.md section 5: all words must match) found in a list's title or names,
+ * Every word of `query` (docs/rules.md#gift-lists: all words must match) found in a list's title or names,
  * case and accents ignored; null when the query has no word to look for. The guests' search and the
  * back office's both use it.
  */
@@ -84,7 +84,7 @@ export function everyWordIn(text: SQL, query: string): SQL | null {
 }
 
 /**
- * SPEC.md section 7 `search-name`: every word must be found in the title or the names, case and
+ * `search-name` (docs/rules.md#http-api): every word must be found in the title or the names, case and
  * accents ignored; public, open lists only; soonest event first.
  */
 export async function searchGiftListsByName(db: Db, args: { query: string; limit?: number }): Promise<GiftListSummary[]> {
@@ -107,7 +107,7 @@ export type PublicGiftList = GiftListSummary & {
   items: (GiftListItemView & { maxAddable: number; inCart: number })[];
 };
 
-/** SPEC.md section 7 `search-products`: the list a guest sees, with what the visitor's cart already holds. */
+/** `search-products` (docs/rules.md#http-api): the list a guest sees, with what the visitor's cart already holds. */
 export async function getPublicGiftList(
   db: Db,
   args: { code: string; clientIp: string; locale: Locale; now: Date; cartId?: string | null },
@@ -149,7 +149,7 @@ export type GuestAddResult =
 
 /**
  * A guest puts a list item in the cart: at most what is still needed (minus what the cart holds for
- * it), then every cart rule (stock, mixing with the SPEC.md texts, personalisation from the item).
+ * it), then every cart rule (stock, mixing with its texts, docs/rules.md#gift-list-mixing, personalisation from the item).
  */
 export async function addGiftListItemToCart(db: Db, args: { cartId: string | null; code: string; input: unknown }): Promise<GuestAddResult> {
   const parsed = GuestAddInput.safeParse(args.input);

@@ -296,7 +296,7 @@ test("the public list shows still-needed, the pre-order warning, and lets a gues
   });
   const again = await getPublicGiftList(db, { code: list.code, clientIp: ip, locale: "it", now, cartId });
   expect(again.ok && again.list.items[0]).toMatchObject({ inCart: 2, maxAddable: 0 });
-  // An ordinary product now meets the cart's mixing rule (SPEC.md section 8 text in cart.errors).
+  // An ordinary product now meets the cart's mixing rule (docs/rules.md#gift-list-mixing, its text in cart.errors).
   const { addToCart } = await import("#server/cart/cart.service.ts");
   expect(await addToCart(db, { cartId, variantId: plain.variantId, quantity: 1, personalisation: {} })).toEqual({
     ok: false,

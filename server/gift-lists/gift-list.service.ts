@@ -249,7 +249,7 @@ export function listMyGiftListChoices(db: Db, userId: string) {
 }
 
 /**
- * The product page's selector (SPEC.md section 7 `ProdinListaRegalo`): a variant with a quantity and
+ * The product page's selector (`ProdinListaRegalo`, docs/rules.md#adding-from-the-product-page): a variant with a quantity and
  * its personalisation onto one of MY open lists. The same variant again raises its wished quantity.
  */
 export async function addProductToGiftList(

@@ -1,5 +1,5 @@
 /**
- * The gift lists' rules (DECISIONS.md "Gift lists"), pure: no db, env, clock or randomness. The
+ * The gift lists' rules (docs/rules.md#gift-lists), pure: no db, env, clock or randomness. The
  * services load rows, ask these functions and save.
  */
 import { addDays, italianDayOf } from "#common/shop-calendar.ts";
@@ -73,7 +73,7 @@ export function normaliseSearchName(text: string): string {
     .trim();
 }
 
-/** The words a name search must all find (SPEC.md section 5: all words must match); at most 6. */
+/** The words a name search must all find (docs/rules.md#gift-lists: all words must match); at most 6. */
 export function searchWordsOf(text: string): string[] {
   return [...new Set(normaliseSearchName(text).split(" "))].filter((word) => word.length >= 2).slice(0, 6);
 }

@@ -18,6 +18,7 @@ import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { createLogger } from "#server/log.ts";
+import { makeOwnerSetupLink, ownerSetupLinkHours } from "#server/accounts/owner-setup.service.ts";
 import { createShopApp } from "./shop-app";
 import { linkSecretOf, serveBackupRequests } from "#server/ops/backup.ts";
 import { mediaStoreOf } from "#server/media/media-store.ts";
@@ -42,7 +43,7 @@ export async function startShop(options: StartOptions) {
   const startedAt = performance.now();
   const env = options.env ?? readEnv();
   refuseLocalPublicUrl(env);
-  const log = createLogger(env.LOG_LEVEL);
+  const log = createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
   const handle = await openShopDatabase(env, log);
   // `npm run backup` asks this process for the embedded database's copy: nobody else may open it.
   if (handle.dumpDataDir) serveBackupRequests(handle, { dataDir: env.DATA_DIR, mediaDir: mediaStoreOf(env).dir, linkSecret: linkSecretOf(env) }, log);
@@ -85,6 +86,8 @@ export async function startShop(options: StartOptions) {
     formActions: () => [...newsletterOrigin, ...formActionsBesidesNewsletter],
   });
 
+  // Made before the shop answers, so a link printed at the end works from the first request.
+  const setupPath = await makeOwnerSetupLink(handle.db);
   const server = app.listen(env.PORT, env.HOST);
   server.keepAliveTimeout = appKeepAliveMs;
   answerUnreadableRequests(server);
@@ -92,10 +95,13 @@ export async function startShop(options: StartOptions) {
     server.once("listening", resolve);
     server.once("error", reject);
   });
-  log.info({ port: env.PORT, url: services.publicUrl, ms: Math.round(performance.now() - startedAt) }, "shop ready");
   if (env.NODE_ENV === "production" && cardPaymentProviderOf(env) === "test") {
     log.warn("TEST PAYMENTS ARE ON (ALLOW_TEST_PAYMENTS): card orders are marked paid on a test page and no money moves. Never run a live shop so.");
   }
+  const ready = { url: publicUrl, adminUrl: `${publicUrl}/admin`, setupUrl: setupPath ? `${publicUrl}${setupPath}` : undefined };
+  // At the terminal the last line is plain: where the shop and its back office are (and the setup link).
+  if (env.LOG_FORMAT === "text") process.stdout.write(`${readyLine(ready)}\n`);
+  else log.info({ port: env.PORT, ...ready, ms: Math.round(performance.now() - startedAt) }, "shop ready");
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -115,6 +121,12 @@ export async function startShop(options: StartOptions) {
   process.once("SIGINT", () => void stop("SIGINT"));
 
   return { server, services, stop };
+}
+
+export function readyLine(ready: { url: string; adminUrl: string; setupUrl?: string }): string {
+  const line = `The shop is at ${ready.url} - back office: ${ready.adminUrl}`;
+  if (!ready.setupUrl) return line;
+  return `${line} - no administrator yet: create the owner's account at ${ready.setupUrl} (works once, for ${ownerSetupLinkHours} hours)`;
 }
 
 /** Tests point Stripe at a local server: its checkout page is where the card form redirects. */

@@ -1,6 +1,6 @@
 /**
  * Who is asking. Every protected loader AND action calls one of these itself: loaders run in
- * parallel, so a parent route's check protects nothing below it (STACK.md).
+ * parallel, so a parent route's check protects nothing below it.
  *
  *   const user = await requireUser(context, request);   // 401 page when logged out
  *   const admin = await requireAdmin(context, request); // 401 logged out, 403 for customers

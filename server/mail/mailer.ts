@@ -1,6 +1,6 @@
 /**
  * The only file that imports nodemailer. With SMTP_URL set the shop sends over SMTP; without it
- * there is no mailer and mail stays in the outbox, visible in the back office (DECISIONS.md).
+ * there is no mailer and mail stays in the outbox, visible in the back office (docs/rules.md#checkout).
  */
 import type { Transporter } from "nodemailer";
 import type { Env } from "#server/env.ts";

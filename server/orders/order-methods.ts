@@ -1,6 +1,6 @@
 /**
- * How an order is delivered and paid, as checkout, the orders and the gift lists speak of it (DECISIONS.md
- * "Cart and checkout"), pure: no db, env or clock. Which deliveries a postcode gets, which payments go
+ * How an order is delivered and paid, as checkout, the orders and the gift lists speak of it
+ * (docs/rules.md#checkout), pure: no db, env or clock. Which deliveries a postcode gets, which payments go
  * with a delivery, their fees, and how long an unpaid order holds its stock.
  */
 import { onlinePaymentMethods, type OnlinePaymentMethod } from "#common/online-payment-methods.ts";

@@ -1,5 +1,5 @@
 /**
- * The order workflow (DECISIONS.md): awaiting payment -> paid -> preparing -> shipped or ready for
+ * The order workflow (docs/rules.md#order-workflow): awaiting payment -> paid -> preparing -> shipped or ready for
  * collection -> completed; cancelled, expired and refunded beside; and the moves the shop makes by
  * itself. Pure: no db or clock. The one door that applies them is moveOrder in order.service.ts.
  */

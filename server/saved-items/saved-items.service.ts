@@ -134,7 +134,7 @@ async function deleteAccountRows(db: Db, userId: string, list: SavedListName, pr
 }
 
 /**
- * Merges the browser's lists into a signed-in customer's account (SPEC.md: cart, wishlist and compare
+ * Merges the browser's lists into a signed-in customer's account (docs/rules.md#cart: cart, wishlist and compare
  * follow the customer) and returns what both hold now: the union, compare capped at its limit.
  * Ids of products that do not exist are dropped.
  */

@@ -1,4 +1,4 @@
-import { inArray } from "drizzle-orm";
+import { eq, inArray, like } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { shopSettings } from "#server/db/schema.ts";
 import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";
@@ -36,4 +36,30 @@ export async function seedDefaultSettings(db: Db) {
     .insert(shopSettings)
     .values(Object.entries(defaultSettings).map(([key, value]) => ({ key, value })))
     .onConflictDoNothing();
+}
+
+/**
+ * Values the shop keeps for itself beside the editable settings (never shown or edited in the back office):
+ * kept under their own key, taken back once, dropped by prefix.
+ */
+export async function keepPrivateValue(db: Db, key: string, value: unknown) {
+  await db
+    .insert(shopSettings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: shopSettings.key, set: { value, updatedAt: new Date() } });
+}
+
+export async function getPrivateValue(db: Db, key: string): Promise<unknown> {
+  const [kept] = await db.select({ value: shopSettings.value }).from(shopSettings).where(eq(shopSettings.key, key));
+  return kept?.value;
+}
+
+/** Removes the value and returns it, in one statement: of two requests taking one key, only one gets it. */
+export async function takePrivateValue(db: Db, key: string): Promise<unknown> {
+  const [taken] = await db.delete(shopSettings).where(eq(shopSettings.key, key)).returning({ value: shopSettings.value });
+  return taken?.value;
+}
+
+export async function dropPrivateValues(db: Db, keyPrefix: string) {
+  await db.delete(shopSettings).where(like(shopSettings.key, `${keyPrefix}%`));
 }

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
+import { AccountNotice, NewAccountFields, SubmitButton, useErrorText, useFormWithProblems, type FormErrors } from "#app/ui/account-form-parts.tsx";
 import { PrivacyConsentField, TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { oidcSettingsOf } from "#server/accounts/auth.ts";
@@ -183,26 +183,7 @@ function RegisterForm({ actionData, redirectTo, limits }: { actionData: ActionDa
   const errorText = useErrorText(errors, limits);
   return (
     <AuthFormCard intent="register" title={t("auth.register.title")} lead={t("auth.register.lead")} redirectTo={redirectTo} errors={errors}>
-      <TextField
-        label={t("auth.fields.name")}
-        name="name"
-        autoComplete="name"
-        required
-        maxLength={limits.name}
-        defaultValue={mine?.values.name}
-        error={errorText("name")}
-      />
-      <TextField
-        label={t("auth.fields.email")}
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        maxLength={limits.email}
-        defaultValue={mine?.values.email}
-        error={errorText("email")}
-      />
-      <NewPasswordFields errorText={errorText} label="password" limits={limits} />
+      <NewAccountFields errorText={errorText} limits={limits} values={mine?.values} />
       <PrivacyConsentField
         label={t("auth.register.privacy")}
         linkText={t("auth.register.privacyLink")}

@@ -7,6 +7,7 @@ import { requireAdmin } from "#server/http/guards.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { MessagesHandle } from "#common/messages.ts";
+import { refuseWithOwnerSetupGuide } from "./owner-setup-guide.server";
 import type { Route } from "./+types/layout";
 
 /** The back office's own messages, for every page inside it (app/lib/route-messages.ts). */
@@ -17,6 +18,8 @@ export const handle = { messages: ["admin", "adminDashboard", "reviews.admin.nav
  * pages early, but protects nothing below it: every admin loader and action checks again.
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
+  // A shop without an administrator yet: the visitor is told how the owner's account is made (the link printed at start).
+  await refuseWithOwnerSetupGuide(context, request, url);
   const admin = await requireAdmin(context, request);
   // Staff must see at once when card orders are not really paid (test page) or cards are not offered at all.
   const cardPayments = cardPaymentProviderOf(context.get(shopContext).env);

@@ -1,5 +1,5 @@
 /**
- * The contract of /api (SPEC.md section 7), through the real route handlers with Request objects, on the sample
+ * The contract of /api (docs/rules.md#http-api), through the real route handlers with Request objects, on the sample
  * catalogue: every endpoint answers a valid request with 200 in the shape its OpenAPI schema gives
  * (checked with its zod schema, and the served document's JSON Schema is the one generated from it);
  * and every endpoint refuses what it must (no token, expired or forged token, another customer's data,
@@ -469,7 +469,7 @@ async function servedDocument() {
   };
 }
 
-test("every endpoint of the registry has a valid-request case here, and the paths are those of SPEC.md section 7", () => {
+test("every endpoint of the registry has a valid-request case here, and the paths are those of the original client", () => {
   expect(apiEndpoints.map(keyOf).sort()).toEqual(Object.keys(validCases).sort());
 });
 

@@ -47,7 +47,7 @@ export function cartErrorMessage(locale: Locale, error: CartErrorCode, maxAddabl
   return t(`cart.errors.${error}`, { count: maxAddable ?? 0 });
 }
 
-/** A refusal with its message; the SPEC.md conflict texts stay on screen until closed. */
+/** A refusal with its message; the gift-list conflict texts stay on screen until closed (docs/rules.md#gift-list-mixing). */
 export function cartFailure(error: CartErrorCode, message: string): CartActionFailure {
   const toast: FlashToast = { kind: "error", message, error, ...(persistentCartErrors.has(error) ? { persistent: true } : {}) };
   return { ok: false, error, message, toast, toasts: [toast] };

@@ -1,6 +1,6 @@
 /**
  * The public list page's "give this" button: the cart action's answer (toasts in the page's language,
- * the SPEC.md conflict texts persistent), a fetcher gets data, a plain form post a redirect back with
+ * the gift-list conflict texts persistent, docs/rules.md#gift-list-mixing), a fetcher gets data, a plain form post a redirect back with
  * the toasts in the flash cookie. The cart's own rules run inside addGiftListItemToCart.
  */
 import { answerCartAction, cartErrorMessage, cartFailure, cartSuccess, cartToasts, fetcherMarkerField } from "#app/routes/cart/cart-action.server.ts";

@@ -1,5 +1,5 @@
 /**
- * The product page's gift-list selector (SPEC.md sections 4 and 8, `ProdinListaRegalo`): a logged-in
+ * The product page's gift-list selector (docs/rules.md#adding-from-the-product-page, `ProdinListaRegalo`): a logged-in
  * customer adds the chosen variant to one of their lists. A fetcher gets `{ ok, message }` for the
  * success or failure dialog; a post without JavaScript comes back to the page with a flash toast.
  */

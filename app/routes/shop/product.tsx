@@ -199,7 +199,7 @@ function Badges({ product }: { product: ProductPageData }) {
 }
 
 /**
- * The gift-list selector of a signed-in customer's open lists (SPEC.md section 6), in an element of no box that
+ * The gift-list selector of a signed-in customer's open lists (docs/rules.md#accounts), in an element of no box that
  * a visitor's page has too: where a customer's kept page is filled in with it (app/lib/personal-fill.server.tsx).
  */
 function ProductGiftLists(props: Omit<ComponentProps<typeof GiftListSelector>, "lists">) {
@@ -207,7 +207,7 @@ function ProductGiftLists(props: Omit<ComponentProps<typeof GiftListSelector>, "
   return <div className="contents">{lists && <GiftListSelector lists={lists} {...props} />}</div>;
 }
 
-/** On-request products: no price, quantity or cart; a chat or an e-mail instead (DECISIONS.md). */
+/** On-request products: no price, quantity or cart; a chat or an e-mail instead (docs/rules.md#product-page). */
 function OnRequestContact({ product, pageUrl }: { product: ProductPageData; pageUrl: string }) {
   const { t } = useTranslation();
   const root = useRootData();

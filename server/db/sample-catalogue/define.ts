@@ -6,7 +6,7 @@ import type { SubcategorySlug } from "#server/catalog/taxonomy.ts";
 
 export type SampleColour = "white" | "black" | "brown" | "blue";
 
-/** Discount percents the original sample data used (SPEC.md section 9). */
+/** Discount percents the original sample data used (docs/rules.md#constants). */
 export type SampleDiscount = 0 | 5 | 10 | 15 | 20 | 30 | 40 | 45 | 50;
 
 export const oneSize = "TAGLIA_UNICA";

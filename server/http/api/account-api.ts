@@ -1,5 +1,5 @@
 /**
- * The signed-in customer's profile and addresses (SPEC.md section 7: setInfo, modifyInfo, addaddress,
+ * The signed-in customer's profile and addresses (docs/rules.md#http-api: setInfo, modifyInfo, addaddress,
  * updateaddress, deleteaddress, setInfoEmail, getAllinformation), on the services the /my-account page
  * uses: their rules (names, Italian postcodes and provinces, fiscal codes, one default address) are
  * theirs; the schemas here only give the payload its shape and its documentation.

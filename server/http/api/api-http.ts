@@ -182,7 +182,7 @@ export function queryObjectOf(url: URL): Record<string, string> {
 
 /**
  * A cookie-authenticated call that changes something must come from the shop's own pages:
- * React Router does not check resource routes (STACK.md). Bearer tokens cannot be sent cross-site.
+ * React Router checks the origin of page actions, not of resource routes. Bearer tokens cannot be sent cross-site.
  */
 export function isSameOriginRequest(request: Request, publicUrl: string): boolean {
   const fetchSite = request.headers.get("sec-fetch-site");

@@ -1,4 +1,4 @@
-/** Every /api endpoint, in the order of SPEC.md section 7: the router, the OpenAPI document and the docs page read this list. */
+/** Every /api endpoint, in the order of the original client's calls (docs/rules.md#http-api): the router, the OpenAPI document and the docs page read this list. */
 import { accountEndpoints } from "./account-api";
 import type { ApiEndpoint } from "./api-route";
 import { catalogEndpoints } from "./catalog-api";

@@ -1,5 +1,5 @@
 /**
- * One way to write an /api endpoint (SPEC.md section 7): its method, path, who may call it and the zod
+ * One way to write an /api endpoint (docs/rules.md#http-api): its method, path, who may call it and the zod
  * schemas of its query, body and answer. The same definition runs the request (handleApiRequest) and
  * writes the OpenAPI document (openapi.ts), so the documentation cannot drift from the checks.
  *
@@ -35,7 +35,7 @@ type AnySchema = z.ZodType;
 
 export type ApiDefinition<Auth extends ApiAuth, Body extends AnySchema, Query extends AnySchema, Response extends AnySchema> = {
   method: "GET" | "POST";
-  /** Exactly as SPEC.md section 7 spells it, under /api. */
+  /** Exactly as the original client spells it (docs/rules.md#http-api), under /api. */
   path: `/api/${string}`;
   auth: Auth;
   /** One line for the reference page, in English (the developers' language). */

@@ -1,4 +1,4 @@
-/** The public catalogue calls of SPEC.md section 7: products in the client form, and their photos. */
+/** The public catalogue calls (docs/rules.md#http-api): products in the client form, and their photos. */
 import { z } from "zod";
 import { getProductImageUrl } from "#common/media.ts";
 import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";

@@ -1,5 +1,5 @@
 /**
- * SPEC.md section 7 `createcheckoutsession`: the checkout page's form as JSON, checked by the same
+ * `createcheckoutsession` (docs/rules.md#http-api): the checkout page's form as JSON, checked by the same
  * parseCheckoutForm (its rules and messages), then the page's own placeOrderAndStartPayment (its refusals
  * and their statuses too).
  * The cart is the caller's cart cookie (the shop's own pages) or, for API clients without one, the
@@ -44,7 +44,7 @@ const CheckoutLine = z.strictObject({
   personalisation: z.record(z.string().max(3), z.string().max(500)).optional(),
 });
 
-/** The checkout form's fields (DECISIONS.md "Checkout fields") as JSON; parseCheckoutForm applies their rules. */
+/** The checkout form's fields (docs/rules.md#checkout) as JSON; parseCheckoutForm applies their rules. */
 const CheckoutBody = z.strictObject({
   /** A UUID made by the client once per checkout: sending it again gives the same order. */
   idempotencyKey: text(100),

@@ -1,5 +1,5 @@
 /**
- * The gift-list owner's calls of SPEC.md section 7 on the services the gift-list pages use: the old client's
+ * The gift-list owner's calls (docs/rules.md#http-api) on the services the gift-list pages use: the old client's
  * payload names (`codiceLista`, `var1`..`var4`, `selectedSize`, `values`, `idIndirizzo`) are mapped here
  * and nowhere else (the guests' `?codice` in gift-list-public-api.ts). Lists are named by their code;
  * another customer's list, item or address is 404 and nothing changes.

@@ -1,5 +1,5 @@
 /**
- * The guests' gift-list calls of SPEC.md section 7 (no sign-in): a list by its code (`?codice`) or by name,
+ * The guests' gift-list calls (docs/rules.md#http-api, no sign-in): a list by its code (`?codice`) or by name,
  * on the services the gift-list pages use. Code lookups are throttled per client address exactly like the
  * page; the owner's calls are in gift-list-api.ts.
  */

@@ -131,7 +131,7 @@ function buildOpenApiDocument(endpoints: readonly ApiEndpoint[], publicUrl: stri
       title: "Bimbi Felici API",
       version: "1.0.0",
       description:
-        "The calls of the shop's original client (SPEC.md section 7). JSON only; bodies up to 100 KB; unknown fields are refused. " +
+        "The calls of the shop's original client. JSON only; bodies up to 100 KB; unknown fields are refused. " +
         "Authenticated calls send `Authorization: Bearer <token>` (the `set-auth-token` header of POST /api/auth/sign-in/email). " +
         'Errors are `{ "error": { "code", "message" } }` in the Accept-Language language.',
     },

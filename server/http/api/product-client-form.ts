@@ -1,7 +1,7 @@
 /**
- * The "client form" of a product (SPEC.md section 3), the one shape the legacy API answers with.
+ * The "client form" of a product (docs/rules.md#http-api), the one shape the legacy API answers with.
  * Mapped once, here, from the product page's own data (server/catalog/product.service.ts); prices
- * through server/money.ts. Shapes SPEC.md does not show are decided in docs/decisions/0018-http-api.md.
+ * through server/money.ts. Shapes the old client never showed are decided in docs/decisions/0018-http-api.md.
  */
 import { z } from "zod";
 import type { Locale } from "#common/locale.ts";
