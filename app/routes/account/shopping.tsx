@@ -13,6 +13,7 @@ import { ReviewLineAction } from "#app/ui/order-reviews.tsx";
 import { listReviewableLines } from "#server/reviews/review.service.ts";
 import { getWithdrawalOptions } from "#server/after-sales/withdrawal.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/shopping";
@@ -43,7 +44,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     db,
     orders.map((order) => order.id),
   );
-  const now = new Date();
+  const now = shopNowOf(context.get(shopContext), request);
   const withdrawable: string[] = [];
   for (const order of orders.filter((candidate) => handedOver.has(candidate.status)).slice(0, 20)) {
     if ((await getWithdrawalOptions(db, { orderId: order.id, now }))?.isOffered) withdrawable.push(order.id);

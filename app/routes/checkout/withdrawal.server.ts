@@ -15,6 +15,7 @@ import {
   type WithdrawalOptions,
 } from "#server/after-sales/withdrawal.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { readOrderAccess, type OrderAccess } from "./order-access.server";
 
 export type WithdrawalFormValues = { submissionKey: string; name: string; iban: string; quantities: Record<string, string> };
@@ -34,7 +35,7 @@ export async function loadWithdrawal(
   rawOrderId: string,
 ): Promise<{ access: OrderAccess; options: WithdrawalOptions }> {
   const { db } = context.get(shopContext);
-  const options = await getWithdrawalOptions(db, { orderId: rawOrderId, now: new Date() });
+  const options = await getWithdrawalOptions(db, { orderId: rawOrderId, now: shopNowOf(context.get(shopContext), request) });
   if (!options) throw data(null, { status: 404 });
   const access = await readOrderAccess(context, request, url, options.orderId, options.userId);
   return { access, options };
@@ -81,7 +82,7 @@ export async function withdrawalAction(context: Readonly<RouterContextProvider>,
     access: { hasOrderLink: access.hasOrderLink, userId: access.isAdmin ? null : access.userId },
     input: parsed.input,
     locale,
-    now: new Date(),
+    now: shopNowOf(services, request),
     links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
   });
   if (!done.ok) return back(errorsOf(done.error), done.error === "not-your-order" ? 403 : 409);
