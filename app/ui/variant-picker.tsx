@@ -17,6 +17,7 @@ import {
   type VariantSelection,
 } from "#common/variant-selection.ts";
 import { formatSize } from "#common/sizes.ts";
+import { colourName } from "#common/variant-label.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
@@ -37,7 +38,7 @@ const swatches: Record<string, string> = {
 /** "Bianco" / "White" for a colour key; the key itself when the shop has no name for it. */
 export function useColourName() {
   const { t } = useTranslation();
-  return (colour: string) => t(`productPage.colours.${colour}`, { defaultValue: colour });
+  return (colour: string) => colourName(t, colour);
 }
 
 type PickerProps = {

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { formatDate } from "#common/format.ts";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { shownSize } from "#common/sizes.ts";
+import { variantLabel } from "#common/variant-label.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
@@ -75,8 +75,7 @@ function OrderCard({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";
   const titleId = `order-${order.number}`;
-  const variantText = (line: Order["lines"][number]) =>
-    [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, shownSize(line.size)].filter(Boolean).join(" · ");
+  const variantText = (line: Order["lines"][number]) => variantLabel(t, line);
   return (
     <article aria-labelledby={titleId} className="rounded-3xl bg-white p-6 shadow-card">
       <header className="flex flex-wrap items-start justify-between gap-4">

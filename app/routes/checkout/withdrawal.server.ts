@@ -15,8 +15,10 @@ import {
   type WithdrawalOptions,
 } from "#server/after-sales/withdrawal.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
+import { orderLookupPath } from "#app/lib/order-lookup.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
-import { readOrderAccess, type OrderAccess } from "./order-access.server";
+import { findOrderAccess, type OrderAccess } from "./order-access.server";
 
 export type WithdrawalFormValues = { submissionKey: string; name: string; iban: string; quantities: Record<string, string> };
 
@@ -34,11 +36,30 @@ export async function loadWithdrawal(
   url: URL,
   rawOrderId: string,
 ): Promise<{ access: OrderAccess; options: WithdrawalOptions }> {
-  const { db } = context.get(shopContext);
-  const options = await getWithdrawalOptions(db, { orderId: rawOrderId, now: shopNowOf(context.get(shopContext), request) });
+  const services = context.get(shopContext);
+  const options = await getWithdrawalOptions(services.db, { orderId: rawOrderId, now: shopNowOf(services, request) });
   if (!options) throw data(null, { status: 404 });
-  const access = await readOrderAccess(context, request, url, options.orderId, options.userId);
+  const access = await findOrderAccess(context, request, url, options.orderId, options.userId);
+  if (!access) throw data(notYourOrder(localeOfPath(url.pathname)), { status: 403 });
   return { access, options };
+}
+
+/** Another customer's order: the shop's own words for it, translated here as the page's messages are not loaded. */
+export type NotYourOrderData = { refusal: "not-your-order"; title: string; message: string; lookupLabel: string; lookupHref: string };
+
+function notYourOrder(locale: "it" | "en"): NotYourOrderData {
+  const t = getTranslator(locale);
+  return {
+    refusal: "not-your-order",
+    title: t("afterSales.page.title"),
+    message: t("afterSales.errors.not-your-order"),
+    lookupLabel: t("orderLookup.link"),
+    lookupHref: localizedHref(orderLookupPath, locale),
+  };
+}
+
+export function isNotYourOrderData(value: unknown): value is NotYourOrderData {
+  return typeof value === "object" && value !== null && (value as Partial<NotYourOrderData>).refusal === "not-your-order";
 }
 
 /** Which part of the form a refusal is about. */
