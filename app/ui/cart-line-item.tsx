@@ -7,7 +7,7 @@ import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionDa
 import { Icon, type IconProps } from "./icons";
 import { Price, useFormatPrice } from "./price";
 import { ProductImage } from "./product-image";
-import { useColourName } from "./variant-picker";
+import { useColourName } from "#app/lib/colour-name.ts";
 
 export type CartLineIntent = "increase" | "decrease" | "remove";
 

@@ -4,7 +4,7 @@ import { localizedHref, type Locale } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { usePendingAddQuantity } from "./add-to-cart-form";
 import { CartLineButton, TrashIcon, useOptimisticQuantity } from "./cart-line-item";
-import { useColourName } from "./variant-picker";
+import { useColourName } from "#app/lib/colour-name.ts";
 import { CartAnswerToasts } from "./cart-toasts";
 import { CountBadge } from "./count-badge";
 import { BagIcon } from "./icons";
