@@ -32,9 +32,6 @@ export function withdrawalPageUrl(links: OrderMailLinks, order: Pick<OrderView, 
   return `${links.publicUrl}${withdrawalPageHref(order.locale, order.id, orderAccessToken(links.secret, order.id))}`;
 }
 
-/** The mails that hand the goods over carry the withdrawal information and the model form (d.lgs. 206/2005, art. 49 and Annex I). */
-const withdrawalInfoKinds: ReadonlySet<OrderMailKind> = new Set(["confirmation", "shipped", "ready"]);
-
 /**
  * The right of withdrawal on a durable medium: the model instructions with the shop's details and period, the
  * model form, and the link to the order's withdrawal function (docs/decisions/0090-withdrawal-function-for-guests.md).
@@ -157,9 +154,14 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
   }
 }
 
-/** Whether the mail carries the withdrawal information: goods bought (not a group gift's share), in a mail that hands them over. */
+/**
+ * Whether the mail carries the withdrawal information and the model form (d.lgs. 206/2005, art. 49 and Annex I):
+ * the contract's confirmation (a card order's is its "paid" mail) and the mails that hand the goods over; never a
+ * group gift's share, which has no goods.
+ */
 function tellsWithdrawal(kind: OrderMailKind, order: OrderView): boolean {
-  return withdrawalInfoKinds.has(kind) && !order.delivery.groupGiftContribution;
+  if (order.delivery.groupGiftContribution) return false;
+  return kind === "confirmation" || kind === "shipped" || kind === "ready" || (kind === "paid" && order.payment.method === "card");
 }
 
 /**
