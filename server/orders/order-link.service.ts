@@ -18,7 +18,7 @@ import { OrderLinkRequest } from "./order-link.inputs";
 
 /** Enough for a typo or two; a client trying many numbers, or many people's e-mails, is stopped. */
 export const orderLinkRules = {
-  perIp: { max: 10, windowMs: 15 * 60_000 },
+  perIp: { max: 20, windowMs: 15 * 60_000 },
   perEmail: { max: 3, windowMs: 15 * 60_000 },
 } as const;
 
