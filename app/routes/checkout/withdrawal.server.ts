@@ -16,7 +16,7 @@ import {
 } from "#server/after-sales/withdrawal.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
-import { orderLookupPath } from "#app/lib/order-lookup.ts";
+import { orderLookupPath, type NotYourOrderData } from "#app/lib/order-lookup.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { findOrderAccess, type OrderAccess } from "./order-access.server";
 
@@ -45,8 +45,6 @@ export async function loadWithdrawal(
 }
 
 /** Another customer's order: the shop's own words for it, translated here as the page's messages are not loaded. */
-export type NotYourOrderData = { refusal: "not-your-order"; title: string; message: string; lookupLabel: string; lookupHref: string };
-
 function notYourOrder(locale: "it" | "en"): NotYourOrderData {
   const t = getTranslator(locale);
   return {
@@ -58,9 +56,6 @@ function notYourOrder(locale: "it" | "en"): NotYourOrderData {
   };
 }
 
-export function isNotYourOrderData(value: unknown): value is NotYourOrderData {
-  return typeof value === "object" && value !== null && (value as Partial<NotYourOrderData>).refusal === "not-your-order";
-}
 
 /** Which part of the form a refusal is about. */
 function errorsOf(error: SubmitWithdrawalError): Record<string, string> {

@@ -6,12 +6,13 @@ import { variantLabel } from "#common/variant-label.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice } from "#app/ui/account-form-parts.tsx";
 import { ErrorPage } from "#app/ui/error-page.tsx";
+import { isNotYourOrderData } from "#app/lib/order-lookup.ts";
 import { TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/withdrawal";
-import { isNotYourOrderData, loadWithdrawal, withdrawalAction, type WithdrawalFormValues } from "./withdrawal.server";
+import { loadWithdrawal, withdrawalAction, type WithdrawalFormValues } from "./withdrawal.server";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
