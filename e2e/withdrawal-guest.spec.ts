@@ -154,6 +154,7 @@ for (const locale of ["it", "en"] as const) {
     // The colour as the product page names it, never the raw key.
     await expect(guest.getByTestId("withdrawal-line")).toContainText(t.white);
     await expect(guest.getByText(t.replyHeading, { exact: true })).toBeVisible();
+    await shot(guest, `guest-withdrawal-form-${locale}`);
     // A second tab with the same form, left open.
     const staleTab = await guest.context().newPage();
     await staleTab.goto(link);
