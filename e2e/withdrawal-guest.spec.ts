@@ -40,6 +40,8 @@ const texts = {
     replyHeading: "Come ti risponderemo",
     mayWithdraw: /Puoi recedere/,
     closed: "Il periodo per recedere da questo ordine è finito.",
+    notYours: "Questo ordine non è tuo: puoi recedere solo dai tuoi ordini.",
+    findOrder: "Ritrova il tuo ordine",
   },
   en: {
     testPay: /^Pay /,
@@ -66,6 +68,8 @@ const texts = {
     replyHeading: "How we will reply",
     mayWithdraw: /You may withdraw/,
     closed: "The period to withdraw from this order is over.",
+    notYours: "This order is not yours: you can only withdraw from your own orders.",
+    findOrder: "Find your order",
   },
 } as const;
 
@@ -116,8 +120,19 @@ for (const locale of ["it", "en"] as const) {
     await staff.getByRole("button", { name: t.moveTo(t.completed) }).click();
     await expect(staff.getByText(t.status)).toBeVisible();
 
-    // She lost the mail: another browser, the shop's home page, the footer's link.
+    // She lost the mail: another browser. The withdrawal address without its link says whose it is not, and where to go.
     const guest = await newPage(browser, page);
+    await guest.goto(localizedHref(`/ordine/${orderId}/recesso`, locale));
+    await expect(guest.getByText(t.notYours)).toBeVisible();
+    await expectNoAxeViolations(guest);
+    await shot(guest, `withdrawal-not-yours-${locale}`);
+    await expect(guest.getByRole("link", { name: t.findOrder })).toHaveAttribute("href", localizedHref("/recesso", locale));
+    // The help centre's "how to withdraw" leads to the function too; she takes the footer's link from the home page.
+    await guest.goto(localizedHref("/centroassistenza/", locale));
+    await expect(guest.getByRole("main").getByRole("link", { name: t.withdraw, exact: true })).toHaveAttribute(
+      "href",
+      localizedHref("/recesso", locale),
+    );
     await guest.goto(localizedHref("/", locale));
     await guest.getByRole("contentinfo").getByRole("link", { name: t.withdraw, exact: true }).click();
     await expect(guest.getByRole("heading", { level: 1, name: t.withdraw })).toBeVisible();

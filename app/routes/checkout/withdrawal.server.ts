@@ -51,11 +51,10 @@ function notYourOrder(locale: "it" | "en"): NotYourOrderData {
     refusal: "not-your-order",
     title: t("afterSales.page.title"),
     message: t("afterSales.errors.not-your-order"),
-    lookupLabel: t("orderLookup.link"),
+    lookupLabel: t("orderLookup.findYourOrder"),
     lookupHref: localizedHref(orderLookupPath, locale),
   };
 }
-
 
 /** Which part of the form a refusal is about. */
 function errorsOf(error: SubmitWithdrawalError): Record<string, string> {
