@@ -33,7 +33,11 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ loaderData, matches, error }) => [
+  // This page has its own error page: then the root's words title it, as they title every error page.
+  ...(error ? (matches.find((match) => match?.id === "root")?.meta ?? []) : pageMeta(matches, loaderData?.meta)),
+  { name: "robots", content: "noindex" },
+];
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   return withdrawalAction(context, request, url, params.orderId);
