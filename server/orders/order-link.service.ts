@@ -5,6 +5,7 @@
  * are counted per client address and per e-mail (docs/decisions/0090-withdrawal-function-for-guests.md).
  */
 import { and, eq, sql } from "drizzle-orm";
+import type { ZodError } from "zod";
 import { hashEmail } from "#server/accounts/login-throttle.ts";
 import { countAttempt } from "#server/accounts/login-throttle.service.ts";
 import type { Db } from "#server/db/client.ts";
@@ -25,7 +26,7 @@ export const orderLinkRules = {
 export type OrderLinkResult = { ok: true } | { ok: false; errors: Record<string, string>; retryAfterSeconds?: number };
 
 /** Field errors as message keys, from the request's schema. */
-function fieldErrors(error: import("zod").ZodError): Record<string, string> {
+function fieldErrors(error: ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? "form");
