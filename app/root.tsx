@@ -82,6 +82,7 @@ export const handle = {
     "helpCentre.shipping.title",
     "helpCentre.payment.title",
     "helpCentre.withdrawal.title",
+    "orderLookup.footerLink",
     "helpCentre.conditions.title",
     "listing.suggestions",
     "listing.suggestionsCount",

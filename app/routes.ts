@@ -58,6 +58,8 @@ export default [
       route("checkout", "routes/checkout/checkout.tsx", { id: "checkout" }),
       route("ordine/:orderId", "routes/checkout/order.tsx", { id: "order" }),
       route("ordine/:orderId/recesso", "routes/checkout/withdrawal.tsx", { id: "withdrawal" }),
+      // the withdrawal function for every buyer: a guest gets her order's link again by number and e-mail
+      route("recesso", "routes/checkout/order-lookup.tsx", { id: "order-lookup" }),
       route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
       route("ordine/:orderId/recensione/:productId", "routes/reviews/write-review.tsx", { id: "write-review" }),
       route("ordine/:orderId/fattura/:invoiceId", "routes/invoices/invoice-document.ts", { id: "order-invoice" }),

@@ -7,6 +7,7 @@ import { awaitCartAnswer, FetcherMarker, useCartFetcherToasts, type CartActionDa
 import { Icon, type IconProps } from "./icons";
 import { Price, useFormatPrice } from "./price";
 import { ProductImage } from "./product-image";
+import { useColourName } from "#app/lib/colour-name.ts";
 
 export type CartLineIntent = "increase" | "decrease" | "remove";
 
@@ -80,12 +81,6 @@ export function useOptimisticQuantity(lineId: string, quantity: number): number 
     if (fetcher.key === lineFetcherKey(lineId, "increase")) shown += 1;
   }
   return Math.max(0, shown);
-}
-
-/** Colour keys ("white") in the page's language; an unknown key is shown as it is. */
-export function useColourName() {
-  const { t } = useTranslation();
-  return (colour: string) => t(`cart.colours.${colour}`, { defaultValue: colour });
 }
 
 export function LineNotices({ line }: { line: CartLineView }) {

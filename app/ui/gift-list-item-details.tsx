@@ -1,6 +1,6 @@
 import { formatSize } from "#common/sizes.ts";
 import type { ProductImageData } from "./product-image";
-import { useColourName } from "./variant-picker";
+import { useColourName } from "#app/lib/colour-name.ts";
 
 /** What the owner's page and the guests' page both show of a wished item. */
 export type GiftListItemBase = {

@@ -9,7 +9,7 @@ import { formatSize } from "#common/sizes.ts";
 import { FetcherMarker } from "./cart-toasts";
 import { GiftIcon } from "./icons";
 import { PersonalisationFields } from "./personalisation-fields";
-import { useColourName } from "./variant-picker";
+import { useColourName } from "#app/lib/colour-name.ts";
 
 type Step = "closed" | "oops" | "confirm" | "success" | "error";
 

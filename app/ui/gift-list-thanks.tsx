@@ -5,7 +5,7 @@ import type { GiftThanksRow } from "#server/gift-lists/gift-list-thanks.service.
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { formatSize } from "#common/sizes.ts";
 import { useFormatPrice } from "./price";
-import { useColourName } from "./variant-picker";
+import { useColourName } from "#app/lib/colour-name.ts";
 
 /** `isExpired` is decided by the server (no clock in rendering: SSR and hydration agree). */
 export type CompletionCodeView = {

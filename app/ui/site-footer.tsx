@@ -7,6 +7,7 @@ import { PaymentCurrencyNote } from "./currency-switch";
 import { FacebookIcon, InstagramIcon, MailIcon, MapPinIcon, PhoneIcon, WhatsAppIcon } from "./icons";
 import { NewsletterSignUp } from "./newsletter-sign-up";
 import { OpeningHoursList } from "./opening-hours-list";
+import { orderLookupPath } from "#app/lib/order-lookup.ts";
 import type { ShopIdentity } from "#app/lib/root-data.ts";
 
 /** The four sections of the help centre, by their historic anchors (docs/rules.md#storefront). */
@@ -114,6 +115,12 @@ export function SiteFooter({ locale, shop, newsletterUrl, children }: SiteFooter
                   </Link>
                 </li>
               ))}
+              {/* The withdrawal function, easy to find during the whole period (docs/decisions/0090-withdrawal-function-for-guests.md). */}
+              <li>
+                <Link to={localizedHref(orderLookupPath, locale)} className={`font-semibold text-white ${footerLink}`}>
+                  {t("orderLookup.footerLink")}
+                </Link>
+              </li>
             </ul>
           </FooterColumn>
 

@@ -9,7 +9,6 @@ export const purchaseFormMessages = [
   "productPage.buyNow",
   "productPage.cartHoldsAll",
   "productPage.colour",
-  "productPage.colours",
   "productPage.decrease",
   "productPage.inCart",
   "productPage.inStock",

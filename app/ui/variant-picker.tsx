@@ -17,6 +17,7 @@ import {
   type VariantSelection,
 } from "#common/variant-selection.ts";
 import { formatSize } from "#common/sizes.ts";
+import { useColourName } from "#app/lib/colour-name.ts";
 import type { PersonalisationOffer } from "#server/catalog/product.service.ts";
 import { AddToCartForm, useCartQuantity } from "./add-to-cart-form";
 import { CompareButton } from "./compare-button";
@@ -33,12 +34,6 @@ const swatches: Record<string, string> = {
   brown: "#8b5e3c",
   blue: "#2f6fd6",
 };
-
-/** "Bianco" / "White" for a colour key; the key itself when the shop has no name for it. */
-export function useColourName() {
-  const { t } = useTranslation();
-  return (colour: string) => t(`productPage.colours.${colour}`, { defaultValue: colour });
-}
 
 type PickerProps = {
   variants: readonly VariantOption[];

@@ -124,8 +124,6 @@ export async function getCheckoutSummary(
     cartId: string | null;
     locale: Locale;
     now: Date;
-    /** The shop's clock for the delivery promise (moved in journeys); default `now`. */
-    deliveryClock?: Date;
     postcode?: string | null;
     delivery?: DeliveryMethod | null;
     payment?: PaymentMethod | null;
@@ -156,7 +154,7 @@ export async function getCheckoutSummary(
   const preorderDays = longestPreorderDays(cart.lines);
   const deliveries = (giftList ? quoted.filter((candidate) => candidate.method === giftList.method) : quoted).map((candidate) => ({
     ...candidate,
-    estimate: estimateDelivery({ now: args.deliveryClock ?? args.now, method: candidate.method, preorderDays, calendar }),
+    estimate: estimateDelivery({ now: args.now, method: candidate.method, preorderDays, calendar }),
   }));
   const wantedDelivery = giftList ? giftList.method : args.delivery;
   const quote = deliveries.find((candidate) => candidate.method === wantedDelivery && candidate.available) ?? null;
@@ -186,7 +184,7 @@ export async function getCheckoutSummary(
   return {
     cart,
     deliveries,
-    deliveryToday: italianDayOf(args.deliveryClock ?? args.now),
+    deliveryToday: italianDayOf(args.now),
     delivery: quote?.method ?? null,
     payment,
     ...totals,

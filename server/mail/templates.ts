@@ -48,6 +48,8 @@ export type EmailContent = {
   detailsTitle?: string;
   action?: { label: string; url: string };
   footnote?: string;
+  /** Sections after the sign-off, each a heading and plain paragraphs (the withdrawal information and its model form). */
+  appendix?: { title: string; paragraphs: string[] }[];
   /**
    * Mailing-list mail (the newsletter): a one-click unsubscribe link in the footer and the matching
    * List-Unsubscribe headers (RFC 8058), so mail clients offer their own button too.
@@ -131,6 +133,7 @@ function renderText(content: EmailContent): string {
   if (content.action) blocks.push(`${content.action.label}:\n${content.action.url}`);
   if (content.footnote) blocks.push(content.footnote);
   blocks.push(t("mail.signOff", { shopName: content.shop.name }));
+  for (const section of content.appendix ?? []) blocks.push(section.title.toUpperCase(), ...section.paragraphs);
   const footerBlock = [
     // "-- " (with the space) is the signature separator mail clients recognise.
     "-- ",
@@ -185,6 +188,10 @@ function renderHtml(content: EmailContent): string {
   parts.push(
     `<p style="margin:16px 0 0;font-size:16px;line-height:1.5;color:${colors.ink}">${htmlText(t("mail.signOff", { shopName: content.shop.name }))}</p>`,
   );
+  for (const section of content.appendix ?? []) {
+    parts.push(`<h2 style="margin:24px 0 8px;font-size:18px;line-height:1.3;color:${colors.ink}">${htmlText(section.title)}</h2>`);
+    for (const paragraph of section.paragraphs) parts.push(`<p style="${smallStyle}">${htmlText(paragraph)}</p>`);
+  }
 
   const footerHtml = [
     `<strong>${htmlText(footer.legalName)}</strong>`,

@@ -21,3 +21,8 @@ export function isOrderAccessTokenValid(secret: string, orderId: string, token: 
 export function orderPageHref(locale: Locale, orderId: string, token: string): string {
   return localizedHref(`/ordine/${encodeURIComponent(orderId)}?t=${encodeURIComponent(token)}`, locale);
 }
+
+/** The order's withdrawal function for the link's holder: "/ordine/{id}/recesso?t=..." (docs/decisions/0051-withdrawal-period.md). */
+export function withdrawalPageHref(locale: Locale, orderId: string, token: string): string {
+  return localizedHref(`/ordine/${encodeURIComponent(orderId)}/recesso?t=${encodeURIComponent(token)}`, locale);
+}

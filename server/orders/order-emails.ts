@@ -7,12 +7,15 @@
 import { describeDeliveryEstimate } from "#common/delivery-promise.ts";
 import { formatDate, formatMoney } from "#common/format.ts";
 import { summaryLineText } from "#common/order-summary.ts";
+import { variantLabel } from "#common/variant-label.ts";
 import type { Db } from "#server/db/client.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { renderEmail } from "#server/mail/templates.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import { orderAccessToken, orderPageHref } from "./order-access";
+import { postalAddress } from "#common/shop-contacts.ts";
+import type { ShopIdentity } from "#server/settings/settings.ts";
+import { orderAccessToken, orderPageHref, withdrawalPageHref } from "./order-access";
 import { getOrderView, withoutGiftListAddress, type OrderView } from "./order-view.service";
 
 export type OrderMailKind = "confirmation" | "paid" | "shipped" | "ready" | "expired" | "paymentProcessing" | "paymentFailed";
@@ -25,9 +28,28 @@ export function orderPageUrl(links: OrderMailLinks, order: Pick<OrderView, "id" 
   return `${links.publicUrl}${orderPageHref(order.locale, order.id, orderAccessToken(links.secret, order.id))}`;
 }
 
+/** The absolute link to the order's withdrawal function, for the holder of the e-mail. */
+export function withdrawalPageUrl(links: OrderMailLinks, order: Pick<OrderView, "id" | "locale">): string {
+  return `${links.publicUrl}${withdrawalPageHref(order.locale, order.id, orderAccessToken(links.secret, order.id))}`;
+}
+
+/**
+ * The right of withdrawal on a durable medium: the model instructions with the shop's details and period, the
+ * model form, and the link to the order's withdrawal function (docs/decisions/0090-withdrawal-function-for-guests.md).
+ */
+function withdrawalInformation(t: ReturnType<typeof getTranslator>, shop: ShopIdentity, days: number, order: Pick<OrderView, "number">) {
+  const address = `${shop.legalName}, ${postalAddress(shop)}`;
+  const trader = `${address}, ${shop.phone}, ${shop.email}`;
+  const values = { days, trader, address, number: order.number };
+  return [
+    { title: t("withdrawalInfo.title"), paragraphs: t("withdrawalInfo.paragraphs", { ...values, returnObjects: true }) as string[] },
+    { title: t("withdrawalInfo.formTitle"), paragraphs: t("withdrawalInfo.form", { ...values, returnObjects: true }) as string[] },
+  ];
+}
+
 /** "2 × Body (white, M)" */
 function lineLabel(t: ReturnType<typeof getTranslator>, line: OrderView["lines"][number]): string {
-  const options = [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, line.size].filter(Boolean).join(", ");
+  const options = variantLabel(t, line, ", ");
   const personalisation = line.personalisation.map((entry) => `${entry.label}: ${entry.text}`).join("; ");
   return `${line.quantity} × ${line.name}${options ? ` (${options})` : ""}${personalisation ? ` — ${personalisation}` : ""}`;
 }
@@ -131,10 +153,25 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
   }
 }
 
-/** The shipped mail links to the courier's page following the parcel, when the shop knows that page. */
-function linksOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order: OrderView) {
+/**
+ * Whether the mail carries the withdrawal information and the model form (d.lgs. 206/2005, art. 49 and Annex I):
+ * the contract's confirmation (a card order's is its "paid" mail) and the mails that hand the goods over; never a
+ * group gift's share, which has no goods.
+ */
+function tellsWithdrawal(kind: OrderMailKind, order: OrderView): boolean {
+  if (order.delivery.groupGiftContribution) return false;
+  return kind === "confirmation" || kind === "shipped" || kind === "ready" || (kind === "paid" && order.payment.method === "card");
+}
+
+/**
+ * The shipped mail links to the courier's page following the parcel, when the shop knows that page; the mails
+ * with the withdrawal information link to the order's withdrawal function.
+ */
+function linksOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order: OrderView, mailLinks: OrderMailLinks | null) {
   const { carrier, trackingUrl } = order.delivery;
-  return kind === "shipped" && carrier && trackingUrl ? [{ label: t("orderEmails.shipped.follow", { carrier }), url: trackingUrl }] : undefined;
+  const links = kind === "shipped" && carrier && trackingUrl ? [{ label: t("orderEmails.shipped.follow", { carrier }), url: trackingUrl }] : [];
+  if (mailLinks && tellsWithdrawal(kind, order)) links.push({ label: t("withdrawalInfo.link"), url: withdrawalPageUrl(mailLinks, order) });
+  return links.length > 0 ? links : undefined;
 }
 
 /**
@@ -146,8 +183,8 @@ export async function queueOrderMail(db: Db, args: { orderId: string; kind: Orde
   if (!found) return false;
   const view = withoutGiftListAddress(found);
   const t = getTranslator(view.locale);
-  const { shop } = await getSettings(db, ["shop"]);
-  const shopAddress = `${shop.street}, ${shop.postcode} ${shop.city} (${shop.province})`;
+  const { shop, afterSales } = await getSettings(db, ["shop", "afterSales"]);
+  const shopAddress = postalAddress(shop);
   const texts = (key: string) => t(`orderEmails.${args.kind}.${key}`, { number: view.number, name: view.firstName, shopName: shop.name });
   const id = await queueEmail(db, {
     to: view.email,
@@ -162,12 +199,13 @@ export async function queueOrderMail(db: Db, args: { orderId: string; kind: Orde
       preheader: texts("preheader"),
       heading: texts("heading"),
       paragraphs: bodyOf(t, args.kind, view, shopAddress),
-      links: linksOf(t, args.kind, view),
+      links: linksOf(t, args.kind, view, args.links),
       detailsTitle: t("orderEmails.summaryTitle", { number: view.number }),
       details: summaryRows(t, view),
       // Without the links (a caller that lacks the secret) the mail still goes, without its button.
       action: args.links ? { label: t("orderEmails.viewOrder"), url: orderPageUrl(args.links, view) } : undefined,
       footnote: t("orderEmails.footnote"),
+      appendix: tellsWithdrawal(args.kind, view) ? withdrawalInformation(t, shop, afterSales.withdrawalDays, view) : undefined,
     }),
   });
   return id !== null;

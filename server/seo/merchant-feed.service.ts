@@ -8,6 +8,7 @@ import { localizedHref, type Locale } from "#common/locale.ts";
 import { getProductImageUrl } from "#common/media.ts";
 import { isOneSize, shownSize } from "#common/sizes.ts";
 import { getAvailability, getSelectionSearch, type VariantOption } from "#common/variant-selection.ts";
+import { colourName } from "#common/variant-label.ts";
 import type { Db } from "#server/db/client.ts";
 import {
   brands,
@@ -144,14 +145,14 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
       );
       // Google refuses items without a real picture; a placeholder would be worse than no listing.
       if (pictures.length === 0) continue;
-      const colourName = variant.colour ? t(`cart.colours.${variant.colour}`, { defaultValue: variant.colour }) : null;
+      const colour = variant.colour ? colourName(t, variant.colour) : null;
       const size = shownSize(variant.size);
       const availability = getAvailability(variant);
       const search = getSelectionSearch(options, { colour: variant.colour, size: variant.size });
       items.push({
         id: variant.sku,
         itemGroupId: variants.length > 1 ? product.sku : null,
-        title: [product.name, [colourName, size].filter(Boolean).join(", ")].filter(Boolean).join(" - "),
+        title: [product.name, [colour, size].filter(Boolean).join(", ")].filter(Boolean).join(" - "),
         description: product.fullDescription || product.shortDescription || product.name,
         link: `${publicUrl}${localizedHref(productPath(product.id), locale)}${search}`,
         imageLink: pictures[0]!,
@@ -163,7 +164,7 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
         salePeriod: offerFrom && product.offerEndsAt ? { from: offerFrom, to: product.offerEndsAt } : null,
         brand: brandsOf.get(product.id)?.[0]?.name ?? null,
         gtin: variant.gtin,
-        color: colourName,
+        color: colour,
         size,
         productType,
         shippingCents: product.isFreeShipping ? 0 : delivery.standardFeeCents,

@@ -9,6 +9,7 @@ import { and, count, eq, gt, inArray } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { formatSize, isOneSize } from "#common/sizes.ts";
 import { takesStockAlert } from "#common/variant-selection.ts";
+import { colourName } from "#common/variant-label.ts";
 import { countAttempt } from "#server/accounts/login-throttle.service.ts";
 import { hashEmail } from "#server/accounts/login-throttle.ts";
 import type { Db } from "#server/db/client.ts";
@@ -72,7 +73,7 @@ type AlertVariant = NonNullable<Awaited<ReturnType<typeof loadVariant>>>;
 function variantDetails(variant: AlertVariant, locale: Locale): [string, string][] {
   const t = getTranslator(locale);
   const rows: [string, string][] = [[t("stockAlerts.mail.product"), variant.name]];
-  if (variant.colour) rows.push([t("productPage.colour"), t(`productPage.colours.${variant.colour}`, { defaultValue: variant.colour })]);
+  if (variant.colour) rows.push([t("productPage.colour"), colourName(t, variant.colour)]);
   if (!isOneSize(variant.size)) rows.push([t("productPage.size"), formatSize(variant.size)]);
   return rows;
 }

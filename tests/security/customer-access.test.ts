@@ -230,33 +230,45 @@ test(
   },
 );
 
-test("the other customer's order page, pay, abandon and withdrawal links: 404 without the order's own link, in both languages", slow, async () => {
-  for (const prefix of ["", "/en"]) {
-    for (const url of [
-      `${prefix}/ordine/${data.orderId}`,
-      `${prefix}/ordine/${data.orderId}?t=forged-access-token`,
-      `${prefix}/ordine/${data.cardOrderId}/annulla-pagamento?t=forged`,
-      `${prefix}/ordine/${data.orderId}/recesso`,
-      `${prefix}/ordine/${data.orderId}/recesso?t=forged-access-token`,
-    ]) {
-      const answer = await shop.request(url, { cookie: mallory });
-      expect(answer.status, url).toBe(404);
-      expect(leaks(url, answer)).toEqual([]);
+test(
+  "the other customer's order page, pay, abandon and withdrawal links: refused without the order's own link, in both languages",
+  slow,
+  async () => {
+    for (const prefix of ["", "/en"]) {
+      for (const url of [
+        `${prefix}/ordine/${data.orderId}`,
+        `${prefix}/ordine/${data.orderId}?t=forged-access-token`,
+        `${prefix}/ordine/${data.cardOrderId}/annulla-pagamento?t=forged`,
+      ]) {
+        const answer = await shop.request(url, { cookie: mallory });
+        expect(answer.status, url).toBe(404);
+        expect(leaks(url, answer)).toEqual([]);
+      }
+      // The withdrawal function says so in the shop's words for an order that is not hers, and shows nothing of it.
+      const notYours = prefix
+        ? "This order is not yours: you can only withdraw from your own orders."
+        : "Questo ordine non è tuo: puoi recedere solo dai tuoi ordini.";
+      for (const url of [`${prefix}/ordine/${data.orderId}/recesso`, `${prefix}/ordine/${data.orderId}/recesso?t=forged-access-token`]) {
+        const answer = await shop.request(url, { cookie: mallory });
+        expect(answer.status, url).toBe(403);
+        expect(answer.body).toContain(notYours);
+        expect(leaks(url, answer)).toEqual([]);
+      }
+      const pay = await shop.request(`${prefix}/ordine/${data.cardOrderId}`, { form: { intent: "pay" }, cookie: mallory, headers: own() });
+      expect(pay.status).toBe(404);
+      const withdraw = await shop.request(`${prefix}/ordine/${data.orderId}/recesso`, {
+        form: { intent: "confirm", submissionKey: "a-forged-submission-key", name: "Mallory" },
+        cookie: mallory,
+        headers: own(),
+      });
+      expect(withdraw.status).toBe(403);
     }
-    const pay = await shop.request(`${prefix}/ordine/${data.cardOrderId}`, { form: { intent: "pay" }, cookie: mallory, headers: own() });
-    expect(pay.status).toBe(404);
-    const withdraw = await shop.request(`${prefix}/ordine/${data.orderId}/recesso`, {
-      form: { intent: "confirm", submissionKey: "a-forged-submission-key", name: "Mallory" },
-      cookie: mallory,
-      headers: own(),
-    });
-    expect(withdraw.status).toBe(404);
-  }
-  // The owner still sees it: the refusals above are about who asks.
-  const mine = await shop.request(`/ordine/${data.orderId}`, { cookie: data.cookie });
-  expect(mine.status).toBe(200);
-  expect(mine.body).toContain(victim.street);
-});
+    // The owner still sees it: the refusals above are about who asks.
+    const mine = await shop.request(`/ordine/${data.orderId}`, { cookie: data.cookie });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toContain(victim.street);
+  },
+);
 
 test(
   "checkout with the other customer's idempotency key, by the page and the API: 409 in the page's language, no order page, nothing placed",

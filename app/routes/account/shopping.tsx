@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { formatDate } from "#common/format.ts";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
-import { shownSize } from "#common/sizes.ts";
+import { variantLabel } from "#common/variant-label.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { Price } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
@@ -13,6 +13,7 @@ import { ReviewLineAction } from "#app/ui/order-reviews.tsx";
 import { listReviewableLines } from "#server/reviews/review.service.ts";
 import { getWithdrawalOptions } from "#server/after-sales/withdrawal.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/shopping";
@@ -43,7 +44,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     db,
     orders.map((order) => order.id),
   );
-  const now = new Date();
+  const now = shopNowOf(context.get(shopContext), request);
   const withdrawable: string[] = [];
   for (const order of orders.filter((candidate) => handedOver.has(candidate.status)).slice(0, 20)) {
     if ((await getWithdrawalOptions(db, { orderId: order.id, now }))?.isOffered) withdrawable.push(order.id);
@@ -74,8 +75,7 @@ function OrderCard({ order }: { order: Order }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";
   const titleId = `order-${order.number}`;
-  const variantText = (line: Order["lines"][number]) =>
-    [line.colour ? t(`cart.colours.${line.colour}`, { defaultValue: line.colour }) : null, shownSize(line.size)].filter(Boolean).join(" · ");
+  const variantText = (line: Order["lines"][number]) => variantLabel(t, line);
   return (
     <article aria-labelledby={titleId} className="rounded-3xl bg-white p-6 shadow-card">
       <header className="flex flex-wrap items-start justify-between gap-4">

@@ -5,7 +5,7 @@ import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { shownSize } from "#common/sizes.ts";
-import { useColourName } from "#app/ui/variant-picker.tsx";
+import { useColourName } from "#app/lib/colour-name.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { getDashboard } from "#server/admin/dashboard.service.ts";
 import { getLaunchChecklist } from "#server/admin/launch-checklist.service.ts";

@@ -4,7 +4,7 @@ import type { Locale } from "#common/locale.ts";
 import { summaryLineText } from "#common/order-summary.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
 import { shownSize } from "#common/sizes.ts";
-import { useColourName } from "#app/ui/variant-picker.tsx";
+import { useColourName } from "#app/lib/colour-name.ts";
 
 /** Lines with personalisation and totals (the packing slip prints its own list, without prices). */
 export function OrderLinesTable({ order, locale }: { order: OrderView; locale: Locale }) {

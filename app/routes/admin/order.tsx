@@ -18,6 +18,7 @@ import { requireAdmin } from "#server/http/guards.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { AdminOrderAction, getAdminOrder, runAdminOrderAction } from "#server/admin/orders-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { paymentProviderOf } from "#server/payments/payment-provider.ts";
 import { issueInvoice, listOrderInvoices } from "#server/invoices/invoice.service.ts";
@@ -55,7 +56,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     meta: getPageMetaTexts(locale, "admin.order"),
     locale,
     detail,
-    afterSales: await getAfterSalesDetail(db, { orderId: detail.order.id, now: new Date() }),
+    afterSales: await getAfterSalesDetail(db, { orderId: detail.order.id, now: shopNowOf(context.get(shopContext), request) }),
     afterSalesDone: afterSalesDone && afterSalesDoneKeys.includes(afterSalesDone) ? afterSalesDone : null,
     done: done && ["status", "mark-paid", "cancel", "refund"].includes(done) ? done : null,
     invoices,

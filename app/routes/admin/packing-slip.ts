@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { localeOfPath } from "#common/locale.ts";
-import { shownSize } from "#common/sizes.ts";
+import { variantLabel } from "#common/variant-label.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
@@ -29,9 +29,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const dateText = formatShopDateTime(order.createdAt, locale, { dateStyle: "long" });
   const lines = order.lines
     .map((line) => {
-      const variant = [line.colour ? t(`productPage.colours.${line.colour}`, { defaultValue: line.colour }) : null, shownSize(line.size)]
-        .filter(Boolean)
-        .join(" · ");
+      const variant = variantLabel(t, line);
       const personalisation = line.personalisation.map((entry) => `<li>${e(entry.label)}: <strong>«${e(entry.text)}»</strong></li>`).join("");
       return `<tr><td class="check" aria-hidden="true">☐</td><td class="mono">${e(line.sku)}</td><td><strong>${e(line.name)}</strong>${variant ? ` · ${e(variant)}` : ""}${line.isPreorder ? ` · ${e(t("admin.order.preorder"))}` : ""}${personalisation ? `<ul>${personalisation}</ul>` : ""}</td><td class="num">${line.quantity}</td></tr>`;
     })

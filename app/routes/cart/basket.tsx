@@ -15,6 +15,7 @@ import { cartErrorMessage } from "./cart-action.server";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { copyBasketToCart, getBasketView } from "#server/cart/basket.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/basket";
@@ -24,10 +25,10 @@ export const handle = {
   messages: ["basket", "orderSummary"],
 } satisfies MessagesHandle;
 
-export async function loader({ params, url, context }: Route.LoaderArgs) {
+export async function loader({ params, url, request, context }: Route.LoaderArgs) {
   const { db, publicUrl } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
-  const basket = await getBasketView(db, { id: params.id, locale, now: new Date() });
+  const basket = await getBasketView(db, { id: params.id, locale, now: shopNowOf(context.get(shopContext), request) });
   if (!basket) throw data(null, { status: 404 });
   return {
     basket,
@@ -45,7 +46,7 @@ export async function action({ request, params, url, context }: Route.ActionArgs
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const cartRequest = readCartRequest(request, services);
-  const result = await copyBasketToCart(services.db, { id: params.id, cartId: cartRequest.cartId, locale, now: new Date() });
+  const result = await copyBasketToCart(services.db, { id: params.id, cartId: cartRequest.cartId, locale, now: shopNowOf(services, request) });
   if (!result.ok) throw data(null, { status: 404 });
   const headers = new Headers();
   if (result.cartId !== cartRequest.cartId) headers.append("Set-Cookie", cartRequest.cookieHeaders.cart(result.cartId));

@@ -45,7 +45,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const { cartId } = readCartRequest(request, services);
-  const cart = await getCartView(services.db, { cartId, locale, now: new Date() });
+  const cart = await getCartView(services.db, { cartId, locale, now: shopNowOf(services, request) });
   // A gift-list cart goes to the list's address: its checkout tells the one delivery it gets.
   const deliveryPromise =
     cart.lines.length > 0 && !cart.giftList
@@ -66,7 +66,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
           email: user?.email ?? null,
           isGiftListCart: Boolean(cart.giftList),
           shipsFree: null,
-          now: new Date(),
+          now: shopNowOf(services, request),
           lines: cart.lines,
         })
       : null;

@@ -81,8 +81,7 @@ function summaryFor(
   return getCheckoutSummary(services.db, {
     cartId,
     locale,
-    now: new Date(),
-    deliveryClock: shopNowOf(services, request),
+    now: shopNowOf(services, request),
     postcode: choices.postcode,
     delivery: choices.deliveryMethod,
     payment: chosen?.paymentMethod ?? null,

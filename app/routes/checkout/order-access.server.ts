@@ -14,16 +14,16 @@ const OrderId = z.uuid();
 
 export type OrderAccess = { orderId: string; hasOrderLink: boolean; userId: string | null; isAdmin: boolean; token: string | null };
 
-/** How the request may see the order (found by the caller, with its customer); 404 when it may not. */
-export async function readOrderAccess(
+/** How the request may see the order (found by the caller, with its customer); null when it may not. */
+export async function findOrderAccess(
   context: Readonly<RouterContextProvider>,
   request: Request,
   url: URL,
   rawOrderId: string,
   ownerUserId: string | null,
-): Promise<OrderAccess> {
+): Promise<OrderAccess | null> {
   const id = OrderId.safeParse(rawOrderId);
-  if (!id.success) throw data(null, { status: 404 });
+  if (!id.success) return null;
   const { env } = context.get(shopContext);
   const token = url.searchParams.get("t");
   if (isOrderAccessTokenValid(resolveAuthSecret(env), id.data, token))
@@ -31,5 +31,12 @@ export async function readOrderAccess(
   const user = await getSessionUser(context, request);
   if (user && (user.role === "admin" || user.id === ownerUserId))
     return { orderId: id.data, hasOrderLink: false, userId: user.id, isAdmin: user.role === "admin", token: null };
-  throw data(null, { status: 404 });
+  return null;
+}
+
+/** As findOrderAccess; 404 when the request may not see the order. */
+export async function readOrderAccess(...args: Parameters<typeof findOrderAccess>): Promise<OrderAccess> {
+  const access = await findOrderAccess(...args);
+  if (!access) throw data(null, { status: 404 });
+  return access;
 }

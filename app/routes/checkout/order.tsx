@@ -12,6 +12,7 @@ import { OrderReviews } from "#app/ui/order-reviews.tsx";
 import { WithdrawalPanel } from "#app/ui/withdrawal-panel.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { getOrderView, withoutGiftListAddress } from "#server/orders/order-view.service.ts";
 import { startCardPayment } from "#server/payments/payment.service.ts";
@@ -74,7 +75,10 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const reviewLines = isBuyer ? ((await listReviewableLines(db, [order.id])).get(order.id) ?? []) : [];
   const invoices = order.invoice ? await listOrderInvoices(db, order.id) : [];
   // An order still waiting for its money has nothing to withdraw from yet (it expires or is cancelled).
-  const withdrawal = order.status === "awaiting_payment" ? null : await getWithdrawalOptions(db, { orderId: order.id, now: new Date() });
+  const withdrawal =
+    order.status === "awaiting_payment"
+      ? null
+      : await getWithdrawalOptions(db, { orderId: order.id, now: shopNowOf(context.get(shopContext), request) });
   return {
     invoices,
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },

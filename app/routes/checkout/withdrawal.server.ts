@@ -15,7 +15,10 @@ import {
   type WithdrawalOptions,
 } from "#server/after-sales/withdrawal.service.ts";
 import { shopContext } from "#server/http/context.ts";
-import { readOrderAccess, type OrderAccess } from "./order-access.server";
+import { getTranslator } from "#server/i18n/translator.ts";
+import { orderLookupPath, type NotYourOrderData } from "#app/lib/order-lookup.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
+import { findOrderAccess, type OrderAccess } from "./order-access.server";
 
 export type WithdrawalFormValues = { submissionKey: string; name: string; iban: string; quantities: Record<string, string> };
 
@@ -33,11 +36,24 @@ export async function loadWithdrawal(
   url: URL,
   rawOrderId: string,
 ): Promise<{ access: OrderAccess; options: WithdrawalOptions }> {
-  const { db } = context.get(shopContext);
-  const options = await getWithdrawalOptions(db, { orderId: rawOrderId, now: new Date() });
+  const services = context.get(shopContext);
+  const options = await getWithdrawalOptions(services.db, { orderId: rawOrderId, now: shopNowOf(services, request) });
   if (!options) throw data(null, { status: 404 });
-  const access = await readOrderAccess(context, request, url, options.orderId, options.userId);
+  const access = await findOrderAccess(context, request, url, options.orderId, options.userId);
+  if (!access) throw data(notYourOrder(localeOfPath(url.pathname)), { status: 403 });
   return { access, options };
+}
+
+/** Another customer's order: the shop's own words for it, translated here as the page's messages are not loaded. */
+function notYourOrder(locale: "it" | "en"): NotYourOrderData {
+  const t = getTranslator(locale);
+  return {
+    refusal: "not-your-order",
+    title: t("afterSales.page.title"),
+    message: t("afterSales.errors.not-your-order"),
+    lookupLabel: t("orderLookup.findYourOrder"),
+    lookupHref: localizedHref(orderLookupPath, locale),
+  };
 }
 
 /** Which part of the form a refusal is about. */
@@ -81,7 +97,7 @@ export async function withdrawalAction(context: Readonly<RouterContextProvider>,
     access: { hasOrderLink: access.hasOrderLink, userId: access.isAdmin ? null : access.userId },
     input: parsed.input,
     locale,
-    now: new Date(),
+    now: shopNowOf(services, request),
     links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
   });
   if (!done.ok) return back(errorsOf(done.error), done.error === "not-your-order" ? 403 : 409);

@@ -1,9 +1,12 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link, useLocation } from "react-router";
+import { Form, isRouteErrorResponse, Link, useLocation, type ShouldRevalidateFunction } from "react-router";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
+import { variantLabel } from "#common/variant-label.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice } from "#app/ui/account-form-parts.tsx";
+import { ErrorPage } from "#app/ui/error-page.tsx";
+import { isNotYourOrderData } from "#app/lib/order-lookup.ts";
 import { TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
@@ -30,20 +33,48 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ loaderData, matches, error }) => [
+  // This page has its own error page: then the root's words title it, as they title every error page.
+  ...(error ? (matches.find((match) => match?.id === "root")?.meta ?? []) : pageMeta(matches, loaderData?.meta)),
+  { name: "robots", content: "noindex" },
+];
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
   return withdrawalAction(context, request, url, params.orderId);
 }
 
+// A refused statement (409) may mean the order changed meanwhile (another statement came first): the
+// form is shown again from the order as it is now, never with a quantity for units already withdrawn.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
+
+/** Another customer's order says so in the shop's words (withdrawal.server.ts); any other error is the shop's error page. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (!isRouteErrorResponse(error) || !isNotYourOrderData(error.data)) return <ErrorPage error={error} />;
+  const refusal = error.data;
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-16 text-center">
+      <h1 className="text-3xl font-bold">{refusal.title}</h1>
+      <p className="mt-4" data-testid="withdrawal-refused">
+        {refusal.message}
+      </p>
+      <Link to={refusal.lookupHref} className="btn-secondary mt-8">
+        {refusal.lookupLabel}
+      </Link>
+    </div>
+  );
+}
+
 type Options = Route.ComponentProps["loaderData"]["options"];
 
-function lineLabel(line: Options["lines"][number]): string {
-  return [line.name, line.colour, line.size].filter(Boolean).join(" · ");
+function useLineLabel() {
+  const { t } = useTranslation();
+  return (line: Options["lines"][number]) => [line.name, variantLabel(t, line)].filter(Boolean).join(" · ");
 }
 
 function Statement({ options, values }: { options: Options; values: WithdrawalFormValues }) {
   const { t } = useTranslation();
+  const lineLabel = useLineLabel();
   const chosen = options.lines.filter((line) => Number(values.quantities[`qty:${line.id}`] ?? 0) > 0);
   return (
     <div className="rounded-2xl border-2 border-brand-200 bg-white p-5">
@@ -86,6 +117,7 @@ export default function WithdrawalPage({ loaderData, actionData }: Route.Compone
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const locale = localeOfPath(pathname);
+  const lineLabel = useLineLabel();
   const { options, receipt, submissionKey, orderHref } = loaderData;
   const values: WithdrawalFormValues = actionData?.values ?? { submissionKey, name: options.customerName, iban: "", quantities: {} };
   const errors = actionData?.errors ?? {};
@@ -96,7 +128,7 @@ export default function WithdrawalPage({ loaderData, actionData }: Route.Compone
   return (
     <>
       <PageHeader title={t("afterSales.page.title")}>
-        <p>{t("afterSales.page.lead", { number: options.orderNumber })}</p>
+        <p>{t(options.isOffered ? "afterSales.page.lead" : "afterSales.page.leadOrder", { number: options.orderNumber })}</p>
         {period.state === "open" && (
           <p className="text-base font-semibold">
             {period.closesAt

@@ -17,6 +17,7 @@ import { contributeToGroupGift } from "#server/gift-lists/gift-list-group.servic
 import { getCartGiftNote, getPublicGiftList, setCartGiftNote } from "#server/gift-lists/gift-list-public.service.ts";
 import { giftListLimits } from "#server/gift-lists/gift-list.inputs.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { takesCardPayments } from "#server/payments/payment-provider.ts";
 import { cardPaymentReturnUrls, startCardPayment } from "#server/payments/payment.service.ts";
@@ -39,7 +40,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     code: params.codice,
     clientIp: context.get(requestContext).clientIp,
     locale,
-    now: new Date(),
+    now: shopNowOf(services, request),
     cartId,
   });
   if (!found.ok) {
@@ -93,7 +94,7 @@ export async function action({ request, params, url, context }: Route.ActionArgs
       code: params.codice,
       input: formFields(form),
       locale,
-      now: new Date(),
+      now: shopNowOf(services, request),
       userId: user?.id ?? null,
       cardPayments: takesCardPayments(services),
     });

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { formatMoney } from "#common/format.ts";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
+import { orderLookupPath } from "#app/lib/order-lookup.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { OpeningHoursList } from "#app/ui/opening-hours-list.tsx";
@@ -123,6 +124,11 @@ export default function HelpCentrePage({ loaderData }: Route.ComponentProps) {
             <p>{t("helpCentre.withdrawal.intro")}</p>
             <h3>{t("helpCentre.withdrawal.howTitle")}</h3>
             <p>{t("helpCentre.withdrawal.how", { email: shop.email, address: `${shop.legalName}, ${address}` })}</p>
+            <p>
+              <Link to={localizedHref(orderLookupPath, locale)} className="btn-primary">
+                {t("orderLookup.footerLink")}
+              </Link>
+            </p>
             <h3>{t("helpCentre.withdrawal.returnTitle")}</h3>
             <p>{t("helpCentre.withdrawal.return", { address })}</p>
             <h3>{t("helpCentre.withdrawal.refundTitle")}</h3>

@@ -11,6 +11,7 @@ import { ProductCard } from "#app/ui/product-card.tsx";
 import { getHomeProducts } from "#server/catalog/home.service.ts";
 import type { ProductCardData } from "#server/catalog/product-card.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/home";
@@ -19,10 +20,10 @@ import { productCardMessages } from "#app/ui/ui-messages.ts";
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: [...productCardMessages, "home"] } satisfies MessagesHandle;
 
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ url, request, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
-  const products = await getHomeProducts(db, locale, new Date());
+  const products = await getHomeProducts(db, locale, shopNowOf(context.get(shopContext), request));
   return { ...products, meta: getPageMetaTexts(locale, "home") };
 }
 

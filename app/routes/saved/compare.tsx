@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { useRootData } from "#app/lib/root-data.ts";
 import { savedListLimits } from "#common/saved-items.ts";
+import { colourName } from "#common/variant-label.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { Price } from "#app/ui/price.tsx";
@@ -152,11 +153,7 @@ export default function ComparePage({ loaderData }: Route.ComponentProps) {
                   <CompareRow
                     label={t("saved.compare.rows.colours")}
                     products={products}
-                    cell={(product) =>
-                      product.colours.length > 0
-                        ? product.colours.map((colour) => t(`cart.colours.${colour}`, { defaultValue: colour })).join(", ")
-                        : notStated
-                    }
+                    cell={(product) => (product.colours.length > 0 ? product.colours.map((colour) => colourName(t, colour)).join(", ") : notStated)}
                   />
                   <CompareRow
                     label={t("saved.compare.rows.sizes")}

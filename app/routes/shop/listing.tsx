@@ -33,6 +33,7 @@ import { listingGroups, listingSorts } from "#server/catalog/listing.inputs.ts";
 import { getBrandIndex, getListing, type Listing } from "#server/catalog/listing.service.ts";
 import { maxSearchLength } from "#server/catalog/search.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/listing";
@@ -180,14 +181,14 @@ function listingData(locale: Locale, path: string, listing: Listing, expandedFac
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = { messages: [...productCardMessages, "listing"] } satisfies MessagesHandle;
 
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ url, request, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const route = listingRouteOf(url.pathname);
   if (!route) throw data(null, { status: 404 });
   if (route.kind === "brands") return brandIndexData(locale, await getBrandIndex(db));
   const query = parseListingQuery(url.searchParams);
-  const listing = await getListing(db, { scope: route, query, locale, now: new Date() });
+  const listing = await getListing(db, { scope: route, query, locale, now: shopNowOf(context.get(shopContext), request) });
   if (!listing) throw data(null, { status: 404 });
   return listingData(locale, url.pathname.replace(/\/+$/, ""), listing, parseExpandedFacets(url.searchParams));
 }

@@ -27,7 +27,7 @@ export async function loader({ params, url, context, request }: Route.LoaderArgs
   const services = context.get(shopContext);
   const { db } = services;
   const [product, calendar] = await Promise.all([
-    id === null ? null : getProductPage(db, id, localeOfPath(url.pathname), new Date()),
+    id === null ? null : getProductPage(db, id, localeOfPath(url.pathname), shopNowOf(services, request)),
     getDeliveryCalendar(db),
   ]);
   if (!product) return data<QuickViewData>({ product: null }, { status: 404 });

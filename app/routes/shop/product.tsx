@@ -70,14 +70,14 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   const services = context.get(shopContext);
   const { db } = services;
   const locale = localeOfPath(url.pathname);
-  const now = new Date();
+  const now = shopNowOf(services, request);
   // The promise's settings are read beside the product, not after it.
   const [product, calendar, reviews] = await Promise.all([getProductPage(db, id, locale, now), getDeliveryCalendar(db), getProductReviews(db, id)]);
   if (!product) throw data(null, { status: 404 });
   const related = await getProductCards(db, { productIds: product.relatedIds, locale, now });
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
-  const deliveryPromises = promiseDeliveryByLead({ now: shopNowOf(services, request), calendar, variants: product.variants });
+  const deliveryPromises = promiseDeliveryByLead({ now, calendar, variants: product.variants });
   return {
     product,
     deliveryPromises,

@@ -6,6 +6,7 @@ import { SuggestParams } from "#server/catalog/listing.inputs.ts";
 import { normaliseSearchText, searchWords } from "#server/catalog/search.ts";
 import { getSearchSuggestions, type SearchMode } from "#server/catalog/search.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import type { Route } from "./+types/search-suggest";
 
 export type SearchSuggestion = {
@@ -26,7 +27,7 @@ export type SearchSuggestResponse = { query: string; mode: SearchMode; suggestio
  * `GET /search/suggest?q=...` (and /en/...): JSON for the search box's suggestions while typing.
  * `query` echoes the normalised text, so the box can drop answers to text it no longer shows.
  */
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ url, request, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const { q } = SuggestParams.parse({ q: url.searchParams.get("q") ?? "" });
@@ -35,7 +36,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   if (text.length < minSuggestLength || searchWords(text).length === 0) {
     return data<SearchSuggestResponse>({ query: text, mode: "none", suggestions: [] }, { headers });
   }
-  const result = await getSearchSuggestions(db, { text, locale, now: new Date() });
+  const result = await getSearchSuggestions(db, { text, locale, now: shopNowOf(context.get(shopContext), request) });
   const suggestions = result.products.map((product): SearchSuggestion => ({
     id: product.id,
     name: product.name,

@@ -9,6 +9,7 @@ import { getSessionUser } from "#server/http/guards.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { databaseTroubleOf } from "#server/http/database-gate.ts";
+import { shopNowOf } from "#server/http/shop-clock.ts";
 import { unavailableRetryAfterSeconds } from "#server/http/unavailable.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
@@ -112,7 +113,7 @@ export async function handleApiRequest(request: Request, context: Context): Prom
       );
     }
 
-    const outcome = await endpoint.handler({ services, request, clientIp, locale, user, body, query, now: new Date() });
+    const outcome = await endpoint.handler({ services, request, clientIp, locale, user, body, query, now: shopNowOf(services, request) });
     if (!outcome.ok) return fail(outcome);
     const response = jsonResponse(outcome.data, 200, cors);
     if (endpoint.auth === "user") response.headers.set("Cache-Control", "private, no-store");
