@@ -31,7 +31,8 @@ async function mailedOrderLink(db: Db, secret: string): Promise<string> {
   const order = await insertOrder(db, null);
   await queueOrderMail(db, { orderId: order.id, kind: "confirmation", links: { publicUrl, secret } });
   const [mail] = await db.select({ text: outboxEmails.textBody }).from(outboxEmails);
-  return /https?:\/\/\S+\/ordine\/\S+/.exec(mail!.text)![0];
+  // The order page's link, not the withdrawal function's (`/ordine/:id/recesso`) the mail carries too.
+  return mail!.text.match(/https?:\/\/\S+\/ordine\/\S+/g)!.find((link) => !new URL(link).pathname.endsWith("/recesso"))!;
 }
 
 /** The link opened over HTTP on a shop serving the restored data folder, its secret as the shop would find it. */
