@@ -13,6 +13,7 @@ export default [
   route("currency", "routes/settings/currency.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/payments/stripe/webhook", "routes/api/stripe-webhook.ts"),
+  route("api/sdi/notifiche", "routes/api/sdi-webhook.ts"),
   // the shop's HTTP API of SPEC.md section 7: every call in server/http/api/api-registry.ts
   route("api/openapi.json", "routes/api/openapi-json.ts"),
   route("api/*", "routes/api/endpoint.ts", { id: "api" }),
