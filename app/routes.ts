@@ -99,6 +99,8 @@ export default [
         route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
         route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
         route("admin/fatture", "routes/admin/invoices.tsx", { id: "admin-invoices" }),
+        route("admin/sdi", "routes/admin/sdi.tsx", { id: "admin-sdi" }),
+        route("admin/sdi/:invoiceId", "routes/admin/sdi-invoice.tsx", { id: "admin-sdi-invoice" }),
         route("admin/rimborsi", "routes/admin/refunds.tsx", { id: "admin-refunds" }),
         route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
         route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),
