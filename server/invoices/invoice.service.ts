@@ -12,6 +12,7 @@ import type { Db } from "#server/db/client.ts";
 import { invoiceCounters, invoices, orderLines, orders } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { fatturaPaXml } from "./fatturapa";
+import { signalSdiWork } from "./sdi-signal";
 import {
   billedLinesOfOrder,
   billedLinesOfRefund,
@@ -136,6 +137,7 @@ async function issueDocument(
       entityId: document.number,
       details: { orderId: args.orderId, totalCents: document.totalCents },
     });
+  signalSdiWork();
   return issuedOf(row!);
 }
 const issuedOf = (row: InvoiceRow): IssuedInvoice => ({

@@ -3,8 +3,11 @@ import type { Env } from "#server/env.ts";
 import { startJob, type Job } from "#server/jobs/scheduler.ts";
 import { createAcubeSender } from "./acube";
 import { queueUnsentDocuments, sendDueTransmissions } from "./sdi.service";
+import { onSdiWork } from "./sdi-signal";
 
 export const sdiSendingIntervalMs = 60_000;
+/** A document issued or corrected in this process goes this long after (its transaction has committed by then). */
+export const sdiWorkDelayMs = 1_000;
 
 type Logger = {
   info: (fields: object, message: string) => void;
@@ -13,7 +16,7 @@ type Logger = {
 };
 
 /**
- * Every minute when A-Cube's account is configured: queues a file for each newly issued document and hands
+ * Every minute, and a second after a document is issued or corrected, when A-Cube's account is configured: queues a file for each newly issued document and hands
  * the due files to the intermediary (docs/decisions/0091-sdi-intermediary.md). Without the account there
  * is no job: the staff download each file, as the back office's SDI page says.
  */
@@ -28,7 +31,8 @@ export function startSdiSendingJob(options: {
     log.info({}, "ACUBE_EMAIL is not set: invoices are not sent to the SDI, the staff download them");
     return null;
   }
-  return startJob({
+  let unsubscribe = () => {};
+  const job = startJob({
     name: "sdi-sending",
     everyMs: sdiSendingIntervalMs,
     log,
@@ -38,5 +42,8 @@ export function startSdiSendingJob(options: {
       if (report.retried > 0 || report.refused > 0) log.warn({ queued, ...report }, "some invoices did not reach the SDI's intermediary");
       else if (queued > 0 || report.claimed > 0) log.info({ queued, ...report }, "invoices sent to the SDI's intermediary");
     },
+    onStop: () => unsubscribe(),
   });
+  unsubscribe = onSdiWork(() => job.runSoon(sdiWorkDelayMs));
+  return job;
 }

@@ -17,6 +17,7 @@ import { getSettings } from "#server/settings/settings.service.ts";
 import type { Env } from "#server/env.ts";
 import { acubePublicKeyOf, SdiSendError, verifyAcubeCallback, type SdiSender } from "./acube";
 import { fatturaPaXml } from "./fatturapa";
+import { signalSdiWork } from "./sdi-signal";
 import type { InvoiceDocument } from "./invoice";
 import { mayResend, outcomeOfNotification, resendBy, transmitBy, transmitWithinDays, type SdiError, type SdiTransmissionStatus } from "./sdi";
 import { SdiNotificationPayload, type CompanyBuyerCorrection, type PrivateBuyerCorrection } from "./sdi.inputs";
@@ -229,6 +230,7 @@ export async function resendCorrectedInvoice(
       entityId: invoice.number,
       details: { attempt, rejectedErrors: latest.errors.map((error) => error.code) },
     });
+    signalSdiWork();
     return { ok: true, attempt };
   });
 }
