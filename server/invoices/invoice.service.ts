@@ -5,7 +5,7 @@
  * both back, and concurrent issuers queue on the row, so numbers have no gaps and follow commit order
  * (docs/decisions/0055-invoice-numbering.md).
  */
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { italianDayOf } from "#common/shop-calendar.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import type { Db } from "#server/db/client.ts";
@@ -186,6 +186,40 @@ export async function issueInvoice(
     const invoice = await issueDocument(tx, { series: invoiceSeries, content, orderId: order.id, actorUserId: args.actorUserId, now: args.now });
     return { ok: true, invoice, alreadyIssued: false };
   });
+}
+
+/** Statuses of an order that has left the shop, or waits in it for its customer. */
+const shippedStatuses = ["shipped", "ready_for_collection", "completed"] as const;
+const paidStatuses = ["paid", "preparing", ...shippedStatuses] as const;
+
+/**
+ * Issues the invoices the settings say are due (settings `invoicing`): of every paid order whose customer
+ * asked for one and that has none yet, on payment or once shipped or ready for collection, in the last 60
+ * days. An order refused (a buyer's data incomplete) stays for the staff, on the SDI page's due list.
+ */
+export async function issueDueInvoices(db: Db, now: Date): Promise<{ issued: number; refused: number }> {
+  const { invoicing } = await getSettings(db, ["invoicing"]);
+  if (invoicing.issueAt === "manual") return { issued: 0, refused: 0 };
+  const due = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "invoice")))
+    .where(
+      and(
+        sql`${orders.invoiceKind} <> 'none'`,
+        gte(orders.paidAt, new Date(now.getTime() - 60 * 24 * 60 * 60_000)),
+        inArray(orders.status, invoicing.issueAt === "payment" ? [...paidStatuses] : [...shippedStatuses]),
+        isNull(invoices.id),
+      ),
+    )
+    .orderBy(asc(orders.paidAt));
+  const report = { issued: 0, refused: 0 };
+  for (const order of due) {
+    const result = await issueInvoice(db, { orderId: order.id, actorUserId: null, now });
+    if (!result.ok) report.refused += 1;
+    else if (!result.alreadyIssued) report.issued += 1;
+  }
+  return report;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Db } from "#server/db/client.ts";
 import type { Env } from "#server/env.ts";
 import { startJob, type Job } from "#server/jobs/scheduler.ts";
 import { createAcubeSender } from "./acube";
+import { issueDueInvoices } from "./invoice.service";
 import { queueUnsentDocuments, sendDueTransmissions } from "./sdi.service";
 import { onSdiWork } from "./sdi-signal";
 
@@ -46,4 +47,19 @@ export function startSdiSendingJob(options: {
   });
   unsubscribe = onSdiWork(() => job.runSoon(sdiWorkDelayMs));
   return job;
+}
+
+/** Every minute: the invoices the settings say are due (on payment or shipping) are issued; "manual" issues none. */
+export function startInvoiceIssuingJob(options: { db: Db; log: Logger }): Job {
+  const { db, log } = options;
+  return startJob({
+    name: "invoice-issuing",
+    everyMs: sdiSendingIntervalMs,
+    log,
+    run: async () => {
+      const report = await issueDueInvoices(db, new Date());
+      if (report.refused > 0) log.warn({ ...report }, "some invoices could not be issued: the staff complete them");
+      else if (report.issued > 0) log.info({ ...report }, "invoices issued");
+    },
+  });
 }

@@ -2,14 +2,16 @@ import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
 import { auditLog, orders, sdiNotifications, sdiTransmissions } from "#server/db/schema.ts";
-import { markOrderPaid } from "#server/orders/order.service.ts";
+import { saveSettings } from "#server/admin/settings-admin.service.ts";
+import { changeOrderStatus, markOrderPaid } from "#server/orders/order.service.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createAdminUser } from "#tests/fixtures/admin.fixtures.ts";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { cartWith, checkoutInput, placeTestOrder } from "#tests/fixtures/checkout.fixtures.ts";
 import { startLocalAcubeServer, type LocalAcubeServer } from "#tests/peers/local-acube-server.ts";
 import { createAcubeSender } from "./acube";
-import { issueInvoice } from "./invoice.service";
+import { issueDueInvoices, issueInvoice } from "./invoice.service";
 import { CompanyBuyerCorrection } from "./sdi.inputs";
 import {
   listInvoiceTransmissions,
@@ -258,4 +260,42 @@ test("a paid order whose invoice is not issued yet is due 12 days after its paym
   expect(await listSdiDue(db, paidAt)).toEqual([
     expect.objectContaining({ kind: "to-issue", orderId: placed.orderId, paidOn: "2026-11-26", dueBy: "2026-12-08" }),
   ]);
+});
+
+test("invoices are issued on shipping when the settings say so, and the settings refuse a moment they do not know", async () => {
+  const { db } = await setUp();
+  const admin = await createAdminUser(db);
+  const stroller = await createProduct(db, { nameIt: "Passeggino", priceCents: 10_000, vatRatePercent: 22 });
+  const placed = await placeTestOrder(db, {
+    cartId: await cartWith(db, [{ variantId: stroller.variantId, quantity: 1 }]),
+    input: checkoutInput(company),
+    now: paidAt,
+  });
+  if (!placed.ok) throw new Error(placed.error);
+  const [order] = await db.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, placed.orderId));
+  await markOrderPaid(db, { orderId: placed.orderId, provider: "test", providerRef: null, amountCents: order!.totalCents, now: paidAt });
+  // The default is the staff's button.
+  expect(await issueDueInvoices(db, paidAt)).toEqual({ issued: 0, refused: 0 });
+
+  expect(await saveSettings(db, { key: "invoicing", form: { issueAt: "domani" }, actorUserId: admin })).toEqual({
+    ok: false,
+    errors: { issueAt: "sdi.settings.errors.issueAt" },
+  });
+  expect((await getSettings(db, ["invoicing"])).invoicing.issueAt).toBe("manual");
+  expect(await saveSettings(db, { key: "invoicing", form: { issueAt: "shipping" }, actorUserId: admin })).toEqual({ ok: true });
+  expect(await issueDueInvoices(db, paidAt)).toEqual({ issued: 0, refused: 0 });
+  await changeOrderStatus(db, { orderId: placed.orderId, to: "preparing", actorUserId: admin, now: paidAt });
+  expect(
+    await changeOrderStatus(db, {
+      orderId: placed.orderId,
+      to: "shipped",
+      actorUserId: admin,
+      carrier: "brt",
+      trackingNumber: "123456789",
+      now: paidAt,
+    }),
+  ).toEqual({ ok: true });
+  expect(await issueDueInvoices(db, paidAt)).toEqual({ issued: 1, refused: 0 });
+  expect(await issueDueInvoices(db, paidAt)).toEqual({ issued: 0, refused: 0 });
+  expect((await listSdiDue(db, paidAt)).map((item) => item.kind)).toEqual(["to-transmit"]);
 });
