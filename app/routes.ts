@@ -87,6 +87,7 @@ export default [
       route("admin/fatture/:invoiceId", "routes/invoices/invoice-document.ts", { id: "admin-invoice" }),
       route("admin/fatture/:invoiceId/xml", "routes/invoices/invoice-xml.ts", { id: "admin-invoice-xml" }),
       route("admin/fatture/esporta/:month", "routes/admin/invoices-export.ts", { id: "admin-invoices-export" }),
+      route("admin/corrispettivi/esporta/:month", "routes/admin/takings-export.ts", { id: "admin-takings-export" }),
       layout("routes/admin/layout.tsx", { id: "admin-layout" }, [
         route("admin", "routes/admin/dashboard.tsx", { id: "admin" }),
         route("admin/prodotti", "routes/admin/products.tsx", { id: "admin-products" }),
@@ -101,6 +102,7 @@ export default [
         route("admin/fatture", "routes/admin/invoices.tsx", { id: "admin-invoices" }),
         route("admin/sdi", "routes/admin/sdi.tsx", { id: "admin-sdi" }),
         route("admin/sdi/:invoiceId", "routes/admin/sdi-invoice.tsx", { id: "admin-sdi-invoice" }),
+        route("admin/corrispettivi", "routes/admin/takings.tsx", { id: "admin-takings" }),
         route("admin/rimborsi", "routes/admin/refunds.tsx", { id: "admin-refunds" }),
         route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
         route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),

@@ -55,13 +55,9 @@ async function takeNextNumber(tx: Db, series: string, year: number): Promise<num
   return row!.lastNumber;
 }
 
-async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
-  const query = tx.select().from(orders).where(eq(orders.id, orderId));
-  const [order] = lock ? await query.for("update") : await query;
-  if (!order) return null;
-  // In the order the order's pages list them.
-  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.sku), asc(orderLines.id));
-  const facts: OrderFacts = {
+/** What an order bills, from its row and its lines (in the order the order's pages list them). */
+export function orderFactsOf(order: typeof orders.$inferSelect, lines: readonly (typeof orderLines.$inferSelect)[]): OrderFacts {
+  return {
     lines: lines.map((line) => ({
       id: line.id,
       name: line.name,
@@ -77,7 +73,15 @@ async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
     paymentMethod: order.paymentMethod,
     totalCents: order.totalCents,
   };
-  return { order, lines, facts };
+}
+
+async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
+  const query = tx.select().from(orders).where(eq(orders.id, orderId));
+  const [order] = lock ? await query.for("update") : await query;
+  if (!order) return null;
+  // In the order the order's pages list them.
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.sku), asc(orderLines.id));
+  return { order, lines, facts: orderFactsOf(order, lines) };
 }
 
 type InvoiceRow = typeof invoices.$inferSelect;

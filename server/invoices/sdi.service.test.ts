@@ -22,6 +22,8 @@ import {
   sendDueTransmissions,
 } from "./sdi.service";
 
+/** Each test places and pays orders: seconds each on a busy machine. */
+const slow = { timeout: 60_000 };
 const paidAt = new Date("2026-11-26T10:00:00Z");
 const callbackUrl = "https://bimbifelici.example/api/sdi/notifiche";
 const company = { invoiceKind: "company", companyName: "Nidi S.r.l.", vatNumber: "01234567897", sdiCode: "M5UXCR1" };
@@ -74,36 +76,40 @@ async function answer(
   );
 }
 
-test("an issued invoice is queued, handed to the intermediary and marked delivered by the SDI's RC; a replayed RC changes nothing", async () => {
-  const { db, acube, sender } = await setUp();
-  const { invoice } = await anInvoicedOrder(db);
-  const now = new Date("2026-11-26T10:05:00Z");
-  expect(await queueUnsentDocuments(db, now)).toBe(1);
-  expect(await queueUnsentDocuments(db, now)).toBe(0);
-  expect(await sendDueTransmissions(db, sender, { now })).toMatchObject({ claimed: 1, sent: 1 });
-  expect(acube.files).toHaveLength(1);
-  expect(acube.files[0]!.xml).toBe(invoice.xml);
-  expect(acube.files[0]!.xml).toContain("<AliquotaIVA>10.00</AliquotaIVA>");
+test(
+  "an issued invoice is queued, handed to the intermediary and marked delivered by the SDI's RC; a replayed RC changes nothing",
+  slow,
+  async () => {
+    const { db, acube, sender } = await setUp();
+    const { invoice } = await anInvoicedOrder(db);
+    const now = new Date("2026-11-26T10:05:00Z");
+    expect(await queueUnsentDocuments(db, now)).toBe(1);
+    expect(await queueUnsentDocuments(db, now)).toBe(0);
+    expect(await sendDueTransmissions(db, sender, { now })).toMatchObject({ claimed: 1, sent: 1 });
+    expect(acube.files).toHaveLength(1);
+    expect(acube.files[0]!.xml).toBe(invoice.xml);
+    expect(acube.files[0]!.xml).toContain("<AliquotaIVA>10.00</AliquotaIVA>");
 
-  const [sent] = await listInvoiceTransmissions(db, invoice.id);
-  expect(sent).toMatchObject({ attempt: 1, status: "sent", tries: 1 });
-  const callback = acube.buildCallback(acube.files[0]!.uuid, "RC");
-  const receive = () =>
-    receiveSdiCallback(
-      db,
-      { ACUBE_WEBHOOK_PUBLIC_KEY: acube.publicKey },
-      { method: "POST", targetUri: callbackUrl, headers: new Headers(callback.headers), body: callback.body, now: new Date() },
-    );
-  expect(await receive()).toEqual({ ok: true, outcome: "applied" });
-  expect(await receive()).toEqual({ ok: true, outcome: "duplicate" });
-  const [delivered] = await listInvoiceTransmissions(db, invoice.id);
-  expect(delivered).toMatchObject({ status: "delivered", errors: [], sdiId: expect.stringMatching(/^\d+$/) });
-  expect(delivered!.notifications.map((note) => note.type)).toEqual(["RC"]);
-  expect(await sendDueTransmissions(db, sender, { now })).toMatchObject({ claimed: 0 });
-  expect((await listSdiDue(db, now)).filter((item) => item.kind === "to-transmit")).toEqual([]);
-});
+    const [sent] = await listInvoiceTransmissions(db, invoice.id);
+    expect(sent).toMatchObject({ attempt: 1, status: "sent", tries: 1 });
+    const callback = acube.buildCallback(acube.files[0]!.uuid, "RC");
+    const receive = () =>
+      receiveSdiCallback(
+        db,
+        { ACUBE_WEBHOOK_PUBLIC_KEY: acube.publicKey },
+        { method: "POST", targetUri: callbackUrl, headers: new Headers(callback.headers), body: callback.body, now: new Date() },
+      );
+    expect(await receive()).toEqual({ ok: true, outcome: "applied" });
+    expect(await receive()).toEqual({ ok: true, outcome: "duplicate" });
+    const [delivered] = await listInvoiceTransmissions(db, invoice.id);
+    expect(delivered).toMatchObject({ status: "delivered", errors: [], sdiId: expect.stringMatching(/^\d+$/) });
+    expect(delivered!.notifications.map((note) => note.type)).toEqual(["RC"]);
+    expect(await sendDueTransmissions(db, sender, { now })).toMatchObject({ claimed: 0 });
+    expect((await listSdiDue(db, now)).filter((item) => item.kind === "to-transmit")).toEqual([]);
+  },
+);
 
-test("an MC leaves the invoice valid but not delivered: it is no longer due", async () => {
+test("an MC leaves the invoice valid but not delivered: it is no longer due", slow, async () => {
   const { db, acube, sender } = await setUp();
   const { invoice } = await anInvoicedOrder(db, { invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S" });
   await queueUnsentDocuments(db, paidAt);
@@ -113,7 +119,7 @@ test("an MC leaves the invoice valid but not delivered: it is no longer due", as
   expect(await listSdiDue(db, paidAt)).toEqual([]);
 });
 
-test("an intermediary that is down gets the file again later; one that refuses the file marks it refused with its reason", async () => {
+test("an intermediary that is down gets the file again later; one that refuses the file marks it refused with its reason", slow, async () => {
   const { db, acube, sender } = await setUp();
   const { invoice } = await anInvoicedOrder(db);
   await queueUnsentDocuments(db, paidAt);
@@ -137,7 +143,7 @@ test("an intermediary that is down gets the file again later; one that refuses t
   });
 });
 
-test("a file rejected with 00305 is corrected and resent under the same number and date, then delivered", async () => {
+test("a file rejected with 00305 is corrected and resent under the same number and date, then delivered", slow, async () => {
   const { db, acube, sender } = await setUp();
   const admin = await createAdminUser(db);
   const { invoice } = await anInvoicedOrder(db);
@@ -187,7 +193,7 @@ test("a file rejected with 00305 is corrected and resent under the same number a
   expect(entry).toMatchObject({ actorUserId: admin, entityId: invoice.number, details: { attempt: 2, rejectedErrors: ["00305"] } });
 });
 
-test("a rejected file is not resent under its number after five days, nor with another kind of buyer", async () => {
+test("a rejected file is not resent under its number after five days, nor with another kind of buyer", slow, async () => {
   const { db, acube, sender } = await setUp();
   const admin = await createAdminUser(db);
   const { invoice } = await anInvoicedOrder(db);
@@ -210,7 +216,7 @@ test("a rejected file is not resent under its number after five days, nor with a
   expect(await listInvoiceTransmissions(db, invoice.id)).toHaveLength(1);
 });
 
-test("a forged, altered, stale or unknown callback is refused and records nothing", async () => {
+test("a forged, altered, stale or unknown callback is refused and records nothing", slow, async () => {
   const { db, acube, sender } = await setUp();
   const { invoice } = await anInvoicedOrder(db);
   await queueUnsentDocuments(db, paidAt);
@@ -248,7 +254,7 @@ test("a forged, altered, stale or unknown callback is refused and records nothin
   expect((await db.select().from(sdiTransmissions).where(eq(sdiTransmissions.invoiceId, invoice.id)))[0]!.status).toBe("sent");
 });
 
-test("a paid order whose invoice is not issued yet is due 12 days after its payment", async () => {
+test("a paid order whose invoice is not issued yet is due 12 days after its payment", slow, async () => {
   const { db } = await setUp();
   const stroller = await createProduct(db, { nameIt: "Passeggino", priceCents: 10_000, vatRatePercent: 22 });
   const cartId = await cartWith(db, [{ variantId: stroller.variantId, quantity: 1 }]);
@@ -262,7 +268,7 @@ test("a paid order whose invoice is not issued yet is due 12 days after its paym
   ]);
 });
 
-test("invoices are issued on shipping when the settings say so, and the settings refuse a moment they do not know", async () => {
+test("invoices are issued on shipping when the settings say so, and the settings refuse a moment they do not know", slow, async () => {
   const { db } = await setUp();
   const admin = await createAdminUser(db);
   const stroller = await createProduct(db, { nameIt: "Passeggino", priceCents: 10_000, vatRatePercent: 22 });
