@@ -163,7 +163,7 @@ test.describe("invoices to the SDI through a local A-Cube", () => {
       await shoot(staff, `due-${locale}`);
       await expectNoAxeViolations(staff);
       await row.getByRole("link", { name: t.invoiceLink(number) }).click();
-      await expect(staff.getByRole("status")).toContainText(t.rejected);
+      await expect(staff.getByTestId("sdi-status")).toContainText(t.rejected);
       await expect(staff.getByText(t.advice)).toBeVisible();
       await expect(staff.getByText("00305", { exact: true })).toBeVisible();
       await shoot(staff, `rejected-${locale}`);
@@ -187,7 +187,7 @@ test.describe("invoices to the SDI through a local A-Cube", () => {
       // The SDI delivers the corrected file.
       expect((await acube.notify(second.uuid, "RC")).status).toBe(200);
       await staff.reload();
-      await expect(staff.getByRole("status")).toContainText(t.delivered);
+      await expect(staff.getByTestId("sdi-status")).toContainText(t.delivered);
       await shoot(staff, `delivered-${locale}`);
       await expectNoAxeViolations(staff);
       await staffContext.close();

@@ -89,7 +89,7 @@ export default function AdminSdiInvoice({ loaderData, actionData }: Route.Compon
       </p>
       {resent && <Notice>{t("sdi.correct.done")}</Notice>}
       {latest ? (
-        <div role="status" className="rounded-xl border border-brand-100 bg-white p-4">
+        <div role="status" data-testid="sdi-status" className="rounded-xl border border-brand-100 bg-white p-4">
           <p className="text-lg font-bold">{t(`sdi.status.${latest.status}`)}</p>
           <p className="mt-1">
             {latest.status === "rejected"
