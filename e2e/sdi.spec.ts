@@ -4,7 +4,8 @@ import { localizedHref } from "../common/locale";
 import { startLocalAcubeServer, type LocalAcubeServer } from "../tests/peers/local-acube-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
-import { addToCart, checkoutLabels, openHydrated, variantIdOf } from "./shop-helpers";
+import fs from "node:fs";
+import { addToCart, checkoutLabels, openHydrated, placeGuestOrder, variantIdOf } from "./shop-helpers";
 
 // Issue 39, invoices through the SDI: a company's invoice goes to a local A-Cube by itself once issued, the
 // SDI rejects it (00305, the buyer's partita IVA), the staff see why and what to do, correct it (a partita
@@ -193,4 +194,37 @@ test.describe("invoices to the SDI through a local A-Cube", () => {
       await staffContext.close();
     });
   }
+
+  test("a card order without an invoice is in the register of daily takings at 10 %, and its CSV downloads", async ({
+    page,
+    browser,
+    accountSessions,
+    expectNoAxeViolations,
+  }) => {
+    await addToCart(page, variantIdOf(237), 2, { shopUrl: shop.baseUrl });
+    await open(page, "/checkout");
+    await placeGuestOrder(page, "it", { email: `incasso-${crypto.randomBytes(4).toString("hex")}@example.com`, payment: checkoutLabels.it.card });
+    await expect(page).toHaveURL(/\/pagamento-di-prova\//);
+    await page.getByRole("button", { name: texts.it.testPay }).click();
+    await expect(page.getByRole("heading", { level: 1, name: texts.it.thanks })).toBeVisible({ timeout: 30_000 });
+
+    const staffContext = await browser.newContext({ viewport: page.viewportSize() });
+    const staff = await staffPage(staffContext, accountSessions);
+    await open(staff, "/admin/corrispettivi");
+    const table = staff.getByRole("table", { name: "Registro dei corrispettivi" });
+    // Two packs of nappies at 14,90 € (10 %) and the delivery (22 %).
+    await expect(table.getByRole("row").filter({ hasText: "10 %" })).toContainText("29,80 €");
+    await expect(table.getByRole("row").filter({ hasText: "22 %" })).toBeVisible();
+    await shoot(staff, "takings-it");
+    await expectNoAxeViolations(staff);
+    const [download] = await Promise.all([
+      staff.waitForEvent("download"),
+      staff.getByRole("link", { name: "Scarica il CSV per il commercialista" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^corrispettivi-\d{4}-\d{2}\.csv$/);
+    const csv = fs.readFileSync(await download.path(), "utf8");
+    expect(csv.split("\r\n")[0]).toBe("giorno;aliquota_iva;ordini;corrispettivi;imponibile;iva");
+    expect(csv).toMatch(/;10;\d+;29\.80;27\.09;2\.71\r\n/);
+    await staffContext.close();
+  });
 });

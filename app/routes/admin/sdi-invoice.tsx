@@ -13,7 +13,7 @@ import { parseWith } from "#server/accounts/text-rules.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getInvoice } from "#server/invoices/invoice.service.ts";
-import { adviceOfErrors, mayResend, resendBy } from "#server/invoices/sdi.ts";
+import { adviceOfErrors, mayResend, openStatuses, resendBy } from "#server/invoices/sdi.ts";
 import { CompanyBuyerCorrection, PrivateBuyerCorrection } from "#server/invoices/sdi.inputs.ts";
 import { listInvoiceTransmissions, resendCorrectedInvoice, type SdiTransmissionView } from "#server/invoices/sdi.service.ts";
 import type { Route } from "./+types/sdi-invoice";
@@ -87,7 +87,7 @@ export default function AdminSdiInvoice({ loaderData, actionData }: Route.Compon
           {t("sdi.detail.downloadXml")}
         </a>
       </p>
-      {resent && <Notice>{t("sdi.correct.done")}</Notice>}
+      {resent && latest && openStatuses.includes(latest.status) && <Notice>{t("sdi.correct.done")}</Notice>}
       {latest ? (
         <div role="status" data-testid="sdi-status" className="rounded-xl border border-brand-100 bg-white p-4">
           <p className="text-lg font-bold">{t(`sdi.status.${latest.status}`)}</p>
