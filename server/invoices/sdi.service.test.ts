@@ -13,14 +13,8 @@ import { startLocalAcubeServer, type LocalAcubeServer } from "#tests/peers/local
 import { createAcubeSender } from "./acube";
 import { issueDueInvoices, issueInvoice } from "./invoice.service";
 import { CompanyBuyerCorrection } from "./sdi.inputs";
-import {
-  listInvoiceTransmissions,
-  listSdiDue,
-  queueUnsentDocuments,
-  receiveSdiCallback,
-  resendCorrectedInvoice,
-  sendDueTransmissions,
-} from "./sdi.service";
+import { listInvoiceTransmissions, listSdiDue } from "./sdi-view.service";
+import { queueUnsentDocuments, receiveSdiCallback, resendCorrectedInvoice, sendDueTransmissions } from "./sdi.service";
 
 /** Each test places and pays orders: seconds each on a busy machine. */
 const slow = { timeout: 60_000 };

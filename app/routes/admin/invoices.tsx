@@ -11,7 +11,7 @@ import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { listInvoicesOfMonth } from "#server/invoices/invoice.service.ts";
-import { latestSdiStatusOf } from "#server/invoices/sdi.service.ts";
+import { latestSdiStatusOf } from "#server/invoices/sdi-view.service.ts";
 import { isExportMonth } from "#server/invoices/monthly-export.ts";
 import type { Route } from "./+types/invoices";
 

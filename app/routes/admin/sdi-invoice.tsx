@@ -15,7 +15,8 @@ import { shopContext } from "#server/http/context.ts";
 import { getInvoice } from "#server/invoices/invoice.service.ts";
 import { adviceOfErrors, mayResend, openStatuses, resendBy } from "#server/invoices/sdi.ts";
 import { CompanyBuyerCorrection, PrivateBuyerCorrection } from "#server/invoices/sdi.inputs.ts";
-import { listInvoiceTransmissions, resendCorrectedInvoice, type SdiTransmissionView } from "#server/invoices/sdi.service.ts";
+import { resendCorrectedInvoice } from "#server/invoices/sdi.service.ts";
+import { listInvoiceTransmissions, type SdiTransmissionView } from "#server/invoices/sdi-view.service.ts";
 import type { Route } from "./+types/sdi-invoice";
 
 export const handle = { messages: ["sdi", "checkoutErrors.fields", "invoices.checkout.errors", "auth.errors"] } satisfies MessagesHandle;
@@ -39,7 +40,8 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     canResend: latest !== null && mayResend(latest.status, rejectedOn, today),
     resendBy: latest?.status === "rejected" && rejectedOn ? resendBy(rejectedOn) : null,
     advice: latest && (latest.status === "rejected" || latest.status === "refused") ? adviceOfErrors(latest.errors) : [],
-    resent: url.searchParams.has("inviata"),
+    // Said while the corrected file is on its way; once the SDI answered, its status says it.
+    resent: url.searchParams.has("inviata") && latest !== null && openStatuses.includes(latest.status),
   };
 }
 
@@ -87,7 +89,7 @@ export default function AdminSdiInvoice({ loaderData, actionData }: Route.Compon
           {t("sdi.detail.downloadXml")}
         </a>
       </p>
-      {resent && latest && openStatuses.includes(latest.status) && <Notice>{t("sdi.correct.done")}</Notice>}
+      {resent && <Notice>{t("sdi.correct.done")}</Notice>}
       {latest ? (
         <div role="status" data-testid="sdi-status" className="rounded-xl border border-brand-100 bg-white p-4">
           <p className="text-lg font-bold">{t(`sdi.status.${latest.status}`)}</p>

@@ -9,7 +9,7 @@ import { AdminTable, Notice } from "#app/ui/admin-form.tsx";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { listSdiDue } from "#server/invoices/sdi.service.ts";
+import { listSdiDue } from "#server/invoices/sdi-view.service.ts";
 import type { Route } from "./+types/sdi";
 
 export const handle = { messages: ["sdi"] } satisfies MessagesHandle;
