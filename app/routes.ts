@@ -13,6 +13,7 @@ export default [
   route("currency", "routes/settings/currency.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/payments/stripe/webhook", "routes/api/stripe-webhook.ts"),
+  route("api/sdi/notifiche", "routes/api/sdi-webhook.ts"),
   // the shop's HTTP API (docs/rules.md#http-api): every call in server/http/api/api-registry.ts
   route("api/openapi.json", "routes/api/openapi-json.ts"),
   route("api/*", "routes/api/endpoint.ts", { id: "api" }),
@@ -88,6 +89,7 @@ export default [
       route("admin/fatture/:invoiceId", "routes/invoices/invoice-document.ts", { id: "admin-invoice" }),
       route("admin/fatture/:invoiceId/xml", "routes/invoices/invoice-xml.ts", { id: "admin-invoice-xml" }),
       route("admin/fatture/esporta/:month", "routes/admin/invoices-export.ts", { id: "admin-invoices-export" }),
+      route("admin/corrispettivi/esporta/:month", "routes/admin/takings-export.ts", { id: "admin-takings-export" }),
       // the owner's account, made with the one-time link printed at start while the shop has no administrator
       route("admin/setup", "routes/admin/owner-setup.tsx", { id: "admin-setup" }),
       layout("routes/admin/layout.tsx", { id: "admin-layout" }, [
@@ -102,6 +104,9 @@ export default [
         route("admin/ordini", "routes/admin/orders.tsx", { id: "admin-orders" }),
         route("admin/ordini/:orderId", "routes/admin/order.tsx", { id: "admin-order" }),
         route("admin/fatture", "routes/admin/invoices.tsx", { id: "admin-invoices" }),
+        route("admin/sdi", "routes/admin/sdi.tsx", { id: "admin-sdi" }),
+        route("admin/sdi/:invoiceId", "routes/admin/sdi-invoice.tsx", { id: "admin-sdi-invoice" }),
+        route("admin/corrispettivi", "routes/admin/takings.tsx", { id: "admin-takings" }),
         route("admin/rimborsi", "routes/admin/refunds.tsx", { id: "admin-refunds" }),
         route("admin/impostazioni", "routes/admin/settings.tsx", { id: "admin-settings" }),
         route("admin/messa-online", "routes/admin/launch-checklist.tsx", { id: "admin-launch-checklist" }),

@@ -78,6 +78,9 @@ export async function startPeerShop(options: {
       STRIPE_SECRET_KEY: "",
       STRIPE_WEBHOOK_SECRET: "",
       STRIPE_API_URL: "",
+      ACUBE_EMAIL: "",
+      ACUBE_PASSWORD: "",
+      ACUBE_WEBHOOK_PUBLIC_KEY: "",
       // Without a Stripe peer, card orders go to the labelled test-payment page.
       ALLOW_TEST_PAYMENTS: "true",
       RATES_URL: "",

@@ -61,6 +61,17 @@ const EnvSchema = z.object({
     .transform((value) => value === "true"),
   /** For tests: point the Stripe SDK at a local Stripe-compatible server, e.g. http://127.0.0.1:12111 */
   STRIPE_API_URL: z.url().optional(),
+  /**
+   * A-Cube's SDI API (docs/decisions/0091-sdi-intermediary.md): the account's e-mail and password send
+   * invoices to the SDI; unset: the staff download each file and hand it over. The URLs default to
+   * production (sandbox: https://api-sandbox.acubeapi.com, https://common-sandbox.api.acubeapi.com).
+   */
+  ACUBE_EMAIL: z.email({ error: "ACUBE_EMAIL must be an e-mail address" }).optional(),
+  ACUBE_PASSWORD: z.string().min(1).optional(),
+  ACUBE_API_URL: z.url().default("https://api.acubeapi.com"),
+  ACUBE_LOGIN_URL: z.url().default("https://common.api.acubeapi.com"),
+  /** A-Cube's ed25519 public key (PEM, or 32 bytes in base64) that checks the signature of its callbacks. */
+  ACUBE_WEBHOOK_PUBLIC_KEY: z.string().min(1).optional(),
   /** smtp://user:pass@host:port ; unset: mail stays in the outbox shown in the back office. */
   SMTP_URL: z
     .string()
@@ -105,6 +116,13 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   // A clock the visitor can move would let anyone rewrite order dates: never on a public address.
   if (parsed.data.TEST_CLOCK_HEADER && parsed.data.NODE_ENV === "production" && !isLocalAddress(publicUrlOf(parsed.data))) {
     throw new ConfigError("Bad configuration: TEST_CLOCK_HEADER is for tests only and is refused when PUBLIC_URL is not on this machine");
+  }
+  // Notifications that cannot be checked would leave every sent invoice without its outcome.
+  if (
+    (parsed.data.ACUBE_EMAIL || parsed.data.ACUBE_PASSWORD) &&
+    !(parsed.data.ACUBE_EMAIL && parsed.data.ACUBE_PASSWORD && parsed.data.ACUBE_WEBHOOK_PUBLIC_KEY)
+  ) {
+    throw new ConfigError("Bad configuration: ACUBE_EMAIL, ACUBE_PASSWORD and ACUBE_WEBHOOK_PUBLIC_KEY go together");
   }
   return parsed.data;
 }

@@ -8,6 +8,8 @@ export const adminSections = [
   { path: "/admin/prodotti", key: "products", end: false },
   { path: "/admin/ordini", key: "orders", end: false },
   { path: "/admin/fatture", key: "invoices", end: false, labelKey: "invoices.export.nav" },
+  { path: "/admin/sdi", key: "sdi", end: false, labelKey: "sdi.nav" },
+  { path: "/admin/corrispettivi", key: "takings", end: false, labelKey: "takings.nav" },
   { path: "/admin/codici-sconto", key: "discountCodes", end: false },
   { path: "/admin/liste-regalo", key: "giftLists", end: false },
   { path: "/admin/clienti", key: "customers", end: false },

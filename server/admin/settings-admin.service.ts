@@ -92,7 +92,20 @@ function wholeNumber(raw: string): number | null {
 
 /** The form's fields for one key, as the page fills them in. */
 export function settingsToForm(settings: Settings): Record<SettingsKey, Record<string, string>> {
-  const { shop, delivery, deliveryTimes, bankTransfer, giftListCompletion, newsletter, api, fiscal, afterSales, tracking, onlinePayments } = settings;
+  const {
+    shop,
+    delivery,
+    deliveryTimes,
+    bankTransfer,
+    giftListCompletion,
+    newsletter,
+    api,
+    fiscal,
+    afterSales,
+    tracking,
+    onlinePayments,
+    invoicing,
+  } = settings;
   return {
     shop: {
       ...Object.fromEntries(Object.entries(shop).filter(([, value]) => typeof value === "string")),
@@ -131,6 +144,7 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
       returnInstructionsEn: afterSales.returnInstructionsEn,
     },
     tracking: { ...tracking },
+    invoicing: { issueAt: invoicing.issueAt },
     onlinePayments: Object.fromEntries(
       onlinePaymentMethods.flatMap((method) => {
         const { enabled, minCents, maxCents } = onlinePayments[method];
@@ -256,6 +270,9 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
     case "tracking":
       value = { brt: field("brt"), gls: field("gls"), poste: field("poste"), sda: field("sda") };
       break;
+    case "invoicing":
+      value = { issueAt: field("issueAt") };
+      break;
     case "onlinePayments":
       value = Object.fromEntries(
         onlinePaymentMethods.map((method) => [
@@ -289,9 +306,11 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
           ? fiscalErrorKey(name)
           : key === "afterSales"
             ? `afterSales.settings.errors.${name}`
-            : key === "onlinePayments"
-              ? `admin.settings.errors.onlinePaymentLimit`
-              : `admin.settings.errors.${issueKind(key, name)}`;
+            : key === "invoicing"
+              ? `sdi.settings.errors.${name}`
+              : key === "onlinePayments"
+                ? `admin.settings.errors.onlinePaymentLimit`
+                : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };

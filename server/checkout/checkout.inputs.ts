@@ -74,14 +74,14 @@ const companyNameChars = new RegExp(`^(?=.*[\\p{L}\\p{N}])[\\p{L}\\p{M}0-9${name
 const companyName = requiredLine("companyName", checkoutLimits.companyName, companyNameChars, fieldKey("companyNameInvalid"));
 const phone = requiredLine("phone", profileLimits.phone, phoneChars, errorKey("phoneInvalid"));
 /** Partita IVA: 11 digits, the last its check digit; "IT" and spaces as people type them are dropped. */
-const vatNumber = z
+export const vatNumber = z
   .string()
   .transform(normaliseVatNumber)
   .refine((value) => value.length > 0, fieldKey("vatNumberRequired"))
   .refine((value) => value === "" || /^[0-9]{11}$/.test(value), fieldKey("vatNumberInvalid"))
   .refine((value) => !/^[0-9]{11}$/.test(value) || isValidVatNumber(value), "invoices.checkout.errors.vatNumberCheck");
 /** A private person's codice fiscale, checked with its check character (omocodia letters accepted). */
-const fiscalCode = z
+export const fiscalCode = z
   .string()
   .transform(normaliseFiscalCode)
   .refine((value) => value.length > 0, "invoices.checkout.errors.fiscalCodeRequired")
@@ -89,11 +89,11 @@ const fiscalCode = z
 /** Whether an invoice is wanted and for whom; the older `wantsInvoice` box meant a company's. */
 export const invoiceKinds = ["none", "private", "company"] as const;
 /** Codice destinatario SDI: 7 letters or digits. */
-const sdiCode = z
+export const sdiCode = z
   .string()
   .transform((value) => value.trim().toUpperCase())
   .refine((value) => value === "" || /^[A-Z0-9]{7}$/.test(value), fieldKey("sdiCodeInvalid"));
-const pec = z
+export const pec = z
   .string()
   .trim()
   .max(checkoutLimits.pec, fieldKey("pecInvalid"))

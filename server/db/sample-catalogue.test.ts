@@ -173,3 +173,15 @@ test("the seeded generator repeats itself for a seed, so every install gets the 
   expect(run.every((value) => value >= 0 && value < 1)).toBe(true);
   expect(createSeededRandom(43)()).not.toBe(run[0]);
 });
+
+test("infant milk, infant cereals and children's nappies are sold at 10 % VAT; car seats and everything else at 22 %", () => {
+  const reduced = sampleCatalogue.filter((product) => product.vatRatePercent === 10).map((product) => product.nameIt);
+  expect(reduced).toEqual([
+    expect.stringMatching(/^Latte in polvere /),
+    expect.stringMatching(/^Crema di riso /),
+    expect.stringMatching(/^Pannolini /),
+  ]);
+  const others = sampleCatalogue.filter((product) => product.vatRatePercent !== 10);
+  expect(new Set(others.map((product) => product.vatRatePercent))).toEqual(new Set([22]));
+  expect(others.some((product) => product.subcategorySlug === "seggioliniauto")).toBe(true);
+});

@@ -15,6 +15,7 @@ import { bathProducts } from "./sample-catalogue/bagnetto";
 import {
   materials,
   oneSize,
+  standardVatRatePercent,
   type SampleBrandSlug,
   type SampleColour,
   type SamplePersonalisation,
@@ -57,6 +58,7 @@ export const sampleBrands: readonly SampleBrand[] = [
   { slug: "pali", name: "Pali", skuPrefix: "PAL", marksOnRequest: false },
   { slug: "italbaby", name: "Italbaby", skuPrefix: "ITB", marksOnRequest: false },
   { slug: "picci", name: "Picci", skuPrefix: "PIC", marksOnRequest: false },
+  { slug: "plasmon", name: "Plasmon", skuPrefix: "PLA", marksOnRequest: false },
   // The shop's own handmade line (bows, embroidery, engraved gifts).
   { slug: "bimbi-felici", name: "Bimbi Felici", skuPrefix: "BFE", marksOnRequest: false },
   // Brand-like tags of the original shop: products carrying them are sold on request only.
@@ -102,6 +104,7 @@ export type SampleProduct = {
   personalisation: SamplePersonalisation | null;
   sheet: { lengthMm: number; widthMm: number; heightMm: number; weightGrams: number; materialIt: string; materialEn: string } | null;
   affiliateUrl: string | null;
+  vatRatePercent: number;
   relatedIds: readonly number[];
 };
 
@@ -221,6 +224,7 @@ function buildProduct(input: SampleProductInput): Omit<SampleProduct, "relatedId
             materialEn: materials[material][1],
           },
     affiliateUrl: input.affiliateAsin ? `https://www.amazon.it/dp/${input.affiliateAsin}` : null,
+    vatRatePercent: input.vatRatePercent ?? standardVatRatePercent,
   };
 }
 

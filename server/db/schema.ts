@@ -1215,6 +1215,78 @@ export const invoiceCounters = pgTable(
   (t) => [primaryKey({ columns: [t.series, t.year] })],
 );
 
+// ---------------------------------------------------------------- invoices through the SDI
+
+/**
+ * A file's way to the Sistema di Interscambio through the intermediary (docs/decisions/0091-sdi-intermediary.md):
+ * queued and sending (to the intermediary, retried), sent (the intermediary has it, the SDI's answer is
+ * awaited), then the SDI's answer: delivered (RC), not_delivered (MC: valid, in the buyer's tax drawer),
+ * rejected (NS: never issued, to correct and resend); refused: the intermediary itself refused the file.
+ */
+export const sdiTransmissionStatus = pgEnum("sdi_transmission_status", [
+  "queued",
+  "sending",
+  "sent",
+  "delivered",
+  "not_delivered",
+  "rejected",
+  "refused",
+]);
+
+/** Each file sent for an invoice or credit note: the first as issued, later ones corrected after a rejection. */
+export const sdiTransmissions = pgTable(
+  "sdi_transmissions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    invoiceId: uuid()
+      .notNull()
+      .references(() => invoices.id),
+    /** 1: the document as issued; 2, 3...: corrected after a rejection, same number and date. */
+    attempt: integer().notNull(),
+    document: jsonb().$type<unknown>().notNull(),
+    xml: text().notNull(),
+    status: sdiTransmissionStatus().notNull().default("queued"),
+    /** Tries to hand the file to the intermediary; the next one is due at `nextTryAt` (while sending: the lease's end). */
+    tries: integer().notNull().default(0),
+    nextTryAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastError: text(),
+    /** The intermediary's id of the file, once it has it. */
+    providerId: text().unique(),
+    /** The SDI's own identifier of the file, from its first answer. */
+    sdiId: text(),
+    /** The SDI's (or the intermediary's) error codes and descriptions of a rejection. */
+    errors: jsonb().$type<{ code: string; description: string }[]>().notNull().default([]),
+    sentAt: timestamp({ withTimezone: true }),
+    outcomeAt: timestamp({ withTimezone: true }),
+    createdByUserId: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique().on(t.invoiceId, t.attempt),
+    uniqueIndex("sdi_transmissions_one_open")
+      .on(t.invoiceId)
+      .where(sql`${t.status} in ('queued', 'sending', 'sent')`),
+    index().on(t.status, t.nextTryAt),
+  ],
+);
+
+/** The SDI's answers as the intermediary delivered them; the same notification twice is kept once. */
+export const sdiNotifications = pgTable(
+  "sdi_notifications",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    providerId: text().notNull().unique(),
+    transmissionId: uuid()
+      .notNull()
+      .references(() => sdiTransmissions.id),
+    /** RC, MC, NS, ... as the SDI names them. */
+    type: text().notNull(),
+    payload: jsonb().$type<unknown>().notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [index().on(t.transmissionId)],
+);
+
 // ---------------------------------------------------------------- after the sale: withdrawals, returns, refunds
 
 /**

@@ -148,6 +148,7 @@ function toProductRow(product: SampleProduct, categoryIds: ReadonlyMap<string, n
     }),
     ...product.sheet,
     affiliateUrl: product.affiliateUrl,
+    vatRatePercent: product.vatRatePercent,
   };
 }
 

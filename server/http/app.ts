@@ -12,6 +12,7 @@ import { cardPaymentProviderOf, readEnv, publicUrlOf, refuseLocalPublicUrl, type
 import { startJob, stopAllJobs } from "#server/jobs/scheduler.ts";
 import { currentFacetIndex } from "#server/catalog/facet-index.ts";
 import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
+import { startInvoiceIssuingJob, startSdiSendingJob } from "#server/invoices/sdi-job.ts";
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
 import { startRefundRetryJob } from "#server/after-sales/refund-retry-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
@@ -66,6 +67,10 @@ export async function startShop(options: StartOptions) {
   if (env.RATES_URL) startExchangeRatesJob({ db: handle.db, url: env.RATES_URL, log });
   // Queued e-mails go out every 15 s over SMTP_URL; without it they wait in the outbox.
   startMailDeliveryJob({ db: handle.db, env, log });
+  // Issued invoices go to the SDI through A-Cube when its account is configured; otherwise staff download them.
+  startSdiSendingJob({ db: handle.db, env, log });
+  // Invoices due on payment or shipping, as the settings say, are issued within a minute.
+  startInvoiceIssuingJob({ db: handle.db, log });
   // Card orders past their time to pay: asked of the payment provider, then paid or expired (stock back).
   startCardPaymentExpiryJob(services);
   // Bank-transfer orders unpaid past their due date expire and give their stock back.

@@ -174,6 +174,8 @@ const bodyKindOfRoute: Record<string, BodyKind> = {
   "routes/settings/currency": "json-or-form",
   // Signed by Stripe over its exact bytes: read raw by its route, never parsed here.
   "routes/api/stripe-webhook": "raw",
+  // Signed by A-Cube over its exact bytes (its content digest): read raw by its route.
+  "routes/api/sdi-webhook": "raw",
 };
 
 type Outcome = { ok: true } | { ok: false; refusal: EdgeRefusal };

@@ -5,13 +5,14 @@
  * both back, and concurrent issuers queue on the row, so numbers have no gaps and follow commit order
  * (docs/decisions/0055-invoice-numbering.md).
  */
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { italianDayOf } from "#common/shop-calendar.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { invoiceCounters, invoices, orderLines, orders } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { fatturaPaXml } from "./fatturapa";
+import { signalSdiWork } from "./sdi-signal";
 import {
   billedLinesOfOrder,
   billedLinesOfRefund,
@@ -54,13 +55,9 @@ async function takeNextNumber(tx: Db, series: string, year: number): Promise<num
   return row!.lastNumber;
 }
 
-async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
-  const query = tx.select().from(orders).where(eq(orders.id, orderId));
-  const [order] = lock ? await query.for("update") : await query;
-  if (!order) return null;
-  // In the order the order's pages list them.
-  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.sku), asc(orderLines.id));
-  const facts: OrderFacts = {
+/** What an order bills, from its row and its lines (in the order the order's pages list them). */
+export function orderFactsOf(order: typeof orders.$inferSelect, lines: readonly (typeof orderLines.$inferSelect)[]): OrderFacts {
+  return {
     lines: lines.map((line) => ({
       id: line.id,
       name: line.name,
@@ -76,7 +73,15 @@ async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
     paymentMethod: order.paymentMethod,
     totalCents: order.totalCents,
   };
-  return { order, lines, facts };
+}
+
+async function loadOrderFacts(tx: Db, orderId: string, lock: boolean) {
+  const query = tx.select().from(orders).where(eq(orders.id, orderId));
+  const [order] = lock ? await query.for("update") : await query;
+  if (!order) return null;
+  // In the order the order's pages list them.
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.sku), asc(orderLines.id));
+  return { order, lines, facts: orderFactsOf(order, lines) };
 }
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -136,6 +141,7 @@ async function issueDocument(
       entityId: document.number,
       details: { orderId: args.orderId, totalCents: document.totalCents },
     });
+  signalSdiWork();
   return issuedOf(row!);
 }
 const issuedOf = (row: InvoiceRow): IssuedInvoice => ({
@@ -184,6 +190,40 @@ export async function issueInvoice(
     const invoice = await issueDocument(tx, { series: invoiceSeries, content, orderId: order.id, actorUserId: args.actorUserId, now: args.now });
     return { ok: true, invoice, alreadyIssued: false };
   });
+}
+
+/** Statuses of an order that has left the shop, or waits in it for its customer. */
+const shippedStatuses = ["shipped", "ready_for_collection", "completed"] as const;
+const paidStatuses = ["paid", "preparing", ...shippedStatuses] as const;
+
+/**
+ * Issues the invoices the settings say are due (settings `invoicing`): of every paid order whose customer
+ * asked for one and that has none yet, on payment or once shipped or ready for collection, in the last 60
+ * days. An order refused (a buyer's data incomplete) stays for the staff, on the SDI page's due list.
+ */
+export async function issueDueInvoices(db: Db, now: Date): Promise<{ issued: number; refused: number }> {
+  const { invoicing } = await getSettings(db, ["invoicing"]);
+  if (invoicing.issueAt === "manual") return { issued: 0, refused: 0 };
+  const due = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), eq(invoices.kind, "invoice")))
+    .where(
+      and(
+        sql`${orders.invoiceKind} <> 'none'`,
+        gte(orders.paidAt, new Date(now.getTime() - 60 * 24 * 60 * 60_000)),
+        inArray(orders.status, invoicing.issueAt === "payment" ? [...paidStatuses] : [...shippedStatuses]),
+        isNull(invoices.id),
+      ),
+    )
+    .orderBy(asc(orders.paidAt));
+  const report = { issued: 0, refused: 0 };
+  for (const order of due) {
+    const result = await issueInvoice(db, { orderId: order.id, actorUserId: null, now });
+    if (!result.ok) report.refused += 1;
+    else if (!result.alreadyIssued) report.issued += 1;
+  }
+  return report;
 }
 
 /**

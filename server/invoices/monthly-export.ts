@@ -14,7 +14,8 @@ export function isExportMonth(value: string): boolean {
   return Boolean(match && Number(match[1]) >= 2000 && Number(match[1]) <= 2999);
 }
 
-const csvField = (value: string) => (/[";\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+/** A CSV field, quoted when it holds a separator, a quote or a line break. */
+export const csvField = (value: string) => (/[";\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /** The buyer's name; one that starts like a formula gets a leading apostrophe, so a spreadsheet shows it as text. */
 function buyerName(invoice: IssuedInvoice) {

@@ -192,6 +192,13 @@ export const OnlinePaymentsSettings = z.object({
 }) satisfies z.ZodType<Record<OnlinePaymentMethod, OnlineMethodSetting>>;
 export type OnlinePaymentsSettings = z.infer<typeof OnlinePaymentsSettings>;
 
+/**
+ * When the invoice of a paid order whose customer asked for one is issued (docs/decisions/0091-sdi-intermediary.md):
+ * by the staff's button only, on payment, or once the order is shipped or ready for collection.
+ */
+export const InvoicingSettings = z.object({ issueAt: z.enum(["manual", "payment", "shipping"]) });
+export type InvoicingSettings = z.infer<typeof InvoicingSettings>;
+
 export const settingsSchemas = {
   shop: ShopIdentity,
   delivery: DeliverySettings,
@@ -204,6 +211,7 @@ export const settingsSchemas = {
   afterSales: AfterSalesSettings,
   tracking: CarrierTrackingSettings,
   onlinePayments: OnlinePaymentsSettings,
+  invoicing: InvoicingSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -279,6 +287,7 @@ export const defaultSettings: Settings = {
     klarna: { enabled: false, minCents: 3500, maxCents: 400_000 },
     sepa_debit: { enabled: false, minCents: null, maxCents: null },
   },
+  invoicing: { issueAt: "manual" },
   afterSales: {
     withdrawalDays: 14,
     homeDeliveryStart: "delivered",

@@ -4,7 +4,7 @@
  * only by the door, server/orders/order.service.ts (and createOrder's first history row); product stock
  * and stock movements only by server/stock/stock-ledger.ts; customers' reviews only by
  * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md); invoices only by
- * server/invoices/invoice.service.ts; withdrawals, returns and refunds only by their modules in
+ * server/invoices/invoice.service.ts, their files to the SDI by server/invoices/sdi.service.ts; withdrawals, returns and refunds only by their modules in
  * server/after-sales/; back-in-stock alerts only by server/stock-alerts/stock-alerts.service.ts; discount codes and their uses only by
  * server/coupons/ (docs/decisions/0066-coupon-codes.md). Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
@@ -103,6 +103,13 @@ const rules: Rule[] = [
     owners: [invoiceService, invoiceImmutabilityTest],
     finds: matches(
       /\.(insert|update|delete)\(\s*(invoices|invoiceCounters)\s*\)|(insert\s+into|update|delete\s+from)\s+"?(invoices|invoice_counters)"?[\s(]/i,
+    ),
+  },
+  {
+    what: "writes SDI transmissions or notifications",
+    owners: ["server/invoices/sdi.service.ts"],
+    finds: matches(
+      /\.(insert|update|delete)\(\s*(sdiTransmissions|sdiNotifications)\s*\)|(insert\s+into|update|delete\s+from)\s+"?(sdi_transmissions|sdi_notifications)"?[\s(]/i,
     ),
   },
   { what: "writes withdrawal statements", owners: [withdrawalOwner, withdrawalTriggerTest], finds: writesTable("withdrawals", "withdrawals") },

@@ -29,6 +29,10 @@ import * as newsletterExport from "./newsletter-export";
 import * as outbox from "./outbox";
 import * as packingSlip from "./packing-slip";
 import * as rates from "./rates";
+import * as sdi from "./sdi";
+import * as sdiInvoice from "./sdi-invoice";
+import * as takings from "./takings";
+import * as takingsExport from "./takings-export";
 import * as settings from "./settings";
 import * as productEdit from "./product-edit";
 import * as products_ from "./products";
@@ -65,6 +69,10 @@ const pages: [Module, string, Record<string, string>][] = [
   [invoicesExport, "/admin/fatture/esporta/2026-11", { month: "2026-11" }],
   [invoiceDocument, "/admin/fatture/00000000-0000-4000-8000-000000000000", { invoiceId: "00000000-0000-4000-8000-000000000000" }],
   [invoiceXml, "/admin/fatture/00000000-0000-4000-8000-000000000000/xml", { invoiceId: "00000000-0000-4000-8000-000000000000" }],
+  [sdi, "/admin/sdi", {}],
+  [sdiInvoice, "/admin/sdi/00000000-0000-4000-8000-000000000000", { invoiceId: "00000000-0000-4000-8000-000000000000" }],
+  [takings, "/admin/corrispettivi?mese=2026-11", {}],
+  [takingsExport, "/admin/corrispettivi/esporta/2026-11", { month: "2026-11" }],
   [outbox, "/admin/posta", {}],
   [newsletter, "/admin/newsletter", {}],
   [newsletter, "/en/admin/newsletter?status=pending", {}],
@@ -97,6 +105,13 @@ const actions: [Module, string, Record<string, string>, Record<string, string>][
   [settings, "/admin/impostazioni", {}, { key: "newsletter", url: "https://evil.example" }],
   [settings, "/admin/impostazioni", {}, { key: "fiscal", denomination: "Evil", vatNumber: "01234567897" }],
   [outbox, "/admin/posta", {}, { id: "1" }],
+  [
+    sdiInvoice,
+    "/admin/sdi/00000000-0000-4000-8000-000000000000",
+    { invoiceId: "00000000-0000-4000-8000-000000000000" },
+    { intent: "resend", vatNumber: "01234567897", sdiCode: "", pec: "" },
+  ],
+  [settings, "/admin/impostazioni", {}, { key: "invoicing", issueAt: "payment" }],
   ...["set", "clear", "refresh"].map(
     (intent) =>
       [rates, "/admin/cambi", {}, { intent, currency: "USD", rate: "2" }] as [Module, string, Record<string, string>, Record<string, string>],

@@ -11,11 +11,12 @@ import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { listInvoicesOfMonth } from "#server/invoices/invoice.service.ts";
+import { latestSdiStatusOf } from "#server/invoices/sdi-view.service.ts";
 import { isExportMonth } from "#server/invoices/monthly-export.ts";
 import type { Route } from "./+types/invoices";
 
 /** The messages this page renders besides the back office's own (app/lib/route-messages.ts). */
-export const handle = { messages: ["invoices.export"] } satisfies MessagesHandle;
+export const handle = { messages: ["invoices.export", "sdi.status", "sdi.detail.open"] } satisfies MessagesHandle;
 
 /** /admin/fatture?mese=2026-11: a month's invoices and credit notes, and its export for the accountant. */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -25,6 +26,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const asked = url.searchParams.get("mese");
   const month = asked && isExportMonth(asked) ? asked : italianDayOf(new Date()).slice(0, 7);
   const documents = await listInvoicesOfMonth(db, month);
+  const sdiStatus = await latestSdiStatusOf(
+    db,
+    documents.map((invoice) => invoice.id),
+  );
   return {
     meta: getPageMetaTexts(locale, "invoices.export"),
     locale,
@@ -42,6 +47,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
           ? invoice.document.buyer.name
           : `${invoice.document.buyer.firstName} ${invoice.document.buyer.lastName}`,
       totalCents: invoice.totalCents,
+      sdiStatus: sdiStatus.get(invoice.id) ?? "none",
     })),
   };
 }
@@ -87,7 +93,7 @@ export default function AdminInvoices({ loaderData }: Route.ComponentProps) {
           <AdminTable
             label={t("invoices.export.title")}
             className="mt-4"
-            minWidth="min-w-[40rem]"
+            minWidth="min-w-[44rem]"
             columns={[
               { label: t("invoices.export.columns.number") },
               { label: t("invoices.export.columns.date") },
@@ -95,6 +101,7 @@ export default function AdminInvoices({ loaderData }: Route.ComponentProps) {
               { label: t("invoices.export.columns.order") },
               { label: t("invoices.export.columns.buyer") },
               { label: t("invoices.export.columns.total"), isNumeric: true },
+              { label: t("sdi.detail.open") },
             ]}
           >
             {documents.map((document) => (
@@ -114,6 +121,11 @@ export default function AdminInvoices({ loaderData }: Route.ComponentProps) {
                 <td className="p-2">{document.buyer}</td>
                 <td className="p-2 text-right">
                   {formatMoney(document.kind === "credit_note" ? -document.totalCents : document.totalCents, locale)}
+                </td>
+                <td className="p-2">
+                  <a className="link" href={localizedHref(`/admin/sdi/${document.id}`, locale)}>
+                    {t(`sdi.status.${document.sdiStatus}`)}
+                  </a>
                 </td>
               </tr>
             ))}

@@ -274,6 +274,24 @@ export const bathProducts = defineProducts([
     priceCents: 1290,
     sheet: [140, 45, 30, 70, "beech"],
   },
+  // Children's nappies: 10 % VAT (docs/decisions/0092-vat-rates-of-the-sample-goods.md).
+  {
+    id: 237,
+    subcategory: "igiene",
+    brands: ["chicco"],
+    it: [
+      "Pannolini Chicco Dry Fit Advanced, taglia 3 (4-9 kg), 50 pezzi",
+      "Pannolini per bambini traspiranti con canali assorbenti e vestibilità morbida.",
+      "Lo strato assorbente distribuisce i liquidi e tiene asciutta la pelle fino a 12 ore. Elastici morbidi in vita e sulle gambe, indicatore di bagnato.",
+    ],
+    en: [
+      "Chicco Dry Fit Advanced nappies, size 3 (4-9 kg), 50 pack",
+      "Breathable children's nappies with absorbent channels and a soft fit.",
+      "The absorbent layer spreads moisture and keeps skin dry for up to 12 hours. Soft elastic at the waist and legs, with a wetness indicator.",
+    ],
+    priceCents: 1490,
+    vatRatePercent: 10,
+  },
   {
     id: 75,
     subcategory: "igiene",

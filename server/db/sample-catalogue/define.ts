@@ -38,6 +38,7 @@ export type SampleBrandSlug =
   | "pali"
   | "italbaby"
   | "picci"
+  | "plasmon"
   | "bimbi-felici"
   | "chicco-edition"
   | "cam-linea-solo-per-te";
@@ -111,7 +112,16 @@ export type SampleProductInput = {
   sheet?: SampleSheet;
   /** Amazon product code for the "Buy now" affiliate link. */
   affiliateAsin?: string;
+  /** The VAT rate Italian law sets for the goods (docs/decisions/0092-vat-rates-of-the-sample-goods.md); omitted: 22. */
+  vatRatePercent?: SampleVatRate;
 };
+
+/**
+ * Rates of Tabella A of DPR 633/72 the sample goods fall under: 10 % for infant milk, infant cereal
+ * preparations and children's nappies (parte III, since 1 January 2024); 22 % for everything else.
+ */
+export type SampleVatRate = 10 | 22;
+export const standardVatRatePercent = 22;
 
 /** Identity helper so each data file gets the authoring type checked. */
 export function defineProducts(list: readonly SampleProductInput[]): readonly SampleProductInput[] {

@@ -167,6 +167,41 @@ export const feedingProducts = defineProducts([
     priceCents: 3990,
     sheet: [140, 140, 190, 700, "electronics"],
   },
+  // Infant milk and cereal preparations: 10 % VAT (docs/decisions/0092-vat-rates-of-the-sample-goods.md).
+  {
+    id: 235,
+    subcategory: "alimentazione",
+    brands: ["plasmon"],
+    it: [
+      "Latte in polvere Plasmon 1 per lattanti, 700 g",
+      "Latte di partenza per lattanti dalla nascita, quando non si allatta al seno.",
+      "Formula per lattanti dalla nascita al sesto mese, da usare sotto il controllo del pediatra. Confezione da 700 g con misurino. L'allattamento al seno è il modo migliore di nutrire il bambino.",
+    ],
+    en: [
+      "Plasmon 1 infant formula powder, 700 g",
+      "First infant milk from birth, when not breastfeeding.",
+      "Infant formula from birth to six months, to be used on the paediatrician's advice. 700 g pack with scoop. Breastfeeding is the best way to feed a baby.",
+    ],
+    priceCents: 2390,
+    vatRatePercent: 10,
+  },
+  {
+    id: 236,
+    subcategory: "alimentazione",
+    brands: ["plasmon"],
+    it: [
+      "Crema di riso Plasmon, 200 g",
+      "Prima pappa di cereali per lattanti dal quarto mese, senza glutine.",
+      "Farina di riso precotta da sciogliere nel latte o nel brodo vegetale, per le prime pappe dello svezzamento. Senza glutine, senza zuccheri aggiunti.",
+    ],
+    en: [
+      "Plasmon rice cream, 200 g",
+      "A first gluten-free cereal meal for babies from four months.",
+      "Pre-cooked rice flour to stir into milk or vegetable broth for the first weaning meals. Gluten-free, no added sugar.",
+    ],
+    priceCents: 390,
+    vatRatePercent: 10,
+  },
   {
     id: 209,
     subcategory: "alimentazione",
