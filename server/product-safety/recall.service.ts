@@ -10,6 +10,7 @@ import { and, asc, desc, eq, inArray, notInArray } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { formatSize, isOneSize } from "#common/sizes.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
+import { isRecalledSql } from "#server/catalog/product-card.ts";
 import { isUniqueViolation } from "#server/admin/product-admin.service.ts";
 import type { Db } from "#server/db/client.ts";
 import {
@@ -336,4 +337,23 @@ export async function sendRecallNotices(
     });
     return { ok: true, sent, alreadyTold: recipients.length - untold.length };
   });
+}
+
+export type RecallableVariant = { id: number; sku: string; colour: string | null; size: string | null; isRecalled: boolean };
+
+/** A product's variants for the recall form, each with whether it is recalled already. */
+export async function listRecallableVariants(db: Db, productId: number): Promise<RecallableVariant[]> {
+  const rows = await db
+    .select({
+      id: productVariants.id,
+      sku: productVariants.sku,
+      colour: productColours.colour,
+      size: productVariants.size,
+      isRecalled: isRecalledSql(),
+    })
+    .from(productVariants)
+    .leftJoin(productColours, eq(productColours.id, productVariants.colourId))
+    .where(eq(productVariants.productId, productId))
+    .orderBy(asc(productVariants.position), asc(productVariants.id));
+  return rows.map((row) => ({ ...row, size: isOneSize(row.size) ? null : row.size }));
 }

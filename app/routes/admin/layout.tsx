@@ -10,7 +10,9 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/layout";
 
 /** The back office's own messages, for every page inside it (app/lib/route-messages.ts). */
-export const handle = { messages: ["admin", "adminDashboard", "reviews.admin.nav", "invoices.export.nav"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["admin", "adminDashboard", "reviews.admin.nav", "invoices.export.nav", "productSafety.admin.nav"],
+} satisfies MessagesHandle;
 
 /**
  * The frame of every /admin page: side navigation beside the page. Its check shows the 401/403
