@@ -152,21 +152,22 @@ for (const [locale, productId, colour] of [
 
     const staff = await staffPage(browser, signInAs);
     await recall(staff, locale, productId, colour);
-    await expect(staff.getByRole("status").filter({ hasText: t.recalled })).toBeVisible();
+    // Each post loads the whole page again: slower than the 5 s default on a busy machine.
+    await expect(staff.getByRole("status").filter({ hasText: t.recalled })).toBeVisible({ timeout: 20_000 });
     const article = staff.getByTestId("admin-recall");
     await expect(article).toContainText(t.hazardText);
     for (const email of buyers) await expect(article.getByTestId("recall-recipient").filter({ hasText: email })).toContainText(t.notYet);
     await expectNoAxeViolations(staff);
 
     await article.getByRole("button", { name: t.send }).click();
-    await expect(staff.getByRole("status").filter({ hasText: t.sent })).toBeVisible();
+    await expect(staff.getByRole("status").filter({ hasText: t.sent })).toBeVisible({ timeout: 20_000 });
     await expect(article.getByTestId("recall-recipient").filter({ hasText: t.notYet })).toHaveCount(0);
     // Sent again: nobody is told twice.
     await staff.getByTestId("admin-recall").getByRole("button", { name: t.send }).click();
-    await expect(staff.getByRole("status").filter({ hasText: t.sentAgain })).toBeVisible();
+    await expect(staff.getByRole("status").filter({ hasText: t.sentAgain })).toBeVisible({ timeout: 20_000 });
     // Recalling the same variant again is refused with a message.
     await recall(staff, locale, productId, colour);
-    await expect(staff.getByRole("alert").filter({ hasText: t.twice })).toBeVisible();
+    await expect(staff.getByRole("alert").filter({ hasText: t.twice })).toBeVisible({ timeout: 20_000 });
     await staff.screenshot({ path: test.info().outputPath(`recall-admin-${locale}.png`), fullPage: true });
 
     // The outbox holds one notice per buyer.
@@ -202,7 +203,7 @@ test("on the phone, a recalled product's page leads with the notice and offers n
   test.setTimeout(120_000);
   const staff = await staffPage(browser, signInAs);
   await recall(staff, "it", 105, "white");
-  await expect(staff.getByRole("status").filter({ hasText: texts.it.recalled })).toBeVisible();
+  await expect(staff.getByRole("status").filter({ hasText: texts.it.recalled })).toBeVisible({ timeout: 20_000 });
   await staff.context().close();
 
   await open(page, "/product/105?colour=white");

@@ -7,6 +7,7 @@ import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { ProductSafetyInput, SafetyContactInput, SafetyWarningInput, parseSafetyForm } from "./product-safety.inputs";
 import {
   countProductsMissingSafetyData,
+  getProductSafetyForm,
   listSafetyGaps,
   saveSafetyContact,
   saveSafetyWarning,
@@ -53,6 +54,7 @@ test("a product takes its brand's manufacturer and shows it with its warnings in
   });
   if (!warning.ok) throw new Error("warning refused");
   expect(await listSafetyGaps(db, { productIds: [productId] })).toEqual(new Map([[productId, ["warnings"]]]));
+  expect((await getProductSafetyForm(db, productId))!.effective).toEqual({ manufacturerId, responsiblePersonId: null });
 
   const saved = await setProductSafety(db, {
     productId,

@@ -26,11 +26,12 @@ export type SaveResult = { ok: true; id: number } | { ok: false; errors: FieldEr
  * The one place the rule is written; the product page, the feed, the back office and the checklist read it.
  */
 export function effectiveContactIdSql(role: SafetyContactRole): SQL<number | null> {
-  const own = role === "manufacturer" ? products.manufacturerId : products.responsiblePersonId;
-  const brandColumn = role === "manufacturer" ? brands.manufacturerId : brands.responsiblePersonId;
+  // Qualified by hand: Drizzle leaves a one-table query's columns unqualified, and inside the sub-select an
+  // unqualified "id" would be the brand's.
+  const column = sql.identifier(role === "manufacturer" ? "manufacturer_id" : "responsible_person_id");
   return sql<
     number | null
-  >`coalesce(${own}, (select ${brandColumn} from ${productBrands} join ${brands} on ${brands.id} = ${productBrands.brandId} where ${productBrands.productId} = ${products.id} order by ${productBrands.position}, ${brands.id} limit 1))`;
+  >`coalesce("products".${column}, (select safety_brand.${column} from ${productBrands} as safety_link join ${brands} as safety_brand on safety_brand.id = safety_link.brand_id where safety_link.product_id = "products"."id" order by safety_link.position, safety_brand.id limit 1))`;
 }
 
 // ---------------------------------------------------------------- contacts
@@ -232,15 +233,13 @@ export async function listSafetyGaps(
 ): Promise<Map<number, SafetyGap[]>> {
   const { productIds, publishedOnly = false } = scope;
   if (productIds && productIds.length === 0) return new Map();
-  const manufacturer = sql`(select ${safetyContacts.countryCode} from ${safetyContacts} where ${safetyContacts.id} = ${effectiveContactIdSql("manufacturer")})`;
+  const manufacturer = sql`(select contact.country_code from ${safetyContacts} as contact where contact.id = ${effectiveContactIdSql("manufacturer")})`;
   const rows = await db
     .select({
       id: products.id,
       manufacturerCountry: sql<string | null>`${manufacturer}`,
       hasResponsiblePerson: sql<boolean>`${effectiveContactIdSql("responsible_person")} is not null`.mapWith(Boolean),
-      warningCount: sql<number>`(select count(*) from ${productSafetyWarnings} where ${productSafetyWarnings.productId} = ${products.id})`.mapWith(
-        Number,
-      ),
+      warningCount: sql<number>`(select count(*) from ${productSafetyWarnings} as link where link.product_id = "products"."id")`.mapWith(Number),
     })
     .from(products)
     .where(and(productIds ? inArray(products.id, [...productIds]) : undefined, publishedOnly ? eq(products.isPublished, true) : undefined))
