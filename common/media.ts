@@ -35,3 +35,8 @@ export function getProductImageSrcSet(key: string, format: ImageFormat): string 
     .map((width) => `${getProductImageUrl(key, width, format)} ${width}w`)
     .join(", ");
 }
+
+/** A product's manual (a PDF the staff uploaded), by its key in the media store ("manuals/..."). */
+export function getManualUrl(key: string): string {
+  return `/media/${key}`;
+}

@@ -110,6 +110,8 @@ export type ProductJsonLdInput = {
   /** The day a discount ends, when it does. */
   offerEndsAt?: Date | string | null;
   shopName: string;
+  /** GPSR identification (docs/decisions/0088-product-safety-data.md): schema.org's manufacturer, model and gtin. */
+  safety?: { manufacturer: { name: string; postalAddress: string; email: string } | null; modelNumber: string | null; gtin: string | null };
   /**
    * Customers' published reviews: their average and count, and those shown on the page. Never the shop's own
    * rating, which is no customer's (docs/decisions/0059-verified-reviews.md).
@@ -132,6 +134,18 @@ export function productJsonLd(input: ProductJsonLdInput): JsonLd {
     image: input.imageKeys.map((key) => `${input.publicUrl}${getProductImageUrl(key, 800)}`),
     ...(input.brand ? { brand: { "@type": "Brand", name: input.brand } } : {}),
     ...(input.category ? { category: input.category } : {}),
+    ...(input.safety?.manufacturer
+      ? {
+          manufacturer: {
+            "@type": "Organization",
+            name: input.safety.manufacturer.name,
+            address: input.safety.manufacturer.postalAddress,
+            email: input.safety.manufacturer.email,
+          },
+        }
+      : {}),
+    ...(input.safety?.modelNumber ? { model: input.safety.modelNumber } : {}),
+    ...(input.safety?.gtin ? { gtin: input.safety.gtin } : {}),
     // Only real customers' published reviews: none, no rating at all (the shop's own stars are not marked up).
     ...(input.reviews?.summary && input.reviews.summary.count > 0
       ? {

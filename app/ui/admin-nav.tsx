@@ -6,6 +6,7 @@ import { localizedHref, type Locale } from "#common/locale.ts";
 export const adminSections = [
   { path: "/admin", key: "dashboard", end: true },
   { path: "/admin/prodotti", key: "products", end: false },
+  { path: "/admin/sicurezza", key: "productSafety", end: false, labelKey: "productSafety.admin.nav" },
   { path: "/admin/ordini", key: "orders", end: false },
   { path: "/admin/fatture", key: "invoices", end: false, labelKey: "invoices.export.nav" },
   { path: "/admin/sdi", key: "sdi", end: false, labelKey: "sdi.nav" },

@@ -14,7 +14,7 @@ test("the checklist reads the stored settings: what the back office replaces lea
   const env = readEnv({ NODE_ENV: "test", PUBLIC_URL: "https://www.cullaoro.it", AUTH_SECRET: "x".repeat(40) });
   const listed = async () =>
     (await getLaunchChecklist(db, { env, publicUrl: "https://www.cullaoro.it" })).map((check) =>
-      check.where === "env" ? check.variable : `${check.section}.${check.field}`,
+      check.where === "env" ? check.variable : check.where === "settings" ? `${check.section}.${check.field}` : check.code,
     );
 
   expect(await listed()).toEqual([

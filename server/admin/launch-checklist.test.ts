@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { readEnv } from "#server/env.ts";
 import { defaultSettings } from "#server/settings/settings.ts";
-import { getLaunchChecks, isExampleAddress } from "./launch-checklist";
+import { getLaunchChecks, getSafetyLaunchChecks, isExampleAddress } from "./launch-checklist";
 
 const sample = {
   shop: defaultSettings.shop,
@@ -117,4 +117,10 @@ test("example domains are told apart from real ones that merely contain the word
   for (const value of ["ciao@cullaoro.it", "https://www.counterexample.it", "https://exemplary.it/example-page", "Negozio <shop@myexample.it>"]) {
     expect(isExampleAddress(value), value).toBe(false);
   }
+});
+
+test("products lacking safety data and sample manufacturers are listed with their counts; none, nothing", () => {
+  expect(getSafetyLaunchChecks({ productsMissingData: 3, sampleContacts: 0 })).toEqual([{ code: "productSafety", where: "safety", count: 3 }]);
+  expect(getSafetyLaunchChecks({ productsMissingData: 0, sampleContacts: 2 })).toEqual([{ code: "sampleContacts", where: "safety", count: 2 }]);
+  expect(getSafetyLaunchChecks({ productsMissingData: 0, sampleContacts: 0 })).toEqual([]);
 });

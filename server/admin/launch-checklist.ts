@@ -12,7 +12,22 @@ import { defaultSettings, type Settings } from "#server/settings/settings.ts";
  */
 export type LaunchCheck =
   | { code: LaunchEnvCode; where: "env"; variable: string; value?: string }
-  | { code: LaunchSettingCode; where: "settings"; section: "shop" | "bankTransfer" | "newsletter" | "fiscal"; field: string; value: string };
+  | { code: LaunchSettingCode; where: "settings"; section: "shop" | "bankTransfer" | "newsletter" | "fiscal"; field: string; value: string }
+  | LaunchSafetyCheck;
+
+/**
+ * Product safety (GPSR article 19): published products lacking what their offer must show, and manufacturers
+ * or responsible persons still the sample's invented ones. `code` is the message key under productSafety.launch.
+ */
+export type LaunchSafetyCheck = { code: "productSafety" | "sampleContacts"; where: "safety"; count: number };
+
+/** The safety items of the checklist from the counts of what is missing and of sample contacts. */
+export function getSafetyLaunchChecks(counts: { productsMissingData: number; sampleContacts: number }): LaunchSafetyCheck[] {
+  const checks: LaunchSafetyCheck[] = [];
+  if (counts.productsMissingData > 0) checks.push({ code: "productSafety", where: "safety", count: counts.productsMissingData });
+  if (counts.sampleContacts > 0) checks.push({ code: "sampleContacts", where: "safety", count: counts.sampleContacts });
+  return checks;
+}
 
 type LaunchEnvCode = "publicUrlLocal" | "publicUrlHttp" | "mailFromSample" | "noSmtp" | "noStripe" | "stripeTestMode" | "authSecretGenerated";
 type LaunchSettingCode = "sampleValue";

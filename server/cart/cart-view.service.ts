@@ -8,8 +8,8 @@ import type { Db } from "#server/db/client.ts";
 import { cartLines, carts, giftLists, productColours, productImages, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
-import { cartTotals, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
-import { effectivePriceColumns, isOnRequestSql } from "#server/catalog/product-card.ts";
+import { cartTotals, isForSale, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
+import { effectivePriceColumns, isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
 import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";
 
 export type CartImage = { storageKey: string; width: number; height: number; alt: string };
@@ -91,6 +91,7 @@ function selectVariantRows(db: Db, variantIds: readonly number[]) {
       personalisationCostCents: products.personalisationCostCents,
       isPublished: products.isPublished,
       isOnRequest: isOnRequestSql(),
+      isRecalled: isRecalledSql(),
     })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
@@ -148,7 +149,7 @@ function toVariantDisplay(row: StoredVariant, locale: Locale, now: Date): Varian
     stock: row.stock,
     isPreorder: row.isPreorder,
     preorderDays: row.preorderDays,
-    isForSale: row.isPublished && !row.isOnRequest,
+    isForSale: isForSale(row),
   };
 }
 

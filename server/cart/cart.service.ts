@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { effectivePriceCents } from "#server/money.ts";
-import { effectivePriceColumns, isOnRequestSql } from "#server/catalog/product-card.ts";
+import { effectivePriceColumns, isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
 import { cartLines, carts, giftListItems, products, productVariants, type PersonalisationField } from "#server/db/schema.ts";
 import {
   addAsMuchAsAllowed,
@@ -52,6 +52,7 @@ export async function loadVariantFacts(db: Tx, variantIds: readonly number[], no
       isPreorder: productVariants.isPreorder,
       isPublished: products.isPublished,
       isOnRequest: isOnRequestSql(),
+      isRecalled: isRecalledSql(),
       personalisationFields: products.personalisationFields,
       ...effectivePriceColumns,
     })

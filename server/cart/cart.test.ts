@@ -6,6 +6,7 @@ import {
   addAsMuchAsAllowed,
   addToCartRule,
   canAdd,
+  isForSale,
   cartTotals,
   checkPersonalisation,
   clearCartRule,
@@ -33,6 +34,7 @@ const variant = (overrides: Partial<SellableVariant> = {}): SellableVariant => (
   isPreorder: false,
   isOnRequest: false,
   isPublished: true,
+  isRecalled: false,
   ...overrides,
 });
 
@@ -178,6 +180,13 @@ test("on-request products can never be added; unpublished ones neither", () => {
   expect(addToCartRule(emptyCart, request({ variant: variant({ isOnRequest: true }) }))).toEqual({ ok: false, error: "on-request" });
   expect(addToCartRule(emptyCart, request({ variant: variant({ isPublished: false }) }))).toEqual({ ok: false, error: "unavailable" });
   expect(canAdd(emptyCart, variant({ isOnRequest: true }))).toBe(false);
+});
+
+test("a recalled variant is never sold again, whatever its stock", () => {
+  expect(addToCartRule(emptyCart, request({ variant: variant({ isRecalled: true, stock: 50 }) }))).toEqual({ ok: false, error: "recalled" });
+  expect(canAdd(emptyCart, variant({ isRecalled: true, stock: 50 }))).toBe(false);
+  expect(isForSale({ isPublished: true, isOnRequest: false, isRecalled: true })).toBe(false);
+  expect(isForSale({ isPublished: true, isOnRequest: false, isRecalled: false })).toBe(true);
 });
 
 test("a pre-order size is added up to its stock with the not-immediately-available warning", () => {

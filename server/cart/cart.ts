@@ -12,6 +12,7 @@ export type CartErrorCode =
   | "quantity-invalid"
   | "unavailable"
   | "on-request"
+  | "recalled"
   | "out-of-stock"
   | "stock-in-cart"
   | "stock-exceeded"
@@ -36,6 +37,7 @@ export const persistentCartErrors: ReadonlySet<CartErrorCode> = new Set([
 export const conflictCartErrors: ReadonlySet<CartErrorCode> = new Set([
   "unavailable",
   "on-request",
+  "recalled",
   "out-of-stock",
   "stock-in-cart",
   "stock-exceeded",
@@ -68,6 +70,8 @@ export type SellableVariant = {
   /** On-request products (docs/rules.md#product-page) can never be added. */
   isOnRequest: boolean;
   isPublished: boolean;
+  /** Recalled for safety (GPSR article 36): never sold again (server/product-safety/recall.service.ts). */
+  isRecalled: boolean;
 };
 
 export type GiftListRef = { giftListId: string; giftListItemId: string };
@@ -106,9 +110,14 @@ export function maxAddable(cart: Cart, variant: Pick<SellableVariant, "variantId
   return Math.max(0, variant.stock - quantityInCart(cart, variant.variantId));
 }
 
+/** The sale rule, the one place it is written: published, not on request, not recalled. The cart, checkout and gift lists ask it. */
+export function isForSale(variant: Pick<SellableVariant, "isPublished" | "isOnRequest" | "isRecalled">): boolean {
+  return variant.isPublished && !variant.isOnRequest && !variant.isRecalled;
+}
+
 /** Adding is disabled when the cart holds the stock or more (or the product is not for sale). */
 export function canAdd(cart: Cart, variant: SellableVariant): boolean {
-  return variant.isPublished && !variant.isOnRequest && maxAddable(cart, variant) > 0;
+  return isForSale(variant) && maxAddable(cart, variant) > 0;
 }
 
 // ---------------------------------------------------------------- personalisation
@@ -180,6 +189,7 @@ export function addToCartRule(cart: Cart, request: AddRequest): AddOutcome {
   if (!isValidQuantity(quantity)) return { ok: false, error: "quantity-invalid" };
   if (!variant.isPublished) return { ok: false, error: "unavailable" };
   if (variant.isOnRequest) return { ok: false, error: "on-request" };
+  if (variant.isRecalled) return { ok: false, error: "recalled" };
   const conflict = mixingConflict(cart, giftList?.giftListId ?? null);
   if (conflict) return { ok: false, error: conflict };
   if (variant.stock <= 0) return { ok: false, error: "out-of-stock", maxAddable: 0 };

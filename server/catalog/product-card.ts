@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
-import { brands, productBrands, productImages, productListing, products, productVariants } from "#server/db/schema.ts";
+import { brands, productBrands, productImages, productListing, productRecallVariants, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { getReviewSummaries, type ReviewSummary } from "#server/reviews/review-display.service.ts";
@@ -71,6 +71,18 @@ export function isOnRequestSql(): SQL<boolean> {
   return sql<boolean>`(select ${productListing.isOnRequest} from ${productListing} where ${productListing.productId} = ${products.id})`.mapWith(
     Boolean,
   );
+}
+
+/** Whether the variant of the outer query is recalled (GPSR article 36): no longer sold, whatever its stock. */
+export function isRecalledSql(): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${productRecallVariants} where ${productRecallVariants.variantId} = ${productVariants.id})`.mapWith(
+    Boolean,
+  );
+}
+
+/** The units a page offers: none of a recalled variant (it is shown as not available). */
+export function offeredStockSql(): SQL<number> {
+  return sql<number>`case when ${isRecalledSql()} then 0 else ${productVariants.stock} end`.mapWith(Number);
 }
 
 /** The product columns `effectivePriceCents` (server/money.ts) reads: every query that shows or charges a price selects these. */
@@ -146,7 +158,7 @@ async function readStoredCards(db: Db, ids: readonly number[]): Promise<Map<stri
         id: productVariants.id,
         colourId: productVariants.colourId,
         size: productVariants.size,
-        stock: productVariants.stock,
+        stock: offeredStockSql(),
         isPreorder: productVariants.isPreorder,
       })
       .from(productVariants)

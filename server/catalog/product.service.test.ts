@@ -187,12 +187,45 @@ test("variants carry colour, size, one-size flag, stock and pre-order days, in t
   const oneSize = await getProductPage(db, 41, "it", now);
 
   expect(page!.variants).toEqual([
-    { id: expect.any(Number), sku: "V-M", colour: "white", size: "m", isOneSize: false, stock: 4, isPreorder: true, preorderDays: 30 },
-    { id: expect.any(Number), sku: "V-XL", colour: "white", size: "xl", isOneSize: false, stock: 0, isPreorder: false, preorderDays: null },
+    {
+      id: expect.any(Number),
+      sku: "V-M",
+      colour: "white",
+      size: "m",
+      isOneSize: false,
+      stock: 4,
+      isPreorder: true,
+      preorderDays: 30,
+      gtin: null,
+      isRecalled: false,
+    },
+    {
+      id: expect.any(Number),
+      sku: "V-XL",
+      colour: "white",
+      size: "xl",
+      isOneSize: false,
+      stock: 0,
+      isPreorder: false,
+      preorderDays: null,
+      gtin: null,
+      isRecalled: false,
+    },
   ]);
   expect(page!.availability).toBe("preorder");
   expect(oneSize!.variants).toEqual([
-    { id: expect.any(Number), sku: "V-TU", colour: null, size: "tagliau", isOneSize: true, stock: 0, isPreorder: false, preorderDays: null },
+    {
+      id: expect.any(Number),
+      sku: "V-TU",
+      colour: null,
+      size: "tagliau",
+      isOneSize: true,
+      stock: 0,
+      isPreorder: false,
+      preorderDays: null,
+      gtin: null,
+      isRecalled: false,
+    },
   ]);
   expect(oneSize!.availability).toBe("out_of_stock");
 });

@@ -11,15 +11,22 @@ import {
   productCategories,
   productColours,
   productImages,
+  productRecalls,
+  productRecallVariants,
   productRelations,
   products,
+  productSafetyWarnings,
   productVariants,
+  safetyContacts,
+  safetyWarnings,
   subcategories,
 } from "#server/db/schema.ts";
+import type { SafetyContact } from "#server/product-safety/product-safety.ts";
+import { effectiveContactIdSql } from "#server/product-safety/product-safety.service.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { getProductAvailability, isProductOnRequest, pickRelatedIds, type Availability } from "./product";
-import { effectivePriceColumns } from "./product-card";
+import { effectivePriceColumns, isRecalledSql } from "./product-card";
 import { createCatalogueCache } from "./catalogue-cache";
 
 export type ProductPageImage = { storageKey: string; width: number; height: number; alt: string };
@@ -27,7 +34,24 @@ export type ProductPageImage = { storageKey: string; width: number; height: numb
 /** A colour with its pictures: its own, else the product's general ones, else the placeholder. */
 export type ProductPageColour = { key: string; images: ProductPageImage[] };
 
-export type ProductPageVariant = VariantOption & { sku: string };
+export type ProductPageVariant = VariantOption & { sku: string; gtin: string | null; isRecalled: boolean };
+
+/** What GPSR article 19 asks an online offer to show (docs/decisions/0088-product-safety-data.md). */
+export type ProductSafety = {
+  manufacturer: SafetyContact | null;
+  /** The EU responsible person, where there is one. */
+  responsiblePerson: SafetyContact | null;
+  modelNumber: string | null;
+  /** The variants' barcode numbers, each once. */
+  gtins: string[];
+  /** Warnings and safety information in the page's language, in the order of the label. */
+  warnings: string[];
+  /** The manual's key in the media store (a PDF), where the staff uploaded one. */
+  manualKey: string | null;
+};
+
+/** A recall notice in the page's language (GPSR article 36), newest first. */
+export type ProductRecallNotice = { id: number; hazard: string; whatToDo: string; remedy: string; createdAt: string; variantIds: number[] };
 
 export type CategoryRef = { slug: string; name: string };
 export type BrandRef = { slug: string; name: string };
@@ -86,6 +110,8 @@ export type ProductPageData = {
   affiliateUrl: string | null;
   /** Published related products, at most 8, in the shop's order. */
   relatedIds: number[];
+  safety: ProductSafety;
+  recalls: ProductRecallNotice[];
 };
 
 function placeholderImage(alt: string): ProductPageImage {
@@ -176,10 +202,26 @@ function selectProductPageRows(db: Db, ids: number[], locale: Locale) {
         stock: number;
         isPreorder: boolean;
         preorderDays: number | null;
+        gtin: string | null;
+        isRecalled: boolean;
       }>(
-        sql`json_build_object('id', ${productVariants.id}, 'sku', ${productVariants.sku}, 'colourId', ${productVariants.colourId}, 'size', ${productVariants.size}, 'stock', ${productVariants.stock}, 'isPreorder', ${productVariants.isPreorder}, 'preorderDays', ${productVariants.preorderDays})`,
+        sql`json_build_object('id', ${productVariants.id}, 'sku', ${productVariants.sku}, 'colourId', ${productVariants.colourId}, 'size', ${productVariants.size}, 'stock', ${productVariants.stock}, 'isPreorder', ${productVariants.isPreorder}, 'preorderDays', ${productVariants.preorderDays}, 'gtin', ${productVariants.gtin}, 'isRecalled', ${isRecalledSql()})`,
         sql`from ${productVariants} where ${productVariants.productId} = ${products.id}`,
         sql`${productVariants.position}, ${productVariants.id}`,
+      ),
+      manufacturer: contactJson(effectiveContactIdSql("manufacturer")),
+      responsiblePerson: contactJson(effectiveContactIdSql("responsible_person")),
+      modelNumber: products.modelNumber,
+      manualKey: products.manualStorageKey,
+      warnings: jsonRows<string>(
+        inLocale(safetyWarnings.textIt, safetyWarnings.textEn),
+        sql`from ${productSafetyWarnings} join ${safetyWarnings} on ${safetyWarnings.id} = ${productSafetyWarnings.warningId} where ${productSafetyWarnings.productId} = ${products.id}`,
+        sql`${productSafetyWarnings.position}, ${safetyWarnings.id}`,
+      ),
+      recalls: jsonRows<ProductRecallNotice>(
+        sql`json_build_object('id', ${productRecalls.id}, 'hazard', ${inLocale(productRecalls.hazardIt, productRecalls.hazardEn)}, 'whatToDo', ${inLocale(productRecalls.whatToDoIt, productRecalls.whatToDoEn)}, 'remedy', ${inLocale(productRecalls.remedyIt, productRecalls.remedyEn)}, 'createdAt', ${productRecalls.createdAt}, 'variantIds', (select coalesce(json_agg(${productRecallVariants.variantId} order by ${productRecallVariants.variantId}), '[]'::json) from ${productRecallVariants} where ${productRecallVariants.recallId} = ${productRecalls.id}))`,
+        sql`from ${productRecalls} where ${productRecalls.productId} = ${products.id}`,
+        sql`${productRecalls.createdAt} desc, ${productRecalls.id} desc`,
       ),
       // Published related products only; aliased, since the outer query reads `products` too.
       relatedIds: jsonRows<number>(
@@ -194,6 +236,13 @@ function selectProductPageRows(db: Db, ids: number[], locale: Locale) {
 }
 
 type ProductRow = Awaited<ReturnType<typeof selectProductPageRows>>[number];
+
+/** A manufacturer or responsible person as one JSON object, null when `id` is. */
+function contactJson(id: SQL<number | null>): SQL<SafetyContact | null> {
+  return sql<SafetyContact | null>`(select json_build_object('name', ${safetyContacts.name}, 'postalAddress', ${safetyContacts.postalAddress}, 'countryCode', ${safetyContacts.countryCode}, 'email', ${safetyContacts.email}) from ${safetyContacts} where ${safetyContacts.id} = ${id})`.mapWith(
+    fromJson,
+  );
+}
 
 /**
  * The product page's data for several published products at once (the API's client form), in the
@@ -247,7 +296,10 @@ function toProductPage(product: ProductRow, locale: Locale, now: Date): ProductP
     colour: variant.colourId === null ? null : (colourKeyOf.get(variant.colourId) ?? null),
     size: variant.size,
     isOneSize: isOneSize(variant.size),
-    stock: variant.stock,
+    // A recalled variant is shown as not available (server/cart/cart.ts isForSale refuses it).
+    stock: variant.isRecalled ? 0 : variant.stock,
+    gtin: variant.gtin,
+    isRecalled: variant.isRecalled,
     isPreorder: variant.isPreorder,
     preorderDays: variant.preorderDays,
   }));
@@ -298,5 +350,14 @@ function toProductPage(product: ProductRow, locale: Locale, now: Date): ProductP
       : null,
     affiliateUrl: product.affiliateUrl,
     relatedIds: pickRelatedIds(product.id, product.relatedIds),
+    safety: {
+      manufacturer: product.manufacturer,
+      responsiblePerson: product.responsiblePerson,
+      modelNumber: product.modelNumber,
+      gtins: [...new Set(variantRows.flatMap((variant) => (variant.gtin ? [variant.gtin] : [])))],
+      warnings: product.warnings,
+      manualKey: product.manualKey,
+    },
+    recalls: product.recalls,
   };
 }

@@ -69,6 +69,9 @@ export const brands = pgTable("brands", {
   name: text().notNull(),
   /** Products carrying this tag are "on request" (docs/rules.md#product-page: no price, quantity or cart). */
   marksOnRequest: boolean().notNull().default(false),
+  /** GPSR article 19: the manufacturer and EU responsible person its products take unless they name their own. */
+  manufacturerId: integer().references((): AnyPgColumn => safetyContacts.id, { onDelete: "set null" }),
+  responsiblePersonId: integer().references((): AnyPgColumn => safetyContacts.id, { onDelete: "set null" }),
 });
 
 export const products = pgTable(
@@ -114,6 +117,13 @@ export const products = pgTable(
     materialIt: text(),
     materialEn: text(),
     affiliateUrl: text(),
+    // product safety (GPSR, docs/decisions/0088-product-safety-data.md): null takes the first brand's
+    manufacturerId: integer().references((): AnyPgColumn => safetyContacts.id, { onDelete: "set null" }),
+    responsiblePersonId: integer().references((): AnyPgColumn => safetyContacts.id, { onDelete: "set null" }),
+    /** The model (type) number printed on the product and its label. */
+    modelNumber: text(),
+    /** The uploaded manual (a PDF) in the media store; null when there is none. */
+    manualStorageKey: text(),
     /**
      * Search document: names and short descriptions (Italian and English stemming, accents folded)
      * and the first brand. Kept up to date by refreshProductSearch (server/catalog/search.service.ts).
@@ -1456,4 +1466,109 @@ export const stockAlerts = pgTable(
       .where(sql`${t.status} in ('pending', 'active')`),
     index().on(t.variantId, t.status),
   ],
+);
+
+// ---------------------------------------------------------------- product safety and recalls (server/product-safety/)
+
+export const safetyContactRole = pgEnum("safety_contact_role", ["manufacturer", "responsible_person"]);
+
+/**
+ * A manufacturer or an EU responsible person (GPSR article 19), kept once and chosen per brand or per
+ * product. Postal and electronic address are both required by the regulation.
+ */
+export const safetyContacts = pgTable(
+  "safety_contacts",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    role: safetyContactRole().notNull(),
+    /** Name, registered trade name or trade mark. */
+    name: text().notNull(),
+    /** Street, postcode, town, as on the label. */
+    postalAddress: text().notNull(),
+    /** ISO 3166-1 alpha-2: whether the manufacturer is established in the EU. */
+    countryCode: text().notNull(),
+    email: text().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("safety_contacts_country_code", sql`${t.countryCode} ~ '^[A-Z]{2}$'`), unique().on(t.role, t.name)],
+);
+
+/** A warning or piece of safety information as on labels and manuals, written once and used by many products. */
+export const safetyWarnings = pgTable("safety_warnings", {
+  id: integer().primaryKey().generatedByDefaultAsIdentity(),
+  /** A short key the staff and the CSV name it by, e.g. "never-unattended". */
+  code: text().notNull().unique(),
+  textIt: text().notNull(),
+  textEn: text().notNull(),
+  createdAt: createdAt(),
+});
+
+export const productSafetyWarnings = pgTable(
+  "product_safety_warnings",
+  {
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    warningId: integer()
+      .notNull()
+      .references(() => safetyWarnings.id, { onDelete: "restrict" }),
+    position: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.warningId] }), index().on(t.warningId)],
+);
+
+/**
+ * A recall (GPSR articles 35-36) of some or all variants of a product, its notice in both languages in the
+ * structure of Implementing Regulation (EU) 2024/1435. Written only by server/product-safety/recall.service.ts.
+ */
+export const productRecalls = pgTable(
+  "product_recalls",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    hazardIt: text().notNull(),
+    hazardEn: text().notNull(),
+    whatToDoIt: text().notNull(),
+    whatToDoEn: text().notNull(),
+    remedyIt: text().notNull(),
+    remedyEn: text().notNull(),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.productId)],
+);
+
+/** The recalled variants: a variant is recalled once (a second recall of it is refused), and is no longer sold. */
+export const productRecallVariants = pgTable(
+  "product_recall_variants",
+  {
+    recallId: integer()
+      .notNull()
+      .references(() => productRecalls.id, { onDelete: "cascade" }),
+    variantId: integer()
+      .notNull()
+      .unique()
+      .references(() => productVariants.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.recallId, t.variantId] })],
+);
+
+/** Who was told of a recall, and when: one notice per buyer's address per recall. */
+export const productRecallNotices = pgTable(
+  "product_recall_notices",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    recallId: integer()
+      .notNull()
+      .references(() => productRecalls.id, { onDelete: "cascade" }),
+    /** Lower-cased. */
+    email: text().notNull(),
+    locale: text().notNull().default("it"),
+    outboxEmailId: bigint({ mode: "number" }).references(() => outboxEmails.id, { onDelete: "set null" }),
+    notifiedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique().on(t.recallId, t.email)],
 );

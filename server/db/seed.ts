@@ -3,9 +3,17 @@
  * for: server/catalog/sample-pictures.ts), default shop settings and bundled exchange rates. Runs only on an empty catalogue, so restarts and a
  * second `db:seed` change nothing.
  */
-import { count, sql } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { sourceImageSize } from "#server/catalog/images.ts";
 import { sampleBrands, sampleCatalogue, type SampleProduct } from "#server/db/sample-catalogue.ts";
+import {
+  sampleBrandSafety,
+  sampleModelNumber,
+  sampleProductWarnings,
+  sampleSafetyContacts,
+  sampleSafetyWarnings,
+  sampleSubcategoryWarnings,
+} from "#server/db/sample-catalogue/safety.ts";
 import { refreshProductSearch } from "#server/catalog/search.service.ts";
 import { offersCategorySlug, taxonomy } from "#server/catalog/taxonomy.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
@@ -22,7 +30,10 @@ import {
   productPriceHistory,
   productRelations,
   products,
+  productSafetyWarnings,
   productVariants,
+  safetyContacts,
+  safetyWarnings,
   shopSettings,
   subcategories,
 } from "./schema";
@@ -149,7 +160,50 @@ function toProductRow(product: SampleProduct, categoryIds: ReadonlyMap<string, n
     ...product.sheet,
     affiliateUrl: product.affiliateUrl,
     vatRatePercent: product.vatRatePercent,
+    modelNumber: sampleModelNumber(product.sku),
   };
+}
+
+/**
+ * Manufacturers, responsible persons and warnings (GPSR article 19), each brand's contacts where the back
+ * office has set none, and every sample product's warnings: its subcategory's, then its own.
+ */
+async function insertSampleSafety(db: Db, brandIds: ReadonlyMap<string, number>) {
+  await db
+    .insert(safetyContacts)
+    .values(sampleSafetyContacts.map(({ key: _, ...contact }) => contact))
+    .onConflictDoNothing();
+  const contactIds = new Map((await db.select().from(safetyContacts)).map((row) => [`${row.role}:${row.name}`, row.id]));
+  const contactId = (role: "manufacturer" | "responsible_person", key: string) => {
+    const contact = sampleSafetyContacts.find((entry) => entry.key === key && entry.role === role);
+    if (!contact) throw new Error(`Seed: no ${role} ${key}`);
+    return requireId(contactIds, `${role}:${contact.name}`, role);
+  };
+  for (const [slug, safety] of Object.entries(sampleBrandSafety)) {
+    const brandId = requireId(brandIds, slug, "brand");
+    await db
+      .update(brands)
+      .set({
+        manufacturerId: contactId("manufacturer", safety.manufacturer),
+        responsiblePersonId: safety.responsiblePerson ? contactId("responsible_person", safety.responsiblePerson) : null,
+      })
+      .where(and(eq(brands.id, brandId), isNull(brands.manufacturerId)));
+  }
+  await db
+    .insert(safetyWarnings)
+    .values(Object.entries(sampleSafetyWarnings).map(([code, [textIt, textEn]]) => ({ code, textIt, textEn })))
+    .onConflictDoNothing();
+  const warningIds = new Map(
+    (await db.select({ id: safetyWarnings.id, code: safetyWarnings.code }).from(safetyWarnings)).map((row) => [row.code, row.id]),
+  );
+  const links = sampleCatalogue.flatMap((product) =>
+    [...new Set([...sampleSubcategoryWarnings[product.subcategorySlug], ...(sampleProductWarnings[product.id] ?? [])])].map((code, position) => ({
+      productId: product.id,
+      warningId: requireId(warningIds, code, "warning"),
+      position,
+    })),
+  );
+  await inBatches(links, (batch) => db.insert(productSafetyWarnings).values(batch));
 }
 
 async function insertSampleCatalogue(db: Db, now: Date) {
@@ -172,6 +226,7 @@ async function insertSampleCatalogue(db: Db, now: Date) {
     product.brandSlugs.map((slug, position) => ({ productId: product.id, brandId: requireId(brandIds, slug, "brand"), position })),
   );
   await inBatches(brandLinks, (batch) => db.insert(productBrands).values(batch));
+  await insertSampleSafety(db, brandIds);
 
   const colourIds = new Map<string, number>();
   const colourRows = sampleCatalogue.flatMap((product) => product.colours.map((colour, position) => ({ productId: product.id, colour, position })));

@@ -7,9 +7,9 @@ import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { addresses, giftListInvitations, giftListItems, giftListPurchases, giftLists, productVariants, products } from "#server/db/schema.ts";
-import { checkPersonalisation } from "#server/cart/cart.ts";
+import { checkPersonalisation, isForSale } from "#server/cart/cart.ts";
 import { describeVariants, type VariantDisplay } from "#server/cart/cart-view.service.ts";
-import { isOnRequestSql } from "#server/catalog/product-card.ts";
+import { isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
 import { arrivesAfterEvent, canDeleteGiftList, generateGiftListCode, maxWishedQuantity, stillNeeded, type GiftListErrorCode } from "./gift-list";
 import { groupGiftProgress, type GroupGiftProgress } from "./gift-list-group";
 import {
@@ -263,12 +263,18 @@ export async function addProductToGiftList(
   if (!list) return notFound;
   if (list.status === "closed") return { ok: false, error: "closed" };
   const [variant] = await db
-    .select({ id: productVariants.id, isPublished: products.isPublished, isOnRequest: isOnRequestSql(), fields: products.personalisationFields })
+    .select({
+      id: productVariants.id,
+      isPublished: products.isPublished,
+      isOnRequest: isOnRequestSql(),
+      isRecalled: isRecalledSql(),
+      fields: products.personalisationFields,
+    })
     .from(productVariants)
     .innerJoin(products, eq(products.id, productVariants.productId))
     .where(eq(productVariants.id, input.variantId));
   if (!variant) return { ok: false, error: "variant-not-found" };
-  if (!variant.isPublished || variant.isOnRequest) return { ok: false, error: "not-for-sale" };
+  if (!isForSale(variant)) return { ok: false, error: "not-for-sale" };
   const checked = checkPersonalisation(variant.fields, input.personalisation);
   if (!checked.ok) return { ok: false, error: checked.error };
   const [{ value: items } = { value: 0 }] = await db.select({ value: count() }).from(giftListItems).where(eq(giftListItems.giftListId, list.id));

@@ -32,7 +32,7 @@ export function assertMediaKey(key: string) {
   if (!/^[a-z0-9]+(?:\/[a-z0-9][a-z0-9.-]*)+$/.test(key) || key.includes("..")) throw new Error(`Bad media key: ${JSON.stringify(key)}`);
 }
 
-const contentTypes: Record<string, string> = { webp: "image/webp", avif: "image/avif", png: "image/png", jpg: "image/jpeg" };
+const contentTypes: Record<string, string> = { webp: "image/webp", avif: "image/avif", png: "image/png", jpg: "image/jpeg", pdf: "application/pdf" };
 export const contentTypeOf = (key: string) => contentTypes[key.split(".").pop() ?? ""] ?? "application/octet-stream";
 
 export function createDiskMediaStore(dir: string): MediaStore {

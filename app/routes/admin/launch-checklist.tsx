@@ -11,7 +11,7 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/launch-checklist";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["invoices.settings"] } satisfies MessagesHandle;
+export const handle = { messages: ["invoices.settings", "productSafety.launch"] } satisfies MessagesHandle;
 
 /** The fiscal data's texts live with the invoices' messages, as on the settings page. */
 const fieldLabelKey = (section: string, field: string) =>
@@ -42,10 +42,25 @@ export default function AdminLaunchChecklist({ loaderData }: Route.ComponentProp
           <ul className="mt-6 space-y-3">
             {checks.map((check) => (
               <li
-                key={check.where === "env" ? `${check.code}-${check.variable}` : `${check.section}-${check.field}`}
+                key={
+                  check.where === "env"
+                    ? `${check.code}-${check.variable}`
+                    : check.where === "settings"
+                      ? `${check.section}-${check.field}`
+                      : check.code
+                }
                 className="rounded-xl border border-brand-100 bg-white p-4 break-words"
               >
-                {check.where === "env" ? (
+                {check.where === "safety" ? (
+                  <>
+                    <p className="font-semibold">{t(`productSafety.launch.${check.code}`, { count: check.count })}</p>
+                    <p className="mt-1 text-sm">
+                      <Link to={localizedHref(check.code === "productSafety" ? "/admin/prodotti" : "/admin/sicurezza", locale)} className="link">
+                        {t("productSafety.launch.where")}
+                      </Link>
+                    </p>
+                  </>
+                ) : check.where === "env" ? (
                   <>
                     <p className="font-semibold">{t(`admin.launch.items.${check.code}`, { value: check.value })}</p>
                     <p className="mt-1 text-sm text-muted">{t("admin.launch.whereEnv", { variable: check.variable })}</p>

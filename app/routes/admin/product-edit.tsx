@@ -50,7 +50,7 @@ const newProductValues: Record<string, string> = {
 };
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["stockAlerts.admin"] } satisfies MessagesHandle;
+export const handle = { messages: ["stockAlerts.admin", "productSafety.admin.productLink"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -237,6 +237,10 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
           <p className="mt-1">
             <Link to={localizedHref(`/product/${productId}`, locale)} className="underline">
               {t("admin.product.viewInShop")}
+            </Link>
+            {" · "}
+            <Link to={localizedHref(`/admin/prodotti/${productId}/sicurezza`, locale)} className="underline">
+              {t("productSafety.admin.productLink")}
             </Link>
           </p>
         )}

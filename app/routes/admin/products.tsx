@@ -9,12 +9,13 @@ import { TextField } from "#app/ui/form-field.tsx";
 import { requireAdmin } from "#server/http/guards.ts";
 import { getTaxonomyOptions, listAdminProducts, parseAdminProductFilters } from "#server/admin/product-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
+import { listSafetyGaps } from "#server/product-safety/product-safety.service.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/products";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: [] } satisfies MessagesHandle;
+export const handle = { messages: ["productSafety.gaps"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -22,7 +23,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = localeOfPath(url.pathname);
   const filters = parseAdminProductFilters(url.searchParams);
   const [list, options] = await Promise.all([listAdminProducts(db, filters, locale), getTaxonomyOptions(db, locale)]);
+  const gaps = await listSafetyGaps(db, { productIds: list.rows.map((row) => row.id) });
   return {
+    safetyGaps: Object.fromEntries(gaps),
     meta: getPageMetaTexts(locale, "admin.products"),
     locale,
     filters,
@@ -35,7 +38,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 
 export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale, filters, list, categories } = loaderData;
+  const { locale, filters, list, categories, safetyGaps } = loaderData;
   const href = (path: string) => localizedHref(path, locale);
   return (
     <section>
@@ -130,6 +133,15 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                 <td className="p-2 text-sm">
                   {row.isPublished ? t("admin.products.isPublished") : t("admin.products.hidden")}
                   {row.isOnRequest && ` · ${t("admin.products.onRequest")}`}
+                  {safetyGaps[row.id] && (
+                    <Link
+                      to={href(`/admin/prodotti/${row.id}/sicurezza`)}
+                      className="block font-semibold text-coral-700 underline"
+                      data-testid="safety-gaps"
+                    >
+                      {t("productSafety.gaps.label")}: {safetyGaps[row.id]!.map((gap) => t(`productSafety.gaps.${gap}`)).join(", ")}
+                    </Link>
+                  )}
                 </td>
               </tr>
             ))}

@@ -247,7 +247,18 @@ const checkoutBody = (extra: Record<string, unknown> = {}) => ({
 const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (json: unknown) => void | Promise<void> }>> = {
   "GET /api/getListaProdotti": async () => ({
     options: {},
-    check: (json) => expect((json as unknown[]).length).toBeGreaterThan(100),
+    check: (json) => {
+      const products = json as { id: number; safety: { warnings: string[] } }[];
+      expect(products.length).toBeGreaterThan(100);
+      // GPSR article 19: every sample product carries its safety data; a non-EU manufacturer comes with its EU responsible person.
+      expect(products.filter((product) => product.safety.warnings.length === 0)).toEqual([]);
+      expect(products.find((product) => product.id === 122)?.safety).toMatchObject({
+        manufacturer: { name: "Harbourline Nursery Ltd", countryCode: "GB", email: "productsafety@harbourline.example" },
+        responsiblePerson: { name: "EuroSafe Rappresentanze S.r.l.", countryCode: "IT" },
+        model: "JOI00122",
+        recalls: [],
+      });
+    },
   }),
   "GET /api/public/foto": async () => ({
     options: {},

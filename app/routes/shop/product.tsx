@@ -26,6 +26,7 @@ import { ProductReviews, ProductReviewSummary, ShopRatingDetail } from "#app/ui/
 import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
+import { ProductSafetySection, RecallNotices } from "#app/ui/product-safety.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { StockAlertForm } from "#app/ui/stock-alert-form.tsx";
 import { handleStockAlertRequest } from "./stock-alert-action.server";
@@ -48,6 +49,8 @@ export const handle = {
   messages: [
     ...productCardMessages,
     "productPage",
+    "productSafety.section",
+    "productSafety.recall",
     "giftLists.selector",
     "giftLists.errors.personalisation-missing",
     "admin.shopPrice.lowest30",
@@ -297,6 +300,7 @@ function ProductPage({
   const { selection, setQuantity } = useSelectionFromUrl(product);
   const images = product.colours.find((colour) => colour.key === selection.colour)?.images ?? product.images;
   const variant = findVariant(product.variants, selection);
+  const isRecalledChoice = Boolean(variant && product.variants.find((option) => option.id === variant.id)?.isRecalled);
   const publicUrl = root?.publicUrl ?? "";
   const productPath = localizedHref(`/product/${product.id}`, locale);
   const mainCategory = product.categories[0];
@@ -320,6 +324,8 @@ function ProductPage({
       availability: schemaAvailability[product.availability],
       offerEndsAt: product.offerEndsAt,
       shopName: root?.shop.name ?? "",
+      // A product of several barcodes has one per variant: schema.org's gtin names one product, so only a single one is marked up.
+      safety: { ...product.safety, gtin: product.safety.gtins.length === 1 ? product.safety.gtins[0]! : null },
       reviews: { summary: reviews.summary, shown: reviews.reviews },
     }),
     breadcrumbJsonLd(publicUrl, crumbs),
@@ -330,6 +336,12 @@ function ProductPage({
     <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
       <JsonLdScript blocks={jsonLd} />
       <Breadcrumbs items={crumbs} />
+      <RecallNotices
+        recalls={product.recalls}
+        variants={product.variants}
+        locale={locale}
+        contact={root ? { email: root.shop.email, phone: root.shop.phone } : null}
+      />
 
       {/*
         On phones the name, price and availability come first, the picture after them: the first screen shows
@@ -386,7 +398,9 @@ function ProductPage({
             </PersonalRegion>
           )}
 
-          {!product.isOnRequest && variant && takesStockAlert(variant) && (
+          {isRecalledChoice && <p className="font-semibold text-coral-700">{t("productSafety.recall.notForSale")}</p>}
+
+          {!product.isOnRequest && variant && !isRecalledChoice && takesStockAlert(variant) && (
             <PersonalRegion name="stock-alert">
               <StockAlertForm key={variant.id} variantId={variant.id} />
             </PersonalRegion>
@@ -463,6 +477,8 @@ function ProductPage({
           </section>
         )}
       </div>
+
+      <ProductSafetySection safety={product.safety} sku={product.sku} />
 
       <ProductReviews summary={reviews.summary} reviews={reviews.reviews} locale={locale} />
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Locale } from "#common/locale.ts";
-import { getProductImageUrl } from "#common/media.ts";
+import { getManualUrl, getProductImageUrl } from "#common/media.ts";
 import { getProductPages, type ProductPageData } from "#server/catalog/product.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { centsToDecimal } from "#server/money.ts";
@@ -26,6 +26,24 @@ const ClientVariation = z.object({
   image: z.string(),
   size: z.array(ClientSize),
 });
+
+const ClientSafetyContact = z.object({ name: z.string(), postalAddress: z.string(), countryCode: z.string(), email: z.string() });
+
+/** GPSR article 19 and 36 (docs/decisions/0088-product-safety-data.md, 0089-recall-flow.md), in the caller's language. */
+const ClientSafety = z
+  .object({
+    manufacturer: ClientSafetyContact.nullable(),
+    /** The EU responsible person of a manufacturer outside the EU; null when there is none. */
+    responsiblePerson: ClientSafetyContact.nullable(),
+    model: z.string().nullable(),
+    gtin: z.array(z.string()),
+    warnings: z.array(z.string()),
+    /** The manual (PDF, absolute URL); null when there is none. */
+    manualUrl: z.string().nullable(),
+    /** Recall notices, newest first: the recalled variants' SKUs, the hazard, what to do and the remedy. */
+    recalls: z.array(z.object({ date: z.string(), skus: z.array(z.string()), hazard: z.string(), whatToDo: z.string(), remedy: z.string() })),
+  })
+  .meta({ id: "ClientSafety" });
 
 export const ClientProduct = z
   .object({
@@ -79,6 +97,7 @@ export const ClientProduct = z
     /** Affiliate "buy now" link, "" when none. */
     affiliateLink: z.string(),
     ispersonalizzateClient: z.boolean(),
+    safety: ClientSafety,
   })
   .meta({ id: "ClientProduct" });
 export type ClientProduct = z.infer<typeof ClientProduct>;
@@ -152,6 +171,21 @@ function toClientProduct(page: ProductPageData, publicUrl: string, locale: Local
     personalizzazione_descrizione: page.personalisation?.description ?? noPersonalisation[locale],
     affiliateLink: page.affiliateUrl ?? "",
     ispersonalizzateClient: false,
+    safety: {
+      manufacturer: page.safety.manufacturer,
+      responsiblePerson: page.safety.responsiblePerson,
+      model: page.safety.modelNumber,
+      gtin: page.safety.gtins,
+      warnings: page.safety.warnings,
+      manualUrl: page.safety.manualKey ? `${publicUrl}${getManualUrl(page.safety.manualKey)}` : null,
+      recalls: page.recalls.map((recall) => ({
+        date: new Date(recall.createdAt).toISOString(),
+        skus: page.variants.filter((variant) => recall.variantIds.includes(variant.id)).map((variant) => variant.sku),
+        hazard: recall.hazard,
+        whatToDo: recall.whatToDo,
+        remedy: recall.remedy,
+      })),
+    },
   };
 }
 
