@@ -50,6 +50,14 @@ export const sampleSafetyContacts: readonly SampleSafetyContact[] = [
     email: "produktsicherheit@nordwald-kinder.example",
   },
   {
+    key: "partenope",
+    role: "manufacturer",
+    name: "Partenope Alimenti per l'Infanzia S.r.l.",
+    postalAddress: "Via Nuova Poggioreale 60, 80143 Napoli (NA), Italia",
+    countryCode: "IT",
+    email: "consumatori@partenope-infanzia.example",
+  },
+  {
     key: "skandi",
     role: "manufacturer",
     name: "Skandi Barn AB",
@@ -135,6 +143,7 @@ export const sampleBrandSafety: Record<SampleBrandSlug, { manufacturer: string; 
   clementoni: { manufacturer: "pacific", responsiblePerson: "eurosafe" },
   "fisher-price": { manufacturer: "pacific", responsiblePerson: "produktvertretung" },
   "bimbi-felici": { manufacturer: "bimbi-felici" },
+  plasmon: { manufacturer: "partenope" },
 };
 
 export const sampleSafetyWarnings = {
