@@ -48,7 +48,12 @@ export function productOfPath(pathname: string): number | null {
 /** The state of the page content as of `pageContent`, a version read after the request arrived. */
 export async function readContentState(db: Db, pageContent: string): Promise<ContentState> {
   let started = states.get(db);
-  if (!started) states.set(db, (started = startWatching(db, BigInt(pageContent))));
+  if (!started) {
+    started = startWatching(db, BigInt(pageContent));
+    states.set(db, started);
+    // A failed start is tried again by the next request.
+    started.catch(() => states.delete(db));
+  }
   const state = await started;
   const version = BigInt(pageContent);
   if (version > state.accounted || state.unexplainedSince !== null) await checkShared(db, state);
