@@ -226,7 +226,8 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     const read = await readContentVersions(db);
     // Stock, settings, rates: only what the page shows drops it (decision 0093).
     const content = await readContentState(db, read.pageContent);
-    const versions = `${read.catalogue}.${content.versionOf(req.path)}`;
+    // Unexplained, no kept page matches, not even after the page queue.
+    const versions = content.explained ? `${read.catalogue}.${content.versionOf(req.path)}` : "unexplained";
     const keepable = content.explained && Date.now() - read.catalogueSeenAt >= settleMs;
     const renderKey = `${versions} ${key}`;
     // Just after the versions moved nothing is kept: her page is rendered rather than a visitor's for her.
