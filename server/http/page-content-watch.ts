@@ -17,6 +17,8 @@ const movementCommitMs = 60_000;
 type WatchState = {
   /** `page_content_version` up to which every move is explained or answered by dropping every page. */
   accounted: bigint;
+  /** How many moves that is: a sequence never called reads 1, as it does after its first call. */
+  accountedMoves: bigint;
   /** Movement rows above `floor` already explained, with when. */
   floor: number;
   seen: Map<number, number>;
@@ -49,7 +51,7 @@ export function productOfPath(pathname: string): number | null {
 export async function readContentState(db: Db, pageContent: string): Promise<ContentState> {
   let started = states.get(db);
   if (!started) {
-    started = startWatching(db, BigInt(pageContent));
+    started = startWatching(db);
     states.set(db, started);
     // A failed start is tried again by the next request.
     started.catch(() => states.delete(db));
@@ -68,10 +70,13 @@ export async function readContentState(db: Db, pageContent: string): Promise<Con
   };
 }
 
-async function startWatching(db: Db, pageContent: bigint): Promise<WatchState> {
-  const [row] = await db.select({ floor: sql<string | null>`max(${stockMovements.id})::text` }).from(stockMovements);
+async function startWatching(db: Db): Promise<WatchState> {
+  const [row] = await db
+    .select({ ...movesRead, floor: sql<string | null>`(select max(${stockMovements.id}) from ${stockMovements})::text` })
+    .from(sql`page_content_version`);
   return {
-    accounted: pageContent,
+    accounted: BigInt(row!.version),
+    accountedMoves: BigInt(row!.moves),
     floor: Number(row?.floor ?? 0),
     seen: new Map(),
     unexplainedSince: null,
@@ -82,6 +87,12 @@ async function startWatching(db: Db, pageContent: bigint): Promise<WatchState> {
     next: null,
   };
 }
+
+/** The sequence's value, as the versions read gives it, and how many times it was called. */
+const movesRead = {
+  version: sql<string>`last_value::text`,
+  moves: sql<string>`(case when is_called then last_value else last_value - 1 end)::text`,
+};
 
 /** One check at a time: a caller arriving during one waits for the next, which reads what was committed before it asked. */
 function checkShared(db: Db, state: WatchState): Promise<void> {
@@ -105,19 +116,23 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
   const rows = await db
     .select({
       version: sql<string>`moved.version`,
+      moves: sql<string>`moved.moves`,
       id: stockMovements.id,
       variantId: stockMovements.variantId,
       delta: stockMovements.delta,
       productId: productVariants.productId,
       stock: productVariants.stock,
     })
-    .from(sql`(select last_value::text as version from page_content_version) as moved`)
+    .from(
+      sql`(select last_value::text as version, (case when is_called then last_value else last_value - 1 end)::text as moves from page_content_version) as moved`,
+    )
     .leftJoin(stockMovements, and(gt(stockMovements.id, state.floor), ne(stockMovements.delta, 0)))
     .leftJoin(productVariants, eq(productVariants.id, stockMovements.variantId));
   const version = BigInt(rows[0]!.version);
   const now = Date.now();
   const fresh = rows.filter((row) => row.id !== null && !state.seen.has(row.id));
-  const moves = version - state.accounted;
+  const movesNow = BigInt(rows[0]!.moves);
+  const moves = movesNow - state.accountedMoves;
   if (moves <= 0n) return;
   if (BigInt(fresh.length) !== moves) {
     state.unexplainedSince ??= now;
@@ -132,6 +147,7 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
   }
   for (const row of fresh) state.seen.set(row.id!, now);
   state.accounted = version;
+  state.accountedMoves = movesNow;
   state.unexplainedSince = null;
   // Rows explained long ago are below the floor from now on.
   for (const [id, explainedAt] of state.seen) {
