@@ -22,9 +22,17 @@ export function freePort() {
 /**
  * { baseUrl, pid, stop } of a running shop: on a fresh embedded database (or the one in `dataDir`, kept on
  * stop), or on `databaseUrl`'s PostgreSQL database as it is (migrated on start; seeded only when it has no
- * products). `nodeArgs` go before server.js; `env` is added to the shop's environment.
+ * products). `nodeArgs` go before server.js; `env` is added to the shop's environment. `counted`: the build is
+ * started by lib/counted-shop.mjs instead, and `counts()` gives its page cache's counts.
  */
-export async function startShopForBench({ databaseUrl = "", appRoot = root, dataDir: givenDataDir = "", nodeArgs = [], env = {} } = {}) {
+export async function startShopForBench({
+  databaseUrl = "",
+  appRoot = root,
+  dataDir: givenDataDir = "",
+  nodeArgs = [],
+  env = {},
+  counted = false,
+} = {}) {
   if (process.env.BENCH_BASE_URL && appRoot === root)
     return { baseUrl: process.env.BENCH_BASE_URL.replace(/\/$/, ""), pid: null, stop: async () => {} };
   if (!fs.existsSync(path.join(appRoot, "build/server/index.js"))) {
@@ -34,7 +42,8 @@ export async function startShopForBench({ databaseUrl = "", appRoot = root, data
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = givenDataDir || fs.mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
-  const child = spawn(process.execPath, [...nodeArgs, "server.js"], {
+  const entry = counted ? path.join(root, "bench/lib/counted-shop.mjs") : "server.js";
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: appRoot,
     env: {
       ...process.env,
@@ -53,7 +62,7 @@ export async function startShopForBench({ databaseUrl = "", appRoot = root, data
       ALLOW_TEST_PAYMENTS: "true",
       ...env,
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: counted ? ["ignore", "ignore", "inherit", "ipc"] : ["ignore", "ignore", "inherit"],
   });
   await waitForHealth(baseUrl, {
     name: "the shop",
@@ -63,6 +72,11 @@ export async function startShopForBench({ databaseUrl = "", appRoot = root, data
   return {
     baseUrl,
     pid: child.pid,
+    counts: () =>
+      new Promise((resolve) => {
+        child.once("message", (message) => resolve(message.counts));
+        child.send("counts");
+      }),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

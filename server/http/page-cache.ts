@@ -15,7 +15,8 @@ import { readCurrencyCookie } from "#server/currency/rates.ts";
 import type { Db } from "#server/db/client.ts";
 import { preferenceCookies, saysWhoIsAsking, sharedPagePatterns } from "./page-caching";
 import { createPageStore, keepPage, plainBytesOf, type KeptPage, type PageStore } from "./page-store";
-import { readWatchedVersion } from "#server/catalog/catalogue-cache.ts";
+import { readContentVersions, settleMs } from "#server/catalog/catalogue-cache.ts";
+import { readContentState } from "./page-content-watch";
 import { nextClockChange } from "./page-versions";
 import { contentSecurityPolicy, inlineScriptHashes, type PolicyOptions } from "./security-headers";
 import type { PageFiller } from "./page-filler";
@@ -222,15 +223,21 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     const url = requestUrlOf(req);
     const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${url}`;
     const now = new Date();
-    const { version: versions, settled: keepable } = await readWatchedVersion(db, "catalogue and page content");
+    const read = await readContentVersions(db);
+    // Stock, settings, rates: only what the page shows drops it (decision 0093).
+    const content = await readContentState(db, read.pageContent);
+    // Unexplained, no kept page matches, not even after the page queue.
+    const versions = content.explained ? `${read.catalogue}.${content.versionOf(req.path)}` : "unexplained";
+    const keepable = content.explained && Date.now() - read.catalogueSeenAt >= settleMs;
     const renderKey = `${versions} ${key}`;
     // Just after the versions moved nothing is kept: her page is rendered rather than a visitor's for her.
     if (forCustomer && !keepable) return next();
     // A kept page, or the one rendered meanwhile by another request; else this request renders it for the
     // others asking meanwhile, or, once it has waited `renderWaitMs` for another's render, for itself alone.
+    // While a change to the page content is not explained yet, neither: it may be committed already.
     const deadline = Date.now() + renderWaitMs;
     let claim: RenderClaim<KeptPage> | null = null;
-    for (;;) {
+    while (content.explained) {
       let kept = store.get(key, versions, now.getTime());
       // For a customer, a kept page without its plan is as good as none: it is rendered anew, with one.
       if (forCustomer && kept && planOf(key, kept) === undefined && !unfillable.has(kept)) kept = undefined;
