@@ -9,6 +9,11 @@
 // (decision 0076). Then BENCH_SIGNED_IN_BLOCKS (default 30) short blocks of 40 requests per page and build,
 // alternated, give the CPU per request least moved by other jobs on a shared machine. BENCH_SIGNED_IN_KEEP=1 keeps the database (bench_signed_in) for the next run;
 // BENCH_SIGNED_IN_PROFILE=<folder> has each shop write a V8 CPU profile there when it stops (--cpu-prof).
+// BENCH_SIGNED_IN_CATALOGUE=1 measures her browsing the whole catalogue instead of one page asked again and
+// again: each request of a load asks the next of every category's listing pages, or of every product page, in
+// turn (her `.data` likewise), so no page's fill plan is held from the last time it was asked (decision 0094);
+// every one of those paths is first asked once as a visitor, as visitors keep a shop's pages. BENCH_SIGNED_IN_PAGES
+// (names, comma-separated: category, product, "category (data)", "product (data)") measures only those.
 // Writes bench/results/signed-in.json.
 import os from "node:os";
 import path from "node:path";
@@ -29,13 +34,79 @@ const browserEncoding = "gzip, deflate, br, zstd";
 const keep = process.env.BENCH_SIGNED_IN_KEEP === "1";
 const databaseName = keep ? "bench_signed_in" : `bench_signed_in_${process.pid}`;
 const profileFolder = process.env.BENCH_SIGNED_IN_PROFILE ? path.resolve(process.env.BENCH_SIGNED_IN_PROFILE) : "";
+const wholeCatalogue = process.env.BENCH_SIGNED_IN_CATALOGUE === "1";
+// The generated catalogue's categories (server/catalog/taxonomy.ts, lib/scale-catalogue.ts).
+const categorySlugs = ["A-spasso", "Bagnetto", "arredamento", "sicurezza", "gioco-e-relax", "abbigliamento", "pappa"];
 const documentPages = [
   { name: "category", path: "/categoria/A-spasso" },
   { name: "product", path: `/product/${Math.ceil(productCount / 2)}` },
 ];
 // After the first page the browser asks for the next one's loader data only (client navigation), every loader
 // of the page included, as Chromium was seen to ask: `/product/2.data` after a click on a card.
-const pages = [...documentPages, ...documentPages.map((page) => ({ name: `${page.name} (data)`, path: `${page.path}.data` }))];
+const chosenPages = process.env.BENCH_SIGNED_IN_PAGES?.split(",").map((name) => name.trim());
+// In the whole-catalogue mode, for decision 0094's two designs: a visitor's product pages (the kept page everyone
+// would get), and her personal part alone, as the root's loader data of each product page (`?_routes=root`).
+const designPages = [
+  { name: "product (visitor)", path: documentPages[1].path, visitor: true },
+  { name: "personal part", path: `${documentPages[1].path}.data?_routes=root` },
+];
+const pages = [
+  ...documentPages,
+  ...documentPages.map((page) => ({ name: `${page.name} (data)`, path: `${page.path}.data` })),
+  ...(wholeCatalogue ? designPages : []),
+].filter((page) => !chosenPages || chosenPages.includes(page.name));
+
+/**
+ * In the whole-catalogue mode, every path a page of the load asks in turn: each category's listing pages (as
+ * many as its first page links to), or every product page; none otherwise (the page's own path, again and again).
+ */
+async function catalogueOf(baseUrl) {
+  const listings = [];
+  for (const slug of categorySlugs) {
+    const html = await (await fetch(`${baseUrl}/categoria/${slug}`)).text();
+    const last = Math.max(1, ...[...html.matchAll(/[?&]page=(\d+)/g)].map((match) => Number(match[1])));
+    for (let page = 1; page <= last; page += 1) listings.push(page === 1 ? `/categoria/${slug}` : `/categoria/${slug}?page=${page}`);
+  }
+  const products = Array.from({ length: productCount }, (_, index) => `/product/${index + 1}`);
+  const dataPath = (pagePath) => pagePath.replace(/(\?|$)/, ".data$1");
+  return {
+    category: listings,
+    product: products,
+    "category (data)": listings.map(dataPath),
+    "product (data)": products.map(dataPath),
+    "product (visitor)": products,
+    "personal part": products.map((product) => `${product}.data?_routes=root`),
+  };
+}
+
+/** Every path of the whole-catalogue loads asked once by a visitor (4 at a time): kept, as in a shop visitors browse. */
+async function askedByVisitors(baseUrl, catalogue) {
+  const paths = [...new Set(pages.filter((page) => page.name !== "personal part").flatMap((page) => catalogue[page.name]))];
+  let next = 0;
+  const visitor = async () => {
+    while (next < paths.length) await (await fetch(`${baseUrl}${paths[next++]}`, { headers: { "accept-encoding": browserEncoding } })).arrayBuffer();
+  };
+  await Promise.all([visitor(), visitor(), visitor(), visitor()]);
+}
+
+/** Resolves once the process has used under a twentieth of a core for two seconds (60 s at most). */
+async function quietened(pid) {
+  const until = Date.now() + 60_000;
+  let quietSince = Date.now();
+  while (Date.now() < until && Date.now() - quietSince < 2_000) {
+    const before = cpuSecondsOf(pid);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (cpuSecondsOf(pid) - before > 0.025) quietSince = Date.now();
+  }
+}
+
+/** autocannon's request sequence for `page`: in the whole-catalogue mode each request asks the next path. */
+function requestsOf(shop, page) {
+  const paths = shop.catalogue?.[page.name];
+  const headers = page.visitor ? { "accept-encoding": browserEncoding, accept: "text/html" } : shop.headers;
+  if (!paths) return [{ method: "GET", headers }];
+  return [{ method: "GET", headers, setupRequest: (request) => ({ ...request, path: paths[(shop.next = (shop.next + 1) % paths.length)] }) }];
+}
 
 /** The `name=value` pairs of a response's Set-Cookie headers, added to `jar`. */
 function keepCookies(jar, response) {
@@ -69,9 +140,9 @@ async function signedInCustomer(baseUrl) {
   await post("/login-register", { intent: "register", name: "Anna Esposito", email, password, passwordConfirm: password, privacy: "on" });
   const login = await post("/login-register", { intent: "login", email, password });
   if (login.status !== 302) throw new Error(`login answered ${login.status}`);
-  const productHtml = await (await fetch(`${baseUrl}${pages[1].path}`, { headers: { Cookie: cookie() } })).text();
+  const productHtml = await (await fetch(`${baseUrl}${documentPages[1].path}`, { headers: { Cookie: cookie() } })).text();
   const variantId = /<input type="hidden" name="variantId" value="(\d+)"/.exec(productHtml)?.[1];
-  if (!variantId) throw new Error(`no add-to-cart form on ${pages[1].path}`);
+  if (!variantId) throw new Error(`no add-to-cart form on ${documentPages[1].path}`);
   await post("/cart.data", { js: "1", intent: "add", variantId, quantity: "1" });
   return cookie();
 }
@@ -84,7 +155,7 @@ async function assertRenderedForCustomer(url, headers) {
 }
 
 async function measure(shop, page) {
-  const requests = [{ method: "GET", headers: shop.headers }];
+  const requests = requestsOf(shop, page);
   const url = `${shop.baseUrl}${page.path}`;
   await runLoad({ url, connections, durationSeconds: 2, requests });
   const cpuBefore = cpuSecondsOf(shop.pid);
@@ -101,9 +172,8 @@ async function measure(shop, page) {
 async function measureBlock(shop, page) {
   const cpuBefore = cpuSecondsOf(shop.pid);
   const result = await new Promise((resolve, reject) => {
-    autocannon(
-      { url: `${shop.baseUrl}${page.path}`, connections: 4, amount: requestsPerBlock, requests: [{ method: "GET", headers: shop.headers }] },
-      (error, answer) => (error ? reject(error) : resolve(answer)),
+    autocannon({ url: `${shop.baseUrl}${page.path}`, connections: 4, amount: requestsPerBlock, requests: requestsOf(shop, page) }, (error, answer) =>
+      error ? reject(error) : resolve(answer),
     );
   });
   if (result.non2xx + result.errors > 0) throw new Error(`${page.path}: ${result.non2xx} not 2xx, ${result.errors} errors`);
@@ -126,11 +196,23 @@ try {
     const nodeArgs = profileFolder
       ? ["--cpu-prof", `--cpu-prof-dir=${profileFolder}`, `--cpu-prof-name=${build.name.replace(" ", "-")}.cpuprofile`]
       : [];
-    const shop = await startShopForBench({ databaseUrl: catalogue.databaseUrl, appRoot: build.appRoot, nodeArgs });
-    build.shop = shop;
-    shop.headers = { "accept-encoding": browserEncoding, accept: "text/html", cookie: await signedInCustomer(shop.baseUrl) };
-    for (const page of pages) await assertRenderedForCustomer(`${shop.baseUrl}${page.path}`, shop.headers);
+    build.shop = await startShopForBench({ databaseUrl: catalogue.databaseUrl, appRoot: build.appRoot, nodeArgs });
   }
+  // Every shop started before any page is kept: a shop's start writes the settings, which moves the versions
+  // every kept page is checked against.
+  for (const build of builds) {
+    const { shop } = build;
+    shop.headers = { "accept-encoding": browserEncoding, accept: "text/html", cookie: await signedInCustomer(shop.baseUrl) };
+    for (const page of pages.filter((page) => !page.visitor)) await assertRenderedForCustomer(`${shop.baseUrl}${page.path}`, shop.headers);
+    if (wholeCatalogue) {
+      shop.catalogue = await catalogueOf(shop.baseUrl);
+      shop.next = 0;
+      await askedByVisitors(shop.baseUrl, shop.catalogue);
+      console.log(`${build.name}: ${shop.catalogue.category.length} listing pages, ${shop.catalogue.product.length} product pages`);
+    }
+  }
+  // The kept pages' strong compression, in the background after the visitors' pass, done before any load.
+  if (wholeCatalogue) for (const build of builds) await quietened(build.shop.pid);
   const runs = [];
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? builds : builds.toReversed();
@@ -193,7 +275,7 @@ try {
     const [mine, base] = builds.map((build) => rows.find((row) => row.page === page.name && row.build === build.name));
     const ratio = ratios.find((row) => row.page === page.name);
     return {
-      measure: `signed-in customer's ${page.name} page ${page.path}, PostgreSQL, ${productCount} products, ${connections} connections`,
+      measure: `signed-in customer's ${page.name} page ${wholeCatalogue ? "(whole catalogue)" : page.path}, PostgreSQL, ${productCount} products, ${connections} connections`,
       figure: `${mine["req/s (median)"]} req/s, p99 ${mine["p99 ms (median)"]} ms, ${mine["CPU ms/req (median)"]} ms CPU/req (${mine["CPU ms/req in blocks (median)"]} in blocks)`,
       baseline: base
         ? `${base["req/s (median)"]} req/s, ${base["CPU ms/req (median)"]} ms CPU/req (${base["CPU ms/req in blocks (median)"]} in blocks) (BENCH_BASELINE_ROOT, same run)`

@@ -210,3 +210,31 @@ test("a bearer token, a moved clock, the next page's loader data: rendered, neve
   expect(data.status).toBe(200);
   expect(countsOf(shop).filled).toBe(filled);
 });
+
+test.skipIf(isOnPostgres)(
+  "a customer browsing past the plans held: her page filled from a new render, the visitor's kept page kept as it was",
+  slow,
+  async () => {
+    // One plan held: a second kept page drops the first one's.
+    const browsing = await startInProcessShop({ database: shop.handle, fillPlans: 1 });
+    try {
+      const cookie = await signIn(browsing, "customer", "greta.browsing@example.it");
+      const [url, other] = ["/en/shop?page=3", "/en/shop?page=4"];
+      const kept = await browsing.request(url);
+      await browsing.request(other);
+      const before = { ...countsOf(browsing) };
+      const answer = await browsing.request(url, { cookie });
+      // Rendered again for its plan only: not kept a second time, and filled as her own page would be.
+      expect(countsOf(browsing)).toEqual({ ...before, rendered: before.rendered + 1, filled: before.filled + 1 });
+      expectFilledAsRendered(answer, await renderedWhole(url, cookie), kept, url);
+      // The plan is held again: her next ask of it renders nothing, and a visitor still gets the page first kept.
+      await browsing.request(url, { cookie });
+      expect(countsOf(browsing)).toEqual({ ...before, rendered: before.rendered + 1, filled: before.filled + 2 });
+      const again = await browsing.request(url);
+      expect(again.headers.etag).toBe(kept.headers.etag);
+      expect(countsOf(browsing).given).toBe(before.given + 1);
+    } finally {
+      await browsing.close();
+    }
+  },
+);

@@ -14,7 +14,7 @@ import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import type { Db } from "#server/db/client.ts";
 import { preferenceCookies, saysWhoIsAsking, sharedPagePatterns } from "./page-caching";
-import { createPageStore, keepPage, plainBytesOf, type KeptPage, type PageStore } from "./page-store";
+import { createPageStore, etagOf, keepPage, plainBytesOf, type KeptPage, type PageStore } from "./page-store";
 import { readContentVersions, settleMs } from "#server/catalog/catalogue-cache.ts";
 import { readContentState } from "./page-content-watch";
 import { nextClockChange } from "./page-versions";
@@ -168,11 +168,13 @@ export type PageCacheOptions = {
   patternOf: Promise<(pathname: string) => string | null>;
   /** Given, customers' pages are filled in from visitors' kept ones when they can be (page-filler.ts). */
   filler?: Promise<PageFiller | null>;
+  /** Fill plans held, `maxFillPlans` unless given. */
+  maxFillPlans?: number;
 };
 
 export type PageCache = ReturnType<typeof createPageCache>;
 
-export function createPageCache({ db, maxBytes, policy, patternOf, filler: givenFiller }: PageCacheOptions) {
+export function createPageCache({ db, maxBytes, policy, patternOf, filler: givenFiller, maxFillPlans: plansHeld = maxFillPlans }: PageCacheOptions) {
   const store = createPageStore(maxBytes);
   // How to fill in the kept pages last kept or filled, by key and least recently used first: a plan holds its
   // render's root data and regions' elements (with what their props close over, the product page's data),
@@ -190,7 +192,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
   const holdPlan = (key: string, kept: KeptPage, plan: unknown) => {
     fillPlans.delete(key);
     fillPlans.set(key, { kept, plan });
-    if (fillPlans.size > maxFillPlans) fillPlans.delete(fillPlans.keys().next().value!);
+    if (fillPlans.size > plansHeld) fillPlans.delete(fillPlans.keys().next().value!);
   };
   let filler: PageFiller | null = null;
   const fillerReady = givenFiller?.then((given) => (filler = given));
@@ -279,12 +281,12 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
    * The kept page filled in for the customer asking, when nothing on it outside her regions depends on her:
    * sent, true. Otherwise false, nothing sent: her page is to be rendered.
    */
-  async function sendFilled(req: Request, res: Response, url: string, kept: KeptPage, plan: unknown): Promise<boolean> {
+  async function sendFilled(req: Request, res: Response, url: string, kept: KeptPage, plan: unknown, html?: string): Promise<boolean> {
     if (plan === undefined || plan === null || !filler) return false;
     const { part, headers } = await filler.readPersonalPart(new globalThis.Request(url, { headers: fetchHeadersOf(req) }));
     // A cookie to set (a flash toast read, a forged cart) or an answer that differs: her page is rendered.
     if (headers.has("set-cookie") || !filler.answersAsVisitor(plan, part)) return false;
-    const filled = filler.fillPage(plan, (await plainBytesOf(kept)).toString("utf8"), part);
+    const filled = filler.fillPage(plan, html ?? (await plainBytesOf(kept)).toString("utf8"), part);
     counts.filled += 1;
     // As her rendered page: the kept page's headers (its CSP allows the same scripts), compressed by compression().
     setHeaders(res, kept.headers);
@@ -326,14 +328,26 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
         sendRendered(res, { status: response.status, headers, body });
         return true;
       }
+      const html = isHtml ? body.toString("utf8") : "";
+      // Rendered for a customer whose kept page had lost its plan (a customer browsing more pages than plans
+      // are held): when the render gave the kept bytes again, only its plan is new; the page is not kept and
+      // compressed again (twice: at once and strongly in the background), a visitor's page's dearest part.
+      const keptBefore = page.forCustomer ? store.get(page.key, page.versions, Date.now()) : undefined;
+      if (keptBefore && keptBefore.status === response.status && keptBefore.etag === etagOf(body)) {
+        const plan = filler && isHtml && fillSource !== undefined ? await filler.planFill(html, page.request.url, fillSource) : null;
+        if (plan !== null) holdPlan(page.key, keptBefore, plan);
+        else unfillable.add(keptBefore);
+        settle(keptBefore);
+        return sendFilled(req, res, page.request.url, keptBefore, plan, html);
+      }
       const kept = await keepPage({ status: response.status, headers, body }, { versions: page.versions, expiresAt });
-      const plan = filler && isHtml && fillSource !== undefined ? await filler.planFill(body.toString("utf8"), page.request.url, fillSource) : null;
+      const plan = filler && isHtml && fillSource !== undefined ? await filler.planFill(html, page.request.url, fillSource) : null;
       if (plan !== null) holdPlan(page.key, kept, plan);
       else unfillable.add(kept);
       store.set(page.key, kept);
       counts.kept += 1;
       settle(kept);
-      if (page.forCustomer) return sendFilled(req, res, page.request.url, kept, plan);
+      if (page.forCustomer) return sendFilled(req, res, page.request.url, kept, plan, html);
       await sendPage(req, res, kept, store, page.key);
       return true;
     } catch (error) {

@@ -54,13 +54,17 @@ export type KeptPage = {
   bytes: number;
 };
 
+/** A kept page's validator: weak, the same page in any encoding is one; the same bytes, the same tag. */
+export function etagOf(body: Buffer): string {
+  return `W/"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
 export async function keepPage(
   rendered: { status: number; headers: [string, string][]; body: Buffer },
   { versions, expiresAt }: { versions: string; expiresAt: number },
 ): Promise<KeptPage> {
   const br = await brotliAt(firstBrotliQuality, rendered.body);
-  // Weak: the same page in any encoding is one validator.
-  const etag = `W/"${crypto.createHash("sha256").update(rendered.body).digest("base64url").slice(0, 27)}"`;
+  const etag = etagOf(rendered.body);
   const { status, headers } = rendered;
   const headerBytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length, 0);
   return { status, headers, etag, br, isStronglyCompressed: false, versions, gzip: null, expiresAt, bytes: br.length + headerBytes };

@@ -49,6 +49,8 @@ export type ShopAppOptions = {
   pageCacheBytes?: number;
   /** False: customers' pages are always rendered, never filled in from visitors' kept ones (tests compare both). */
   fillPersonalPages?: boolean;
+  /** Fill plans held (page-cache.ts), 64 unless given: tests hold fewer. */
+  fillPlans?: number;
 };
 
 export function createShopApp(options: ShopAppOptions) {
@@ -117,6 +119,7 @@ export function createShopApp(options: ShopAppOptions) {
         policy,
         patternOf: build.then((built) => routePatternMatcher(built.routes)),
         filler: options.fillPersonalPages === false ? undefined : build.then((built) => pageFillerOf(built, services)),
+        maxFillPlans: options.fillPlans,
       })
     : null;
   if (pageCache) app.use((req, res, next) => void pageCache.serveKept(req, res, next).catch(next));

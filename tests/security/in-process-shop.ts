@@ -110,10 +110,18 @@ async function startViteAlone() {
 
 /**
  * `database`: another shop's database, already seeded (a second app process on it; the caller closes it).
- * `pageCacheBytes`: server/http/page-cache.ts's bound, 0 to render every page. `env`: settings besides the tests' own.
+ * `pageCacheBytes`: server/http/page-cache.ts's bound, 0 to render every page. `fillPlans`: its fill plans held.
+ * `env`: settings besides the tests' own.
  */
 export async function startInProcessShop(
-  options: { publicUrl?: string; database?: DbHandle; pageCacheBytes?: number; fillPersonalPages?: boolean; env?: Record<string, string> } = {},
+  options: {
+    publicUrl?: string;
+    database?: DbHandle;
+    pageCacheBytes?: number;
+    fillPersonalPages?: boolean;
+    fillPlans?: number;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<InProcessShop> {
   const publicUrl = options.publicUrl ?? "http://shop.test";
   const handle = options.database ?? (await createTestDb());
@@ -135,6 +143,7 @@ export async function startInProcessShop(
     formActions: () => [],
     pageCacheBytes: options.pageCacheBytes,
     fillPersonalPages: options.fillPersonalPages,
+    fillPlans: options.fillPlans,
   });
   const server = app.listen(0, "127.0.0.1");
   answerUnreadableRequests(server);
