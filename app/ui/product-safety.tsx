@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { formatDate } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
 import { getManualUrl } from "#common/media.ts";
+import { colourName } from "#common/variant-label.ts";
 import type { ProductPageVariant, ProductRecallNotice, ProductSafety } from "#server/catalog/product.service.ts";
 import type { SafetyContact } from "#server/product-safety/product-safety.ts";
 
@@ -130,7 +131,7 @@ export function RecallNotices({
                     .filter((variant) => recall.variantIds.includes(variant.id))
                     .map((variant) => (
                       <li key={variant.id} className="font-mono text-sm">
-                        {variantLabel(variant, (colour) => t(`productPage.colours.${colour}`, { defaultValue: colour }))}
+                        {variantLabel(variant, (colour) => colourName(t, colour))}
                       </li>
                     ))}
                 </ul>

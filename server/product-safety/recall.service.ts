@@ -9,6 +9,7 @@
 import { and, asc, desc, eq, inArray, notInArray } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { formatSize, isOneSize } from "#common/sizes.ts";
+import { colourName } from "#common/variant-label.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import { isRecalledSql } from "#server/catalog/product-card.ts";
 import { isUniqueViolation } from "#server/admin/product-admin.service.ts";
@@ -247,7 +248,7 @@ async function getRecallNotice(db: Db, recallId: number, locale: Locale): Promis
 function describeVariant(variant: RecallNotice["variants"][number], locale: Locale): string {
   const t = getTranslator(locale);
   const parts = [
-    variant.colour ? t(`productPage.colours.${variant.colour}`, { defaultValue: variant.colour }) : null,
+    variant.colour ? colourName(t, variant.colour) : null,
     variant.size ? formatSize(variant.size) : null,
     variant.gtin ? `GTIN ${variant.gtin}` : null,
   ].filter(Boolean);

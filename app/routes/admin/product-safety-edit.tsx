@@ -4,6 +4,7 @@ import { formatDate } from "#common/format.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { getManualUrl } from "#common/media.ts";
+import { colourName } from "#common/variant-label.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminTable, FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
@@ -30,7 +31,7 @@ import type { Route } from "./+types/product-safety-edit";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["productSafety.admin", "productSafety.errors", "productSafety.gaps", "productSafety.recall", "productPage.colours"],
+  messages: ["productSafety.admin", "productSafety.errors", "productSafety.gaps", "productSafety.recall", "cart.colours"],
 } satisfies MessagesHandle;
 
 const intents = ["safety", "manual", "recall", "notify"] as const;
@@ -148,9 +149,9 @@ export default function AdminProductSafetyEdit({ loaderData, actionData }: Route
   );
   const chosenVariants = new Set(((recallValues.variantIds as string[] | undefined) ?? []).map(Number));
   const text = (name: string) => (typeof recallValues[name] === "string" ? recallValues[name] : "");
-  const colourName = (colour: string | null) => (colour ? t(`productPage.colours.${colour}`, { defaultValue: colour }) : null);
+  const nameOfColour = (colour: string | null) => (colour ? colourName(t, colour) : null);
   const variantName = (variant: { sku: string; colour: string | null; size: string | null }) =>
-    [variant.sku, [colourName(variant.colour), variant.size].filter(Boolean).join(", ")].filter(Boolean).join(" · ");
+    [variant.sku, [nameOfColour(variant.colour), variant.size].filter(Boolean).join(", ")].filter(Boolean).join(" · ");
   const doneText =
     done === "sent"
       ? t("productSafety.admin.recall.sent", sent)
