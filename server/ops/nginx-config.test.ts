@@ -63,7 +63,7 @@ test("a folder name that would break out of its quotes is refused", () => {
   expect(() => siteOptionsFromArgs(["--processes", "0"])).toThrow(/--processes/);
 });
 
-test("nginx's own pages: 413, 429 and 502-504 in Italian and English, JSON for the API in the caller's language", () => {
+test("nginx's own pages: 413, 414, 429, 431 and 502-504 in Italian and English, JSON for the API in the caller's language", () => {
   const pages = proxyPages();
   for (const lang of ["it", "en"] as const) {
     const messages = lang === "it" ? messagesIt : messagesEn;
@@ -75,6 +75,12 @@ test("nginx's own pages: 413, 429 and 502-504 in Italian and English, JSON for t
       error: { code: "too-many-requests", message: messages.api.errors["too-many-requests"] },
     });
     expect(JSON.parse(pages.get(`api-${lang}/502`)!).error.code).toBe("service-unavailable");
+    for (const status of [414, 431]) {
+      expect(pages.get(`${lang}/${status}`)).toContain(`<html lang="${lang}">`);
+      expect(JSON.parse(pages.get(`api-${lang}/${status}`)!)).toEqual({
+        error: { code: "headers-too-large", message: messages.api.errors["headers-too-large"] },
+      });
+    }
   }
 });
 

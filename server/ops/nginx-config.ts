@@ -62,7 +62,9 @@ export const proxyRateLimits = {
 const failTimeoutSeconds = 5;
 const retryAfterSeconds = 5;
 
-const proxyPageStatuses = [413, 429, 502, 503, 504] as const;
+// 414 and 431: a request line or headers past nginx's buffers, refused before the app (the app's own answer:
+// server/http/unreadable-requests.ts). nginx calls the second 494 and would send its own 400 page.
+const proxyPageStatuses = [413, 414, 429, 431, 502, 503, 504] as const;
 type ProxyPageStatus = (typeof proxyPageStatuses)[number];
 
 /** The pages nginx answers with itself: file path (relative to the pages folder) -> content. */
@@ -76,12 +78,14 @@ export function proxyPages(): Map<string, string> {
       const html =
         status === 413
           ? smallPageHtml(lang, messages.errors.badRequestTitle, messages.errors.tooLargeBody, { text: messages.notFound.home, href: home })
-          : status === 429
-            ? smallPageHtml(lang, messages.proxy.tooManyRequests.title, messages.proxy.tooManyRequests.body, {
-                text: messages.serviceUnavailable.retry,
-                href: "",
-              })
-            : unavailableAnswer(pathname, "text/html", status).body;
+          : status === 414 || status === 431
+            ? smallPageHtml(lang, messages.errors.badRequestTitle, messages.errors.headersTooLargeBody, { text: messages.notFound.home, href: home })
+            : status === 429
+              ? smallPageHtml(lang, messages.proxy.tooManyRequests.title, messages.proxy.tooManyRequests.body, {
+                  text: messages.serviceUnavailable.retry,
+                  href: "",
+                })
+              : unavailableAnswer(pathname, "text/html", status).body;
       pages.set(`${lang}/${status}`, html);
     }
   }
@@ -96,6 +100,7 @@ function apiRefusal(lang: "it" | "en", status: ProxyPageStatus): string {
   const { errors } = (lang === "en" ? messagesEn : messagesIt).api;
   if (status === 413) return JSON.stringify({ error: { code: "payload-too-large", message: errors["payload-too-large"] } });
   if (status === 429) return JSON.stringify({ error: { code: "too-many-requests", message: errors["too-many-requests"] } });
+  if (status === 414 || status === 431) return JSON.stringify({ error: { code: "headers-too-large", message: errors["headers-too-large"] } });
   return JSON.stringify({ error: { code: "service-unavailable", message: errors["service-unavailable"] } });
 }
 
@@ -253,6 +258,8 @@ ${
     gzip_types text/css text/javascript application/javascript application/json application/xml text/xml image/svg+xml text/plain;
 
     error_page 413 /_proxy/$bimbi_page_kind/413;
+    error_page 414 /_proxy/$bimbi_page_kind/414;
+    error_page 494 =431 /_proxy/$bimbi_page_kind/431;
     error_page 429 /_proxy/$bimbi_page_kind/429;
     error_page 502 /_proxy/$bimbi_page_kind/502;
     error_page 503 /_proxy/$bimbi_page_kind/503;
