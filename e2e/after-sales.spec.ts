@@ -180,7 +180,7 @@ for (const locale of ["it", "en"] as const) {
     // The order page offers the withdrawal; the personalised frame cannot be withdrawn, and says why.
     await page.goto(order.orderUrl);
     await expect(page.getByRole("heading", { name: t.panel })).toBeVisible();
-    await page.getByRole("link", { name: t.withdraw }).click();
+    await page.getByRole("main").getByRole("link", { name: t.withdraw }).click();
     await expect(page.getByRole("heading", { level: 1, name: t.withdraw })).toBeVisible();
     const lines = page.getByTestId("withdrawal-line");
     await expect(lines).toHaveCount(3);
@@ -235,7 +235,7 @@ for (const locale of ["it", "en"] as const) {
     // The customer's order page tells every step, the refund with its amount; the second unit of the first line may still go back.
     await page.goto(order.orderUrl);
     await expect(page.getByText(t.history(refunded))).toBeVisible();
-    await expect(page.getByRole("link", { name: t.withdraw })).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link", { name: t.withdraw })).toBeVisible();
     await expectNoAxeViolations(page);
     await staff.context().close();
   });
@@ -254,7 +254,7 @@ for (const locale of ["it", "en"] as const) {
     await deliver(staff, locale, order.orderId);
 
     await page.goto(order.orderUrl);
-    await page.getByRole("link", { name: t.withdraw }).click();
+    await page.getByRole("main").getByRole("link", { name: t.withdraw }).click();
     await page.getByRole("spinbutton").fill("1");
     await page.getByRole("textbox", { name: t.iban }).fill("IT60 X054 2811 1010 0000 0123 457");
     await page.getByRole("button", { name: t.review }).click();
