@@ -222,6 +222,14 @@ test(
         stock: "3",
       }),
       csvLine({ ...csvBase, product_sku: "CSV-E2E-2", name_it: "Body cotone Ischia", price: "-4", variant_sku: "CSV-E2E-2-U", stock: "1" }),
+      csvLine({
+        ...csvBase,
+        product_sku: "CSV-E2E-3",
+        name_it: "Body cotone Procida",
+        variant_sku: "CSV-E2E-3-U",
+        stock: "1",
+        manufacturer: "Fabbrica Inesistente",
+      }),
     ].join("\n");
     const csvForm = page.getByRole("form", { name: "File CSV (una riga per taglia)" });
     await csvForm.getByLabel("File").setInputFiles({ name: "prodotti.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
@@ -230,6 +238,7 @@ test(
     await expect(dryReport).toBeVisible();
     await expect(dryReport.getByRole("row").filter({ hasText: "price" })).toContainText("4");
     await expect(dryReport.getByRole("row").filter({ hasText: "price" })).toContainText("Il prezzo non può essere negativo.");
+    await expect(dryReport.getByRole("row").filter({ hasText: "manufacturer" })).toContainText("Produttore sconosciuto");
     await expectNoAxeViolations(page);
     await shot(page, "import-dry");
     await open(page, "/admin/prodotti?q=CSV-E2E");

@@ -7,15 +7,27 @@
  * imports the valid rows, `productsPerBatch` products per transaction.
  */
 import { isValidGtin, normaliseGtin } from "#server/catalog/gtin.ts";
-import { asc, eq, inArray } from "drizzle-orm";
+import { aliasedTable, asc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { storedSizeName } from "#common/sizes.ts";
 import type { Db } from "#server/db/client.ts";
-import { brands, categories, productColours, products, productVariants, subcategories } from "#server/db/schema.ts";
+import {
+  brands,
+  categories,
+  productColours,
+  products,
+  productSafetyWarnings,
+  productVariants,
+  safetyContacts,
+  safetyWarnings,
+  subcategories,
+} from "#server/db/schema.ts";
+import type { ProductSafetyInput } from "#server/product-safety/product-safety.inputs.ts";
+import { getProductSafetyForm, setProductSafety } from "#server/product-safety/product-safety.service.ts";
 import { setInitialStock, setStockTo } from "#server/stock/stock-ledger.ts";
 import { recordAudit } from "./audit.service";
 import { parseCsv, toCsv } from "./csv";
-import { csvColumns, optionalColumns, productColumns, variantColumns } from "./product-csv";
+import { csvColumns, optionalColumns, productColumns, safetyColumns, variantColumns } from "./product-csv";
 import {
   colourPattern,
   parseWith,
@@ -56,11 +68,36 @@ export type CsvImportReport =
 
 const yes = (value: boolean) => (value ? "1" : "0");
 
+const manufacturers = aliasedTable(safetyContacts, "manufacturers");
+const responsiblePersons = aliasedTable(safetyContacts, "responsible_persons");
+
+/** The safety columns of each product of `ids`, in `safetyColumns`' order. */
+async function safetyCells(db: Db, ids: number[]): Promise<Map<number, string[]>> {
+  const rows = await db
+    .select({ id: products.id, modelNumber: products.modelNumber, manufacturer: manufacturers.name, responsiblePerson: responsiblePersons.name })
+    .from(products)
+    .leftJoin(manufacturers, eq(manufacturers.id, products.manufacturerId))
+    .leftJoin(responsiblePersons, eq(responsiblePersons.id, products.responsiblePersonId))
+    .where(inArray(products.id, ids));
+  const warnings = await db
+    .select({ productId: productSafetyWarnings.productId, code: safetyWarnings.code })
+    .from(productSafetyWarnings)
+    .innerJoin(safetyWarnings, eq(safetyWarnings.id, productSafetyWarnings.warningId))
+    .where(inArray(productSafetyWarnings.productId, ids))
+    .orderBy(asc(productSafetyWarnings.productId), asc(productSafetyWarnings.position));
+  const codes = new Map<number, string[]>();
+  for (const row of warnings) codes.set(row.productId, [...(codes.get(row.productId) ?? []), row.code]);
+  return new Map(
+    rows.map((row) => [row.id, [row.modelNumber ?? "", row.manufacturer ?? "", row.responsiblePerson ?? "", (codes.get(row.id) ?? []).join("|")]]),
+  );
+}
+
 export async function exportProductsCsv(db: Db): Promise<string> {
   const ids = (await db.select({ id: products.id }).from(products).orderBy(asc(products.id))).map((row) => row.id);
   const lines: string[][] = [];
   for (let start = 0; start < ids.length; start += 200) {
     const slice = ids.slice(start, start + 200);
+    const safety = await safetyCells(db, slice);
     const variants = await db
       .select({ variant: productVariants, colour: productColours.colour })
       .from(productVariants)
@@ -77,7 +114,8 @@ export async function exportProductsCsv(db: Db): Promise<string> {
         return value;
       });
       const own = variants.filter((row) => row.variant.productId === id);
-      if (own.length === 0) lines.push([...productCells, ...variantColumns.map(() => "")]);
+      const safetyCellsOfProduct = safety.get(id)!;
+      if (own.length === 0) lines.push([...productCells, ...variantColumns.map(() => ""), ...safetyCellsOfProduct]);
       for (const { variant, colour } of own)
         lines.push([
           ...productCells,
@@ -88,6 +126,7 @@ export async function exportProductsCsv(db: Db): Promise<string> {
           yes(variant.isPreorder),
           variant.preorderDays === null ? "" : String(variant.preorderDays),
           variant.gtin ?? "",
+          ...safetyCellsOfProduct,
         ]);
     }
   }
@@ -153,7 +192,26 @@ const CsvVariant = z
   });
 type CsvVariant = NonNullable<z.output<typeof CsvVariant>>;
 
-type ValidRow = { line: number; product: ProductInputType; variant: CsvVariant | null };
+/** The safety columns as written; contacts and warnings are looked up by name and code afterwards. */
+const CsvSafety = z.object({
+  model_number: z.string().trim().max(80, { error: "admin.errors.tooLong" }),
+  manufacturer: z.string().trim().max(200, { error: "admin.errors.tooLong" }),
+  responsible_person: z.string().trim().max(200, { error: "admin.errors.tooLong" }),
+  safety_warnings: z.string().transform((value) => [
+    ...new Set(
+      value
+        .split("|")
+        .map((code) => code.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ]),
+});
+type CsvSafety = z.output<typeof CsvSafety>;
+
+/** The product's safety data the file gives; a column the file leaves out is absent (left as it is). */
+type SafetyValues = Partial<ProductSafetyInput>;
+
+type ValidRow = { line: number; product: ProductInputType; variant: CsvVariant | null; safety: CsvSafety; safetyValues?: SafetyValues };
 
 type Lookups = {
   categorySlugs: Set<string>;
@@ -162,6 +220,9 @@ type Lookups = {
   productIdBySku: Map<string, number>;
   variantOwnerBySku: Map<string, string>;
   productIds: Set<number>;
+  /** Lower-case name or id -> id, per role. */
+  contactIds: { manufacturer: Map<string, number>; responsible_person: Map<string, number> };
+  warningIdByCode: Map<string, number>;
 };
 
 async function loadLookups(db: Db, table: { productSkus: string[]; variantSkus: string[]; related: number[] }): Promise<Lookups> {
@@ -185,7 +246,15 @@ async function loadLookups(db: Db, table: { productSkus: string[]; variantSkus: 
   const productIds = new Set<number>();
   for (const chunk of chunks(table.related))
     for (const row of await db.select({ id: products.id }).from(products).where(inArray(products.id, chunk))) productIds.add(row.id);
+  const contactIds = { manufacturer: new Map<string, number>(), responsible_person: new Map<string, number>() };
+  for (const contact of await db.select({ id: safetyContacts.id, role: safetyContacts.role, name: safetyContacts.name }).from(safetyContacts)) {
+    contactIds[contact.role].set(String(contact.id), contact.id);
+    contactIds[contact.role].set(contact.name.toLowerCase(), contact.id);
+  }
+  const warningRows = await db.select({ id: safetyWarnings.id, code: safetyWarnings.code }).from(safetyWarnings);
   return {
+    contactIds,
+    warningIdByCode: new Map(warningRows.map((warning) => [warning.code, warning.id])),
     categorySlugs: new Set(cats.map((cat) => cat.slug)),
     subcategoryOf: new Map(subs.map((sub) => [sub.slug, catSlug.get(sub.categoryId) ?? ""])),
     brandKeys: new Set(brandRows.flatMap((brand) => [brand.slug, brand.name.toLowerCase()])),
@@ -238,9 +307,12 @@ export async function importProductsCsv(
     const variant = CsvVariant.safeParse(Object.fromEntries(variantColumns.map((column) => [column, raw[column] ?? ""])));
     if (!variant.success)
       for (const issue of variant.error.issues) rowErrors.push({ row: line, column: String(issue.path[0] ?? "variant_sku"), message: issue.message });
+    const safety = CsvSafety.safeParse(Object.fromEntries(safetyColumns.map((column) => [column, raw[column] ?? ""])));
+    if (!safety.success)
+      for (const issue of safety.error.issues) rowErrors.push({ row: line, column: String(issue.path[0]), message: issue.message });
     const unique = new Map(rowErrors.map((error) => [error.column, error]));
-    if (unique.size > 0 || !product.ok || !variant.success) errors.push(...unique.values());
-    else candidates.push({ line, product: product.input, variant: variant.data });
+    if (unique.size > 0 || !product.ok || !variant.success || !safety.success) errors.push(...unique.values());
+    else candidates.push({ line, product: product.input, variant: variant.data, safety: safety.data });
   }
 
   const lookups = await loadLookups(db, {
@@ -273,8 +345,32 @@ export async function importProductsCsv(
       seenVariantSkus.set(variant.sku, line);
       seenCombos.add(combo);
     }
+    const safetyValues: SafetyValues = {};
+    const given = (column: (typeof safetyColumns)[number]) => table.header.includes(column);
+    if (given("model_number")) safetyValues.modelNumber = row.safety.model_number || null;
+    for (const [column, field] of [
+      ["manufacturer", "manufacturerId"],
+      ["responsible_person", "responsiblePersonId"],
+    ] as const) {
+      if (!given(column)) continue;
+      const name = row.safety[column];
+      const id = name === "" ? null : (lookups.contactIds[column].get(name.toLowerCase()) ?? undefined);
+      if (id === undefined)
+        rowErrors.push({
+          row: line,
+          column,
+          message: `productSafety.errors.${column === "manufacturer" ? "manufacturerUnknown" : "responsiblePersonUnknown"}`,
+        });
+      else safetyValues[field] = id;
+    }
+    if (given("safety_warnings")) {
+      const warningIds = row.safety.safety_warnings.map((code) => lookups.warningIdByCode.get(code));
+      if (warningIds.some((id) => id === undefined))
+        rowErrors.push({ row: line, column: "safety_warnings", message: "productSafety.errors.warningUnknown" });
+      else safetyValues.warningIds = warningIds as number[];
+    }
     if (rowErrors.length) errors.push(...rowErrors);
-    else valid.push(row);
+    else valid.push({ ...row, safetyValues });
   }
   errors.sort((a, b) => a.row - b.row);
 
@@ -326,6 +422,7 @@ async function importProduct(
   // Every reference was checked above: a refusal here means the database changed meanwhile.
   if (!saved.ok) throw new Error(`CSV import of ${args.sku} refused: ${JSON.stringify(saved)}`);
   const productId = saved.productId;
+  await importSafety(tx, { productId, given: args.rows[0]!.safetyValues ?? {}, actorUserId: args.actorUserId });
   const colourIds = new Map(
     (
       await tx.select({ id: productColours.id, colour: productColours.colour }).from(productColours).where(eq(productColours.productId, productId))
@@ -371,4 +468,15 @@ async function importProduct(
     }
   }
   return productId;
+}
+
+/** Writes the safety data the file gives over the product's own, through the product-safety service; unchanged data writes nothing. */
+async function importSafety(tx: Db, args: { productId: number; given: SafetyValues; actorUserId: string | null }) {
+  if (Object.keys(args.given).length === 0) return;
+  const current = (await getProductSafetyForm(tx, args.productId))!.values;
+  const input: ProductSafetyInput = { ...current, ...args.given };
+  const keys = Object.keys(args.given) as (keyof ProductSafetyInput)[];
+  if (keys.every((key) => JSON.stringify(current[key]) === JSON.stringify(input[key]))) return;
+  const saved = await setProductSafety(tx, { productId: args.productId, input, actorUserId: args.actorUserId });
+  if (!saved.ok) throw new Error(`CSV import of product ${args.productId}'s safety data refused: ${JSON.stringify(saved)}`);
 }

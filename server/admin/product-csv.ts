@@ -37,6 +37,14 @@ export const productColumns = {
   affiliate_url: "affiliateUrl",
 } as const;
 export const variantColumns = ["colour", "size", "variant_sku", "stock", "is_preorder", "preorder_days", "gtin"] as const;
-export const csvColumns: readonly string[] = [...Object.keys(productColumns), ...variantColumns];
-/** Columns a file may leave out (files written before they existed): read as empty. */
-export const optionalColumns: ReadonlySet<string> = new Set(["gtin"]);
+/**
+ * The product's safety data (docs/decisions/0088-product-safety-data.md): its model number, its own
+ * manufacturer and responsible person by name (empty: its brand's) and its warnings' codes, "|" between them.
+ */
+export const safetyColumns = ["model_number", "manufacturer", "responsible_person", "safety_warnings"] as const;
+export const csvColumns: readonly string[] = [...Object.keys(productColumns), ...variantColumns, ...safetyColumns];
+/**
+ * Columns a file may leave out (files written before they existed): a missing `gtin` reads as empty; the
+ * safety columns missing leave the product's safety data as they are.
+ */
+export const optionalColumns: ReadonlySet<string> = new Set(["gtin", ...safetyColumns]);

@@ -2,6 +2,8 @@ import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { getProductPage } from "#server/catalog/product.service.ts";
 import { auditLog, products, productVariants } from "#server/db/schema.ts";
+import { SafetyContactInput, SafetyWarningInput } from "#server/product-safety/product-safety.inputs.ts";
+import { getProductSafetyForm, saveSafetyContact, saveSafetyWarning } from "#server/product-safety/product-safety.service.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createAdminUser, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
 import { parseCsv, toCsv } from "./csv";
@@ -101,6 +103,122 @@ test("CSV: a dry run lists every bad row by row and column and writes nothing; t
   const again = await importProductsCsv(db, { text: toCsv(csvColumns, rows), dryRun: false, actorUserId: adminId, now });
   expect(again).toMatchObject({ ok: true, errors: [], productsUpdated: 1, variantsUpdated: 2, productsCreated: 0 });
   expect((await db.select({ stock: productVariants.stock }).from(productVariants)).map((row) => row.stock)).toEqual([9, 9]);
+});
+
+/** Two manufacturers, a responsible person and three warnings, through the safety pages' own service; their ids by name or code. */
+async function seedSafety(db: Awaited<ReturnType<typeof openShop>>["db"]) {
+  const ids = new Map<string, number>();
+  const contacts = [
+    { role: "manufacturer", name: "Culle Sogno S.r.l.", postalAddress: "Via Roma 1, 20121 Milano", countryCode: "IT", email: "info@culle.example" },
+    { role: "manufacturer", name: "Baby Works Ltd", postalAddress: "1 High Street, London", countryCode: "GB", email: "hello@babyworks.example" },
+    {
+      role: "responsible_person",
+      name: "Rappresentanze UE S.p.A.",
+      postalAddress: "Corso Italia 5, Torino",
+      countryCode: "IT",
+      email: "eu@rapp.example",
+    },
+  ];
+  for (const contact of contacts) {
+    const saved = await saveSafetyContact(db, { id: null, input: SafetyContactInput.parse(contact), actorUserId: null });
+    if (!saved.ok) throw new Error(JSON.stringify(saved));
+    ids.set(contact.name, saved.id);
+  }
+  for (const code of ["never-unattended", "check-straps", "keep-from-fire"]) {
+    const input = SafetyWarningInput.parse({ code, textIt: `Avvertenza ${code}`, textEn: `Warning ${code}` });
+    const saved = await saveSafetyWarning(db, { id: null, input, actorUserId: null });
+    if (!saved.ok) throw new Error(JSON.stringify(saved));
+    ids.set(code, saved.id);
+  }
+  return ids;
+}
+
+test("CSV: the safety data go out and come back the same; names and codes in any case", slow, async () => {
+  const { db, adminId } = await openShop();
+  const ids = await seedSafety(db);
+  const safety = {
+    model_number: "CS-200",
+    manufacturer: "baby works ltd",
+    responsible_person: "Rappresentanze UE S.p.A.",
+    safety_warnings: "check-straps|NEVER-UNATTENDED",
+  };
+  const text = toCsv(csvColumns, [
+    csvRow(safety),
+    csvRow({ ...safety, colour: "blue", variant_sku: "CSV-1-B-M" }),
+    csvRow({ product_sku: "CSV-2", variant_sku: "CSV-2-U", colour: "", size: "" }),
+  ]);
+  expect(await importProductsCsv(db, { text, dryRun: false, actorUserId: adminId, now })).toMatchObject({ ok: true, errors: [], productsCreated: 2 });
+  const [first, second] = await db.select({ id: products.id }).from(products).orderBy(products.id);
+  expect((await getProductSafetyForm(db, first!.id))!.values).toEqual({
+    modelNumber: "CS-200",
+    manufacturerId: ids.get("Baby Works Ltd"),
+    responsiblePersonId: ids.get("Rappresentanze UE S.p.A."),
+    warningIds: [ids.get("check-straps"), ids.get("never-unattended")],
+  });
+  // Empty cells: the brand's contacts, no model number, no warnings.
+  expect((await getProductSafetyForm(db, second!.id))!.values).toEqual({
+    modelNumber: null,
+    manufacturerId: null,
+    responsiblePersonId: null,
+    warningIds: [],
+  });
+
+  const exported = await exportProductsCsv(db);
+  const table = parseCsv(exported);
+  const cell = (row: number, column: string) => table.rows[row]!.cells[csvColumns.indexOf(column)];
+  expect([cell(0, "model_number"), cell(0, "manufacturer"), cell(0, "responsible_person"), cell(0, "safety_warnings")]).toEqual([
+    "CS-200",
+    "Baby Works Ltd",
+    "Rappresentanze UE S.p.A.",
+    "check-straps|never-unattended",
+  ]);
+  expect(cell(2, "safety_warnings")).toBe("");
+
+  // Imported back unchanged: the same data, no safety change recorded.
+  const safetyAudits = await db.$count(auditLog, eq(auditLog.action, "product.safety"));
+  expect(await importProductsCsv(db, { text: exported, dryRun: false, actorUserId: adminId, now })).toMatchObject({
+    ok: true,
+    errors: [],
+    productsUpdated: 2,
+  });
+  expect(await exportProductsCsv(db)).toBe(exported);
+  expect(await db.$count(auditLog, eq(auditLog.action, "product.safety"))).toBe(safetyAudits);
+
+  // A file written before the safety columns leaves the safety data as they are.
+  const oldColumns = csvColumns.filter((column) => !["model_number", "manufacturer", "responsible_person", "safety_warnings"].includes(column));
+  const old = toCsv(
+    oldColumns,
+    table.rows.map((row) => row.cells.filter((_, index) => oldColumns.includes(csvColumns[index]!))),
+  );
+  expect(await importProductsCsv(db, { text: old, dryRun: false, actorUserId: adminId, now })).toMatchObject({ ok: true, errors: [] });
+  expect((await getProductSafetyForm(db, first!.id))!.values.modelNumber).toBe("CS-200");
+  expect(await exportProductsCsv(db)).toBe(exported);
+});
+
+test("CSV: an unknown manufacturer, responsible person or warning code is refused by row and nothing of that row changes", slow, async () => {
+  const { db, adminId } = await openShop();
+  await seedSafety(db);
+  const good = { model_number: "CS-200", manufacturer: "Culle Sogno S.r.l.", safety_warnings: "check-straps" };
+  await importProductsCsv(db, { text: toCsv(csvColumns, [csvRow(good)]), dryRun: false, actorUserId: adminId, now });
+  const before = await exportProductsCsv(db);
+
+  const text = toCsv(csvColumns, [
+    csvRow({ ...good, model_number: "CS-300", manufacturer: "Fabbrica Inesistente" }),
+    csvRow({ product_sku: "CSV-2", variant_sku: "CSV-2-U", colour: "", size: "", responsible_person: "Culle Sogno S.r.l." }),
+    csvRow({ product_sku: "CSV-3", variant_sku: "CSV-3-U", colour: "", size: "", safety_warnings: "check-straps|non-esiste" }),
+    csvRow({ product_sku: "CSV-4", variant_sku: "CSV-4-U", colour: "", size: "", model_number: "X".repeat(81) }),
+  ]);
+  const expected = [
+    { row: 2, column: "manufacturer", message: "productSafety.errors.manufacturerUnknown" },
+    // A manufacturer is not a responsible person.
+    { row: 3, column: "responsible_person", message: "productSafety.errors.responsiblePersonUnknown" },
+    { row: 4, column: "safety_warnings", message: "productSafety.errors.warningUnknown" },
+    { row: 5, column: "model_number", message: "admin.errors.tooLong" },
+  ];
+  expect(await importProductsCsv(db, { text, dryRun: true, actorUserId: adminId, now })).toMatchObject({ ok: true, validRows: 0, errors: expected });
+  expect(await importProductsCsv(db, { text, dryRun: false, actorUserId: adminId, now })).toMatchObject({ ok: true, validRows: 0, errors: expected });
+  expect(await db.$count(products)).toBe(1);
+  expect(await exportProductsCsv(db)).toBe(before);
 });
 
 test("CSV: wrong columns and too many rows refuse the whole file", slow, async () => {

@@ -8,6 +8,8 @@ import { brands, productBrands, productColours, productImages, productPriceHisto
 import { seedSampleCatalogue } from "#server/db/seed.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createProduct, tagOnRequest } from "#tests/fixtures/cart.fixtures.ts";
+import { RecallInput } from "#server/product-safety/product-safety.inputs.ts";
+import { recallProduct } from "#server/product-safety/recall.service.ts";
 import { getMerchantFeedXml } from "./merchant-feed.service";
 
 const now = new Date("2026-11-20T10:00:00Z");
@@ -40,7 +42,8 @@ async function validateFeed(xml: string) {
       if (!(Date.parse(from!) < Date.parse(to!))) errors.push(`${id}: the sale ends before it starts`);
     }
     if (item.gtin && !isValidGtin(item.gtin)) errors.push(`${id}: GTIN ${item.gtin} fails its check digit`);
-    if (!item.gtin && item.identifier_exists !== "no") errors.push(`${id}: without a GTIN, identifier_exists must be "no"`);
+    if (!item.gtin && !item.mpn && item.identifier_exists !== "no") errors.push(`${id}: without a GTIN or MPN, identifier_exists must be "no"`);
+    if ((item.gtin || item.mpn) && item.identifier_exists === "no") errors.push(`${id}: a GTIN or MPN with identifier_exists "no"`);
     if (item.item_group_id && !(item.color || item.size)) errors.push(`${id}: a variant of a group names its colour or size`);
   }
   return { errors, items };
@@ -163,6 +166,48 @@ test("an item carries its colour and size in the link and title, its offer and i
     ["Cotton bodysuit - White, XL", `${publicUrl}/en/product/${body.productId}?colour=white&size=xl`],
     ["Cotton bodysuit - Blue, M", `${publicUrl}/en/product/${body.productId}?colour=blue&size=m`],
   ]);
+});
+
+test("a recalled variant leaves the feed; the model number is the MPN next to the brand and GTIN", async () => {
+  const db = await openDb();
+  const seat = await createProduct(db, {
+    nameIt: "Seggiolino auto",
+    variants: [
+      { colour: "black", stock: 4 },
+      { colour: "grey", stock: 4 },
+    ],
+  });
+  await db.update(products).set({ modelNumber: "SA-1200" }).where(eq(products.id, seat.productId));
+  await db.update(productVariants).set({ gtin: "8001234567897" }).where(eq(productVariants.id, seat.variantIds[0]!));
+  await db.insert(productImages).values({ productId: seat.productId, colourId: null, storageKey: "seat", width: 800, height: 800 });
+  const [brand] = await db.insert(brands).values({ slug: "chicco", name: "Chicco" }).returning({ id: brands.id });
+  await db.insert(productBrands).values({ productId: seat.productId, brandId: brand!.id });
+  const plain = await createProduct(db, { nameIt: "Bavaglino" });
+  await db.insert(productImages).values({ productId: plain.productId, colourId: null, storageKey: "bib", width: 800, height: 800 });
+
+  const before = await validateFeed(await getMerchantFeedXml(db, { locale: "it", publicUrl, now }));
+  expect(before.errors).toEqual([]);
+  expect(before.items.map((item) => [item.title, item.brand, item.gtin, item.mpn, item.identifier_exists])).toEqual([
+    ["Seggiolino auto - Nero", "Chicco", "8001234567897", "SA-1200", undefined],
+    ["Seggiolino auto - Grigio", "Chicco", undefined, "SA-1200", undefined],
+    ["Bavaglino", undefined, undefined, undefined, "no"],
+  ]);
+
+  const notice = RecallInput.parse({
+    variantIds: [String(seat.variantIds[1]!)],
+    hazardIt: "La fibbia può aprirsi in un urto.",
+    hazardEn: "The buckle may open in a crash.",
+    whatToDoIt: "Smettere subito di usare il seggiolino.",
+    whatToDoEn: "Stop using the seat at once.",
+    remedyIt: "Rimborso completo.",
+    remedyEn: "Full refund.",
+  });
+  expect((await recallProduct(db, { productId: seat.productId, input: notice, actorUserId: null })).ok).toBe(true);
+  for (const locale of ["it", "en"] as const) {
+    const after = await validateFeed(await getMerchantFeedXml(db, { locale, publicUrl, now }));
+    expect(after.errors).toEqual([]);
+    expect(after.items.map((item) => item.id)).toEqual([before.items[0]!.id, before.items[2]!.id]);
+  }
 });
 
 test("a feed with a broken rule fails validation: the check can fail", async () => {

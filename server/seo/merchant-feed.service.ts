@@ -1,7 +1,7 @@
 /**
  * Reads the catalogue into Google Merchant feed items (merchant-feed.ts): every colour and size of the
- * published products the shop sells itself (not on request, not sold through an affiliate link, with a
- * picture of their own), at today's prices, with the standard delivery fee.
+ * published products the shop sells itself (not on request, not sold through an affiliate link, not
+ * recalled, with a picture of their own), at today's prices, with the standard delivery fee.
  */
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
@@ -24,9 +24,9 @@ import {
 import { getTranslator } from "#server/i18n/translator.ts";
 import { effectivePriceCents } from "#server/money.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import { effectivePriceColumns, isOnRequestSql } from "#server/catalog/product-card.ts";
+import { effectivePriceColumns, isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
 import { productPath } from "./sitemap";
-import { buildMerchantFeedXml, type MerchantFeedItem } from "./merchant-feed";
+import { buildMerchantFeedXml, feedLimits, type MerchantFeedItem } from "./merchant-feed";
 
 const dayMs = 24 * 3600_000;
 
@@ -50,6 +50,7 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
       id: products.id,
       sku: products.sku,
       name: en ? products.nameEn : products.nameIt,
+      modelNumber: products.modelNumber,
       shortDescription: en ? products.shortDescriptionEn : products.shortDescriptionIt,
       fullDescription: en ? products.fullDescriptionEn : products.fullDescriptionIt,
       ...effectivePriceColumns,
@@ -80,6 +81,7 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
         isPreorder: productVariants.isPreorder,
         preorderDays: productVariants.preorderDays,
         gtin: productVariants.gtin,
+        isRecalled: isRecalledSql(),
       })
       .from(productVariants)
       .leftJoin(productColours, eq(productColours.id, productVariants.colourId))
@@ -138,7 +140,10 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
     const offerFrom = onOffer && product.offerEndsAt ? offerStart(historyOf.get(product.id) ?? [], offerCents) : null;
     const images = imagesOf.get(product.id) ?? [];
     const productType = product.subcategory ? `${product.category} > ${product.subcategory}` : product.category;
+    const modelNumber = product.modelNumber?.trim() ?? "";
     for (const variant of variants) {
+      // A recalled variant is no longer sold (GPSR article 36): it leaves the feed (decision 0088).
+      if (variant.isRecalled) continue;
       const own = images.filter((image) => image.colourId === variant.colourId);
       const pictures = (own.length > 0 ? own : images.filter((image) => image.colourId === null)).map(
         (image) => `${publicUrl}${getProductImageUrl(image.storageKey, 800, "webp")}`,
@@ -164,6 +169,7 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
         salePeriod: offerFrom && product.offerEndsAt ? { from: offerFrom, to: product.offerEndsAt } : null,
         brand: brandsOf.get(product.id)?.[0]?.name ?? null,
         gtin: variant.gtin,
+        mpn: modelNumber && modelNumber.length <= feedLimits.mpn ? modelNumber : null,
         color: colour,
         size,
         productType,

@@ -30,6 +30,8 @@ export type MerchantFeedItem = {
   salePeriod: { from: Date; to: Date } | null;
   brand: string | null;
   gtin: string | null;
+  /** The manufacturer's part number: the product's model number. */
+  mpn: string | null;
   color: string | null;
   size: string | null;
   /** The shop's own category path, "Category > Subcategory". */
@@ -38,7 +40,7 @@ export type MerchantFeedItem = {
 };
 
 /** The specification's limits (characters). */
-export const feedLimits = { id: 50, title: 150, description: 5000, link: 2000, productType: 750, additionalImages: 10 } as const;
+export const feedLimits = { id: 50, title: 150, description: 5000, link: 2000, productType: 750, additionalImages: 10, mpn: 70 } as const;
 
 /** Google's dates: ISO 8601 to the minute, in UTC. */
 export function feedDateTime(date: Date): string {
@@ -79,7 +81,10 @@ function itemXml(item: MerchantFeedItem): string {
       ? [element("sale_price_effective_date", `${feedDateTime(item.salePeriod.from)}/${feedDateTime(item.salePeriod.to)}`)]
       : []),
     ...(item.brand ? [element("brand", item.brand)] : []),
-    ...(item.gtin ? [element("gtin", item.gtin)] : [element("identifier_exists", "no")]),
+    ...(item.gtin ? [element("gtin", item.gtin)] : []),
+    ...(item.mpn ? [element("mpn", item.mpn)] : []),
+    // Without a GTIN or MPN Google is told the product has none, rather than flag it as incomplete.
+    ...(item.gtin || item.mpn ? [] : [element("identifier_exists", "no")]),
     element("condition", "new"),
     ...(item.color ? [element("color", item.color)] : []),
     ...(item.size ? [element("size", item.size)] : []),
