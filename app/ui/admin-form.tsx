@@ -133,6 +133,41 @@ export function AdminTable({
 }
 
 /** An alert listing what went wrong. */
+/** A back-office page's month choice (`?mese=`), with the refusal of a bad one above it. */
+export function MonthPicker({
+  month,
+  label,
+  submitLabel,
+  invalidMessage,
+}: {
+  month: string;
+  label: string;
+  submitLabel: string;
+  invalidMessage: string | null;
+}) {
+  const id = useId();
+  return (
+    <>
+      {invalidMessage && (
+        <div className="mt-4">
+          <FormAlert>{invalidMessage}</FormAlert>
+        </div>
+      )}
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor={id} className="field-label">
+            {label}
+          </label>
+          <input id={id} type="month" name="mese" defaultValue={month} required className="field-input" />
+        </div>
+        <button type="submit" className="btn-secondary">
+          {submitLabel}
+        </button>
+      </Form>
+    </>
+  );
+}
+
 export function FormAlert({ children }: { children: ReactNode }) {
   return (
     <div role="alert" className="rounded-xl border-2 border-coral-600 bg-coral-50 p-4 font-semibold text-coral-700">

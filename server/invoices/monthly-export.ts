@@ -4,6 +4,7 @@
  * node:zlib, the format's few headers by hand) rather than with a dependency. Pure: no db, env or clock.
  */
 import { crc32, deflateRawSync } from "node:zlib";
+import { italianDayOf } from "#common/shop-calendar.ts";
 import { centsToDecimalText } from "#server/money.ts";
 import { fatturaPaFileName } from "./fatturapa";
 import type { IssuedInvoice } from "./invoice.service";
@@ -12,6 +13,13 @@ import type { IssuedInvoice } from "./invoice.service";
 export function isExportMonth(value: string): boolean {
   const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(value);
   return Boolean(match && Number(match[1]) >= 2000 && Number(match[1]) <= 2999);
+}
+
+/** The month a back-office page was asked for (`?mese=2026-11`), the current Italian month when none or a bad one. */
+export function askedMonth(url: URL, now: Date): { month: string; invalidMonth: boolean } {
+  const asked = url.searchParams.get("mese");
+  const valid = asked !== null && isExportMonth(asked);
+  return { month: valid ? asked : italianDayOf(now).slice(0, 7), invalidMonth: asked !== null && !valid };
 }
 
 /** A CSV field, quoted when it holds a separator, a quote or a line break. */

@@ -1,18 +1,16 @@
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
 import { formatDate, formatMoney } from "#common/format.ts";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
-import { italianDayOf } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { AdminTable, FormAlert } from "#app/ui/admin-form.tsx";
+import { AdminTable, MonthPicker } from "#app/ui/admin-form.tsx";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { listInvoicesOfMonth } from "#server/invoices/invoice.service.ts";
 import { latestSdiStatusOf } from "#server/invoices/sdi-view.service.ts";
-import { isExportMonth } from "#server/invoices/monthly-export.ts";
+import { askedMonth } from "#server/invoices/monthly-export.ts";
 import type { Route } from "./+types/invoices";
 
 /** The messages this page renders besides the back office's own (app/lib/route-messages.ts). */
@@ -23,8 +21,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
-  const asked = url.searchParams.get("mese");
-  const month = asked && isExportMonth(asked) ? asked : italianDayOf(new Date()).slice(0, 7);
+  const { month, invalidMonth } = askedMonth(url, new Date());
   const documents = await listInvoicesOfMonth(db, month);
   const sdiStatus = await latestSdiStatusOf(
     db,
@@ -34,7 +31,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     meta: getPageMetaTexts(locale, "invoices.export"),
     locale,
     month,
-    invalidMonth: asked !== null && !isExportMonth(asked),
+    invalidMonth,
     documents: documents.map((invoice) => ({
       id: invoice.id,
       kind: invoice.kind,
@@ -62,22 +59,12 @@ export default function AdminInvoices({ loaderData }: Route.ComponentProps) {
     <section>
       <h1 className="text-3xl font-bold">{t("invoices.export.title")}</h1>
       <p className="mt-2 max-w-3xl">{t("invoices.export.lead")}</p>
-      {invalidMonth && (
-        <div className="mt-4">
-          <FormAlert>{t("invoices.export.invalidMonth")}</FormAlert>
-        </div>
-      )}
-      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="invoices-month" className="field-label">
-            {t("invoices.export.month")}
-          </label>
-          <input id="invoices-month" type="month" name="mese" defaultValue={month} required className="field-input" />
-        </div>
-        <button type="submit" className="btn-secondary">
-          {t("invoices.export.show")}
-        </button>
-      </Form>
+      <MonthPicker
+        month={month}
+        label={t("invoices.export.month")}
+        submitLabel={t("invoices.export.show")}
+        invalidMessage={invalidMonth ? t("invoices.export.invalidMonth") : null}
+      />
       {documents.length === 0 ? (
         <p className="mt-6">{t("invoices.export.none")}</p>
       ) : (

@@ -1,16 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { Form } from "react-router";
 import { formatDate, formatMoney } from "#common/format.ts";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
-import { italianDayOf } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { AdminTable, FormAlert } from "#app/ui/admin-form.tsx";
+import { AdminTable, MonthPicker } from "#app/ui/admin-form.tsx";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { isExportMonth } from "#server/invoices/monthly-export.ts";
+import { askedMonth } from "#server/invoices/monthly-export.ts";
 import { listTakingsOfMonth } from "#server/invoices/takings.service.ts";
 import type { Route } from "./+types/takings";
 
@@ -21,14 +19,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const { db } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
-  const asked = url.searchParams.get("mese");
-  const month = asked && isExportMonth(asked) ? asked : italianDayOf(new Date()).slice(0, 7);
+  const { month, invalidMonth } = askedMonth(url, new Date());
   const rows = await listTakingsOfMonth(db, month);
   return {
     meta: getPageMetaTexts(locale, "takings"),
     locale,
     month,
-    invalidMonth: asked !== null && !isExportMonth(asked),
+    invalidMonth,
     rows,
     totals: rows.reduce(
       (sum, row) => ({ grossCents: sum.grossCents + row.grossCents, netCents: sum.netCents + row.netCents, vatCents: sum.vatCents + row.vatCents }),
@@ -46,22 +43,12 @@ export default function AdminTakings({ loaderData }: Route.ComponentProps) {
     <section>
       <h1 className="text-3xl font-bold">{t("takings.title")}</h1>
       <p className="mt-2 max-w-3xl">{t("takings.lead")}</p>
-      {invalidMonth && (
-        <div className="mt-4">
-          <FormAlert>{t("takings.invalidMonth")}</FormAlert>
-        </div>
-      )}
-      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="takings-month" className="field-label">
-            {t("takings.month")}
-          </label>
-          <input id="takings-month" type="month" name="mese" defaultValue={month} required className="field-input" />
-        </div>
-        <button type="submit" className="btn-secondary">
-          {t("takings.show")}
-        </button>
-      </Form>
+      <MonthPicker
+        month={month}
+        label={t("takings.month")}
+        submitLabel={t("takings.show")}
+        invalidMessage={invalidMonth ? t("takings.invalidMonth") : null}
+      />
       {rows.length === 0 ? (
         <p className="mt-6">{t("takings.none")}</p>
       ) : (
