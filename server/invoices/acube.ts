@@ -2,7 +2,8 @@
  * The only file that speaks A-Cube's SDI API (docs/decisions/0091-sdi-intermediary.md): a JWT from
  * `POST {login}/login`, the FatturaPA file to `POST {api}/invoices` (202 with the file's uuid), and the
  * check of the signature A-Cube puts on each callback (HTTP Message Signatures, ed25519, key id "acube",
- * over method, authority, target URI, date and the body's SHA-256 content digest).
+ * over method, authority, target URI, date and the body's SHA-256 content digest), and
+ * `GET {api}/invoices/{uuid}/notifications` for a file whose callback never came.
  */
 import crypto from "node:crypto";
 import type { Env } from "#server/env.ts";
@@ -10,6 +11,8 @@ import type { Env } from "#server/env.ts";
 export type SdiSender = {
   /** Hands a file to the intermediary; its id of the file. Throws SdiSendError when it did not take it. */
   send: (xml: string) => Promise<{ providerId: string }>;
+  /** The SDI's notifications of a file as the intermediary holds them (objects as in its callbacks). Throws SdiSendError. */
+  notificationsOf: (providerId: string) => Promise<unknown[]>;
 };
 
 /** `permanent`: the intermediary refused the file itself (4xx other than auth): sending it again cannot help. */
@@ -54,26 +57,36 @@ export function createAcubeSender(env: AcubeEnv, options: { timeoutMs?: number }
     return token.value;
   };
 
-  const post = async (xml: string) =>
-    call(`${apiUrl}/invoices`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${await login()}`, "content-type": "application/xml", accept: "application/json" },
-      body: xml,
-    });
+  /** A call with the account's token; a token A-Cube no longer takes is renewed once. */
+  const authorized = async (url: string, init: RequestInit & { headers: Record<string, string> }) => {
+    const attempt = async () =>
+      call(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${await login()}`, accept: "application/json" } });
+    let response = await attempt();
+    if (response.status === 401) {
+      token = null;
+      response = await attempt();
+    }
+    return response;
+  };
 
   return {
     send: async (xml) => {
-      let response = await post(xml);
-      if (response.status === 401) {
-        token = null;
-        response = await post(xml);
-      }
+      const response = await authorized(`${apiUrl}/invoices`, { method: "POST", headers: { "content-type": "application/xml" }, body: xml });
       const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
       if (response.ok && typeof body?.uuid === "string") return { providerId: body.uuid };
       const detail = describeRefusal(body) ?? `HTTP ${response.status}`;
       const permanent =
         response.status >= 400 && response.status < 500 && response.status !== 401 && response.status !== 408 && response.status !== 429;
       throw new SdiSendError(`A-Cube did not take the file: ${detail}`, { permanent });
+    },
+    notificationsOf: async (providerId) => {
+      const response = await authorized(`${apiUrl}/invoices/${encodeURIComponent(providerId)}/notifications`, { method: "GET", headers: {} });
+      const body = (await response.json().catch(() => null)) as unknown;
+      if (!response.ok) throw new SdiSendError(`A-Cube did not list the file's notifications: HTTP ${response.status}`, { permanent: false });
+      // A plain array, or JSON-LD's collection when A-Cube answers as Hydra.
+      const members = Array.isArray(body) ? body : (body as Record<string, unknown> | null)?.["hydra:member"];
+      if (!Array.isArray(members)) throw new SdiSendError("A-Cube's list of notifications was not a list", { permanent: false });
+      return members as unknown[];
     },
   };
 }

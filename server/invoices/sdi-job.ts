@@ -3,7 +3,7 @@ import type { Env } from "#server/env.ts";
 import { startJob, type Job } from "#server/jobs/scheduler.ts";
 import { createAcubeSender } from "./acube";
 import { issueDueInvoices } from "./invoice.service";
-import { queueUnsentDocuments, sendDueTransmissions } from "./sdi.service";
+import { pollSilentTransmissions, queueUnsentDocuments, sendDueTransmissions } from "./sdi.service";
 import { onSdiWork } from "./sdi-signal";
 
 export const sdiSendingIntervalMs = 60_000;
@@ -17,8 +17,8 @@ type Logger = {
 };
 
 /**
- * Every minute, and a second after a document is issued or corrected, when A-Cube's account is configured: queues a file for each newly issued document and hands
- * the due files to the intermediary (docs/decisions/0091-sdi-intermediary.md). Without the account there
+ * Every minute, and a second after a document is issued or corrected, when A-Cube's account is configured: queues a file for each newly issued document, hands
+ * the due files to the intermediary and asks about files whose answer has not come (docs/decisions/0091-sdi-intermediary.md). Without the account there
  * is no job: the staff download each file, as the back office's SDI page says.
  */
 export function startSdiSendingJob(options: {
@@ -42,6 +42,9 @@ export function startSdiSendingJob(options: {
       const report = await sendDueTransmissions(db, sender, { signal });
       if (report.retried > 0 || report.refused > 0) log.warn({ queued, ...report }, "some invoices did not reach the SDI's intermediary");
       else if (queued > 0 || report.claimed > 0) log.info({ queued, ...report }, "invoices sent to the SDI's intermediary");
+      const polled = await pollSilentTransmissions(db, sender, { signal });
+      if (polled.failed > 0) log.warn({ ...polled }, "the SDI's intermediary did not say what became of some invoices");
+      else if (polled.applied > 0) log.info({ ...polled }, "answers of the SDI read from the intermediary (their callbacks did not come)");
     },
     onStop: () => unsubscribe(),
   });

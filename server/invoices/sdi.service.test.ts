@@ -14,7 +14,14 @@ import { createAcubeSender } from "./acube";
 import { issueDueInvoices, issueInvoice } from "./invoice.service";
 import { CompanyBuyerCorrection } from "./sdi.inputs";
 import { listInvoiceTransmissions, listSdiDue } from "./sdi-view.service";
-import { queueUnsentDocuments, receiveSdiCallback, resendCorrectedInvoice, sendDueTransmissions } from "./sdi.service";
+import {
+  pollSilentTransmissions,
+  queueUnsentDocuments,
+  receiveSdiCallback,
+  resendCorrectedInvoice,
+  sdiSilenceMs,
+  sendDueTransmissions,
+} from "./sdi.service";
 
 /** Each test places and pays orders: seconds each on a busy machine. */
 const slow = { timeout: 60_000 };
@@ -298,4 +305,47 @@ test("invoices are issued on shipping when the settings say so, and the settings
   expect(await issueDueInvoices(db, paidAt)).toEqual({ issued: 1, refused: 0 });
   expect(await issueDueInvoices(db, paidAt)).toEqual({ issued: 0, refused: 0 });
   expect((await listSdiDue(db, paidAt)).map((item) => item.kind)).toEqual(["to-transmit"]);
+});
+
+test("a file whose callback was lost is asked about after six hours and settled by the SDI's answer it missed", slow, async () => {
+  const { db, acube, sender } = await setUp();
+  const { invoice } = await anInvoicedOrder(db);
+  await queueUnsentDocuments(db, paidAt);
+  await sendDueTransmissions(db, sender, { now: paidAt });
+  const uuid = acube.files[0]!.uuid;
+  // The SDI refuses the file; its callback never reaches the shop.
+  acube.buildCallback(uuid, "NS", [{ code: "00305", description: "1.4.1.1.2 <IdCodice> non valido" }]);
+
+  const soon = new Date(paidAt.getTime() + sdiSilenceMs - 60_000);
+  expect(await pollSilentTransmissions(db, sender, { now: soon })).toEqual({ asked: 0, applied: 0, failed: 0 });
+  expect((await listInvoiceTransmissions(db, invoice.id))[0]).toMatchObject({ status: "sent" });
+
+  const later = new Date(paidAt.getTime() + sdiSilenceMs);
+  acube.failNextLists.push(503);
+  expect(await pollSilentTransmissions(db, sender, { now: later })).toEqual({ asked: 1, applied: 0, failed: 1 });
+  expect((await listInvoiceTransmissions(db, invoice.id))[0]).toMatchObject({ status: "sent" });
+  // Not asked again at once after a failure: six hours more.
+  expect(await pollSilentTransmissions(db, sender, { now: later })).toMatchObject({ asked: 0 });
+
+  const next = new Date(later.getTime() + sdiSilenceMs);
+  expect(await pollSilentTransmissions(db, sender, { now: next })).toEqual({ asked: 1, applied: 1, failed: 0 });
+  const [rejected] = await listInvoiceTransmissions(db, invoice.id);
+  expect(rejected).toMatchObject({ status: "rejected", errors: [{ code: "00305" }] });
+  expect(rejected!.notifications.map((note) => note.type)).toEqual(["NS"]);
+  // Settled: never asked again; the callback arriving late is a duplicate.
+  expect(await pollSilentTransmissions(db, sender, { now: new Date(next.getTime() + 2 * sdiSilenceMs) })).toMatchObject({ asked: 0 });
+  expect(acube.listsAsked.get(uuid)).toBe(2);
+});
+
+test("a file the SDI has not answered yet stays sent and is asked about again six hours later", slow, async () => {
+  const { db, acube, sender } = await setUp();
+  const { invoice } = await anInvoicedOrder(db);
+  await queueUnsentDocuments(db, paidAt);
+  await sendDueTransmissions(db, sender, { now: paidAt });
+  const first = new Date(paidAt.getTime() + sdiSilenceMs);
+  expect(await pollSilentTransmissions(db, sender, { now: first })).toEqual({ asked: 1, applied: 0, failed: 0 });
+  expect((await listInvoiceTransmissions(db, invoice.id))[0]).toMatchObject({ status: "sent" });
+  acube.buildCallback(acube.files[0]!.uuid, "RC");
+  expect(await pollSilentTransmissions(db, sender, { now: new Date(first.getTime() + sdiSilenceMs) })).toEqual({ asked: 1, applied: 1, failed: 0 });
+  expect((await listInvoiceTransmissions(db, invoice.id))[0]).toMatchObject({ status: "delivered" });
 });

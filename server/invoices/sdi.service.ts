@@ -5,7 +5,8 @@
  * Each issued document gets a file queued; the job hands queued files to the intermediary (retried with
  * a growing delay, like mail; claimed with SKIP LOCKED so that processes never send one twice); the SDI's
  * answers arrive as callbacks and settle the file. A rejected file is corrected by the staff and a new
- * file of the same invoice (same number and date) is queued, within the 5 days the rules allow.
+ * file of the same invoice (same number and date) is queued, within the 5 days the rules allow. A file
+ * sent and still unanswered after a while is asked about: a lost callback does not leave it "sent" forever.
  */
 import { and, asc, desc, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
 import { italianDayOf } from "#common/shop-calendar.ts";
@@ -24,6 +25,11 @@ import { SdiNotificationPayload, type CompanyBuyerCorrection, type PrivateBuyerC
 
 /** A process holds a claimed file this long; past it, another run puts it back in the queue. */
 export const sdiSendingLeaseMs = 10 * 60_000;
+/**
+ * A sent file unanswered this long is asked about at the intermediary, and again after as long while it stays
+ * unanswered (the SDI answers in minutes to hours, at most five days). For a sent file `next_try_at` is that time.
+ */
+export const sdiSilenceMs = 6 * 60 * 60_000;
 
 type TransmissionRow = typeof sdiTransmissions.$inferSelect;
 
@@ -104,7 +110,10 @@ async function sendOne(db: Db, sender: SdiSender, transmission: TransmissionRow,
   const tries = transmission.tries + 1;
   try {
     const { providerId } = await sender.send(transmission.xml);
-    await db.update(sdiTransmissions).set({ status: "sent", tries, providerId, sentAt: now, lastError: null }).where(stillOurs);
+    await db
+      .update(sdiTransmissions)
+      .set({ status: "sent", tries, providerId, sentAt: now, lastError: null, nextTryAt: new Date(now.getTime() + sdiSilenceMs) })
+      .where(stillOurs);
     return "sent";
   } catch (error) {
     const permanent = error instanceof SdiSendError && error.permanent;
@@ -119,6 +128,51 @@ async function sendOne(db: Db, sender: SdiSender, transmission: TransmissionRow,
       .where(stillOurs);
     return permanent ? "refused" : "retried";
   }
+}
+
+export type SdiPollReport = { asked: number; applied: number; failed: number };
+
+/**
+ * Sent files whose callback has not come within `sdiSilenceMs`: their notifications are read from the
+ * intermediary and recorded as a callback would have (the same notification twice changes nothing).
+ */
+export async function pollSilentTransmissions(
+  db: Db,
+  sender: SdiSender,
+  options: { now?: Date; batchSize?: number; signal?: AbortSignal } = {},
+): Promise<SdiPollReport> {
+  const now = options.now ?? new Date();
+  const report: SdiPollReport = { asked: 0, applied: 0, failed: 0 };
+  const silent = await db
+    .select({ id: sdiTransmissions.id, providerId: sdiTransmissions.providerId })
+    .from(sdiTransmissions)
+    .where(and(eq(sdiTransmissions.status, "sent"), lte(sdiTransmissions.nextTryAt, now)))
+    .orderBy(asc(sdiTransmissions.nextTryAt))
+    .limit(options.batchSize ?? 20);
+  for (const transmission of silent) {
+    if (options.signal?.aborted) break;
+    // Asked again later whatever the answer; another process asking meanwhile records nothing twice.
+    await db
+      .update(sdiTransmissions)
+      .set({ nextTryAt: new Date(now.getTime() + sdiSilenceMs) })
+      .where(and(eq(sdiTransmissions.id, transmission.id), eq(sdiTransmissions.status, "sent")));
+    if (!transmission.providerId) continue;
+    report.asked += 1;
+    let notifications: unknown[];
+    try {
+      notifications = await sender.notificationsOf(transmission.providerId);
+    } catch {
+      report.failed += 1;
+      continue;
+    }
+    for (const notification of notifications) {
+      const payload = SdiNotificationPayload.safeParse({ notification });
+      if (!payload.success || payload.data.notification.invoice_uuid !== transmission.providerId) continue;
+      const result = await applySdiNotification(db, payload.data, now);
+      if (result.ok && result.outcome === "applied") report.applied += 1;
+    }
+  }
+  return report;
 }
 
 export type ApplyNotificationResult = { ok: true; outcome: "applied" | "duplicate" | "kept" } | { ok: false; error: "unknown-file" };

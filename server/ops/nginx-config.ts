@@ -186,7 +186,9 @@ map "$uri|$arg_codice" $bimbi_gift_list_key {
 }
 map $uri $bimbi_api_key {
     default "";
+    # Signed callbacks of the payment provider and the SDI's intermediary arrive in bursts from few addresses.
     "/api/payments/stripe/webhook" "";
+    "/api/sdi/notifiche" "";
     "~^/api/" $binary_remote_addr;
 }
 limit_req_zone $bimbi_login_key zone=bimbi_login:10m rate=${limits.login.rate};

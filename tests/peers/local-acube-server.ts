@@ -2,11 +2,13 @@
  * An A-Cube-compatible SDI intermediary on 127.0.0.1 for tests (never the network). It speaks the calls
  * the shop makes (docs/decisions/0091-sdi-intermediary.md):
  *
- *   POST /login {email, password} -> {token};  POST /invoices (Bearer token, application/xml) -> 202 {uuid}
+ *   POST /login {email, password} -> {token};  POST /invoices (Bearer token, application/xml) -> 202 {uuid};
+ *   GET /invoices/{uuid}/notifications (Bearer token) -> [notification, ...]
  *
  * and plays the SDI: `notify(uuid, "RC" | "MC" | "NS", errors)` posts a REAL signed callback
  * (`customer-notification`: HTTP Message Signatures, ed25519, key id "acube") to `webhookUrl`, as A-Cube
- * does. Tests can make the next answers fail, replay a callback, or forge one. Test-only.
+ * does. Every notification built is the SDI's answer: the list holds it even when its callback is never
+ * delivered (a lost callback). Tests can make the next answers fail, replay a callback, or forge one. Test-only.
  */
 import crypto from "node:crypto";
 import http from "node:http";
@@ -27,6 +29,10 @@ export type LocalAcubeServer = {
   logins: number;
   /** The next POST /invoices answers get these statuses (then 202 again). */
   failNextSends: number[];
+  /** The next GET of a file's notifications answers these statuses (then 200 again). */
+  failNextLists: number[];
+  /** How often each file's notifications were asked for. */
+  listsAsked: Map<string, number>;
   /** A signed callback body and headers for a notification of a file (not delivered). */
   buildCallback: (
     uuid: string,
@@ -45,6 +51,7 @@ export async function startLocalAcubeServer(options: { webhookUrl?: string } = {
   const { publicKey, privateKey } = crypto.generateKeyPairSync("ed25519");
   const rawPublic = publicKey.export({ format: "der", type: "spki" }).subarray(-32).toString("base64");
   const tokens = new Set<string>();
+  const notificationsOf = new Map<string, unknown[]>();
   let sdiCounter = 1000;
 
   const readBody = (req: http.IncomingMessage) =>
@@ -85,6 +92,17 @@ export async function startLocalAcubeServer(options: { webhookUrl?: string } = {
         peer.files.push({ uuid, xml: body, receivedAt: new Date() });
         return json(res, 202, { uuid });
       }
+      const listed = /^\/invoices\/([^/]+)\/notifications$/.exec(req.url ?? "");
+      if (req.method === "GET" && listed) {
+        const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+        if (!token || !tokens.has(token)) return json(res, 401, { message: "JWT Token not found" });
+        const uuid = decodeURIComponent(listed[1]!);
+        peer.listsAsked.set(uuid, (peer.listsAsked.get(uuid) ?? 0) + 1);
+        const failure = peer.failNextLists.shift();
+        if (failure) return json(res, failure, { detail: "Service unavailable" });
+        if (!peer.files.some((file) => file.uuid === uuid)) return json(res, 404, { detail: "Not found" });
+        return json(res, 200, notificationsOf.get(uuid) ?? []);
+      }
       json(res, 404, { detail: "Not found" });
     })();
   });
@@ -96,17 +114,17 @@ export async function startLocalAcubeServer(options: { webhookUrl?: string } = {
     if (!peer.webhookUrl) throw new Error("the local A-Cube server has no webhookUrl");
     const message: Record<string, unknown> = { identificativo_sdi: String((sdiCounter += 1)), nome_file: `IT00000000000_${uuid.slice(0, 5)}.xml` };
     if (type === "NS") message.lista_errori = { errore: errors.map((error) => ({ codice: error.code, descrizione: error.description })) };
-    const body = JSON.stringify({
-      notification: {
-        uuid: crypto.randomUUID(),
-        invoice_uuid: uuid,
-        created_at: at.toISOString(),
-        type,
-        file_name: "notifica.xml",
-        message,
-        downloaded: false,
-      },
-    });
+    const notification = {
+      uuid: crypto.randomUUID(),
+      invoice_uuid: uuid,
+      created_at: at.toISOString(),
+      type,
+      file_name: "notifica.xml",
+      message,
+      downloaded: false,
+    };
+    notificationsOf.set(uuid, [...(notificationsOf.get(uuid) ?? []), notification]);
+    const body = JSON.stringify({ notification });
     const date = at.toUTCString();
     const contentDigest = contentDigestOf(body);
     const params = `("@method" "@authority" "@target-uri" "date" "content-digest");created=${Math.floor(at.getTime() / 1000)};keyid="acube";alg="ed25519"`;
@@ -138,6 +156,8 @@ export async function startLocalAcubeServer(options: { webhookUrl?: string } = {
     files: [],
     logins: 0,
     failNextSends: [],
+    failNextLists: [],
+    listsAsked: new Map(),
     buildCallback,
     deliver,
     notify: (uuid, type, errors) => deliver(buildCallback(uuid, type, errors)),
