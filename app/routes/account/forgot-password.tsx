@@ -4,7 +4,7 @@ import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems } from "#app/ui/account-form-parts.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
-import { PageHeader } from "#app/ui/page-header.tsx";
+import { FormCardPage } from "#app/ui/form-card-page.tsx";
 import { refusalInit, requestPasswordReset } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
@@ -48,49 +48,39 @@ export default function ForgotPasswordPage({ actionData }: Route.ComponentProps)
   const errorText = useErrorText(errors);
   const formRef = useFormWithProblems(errors);
   return (
-    <>
-      <PageHeader title={t("auth.forgot.title")}>
-        <p>{t("auth.forgot.lead")}</p>
-      </PageHeader>
-      <div className="mx-auto max-w-xl px-4 py-10">
-        <section aria-labelledby="forgot-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
-          <h2 id="forgot-title" className="text-2xl font-bold">
-            {t("auth.forgot.formTitle")}
-          </h2>
-          {sent ? (
-            <div className="mt-6 space-y-4">
-              <AccountNotice kind="success">
-                <p>{t("auth.forgot.sentTitle")}</p>
-                <p className="mt-1 font-normal">{t("auth.forgot.sentText")}</p>
-              </AccountNotice>
-              <Link to={localizedHref("/login-register", locale)} className="link inline-block">
-                {t("auth.forgot.backToLogin")}
-              </Link>
-            </div>
-          ) : (
-            <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
-              {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
-              <TextField
-                label={t("auth.fields.email")}
-                name="email"
-                type="email"
-                autoComplete="email"
-                required
-                defaultValue={actionData?.values.email}
-                error={errorText("email")}
-              />
-              <div className="flex flex-wrap items-center justify-between gap-4">
-                <SubmitButton busyLabel={t("auth.forgot.submitting")} className="btn-primary px-8 py-3 text-base">
-                  {t("auth.forgot.submit")}
-                </SubmitButton>
-                <Link to={localizedHref("/login-register", locale)} className="link text-sm">
-                  {t("auth.forgot.backToLogin")}
-                </Link>
-              </div>
-            </Form>
-          )}
-        </section>
-      </div>
-    </>
+    <FormCardPage title={t("auth.forgot.title")} lead={t("auth.forgot.lead")} cardId="forgot-title" cardTitle={t("auth.forgot.formTitle")}>
+      {sent ? (
+        <div className="mt-6 space-y-4">
+          <AccountNotice kind="success">
+            <p>{t("auth.forgot.sentTitle")}</p>
+            <p className="mt-1 font-normal">{t("auth.forgot.sentText")}</p>
+          </AccountNotice>
+          <Link to={localizedHref("/login-register", locale)} className="link inline-block">
+            {t("auth.forgot.backToLogin")}
+          </Link>
+        </div>
+      ) : (
+        <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
+          {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
+          <TextField
+            label={t("auth.fields.email")}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={actionData?.values.email}
+            error={errorText("email")}
+          />
+          <div className="flex flex-wrap items-center justify-between gap-4">
+            <SubmitButton busyLabel={t("auth.forgot.submitting")} className="btn-primary px-8 py-3 text-base">
+              {t("auth.forgot.submit")}
+            </SubmitButton>
+            <Link to={localizedHref("/login-register", locale)} className="link text-sm">
+              {t("auth.forgot.backToLogin")}
+            </Link>
+          </div>
+        </Form>
+      )}
+    </FormCardPage>
   );
 }

@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, NewPasswordFields, SubmitButton, useErrorText, useFormWithProblems } from "#app/ui/account-form-parts.tsx";
-import { PageHeader } from "#app/ui/page-header.tsx";
+import { FormCardPage } from "#app/ui/form-card-page.tsx";
 import { authLimits, tokenField } from "#server/accounts/auth.inputs.ts";
 import { resetPassword } from "#server/accounts/auth-flows.service.ts";
 import { formFields } from "#server/accounts/form-values.ts";
@@ -53,29 +53,19 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
   const errorText = useErrorText(errors, limits);
   const formRef = useFormWithProblems(errors);
   return (
-    <>
-      <PageHeader title={t("auth.reset.title")}>
-        <p>{t("auth.reset.lead")}</p>
-      </PageHeader>
-      <div className="mx-auto max-w-xl px-4 py-10">
-        <section aria-labelledby="reset-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
-          <h2 id="reset-title" className="text-2xl font-bold">
-            {t("auth.reset.formTitle")}
-          </h2>
-          {!token || errors?.form === "auth.errors.resetLinkInvalid" ? (
-            <InvalidLink />
-          ) : (
-            <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
-              <input type="hidden" name="token" value={token} />
-              {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
-              <NewPasswordFields errorText={errorText} label="newPassword" limits={limits} />
-              <SubmitButton busyLabel={t("auth.reset.submitting")} className="btn-primary px-8 py-3 text-base">
-                {t("auth.reset.submit")}
-              </SubmitButton>
-            </Form>
-          )}
-        </section>
-      </div>
-    </>
+    <FormCardPage title={t("auth.reset.title")} lead={t("auth.reset.lead")} cardId="reset-title" cardTitle={t("auth.reset.formTitle")}>
+      {!token || errors?.form === "auth.errors.resetLinkInvalid" ? (
+        <InvalidLink />
+      ) : (
+        <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
+          <input type="hidden" name="token" value={token} />
+          {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
+          <NewPasswordFields errorText={errorText} label="newPassword" limits={limits} />
+          <SubmitButton busyLabel={t("auth.reset.submitting")} className="btn-primary px-8 py-3 text-base">
+            {t("auth.reset.submit")}
+          </SubmitButton>
+        </Form>
+      )}
+    </FormCardPage>
   );
 }

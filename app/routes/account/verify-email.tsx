@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, SubmitButton } from "#app/ui/account-form-parts.tsx";
-import { PageHeader } from "#app/ui/page-header.tsx";
+import { FormCardPage } from "#app/ui/form-card-page.tsx";
 import { VerificationToken } from "#server/accounts/auth.inputs.ts";
 import { verifyEmail } from "#server/accounts/auth-flows.service.ts";
 import { getSessionUser } from "#server/http/guards.ts";
@@ -48,32 +48,24 @@ export default function VerifyEmailPage({ loaderData, actionData }: Route.Compon
   const locale = i18n.language === "en" ? "en" : "it";
   const error = actionData?.error ?? (loaderData.token ? null : "verifyLinkInvalid");
   return (
-    <>
-      <PageHeader title={t("auth.verify.title")} />
-      <div className="mx-auto max-w-xl px-4 py-10">
-        <section aria-labelledby="verify-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
-          <h2 id="verify-title" className="text-2xl font-bold">
-            {t("auth.verify.formTitle")}
-          </h2>
-          {error ? (
-            <div className="mt-6 space-y-4">
-              <AccountNotice kind="error">{t(`auth.errors.${error}`)}</AccountNotice>
-              <p>{t("auth.verify.newLinkHelp")}</p>
-              <Link to={localizedHref("/my-account", locale)} className="btn-primary">
-                {t("auth.verify.toAccount")}
-              </Link>
-            </div>
-          ) : (
-            <Form method="post" className="mt-6 space-y-5">
-              <p>{t("auth.verify.lead")}</p>
-              <input type="hidden" name="token" value={loaderData.token ?? ""} />
-              <SubmitButton busyLabel={t("auth.verify.submitting")} className="btn-primary px-8 py-3 text-base">
-                {t("auth.verify.submit")}
-              </SubmitButton>
-            </Form>
-          )}
-        </section>
-      </div>
-    </>
+    <FormCardPage title={t("auth.verify.title")} cardId="verify-title" cardTitle={t("auth.verify.formTitle")}>
+      {error ? (
+        <div className="mt-6 space-y-4">
+          <AccountNotice kind="error">{t(`auth.errors.${error}`)}</AccountNotice>
+          <p>{t("auth.verify.newLinkHelp")}</p>
+          <Link to={localizedHref("/my-account", locale)} className="btn-primary">
+            {t("auth.verify.toAccount")}
+          </Link>
+        </div>
+      ) : (
+        <Form method="post" className="mt-6 space-y-5">
+          <p>{t("auth.verify.lead")}</p>
+          <input type="hidden" name="token" value={loaderData.token ?? ""} />
+          <SubmitButton busyLabel={t("auth.verify.submitting")} className="btn-primary px-8 py-3 text-base">
+            {t("auth.verify.submit")}
+          </SubmitButton>
+        </Form>
+      )}
+    </FormCardPage>
   );
 }

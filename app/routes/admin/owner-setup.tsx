@@ -3,7 +3,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, NewAccountFields, SubmitButton, useErrorText, useFormWithProblems } from "#app/ui/account-form-parts.tsx";
-import { PageHeader } from "#app/ui/page-header.tsx";
+import { FormCardPage } from "#app/ui/form-card-page.tsx";
 import { authLimits } from "#server/accounts/auth.inputs.ts";
 import { logIn } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
@@ -56,41 +56,31 @@ export default function OwnerSetupPage({ loaderData, actionData }: Route.Compone
   const formRef = useFormWithProblems(errors);
   const refused = state === "refused" || errors?.form !== undefined;
   return (
-    <>
-      <PageHeader title={t("ownerSetup.title")}>
-        <p>{t("ownerSetup.lead")}</p>
-      </PageHeader>
-      <div className="mx-auto max-w-xl px-4 py-10">
-        <section aria-labelledby="owner-setup-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
-          <h2 id="owner-setup-title" className="text-2xl font-bold">
-            {t("ownerSetup.formTitle")}
-          </h2>
-          {state === "done" ? (
-            <div className="mt-6 space-y-4">
-              <AccountNotice kind="info">{t("ownerSetup.done")}</AccountNotice>
-              <Link
-                to={`${localizedHref("/login-register", locale)}?redirectTo=${encodeURIComponent(localizedHref("/admin", locale))}`}
-                className="btn-primary"
-              >
-                {t("ownerSetup.signIn")}
-              </Link>
-            </div>
-          ) : refused ? (
-            <div className="mt-6 space-y-4">
-              <AccountNotice kind="error">{t("ownerSetup.errors.linkInvalid")}</AccountNotice>
-              <p className="text-muted">{t("ownerSetup.newLink")}</p>
-            </div>
-          ) : (
-            <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
-              <input type="hidden" name="token" value={token} />
-              <NewAccountFields errorText={errorText} limits={limits} values={actionData?.values} />
-              <SubmitButton busyLabel={t("ownerSetup.submitting")} className="btn-primary px-8 py-3 text-base">
-                {t("ownerSetup.submit")}
-              </SubmitButton>
-            </Form>
-          )}
-        </section>
-      </div>
-    </>
+    <FormCardPage title={t("ownerSetup.title")} lead={t("ownerSetup.lead")} cardId="owner-setup-title" cardTitle={t("ownerSetup.formTitle")}>
+      {state === "done" ? (
+        <div className="mt-6 space-y-4">
+          <AccountNotice kind="info">{t("ownerSetup.done")}</AccountNotice>
+          <Link
+            to={`${localizedHref("/login-register", locale)}?redirectTo=${encodeURIComponent(localizedHref("/admin", locale))}`}
+            className="btn-primary"
+          >
+            {t("ownerSetup.signIn")}
+          </Link>
+        </div>
+      ) : refused ? (
+        <div className="mt-6 space-y-4">
+          <AccountNotice kind="error">{t("ownerSetup.errors.linkInvalid")}</AccountNotice>
+          <p className="text-muted">{t("ownerSetup.newLink")}</p>
+        </div>
+      ) : (
+        <Form ref={formRef} method="post" noValidate className="mt-6 space-y-5">
+          <input type="hidden" name="token" value={token} />
+          <NewAccountFields errorText={errorText} limits={limits} values={actionData?.values} />
+          <SubmitButton busyLabel={t("ownerSetup.submitting")} className="btn-primary px-8 py-3 text-base">
+            {t("ownerSetup.submit")}
+          </SubmitButton>
+        </Form>
+      )}
+    </FormCardPage>
   );
 }

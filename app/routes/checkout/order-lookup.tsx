@@ -6,7 +6,7 @@ import { keepRetryAfter } from "#app/lib/retry-after.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice, SubmitButton, useErrorText, useFormWithProblems } from "#app/ui/account-form-parts.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
-import { PageHeader } from "#app/ui/page-header.tsx";
+import { FormCardPage } from "#app/ui/form-card-page.tsx";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { refusalInit } from "#server/accounts/auth-flows.service.ts";
 import { echoFields, formFields } from "#server/accounts/form-values.ts";
@@ -60,62 +60,59 @@ export default function OrderLookupPage({ loaderData, actionData }: Route.Compon
   const errorText = useErrorText(errors);
   const formRef = useFormWithProblems(errors);
   return (
-    <>
-      <PageHeader title={t("orderLookup.title")}>
-        <p>{t("orderLookup.lead", { days: loaderData.withdrawalDays })}</p>
-      </PageHeader>
-      <div className="mx-auto max-w-xl space-y-6 px-4 py-10">
+    <FormCardPage
+      title={t("orderLookup.title")}
+      lead={t("orderLookup.lead", { days: loaderData.withdrawalDays })}
+      cardId="lookup-title"
+      cardTitle={t("orderLookup.formTitle")}
+      before={
         <p>
           {t("orderLookup.signedIn")}{" "}
           <Link to={localizedHref("/shopping", locale)} className="link">
             {t("orderLookup.signedInLink")}
           </Link>
         </p>
-        <section aria-labelledby="lookup-title" className="rounded-3xl bg-white p-6 shadow-card sm:p-8">
-          <h2 id="lookup-title" className="text-2xl font-bold">
-            {t("orderLookup.formTitle")}
-          </h2>
-          {sent ? (
-            <div className="mt-6">
-              <AccountNotice kind="success">
-                <p>{t("orderLookup.sentTitle")}</p>
-                <p className="mt-1 font-normal" data-testid="order-link-sent">
-                  {t("orderLookup.sent", { email: loaderData.shopEmail })}
-                </p>
-              </AccountNotice>
-            </div>
-          ) : (
-            <Form ref={formRef} method="post" noValidate className="mt-4 space-y-5">
-              <p>{t("orderLookup.formLead")}</p>
-              {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
-              <TextField
-                label={t("orderLookup.orderNumber")}
-                name="orderNumber"
-                inputMode="numeric"
-                autoComplete="off"
-                required
-                maxLength={20}
-                hint={t("orderLookup.orderNumberHint")}
-                defaultValue={actionData?.values.orderNumber}
-                error={errorText("orderNumber")}
-              />
-              <TextField
-                label={t("orderLookup.email")}
-                name="email"
-                type="email"
-                autoComplete="email"
-                required
-                maxLength={254}
-                defaultValue={actionData?.values.email}
-                error={errorText("email")}
-              />
-              <SubmitButton busyLabel={t("orderLookup.submitting")} className="btn-primary px-8 py-3 text-base">
-                {t("orderLookup.submit")}
-              </SubmitButton>
-            </Form>
-          )}
-        </section>
-      </div>
-    </>
+      }
+    >
+      {sent ? (
+        <div className="mt-6">
+          <AccountNotice kind="success">
+            <p>{t("orderLookup.sentTitle")}</p>
+            <p className="mt-1 font-normal" data-testid="order-link-sent">
+              {t("orderLookup.sent", { email: loaderData.shopEmail })}
+            </p>
+          </AccountNotice>
+        </div>
+      ) : (
+        <Form ref={formRef} method="post" noValidate className="mt-4 space-y-5">
+          <p>{t("orderLookup.formLead")}</p>
+          {errors?.form && <AccountNotice kind="error">{t(errors.form)}</AccountNotice>}
+          <TextField
+            label={t("orderLookup.orderNumber")}
+            name="orderNumber"
+            inputMode="numeric"
+            autoComplete="off"
+            required
+            maxLength={20}
+            hint={t("orderLookup.orderNumberHint")}
+            defaultValue={actionData?.values.orderNumber}
+            error={errorText("orderNumber")}
+          />
+          <TextField
+            label={t("orderLookup.email")}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            defaultValue={actionData?.values.email}
+            error={errorText("email")}
+          />
+          <SubmitButton busyLabel={t("orderLookup.submitting")} className="btn-primary px-8 py-3 text-base">
+            {t("orderLookup.submit")}
+          </SubmitButton>
+        </Form>
+      )}
+    </FormCardPage>
   );
 }
