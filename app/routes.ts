@@ -62,6 +62,7 @@ export default [
       // the withdrawal function for every buyer: a guest gets her order's link again by number and e-mail
       route("recesso", "routes/checkout/order-lookup.tsx", { id: "order-lookup" }),
       route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
+      route("ordine/:orderId/conferma-pagamento", "routes/checkout/confirm-payment.ts", { id: "confirm-payment" }),
       route("ordine/:orderId/recensione/:productId", "routes/reviews/write-review.tsx", { id: "write-review" }),
       route("ordine/:orderId/fattura/:invoiceId", "routes/invoices/invoice-document.ts", { id: "order-invoice" }),
       route("ordine/:orderId/fattura/:invoiceId/xml", "routes/invoices/invoice-xml.ts", { id: "order-invoice-xml" }),

@@ -8,6 +8,7 @@ const settings: OnlinePaymentSettings = {
   satispay: { enabled: true, minCents: null, maxCents: 5000 },
   klarna: { enabled: true, minCents: 3500, maxCents: 400_000 },
   sepa_debit: off,
+  scalapay: off,
 };
 
 test("only the methods turned on are offered, each available when the total is within its limits (limits included)", () => {
@@ -27,4 +28,12 @@ test("only the methods turned on are offered, each available when the total is w
 test("a shop with every method off takes nothing online", () => {
   expect(offersOnlinePayments(settings)).toBe(true);
   expect(offersOnlinePayments({ ...settings, card: off, satispay: off, klarna: off })).toBe(false);
+});
+
+test("Scalapay's pay in 3 is offered within its limits only", () => {
+  const withScalapay = { ...settings, scalapay: { enabled: true, minCents: 500, maxCents: 200_000 } };
+  expect(isOnlineMethodOffered(withScalapay, "scalapay", 499)).toBe(false);
+  expect(isOnlineMethodOffered(withScalapay, "scalapay", 500)).toBe(true);
+  expect(isOnlineMethodOffered(withScalapay, "scalapay", 200_000)).toBe(true);
+  expect(onlineMethodOffers(withScalapay, 200_001).find((offer) => offer.method === "scalapay")?.reason).toBe("above-maximum");
 });

@@ -1,11 +1,11 @@
 /**
  * The ways a customer may pay online through the payment provider (Stripe Checkout), as the back office
  * turns them on and the checkout offers them (docs/decisions/0065-online-payment-methods.md). The names
- * are Stripe's payment method types. Browser-safe: the checkout page and the server read the same list.
+ * are Stripe's payment method types, but for "scalapay", paid at Scalapay directly (decision 0104). Browser-safe: the checkout page and the server read the same list.
  */
 
 /** In the order the checkout lists them: the card first, then what Italians use most. */
-export const onlinePaymentMethods = ["card", "paypal", "satispay", "klarna", "sepa_debit"] as const;
+export const onlinePaymentMethods = ["card", "paypal", "satispay", "klarna", "sepa_debit", "scalapay"] as const;
 export type OnlinePaymentMethod = (typeof onlinePaymentMethods)[number];
 
 export function isOnlinePaymentMethod(value: unknown): value is OnlinePaymentMethod {

@@ -63,9 +63,9 @@ type PaymentMethodKey = "card" | "bank_transfer" | "cash_on_delivery" | "in_shop
 
 const paymentMethodKeys: ReadonlySet<string> = new Set(["card", "bank_transfer", "cash_on_delivery", "in_shop"]);
 
-/** "stripe" and "test" are card providers; the shop's own methods name themselves. */
+/** "stripe", "test" and "scalapay" take the money online ("card"); the shop's own methods name themselves. */
 function methodOf(provider: string): PaymentMethodKey | null {
-  if (provider === "stripe" || provider === "test") return "card";
+  if (provider === "stripe" || provider === "test" || provider === "scalapay") return "card";
   return paymentMethodKeys.has(provider) ? (provider as PaymentMethodKey) : null;
 }
 

@@ -78,6 +78,8 @@ export async function startPeerShop(options: {
       STRIPE_SECRET_KEY: "",
       STRIPE_WEBHOOK_SECRET: "",
       STRIPE_API_URL: "",
+      SCALAPAY_API_KEY: "",
+      SCALAPAY_API_URL: "",
       ACUBE_EMAIL: "",
       ACUBE_PASSWORD: "",
       ACUBE_WEBHOOK_PUBLIC_KEY: "",

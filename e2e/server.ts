@@ -18,7 +18,17 @@ const root = path.resolve(import.meta.dirname, "..");
 const startTimeoutMs = Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000);
 
 /** Settings that would reach outside the test (a real database, mail, payments) never leak in. */
-const hostSettings = ["DATABASE_URL", "SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_URL", "RATES_URL", "OIDC_ISSUER"];
+const hostSettings = [
+  "DATABASE_URL",
+  "SMTP_URL",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_API_URL",
+  "SCALAPAY_API_KEY",
+  "SCALAPAY_API_URL",
+  "RATES_URL",
+  "OIDC_ISSUER",
+];
 
 export default async function startShop() {
   if (process.env.E2E_BASE_URL) {

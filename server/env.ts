@@ -62,6 +62,12 @@ const EnvSchema = z.object({
   /** For tests: point the Stripe SDK at a local Stripe-compatible server, e.g. http://127.0.0.1:12111 */
   STRIPE_API_URL: z.url().optional(),
   /**
+   * Scalapay's online API (docs/decisions/0104-scalapay.md): with a key, Scalapay's pay in 3 may be offered. The URL
+   * defaults to production; the sandbox is https://integration.api.scalapay.com, tests use a local server.
+   */
+  SCALAPAY_API_KEY: z.string().min(1).optional(),
+  SCALAPAY_API_URL: z.url({ error: "SCALAPAY_API_URL must be an http(s) URL" }).default("https://api.scalapay.com"),
+  /**
    * A-Cube's SDI API (docs/decisions/0091-sdi-intermediary.md): the account's e-mail and password send
    * invoices to the SDI; unset: the staff download each file and hand it over. The URLs default to
    * production (sandbox: https://api-sandbox.acubeapi.com, https://common-sandbox.api.acubeapi.com).

@@ -153,9 +153,15 @@ export async function getAdminOrder(db: Db, args: { orderId: string; locale: Loc
 
 async function cardPaymentOf(db: Db, orderId: string) {
   const [row] = await db
-    .select({ id: payments.id, providerRef: payments.providerRef, amountCents: payments.amountCents })
+    .select({ id: payments.id, provider: payments.provider, providerRef: payments.providerRef, amountCents: payments.amountCents })
     .from(payments)
-    .where(and(eq(payments.orderId, orderId), inArray(payments.provider, ["stripe", "test"]), inArray(payments.status, ["succeeded", "refunded"])))
+    .where(
+      and(
+        eq(payments.orderId, orderId),
+        inArray(payments.provider, ["stripe", "test", "scalapay"]),
+        inArray(payments.status, ["succeeded", "refunded"]),
+      ),
+    )
     .orderBy(desc(payments.createdAt))
     .limit(1);
   return row && row.providerRef ? { ...row, providerRef: row.providerRef } : null;
@@ -201,7 +207,8 @@ async function mailOrderOf(db: Db, orderId: string) {
   return row!;
 }
 
-type ActionContext = { db: Db; actorUserId: string; now: Date; links: OrderMailLinks | null; provider: () => PaymentProvider };
+/** `provider(name)`: the provider the payment was made with (`payments.provider`). */
+type ActionContext = { db: Db; actorUserId: string; now: Date; links: OrderMailLinks | null; provider: (name: string) => PaymentProvider };
 
 /**
  * Runs one staff action on an order. Shipping asks for a carrier (the customer's "shipped" e-mail names
@@ -289,7 +296,7 @@ export async function runAdminOrderAction(ctx: ActionContext, orderId: string, a
       let refundRef: string | null = null;
       if (card) {
         try {
-          refundRef = (await ctx.provider().refund(card.providerRef, card.amountCents)).refundRef;
+          refundRef = (await ctx.provider(card.provider).refund(card.providerRef, card.amountCents)).refundRef;
         } catch {
           return { ok: false, error: "admin.orders.errors.refund-failed" };
         }

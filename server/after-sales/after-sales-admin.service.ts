@@ -59,7 +59,7 @@ export type AfterSalesAction = z.infer<typeof AfterSalesAction>;
 
 export type AfterSalesActionResult = { ok: true; done: string } | { ok: false; error: string };
 
-type Context = { db: Db; actorUserId: string; now: Date; links: OrderMailLinks | null; provider: () => PaymentProvider };
+type Context = { db: Db; actorUserId: string; now: Date; links: OrderMailLinks | null; provider: (name: string) => PaymentProvider };
 
 /** Per-line fields of the forms: "{prefix}:{orderLineId}" = value. */
 function perLine(fields: Record<string, string>, prefix: string): Map<string, string> {

@@ -4,7 +4,7 @@
  */
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
 import { startJob, type Job } from "#server/jobs/scheduler.ts";
-import { paymentProviderOf } from "#server/payments/payment-provider.ts";
+import { paymentProviderNamed } from "#server/payments/payment-provider.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { retryDueRefunds } from "./refunds.service";
 
@@ -15,7 +15,7 @@ export function startRefundRetryJob(services: Pick<ShopServices, "db" | "env" | 
     everyMs: 60_000,
     log: services.log,
     run: async () => {
-      const made = await retryDueRefunds({ db: services.db, provider: () => paymentProviderOf(services), links }, new Date());
+      const made = await retryDueRefunds({ db: services.db, provider: (name: string) => paymentProviderNamed(services, name), links }, new Date());
       if (made > 0) services.log.info({ made }, "card refunds made on retry");
     },
   });

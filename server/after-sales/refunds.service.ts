@@ -20,7 +20,8 @@ import { queueRefundMadeMail } from "./after-sales-emails";
 import { markReturnRefunded } from "./returns.service";
 import { checkRefund, paidPerLine, refundRetryDelayMs, suggestedRefundCents, type RefundRefusal } from "./refund";
 
-export type RefundServices = { db: Db; provider: () => PaymentProvider; links: OrderMailLinks | null };
+/** `provider(name)`: the provider a payment was made with (its `payments.provider`: Stripe or the test page, or Scalapay). */
+export type RefundServices = { db: Db; provider: (name: string) => PaymentProvider; links: OrderMailLinks | null };
 
 type RefundRow = typeof refunds.$inferSelect;
 
@@ -203,20 +204,20 @@ export async function refundReturn(
 }
 
 /** The card payment a refund goes back to (the provider's session). */
-async function cardPaymentRef(db: Db, orderId: string): Promise<string | null> {
+async function cardPaymentRef(db: Db, orderId: string): Promise<{ ref: string; provider: string } | null> {
   const [row] = await db
-    .select({ providerRef: payments.providerRef })
+    .select({ providerRef: payments.providerRef, provider: payments.provider })
     .from(payments)
     .where(
       and(
         eq(payments.orderId, orderId),
-        inArray(payments.provider, ["stripe", "test"]),
+        inArray(payments.provider, ["stripe", "test", "scalapay"]),
         inArray(payments.status, ["succeeded", "refunded"]),
         isNotNull(payments.providerRef),
       ),
     )
     .limit(1);
-  return row?.providerRef ?? null;
+  return row?.providerRef ? { ref: row.providerRef, provider: row.provider } : null;
 }
 
 /**
@@ -231,9 +232,9 @@ export async function attemptCardRefund(
   if (!refund || refund.status !== "pending") return "skipped";
   let refundRef: string;
   try {
-    const sessionRef = await cardPaymentRef(services.db, refund.orderId);
-    if (!sessionRef) throw new Error("the order has no card payment to refund");
-    refundRef = (await services.provider().refund(sessionRef, refund.amountCents, refund.idempotencyKey)).refundRef;
+    const session = await cardPaymentRef(services.db, refund.orderId);
+    if (!session) throw new Error("the order has no card payment to refund");
+    refundRef = (await services.provider(session.provider).refund(session.ref, refund.amountCents, refund.idempotencyKey)).refundRef;
   } catch (error) {
     const attempts = refund.attempts + 1;
     await services.db

@@ -38,7 +38,7 @@ import {
 import type { OrderStatus } from "#server/orders/order-status.ts";
 import { summarizeOrderTotals, type OrderSummary } from "#common/order-summary.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import type { DeliverySettings } from "#server/settings/settings.ts";
+import type { DeliverySettings, OnlinePaymentsSettings } from "#server/settings/settings.ts";
 import { quantitiesPerVariant, shortages, type Shortage } from "#server/stock/stock.ts";
 import { recordTakenStock, takeStock } from "#server/stock/stock-ledger.ts";
 import { orderTotals, type CheckoutErrorCode } from "./checkout";
@@ -133,12 +133,15 @@ export async function getCheckoutSummary(
     email?: string | null;
     /** False when nobody takes cards: the card method is not offered. */
     cardPayments?: boolean;
+    /** True when Scalapay is configured (SCALAPAY_API_KEY): only then may the staff's choice offer it. */
+    scalapayPayments?: boolean;
   },
 ): Promise<CheckoutSummary> {
-  const [cart, settings] = await Promise.all([
+  const [cart, stored] = await Promise.all([
     getCartView(db, { cartId: args.cartId, locale: args.locale, now: args.now }),
     getSettings(db, ["delivery", "bankTransfer", "onlinePayments", ...deliveryCalendarKeys]),
   ]);
+  const settings = withConfiguredProviders(stored, args);
   const calendar = deliveryCalendarOf(settings);
   const giftList = cart.giftList && args.cartId ? await giftListCheckoutOf(db, args.cartId, settings.delivery) : null;
   const typedPostcode = args.postcode && /^[0-9]{5}$/.test(args.postcode.trim()) ? args.postcode.trim() : null;
@@ -289,7 +292,15 @@ export type PlaceOrderArgs = {
   secret: string;
   /** False when nobody takes cards (server/env.ts, cardPaymentProviderOf): a card order is then refused. */
   cardPayments?: boolean;
+  /** True when Scalapay is configured: otherwise a Scalapay order is refused as not offered. */
+  scalapayPayments?: boolean;
 };
+
+/** The staff's online methods as this shop can take them: Scalapay off without its key (decision 0104). */
+function withConfiguredProviders<T extends { onlinePayments: OnlinePaymentsSettings }>(settings: T, args: { scalapayPayments?: boolean }): T {
+  if (args.scalapayPayments === true || !settings.onlinePayments.scalapay.enabled) return settings;
+  return { ...settings, onlinePayments: { ...settings.onlinePayments, scalapay: { ...settings.onlinePayments.scalapay, enabled: false } } };
+}
 
 const keyOf = (args: PlaceOrderArgs) => ({ idempotencyKey: args.input.idempotencyKey, userId: args.userId, cartId: args.cartId });
 
@@ -358,7 +369,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       ? await savedAddressOf(tx, args.userId, input.savedAddressId)
       : typedAddressOf(input);
   if (address === "not-found") return { ok: false, error: "address-not-found" };
-  const settings = await getSettings(tx, ["delivery", "bankTransfer", "onlinePayments", ...deliveryCalendarKeys]);
+  const settings = withConfiguredProviders(await getSettings(tx, ["delivery", "bankTransfer", "onlinePayments", ...deliveryCalendarKeys]), args);
   const deliveryMethod = giftList ? giftListDeliveryMethod(settings.delivery, address?.postcode ?? null) : input.deliveryMethod;
   const quote = quoteDeliveries(settings.delivery, {
     postcode: address?.postcode ?? null,

@@ -603,8 +603,8 @@ export const orderStatus = pgEnum("order_status", [
 ]);
 export const deliveryMethod = pgEnum("delivery_method", ["local_delivery", "collection", "standard"]);
 export const paymentMethod = pgEnum("payment_method", ["card", "cash_on_delivery", "bank_transfer", "in_shop"]);
-/** How an order paid online ("card" above) is paid at the provider: Stripe's payment method types (common/online-payment-methods.ts). */
-export const onlinePaymentMethod = pgEnum("online_payment_method", ["card", "paypal", "satispay", "klarna", "sepa_debit"]);
+/** How an order paid online ("card" above) is paid at the provider: Stripe's payment method types, or Scalapay (common/online-payment-methods.ts). */
+export const onlinePaymentMethod = pgEnum("online_payment_method", ["card", "paypal", "satispay", "klarna", "sepa_debit", "scalapay"]);
 /** Whether the customer asked for an invoice at checkout, as a private person or as a company. */
 export const invoiceKind = pgEnum("invoice_kind", ["none", "private", "company"]);
 

@@ -8,10 +8,11 @@ import type { Locale } from "#common/locale.ts";
 import type { OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { cardPaymentProviderOf } from "#server/env.ts";
+import { createScalapayProvider } from "./scalapay";
 import { createStripeProvider } from "./stripe";
 import { createTestPaymentProvider } from "./test-payment";
 
-export type PaymentProviderName = "stripe" | "test" | "none";
+export type PaymentProviderName = "stripe" | "test" | "none" | "scalapay";
 
 export type PaymentSession = { ref: string; url: string; expiresAt: Date };
 
@@ -29,11 +30,20 @@ export type CreateSessionArgs = {
   expiresAt: Date;
   /** The same key gives the same session (a double click, a retried request). */
   idempotencyKey: string;
+  /** Who pays and where the goods go, for providers that ask (Scalapay); Stripe asks on its own page. */
+  consumer?: {
+    givenNames: string;
+    surname: string;
+    phone: string;
+    shipping: { line1: string; city: string; postcode: string; countryCode: string } | null;
+  };
 };
 
 export type ProviderSessionState = {
   status: "open" | "complete" | "expired";
   isPaid: boolean;
+  /** The customer said yes, the money is the shop's once it captures (Scalapay): checked, then captured. */
+  isAuthorized?: boolean;
   /** Completed by the customer, the money not confirmed yet (SEPA Direct Debit, some PayPal): wait for the provider's word. */
   isProcessing: boolean;
   /** Completed by the customer, then refused by the provider (a debit bounced): no money will come. */
@@ -57,6 +67,8 @@ export type PaymentProvider = {
    * often it is sent (a retry after a timeout); without one, the key is the session and the amount.
    */
   refund(ref: string, amountCents: number, idempotencyKey?: string): Promise<{ refundRef: string }>;
+  /** Takes an authorized payment (providers that authorize first); a second capture of the same payment is a no-op. */
+  capture?(ref: string, merchantReference: string): Promise<void>;
 };
 
 const providers = new WeakMap<object, PaymentProvider>();
@@ -81,6 +93,31 @@ export function paymentProviderOf(services: Pick<ShopServices, "db" | "env" | "p
     providers.set(services, provider);
   }
   return provider;
+}
+
+const scalapayProviders = new WeakMap<object, PaymentProvider>();
+
+/** Scalapay, paid directly at Scalapay (decision 0104), whatever takes the cards. */
+export function scalapayProviderOf(services: Pick<ShopServices, "env">): PaymentProvider {
+  let provider = scalapayProviders.get(services);
+  if (!provider) {
+    provider = createScalapayProvider(services.env);
+    scalapayProviders.set(services, provider);
+  }
+  return provider;
+}
+
+/** The provider that takes an order paid online this way. */
+export function paymentProviderForMethod(
+  services: Pick<ShopServices, "db" | "env" | "publicUrl">,
+  method: OnlinePaymentMethod | null,
+): PaymentProvider {
+  return method === "scalapay" ? scalapayProviderOf(services) : paymentProviderOf(services);
+}
+
+/** The provider a payment row was made with (its `provider` column): refunds go back there. */
+export function paymentProviderNamed(services: Pick<ShopServices, "db" | "env" | "publicUrl">, name: string): PaymentProvider {
+  return name === "scalapay" ? scalapayProviderOf(services) : paymentProviderOf(services);
 }
 
 /** No card payments configured: nothing can start or be paid; a session made earlier is left to the staff. */

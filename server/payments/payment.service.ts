@@ -16,7 +16,7 @@ import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts"
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
 import { cancelOrder, expireOrder, holdOrderForPayment, markOrderPaid, restoreOrderToCart } from "#server/orders/order.service.ts";
 import { flagPaymentMismatch, hasPaymentMismatch } from "#server/orders/payment-mismatch.service.ts";
-import { paymentProviderOf, type PaymentProvider, type ProviderSessionState } from "./payment-provider";
+import { paymentProviderForMethod, paymentProviderOf, type PaymentProvider, type ProviderSessionState } from "./payment-provider";
 import { UnknownStripeSession, verifyStripeWebhook } from "./stripe";
 import { recordTestPaymentOutcome } from "./test-payment";
 
@@ -49,7 +49,17 @@ export function cardPaymentReturnUrls(services: Pick<ShopServices, "env" | "publ
   const orderHref = orderPageHref(locale, orderId, token);
   const paidHref = `${orderHref}&pagamento=ok`;
   const cancelHref = `${localizedHref(`/ordine/${encodeURIComponent(orderId)}/annulla-pagamento`, locale)}?t=${encodeURIComponent(token)}`;
-  return { orderHref, paidHref, cancelHref, successUrl: `${services.publicUrl}${paidHref}`, cancelUrl: `${services.publicUrl}${cancelHref}` };
+  // Providers that authorize first (Scalapay) send the customer here: the shop captures, then shows the order.
+  const confirmHref = `${localizedHref(`/ordine/${encodeURIComponent(orderId)}/conferma-pagamento`, locale)}?t=${encodeURIComponent(token)}`;
+  return {
+    orderHref,
+    paidHref,
+    cancelHref,
+    confirmHref,
+    successUrl: `${services.publicUrl}${paidHref}`,
+    cancelUrl: `${services.publicUrl}${cancelHref}`,
+    confirmUrl: `${services.publicUrl}${confirmHref}`,
+  };
 }
 
 function mailLinksOf(services: Pick<ShopServices, "env" | "publicUrl">): OrderMailLinks {
@@ -69,6 +79,14 @@ async function findOrder(db: Db, orderId: string) {
       shippingCents: orders.shippingCents,
       paymentFeeCents: orders.paymentFeeCents,
       paymentDueAt: orders.paymentDueAt,
+      firstName: orders.firstName,
+      lastName: orders.lastName,
+      phone: orders.phone,
+      street: orders.street,
+      houseNumber: orders.houseNumber,
+      postcode: orders.postcode,
+      city: orders.city,
+      country: orders.country,
     })
     .from(orders)
     .where(eq(orders.id, orderId));
@@ -110,7 +128,7 @@ export async function startCardPayment(
       ? { ok: false, error: "not-payable" }
       : { ok: true, redirectUrl: urls.successUrl };
   }
-  const provider = paymentProviderOf(services);
+  const provider = paymentProviderForMethod(services, order.onlinePaymentMethod);
   try {
     const rows = await sessionRowsOf(db, order.id, provider.name);
     for (const row of rows) {
@@ -119,7 +137,7 @@ export async function startCardPayment(
       if (state.status === "open" && state.url) return { ok: true, redirectUrl: state.url };
       // Paid and in verification: nothing more to pay; the order page says what is happening.
       if (state.status === "complete" && state.isProcessing) return { ok: true, redirectUrl: `${services.publicUrl}${urls.orderHref}` };
-      if (state.status === "complete" && state.isPaid) {
+      if (state.status === "complete" && (state.isPaid || state.isAuthorized)) {
         const outcome = await applySessionState(services, provider, { ref: row.ref, state, now });
         return { ok: true, redirectUrl: outcome === "paid" ? urls.successUrl : `${services.publicUrl}${urls.orderHref}` };
       }
@@ -135,7 +153,21 @@ export async function startCardPayment(
       lines: await sessionLinesOf(db, order, args.locale),
       totalCents: order.totalCents,
       method: order.onlinePaymentMethod ?? "card",
-      successUrl: urls.successUrl,
+      consumer: {
+        givenNames: order.firstName,
+        surname: order.lastName,
+        phone: order.phone,
+        shipping:
+          order.street && order.city && order.postcode
+            ? {
+                line1: [order.street, order.houseNumber].filter(Boolean).join(" "),
+                city: order.city,
+                postcode: order.postcode,
+                countryCode: order.country,
+              }
+            : null,
+      },
+      successUrl: provider.capture ? urls.confirmUrl : urls.successUrl,
       cancelUrl: urls.cancelUrl,
       expiresAt,
       // Counting earlier sessions: a double click asks for the same session, a retry after expiry for a new one.
@@ -207,9 +239,12 @@ export async function applySessionState(
   provider: PaymentProvider,
   args: { ref: string; state: ProviderSessionState; now: Date; eventId?: string; eventType?: string },
 ): Promise<SessionOutcome> {
-  const { ref, state, now } = args;
+  const { ref, now } = args;
+  let { state } = args;
   const [row] = await services.db.select({ orderId: payments.orderId }).from(payments).where(eq(payments.providerRef, ref));
   const orderId = row?.orderId ?? state.orderId;
+  if (orderId && row && state.status === "complete" && state.isAuthorized)
+    state = await captureAuthorized(services, provider, { ref, state, orderId });
   let refund = 0;
   const outcome = await services.db.transaction(async (tx): Promise<SessionOutcome> => {
     if (args.eventId) {
@@ -222,7 +257,7 @@ export async function applySessionState(
     }
     if (!orderId || !row) return "ignored";
 
-    if (state.status === "complete" && state.isPaid) {
+    if (state.status === "complete" && (state.isPaid || state.isAuthorized)) {
       // Only the order's own amount in the order's currency pays it; anything else goes to the staff.
       const [order] = await tx.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, orderId));
       if (!order || state.amountCents !== order.totalCents || state.currency.toLowerCase() !== orderCurrency) {
@@ -237,6 +272,8 @@ export async function applySessionState(
         });
         return "amount-mismatch";
       }
+      // Authorized and not captured (the capture did not answer): the next look captures.
+      if (!state.isPaid) return "waiting";
       const paid = await markOrderPaid(tx, {
         orderId,
         provider: provider.name,
@@ -284,6 +321,28 @@ export async function applySessionState(
   });
   if (refund > 0) await refundLatePayment(services, provider, { ref, amountCents: refund, now });
   return outcome;
+}
+
+/**
+ * A payment the customer authorized (Scalapay) is captured only for the order's own amount in euro and
+ * while the order still waits for it; an order that expired or was cancelled meanwhile has its
+ * authorization released instead, so no money moves. Returns the provider's word afterwards.
+ */
+async function captureAuthorized(
+  services: PaymentServices,
+  provider: PaymentProvider,
+  args: { ref: string; state: ProviderSessionState; orderId: string },
+): Promise<ProviderSessionState> {
+  const [order] = await services.db
+    .select({ number: orders.number, status: orders.status, totalCents: orders.totalCents })
+    .from(orders)
+    .where(eq(orders.id, args.orderId));
+  if (!order || !provider.capture) return args.state;
+  // A different amount is flagged for the staff by the caller, never captured.
+  if (args.state.amountCents !== order.totalCents || args.state.currency.toLowerCase() !== orderCurrency) return args.state;
+  if (order.status === "awaiting_payment") await provider.capture(args.ref, String(order.number));
+  else await provider.expireSession(args.ref);
+  return provider.retrieveSession(args.ref);
 }
 
 /** Money that arrived after the order gave its stock back goes back to the customer, once. */
@@ -345,11 +404,13 @@ export async function applyStripeWebhook(
  * sessions and let the order expire.
  */
 export async function settleCardOrder(services: PaymentServices, args: { orderId: string; now: Date }): Promise<SessionOutcome> {
-  const provider = paymentProviderOf(services);
+  const order = await findOrder(services.db, args.orderId);
+  const provider = paymentProviderForMethod(services, order?.onlinePaymentMethod ?? null);
   const rows = await sessionRowsOf(services.db, args.orderId, provider.name);
   const read = async () => Promise.all(rows.map(async (row) => ({ row, state: await provider.retrieveSession(row.ref) })));
   let sessions = await read();
-  const paid = sessions.find(({ state }) => state.status === "complete" && state.isPaid);
+  // Authorized and never captured (the customer closed the tab on the way back): captured now.
+  const paid = sessions.find(({ state }) => state.status === "complete" && (state.isPaid || state.isAuthorized));
   if (paid) return applySessionState(services, provider, { ref: paid.row.ref, state: paid.state, now: args.now });
   // In verification and not known as such yet (a lost webhook): start the wait now.
   const processing = sessions.find(({ row, state }) => state.isProcessing && row.processingSince === null);
@@ -367,7 +428,7 @@ export async function settleCardOrder(services: PaymentServices, args: { orderId
     for (const { row } of open) await provider.expireSession(row.ref);
     // Paid in the last moment (the provider refused to expire a completed session)?
     sessions = await read();
-    const late = sessions.find(({ state }) => state.status === "complete" && state.isPaid);
+    const late = sessions.find(({ state }) => state.status === "complete" && (state.isPaid || state.isAuthorized));
     if (late) return applySessionState(services, provider, { ref: late.row.ref, state: late.state, now: args.now });
   }
   await services.db.transaction(async (tx) => {
@@ -430,7 +491,7 @@ export async function abandonCardPayment(
   }
   if (order.status === "cancelled") return { ok: true, cartId: args.cartId, restored: false };
 
-  const provider = paymentProviderOf(services);
+  const provider = paymentProviderForMethod(services, order.onlinePaymentMethod);
   const rows = await sessionRowsOf(services.db, order.id, provider.name);
   for (const row of rows) await provider.expireSession(row.ref);
   for (const row of rows) {
@@ -450,6 +511,39 @@ export async function abandonCardPayment(
   if (!cancelled.changed) return { ok: true, cartId: args.cartId, restored: false };
   const { cartId } = await restoreOrderToCart(services.db, { orderId: order.id, cartId: args.cartId });
   return { ok: true, cartId, restored: true };
+}
+
+export type ConfirmPaymentResult = { ok: true; redirectTo: string; outcome: SessionOutcome } | { ok: false; error: "not-found" };
+
+/**
+ * The customer is back from a provider that authorizes first (Scalapay's confirm link): the payment is
+ * re-read from the provider (the link's query is never trusted), checked and captured once, however
+ * often the page is reloaded; then the order page says how it went.
+ */
+export async function confirmAuthorizedPayment(
+  services: PaymentServices,
+  args: { orderId: string; locale: Locale; now?: Date },
+): Promise<ConfirmPaymentResult> {
+  const now = args.now ?? new Date();
+  const order = await findOrder(services.db, args.orderId);
+  if (!order || order.paymentMethod !== "card") return { ok: false, error: "not-found" };
+  const urls = cardPaymentReturnUrls(services, order.id, args.locale);
+  if (order.status !== "awaiting_payment")
+    return { ok: true, redirectTo: order.status === "paid" ? urls.paidHref : urls.orderHref, outcome: "ignored" };
+  const provider = paymentProviderForMethod(services, order.onlinePaymentMethod);
+  let outcome: SessionOutcome = "waiting";
+  try {
+    for (const row of await sessionRowsOf(services.db, order.id, provider.name)) {
+      const state = await provider.retrieveSession(row.ref);
+      if (state.status !== "complete" || !(state.isPaid || state.isAuthorized)) continue;
+      outcome = await applySessionState(services, provider, { ref: row.ref, state, now });
+      break;
+    }
+  } catch (error) {
+    // The provider did not answer: the order page says it waits; the expiry job captures later.
+    services.log?.warn({ err: error, orderId: order.id, provider: provider.name }, "authorized payment could not be captured");
+  }
+  return { ok: true, redirectTo: outcome === "paid" ? urls.paidHref : urls.orderHref, outcome };
 }
 
 // ---------------------------------------------------------------- the test-payment page

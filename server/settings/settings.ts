@@ -189,6 +189,8 @@ export const OnlinePaymentsSettings = z.object({
   satispay: OnlineMethodSettingSchema,
   klarna: OnlineMethodSettingSchema,
   sepa_debit: OnlineMethodSettingSchema,
+  // Added later: a shop's stored choices without it keep their other methods (it starts off).
+  scalapay: OnlineMethodSettingSchema.default({ enabled: false, minCents: 500, maxCents: 200_000 }),
 }) satisfies z.ZodType<Record<OnlinePaymentMethod, OnlineMethodSetting>>;
 export type OnlinePaymentsSettings = z.infer<typeof OnlinePaymentsSettings>;
 
@@ -286,6 +288,8 @@ export const defaultSettings: Settings = {
     // Klarna's instalments in Italy: from 35 € to 4.000 €.
     klarna: { enabled: false, minCents: 3500, maxCents: 400_000 },
     sepa_debit: { enabled: false, minCents: null, maxCents: null },
+    // Scalapay's pay in 3 in Italy: from 5 € to 2.000 € (docs/decisions/0104-scalapay.md).
+    scalapay: { enabled: false, minCents: 500, maxCents: 200_000 },
   },
   invoicing: { issueAt: "manual" },
   afterSales: {

@@ -20,7 +20,7 @@ import { AdminOrderAction, getAdminOrder, runAdminOrderAction } from "#server/ad
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { paymentProviderOf } from "#server/payments/payment-provider.ts";
+import { paymentProviderNamed } from "#server/payments/payment-provider.ts";
 import { issueInvoice, listOrderInvoices } from "#server/invoices/invoice.service.ts";
 import type { Route } from "./+types/order";
 import { AfterSalesSection, afterSalesDoneKeys } from "./order-after-sales";
@@ -83,7 +83,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     actorUserId: admin.id,
     now: new Date(),
     links: { publicUrl: services.publicUrl, secret: resolveAuthSecret(services.env) },
-    provider: () => paymentProviderOf(services),
+    provider: (name: string) => paymentProviderNamed(services, name),
   };
   // The returns and refunds have their own actions (server/after-sales/after-sales-admin.service.ts).
   if (form.intent?.startsWith("return-") || form.intent?.startsWith("refund-")) {

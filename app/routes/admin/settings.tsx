@@ -12,6 +12,7 @@ import { isSettingsKey, saveSettings, settingsKeys, settingsToForm } from "#serv
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
+import { takesScalapayPayments } from "#server/payments/scalapay.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/settings";
 
@@ -67,11 +68,13 @@ const textsOf = (key: keyof typeof sections) =>
 const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `${textsOf(key)}.sections.${key}`);
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["invoices.settings", "afterSales.settings", "sdi.settings", "onlinePayments.methods"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["invoices.settings", "afterSales.settings", "sdi.settings", "onlinePayments.methods", "scalapay.admin"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
-  const { db } = context.get(shopContext);
+  const { db, env } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const settings = await getSettings(db, settingsKeys);
   const saved = url.searchParams.get("saved");
@@ -80,6 +83,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     locale,
     values: settingsToForm(settings),
     saved: isSettingsKey(saved) ? saved : null,
+    // Scalapay is offered only with its key (decision 0104): the staff see whether it is there.
+    scalapayConfigured: takesScalapayPayments(env),
   };
 }
 
@@ -131,7 +136,9 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
               </div>
             )}
             <input type="hidden" name="key" value={key} />
-            {key === "onlinePayments" && <OnlinePaymentFields values={current} errors={failed?.errors} />}
+            {key === "onlinePayments" && (
+              <OnlinePaymentFields values={current} errors={failed?.errors} scalapayConfigured={loaderData.scalapayConfigured} />
+            )}
             <div className="mt-4 grid gap-4 sm:grid-cols-2">
               {sections[key].map((name) => {
                 const label = name.startsWith("hours")
@@ -163,7 +170,15 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
 }
 
 /** Per way to pay online: offered or not, and the order totals it is offered for (empty: no limit). */
-function OnlinePaymentFields({ values, errors }: { values: Record<string, string> | undefined; errors: Record<string, string> | undefined }) {
+function OnlinePaymentFields({
+  values,
+  errors,
+  scalapayConfigured,
+}: {
+  values: Record<string, string> | undefined;
+  errors: Record<string, string> | undefined;
+  scalapayConfigured: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <>
@@ -171,6 +186,11 @@ function OnlinePaymentFields({ values, errors }: { values: Record<string, string
       {onlinePaymentMethods.map((method) => (
         <fieldset key={method} className="mt-4 rounded-lg border border-brand-100 p-3">
           <legend className="px-1 font-semibold">{t(`onlinePayments.methods.${method}`)}</legend>
+          {method === "scalapay" && (
+            <p className="mb-2 text-sm text-muted">
+              {t("scalapay.admin.direct")} {scalapayConfigured ? "" : t("scalapay.admin.notConfigured")}
+            </p>
+          )}
           <CheckboxField
             label={t("admin.settings.onlinePayments.offer", { method: t(`onlinePayments.methods.${method}`) })}
             name={`${method}Enabled`}

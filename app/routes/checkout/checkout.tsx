@@ -40,6 +40,7 @@ import { deliveryMethods, paymentChoices as acceptedPaymentChoices, paymentOfCho
 import { addressFields, checkoutFormValues, parseCheckoutForm, type checkoutFields } from "#server/checkout/checkout.inputs.ts";
 import { placeOrderAndStartPayment } from "#server/checkout/checkout-payment.service.ts";
 import { takesCardPayments } from "#server/payments/payment-provider.ts";
+import { takesScalapayPayments } from "#server/payments/scalapay.ts";
 import { getCheckoutSummary, isGiftListCart } from "#server/checkout/checkout.service.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -90,6 +91,7 @@ function summaryFor(
     // The e-mail typed in the form, else the account's: a code's uses per customer count both.
     email: typeof raw.email === "string" && raw.email.includes("@") ? raw.email.trim() : (user?.email ?? null),
     cardPayments: takesCardPayments(services),
+    scalapayPayments: takesScalapayPayments(services.env),
   });
 }
 
@@ -170,6 +172,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     publicUrl: services.publicUrl,
     secret: resolveAuthSecret(services.env),
     cardPayments: takesCardPayments(services),
+    scalapayPayments: takesScalapayPayments(services.env),
   });
   if (!outcome.ok) {
     const problem = outcome.error === "discount-code" ? null : { code: outcome.error, lines: outcome.lines };

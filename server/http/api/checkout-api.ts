@@ -30,6 +30,7 @@ import type { ShopServices } from "#server/shop-services.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { deliveryMethods, paymentChoices } from "#server/orders/order-methods.ts";
 import { takesCardPayments } from "#server/payments/payment-provider.ts";
+import { takesScalapayPayments } from "#server/payments/scalapay.ts";
 import { apiFailure, apiRefusal, type ApiFieldErrors } from "./api-http";
 import { apiRoute, type ApiOutcome } from "./api-route";
 
@@ -181,6 +182,7 @@ const createcheckoutsession = apiRoute({
       publicUrl: services.publicUrl,
       secret,
       cardPayments: takesCardPayments(services),
+      scalapayPayments: takesScalapayPayments(services.env),
     });
     // Refused, or a concurrent request with the same key won: the cart built for this one is not needed.
     if (lines && cartId && (!outcome.ok || outcome.alreadyPlaced)) await services.db.delete(carts).where(eq(carts.id, cartId));

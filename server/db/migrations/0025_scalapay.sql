@@ -1,0 +1,1 @@
+ALTER TYPE "public"."online_payment_method" ADD VALUE 'scalapay';
