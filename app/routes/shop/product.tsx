@@ -26,6 +26,8 @@ import { ProductReviews, ProductReviewSummary, ShopRatingDetail } from "#app/ui/
 import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
+import { ProductSpecsTable } from "#app/ui/product-specs-table.tsx";
+import { specLinesOf } from "#common/product-specs.ts";
 import { ProductSafetySection, RecallNotices } from "#app/ui/product-safety.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { StockAlertForm } from "#app/ui/stock-alert-form.tsx";
@@ -50,6 +52,9 @@ export const handle = {
     ...productCardMessages,
     "productPage",
     "productSafety.section",
+    "productSpecs.table",
+    "productSpecs.labels",
+    "productSpecs.values",
     "productSafety.recall",
     "giftLists.selector",
     "giftLists.errors.personalisation-missing",
@@ -327,6 +332,7 @@ function ProductPage({
       // A product of several barcodes has one per variant: schema.org's gtin names one product, so only a single one is marked up.
       safety: { ...product.safety, gtin: product.safety.gtins.length === 1 ? product.safety.gtins[0]! : null },
       reviews: { summary: reviews.summary, shown: reviews.reviews },
+      specs: product.specs ? specLinesOf(product.specs).map((line) => ({ name: t(`productSpecs.labels.${line.key}`), value: line.value })) : [],
     }),
     breadcrumbJsonLd(publicUrl, crumbs),
   ];
@@ -474,6 +480,14 @@ function ProductPage({
               {t("productPage.sheet.title")}
             </h2>
             <TechnicalSheet sheet={product.technicalSheet} locale={locale} headingId="product-sheet" />
+          </section>
+        )}
+        {product.specs && (
+          <section aria-labelledby="product-specs" className="lg:col-start-2">
+            <h2 id="product-specs" className="mb-3 text-2xl font-bold">
+              {t("productSpecs.table.title")}
+            </h2>
+            <ProductSpecsTable specs={product.specs} locale={locale} headingId="product-specs" />
           </section>
         )}
       </div>
