@@ -112,3 +112,22 @@ export type ProductSpecsInput = z.input<typeof ProductSpecsInput>;
 
 /** The form's "no specifications" choice removes them. */
 export const ProductSpecsForm = z.union([z.object({ kind: z.literal("") }).transform(() => null), ProductSpecsInput]);
+
+/** The form's field names, in the order the schema reads them. */
+export const productSpecFields = Object.keys(ProductSpecsInput.in.shape) as (keyof ProductSpecsInput)[];
+
+export type ParsedSpecsForm = { ok: true; value: ProductSpecs | null } | { ok: false; errors: Record<string, string> };
+
+/** The back office form: a field it did not send reads as empty; each field's first problem is its message key. */
+export function parseProductSpecsForm(form: FormData): ParsedSpecsForm {
+  const fields = Object.fromEntries(["kind", ...productSpecFields].map((name) => [name, form.get(name) ?? ""]));
+  if (fields.kind === "") return { ok: true, value: null };
+  const parsed = ProductSpecsInput.safeParse(fields);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? "kind");
+    errors[field] ??= issue.message.startsWith("productSpecs.") ? issue.message : errorKey("invalid");
+  }
+  return { ok: false, errors };
+}

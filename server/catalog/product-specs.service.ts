@@ -33,6 +33,17 @@ export async function getProductSpecs(db: Db, productId: number): Promise<Produc
   return row ?? null;
 }
 
+/** The back office page: the product's name in `locale` and its specifications; null when there is no such product. */
+export async function getProductSpecsForm(
+  db: Db,
+  productId: number,
+  locale: "it" | "en",
+): Promise<{ productId: number; name: string; specs: ProductSpecs | null } | null> {
+  const [product] = await db.select({ nameIt: products.nameIt, nameEn: products.nameEn }).from(products).where(eq(products.id, productId));
+  if (!product) return null;
+  return { productId, name: locale === "en" ? product.nameEn : product.nameIt, specs: await getProductSpecs(db, productId) };
+}
+
 export type SetProductSpecsResult = { ok: true; changed: boolean } | { ok: false; notFound: true };
 
 /** Saves (or, with null, removes) a product's specifications; an unchanged form writes nothing. */
