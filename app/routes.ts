@@ -28,6 +28,8 @@ export default [
       route("centroassistenza", "routes/pages/help-centre.tsx"),
       route("privacy", "routes/pages/privacy.tsx"),
       route("cookie-policy", "routes/pages/cookie-policy.tsx"),
+      // the clothing size guide, linked from clothing's product pages
+      route("guida-alle-taglie", "routes/pages/size-guide.tsx", { id: "size-guide" }),
 
       // the shop's own newsletter list: sign-up, the mail's confirmation and unsubscribe links
       route("newsletter", "routes/newsletter/sign-up.tsx", { id: "newsletter" }),

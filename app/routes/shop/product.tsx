@@ -46,6 +46,9 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/product";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
+/** Clothing's product pages link the size guide (docs/decisions/0101-product-specifications.md). */
+const clothingCategorySlug = "abbigliamento";
+
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
   messages: [
@@ -55,6 +58,7 @@ export const handle = {
     "productSpecs.table",
     "productSpecs.labels",
     "productSpecs.values",
+    "sizeGuide.link",
     "productSafety.recall",
     "giftLists.selector",
     "giftLists.errors.personalisation-missing",
@@ -402,6 +406,14 @@ function ProductPage({
                 }}
               />
             </PersonalRegion>
+          )}
+
+          {product.categories.some((category) => category.slug === clothingCategorySlug) && product.variants.some((option) => !option.isOneSize) && (
+            <p>
+              <Link to={localizedHref("/guida-alle-taglie", locale)} className="link">
+                {t("sizeGuide.link")}
+              </Link>
+            </p>
           )}
 
           {isRecalledChoice && <p className="font-semibold text-coral-700">{t("productSafety.recall.notForSale")}</p>}
