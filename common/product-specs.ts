@@ -6,6 +6,15 @@
 export const productSpecKinds = ["car_seat", "stroller"] as const;
 export type ProductSpecKind = (typeof productSpecKinds)[number];
 
+/** The plausible bounds, written once: the back office form's hints and its checks (server/catalog/product-specs.inputs.ts) read them. */
+export const specBounds = {
+  statureCm: [40, 150],
+  ageMonths: [0, 144],
+  childWeightKg: [1, 50],
+  strollerWeightKg: [1, 30],
+  foldedCm: [10, 200],
+} as const;
+
 export type ProductSpecs = {
   kind: ProductSpecKind;
   statureMinCm: number | null;

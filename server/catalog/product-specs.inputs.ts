@@ -4,7 +4,7 @@
  * `productSpecs.errors.*`, shown beside its field in the page's language.
  */
 import { z } from "zod";
-import { productSpecKinds, type ProductSpecs } from "#common/product-specs.ts";
+import { productSpecKinds, specBounds, type ProductSpecs } from "#common/product-specs.ts";
 
 const errorKey = (name: string) => `productSpecs.errors.${name}`;
 
@@ -50,15 +50,6 @@ const r44Group = z
   .transform((value) => value.replace(/\s+/g, ""))
   .refine((value) => value === "" || /^(0\+?|1|2|3)(\/(0\+?|1|2|3))*$/.test(value), errorKey("r44Group"))
   .transform((value) => (value === "" ? null : value));
-
-/** The plausible bounds, written once: the form's hints and the checks read them. */
-export const specBounds = {
-  statureCm: [40, 150],
-  ageMonths: [0, 144],
-  childWeightKg: [1, 50],
-  strollerWeightKg: [1, 30],
-  foldedCm: [10, 200],
-} as const;
 
 export const ProductSpecsInput = z
   .object({

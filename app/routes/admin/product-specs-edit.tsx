@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
-import type { ProductSpecs } from "#common/product-specs.ts";
+import { specBounds, type ProductSpecs } from "#common/product-specs.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { parseAdminId, readAdminForm } from "#server/admin/admin-request.ts";
-import { parseProductSpecsForm, specBounds } from "#server/catalog/product-specs.inputs.ts";
+import { parseProductSpecsForm } from "#server/catalog/product-specs.inputs.ts";
 import { getProductSpecsForm, setProductSpecs } from "#server/catalog/product-specs.service.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
