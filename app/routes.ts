@@ -28,6 +28,8 @@ export default [
       route("centroassistenza", "routes/pages/help-centre.tsx"),
       route("privacy", "routes/pages/privacy.tsx"),
       route("cookie-policy", "routes/pages/cookie-policy.tsx"),
+      // the clothing size guide, linked from clothing's product pages
+      route("guida-alle-taglie", "routes/pages/size-guide.tsx", { id: "size-guide" }),
 
       // the shop's own newsletter list: sign-up, the mail's confirmation and unsubscribe links
       route("newsletter", "routes/newsletter/sign-up.tsx", { id: "newsletter" }),
@@ -100,6 +102,7 @@ export default [
         route("admin/prodotti/esporta.csv", "routes/admin/products-export.ts", { id: "admin-products-export" }),
         route("admin/prodotti/:id", "routes/admin/product-edit.tsx", { id: "admin-product-edit" }),
         route("admin/prodotti/:id/sicurezza", "routes/admin/product-safety-edit.tsx", { id: "admin-product-safety-edit" }),
+        route("admin/prodotti/:id/caratteristiche", "routes/admin/product-specs-edit.tsx", { id: "admin-product-specs-edit" }),
         route("admin/sicurezza", "routes/admin/product-safety.tsx", { id: "admin-product-safety" }),
         route("admin/importa", "routes/admin/import.tsx", { id: "admin-import" }),
         route("admin/importa/:jobId", "routes/admin/import.tsx", { id: "admin-import-job" }),

@@ -10,6 +10,7 @@ import type { Locale } from "#common/locale.ts";
 import { localizedHref } from "#common/locale.ts";
 import { getProductImageUrl } from "#common/media.ts";
 import type { OpeningSlot, Weekday } from "#common/opening-hours.ts";
+import type { SpecValue } from "#common/product-specs.ts";
 import { jsonInScript } from "./script-json";
 
 export type JsonLd = { "@context"?: "https://schema.org"; "@type": string | string[]; [key: string]: unknown };
@@ -112,6 +113,8 @@ export type ProductJsonLdInput = {
   shopName: string;
   /** GPSR identification (docs/decisions/0088-product-safety-data.md): schema.org's manufacturer, model and gtin. */
   safety?: { manufacturer: { name: string; postalAddress: string; email: string } | null; modelNumber: string | null; gtin: string | null };
+  /** A car seat's or stroller's specifications, named in the page's language: schema.org's additionalProperty. */
+  specs?: readonly { name: string; value: SpecValue }[];
   /**
    * Customers' published reviews: their average and count, and those shown on the page. Never the shop's own
    * rating, which is no customer's (docs/decisions/0059-verified-reviews.md).
@@ -121,6 +124,26 @@ export type ProductJsonLdInput = {
     shown: readonly { authorName: string; stars: number; body: string; createdAt: Date | string }[];
   };
 };
+
+/** UN/CEFACT unit codes, as schema.org's unitCode asks: centimetre, month, kilogram. */
+const unitCodes = { cm: "CMT", months: "MON" } as const;
+
+/** One specification as a schema.org PropertyValue: ranges as minValue/maxValue, weights in kilograms. */
+function specPropertyValue(name: string, value: SpecValue): JsonLd {
+  const property = { "@type": "PropertyValue", name };
+  if (value.type === "range") {
+    return {
+      ...property,
+      ...(value.min !== null ? { minValue: value.min } : {}),
+      ...(value.max !== null ? { maxValue: value.max } : {}),
+      unitCode: unitCodes[value.unit],
+    };
+  }
+  if (value.type === "weight") return { ...property, value: value.grams / 1000, unitCode: "KGM" };
+  if (value.type === "yesNo") return { ...property, value: value.value };
+  if (value.type === "text") return { ...property, value: value.text };
+  return { ...property, value: `${value.lengthCm} × ${value.widthCm} × ${value.heightCm}`, unitCode: unitCodes.cm };
+}
 
 export function productJsonLd(input: ProductJsonLdInput): JsonLd {
   const url = `${input.publicUrl}${input.path}`;
@@ -146,6 +169,7 @@ export function productJsonLd(input: ProductJsonLdInput): JsonLd {
       : {}),
     ...(input.safety?.modelNumber ? { model: input.safety.modelNumber } : {}),
     ...(input.safety?.gtin ? { gtin: input.safety.gtin } : {}),
+    ...(input.specs && input.specs.length > 0 ? { additionalProperty: input.specs.map(({ name, value }) => specPropertyValue(name, value)) } : {}),
     // Only real customers' published reviews: none, no rating at all (the shop's own stars are not marked up).
     ...(input.reviews?.summary && input.reviews.summary.count > 0
       ? {

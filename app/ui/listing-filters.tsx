@@ -16,6 +16,15 @@ export type FilterGroupView = {
   showAll: { expanded: boolean; optionCount: number; href: string } | null;
 };
 
+/** The car-seat and stroller filters (docs/decisions/0101-product-specifications.md): the child's height and age, ISOFIX, rotation. */
+export type SpecFilterView = {
+  params: { heightCm: string; ageMonths: string; isofix: string; rotation: string };
+  heightCm: { value: number | null; min: number; max: number };
+  ageMonths: { value: number | null; min: number; max: number };
+  isofix: { count: number; selected: boolean };
+  rotation: { count: number; selected: boolean };
+};
+
 /** Swatches of the colour keys the shop uses; another colour is shown by name only. */
 const swatches: Record<string, string> = { white: "#ffffff", black: "#1f2937", brown: "#8b5e3c", blue: "#2563eb" };
 
@@ -76,6 +85,97 @@ function FilterGroup({ group, onChange }: { group: FilterGroupView; onChange: (f
   );
 }
 
+function SpecNumberField({ name, label, field }: { name: string; label: string; field: SpecFilterView["heightCm"] }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-sm">
+        {label}
+      </label>
+      <input
+        id={id}
+        // A new page value replaces what was typed.
+        key={String(field.value)}
+        type="number"
+        inputMode="numeric"
+        name={name}
+        min={field.min}
+        max={field.max}
+        step={1}
+        defaultValue={field.value ?? ""}
+        className="field-input w-full"
+      />
+    </div>
+  );
+}
+
+function SpecCheckbox({
+  name,
+  label,
+  option,
+  onChange,
+}: {
+  name: string;
+  label: string;
+  option: SpecFilterView["isofix"];
+  onChange: (form: HTMLFormElement | null) => void;
+}) {
+  const { t } = useTranslation();
+  const [checked, setChecked] = useChosenValue(option.selected, String(option.selected));
+  if (option.count === 0 && !option.selected) return null;
+  return (
+    <label className="flex cursor-pointer items-center gap-2.5 rounded-lg px-1.5 py-1 hover:bg-brand-50">
+      <input
+        type="checkbox"
+        name={name}
+        value="true"
+        checked={checked}
+        onChange={(event) => {
+          setChecked(event.currentTarget.checked);
+          onChange(event.currentTarget.form);
+        }}
+        className="size-4 shrink-0 accent-brand-700"
+      />
+      <span className="min-w-0 flex-1 text-sm">{label}</span>
+      <span aria-hidden="true" className="text-xs text-muted">
+        {option.count}
+      </span>
+      <span className="sr-only">{t("listing.productCount", { count: option.count })}</span>
+    </label>
+  );
+}
+
+function SpecFilterGroup({
+  specs,
+  hydrated,
+  onChange,
+}: {
+  specs: SpecFilterView;
+  hydrated: boolean;
+  onChange: (form: HTMLFormElement | null) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="border-t border-brand-100 pt-4">
+      <legend className="float-left mb-2 w-full font-bold">{t("productSpecs.filters.title")}</legend>
+      <div className="clear-left space-y-3">
+        <SpecNumberField name={specs.params.heightCm} label={t("productSpecs.filters.height")} field={specs.heightCm} />
+        <SpecNumberField name={specs.params.ageMonths} label={t("productSpecs.filters.age")} field={specs.ageMonths} />
+        {/* Without JavaScript the form's own button applies every filter. */}
+        {hydrated && (
+          <button type="submit" className="btn-secondary w-full">
+            {t("productSpecs.filters.apply")}
+          </button>
+        )}
+        <div className="space-y-0.5">
+          <SpecCheckbox name={specs.params.isofix} label={t("productSpecs.filters.isofix")} option={specs.isofix} onChange={onChange} />
+          <SpecCheckbox name={specs.params.rotation} label={t("productSpecs.filters.rotation")} option={specs.rotation} onChange={onChange} />
+        </div>
+      </div>
+    </fieldset>
+  );
+}
+
 /**
  * The filters (category, brand, colour, size) as one GET form: ticking several values of one filter
  * shows products with any of them, and filters combine. Without JavaScript an "apply" button sends
@@ -88,17 +188,20 @@ export function ListingFilters({
   groups,
   hiddenFields,
   activeCount,
+  specs,
 }: {
   action: string;
   groups: readonly FilterGroupView[];
   hiddenFields: readonly HiddenField[];
   activeCount: number;
+  /** Offered where the listing holds car seats or strollers with specifications. */
+  specs: SpecFilterView | null;
 }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const submit = useSubmit();
   const headingId = useId();
-  if (groups.every((group) => group.options.length === 0)) return null;
+  if (groups.every((group) => group.options.length === 0) && !specs) return null;
   return (
     <details className="lg:supports-[selector(::details-content)]:[&::details-content]:[content-visibility:visible]">
       <summary className="btn-secondary w-full lg:supports-[selector(::details-content)]:hidden">
@@ -118,6 +221,7 @@ export function ListingFilters({
         {groups.map((group) => (
           <FilterGroup key={group.facet} group={group} onChange={(form) => void submit(form, { preventScrollReset: true })} />
         ))}
+        {specs && <SpecFilterGroup specs={specs} hydrated={hydrated} onChange={(form) => void submit(form, { preventScrollReset: true })} />}
         {!hydrated && (
           <button type="submit" className="btn-primary w-full">
             {t("listing.filtersApply")}
@@ -128,7 +232,7 @@ export function ListingFilters({
   );
 }
 
-export type ActiveFilterView = { facet: ListingFacet; label: string; removeHref: string };
+export type ActiveFilterView = { label: string; removeHref: string };
 
 /** The filters in use, each removable with one link, and one link to remove them all. */
 export function ActiveFilters({ filters, clearHref }: { filters: readonly ActiveFilterView[]; clearHref: string | null }) {

@@ -12,12 +12,13 @@
  * their links, categories or brands, by any process: migration 0008), so counts are never older than the
  * catalogue; what depends on the clock (an offer that ends) is worked out at each request from `now`.
  */
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
+import { coversAge, coversStature } from "#common/product-specs.ts";
 import type { Db } from "#server/db/client.ts";
-import { productListing } from "#server/db/schema.ts";
+import { productListing, productSpecs } from "#server/db/schema.ts";
 import { readCatalogueVersion } from "./catalogue-cache";
 import type { ListingGroup } from "./listing.inputs";
-import { listingFacets, type FacetCounts, type ListingFacet } from "./listing";
+import { hasSpecFilters, listingFacets, type FacetCounts, type ListingFacet, type SpecFilters } from "./listing";
 import { intersectionOf, ProductSet, unionOf } from "./product-set";
 
 /** The filters as chosen, resolved to the catalogue's ids; unknown values already dropped. */
@@ -28,6 +29,7 @@ export type ResolvedFilters = {
   brandIds: number[];
   colours: string[];
   sizes: string[];
+  specs: SpecFilters;
 };
 
 /** The products a listing page is about, before its filters. */
@@ -72,6 +74,16 @@ export type FacetIndex = {
   bestSeller: ProductSet;
   /** Discounted products with a price to show; whether the offer runs depends on the hour asked. */
   discounted: { position: number; endsAt: number | null }[];
+  specs: SpecIndex;
+};
+
+/** Car seats' and strollers' specifications (docs/decisions/0101-product-specifications.md). */
+type SpecIndex = {
+  /** Products with specifications: the filters on them are offered where the listing holds some. */
+  described: ProductSet;
+  isofix: ProductSet;
+  rotation: ProductSet;
+  ranges: { position: number; statureMinCm: number | null; statureMaxCm: number | null; ageMinMonths: number | null; ageMaxMonths: number | null }[];
 };
 
 type ListingRow = {
@@ -154,15 +166,60 @@ async function buildFacetIndex(db: Db): Promise<FacetIndex> {
     // On-request products show no price, so they are never "in offer" (listing.service.ts saleItems).
     if (row.discountPercent > 0 && !row.isOnRequest) discounted.push({ position, endsAt: row.offerEndsAt?.getTime() ?? null });
   });
+  const positionOf = new Map(rows.map((row, position) => [row.productId, position]));
   return {
     size,
-    positionOf: new Map(rows.map((row, position) => [row.productId, position])),
+    positionOf,
+    specs: await buildSpecIndex(db, size, positionOf),
     facets: Object.fromEntries(listingFacets.map((facet) => [facet, buildFacetColumn(rows, facet)])) as Record<ListingFacet, FacetColumn>,
     subcategories,
     isNew,
     bestSeller,
     discounted,
   };
+}
+
+async function buildSpecIndex(db: Db, size: number, positionOf: ReadonlyMap<number, number>): Promise<SpecIndex> {
+  const rows = await db
+    .select({
+      productId: productSpecs.productId,
+      hasIsofix: productSpecs.hasIsofix,
+      rotates360: productSpecs.rotates360,
+      statureMinCm: productSpecs.statureMinCm,
+      statureMaxCm: productSpecs.statureMaxCm,
+      ageMinMonths: productSpecs.ageMinMonths,
+      ageMaxMonths: productSpecs.ageMaxMonths,
+    })
+    .from(productSpecs)
+    .innerJoin(productListing, and(eq(productListing.productId, productSpecs.productId), eq(productListing.isPublished, true)));
+  const specs: SpecIndex = { described: new ProductSet(size), isofix: new ProductSet(size), rotation: new ProductSet(size), ranges: [] };
+  for (const { productId, hasIsofix, rotates360, ...range } of rows) {
+    const position = positionOf.get(productId);
+    if (position === undefined) continue;
+    specs.described.add(position);
+    if (hasIsofix) specs.isofix.add(position);
+    if (rotates360) specs.rotation.add(position);
+    specs.ranges.push({ position, ...range });
+  }
+  return specs;
+}
+
+/** The products the specification filters let through, leaving out `except`; null when none of them is chosen. */
+function specFilterSet(index: FacetIndex, filters: SpecFilters, except?: "isofix" | "rotation"): ProductSet | null {
+  const chosen: SpecFilters = { ...filters, ...(except ? { [except]: false } : {}) };
+  if (!hasSpecFilters(chosen)) return null;
+  const sets: ProductSet[] = [];
+  if (chosen.isofix) sets.push(index.specs.isofix);
+  if (chosen.rotation) sets.push(index.specs.rotation);
+  if (chosen.heightCm !== null || chosen.ageMonths !== null) {
+    const { heightCm, ageMonths } = chosen;
+    const fitting = new ProductSet(index.size);
+    for (const range of index.specs.ranges) {
+      if ((heightCm === null || coversStature(range, heightCm)) && (ageMonths === null || coversAge(range, ageMonths))) fitting.add(range.position);
+    }
+    sets.push(fitting);
+  }
+  return intersectionOf(index.size, sets);
 }
 
 /** One index per database (tests open many in one process), with the catalogue version it was built at. */
@@ -272,6 +329,11 @@ function tally(column: FacetColumn, members: ProductSet, skipKey: string | undef
 export type CountedListing = {
   total: number;
   facetCounts: FacetCounts[];
+  /**
+   * The specification filters' counts given every other filter: products with specifications, and those
+   * with ISOFIX and with rotation. No products with specifications: the filters are not offered.
+   */
+  specCounts: { described: number; isofix: number; rotation: number };
   /** The listed products among `orderedIds`, in that order, from `offset`, at most `limit` (a search's page in rank order). */
   pageOf: (orderedIds: readonly number[], offset: number, limit: number) => number[];
 };
@@ -291,6 +353,8 @@ export async function countListing(db: Db, selection: ListingSelection): Promise
   const chosenExcept = (except: ListingFacet | null) =>
     listingFacets.flatMap((facet) => (facet === except ? [] : chosen[facet] ? [chosen[facet]] : []));
 
+  const specSet = specFilterSet(index, selection.filters.specs);
+  if (specSet) base.push(specSet);
   const listed = intersectionOf(index.size, [...base, ...chosenExcept(null)]);
   const total = listed.count();
   const facetCounts = selection.shownFacets.map((facet) => {
@@ -314,5 +378,17 @@ export async function countListing(db: Db, selection: ListingSelection): Promise
     }
     return page;
   };
-  return { total, facetCounts, pageOf };
+  const withoutSpecs = base.filter((set) => set !== specSet);
+  const specCount = (except: "isofix" | "rotation", set: ProductSet) =>
+    intersectionOf(index.size, [
+      ...withoutSpecs,
+      ...chosenExcept(null),
+      ...[specFilterSet(index, selection.filters.specs, except)].filter((other) => other !== null),
+    ]).countShared(set);
+  const specCounts = {
+    described: intersectionOf(index.size, [...withoutSpecs, ...chosenExcept(null)]).countShared(index.specs.described),
+    isofix: specCount("isofix", index.specs.isofix),
+    rotation: specCount("rotation", index.specs.rotation),
+  };
+  return { total, facetCounts, specCounts, pageOf };
 }

@@ -1,5 +1,5 @@
 /**
- * What a listing URL may carry (`/shop?category=...&tag=...&color=...&size=...&group=...&sort=...&page=...`).
+ * What a listing URL may carry (`/shop?category=...&tag=...&color=...&size=...&height=...&age=...&isofix=true&rotation=true&group=...&sort=...&page=...`).
  * Nothing here ever fails: an unknown sort or group, a bad page number or a malformed filter value
  * is dropped and the listing shows its default, so bad input never becomes an error page.
  */
@@ -28,6 +28,20 @@ function filterValues(pattern: RegExp) {
     .transform((values) => [...new Set(values.map((value) => value.trim()).filter((value) => pattern.test(value)))].slice(0, maxFilterValues));
 }
 
+/** A whole number within bounds, or null when absent or not one (a bad value is dropped like any other). */
+function optionalWhole(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .transform(Number)
+    .pipe(z.number().min(min).max(max))
+    .nullable()
+    .catch(null);
+}
+
+/** The child's height and age the car-seat and stroller filters take (docs/decisions/0101-product-specifications.md). */
+export const specFilterBounds = { heightCm: [40, 150], ageMonths: [0, 144] } as const;
+
 export const ListingParams = z.object({
   sort: z.enum(listingSorts).catch("default"),
   group: z.enum(listingGroups).nullable().catch(null),
@@ -39,6 +53,12 @@ export const ListingParams = z.object({
   tags: filterValues(slugPattern),
   colours: filterValues(colourPattern),
   sizes: filterValues(sizePattern),
+  specs: z.object({
+    heightCm: optionalWhole(...specFilterBounds.heightCm),
+    ageMonths: optionalWhole(...specFilterBounds.ageMonths),
+    isofix: z.boolean().catch(false),
+    rotation: z.boolean().catch(false),
+  }),
 });
 export type ListingParams = z.infer<typeof ListingParams>;
 

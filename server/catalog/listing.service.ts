@@ -13,7 +13,17 @@ import { and, asc, count, desc, eq, gt, isNull, not, or, sql, type SQL } from "d
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
-import { brands, categories, productBrands, productColours, productListing, products, productVariants, subcategories } from "#server/db/schema.ts";
+import {
+  brands,
+  categories,
+  productBrands,
+  productColours,
+  productListing,
+  products,
+  productSpecs,
+  productVariants,
+  subcategories,
+} from "#server/db/schema.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { createCatalogueCache } from "./catalogue-cache";
 import { getTaxonomy, type Taxonomy } from "./navigation.service";
@@ -30,6 +40,7 @@ import {
   type ListingFilters,
   type ListingQuery,
   type ListingScope,
+  type SpecFilters,
 } from "./listing";
 import { getProductCards, type ProductCardData } from "./product-card";
 import { exactSearchMatch, listingSearch, noSearchMatch, similarSearchMatch, textArray, type SearchMatch, type SearchMode } from "./search.service";
@@ -52,6 +63,8 @@ export type Listing = {
   total: number;
   pageCount: number;
   facets: ListingFacetOptions;
+  /** The car-seat and stroller filters' counts; `described` 0: the listing holds no product they apply to. */
+  specCounts: { described: number; isofix: number; rotation: number };
   /** How the search matched; null without a search. */
   searchMode: SearchMode | null;
   /** When typos were allowed: the search as it was understood ("pasegino" -> "passeggino"). */
@@ -121,6 +134,22 @@ function filterConditions(filters: ResolvedFilters, now: Date, except?: ListingF
   return conditions;
 }
 
+/** Products whose specifications pass the car-seat and stroller filters (the rule of common/product-specs.ts, in SQL). */
+function specCondition(specs: SpecFilters): Condition {
+  const conditions: SQL[] = [];
+  if (specs.isofix) conditions.push(sql`${productSpecs.hasIsofix}`);
+  if (specs.rotation) conditions.push(sql`${productSpecs.rotates360}`);
+  if (specs.heightCm !== null)
+    conditions.push(sql`${productSpecs.statureMinCm} <= ${specs.heightCm} and ${productSpecs.statureMaxCm} >= ${specs.heightCm}`);
+  if (specs.ageMonths !== null) {
+    conditions.push(
+      sql`(${productSpecs.ageMinMonths} is not null or ${productSpecs.ageMaxMonths} is not null) and coalesce(${productSpecs.ageMinMonths}, 0) <= ${specs.ageMonths} and coalesce(${productSpecs.ageMaxMonths}, ${specs.ageMonths}) >= ${specs.ageMonths}`,
+    );
+  }
+  if (conditions.length === 0) return undefined;
+  return sql`exists (select 1 from ${productSpecs} where ${productSpecs.productId} = ${productListing.productId} and ${and(...conditions)})`;
+}
+
 /** The page's subject and the condition it puts on products; null when the slug is unknown. */
 async function resolveSubject(
   db: Db,
@@ -187,7 +216,11 @@ async function knownValues(db: Db, values: readonly string[], table: PgTable, co
 }
 
 /** Filter values that name nothing in the catalogue are dropped, so they never empty the page. */
-async function resolveFilters(db: Db, query: ListingFilters, catalogue: Taxonomy): Promise<{ applied: ListingFilters; resolved: ResolvedFilters }> {
+async function resolveFilters(
+  db: Db,
+  query: ListingFilters & { specs: SpecFilters },
+  catalogue: Taxonomy,
+): Promise<{ applied: ListingFilters; resolved: ResolvedFilters }> {
   const chosenCategories = catalogue.categories.filter((category) => query.categories.includes(category.slug));
   const chosenBrands = catalogue.brands.filter((brand) => query.tags.includes(brand.slug));
   // One index probe per chosen value (a distinct over the matches would read every product of a colour).
@@ -210,6 +243,7 @@ async function resolveFilters(db: Db, query: ListingFilters, catalogue: Taxonomy
       brandIds: chosenBrands.map((brand) => brand.id),
       colours: applied.colours,
       sizes: applied.sizes,
+      specs: query.specs,
     },
   };
 }
@@ -322,9 +356,15 @@ export async function getListing(
   };
 
   const searched = search ? listingSearch(search.match, locale) : null;
-  const base = [eq(productListing.isPublished, true), subjectCondition, groupCondition(query.group, now), searched?.where];
+  const base = [
+    eq(productListing.isPublished, true),
+    subjectCondition,
+    groupCondition(query.group, now),
+    searched?.where,
+    specCondition(query.specs),
+  ];
   const where = and(...base, ...filterConditions(resolved, now));
-  const { total, facetCounts, pageOf } = await countListing(db, {
+  const { total, facetCounts, specCounts, pageOf } = await countListing(db, {
     subject: members,
     group: query.group,
     searchMatches: search?.rankedIds ?? null,
@@ -371,6 +411,7 @@ export async function getListing(
     total,
     pageCount,
     facets,
+    specCounts,
     // Typo matching that finds nothing either is simply no result.
     searchMode: search ? (search.match.mode === "similar" && total === 0 ? "none" : search.match.mode) : null,
     searchCorrectedText: search?.match.mode === "similar" && total > 0 ? search.match.correctedText : null,

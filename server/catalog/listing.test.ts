@@ -13,6 +13,8 @@ import {
   withGroup,
   withoutFilters,
   withoutFilterValue,
+  withoutSpecFilter,
+  hasFilters,
   withPage,
 } from "./listing";
 
@@ -41,6 +43,7 @@ test("an empty query is the default listing", () => {
     tags: [],
     colours: [],
     sizes: [],
+    specs: { heightCm: null, ageMonths: null, isofix: false, rotation: false },
   });
 });
 
@@ -59,7 +62,20 @@ test("sort, group, filters, search and page are read", () => {
     tags: ["chicco"],
     colours: ["black"],
     sizes: ["0-6 mesi"],
+    specs: { heightCm: null, ageMonths: null, isofix: false, rotation: false },
   });
+});
+
+test("the car-seat filters are read, kept in the URL in one order, and bad values dropped", () => {
+  const query = parse("rotation=true&age=18&height=95&isofix=true");
+  expect(query.specs).toEqual({ heightCm: 95, ageMonths: 18, isofix: true, rotation: true });
+  expect(listingHref("/categoria/sicurezza", { ...query, page: 2 })).toBe("/categoria/sicurezza?height=95&age=18&isofix=true&rotation=true&page=2");
+  expect(parse("height=39&age=145&isofix=yes&rotation=1").specs).toEqual({ heightCm: null, ageMonths: null, isofix: false, rotation: false });
+  expect(parse("height=9.5&age=-1").specs).toMatchObject({ heightCm: null, ageMonths: null });
+  expect(parse("height=150&age=0").specs).toMatchObject({ heightCm: 150, ageMonths: 0 });
+  expect(withoutFilters(query).specs).toEqual({ heightCm: null, ageMonths: null, isofix: false, rotation: false });
+  expect(hasFilters(parse("isofix=true"))).toBe(true);
+  expect(withoutSpecFilter(query, "heightCm").specs).toEqual({ heightCm: null, ageMonths: 18, isofix: true, rotation: true });
 });
 
 test("unknown sorts and groups, bad pages and malformed values are dropped", () => {

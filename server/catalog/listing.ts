@@ -36,7 +36,23 @@ export const listingFacets: readonly ListingFacet[] = ["categories", "tags", "co
 /** URL parameter of each filter, as docs/rules.md#listing-and-search names the filters (category, tag, color, size). */
 export const facetParam: Record<ListingFacet, string> = { categories: "category", tags: "tag", colours: "color", sizes: "size" };
 
+/**
+ * Filters on car seats' and strollers' specifications: a child's height (seats whose i-Size range covers it),
+ * age in months (products whose age range covers it), ISOFIX, 360° rotation.
+ */
+export type SpecFilters = { heightCm: number | null; ageMonths: number | null; isofix: boolean; rotation: boolean };
+export type SpecFilter = keyof SpecFilters;
+export const noSpecFilters: SpecFilters = { heightCm: null, ageMonths: null, isofix: false, rotation: false };
+
+/** URL parameter of each specification filter. */
+export const specFilterParam: Record<SpecFilter, string> = { heightCm: "height", ageMonths: "age", isofix: "isofix", rotation: "rotation" };
+
+export function hasSpecFilters(specs: SpecFilters): boolean {
+  return specs.heightCm !== null || specs.ageMonths !== null || specs.isofix || specs.rotation;
+}
+
 export type ListingQuery = ListingFilters & {
+  specs: SpecFilters;
   sort: ListingSort;
   group: ListingGroup | null;
   /** As asked; the service clamps it to the pages there are. */
@@ -87,6 +103,12 @@ export function parseListingQuery(params: URLSearchParams): ListingQuery {
     tags: params.getAll(facetParam.tags),
     colours: params.getAll(facetParam.colours),
     sizes: params.getAll(facetParam.sizes),
+    specs: {
+      heightCm: params.get(specFilterParam.heightCm),
+      ageMonths: params.get(specFilterParam.ageMonths),
+      isofix: params.get(specFilterParam.isofix) === "true",
+      rotation: params.get(specFilterParam.rotation) === "true",
+    },
   });
   const search = normaliseSearchText(parsed.search);
   return { ...parsed, search: search.text, searchTruncated: search.truncated };
@@ -98,6 +120,10 @@ export function listingSearchParams(query: ListingQuery): URLSearchParams {
   if (query.fromSearch) params.set("fromsearch", "true");
   if (query.search) params.set("search", query.search);
   for (const facet of listingFacets) for (const value of query[facet]) params.append(facetParam[facet], value);
+  if (query.specs.heightCm !== null) params.set(specFilterParam.heightCm, String(query.specs.heightCm));
+  if (query.specs.ageMonths !== null) params.set(specFilterParam.ageMonths, String(query.specs.ageMonths));
+  if (query.specs.isofix) params.set(specFilterParam.isofix, "true");
+  if (query.specs.rotation) params.set(specFilterParam.rotation, "true");
   if (query.group) params.set("group", query.group);
   if (query.sort !== "default") params.set("sort", query.sort);
   if (query.page > 1) params.set("page", String(query.page));
@@ -123,13 +149,17 @@ export function withoutFilterValue(query: ListingQuery, facet: ListingFacet, val
   return { ...query, [facet]: query[facet].filter((candidate) => candidate !== value), page: 1 };
 }
 
+export function withoutSpecFilter(query: ListingQuery, filter: SpecFilter): ListingQuery {
+  return { ...query, specs: { ...query.specs, [filter]: noSpecFilters[filter] }, page: 1 };
+}
+
 /** Every filter and group removed; the search stays. */
 export function withoutFilters(query: ListingQuery): ListingQuery {
-  return { ...query, categories: [], tags: [], colours: [], sizes: [], group: null, page: 1 };
+  return { ...query, categories: [], tags: [], colours: [], sizes: [], specs: noSpecFilters, group: null, page: 1 };
 }
 
 export function hasFilters(query: ListingQuery): boolean {
-  return listingFacets.some((facet) => query[facet].length > 0);
+  return listingFacets.some((facet) => query[facet].length > 0) || hasSpecFilters(query.specs);
 }
 
 /** The page actually shown: 1 when there is nothing, the last page when asked for more. */

@@ -16,6 +16,7 @@ import {
   productRelations,
   products,
   productSafetyWarnings,
+  productSpecs,
   productVariants,
   safetyContacts,
   safetyWarnings,
@@ -25,6 +26,7 @@ import type { SafetyContact } from "#server/product-safety/product-safety.ts";
 import { effectiveContactIdSql } from "#server/product-safety/product-safety.service.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
+import type { ProductSpecs } from "#common/product-specs.ts";
 import { getProductAvailability, isProductOnRequest, pickRelatedIds, type Availability } from "./product";
 import { effectivePriceColumns, isRecalledSql } from "./product-card";
 import { createCatalogueCache } from "./catalogue-cache";
@@ -112,6 +114,8 @@ export type ProductPageData = {
   relatedIds: number[];
   safety: ProductSafety;
   recalls: ProductRecallNotice[];
+  /** A car seat's or stroller's specifications (docs/decisions/0101-product-specifications.md); null for other products. */
+  specs: ProductSpecs | null;
 };
 
 function placeholderImage(alt: string): ProductPageImage {
@@ -223,6 +227,10 @@ function selectProductPageRows(db: Db, ids: number[], locale: Locale) {
         sql`from ${productRecalls} where ${productRecalls.productId} = ${products.id}`,
         sql`${productRecalls.createdAt} desc, ${productRecalls.id} desc`,
       ),
+      specs:
+        sql<ProductSpecs | null>`(select json_build_object('kind', ${productSpecs.kind}, 'statureMinCm', ${productSpecs.statureMinCm}, 'statureMaxCm', ${productSpecs.statureMaxCm}, 'r44Group', ${productSpecs.r44Group}, 'hasIsofix', ${productSpecs.hasIsofix}, 'rotates360', ${productSpecs.rotates360}, 'ageMinMonths', ${productSpecs.ageMinMonths}, 'ageMaxMonths', ${productSpecs.ageMaxMonths}, 'maxChildWeightGrams', ${productSpecs.maxChildWeightGrams}, 'weightGrams', ${productSpecs.weightGrams}, 'foldedLengthCm', ${productSpecs.foldedLengthCm}, 'foldedWidthCm', ${productSpecs.foldedWidthCm}, 'foldedHeightCm', ${productSpecs.foldedHeightCm}, 'isFromBirth', ${productSpecs.isFromBirth}, 'isCarrycotCompatible', ${productSpecs.isCarrycotCompatible}) from ${productSpecs} where ${productSpecs.productId} = ${products.id})`.mapWith(
+          fromJson,
+        ),
       // Published related products only; aliased, since the outer query reads `products` too.
       relatedIds: jsonRows<number>(
         sql`relation.related_product_id`,
@@ -359,5 +367,6 @@ function toProductPage(product: ProductRow, locale: Locale, now: Date): ProductP
       manualKey: product.manualKey,
     },
     recalls: product.recalls,
+    specs: product.specs,
   };
 }

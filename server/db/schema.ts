@@ -1572,3 +1572,42 @@ export const productRecallNotices = pgTable(
   },
   (t) => [unique().on(t.recallId, t.email)],
 );
+
+// ------------------------------------------------ car-seat and stroller specifications (docs/decisions/0101-product-specifications.md)
+
+/**
+ * A car seat's or stroller's specifications as typed data, one row per product (none: the product shows no
+ * specification table). Columns of the other kind stay null. Weights in grams, lengths in centimetres.
+ */
+export const productSpecs = pgTable(
+  "product_specs",
+  {
+    productId: integer()
+      .primaryKey()
+      .references(() => products.id, { onDelete: "cascade" }),
+    kind: text().$type<"car_seat" | "stroller">().notNull(),
+    /** ECE R129 (i-Size): the child's stature the seat is approved for. */
+    statureMinCm: integer(),
+    statureMaxCm: integer(),
+    /** ECE R44/04 group(s), e.g. "0+/1"; null when the seat is approved to R129 only. */
+    r44Group: text(),
+    hasIsofix: boolean(),
+    rotates360: boolean(),
+    ageMinMonths: integer(),
+    ageMaxMonths: integer(),
+    maxChildWeightGrams: integer(),
+    /** The stroller's own weight. */
+    weightGrams: integer(),
+    foldedLengthCm: integer(),
+    foldedWidthCm: integer(),
+    foldedHeightCm: integer(),
+    isFromBirth: boolean(),
+    isCarrycotCompatible: boolean(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("product_specs_kind", sql`${t.kind} in ('car_seat', 'stroller')`),
+    check("product_specs_stature_range", sql`${t.statureMinCm} is null or ${t.statureMaxCm} is null or ${t.statureMinCm} <= ${t.statureMaxCm}`),
+    check("product_specs_age_range", sql`${t.ageMinMonths} is null or ${t.ageMaxMonths} is null or ${t.ageMinMonths} <= ${t.ageMaxMonths}`),
+  ],
+);

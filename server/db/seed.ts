@@ -6,6 +6,7 @@
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { sourceImageSize } from "#server/catalog/images.ts";
 import { sampleBrands, sampleCatalogue, type SampleProduct } from "#server/db/sample-catalogue.ts";
+import { sampleProductSpecs } from "#server/db/sample-catalogue/specs.ts";
 import {
   sampleBrandSafety,
   sampleModelNumber,
@@ -31,6 +32,7 @@ import {
   productRelations,
   products,
   productSafetyWarnings,
+  productSpecs,
   productVariants,
   safetyContacts,
   safetyWarnings,
@@ -227,6 +229,8 @@ async function insertSampleCatalogue(db: Db, now: Date) {
   );
   await inBatches(brandLinks, (batch) => db.insert(productBrands).values(batch));
   await insertSampleSafety(db, brandIds);
+  // Seeded in bulk, as the other sample rows; the shop itself writes them through setProductSpecs.
+  await db.insert(productSpecs).values(Object.entries(sampleProductSpecs).map(([id, specs]) => ({ productId: Number(id), ...specs })));
 
   const colourIds = new Map<string, number>();
   const colourRows = sampleCatalogue.flatMap((product) => product.colours.map((colour, position) => ({ productId: product.id, colour, position })));

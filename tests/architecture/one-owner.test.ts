@@ -29,6 +29,9 @@ const refundsOwner = "server/after-sales/refunds.service.ts";
 const stockAlertsOwner = "server/stock-alerts/stock-alerts.service.ts";
 const coupons = "server/coupons/coupon.service.ts";
 const couponsAdmin = "server/coupons/coupon-admin.service.ts";
+const productSpecsOwner = "server/catalog/product-specs.service.ts";
+/** The seed writes the sample specifications in bulk beside the other sample rows (docs/decisions/0101-product-specifications.md). */
+const seed = "server/db/seed.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -126,6 +129,7 @@ const rules: Rule[] = [
     ),
   },
   { what: "writes discount code uses", owners: [coupons], finds: writesTable("discountCodeUses", "discount_code_uses") },
+  { what: "writes product specifications", owners: [productSpecsOwner, seed], finds: writesTable("productSpecs", "product_specs") },
 ];
 
 export type SourceFile = { file: string; source: string };
@@ -174,6 +178,7 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
       { file: "server/stock/alert-sneaky.ts", source: "await tx.update(stockAlerts).set({ status: 'notified' });" },
       { file: "server/checkout/code-sneaky.ts", source: "await tx.update(discountCodes).set({ usedCount: 0 });" },
       { file: "server/gift-lists/use-sneaky.ts", source: "await db.execute(sql`delete from discount_code_uses where order_id = ${id}`);" },
+      { file: "server/admin/specs-sneaky.ts", source: "await tx.update(productSpecs).set({ hasIsofix: true });" },
     ]),
   ).toEqual([
     "server/cart/sneaky.ts: writes product stock",
@@ -189,6 +194,7 @@ test("the scan catches a write outside its owner, in Drizzle or raw SQL, and let
     "server/stock/alert-sneaky.ts: writes stock alerts",
     "server/checkout/code-sneaky.ts: writes discount codes",
     "server/gift-lists/use-sneaky.ts: writes discount code uses",
+    "server/admin/specs-sneaky.ts: writes product specifications",
   ]);
   expect(
     findOwnerViolations([

@@ -258,6 +258,27 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
         model: "JOI00122",
         recalls: [],
       });
+      // Issue 41: a car seat's specifications as data (docs/decisions/0101-product-specifications.md); other products have none.
+      const withSpecs = json as { id: number; specifications: Record<string, unknown> | null }[];
+      expect(withSpecs.find((product) => product.id === 122)?.specifications).toEqual({
+        kind: "car_seat",
+        statureCm: { min: 40, max: 105 },
+        r44Group: null,
+        isofix: true,
+        rotation360: true,
+        ageMonths: { min: 0, max: 48 },
+        maxChildWeightKg: 18,
+        weightKg: null,
+        foldedCm: null,
+        fromBirth: null,
+        carrycotCompatible: null,
+      });
+      expect(withSpecs.find((product) => product.id === 27)?.specifications).toMatchObject({
+        kind: "stroller",
+        weightKg: 7.2,
+        foldedCm: { length: 56, width: 30, height: 57 },
+      });
+      expect(withSpecs.find((product) => product.id === 180)?.specifications).toBeNull();
     },
   }),
   "GET /api/public/foto": async () => ({
@@ -704,6 +725,7 @@ test("the OpenAPI document is 3.1, lists every endpoint once, and refers only to
   ).toEqual(apiEndpoints.map(keyOf).sort());
   const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
   for (const ref of new Set(refs)) expect(document.components.schemas).toHaveProperty(ref.split("/").at(-1)!);
+  expect(document.components.schemas).toHaveProperty("ClientSpecifications");
 });
 
 /** What the gift-list calls may change: any difference after a refused call is a bug. */

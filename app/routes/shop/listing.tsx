@@ -3,7 +3,7 @@ import { data, Link, useNavigation } from "react-router";
 import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { sharingMeta } from "#app/lib/open-graph.ts";
 import { breadcrumbJsonLd } from "#app/lib/structured-data.ts";
-import { ActiveFilters, ListingFilters, type FilterGroupView } from "#app/ui/listing-filters.tsx";
+import { ActiveFilters, ListingFilters, type FilterGroupView, type SpecFilterView } from "#app/ui/listing-filters.tsx";
 import { ListingGrid } from "#app/ui/listing-grid.tsx";
 import { ListingPagination, type PaginationView } from "#app/ui/listing-pagination.tsx";
 import { ListingHeader, type Crumb } from "#app/ui/listing-header.tsx";
@@ -13,6 +13,9 @@ import {
   expandedFacetsParam,
   facetParam,
   hasFilters,
+  hasSpecFilters,
+  specFilterParam,
+  withoutSpecFilter,
   isLongFacet,
   listingFacets,
   listingHref,
@@ -29,7 +32,7 @@ import {
   type ListingFacet,
   type ListingQuery,
 } from "#server/catalog/listing.ts";
-import { listingGroups, listingSorts } from "#server/catalog/listing.inputs.ts";
+import { listingGroups, listingSorts, specFilterBounds } from "#server/catalog/listing.inputs.ts";
 import { getBrandIndex, getListing, type Listing } from "#server/catalog/listing.service.ts";
 import { maxSearchLength } from "#server/catalog/search.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -119,8 +122,25 @@ function listingData(locale: Locale, path: string, listing: Listing, expandedFac
   const activeFilters = facetOptions.flatMap(({ facet, options }) =>
     options
       .filter((option) => option.selected)
-      .map((option) => ({ facet, label: option.label, removeHref: href(withoutFilterValue(query, facet, option.value)) })),
+      .map((option) => ({ label: option.label, removeHref: href(withoutFilterValue(query, facet, option.value)) })),
   );
+  // The car-seat and stroller filters, where the listing holds products they apply to (or one is chosen).
+  const { specs } = query;
+  const specFilters: SpecFilterView | null =
+    listing.specCounts.described > 0 || hasSpecFilters(specs)
+      ? {
+          params: specFilterParam,
+          heightCm: { value: specs.heightCm, min: specFilterBounds.heightCm[0], max: specFilterBounds.heightCm[1] },
+          ageMonths: { value: specs.ageMonths, min: specFilterBounds.ageMonths[0], max: specFilterBounds.ageMonths[1] },
+          isofix: { count: listing.specCounts.isofix, selected: specs.isofix },
+          rotation: { count: listing.specCounts.rotation, selected: specs.rotation },
+        }
+      : null;
+  for (const filter of ["heightCm", "ageMonths", "isofix", "rotation"] as const) {
+    const value = specs[filter];
+    if (value === null || value === false) continue;
+    activeFilters.push({ label: t(`productSpecs.filters.active.${filter}`, { value }), removeHref: href(withoutSpecFilter(query, filter)) });
+  }
 
   const pagination: PaginationView = {
     page: query.page,
@@ -164,10 +184,11 @@ function listingData(locale: Locale, path: string, listing: Listing, expandedFac
     filterGroups,
     // Ticking an option keeps the filters opened to every option open.
     filterHiddenFields: [
-      ...hiddenFieldsOf(query, Object.values(facetParam)),
+      ...hiddenFieldsOf(query, [...Object.values(facetParam), ...Object.values(specFilterParam)]),
       ...expandedFacets.map((facet) => ({ name: expandedFacetsParam, value: facetParam[facet] })),
     ],
     activeFilters,
+    specFilters,
     clearFiltersHref: hasFilters(query) || query.group ? href(withoutFilters(query)) : null,
     groups: [null, ...listingGroups].map((group) => ({ group, href: href(withGroup(query, group)), current: query.group === group })),
     sort: query.sort,
@@ -179,7 +200,7 @@ function listingData(locale: Locale, path: string, listing: Listing, expandedFac
 }
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: [...productCardMessages, "listing"] } satisfies MessagesHandle;
+export const handle = { messages: [...productCardMessages, "listing", "productSpecs.filters"] } satisfies MessagesHandle;
 
 export async function loader({ url, request, context }: Route.LoaderArgs) {
   const { db } = context.get(shopContext);
@@ -303,6 +324,7 @@ function ProductListingPage({ loaderData }: { loaderData: ReturnType<typeof list
             groups={loaderData.filterGroups}
             hiddenFields={loaderData.filterHiddenFields}
             activeCount={loaderData.activeFilters.length}
+            specs={loaderData.specFilters}
           />
         </div>
 

@@ -26,6 +26,8 @@ import { ProductReviews, ProductReviewSummary, ShopRatingDetail } from "#app/ui/
 import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
+import { ProductSpecsTable } from "#app/ui/product-specs-table.tsx";
+import { specLinesOf } from "#common/product-specs.ts";
 import { ProductSafetySection, RecallNotices } from "#app/ui/product-safety.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { StockAlertForm } from "#app/ui/stock-alert-form.tsx";
@@ -44,12 +46,19 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/product";
 import { productCardMessages } from "#app/ui/ui-messages.ts";
 
+/** Clothing's product pages link the size guide (docs/decisions/0101-product-specifications.md). */
+const clothingCategorySlug = "abbigliamento";
+
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
   messages: [
     ...productCardMessages,
     "productPage",
     "productSafety.section",
+    "productSpecs.table",
+    "productSpecs.labels",
+    "productSpecs.values",
+    "sizeGuide.link",
     "productSafety.recall",
     "giftLists.selector",
     "giftLists.errors.personalisation-missing",
@@ -327,6 +336,7 @@ function ProductPage({
       // A product of several barcodes has one per variant: schema.org's gtin names one product, so only a single one is marked up.
       safety: { ...product.safety, gtin: product.safety.gtins.length === 1 ? product.safety.gtins[0]! : null },
       reviews: { summary: reviews.summary, shown: reviews.reviews },
+      specs: product.specs ? specLinesOf(product.specs).map((line) => ({ name: t(`productSpecs.labels.${line.key}`), value: line.value })) : [],
     }),
     breadcrumbJsonLd(publicUrl, crumbs),
   ];
@@ -396,6 +406,14 @@ function ProductPage({
                 }}
               />
             </PersonalRegion>
+          )}
+
+          {product.categories.some((category) => category.slug === clothingCategorySlug) && product.variants.some((option) => !option.isOneSize) && (
+            <p>
+              <Link to={localizedHref("/guida-alle-taglie", locale)} className="link">
+                {t("sizeGuide.link")}
+              </Link>
+            </p>
           )}
 
           {isRecalledChoice && <p className="font-semibold text-coral-700">{t("productSafety.recall.notForSale")}</p>}
@@ -474,6 +492,14 @@ function ProductPage({
               {t("productPage.sheet.title")}
             </h2>
             <TechnicalSheet sheet={product.technicalSheet} locale={locale} headingId="product-sheet" />
+          </section>
+        )}
+        {product.specs && (
+          <section aria-labelledby="product-specs" className="lg:col-start-2">
+            <h2 id="product-specs" className="mb-3 text-2xl font-bold">
+              {t("productSpecs.table.title")}
+            </h2>
+            <ProductSpecsTable specs={product.specs} locale={locale} headingId="product-specs" />
           </section>
         )}
       </div>

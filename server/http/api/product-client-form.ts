@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Locale } from "#common/locale.ts";
 import { getManualUrl, getProductImageUrl } from "#common/media.ts";
+import { productSpecKinds, type ProductSpecs } from "#common/product-specs.ts";
 import { getProductPages, type ProductPageData } from "#server/catalog/product.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { centsToDecimal } from "#server/money.ts";
@@ -44,6 +45,52 @@ const ClientSafety = z
     recalls: z.array(z.object({ date: z.string(), skus: z.array(z.string()), hazard: z.string(), whatToDo: z.string(), remedy: z.string() })),
   })
   .meta({ id: "ClientSafety" });
+
+const ClientRange = z.object({ min: z.number().int().nullable(), max: z.number().int().nullable() });
+
+/** A car seat's or stroller's specifications (docs/decisions/0101-product-specifications.md); null for other products. */
+const ClientSpecifications = z
+  .object({
+    kind: z.enum(productSpecKinds),
+    /** ECE R129 (i-Size): the child's stature the seat is approved for, in cm. */
+    statureCm: ClientRange.nullable(),
+    /** ECE R44/04 group(s), e.g. "0+/1". */
+    r44Group: z.string().nullable(),
+    isofix: z.boolean().nullable(),
+    rotation360: z.boolean().nullable(),
+    ageMonths: ClientRange.nullable(),
+    maxChildWeightKg: z.number().nullable(),
+    /** The stroller's own weight. */
+    weightKg: z.number().nullable(),
+    /** Folded length, depth and height. */
+    foldedCm: z.object({ length: z.number().int(), width: z.number().int(), height: z.number().int() }).nullable(),
+    fromBirth: z.boolean().nullable(),
+    carrycotCompatible: z.boolean().nullable(),
+  })
+  .nullable()
+  .meta({ id: "ClientSpecifications" });
+
+function toClientSpecifications(specs: ProductSpecs | null): z.infer<typeof ClientSpecifications> {
+  if (!specs) return null;
+  const range = (min: number | null, max: number | null) => (min === null && max === null ? null : { min, max });
+  const folded =
+    specs.foldedLengthCm !== null && specs.foldedWidthCm !== null && specs.foldedHeightCm !== null
+      ? { length: specs.foldedLengthCm, width: specs.foldedWidthCm, height: specs.foldedHeightCm }
+      : null;
+  return {
+    kind: specs.kind,
+    statureCm: range(specs.statureMinCm, specs.statureMaxCm),
+    r44Group: specs.r44Group,
+    isofix: specs.hasIsofix,
+    rotation360: specs.rotates360,
+    ageMonths: range(specs.ageMinMonths, specs.ageMaxMonths),
+    maxChildWeightKg: scaled(specs.maxChildWeightGrams, 1000),
+    weightKg: scaled(specs.weightGrams, 1000),
+    foldedCm: folded,
+    fromBirth: specs.isFromBirth,
+    carrycotCompatible: specs.isCarrycotCompatible,
+  };
+}
 
 export const ClientProduct = z
   .object({
@@ -98,6 +145,7 @@ export const ClientProduct = z
     affiliateLink: z.string(),
     ispersonalizzateClient: z.boolean(),
     safety: ClientSafety,
+    specifications: ClientSpecifications,
   })
   .meta({ id: "ClientProduct" });
 export type ClientProduct = z.infer<typeof ClientProduct>;
@@ -186,6 +234,7 @@ function toClientProduct(page: ProductPageData, publicUrl: string, locale: Local
         remedy: recall.remedy,
       })),
     },
+    specifications: toClientSpecifications(page.specs),
   };
 }
 
