@@ -19,7 +19,13 @@ export type BundlePartPrice = {
 export function sharePerUnit(bundleCents: Cents, parts: readonly BundlePartPrice[]): Cents[] {
   if (parts.length === 0) throw new RangeError("A bundle without parts has no shares");
   const weights = parts.map((part) => timesQuantity(part.unitCents, part.quantity));
-  const perPart = sumCents(weights) === 0 ? splitInProportion(bundleCents, parts.map((part) => part.quantity)) : splitInProportion(bundleCents, weights);
+  const perPart =
+    sumCents(weights) === 0
+      ? splitInProportion(
+          bundleCents,
+          parts.map((part) => part.quantity),
+        )
+      : splitInProportion(bundleCents, weights);
   const units = perPart.map((cents, index) => Math.floor(cents / parts[index]!.quantity));
   const left = bundleCents - sumCents(units.map((unit, index) => timesQuantity(unit, parts[index]!.quantity)));
   const carrier = parts
