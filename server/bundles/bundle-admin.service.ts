@@ -3,7 +3,7 @@
  * bundle_option_parts. A save replaces the bundle's parts and combinations whole, in one transaction with its
  * audit row; the product row's price follows from the rule (refresh_bundle_price, migration 0026_bundles_sql).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { bundleOptionParts, bundleParts, bundles, products, productVariants } from "#server/db/schema.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
@@ -23,7 +23,16 @@ class Refused extends Error {
 /** Makes `input.productId` a bundle of `input.parts`, or saves it again; refusals are values and change nothing. */
 export async function saveBundle(db: Db, args: { input: BundleInput; actorUserId: string | null }): Promise<SaveBundleResult> {
   try {
-    await db.transaction((tx) => saveBundleIn(tx, args));
+    await db.transaction(async (tx) => {
+      await saveBundleInTx(tx, args.input);
+      await recordAudit(tx, {
+        actorUserId: args.actorUserId,
+        action: "bundle.save",
+        entity: "product",
+        entityId: args.input.productId,
+        details: { priceRule: args.input.priceRule, parts: args.input.parts, options: args.input.options.length },
+      });
+    });
     return { ok: true };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, error: error.code };
@@ -31,7 +40,8 @@ export async function saveBundle(db: Db, args: { input: BundleInput; actorUserId
   }
 }
 
-async function saveBundleIn(tx: Db, { input, actorUserId }: { input: BundleInput; actorUserId: string | null }) {
+/** The save in the caller's transaction (the seed's sample bundles); refusals throw. */
+export async function saveBundleInTx(tx: Db, input: BundleInput) {
   const [product] = await tx.select({ id: products.id }).from(products).where(eq(products.id, input.productId)).for("update");
   if (!product) throw new Refused("product-not-found");
   const partIds = input.parts.map((part) => part.productId);
@@ -84,17 +94,7 @@ async function saveBundleIn(tx: Db, { input, actorUserId }: { input: BundleInput
       })),
     ),
   );
-  await tx
-    .update(products)
-    .set({ isPublished: input.isPublished })
-    .where(and(eq(products.id, input.productId)));
-  await recordAudit(tx, {
-    actorUserId,
-    action: "bundle.save",
-    entity: "product",
-    entityId: input.productId,
-    details: { priceRule: input.priceRule, parts: input.parts, options: input.options.length },
-  });
+  await tx.update(products).set({ isPublished: input.isPublished }).where(eq(products.id, input.productId));
 }
 
 /** The bundles and their parts, for the back office's list. */
