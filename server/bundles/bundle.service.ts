@@ -176,3 +176,41 @@ export async function getBundleView(db: Db, args: { productId: number; bundleCen
     ...bundleSaving(args.bundleCents, ordered),
   };
 }
+
+export type PublishedBundle = BundleView & {
+  productId: number;
+  name: string;
+  priceCents: number;
+  /** The bundle's variants: colour, size and how many bundles the parts allow. */
+  combinations: { variantId: number; colour: string | null; size: string | null; stock: number }[];
+};
+
+/** Every published bundle with its parts and combinations, for the API. */
+export async function listPublishedBundles(db: Db, args: { locale: Locale; now: Date }): Promise<PublishedBundle[]> {
+  const rows = await db
+    .select({ productId: bundles.productId, nameIt: products.nameIt, nameEn: products.nameEn, ...effectivePriceColumns })
+    .from(bundles)
+    .innerJoin(products, eq(products.id, bundles.productId))
+    .where(eq(products.isPublished, true))
+    .orderBy(asc(bundles.productId));
+  const result: PublishedBundle[] = [];
+  for (const row of rows) {
+    const priceCents = effectivePriceCents(row, args.now);
+    const view = await getBundleView(db, { productId: row.productId, bundleCents: priceCents, locale: args.locale, now: args.now });
+    if (!view) continue;
+    const combinations = await db
+      .select({ variantId: productVariants.id, colour: productColours.colour, size: productVariants.size, stock: offeredStockSql() })
+      .from(productVariants)
+      .leftJoin(productColours, eq(productColours.id, productVariants.colourId))
+      .where(eq(productVariants.productId, row.productId))
+      .orderBy(asc(productVariants.position), asc(productVariants.id));
+    result.push({
+      ...view,
+      productId: row.productId,
+      name: args.locale === "en" ? row.nameEn : row.nameIt,
+      priceCents,
+      combinations: combinations.map((combination) => ({ ...combination, size: isOneSize(combination.size) ? null : combination.size })),
+    });
+  }
+  return result;
+}
