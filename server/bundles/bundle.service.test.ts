@@ -12,6 +12,13 @@ import { saveBundle } from "./bundle-admin.service";
 import { BundleInput } from "./bundle.inputs";
 import { getBundleView } from "./bundle.service";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
+import { submitWithdrawal } from "#server/after-sales/withdrawal.service.ts";
+import { authoriseReturn, receiveReturn } from "#server/after-sales/returns.service.ts";
+import { proposeRefund } from "#server/after-sales/refunds.service.ts";
+import { billedLinesOfOrder } from "#server/invoices/invoice.ts";
+import { orderFactsOf } from "#server/invoices/invoice.service.ts";
+import { changeOrderStatus, markOrderPaid } from "#server/orders/order.service.ts";
+import { returns } from "#server/db/schema.ts";
 
 async function openDb() {
   const handle = await createTestDb();
@@ -76,9 +83,9 @@ test("an order of a trio takes its parts' stock, keeps the parts with their shar
   expect(
     lines.map((line) => [line.name, line.colour, line.quantity, line.unitPriceCents, line.vatRatePercent, line.bundleName, line.bundleQuantity]),
   ).toEqual([
-    ["Navicella Nova", null, 2, 16_790, 22, "Trio Nova - blue", 2],
-    ["Seggiolino Nova", null, 2, 21_009, 10, "Trio Nova - blue", 2],
-    ["Passeggino Nova", "blue", 2, 42_101, 22, "Trio Nova - blue", 2],
+    ["Navicella Nova", null, 2, 16_790, 22, "Trio Nova", 2],
+    ["Seggiolino Nova", null, 2, 21_009, 10, "Trio Nova", 2],
+    ["Passeggino Nova", "blue", 2, 42_101, 22, "Trio Nova", 2],
   ]);
   expect(lines.reduce((sum, line) => sum + line.lineTotalCents, 0)).toBe(2 * 79_900);
   expect(new Set(lines.map((line) => line.bundleLineId)).size).toBe(1);
@@ -143,4 +150,64 @@ test("the back office's bundle is checked: parts of their products, one part wit
   });
   expect(await saveBundle(db, { input: swapped, actorUserId: null })).toEqual({ ok: false, error: "variant-not-of-part" });
   expect(await getBundleView(db, { productId: bundle.productId, bundleCents: 1500, locale: "it", now })).toBeNull();
+});
+
+test("the invoice lists the parts at their VAT rates; a part withdrawn alone is refunded at its share of the bundle's price", async () => {
+  const db = await openDb();
+  const { trio, seat } = await createTrio(db);
+  const cartId = await cartWith(db, [{ variantId: trio.variantIds[0]!, quantity: 1 }]);
+  const placedAt = new Date(Date.now() - 3 * 86_400_000);
+  const placed = await placeTestOrder(db, { cartId, now: placedAt });
+  if (!placed.ok) throw new Error(placed.error);
+  const [order] = await db.select().from(orders).where(eq(orders.id, placed.orderId));
+  const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, placed.orderId)).orderBy(asc(orderLines.sku), asc(orderLines.id));
+  const billed = billedLinesOfOrder(orderFactsOf(order!, lines)).filter((line) => line.description.includes("parte di"));
+  expect(billed.map((line) => [line.description, line.grossCents, line.vatRatePercent])).toEqual(
+    expect.arrayContaining([
+      ["Passeggino Nova - grey (parte di Trio Nova)", 42_101, 22],
+      ["Navicella Nova (parte di Trio Nova)", 16_790, 22],
+      ["Seggiolino Nova (parte di Trio Nova)", 21_009, 10],
+    ]),
+  );
+
+  const step = (minutes: number) => new Date(placedAt.getTime() + minutes * 60_000);
+  await markOrderPaid(db, { orderId: placed.orderId, provider: "test", providerRef: "sess_trio", amountCents: order!.totalCents, now: step(1) });
+  for (const [to, minutes] of [
+    ["preparing", 2],
+    ["shipped", 3],
+    ["completed", 60],
+  ] as const) {
+    const moved = await changeOrderStatus(db, {
+      orderId: placed.orderId,
+      to,
+      actorUserId: null,
+      now: step(minutes),
+      carrier: "GLS",
+      trackingNumber: "GLS1",
+    });
+    if (!moved.ok) throw new Error(moved.error);
+  }
+  const seatLine = lines.find((line) => line.variantId === seat.variantId)!;
+  const now = new Date();
+  const done = await submitWithdrawal(db, {
+    orderId: placed.orderId,
+    access: { hasOrderLink: true, userId: null },
+    input: { submissionKey: crypto.randomUUID(), name: "Maria Rossi", iban: null, lines: [{ orderLineId: seatLine.id, quantity: 1 }] },
+    locale: "it",
+    now,
+    links: null,
+  });
+  if (!done.ok) throw new Error(done.error);
+  const [opened] = await db.select({ id: returns.id }).from(returns).where(eq(returns.withdrawalId, done.withdrawalId));
+  await authoriseReturn(db, { returnId: opened!.id, now, links: null });
+  const received = await receiveReturn(db, {
+    returnId: opened!.id,
+    lines: [{ orderLineId: seatLine.id, restocked: 1, damaged: 0, damageReason: null }],
+    actorUserId: null,
+    now,
+  });
+  expect(received.ok).toBe(true);
+  const proposal = await proposeRefund(db, opened!.id);
+  expect(proposal!.lines).toEqual([expect.objectContaining({ orderLineId: seatLine.id, units: 1, suggestedCents: 21_009 })]);
+  expect(await stockOf(db, seat.variantId)).toBe(5);
 });

@@ -86,7 +86,7 @@ export async function withBundleParts(db: Db, lines: readonly OrderLineDraft[], 
     const totals = parts.map((part, index) => timesQuantity(shares[index]!, line.quantity * part.quantity));
     const codeShares = splitInProportion(line.codeDiscountCents ?? 0, totals);
     const bundleLineId = crypto.randomUUID();
-    const bundleName = [line.name, line.colour, line.size].filter(Boolean).join(" - ");
+    const bundleName = line.name;
     return parts.map((part, index) => ({
       productId: part.partProductId,
       variantId: part.partVariantId,
