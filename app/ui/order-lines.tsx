@@ -36,6 +36,7 @@ export function OrderLines({ order, locale }: { order: OrderView; locale: Locale
             }
             details={
               <>
+                {line.bundleName && <p className="text-sm font-semibold text-brand-800">{t("bundles.order.partOf", { name: line.bundleName })}</p>}
                 <LineDetails line={{ ...line, size: shownSize(line.size) }} />
                 <p className="text-sm text-muted">
                   {t("order.quantity")}: {line.quantity} × {format(line.unitCents + line.personalisationUnitCents)}

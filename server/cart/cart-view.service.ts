@@ -9,7 +9,7 @@ import { cartLines, carts, giftLists, productColours, productImages, products, p
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { cartTotals, isForSale, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
-import { effectivePriceColumns, isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
+import { effectivePriceColumns, isOnRequestSql, isRecalledSql, variantStockSql } from "#server/catalog/product-card.ts";
 import { createCatalogueCache } from "#server/catalog/catalogue-cache.ts";
 
 export type CartImage = { storageKey: string; width: number; height: number; alt: string };
@@ -81,7 +81,7 @@ function selectVariantRows(db: Db, variantIds: readonly number[]) {
       colourId: productVariants.colourId,
       colour: productColours.colour,
       size: productVariants.size,
-      stock: productVariants.stock,
+      stock: variantStockSql(),
       isPreorder: productVariants.isPreorder,
       preorderDays: productVariants.preorderDays,
       nameIt: products.nameIt,

@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { effectivePriceCents } from "#server/money.ts";
-import { effectivePriceColumns, isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
+import { effectivePriceColumns, isOnRequestSql, isRecalledSql, variantStockSql } from "#server/catalog/product-card.ts";
 import { cartLines, carts, giftListItems, products, productVariants, type PersonalisationField } from "#server/db/schema.ts";
 import {
   addAsMuchAsAllowed,
@@ -48,7 +48,7 @@ export async function loadVariantFacts(db: Tx, variantIds: readonly number[], no
     .select({
       variantId: productVariants.id,
       productId: productVariants.productId,
-      stock: productVariants.stock,
+      stock: variantStockSql(),
       isPreorder: productVariants.isPreorder,
       isPublished: products.isPublished,
       isOnRequest: isOnRequestSql(),

@@ -80,9 +80,17 @@ export function isRecalledSql(): SQL<boolean> {
   );
 }
 
+/**
+ * The units of the outer query's variant on the shelf: its own stock, or for a bundle's combination what its
+ * parts allow (bundle_variant_stock, migration 0026_bundles_sql; docs/decisions/0100-bundles.md).
+ */
+export function variantStockSql(): SQL<number> {
+  return sql<number>`coalesce(bundle_variant_stock(${productVariants.id}), ${productVariants.stock})`.mapWith(Number);
+}
+
 /** The units a page offers: none of a recalled variant (it is shown as not available). */
 export function offeredStockSql(): SQL<number> {
-  return sql<number>`case when ${isRecalledSql()} then 0 else ${productVariants.stock} end`.mapWith(Number);
+  return sql<number>`case when ${isRecalledSql()} then 0 else ${variantStockSql()} end`.mapWith(Number);
 }
 
 /** The product columns `effectivePriceCents` (server/money.ts) reads: every query that shows or charges a price selects these. */

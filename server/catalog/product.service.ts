@@ -28,7 +28,7 @@ import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import type { ProductSpecs } from "#common/product-specs.ts";
 import { getProductAvailability, isProductOnRequest, pickRelatedIds, type Availability } from "./product";
-import { effectivePriceColumns, isRecalledSql } from "./product-card";
+import { effectivePriceColumns, isRecalledSql, variantStockSql } from "./product-card";
 import { createCatalogueCache } from "./catalogue-cache";
 
 export type ProductPageImage = { storageKey: string; width: number; height: number; alt: string };
@@ -209,7 +209,7 @@ function selectProductPageRows(db: Db, ids: number[], locale: Locale) {
         gtin: string | null;
         isRecalled: boolean;
       }>(
-        sql`json_build_object('id', ${productVariants.id}, 'sku', ${productVariants.sku}, 'colourId', ${productVariants.colourId}, 'size', ${productVariants.size}, 'stock', ${productVariants.stock}, 'isPreorder', ${productVariants.isPreorder}, 'preorderDays', ${productVariants.preorderDays}, 'gtin', ${productVariants.gtin}, 'isRecalled', ${isRecalledSql()})`,
+        sql`json_build_object('id', ${productVariants.id}, 'sku', ${productVariants.sku}, 'colourId', ${productVariants.colourId}, 'size', ${productVariants.size}, 'stock', ${variantStockSql()}, 'isPreorder', ${productVariants.isPreorder}, 'preorderDays', ${productVariants.preorderDays}, 'gtin', ${productVariants.gtin}, 'isRecalled', ${isRecalledSql()})`,
         sql`from ${productVariants} where ${productVariants.productId} = ${products.id}`,
         sql`${productVariants.position}, ${productVariants.id}`,
       ),

@@ -22,6 +22,7 @@ import {
   lockGiftListItemsOfCart,
   type GiftListDelivery,
 } from "#server/gift-lists/gift-list-orders.service.ts";
+import { partStockLines, withBundleParts } from "#server/bundles/bundle.service.ts";
 import { createOrder } from "#server/orders/order-creation.ts";
 import { queueOrderMail } from "#server/orders/order-emails.ts";
 import {
@@ -423,8 +424,23 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   const status: OrderStatus = "awaiting_payment";
   // Every check passed: take the stock now. A checkout that loses the race for the last units waits for
   // the row, finds too few and is refused before writing anything.
-  const stock = await takeStock(tx, lines);
-  if (!stock.ok) throw new CheckoutRollback(outOfStock(stock.short, display));
+  // A bundle's line takes its parts' units, summed with ordinary lines of the same variants (decision 0100).
+  const stock = await takeStock(tx, await partStockLines(tx, lines));
+  if (!stock.ok)
+    throw new CheckoutRollback(
+      outOfStock(
+        stock.short,
+        new Map([
+          ...(await describeVariants(
+            tx,
+            stock.short.map((line) => line.variantId),
+            locale,
+            now,
+          )),
+          ...display,
+        ]),
+      ),
+    );
   if (giftList) {
     // Checked once, under a share lock: a guest's gift paid meanwhile (the list needs fewer units than
     // this cart holds), or an item opened to group gifting, refuses the order and rolls back the stock.
@@ -461,31 +477,36 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     discountCodeId: code?.applied.id ?? null,
     ...giftNote,
     createdAt: now,
-    lines: priced.map((line, index) => ({
-      productId: line.variant.productId,
-      variantId: line.variantId,
-      sku: facts.get(line.variantId)!.sku,
-      name: line.variant.name,
-      colour: line.variant.colour,
-      size: line.variant.size,
-      quantity: line.quantity,
-      listPriceCents: line.listUnitCents,
-      discountPercent: line.variant.discountPercent,
-      unitPriceCents: line.unitCents,
-      // Labels in the order's language, so the snapshot reads the same whatever the product becomes.
-      personalisation: Object.fromEntries(
-        line.variant.personalisationLabels.flatMap((label, index) => {
-          const text = line.personalisation[String(index)];
-          return text ? [[label, text]] : [];
-        }),
-      ),
-      personalisationUnitCents: line.personalisationUnitCents,
-      lineTotalCents: lineTotalCents(line, line.quantity),
-      codeDiscountCents: code?.applied.perLineCents[index] ?? 0,
-      vatRatePercent: facts.get(line.variantId)!.vatRatePercent,
-      isPreorder: line.variant.isPreorder,
-      giftListItemId: line.giftListItemId,
-    })),
+    lines: await withBundleParts(
+      tx,
+      priced.map((line, index) => ({
+        productId: line.variant.productId,
+        variantId: line.variantId,
+        sku: facts.get(line.variantId)!.sku,
+        name: line.variant.name,
+        colour: line.variant.colour,
+        size: line.variant.size,
+        quantity: line.quantity,
+        listPriceCents: line.listUnitCents,
+        discountPercent: line.variant.discountPercent,
+        unitPriceCents: line.unitCents,
+        // Labels in the order's language, so the snapshot reads the same whatever the product becomes.
+        personalisation: Object.fromEntries(
+          line.variant.personalisationLabels.flatMap((label, index) => {
+            const text = line.personalisation[String(index)];
+            return text ? [[label, text]] : [];
+          }),
+        ),
+        personalisationUnitCents: line.personalisationUnitCents,
+        lineTotalCents: lineTotalCents(line, line.quantity),
+        codeDiscountCents: code?.applied.perLineCents[index] ?? 0,
+        vatRatePercent: facts.get(line.variantId)!.vatRatePercent,
+        isPreorder: line.variant.isPreorder,
+        giftListItemId: line.giftListItemId,
+      })),
+      locale,
+      now,
+    ),
     placed: { note: "order-placed", actorUserId: args.userId },
   });
   // The same checkout committed meanwhile from elsewhere: undo everything and answer with that order.

@@ -26,6 +26,7 @@ import { toyProducts } from "./sample-catalogue/gioco-toys";
 import { feedingProducts } from "./sample-catalogue/pappa-feeding";
 import { mealtimeProducts } from "./sample-catalogue/pappa-mealtime";
 import { seatingProducts } from "./sample-catalogue/pappa-seating";
+import { bundleProducts } from "./sample-catalogue/bundles";
 import { carSeatAndMonitorProducts } from "./sample-catalogue/sicurezza-car-and-monitors";
 import { homeSafetyProducts } from "./sample-catalogue/sicurezza-home";
 import { findCategoryOfSubcategory, type CategorySlug, type SubcategorySlug } from "#server/catalog/taxonomy.ts";
@@ -269,4 +270,5 @@ export const sampleCatalogue: readonly SampleProduct[] = buildSampleCatalogue([
   ...feedingProducts,
   ...mealtimeProducts,
   ...seatingProducts,
+  ...bundleProducts,
 ]);

@@ -701,6 +701,14 @@ export const orderLines = pgTable(
     vatRatePercent: integer().notNull().default(22),
     isPreorder: boolean().notNull().default(false),
     giftListItemId: uuid().references(() => giftListItems.id, { onDelete: "set null" }),
+    /**
+     * A part of a bundle bought (docs/decisions/0100-bundles.md): the parts of one bundle line share this id,
+     * the bundle's name and how many bundles; the part's unit price is its share of the bundle's price.
+     */
+    bundleLineId: uuid(),
+    bundleProductId: integer().references(() => products.id, { onDelete: "set null" }),
+    bundleName: text(),
+    bundleQuantity: integer(),
   },
   (t) => [check("order_lines_quantity_positive", sql`${t.quantity} > 0`), index().on(t.orderId), index().on(t.variantId)],
 );
@@ -1610,4 +1618,72 @@ export const productSpecs = pgTable(
     check("product_specs_stature_range", sql`${t.statureMinCm} is null or ${t.statureMaxCm} is null or ${t.statureMinCm} <= ${t.statureMaxCm}`),
     check("product_specs_age_range", sql`${t.ageMinMonths} is null or ${t.ageMaxMonths} is null or ${t.ageMinMonths} <= ${t.ageMaxMonths}`),
   ],
+);
+
+// ---------------------------------------------------------------- bundles (docs/decisions/0100-bundles.md)
+
+/** How a bundle is priced: a price of its own, or a percent off its parts' sum (kept on its product row). */
+export const bundlePriceRule = pgEnum("bundle_price_rule", ["fixed", "percent_off"]);
+
+/**
+ * A product sold as a set of other products ("Trio"): its product row holds its name, pictures and price;
+ * its variants are the combinations the staff allow, with no stock of their own (bundle_variant_stock).
+ */
+export const bundles = pgTable(
+  "bundles",
+  {
+    productId: integer()
+      .primaryKey()
+      .references(() => products.id, { onDelete: "cascade" }),
+    priceRule: bundlePriceRule().notNull(),
+    /** The bundle's price, VAT included, for the fixed rule. */
+    fixedPriceCents: integer(),
+    /** Off the parts' list prices, for the percent rule. */
+    percentOff: integer().notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("bundles_fixed_price", sql`${t.priceRule} <> 'fixed' or ${t.fixedPriceCents} > 0`),
+    check("bundles_percent_off_range", sql`${t.percentOff} between 0 and 90`),
+  ],
+);
+
+/** A product in a bundle and how many of it one bundle holds. */
+export const bundleParts = pgTable(
+  "bundle_parts",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    bundleProductId: integer()
+      .notNull()
+      .references(() => bundles.productId, { onDelete: "cascade" }),
+    partProductId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+    quantity: integer().notNull().default(1),
+    position: integer().notNull().default(0),
+  },
+  (t) => [
+    check("bundle_parts_quantity_range", sql`${t.quantity} between 1 and 20`),
+    check("bundle_parts_not_self", sql`${t.bundleProductId} <> ${t.partProductId}`),
+    unique().on(t.bundleProductId, t.partProductId),
+    index().on(t.partProductId),
+  ],
+);
+
+/** A combination the staff allow (a variant of the bundle's product) and which variant of each part it takes. */
+export const bundleOptionParts = pgTable(
+  "bundle_option_parts",
+  {
+    bundleVariantId: integer()
+      .notNull()
+      .references(() => productVariants.id, { onDelete: "cascade" }),
+    bundlePartId: integer()
+      .notNull()
+      .references(() => bundleParts.id, { onDelete: "cascade" }),
+    partVariantId: integer()
+      .notNull()
+      .references(() => productVariants.id, { onDelete: "restrict" }),
+  },
+  (t) => [primaryKey({ columns: [t.bundleVariantId, t.bundlePartId] }), index().on(t.partVariantId)],
 );

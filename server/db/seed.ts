@@ -3,7 +3,10 @@
  * for: server/catalog/sample-pictures.ts), default shop settings and bundled exchange rates. Runs only on an empty catalogue, so restarts and a
  * second `db:seed` change nothing.
  */
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { saveBundleInTx } from "#server/bundles/bundle-admin.service.ts";
+import { BundleInput } from "#server/bundles/bundle.inputs.ts";
+import { sampleBundles } from "#server/db/sample-catalogue/bundles.ts";
 import { sourceImageSize } from "#server/catalog/images.ts";
 import { sampleBrands, sampleCatalogue, type SampleProduct } from "#server/db/sample-catalogue.ts";
 import { sampleProductSpecs } from "#server/db/sample-catalogue/specs.ts";
@@ -70,6 +73,7 @@ export async function seedSampleCatalogue(db: Db, options: SeedOptions = {}): Pr
     await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(seedLockKey))})`);
     if ((await countProducts(tx)) > 0) return false;
     await insertSampleCatalogue(tx, now);
+    await insertSampleBundles(tx);
     await refreshProductSearch(tx);
     await insertDefaults(tx);
     return true;
@@ -284,4 +288,31 @@ async function insertSampleCatalogue(db: Db, now: Date) {
     recordedAt: now,
   }));
   await inBatches(historyRows, (batch) => db.insert(productPriceHistory).values(batch));
+}
+
+/** The sample bundles over the sample products just inserted: each combination's part variants by colour. */
+async function insertSampleBundles(db: Db) {
+  const productIds = sampleBundles.flatMap((bundle) => [bundle.productId, ...bundle.parts.map((part) => part.productId)]);
+  const variants = await db
+    .select({ id: productVariants.id, productId: productVariants.productId, colour: productColours.colour })
+    .from(productVariants)
+    .leftJoin(productColours, eq(productColours.id, productVariants.colourId))
+    .where(inArray(productVariants.productId, productIds));
+  const variantOf = (productId: number, colour: string | null) => {
+    const found = variants.find((variant) => variant.productId === productId && variant.colour === colour);
+    if (!found) throw new Error(`Seed: no variant of ${productId} in ${colour ?? "no colour"}`);
+    return found.id;
+  };
+  for (const bundle of sampleBundles) {
+    await saveBundleInTx(
+      db,
+      BundleInput.parse({
+        ...bundle,
+        options: bundle.options.map((option) => ({
+          bundleVariantId: variantOf(bundle.productId, option.colour),
+          partVariantIds: option.partColours.map((colour, index) => variantOf(bundle.parts[index]!.productId, colour)),
+        })),
+      }),
+    );
+  }
 }

@@ -139,3 +139,22 @@ test("an order that sells the product out: its pages and the listings showing it
     expect(countsOf().given, `${url}: given from the store`).toBe(before.given + 1);
   }
 });
+
+test("an order of a bundle's part renders the bundle's pages afresh (decision 0100)", slow, async () => {
+  // The sample trio (300): a stroller (24), a carrycot (37) and a car seat (121), black or blue.
+  const parts = [24, 37, 121];
+  const [strollerBlack] = await setStocks(parts[0]!, [7, 7]);
+  for (const part of parts.slice(1)) await setStocks(part, [7, 7]);
+  await settled();
+  const bundlePages = ["/product/300", "/en/product/300"];
+  await keep(bundlePages);
+
+  await orderOf(strollerBlack!, 1);
+
+  for (const url of bundlePages) {
+    const before = countsOf();
+    const answer = await shop.request(url);
+    expect(countsOf().given, `${url}: not the kept page`).toBe(before.given);
+    expectSameBody(answer, await renderer.request(url), `${url} after the part's order`);
+  }
+});

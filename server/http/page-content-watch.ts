@@ -2,11 +2,12 @@
  * What of `page_content_version`'s moves a kept visitor's page must follow (docs/decisions/0093-orders-drop-their-pages.md).
  * The sequence moves once per changed stock row, settings row, exchange rate or price-history row, at the
  * commit. A move the process can explain by the stock ledger's movement rows drops only the pages of the
- * products whose stock moved, or every page when a variant's availability (stock above zero) flipped; a move
+ * products whose stock moved and of the bundles they are parts of, or every page when a variant's availability
+ * (stock above zero, or above what a bundle holds of it) flipped; a move
  * it cannot explain (settings, rates, price history, a movement row not seen) drops every page, once it has
  * stayed unexplained for `settleMs` (the commit may not be visible yet). Meanwhile no page is given or kept.
  */
-import { and, eq, gt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, ne, sql, type SQL } from "drizzle-orm";
 import { settleMs } from "#server/catalog/catalogue-cache.ts";
 import type { Db } from "#server/db/client.ts";
 import { productVariants, stockMovements } from "#server/db/schema.ts";
@@ -94,6 +95,13 @@ const movesRead = {
   moves: sql<string>`(case when is_called then last_value else last_value - 1 end)::text`,
 };
 
+/** `what` of the bundle parts the moved variant is (their bundles' ids, how many of it each holds), as an array. */
+function ofBundlesHolding(what: SQL) {
+  return sql<
+    number[]
+  >`array(select distinct ${what} from bundle_option_parts o join bundle_parts bp on bp.id = o.bundle_part_id where o.part_variant_id = ${stockMovements.variantId})`;
+}
+
 /** One check at a time: a caller arriving during one waits for the next, which reads what was committed before it asked. */
 function checkShared(db: Db, state: WatchState): Promise<void> {
   if (!state.current) {
@@ -122,6 +130,9 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
       delta: stockMovements.delta,
       productId: productVariants.productId,
       stock: productVariants.stock,
+      // The bundles made with this variant, and how many of it each holds (docs/decisions/0100-bundles.md).
+      bundleIds: ofBundlesHolding(sql`bp.bundle_product_id`),
+      perBundle: ofBundlesHolding(sql`bp.quantity`),
     })
     .from(
       sql`(select last_value::text as version, (case when is_called then last_value else last_value - 1 end)::text as moves from page_content_version) as moved`,
@@ -143,7 +154,10 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
     // A variant sold out or back: listings and other products' pages show it.
     state.everyPage += 1;
   } else {
-    for (const row of fresh) state.productDrops.set(row.productId!, (state.drops += 1));
+    // A part's bundles show what it allows: their pages drop with the part's.
+    for (const row of fresh) {
+      for (const productId of [row.productId!, ...(row.bundleIds ?? [])]) state.productDrops.set(productId, (state.drops += 1));
+    }
   }
   for (const row of fresh) state.seen.set(row.id!, now);
   state.accounted = version;
@@ -157,22 +171,26 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
   for (const id of state.seen.keys()) if (id <= state.floor) state.seen.delete(id);
 }
 
-type MovementRow = { id: number | null; variantId: number | null; delta: number | null; stock: number | null };
+type MovementRow = { id: number | null; variantId: number | null; delta: number | null; stock: number | null; perBundle: number[] | null };
 
 /**
  * Whether a variant's stock crossed zero along its movement rows: from what it was before them (its stock now
  * less their deltas) through each. A variant's rows are written under its row lock, so their ids follow its commits.
+ * A bundle holding n of it sells out or comes back when the stock crosses n: those count as flips too.
  */
 function availabilityFlipped(rows: MovementRow[]): boolean {
   const byVariant = new Map<number, MovementRow[]>();
   for (const row of rows) byVariant.set(row.variantId!, [...(byVariant.get(row.variantId!) ?? []), row]);
   for (const variantRows of byVariant.values()) {
     variantRows.sort((a, b) => a.id! - b.id!);
-    let stock = variantRows[0]!.stock! - variantRows.reduce((sum, row) => sum + row.delta!, 0);
-    const wasAvailable = stock > 0;
-    for (const row of variantRows) {
-      stock += row.delta!;
-      if (stock > 0 !== wasAvailable) return true;
+    const before = variantRows[0]!.stock! - variantRows.reduce((sum, row) => sum + row.delta!, 0);
+    for (const threshold of new Set([1, ...(variantRows[0]!.perBundle ?? [])])) {
+      let stock = before;
+      const wasAvailable = stock >= threshold;
+      for (const row of variantRows) {
+        stock += row.delta!;
+        if (stock >= threshold !== wasAvailable) return true;
+      }
     }
   }
   return false;

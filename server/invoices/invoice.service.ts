@@ -61,6 +61,7 @@ export function orderFactsOf(order: typeof orders.$inferSelect, lines: readonly 
     lines: lines.map((line) => ({
       id: line.id,
       name: line.name,
+      bundleName: line.bundleName,
       colour: line.colour,
       size: line.size,
       quantity: line.quantity,

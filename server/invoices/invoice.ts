@@ -85,6 +85,8 @@ export type OrderLineFacts = {
   quantity: number;
   lineTotalCents: Cents;
   vatRatePercent: number;
+  /** The bundle the line is a part of (docs/decisions/0100-bundles.md): its invoice line names it. */
+  bundleName?: string | null;
 };
 
 export type OrderFacts = {
@@ -95,7 +97,8 @@ export type OrderFacts = {
   totalCents: Cents;
 };
 
-const describeLine = (line: OrderLineFacts) => [line.name, line.colour, line.size].filter(Boolean).join(" - ");
+const describeLine = (line: OrderLineFacts) =>
+  [line.name, line.colour, line.size].filter(Boolean).join(" - ") + (line.bundleName ? ` (parte di ${line.bundleName})` : "");
 
 /**
  * What an order bills: its lines, the delivery and the payment fee, and a discount code's saving spread

@@ -31,6 +31,8 @@ export type OrderLineView = {
   lineTotalCents: number;
   isPreorder: boolean;
   image: { storageKey: string; width: number; height: number; alt: string } | null;
+  /** The bundle this line is a part of, as bought ("Trio Goody"); null for a line bought alone. */
+  bundleName: string | null;
 };
 
 /** "processing": the customer paid online and the provider confirms later (the payment row is pending, in verification). */
@@ -181,6 +183,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       lineTotalCents: line.lineTotalCents,
       isPreorder: line.isPreorder,
       image: (line.variantId !== null && variants.get(line.variantId)?.image) || null,
+      bundleName: line.bundleName,
     })),
     totals: {
       subtotalCents: order.subtotalCents,

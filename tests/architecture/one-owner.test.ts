@@ -6,7 +6,7 @@
  * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md); invoices only by
  * server/invoices/invoice.service.ts, their files to the SDI by server/invoices/sdi.service.ts; withdrawals, returns and refunds only by their modules in
  * server/after-sales/; back-in-stock alerts only by server/stock-alerts/stock-alerts.service.ts; discount codes and their uses only by
- * server/coupons/ (docs/decisions/0066-coupon-codes.md). Scans the shop's sources, its tests included,
+ * server/coupons/ (docs/decisions/0066-coupon-codes.md); bundles only by server/bundles/bundle-admin.service.ts. Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -32,6 +32,8 @@ const couponsAdmin = "server/coupons/coupon-admin.service.ts";
 const productSpecsOwner = "server/catalog/product-specs.service.ts";
 /** The seed writes the sample specifications in bulk beside the other sample rows (docs/decisions/0101-product-specifications.md). */
 const seed = "server/db/seed.ts";
+/** Bundles, their parts and allowed combinations (docs/decisions/0100-bundles.md). */
+const bundlesAdmin = "server/bundles/bundle-admin.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -130,6 +132,13 @@ const rules: Rule[] = [
   },
   { what: "writes discount code uses", owners: [coupons], finds: writesTable("discountCodeUses", "discount_code_uses") },
   { what: "writes product specifications", owners: [productSpecsOwner, seed], finds: writesTable("productSpecs", "product_specs") },
+  {
+    what: "writes bundles",
+    owners: [bundlesAdmin],
+    finds: matches(
+      /\.(insert|update|delete)\(\s*(bundles|bundleParts|bundleOptionParts)\s*\)|(insert\s+into|update|delete\s+from)\s+"?bundle(s|_parts|_option_parts)"?\s/i,
+    ),
+  },
 ];
 
 export type SourceFile = { file: string; source: string };

@@ -285,6 +285,26 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
     options: {},
     check: (json) => expect((json as { url: string }[])[0]!.url).toMatch(/^http:\/\/shop\.test\/media\/products\/.+\.webp$/),
   }),
+  "GET /api/public/bundles": async () => ({
+    options: {},
+    check: (json) => {
+      const [trio, bath] = json as {
+        productId: number;
+        price: number;
+        saved: number;
+        parts: { productId: number }[];
+        combinations: { color: string; stock: number; parts: unknown[] }[];
+      }[];
+      expect(trio).toMatchObject({ productId: 300, price: 899, priceRule: "fixed" });
+      expect(trio!.parts.map((part) => part.productId)).toEqual([24, 37, 121]);
+      expect(trio!.combinations.map((combination) => [combination.color, combination.parts.length])).toEqual([
+        ["black", 3],
+        ["blue", 3],
+      ]);
+      expect(bath).toMatchObject({ productId: 301, priceRule: "percent_off", percentOff: 15 });
+      expect(bath!.saved).toBeGreaterThan(0);
+    },
+  }),
   "POST /api/getCategoria": async () => ({
     options: { body: { categoria: "A-spasso" } },
     check: (json) => {

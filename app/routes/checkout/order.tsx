@@ -45,6 +45,7 @@ export const handle = {
   messages: [
     "orderSummary",
     "order",
+    "bundles.order",
     "orderStatus",
     "purchases.status",
     "giftLists.group.badge",

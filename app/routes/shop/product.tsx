@@ -36,6 +36,8 @@ import { parseProductId } from "#server/catalog/product.ts";
 import { lowestPriceOfLast30Days } from "#server/admin/price-history.service.ts";
 import { getProductPage, type ProductPageData } from "#server/catalog/product.service.ts";
 import { getProductCards } from "#server/catalog/product-card.ts";
+import { getBundleView } from "#server/bundles/bundle.service.ts";
+import { BundleParts } from "#app/ui/bundle-parts.tsx";
 import { getProductReviews } from "#server/reviews/review-display.service.ts";
 import { giftListSelectorIntent, handleGiftListSelector } from "#app/routes/gift-lists/gift-list-selector-action.server.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -54,6 +56,7 @@ export const handle = {
   messages: [
     ...productCardMessages,
     "productPage",
+    "bundles.page",
     "productSafety.section",
     "productSpecs.table",
     "productSpecs.labels",
@@ -86,7 +89,10 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   // The promise's settings are read beside the product, not after it.
   const [product, calendar, reviews] = await Promise.all([getProductPage(db, id, locale, now), getDeliveryCalendar(db), getProductReviews(db, id)]);
   if (!product) throw data(null, { status: 404 });
-  const related = await getProductCards(db, { productIds: product.relatedIds, locale, now });
+  const [related, bundle] = await Promise.all([
+    getProductCards(db, { productIds: product.relatedIds, locale, now }),
+    getBundleView(db, { productId: id, bundleCents: product.effectivePriceCents, locale, now }),
+  ]);
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
   const deliveryPromises = promiseDeliveryByLead({ now, calendar, variants: product.variants });
@@ -94,6 +100,7 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
     product,
     deliveryPromises,
     related,
+    bundle,
     lowestPriceCents,
     reviews,
     meta: { title: product.name, description: product.shortDescription || product.name },
@@ -152,6 +159,7 @@ export default function ProductRoute({ loaderData }: Route.ComponentProps) {
       key={loaderData.product.id}
       product={loaderData.product}
       related={loaderData.related}
+      bundle={loaderData.bundle}
       deliveryPromises={loaderData.deliveryPromises}
       reviews={loaderData.reviews}
     />
@@ -294,11 +302,13 @@ function Paragraphs({ text }: { text: string }) {
 function ProductPage({
   product,
   related,
+  bundle,
   deliveryPromises,
   reviews,
 }: {
   product: ProductPageData;
   related: Route.ComponentProps["loaderData"]["related"];
+  bundle: Route.ComponentProps["loaderData"]["bundle"];
   deliveryPromises: Route.ComponentProps["loaderData"]["deliveryPromises"];
   reviews: Route.ComponentProps["loaderData"]["reviews"];
 }) {
@@ -386,6 +396,8 @@ function ProductPage({
 
         <div className="flex flex-col gap-5 lg:col-start-2 lg:row-start-2">
           {product.shortDescription && <p className="text-lg text-muted">{product.shortDescription}</p>}
+
+          {bundle && <BundleParts bundle={bundle} bundleVariantId={variant?.id ?? null} />}
 
           {product.isOnRequest ? (
             <OnRequestContact product={product} pageUrl={`${publicUrl}${productPath}`} />

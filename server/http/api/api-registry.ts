@@ -1,6 +1,7 @@
 /** Every /api endpoint, in the order of the original client's calls (docs/rules.md#http-api): the router, the OpenAPI document and the docs page read this list. */
 import { accountEndpoints } from "./account-api";
 import type { ApiEndpoint } from "./api-route";
+import { bundleEndpoints } from "./bundle-api";
 import { catalogEndpoints } from "./catalog-api";
 import { checkoutEndpoints } from "./checkout-api";
 import { giftListEndpoints } from "./gift-list-api";
@@ -8,6 +9,7 @@ import { giftListPublicEndpoints } from "./gift-list-public-api";
 
 export const apiEndpoints: readonly ApiEndpoint[] = [
   ...catalogEndpoints,
+  ...bundleEndpoints,
   ...accountEndpoints,
   ...giftListPublicEndpoints,
   ...giftListEndpoints,
