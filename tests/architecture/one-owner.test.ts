@@ -6,7 +6,9 @@
  * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md); invoices only by
  * server/invoices/invoice.service.ts, their files to the SDI by server/invoices/sdi.service.ts; withdrawals, returns and refunds only by their modules in
  * server/after-sales/; back-in-stock alerts only by server/stock-alerts/stock-alerts.service.ts; discount codes and their uses only by
- * server/coupons/ (docs/decisions/0066-coupon-codes.md). Scans the shop's sources, its tests included,
+ * server/coupons/ (docs/decisions/0066-coupon-codes.md); customers' mail choices, cart reminders and review invitations only by
+ * their modules in server/customer-mails/ (docs/decisions/0102-customer-mails-consent.md); guarantee claims only by
+ * server/guarantee/claims.service.ts (docs/decisions/0103-guarantee-claims.md). Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -28,6 +30,10 @@ const returnsOwner = "server/after-sales/returns.service.ts";
 const refundsOwner = "server/after-sales/refunds.service.ts";
 const stockAlertsOwner = "server/stock-alerts/stock-alerts.service.ts";
 const coupons = "server/coupons/coupon.service.ts";
+const mailChoices = "server/customer-mails/mail-choice.service.ts";
+const cartRemindersOwner = "server/customer-mails/cart-reminder.service.ts";
+const reviewInvitationsOwner = "server/customer-mails/review-invitation.service.ts";
+const guaranteeClaimsOwner = "server/guarantee/claims.service.ts";
 const couponsAdmin = "server/coupons/coupon-admin.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
@@ -126,6 +132,16 @@ const rules: Rule[] = [
     ),
   },
   { what: "writes discount code uses", owners: [coupons], finds: writesTable("discountCodeUses", "discount_code_uses") },
+  { what: "writes customers' mail choices", owners: [mailChoices], finds: writesTable("customerMailChoices", "customer_mail_choices") },
+  { what: "writes cart reminders", owners: [cartRemindersOwner], finds: writesTable("cartReminders", "cart_reminders") },
+  { what: "writes review invitations", owners: [reviewInvitationsOwner], finds: writesTable("reviewInvitations", "review_invitations") },
+  {
+    what: "writes guarantee claims, their photos or their history",
+    owners: [guaranteeClaimsOwner],
+    finds: matches(
+      /\.(insert|update|delete)\(\s*(guaranteeClaims|guaranteeClaimPhotos|guaranteeClaimEvents)\s*\)|(insert\s+into|update|delete\s+from)\s+"?guarantee_claim(s|_photos|_events)"?[\s(]/i,
+    ),
+  },
 ];
 
 export type SourceFile = { file: string; source: string };
