@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { claimStatuses } from "./guarantee";
+import { claimStatuses } from "#common/guarantee-claims.ts";
 
 /** The claim form: which line of the order, and the fault in the buyer's words (photos arrive as files beside it). */
 export const OpenClaimInput = z.object({

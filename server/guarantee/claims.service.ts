@@ -18,7 +18,8 @@ import { renderEmail } from "#server/mail/templates.ts";
 import { orderAccessToken } from "#server/orders/order-access.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { ChangeClaimStatusInput, OpenClaimInput } from "./claims.inputs";
-import { claimPhotoMaxWidth, guaranteeEndsAt, isWithinGuarantee, maxClaimPhotos, nextClaimStatuses, type ClaimStatus } from "./guarantee";
+import { maxClaimPhotos, type ClaimStatus } from "#common/guarantee-claims.ts";
+import { claimPhotoMaxWidth, guaranteeEndsAt, isWithinGuarantee, nextClaimStatuses } from "./guarantee";
 
 /** Who asks for an order's claims: her account, or the order's own link (as on the order page). */
 export type ClaimantProof = { userId: string | null; hasOrderLink: boolean };

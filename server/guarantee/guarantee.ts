@@ -2,16 +2,13 @@
  * The rules of claims under the legal guarantee ("garanzia legale", Codice del Consumo art. 128-135;
  * docs/decisions/0103-guarantee-claims.md). Pure: no database, clock or network; claims.service.ts applies them.
  */
+import type { ClaimStatus } from "#common/guarantee-claims.ts";
 
 /** 24 months of guarantee from delivery plus the 2 months the buyer has to report a fault found at its end. */
 export const guaranteeMonths = 26;
 
-/** Photos one claim may carry, and the width they are kept at (enough to see a scratch, small in the database). */
-export const maxClaimPhotos = 4;
+/** The width photos are kept at: enough to see a scratch, small in the database. */
 export const claimPhotoMaxWidth = 1600;
-
-export const claimStatuses = ["received", "in_review", "repair", "replacement", "refund", "closed"] as const;
-export type ClaimStatus = (typeof claimStatuses)[number];
 
 const nextOf: Record<ClaimStatus, readonly ClaimStatus[]> = {
   received: ["in_review", "closed"],

@@ -7,7 +7,7 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { AdminPagination, AdminTable } from "#app/ui/admin-form.tsx";
 import { listGuaranteeClaims } from "#server/guarantee/claims.service.ts";
-import { claimStatuses, type ClaimStatus } from "#server/guarantee/guarantee.ts";
+import { claimStatuses, type ClaimStatus } from "#common/guarantee-claims.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";

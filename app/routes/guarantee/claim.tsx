@@ -8,7 +8,7 @@ import { SelectField } from "#app/ui/admin-form.tsx";
 import { TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { getOrderClaims, openGuaranteeClaim } from "#server/guarantee/claims.service.ts";
-import { maxClaimPhotos } from "#server/guarantee/guarantee.ts";
+import { maxClaimPhotos } from "#common/guarantee-claims.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { claimantOf, claimLinksOf } from "./guarantee-request.server";
