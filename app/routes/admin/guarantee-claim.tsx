@@ -137,7 +137,8 @@ export default function AdminGuaranteeClaim({ loaderData, actionData }: Route.Co
       {nextStatuses.length === 0 ? (
         <Notice>{t("guaranteeClaims.admin.finished")}</Notice>
       ) : (
-        <Form method="post" className="space-y-4 rounded-xl border border-brand-100 bg-white p-4" aria-labelledby="claim-change">
+        // Keyed by the status: once a step is saved, the next one starts with an empty message.
+        <Form key={claim.status} method="post" className="space-y-4 rounded-xl border border-brand-100 bg-white p-4" aria-labelledby="claim-change">
           <h2 id="claim-change" className="text-xl font-bold">
             {t("guaranteeClaims.admin.changeStatus")}
           </h2>

@@ -9,12 +9,14 @@ import { TextField } from "#app/ui/form-field.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { getOrderClaims, openGuaranteeClaim } from "#server/guarantee/claims.service.ts";
 import { maxClaimPhotos } from "#common/guarantee-claims.ts";
+import { formatSize, isOneSize } from "#common/sizes.ts";
+import { colourName } from "#common/variant-label.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { claimantOf, claimLinksOf } from "./guarantee-request.server";
 import type { Route } from "./+types/claim";
 
-export const handle = { messages: ["guaranteeClaims"] } satisfies MessagesHandle;
+export const handle = { messages: ["guaranteeClaims", "cart.colours"] } satisfies MessagesHandle;
 
 /** The buyer's claims for one order and the form to open one; anyone else gets the 404 of a missing page. */
 export async function loader({ params, url, request, context }: Route.LoaderArgs) {
@@ -110,7 +112,8 @@ export default function GuaranteeClaimPage({ loaderData, actionData }: Route.Com
             <p className="mt-1 text-sm text-muted">
               {t("guaranteeClaims.deliveredOn", { date: formatDate(deliveredAt, locale), until: formatDate(guaranteeEndsAt!, locale) })}
             </p>
-            <Form method="post" encType="multipart/form-data" className="mt-4 space-y-5" noValidate>
+            {/* A new key after each claim sent: the fields start empty again. */}
+            <Form key={sent ?? "new"} method="post" encType="multipart/form-data" className="mt-4 space-y-5" noValidate>
               <SelectField
                 label={t("guaranteeClaims.form.item")}
                 name="orderLineId"
@@ -120,7 +123,9 @@ export default function GuaranteeClaimPage({ loaderData, actionData }: Route.Com
                 <option value="">{t("guaranteeClaims.form.chooseItem")}</option>
                 {lines.map((line) => (
                   <option key={line.id} value={line.id} disabled={line.hasOpenClaim}>
-                    {[line.name, line.colour, line.size].filter(Boolean).join(" – ")}
+                    {[line.name, line.colour && colourName(t, line.colour), line.size && !isOneSize(line.size) && formatSize(line.size)]
+                      .filter(Boolean)
+                      .join(" – ")}
                     {line.hasOpenClaim ? ` (${t("guaranteeClaims.alreadyOpen")})` : ""}
                   </option>
                 ))}
