@@ -38,6 +38,8 @@ export default [
       // back-in-stock alerts: the links of their mails (asking is the product page's action)
       route("avviso-disponibilita/conferma", "routes/stock-alerts/confirm.tsx", { id: "stock-alert-confirm" }),
       route("avviso-disponibilita/cancellazione", "routes/stock-alerts/unsubscribe.tsx", { id: "stock-alert-unsubscribe" }),
+      // the opt-out link of every cart reminder and review invitation (decision 0102)
+      route("promemoria/cancellazione", "routes/customer-mails/opt-out.tsx", { id: "customer-mails-opt-out" }),
       route("api/docs", "routes/api/docs.tsx", { id: "api-docs" }),
 
       // catalogue
@@ -66,6 +68,9 @@ export default [
       route("ordine/:orderId/annulla-pagamento", "routes/checkout/abandon-payment.ts", { id: "abandon-payment" }),
       route("ordine/:orderId/conferma-pagamento", "routes/checkout/confirm-payment.ts", { id: "confirm-payment" }),
       route("ordine/:orderId/recensione/:productId", "routes/reviews/write-review.tsx", { id: "write-review" }),
+      // claims under the legal guarantee (decision 0103)
+      route("ordine/:orderId/garanzia", "routes/guarantee/claim.tsx", { id: "guarantee-claim" }),
+      route("ordine/:orderId/garanzia/foto/:photoId", "routes/guarantee/claim-photo.ts", { id: "guarantee-claim-photo" }),
       route("ordine/:orderId/fattura/:invoiceId", "routes/invoices/invoice-document.ts", { id: "order-invoice" }),
       route("ordine/:orderId/fattura/:invoiceId/xml", "routes/invoices/invoice-xml.ts", { id: "order-invoice-xml" }),
       route("pagamento-di-prova/:ref", "routes/checkout/test-payment.tsx", { id: "test-payment" }),
@@ -128,6 +133,8 @@ export default [
         route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
         route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
         route("admin/recensioni", "routes/admin/reviews.tsx", { id: "admin-reviews" }),
+        route("admin/garanzia", "routes/admin/guarantee-claims.tsx", { id: "admin-guarantee-claims" }),
+        route("admin/garanzia/:claimId", "routes/admin/guarantee-claim.tsx", { id: "admin-guarantee-claim" }),
         route("admin/*", "routes/admin/not-found.tsx", { id: "admin-not-found" }),
       ]),
 

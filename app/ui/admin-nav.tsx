@@ -15,6 +15,7 @@ export const adminSections = [
   { path: "/admin/liste-regalo", key: "giftLists", end: false },
   { path: "/admin/clienti", key: "customers", end: false },
   { path: "/admin/recensioni", key: "reviews", end: false, labelKey: "reviews.admin.nav" },
+  { path: "/admin/garanzia", key: "guaranteeClaims", end: false, labelKey: "guaranteeClaims.admin.nav" },
   { path: "/admin/impostazioni", key: "settings", end: false },
   { path: "/admin/posta", key: "outbox", end: false },
   { path: "/admin/newsletter", key: "newsletter", end: false },

@@ -28,7 +28,7 @@ export function NewsletterLinkPage({
   token: string | null;
   done: boolean;
   error: string | null;
-  texts?: "newsletter" | "stockAlerts";
+  texts?: "newsletter" | "stockAlerts" | "customerMails";
 }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";

@@ -105,6 +105,7 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     tracking,
     onlinePayments,
     invoicing,
+    customerMails,
   } = settings;
   return {
     shop: {
@@ -145,6 +146,12 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     },
     tracking: { ...tracking },
     invoicing: { issueAt: invoicing.issueAt },
+    customerMails: {
+      cartReminderEnabled: customerMails.cartReminderEnabled ? "on" : "",
+      cartReminderDelayHours: String(customerMails.cartReminderDelayHours),
+      reviewInvitationEnabled: customerMails.reviewInvitationEnabled ? "on" : "",
+      reviewInvitationDays: String(customerMails.reviewInvitationDays),
+    },
     onlinePayments: Object.fromEntries(
       onlinePaymentMethods.flatMap((method) => {
         const { enabled, minCents, maxCents } = onlinePayments[method];
@@ -273,6 +280,14 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
     case "invoicing":
       value = { issueAt: field("issueAt") };
       break;
+    case "customerMails":
+      value = {
+        cartReminderEnabled: ["on", "true", "1"].includes(field("cartReminderEnabled")),
+        cartReminderDelayHours: wholeNumber(field("cartReminderDelayHours")),
+        reviewInvitationEnabled: ["on", "true", "1"].includes(field("reviewInvitationEnabled")),
+        reviewInvitationDays: wholeNumber(field("reviewInvitationDays")),
+      };
+      break;
     case "onlinePayments":
       value = Object.fromEntries(
         onlinePaymentMethods.map((method) => [
@@ -308,9 +323,11 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
             ? `afterSales.settings.errors.${name}`
             : key === "invoicing"
               ? `sdi.settings.errors.${name}`
-              : key === "onlinePayments"
-                ? `admin.settings.errors.onlinePaymentLimit`
-                : `admin.settings.errors.${issueKind(key, name)}`;
+              : key === "customerMails"
+                ? `customerMails.settings.errors.${name}`
+                : key === "onlinePayments"
+                  ? `admin.settings.errors.onlinePaymentLimit`
+                  : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };

@@ -70,17 +70,10 @@ function assertImageKey(key: string) {
  */
 export async function writeImageVariants(source: Buffer, key: string, store: MediaStore): Promise<WriteImageResult> {
   assertImageKey(key);
-  if (source.byteLength > maxImageUploadBytes) return { ok: false, error: "image-too-large" };
+  const checked = await checkUploadedImage(source);
+  if (!checked.ok) return checked;
+  const { metadata } = checked;
   const sharp = await loadSharp();
-  let metadata: Metadata;
-  try {
-    metadata = await sharp(source).metadata();
-  } catch {
-    return { ok: false, error: "image-unreadable" };
-  }
-  if (!metadata.format || !acceptedUploadFormats.has(metadata.format)) return { ok: false, error: "image-not-raster" };
-  if (!metadata.width || !metadata.height) return { ok: false, error: "image-unreadable" };
-  if (metadata.width * metadata.height > maxInputPixels) return { ok: false, error: "image-too-many-pixels" };
   let pixels: { data: Buffer; info: RawInfo };
   try {
     // Decoded straight to the widest variant: a JPEG shrinks while it decodes, so a 6-megapixel photo is 1.4 MB
@@ -104,6 +97,44 @@ export async function writeImageVariants(source: Buffer, key: string, store: Med
     throw error;
   }
   return { ok: true, width: pixels.info.width, height: pixels.info.height };
+}
+
+/** The checks every uploaded picture passes before sharp decodes it: size, a raster format, a sane canvas. */
+async function checkUploadedImage(source: Buffer): Promise<{ ok: true; metadata: Metadata } | { ok: false; error: ImageRejection }> {
+  if (source.byteLength > maxImageUploadBytes) return { ok: false, error: "image-too-large" };
+  const sharp = await loadSharp();
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(source).metadata();
+  } catch {
+    return { ok: false, error: "image-unreadable" };
+  }
+  if (!metadata.format || !acceptedUploadFormats.has(metadata.format)) return { ok: false, error: "image-not-raster" };
+  if (!metadata.width || !metadata.height) return { ok: false, error: "image-unreadable" };
+  if (metadata.width * metadata.height > maxInputPixels) return { ok: false, error: "image-too-many-pixels" };
+  return { ok: true, metadata };
+}
+
+export type EncodedPhoto = { ok: true; webp: Buffer; width: number; height: number } | { ok: false; error: ImageRejection };
+
+/**
+ * A customer's photo (a guarantee claim): the upload checks above, EXIF orientation applied, then one WebP at
+ * most `maxWidth` wide with no metadata (GPS position, camera serial), as sharp writes none unless asked to.
+ */
+export async function encodeUploadedPhoto(source: Buffer, maxWidth: number): Promise<EncodedPhoto> {
+  const checked = await checkUploadedImage(source);
+  if (!checked.ok) return checked;
+  const sharp = await loadSharp();
+  try {
+    const { data, info } = await sharp(source, { failOn: "error", limitInputPixels: maxInputPixels })
+      .rotate()
+      .resize({ width: maxWidth, height: maxWidth, fit: "inside", withoutEnlargement: true })
+      .webp({ quality: 80, effort: 2 })
+      .toBuffer({ resolveWithObject: true });
+    return { ok: true, webp: data, width: info.width, height: info.height };
+  } catch {
+    return { ok: false, error: "image-unreadable" };
+  }
 }
 
 type RawInfo = { width: number; height: number; channels: 1 | 2 | 3 | 4 };

@@ -1687,3 +1687,129 @@ export const bundleOptionParts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.bundleVariantId, t.bundlePartId] }), index().on(t.partVariantId)],
 );
+
+// ---------------------------------------------------------------- mails that bring customers back (server/customer-mails/)
+
+/**
+ * A customer's objection to the shop's reminder and review-invitation mails (soft opt-in, art. 130 c.4
+ * Codice Privacy; docs/decisions/0102-customer-mails-consent.md): one row per lower-cased address, kept
+ * when the choice is taken back so the record says what was chosen and when. Written only by
+ * server/customer-mails/mail-choice.service.ts.
+ */
+export const customerMailChoices = pgTable("customer_mail_choices", {
+  email: text().primaryKey(),
+  objects: boolean().notNull(),
+  /** Where the choice was made: "account", "mail-link", "one-click". */
+  source: text().notNull(),
+  changedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One abandoned-cart reminder per cart and state of the cart (its updatedAt when mailed): a cart changed
+ * afterwards is a new abandonment. Written only by server/customer-mails/cart-reminder.service.ts.
+ */
+export const cartReminders = pgTable(
+  "cart_reminders",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    cartId: uuid()
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    cartUpdatedAt: timestamp({ withTimezone: true }).notNull(),
+    email: text().notNull(),
+    outboxEmailId: bigint({ mode: "number" }).references(() => outboxEmails.id, { onDelete: "set null" }),
+    sentAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique("cart_reminders_once_per_cart_state").on(t.cartId, t.cartUpdatedAt), index().on(t.cartId, t.sentAt)],
+);
+
+/** One review invitation per order. Written only by server/customer-mails/review-invitation.service.ts. */
+export const reviewInvitations = pgTable("review_invitations", {
+  orderId: uuid()
+    .primaryKey()
+    .references(() => orders.id, { onDelete: "cascade" }),
+  email: text().notNull(),
+  outboxEmailId: bigint({ mode: "number" }).references(() => outboxEmails.id, { onDelete: "set null" }),
+  sentAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+// ---------------------------------------------------------------- legal guarantee claims (server/guarantee/)
+
+/** PostgreSQL's binary type: a claim's photos stay in the database, never in the public /media folder. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * received -> in_review -> repair | replacement | refund (the remedy decided) -> closed; received or
+ * in_review may also be closed (no fault found). docs/decisions/0103-guarantee-claims.md.
+ */
+export const guaranteeClaimStatus = pgEnum("guarantee_claim_status", ["received", "in_review", "repair", "replacement", "refund", "closed"]);
+
+/**
+ * A buyer's claim under the legal guarantee (Codice del Consumo art. 128-135) for one line of a delivered
+ * order. Claims, their photos and their history are written only by server/guarantee/claims.service.ts.
+ */
+export const guaranteeClaims = pgTable(
+  "guarantee_claims",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity({ startWith: 101 }),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    orderLineId: uuid()
+      .notNull()
+      .references(() => orderLines.id, { onDelete: "cascade" }),
+    userId: text().references(() => users.id, { onDelete: "set null" }),
+    /** Lower-cased; where the status mails go. */
+    email: text().notNull(),
+    locale: text().notNull().default("it"),
+    description: text().notNull(),
+    status: guaranteeClaimStatus().notNull().default("received"),
+    /** The staff's last word to the customer, shown on her page and in the status mail. */
+    staffNote: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One open claim per order line: a second would only split the conversation.
+    uniqueIndex("guarantee_claims_open_per_line")
+      .on(t.orderLineId)
+      .where(sql`${t.status} <> 'closed'`),
+    index().on(t.orderId),
+    index().on(t.status, t.createdAt),
+  ],
+);
+
+export const guaranteeClaimPhotos = pgTable(
+  "guarantee_claim_photos",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    claimId: integer()
+      .notNull()
+      .references(() => guaranteeClaims.id, { onDelete: "cascade" }),
+    /** Re-encoded by sharp (WebP, at most 1600 px, no EXIF). */
+    body: bytea().notNull(),
+    width: integer().notNull(),
+    height: integer().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.claimId)],
+);
+
+export const guaranteeClaimEvents = pgTable(
+  "guarantee_claim_events",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    claimId: integer()
+      .notNull()
+      .references(() => guaranteeClaims.id, { onDelete: "cascade" }),
+    fromStatus: guaranteeClaimStatus(),
+    toStatus: guaranteeClaimStatus().notNull(),
+    note: text(),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.claimId, t.createdAt)],
+);

@@ -201,6 +201,18 @@ export type OnlinePaymentsSettings = z.infer<typeof OnlinePaymentsSettings>;
 export const InvoicingSettings = z.object({ issueAt: z.enum(["manual", "payment", "shipping"]) });
 export type InvoicingSettings = z.infer<typeof InvoicingSettings>;
 
+/**
+ * The mails that bring customers back (docs/decisions/0102-customer-mails-consent.md): the abandoned-cart
+ * reminder after the cart has been idle this many hours, the review invitation this many days after delivery.
+ */
+export const CustomerMailsSettings = z.object({
+  cartReminderEnabled: z.boolean(),
+  cartReminderDelayHours: z.number().int().min(1).max(336),
+  reviewInvitationEnabled: z.boolean(),
+  reviewInvitationDays: z.number().int().min(1).max(60),
+});
+export type CustomerMailsSettings = z.infer<typeof CustomerMailsSettings>;
+
 export const settingsSchemas = {
   shop: ShopIdentity,
   delivery: DeliverySettings,
@@ -214,6 +226,7 @@ export const settingsSchemas = {
   tracking: CarrierTrackingSettings,
   onlinePayments: OnlinePaymentsSettings,
   invoicing: InvoicingSettings,
+  customerMails: CustomerMailsSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -292,6 +305,7 @@ export const defaultSettings: Settings = {
     scalapay: { enabled: false, minCents: 500, maxCents: 200_000 },
   },
   invoicing: { issueAt: "manual" },
+  customerMails: { cartReminderEnabled: true, cartReminderDelayHours: 24, reviewInvitationEnabled: true, reviewInvitationDays: 10 },
   afterSales: {
     withdrawalDays: 14,
     homeDeliveryStart: "delivered",

@@ -6,7 +6,8 @@
  * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md); invoices only by
  * server/invoices/invoice.service.ts, their files to the SDI by server/invoices/sdi.service.ts; withdrawals, returns and refunds only by their modules in
  * server/after-sales/; back-in-stock alerts only by server/stock-alerts/stock-alerts.service.ts; discount codes and their uses only by
- * server/coupons/ (docs/decisions/0066-coupon-codes.md); bundles only by server/bundles/bundle-admin.service.ts. Scans the shop's sources, its tests included,
+ * server/coupons/ (docs/decisions/0066-coupon-codes.md); the newer tables' owners are named with their decisions in
+ * `rules` below. Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -28,6 +29,10 @@ const returnsOwner = "server/after-sales/returns.service.ts";
 const refundsOwner = "server/after-sales/refunds.service.ts";
 const stockAlertsOwner = "server/stock-alerts/stock-alerts.service.ts";
 const coupons = "server/coupons/coupon.service.ts";
+const mailChoices = "server/customer-mails/mail-choice.service.ts";
+const cartRemindersOwner = "server/customer-mails/cart-reminder.service.ts";
+const reviewInvitationsOwner = "server/customer-mails/review-invitation.service.ts";
+const guaranteeClaimsOwner = "server/guarantee/claims.service.ts";
 const couponsAdmin = "server/coupons/coupon-admin.service.ts";
 const productSpecsOwner = "server/catalog/product-specs.service.ts";
 /** The seed writes the sample specifications in bulk beside the other sample rows (docs/decisions/0101-product-specifications.md). */
@@ -137,6 +142,14 @@ const rules: Rule[] = [
     owners: [bundlesAdmin],
     finds: matches(
       /\.(insert|update|delete)\(\s*(bundles|bundleParts|bundleOptionParts)\s*\)|(insert\s+into|update|delete\s+from)\s+"?bundle(s|_parts|_option_parts)"?\s/i,
+  { what: "writes customers' mail choices", owners: [mailChoices], finds: writesTable("customerMailChoices", "customer_mail_choices") },
+  { what: "writes cart reminders", owners: [cartRemindersOwner], finds: writesTable("cartReminders", "cart_reminders") },
+  { what: "writes review invitations", owners: [reviewInvitationsOwner], finds: writesTable("reviewInvitations", "review_invitations") },
+  {
+    what: "writes guarantee claims, their photos or their history",
+    owners: [guaranteeClaimsOwner],
+    finds: matches(
+      /\.(insert|update|delete)\(\s*(guaranteeClaims|guaranteeClaimPhotos|guaranteeClaimEvents)\s*\)|(insert\s+into|update|delete\s+from)\s+"?guarantee_claim(s|_photos|_events)"?[\s(]/i,
     ),
   },
 ];

@@ -6,6 +6,7 @@ import { pageMeta } from "#app/lib/seo.ts";
 import { AddressForm, AddressList } from "#app/ui/account-addresses.tsx";
 import { AccountNotice, type FormErrors } from "#app/ui/account-form-parts.tsx";
 import { EmailStatus, ProfileForm } from "#app/ui/account-profile.tsx";
+import { CustomerMailsChoice } from "#app/ui/customer-mails-choice.tsx";
 import { ChangeEmailForm, ChangePasswordForm, LogOutEverywhereForm, PrivacyPanel } from "#app/ui/account-security.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
 import { oidcSettingsOf } from "#server/accounts/auth.ts";
@@ -27,6 +28,8 @@ import { requireUser } from "#server/http/guards.ts";
 import { profileLimits } from "#server/accounts/profile.inputs.ts";
 import { getAccountProfile, updateProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
+import { MailChoiceInput } from "#server/customer-mails/customer-mails.inputs.ts";
+import { getMailChoice, setMailChoice } from "#server/customer-mails/mail-choice.service.ts";
 import { requestContext, shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts, getTranslator } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
@@ -47,7 +50,7 @@ const doneCodes = [
 type DoneCode = (typeof doneCodes)[number];
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["auth", "myAccount"] } satisfies MessagesHandle;
+export const handle = { messages: ["auth", "myAccount", "customerMails.account"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
@@ -62,6 +65,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     meta: getPageMetaTexts(localeOfPath(url.pathname), "myAccount"),
     profile,
     addresses: await listAddresses(db, user.id),
+    mailChoice: await getMailChoice(db, profile.email),
+    mailChoiceSaved: (["on", "off"] as const).find((value) => value === url.searchParams.get("mails")) ?? null,
     editing,
     done: doneCodes.find((code) => code === url.searchParams.get("done")) ?? null,
     oidcName: oidcSettingsOf(env)?.name ?? null,
@@ -117,6 +122,11 @@ export async function action({ request, url, context }: Route.ActionArgs) {
       const result = await resendVerificationEmail(services, caller, user.email);
       return result.ok ? done("verificationSent") : data({ intent, errors: result.errors, values: {} }, { status: 429 });
     }
+    case "mail-choice": {
+      const { wantsMails } = MailChoiceInput.parse({ wantsMails: fields.wantsMails ?? "off" });
+      await setMailChoice(db, { email: user.email, objects: wantsMails !== "on", source: "account" });
+      return redirect(`${accountPath}?mails=${wantsMails}#mails`);
+    }
     case "logout-everywhere": {
       const headers = await logOutEverywhere(services, caller);
       return redirect(`${localizedHref("/login-register", locale)}?notice=loggedOut`, { headers });
@@ -150,13 +160,14 @@ export default function MyAccountPage({ loaderData, actionData }: Route.Componen
   const { t, i18n } = useTranslation();
   const locale = i18n.language === "en" ? "en" : "it";
   const [searchParams] = useSearchParams();
-  const { profile, addresses, editing, done, oidcName, limits } = loaderData;
+  const { profile, addresses, editing, done, oidcName, limits, mailChoice, mailChoiceSaved } = loaderData;
   const stateOf = (...intents: string[]) => (actionData && intents.includes(actionData.intent) ? actionData : undefined);
   const showDone = done && !actionData && searchParams.get("done") === done;
   const sections = [
     ["profile", t("myAccount.profile.title")],
     ["addresses", t("myAccount.addresses.title")],
     ["security", t("myAccount.security.title")],
+    ["mails", t("customerMails.account.title")],
     ["privacy", t("myAccount.privacy.title")],
   ] as const;
   return (
@@ -228,6 +239,9 @@ export default function MyAccountPage({ loaderData, actionData }: Route.Componen
             />
             <LogOutEverywhereForm locale={locale} />
           </div>
+        </Section>
+        <Section id="mails" title={t("customerMails.account.title")}>
+          <CustomerMailsChoice choice={mailChoice} saved={mailChoiceSaved && !actionData ? mailChoiceSaved : null} locale={locale} />
         </Section>
         <Section id="privacy" title={t("myAccount.privacy.title")}>
           <PrivacyPanel hasPassword={profile.hasPassword} state={stateOf("delete-account")} locale={locale} />

@@ -58,18 +58,28 @@ const sections = {
   afterSales: ["withdrawalDays", "homeDeliveryStart", "collectionStart", "returnInstructionsIt", "returnInstructionsEn"],
   tracking: ["brt", "gls", "poste", "sda"],
   invoicing: ["issueAt"],
+  // The two on/off boxes come first (CustomerMailsBoxes), then these numbers.
+  customerMails: ["cartReminderDelayHours", "reviewInvitationDays"],
   // Its fields are per method (OnlinePaymentFields): a box to offer it and its order limits.
   onlinePayments: [],
 } as const;
 
 /** The fiscal data's, the after-sales and the invoicing settings' texts live in their own sections of the messages; every other's with the settings'. */
 const textsOf = (key: keyof typeof sections) =>
-  key === "fiscal" ? "invoices.settings" : key === "afterSales" ? "afterSales.settings" : key === "invoicing" ? "sdi.settings" : "admin.settings";
+  key === "fiscal"
+    ? "invoices.settings"
+    : key === "afterSales"
+      ? "afterSales.settings"
+      : key === "invoicing"
+        ? "sdi.settings"
+        : key === "customerMails"
+          ? "customerMails.settings"
+          : "admin.settings";
 const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `${textsOf(key)}.sections.${key}`);
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["invoices.settings", "afterSales.settings", "sdi.settings", "onlinePayments.methods", "scalapay.admin"],
+  messages: ["invoices.settings", "afterSales.settings", "sdi.settings", "onlinePayments.methods", "scalapay.admin", "customerMails.settings"],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -139,6 +149,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
             {key === "onlinePayments" && (
               <OnlinePaymentFields values={current} errors={failed?.errors} scalapayConfigured={loaderData.scalapayConfigured} />
             )}
+            {key === "customerMails" && <CustomerMailsBoxes values={current} />}
             <div className="mt-4 grid gap-4 sm:grid-cols-2">
               {sections[key].map((name) => {
                 const label = name.startsWith("hours")
@@ -211,6 +222,21 @@ function OnlinePaymentFields({
           </div>
         </fieldset>
       ))}
+    </>
+  );
+}
+
+/** The reminder and the invitation, each switched on or off; the staff's delays follow as numbers. */
+function CustomerMailsBoxes({ values }: { values: Record<string, string> | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <p className="mt-2 text-sm text-muted">{t("customerMails.settings.intro")}</p>
+      <div className="mt-3 grid gap-2">
+        {(["cartReminderEnabled", "reviewInvitationEnabled"] as const).map((name) => (
+          <CheckboxField key={name} label={t(`customerMails.settings.fields.${name}`)} name={name} defaultChecked={values?.[name] === "on"} />
+        ))}
+      </div>
     </>
   );
 }

@@ -100,7 +100,16 @@ const addressValues = (address: Address) =>
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["orderSummary", "checkout", "checkoutErrors", "order", "delivery", "invoices.checkout", "onlinePayments"],
+  messages: [
+    "orderSummary",
+    "checkout",
+    "checkoutErrors",
+    "order",
+    "delivery",
+    "invoices.checkout",
+    "onlinePayments",
+    "customerMails.checkoutNotice",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -366,7 +375,14 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               <div className="grid gap-4 sm:grid-cols-2">
                 <CheckoutField {...field("firstName")} autoComplete="given-name" required maxLength={100} />
                 <CheckoutField {...field("lastName")} autoComplete="family-name" required maxLength={100} />
-                <CheckoutField {...field("email")} type="email" autoComplete="email" required maxLength={254} hint={t("checkout.fields.emailHint")} />
+                <CheckoutField
+                  {...field("email")}
+                  type="email"
+                  autoComplete="email"
+                  required
+                  maxLength={254}
+                  hint={`${t("checkout.fields.emailHint")} ${t("customerMails.checkoutNotice")}`}
+                />
                 <CheckoutField {...field("phone")} type="tel" autoComplete="tel" required maxLength={30} hint={t("checkout.fields.phoneHint")} />
               </div>
             </CheckoutSection>

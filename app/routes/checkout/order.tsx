@@ -62,6 +62,7 @@ export const handle = {
     "afterSales.history",
     "afterSales.routes",
     "onlinePayments.methods",
+    "guaranteeClaims.linkFromOrder",
   ],
 } satisfies MessagesHandle;
 
@@ -87,6 +88,11 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     order: withoutGiftListAddress(order),
     payProblem: url.searchParams.get("pagamento") === "non-disponibile",
     reviews: { lines: reviewLines, token: hasOrderLink ? token : null },
+    // A delivered order's buyer may report a faulty item under the legal guarantee (decision 0103).
+    guaranteeHref:
+      isBuyer && order.status === "completed"
+        ? `${localizedHref(`/ordine/${order.id}/garanzia`, locale)}${hasOrderLink && token ? `?t=${encodeURIComponent(token)}` : ""}`
+        : null,
     withdrawal: withdrawal && {
       window: withdrawal.window,
       isOffered: withdrawal.isOffered,
@@ -161,6 +167,11 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         <div className="space-y-6">
           {shop && <OrderDelivery order={order} shop={shop} />}
           {withdrawal && <WithdrawalPanel withdrawal={withdrawal} locale={locale} />}
+          {loaderData.guaranteeHref && (
+            <Link to={loaderData.guaranteeHref} className="btn-secondary inline-block" data-testid="guarantee-link">
+              {t("guaranteeClaims.linkFromOrder")}
+            </Link>
+          )}
           <OrderHistory order={order} locale={locale} />
           <div className="flex flex-wrap gap-3">
             {root?.user && (

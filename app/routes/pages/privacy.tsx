@@ -11,7 +11,7 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/privacy";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["privacy"] } satisfies MessagesHandle;
+export const handle = { messages: ["privacy", "customerMails.privacy"] } satisfies MessagesHandle;
 
 export function loader({ url }: Route.LoaderArgs) {
   return { meta: getPageMetaTexts(localeOfPath(url.pathname), "privacy") };
@@ -50,6 +50,10 @@ export default function PrivacyPage() {
             <TranslatedList messageKey={`privacy.${topic}.items`} />
           </section>
         ))}
+        <section aria-labelledby="privacy-customer-mails">
+          <h2 id="privacy-customer-mails">{t("customerMails.privacy.title")}</h2>
+          <p>{t("customerMails.privacy.text")}</p>
+        </section>
         <h2>{t("privacy.contactTitle")}</h2>
         <p>{t("privacy.contact", { email: shop.email })}</p>
         <p>
