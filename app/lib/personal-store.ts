@@ -2,8 +2,8 @@
  * The browser's copy of the personal part (decision 0095): a browser that runs the shop's scripts says so with
  * the `js` cookie, and is then given the visitors' kept pages; her header, mini cart, the product page's "in
  * your cart" and gift-list selector render from this copy after hydration. It is kept in sessionStorage with the
- * `pv` cookie's value it was read under: an answer that sets a cookie (sign-in or out, a new cart: page-caching.ts)
- * and each of her posts from this page change `pv`, and a copy under another value is fetched again (`/personal`).
+ * `pv` cookie's value it was read under: every post and every answer that sets a cookie (sign-in or out, a new
+ * cart) give a new `pv` (server/http/page-caching.ts), and a copy under another value is fetched again (`/personal`).
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useFetchers, useNavigation } from "react-router";
@@ -85,11 +85,6 @@ function refresh(locale: Locale, showFlash: (toast: ToastInput) => void): Promis
   return done;
 }
 
-/** A change she made: the kept copy no longer holds, in this tab as in her others. */
-function bumpVersion() {
-  setCookie(versionCookie, `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
-}
-
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -144,10 +139,8 @@ export function usePersonalSync(locale: Locale, answered: PersonalPart | undefin
   const posting = isPost(navigation.formMethod) || fetchers.some((fetcher) => isPost(fetcher.formMethod));
   const wasPosting = useRef(false);
   useEffect(() => {
-    if (wasPosting.current && !posting) {
-      bumpVersion();
-      void refresh(locale, show);
-    }
+    // The post's answer gave a new `pv` (server/http/page-caching.ts): the copy kept is under the old one.
+    if (wasPosting.current && !posting && !readStored(locale)) void refresh(locale, show);
     wasPosting.current = posting;
     // eslint-disable-next-line react-hooks/exhaustive-deps -- on the end of a post
   }, [posting, locale]);

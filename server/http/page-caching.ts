@@ -111,11 +111,12 @@ export const markPersonalAnswers: RequestHandler = (req, res, next) => {
 const personalPartPath = /^(\/en)?\/personal$/;
 
 /**
- * An answer to a browser that sets a cookie (a session begun or ended, a new cart, a toast to show) changes
- * who is asking: a new `pv` tells the browser's copy of her personal part to be fetched again (decision 0095).
+ * A post from a browser (a cart, a list, a sign-in) or an answer that sets a cookie (a session begun or ended, a
+ * new cart) may change her personal part: a new `pv` tells the browser's copy to be fetched again (decision 0095).
  */
 function noteChangedPersonalPart(req: Parameters<RequestHandler>[0], res: ServerResponse) {
-  if (!res.hasHeader("Set-Cookie") || req.headers.authorization !== undefined || personalPartPath.test(req.path)) return;
+  const changes = req.method === "POST" || res.hasHeader("Set-Cookie");
+  if (!changes || req.headers.authorization !== undefined || personalPartPath.test(req.path)) return;
   const cookies = [res.getHeader("Set-Cookie") ?? []].flat().map(String);
   if (cookies.some((cookie) => cookie.startsWith(`${personalVersionCookieName}=`))) return;
   const secure = req.secure ? "; Secure" : "";
