@@ -24,7 +24,14 @@ beforeAll(async () => {
   const [user] = await selectRows<{ id: string }>(shop.handle.db, sql`select id from users where email = ${email}`);
   const created = await createGiftList(shop.handle.db, {
     userId: user!.id,
-    input: { title: "La lista di Giulia", type: "nascita", eventDate: "2027-03-15", celebratedNames: "Giulia", shippingAddressId: "collection", visibility: "public" },
+    input: {
+      title: "La lista di Giulia",
+      type: "nascita",
+      eventDate: "2027-03-15",
+      celebratedNames: "Giulia",
+      shippingAddressId: "collection",
+      visibility: "public",
+    },
     now: new Date(),
   });
   expect(created.ok).toBe(true);
