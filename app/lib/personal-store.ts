@@ -116,7 +116,6 @@ export function usePersonalSync(locale: Locale, answered: PersonalPart | undefin
     };
     document.addEventListener("visibilitychange", onVisible);
     return () => document.removeEventListener("visibilitychange", onVisible);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page and language
   }, [locale]);
 
   useEffect(() => {
@@ -130,7 +129,6 @@ export function usePersonalSync(locale: Locale, answered: PersonalPart | undefin
     if (stored) {
       if (stored !== current) publish(stored);
     } else void refresh(locale, show);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- each answer once
   }, [answered, shared, locale]);
 
   // After each of her posts from this page (a form or a fetcher: cart, lists, sign-in or out) her part is asked again.
@@ -142,7 +140,6 @@ export function usePersonalSync(locale: Locale, answered: PersonalPart | undefin
     // The post's answer gave a new `pv` (server/http/page-caching.ts): the copy kept is under the old one.
     if (wasPosting.current && !posting && !readStored(locale)) void refresh(locale, show);
     wasPosting.current = posting;
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- on the end of a post
   }, [posting, locale]);
 }
 
