@@ -142,8 +142,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       /** For pages without their own meta, and for error pages. */
       fallbackMeta: fallbackMetaOf(locale),
       personal: isDataRequest ? personal.part : undefined,
-      /** Rendered as a visitor's page to keep: its personal part is a visitor's, whoever is given it (decision 0095). */
-      personalShared: context.get(requestContext).sharedPage === true,
+      /**
+       * A client navigation's answer rendered as a visitor's to keep: its part is a visitor's, whoever is given it
+       * (decision 0095). Not in a document's data, which is the same for everyone (its part may be hers, filled in).
+       */
+      personalShared: isDataRequest ? context.get(requestContext).sharedPage === true : undefined,
       // The shell's texts come with the first page only: the language never changes without a page load.
       messages: isDataRequest ? undefined : getPageMessages(locale, handle),
     },

@@ -120,7 +120,7 @@ export function usePersonalSync(locale: Locale, answered: PersonalPart | undefin
 
   useEffect(() => {
     if (!answered) return;
-    // An answer made for her (her cart, her account, a page filled in without the cookie yet): her part as it is.
+    // An answer made for her (a `.data` of her cart, her account): her part as it is.
     if (!shared) {
       remember(locale, answered);
       return;

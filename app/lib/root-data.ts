@@ -7,11 +7,14 @@ import { useStoredPersonalPart } from "./personal-store";
 type LoaderData = NonNullable<ReturnType<typeof useRouteLoaderData<typeof loader>>>;
 type Merged = Omit<LoaderData, "personal"> & PersonalPart;
 
-/** The personal part the page's last answer carried, and whether it was a visitor's kept answer (not hers). */
+/**
+ * The personal part the page's last answer carried, and whether it may be a visitor's kept answer rather than
+ * hers: a `.data` says; a document's may be either (a kept page, or one filled in for her), so it counts as shared.
+ */
 export function useAnsweredPersonalPart(): { part: PersonalPart | undefined; shared: boolean } {
   const root = useRouteLoaderData<typeof loader>("root");
   const documentPart = useContext(DocumentPersonalPart);
-  return { part: root?.personal ?? documentPart ?? undefined, shared: root?.personalShared ?? false };
+  return { part: root?.personal ?? documentPart ?? undefined, shared: root?.personalShared ?? true };
 }
 
 /** A question a page asked of the personal part while it was rendered, with the answer it got (as JSON). */
