@@ -4,7 +4,7 @@
 // her name is in the account menu and her cart's count in the header, and the cumulative layout shift until then
 // plus a second. Her first page of a tab (her part fetched) and her next page (her part kept in sessionStorage).
 // Medians of BENCH_REAL_RUNS runs (default 3). Writes bench/results/signed-in-chromium.json.
-/* global window, document, PerformanceObserver, MutationObserver -- watchPage runs in the page */
+/* global window, document, MutationObserver -- watchPage runs in the page */
 import { chromium } from "playwright-core";
 import { writeResult } from "./lib/results.mjs";
 import { chromiumPath, quietChromiumFlags } from "../scripts/lib/chromium.ts";
