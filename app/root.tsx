@@ -4,7 +4,7 @@ import { getSessionUser } from "#server/http/guards.ts";
 import { getCategoryNavigation } from "#server/catalog/navigation.service.ts";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import { getDisplayCurrency } from "#server/currency/rates.service.ts";
-import { shopContext } from "#server/http/context.ts";
+import { requestContext, shopContext } from "#server/http/context.ts";
 import { personalPagesNotStored } from "#server/http/page-caching.ts";
 import { getPageMessages } from "#server/http/page-messages.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
@@ -142,6 +142,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       /** For pages without their own meta, and for error pages. */
       fallbackMeta: fallbackMetaOf(locale),
       personal: isDataRequest ? personal.part : undefined,
+      /**
+       * A client navigation's answer rendered as a visitor's to keep: its part is a visitor's, whoever is given it
+       * (decision 0095). Not in a document's data, which is the same for everyone (its part may be hers, filled in).
+       */
+      personalShared: isDataRequest ? context.get(requestContext).sharedPage === true : undefined,
       // The shell's texts come with the first page only: the language never changes without a page load.
       messages: isDataRequest ? undefined : getPageMessages(locale, handle),
     },

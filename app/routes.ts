@@ -83,6 +83,8 @@ export default [
       route("logout", "routes/account/logout.ts", { id: "logout" }),
       route("my-account", "routes/account/my-account.tsx", { id: "my-account" }),
       route("my-account/data", "routes/account/account-data.ts", { id: "my-account-data" }),
+      // Her personal part as JSON, fetched by the browser while her pages are the visitors' kept ones (decision 0095)
+      route("personal", "routes/account/personal.ts", { id: "personal" }),
       route("shopping", "routes/account/shopping.tsx", { id: "shopping" }),
 
       // gift lists

@@ -14,6 +14,9 @@
 // turn (her `.data` likewise), so no page's fill plan is held from the last time it was asked (decision 0094);
 // every one of those paths is first asked once as a visitor, as visitors keep a shop's pages. BENCH_SIGNED_IN_PAGES
 // (names, comma-separated: category, product, "category (data)", "product (data)") measures only those.
+// BENCH_SIGNED_IN_JS=1 sends her browser's `js` cookie, as a browser that runs the shop's scripts does after its
+// first page (decision 0095): her pages are then the visitors' kept ones, and "personal (json)" measures her
+// part alone as that browser fetches it (`/personal`, once a visit and after each change she makes).
 // Writes bench/results/signed-in.json.
 import os from "node:os";
 import path from "node:path";
@@ -50,10 +53,12 @@ const designPages = [
   { name: "product (visitor)", path: documentPages[1].path, visitor: true },
   { name: "personal part", path: `${documentPages[1].path}.data?_routes=root` },
 ];
+const runsScripts = process.env.BENCH_SIGNED_IN_JS === "1";
 const pages = [
   ...documentPages,
   ...documentPages.map((page) => ({ name: `${page.name} (data)`, path: `${page.path}.data` })),
   ...(wholeCatalogue ? designPages : []),
+  ...(runsScripts ? [{ name: "personal (json)", path: "/personal" }] : []),
 ].filter((page) => !chosenPages || chosenPages.includes(page.name));
 
 /**
@@ -81,7 +86,7 @@ async function catalogueOf(baseUrl) {
 
 /** Every path of the whole-catalogue loads asked once by a visitor (4 at a time): kept, as in a shop visitors browse. */
 async function askedByVisitors(baseUrl, catalogue) {
-  const paths = [...new Set(pages.filter((page) => page.name !== "personal part").flatMap((page) => catalogue[page.name]))];
+  const paths = [...new Set(pages.filter((page) => !page.name.startsWith("personal")).flatMap((page) => catalogue[page.name] ?? []))];
   let next = 0;
   const visitor = async () => {
     while (next < paths.length) await (await fetch(`${baseUrl}${paths[next++]}`, { headers: { "accept-encoding": browserEncoding } })).arrayBuffer();
@@ -147,11 +152,15 @@ async function signedInCustomer(baseUrl) {
   return cookie();
 }
 
-/** Checks that the page is rendered for this customer (her name in it), as the load will ask it. */
-async function assertRenderedForCustomer(url, headers) {
+/**
+ * Checks that the page is rendered for this customer (her name in it), as the load will ask it; with her `js`
+ * cookie, that her personal part names her and the page answers (it is the visitors' kept one).
+ */
+async function assertRenderedForCustomer(url, headers, page) {
   const response = await fetch(url, { headers });
   const html = await response.text();
-  if (response.status !== 200 || !html.includes("Anna")) throw new Error(`${url}: ${response.status}, not the signed-in customer's page`);
+  const forHer = !runsScripts || page.name === "personal (json)";
+  if (response.status !== 200 || (forHer && !html.includes("Anna"))) throw new Error(`${url}: ${response.status}, not the signed-in customer's page`);
 }
 
 async function measure(shop, page) {
@@ -202,8 +211,9 @@ try {
   // every kept page is checked against.
   for (const build of builds) {
     const { shop } = build;
-    shop.headers = { "accept-encoding": browserEncoding, accept: "text/html", cookie: await signedInCustomer(shop.baseUrl) };
-    for (const page of pages.filter((page) => !page.visitor)) await assertRenderedForCustomer(`${shop.baseUrl}${page.path}`, shop.headers);
+    const cookie = await signedInCustomer(shop.baseUrl);
+    shop.headers = { "accept-encoding": browserEncoding, accept: "text/html", cookie: runsScripts ? `${cookie}; js=1` : cookie };
+    for (const page of pages.filter((page) => !page.visitor)) await assertRenderedForCustomer(`${shop.baseUrl}${page.path}`, shop.headers, page);
     if (wholeCatalogue) {
       shop.catalogue = await catalogueOf(shop.baseUrl);
       shop.next = 0;

@@ -2,9 +2,20 @@ import { createContext, createElement, useContext, type ReactNode } from "react"
 import { useRouteLoaderData } from "react-router";
 import type { loader } from "#app/root.tsx";
 import { DocumentPersonalPart, type PersonalPart } from "./personal-part";
+import { useStoredPersonalPart } from "./personal-store";
 
 type LoaderData = NonNullable<ReturnType<typeof useRouteLoaderData<typeof loader>>>;
 type Merged = Omit<LoaderData, "personal"> & PersonalPart;
+
+/**
+ * The personal part the page's last answer carried, and whether it may be a visitor's kept answer rather than
+ * hers: a `.data` says; a document's may be either (a kept page, or one filled in for her), so it counts as shared.
+ */
+export function useAnsweredPersonalPart(): { part: PersonalPart | undefined; shared: boolean } {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const documentPart = useContext(DocumentPersonalPart);
+  return { part: root?.personal ?? documentPart ?? undefined, shared: root?.personalShared ?? true };
+}
 
 /** A question a page asked of the personal part while it was rendered, with the answer it got (as JSON). */
 export type PersonalRead = { question: (part: PersonalPart) => unknown; answer: string | undefined };
@@ -44,9 +55,11 @@ const watchedMerges = new WeakMap<Merged, Merged>();
 function useMergedRootData(): { part: PersonalPart; merged: Merged } | undefined {
   const root = useRouteLoaderData<typeof loader>("root");
   const documentPart = useContext(DocumentPersonalPart);
+  // In the browser after hydration, her part as it keeps it (decision 0095); null on the server and while hydrating.
+  const storedPart = useStoredPersonalPart();
   if (!root) return undefined;
   // The root loader gives every page it ran for a personal part: in its loader data (`.data`) or in the page.
-  const part = root.personal ?? documentPart;
+  const part = storedPart ?? root.personal ?? documentPart;
   if (!part) throw new Error("The root's data came without a personal part");
   let held = merges.get(root);
   if (held?.part !== part) {

@@ -1,13 +1,16 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
-import { usePersonalAnswer, useRootData } from "#app/lib/root-data.ts";
+import { useAnsweredPersonalPart, usePersonalAnswer, useRootData } from "#app/lib/root-data.ts";
+import { usePersonalSync } from "#app/lib/personal-store.ts";
+import type { Locale } from "#common/locale.ts";
+import type { PersonalPart } from "#app/lib/personal-part.tsx";
 import { GiftListFillingBar } from "./gift-list-filling";
 import { NavigationProgress } from "./navigation-progress";
 import { ScrollToTopButton } from "./scroll-to-top-button";
 import { BackOfficeFooter, SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
-import { Toaster, ToastProvider } from "./toaster";
+import { Toaster, ToastProvider, useToast } from "./toaster";
 import { TopBar } from "./top-bar";
 import { WhatsAppChatLink } from "./whatsapp-chat-link";
 
@@ -21,6 +24,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
   const root = useRootData();
   // The toasts of a post made without JavaScript; the header's regions read the user and the cart themselves.
   const flash = usePersonalAnswer("flash toasts", (part) => part.cart.flash);
+  const answered = useAnsweredPersonalPart();
   // The storefront's footer (newsletter sign-up, help links) and its chat bubble are for customers: the back office has its own plain one.
   const isBackOffice = /^(\/en)?\/admin(\/|$)/.test(useLocation().pathname);
   if (!root) {
@@ -36,6 +40,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
   const { locale, shop, categories, newsletterUrl } = root;
   return (
     <ToastProvider initial={flash}>
+      <PersonalSync locale={locale} answered={answered.part} shared={answered.shared} />
       <a
         href="#main"
         className="sr-only z-[80] rounded-full bg-white px-4 py-2 font-semibold text-brand-800 shadow-card focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
@@ -64,4 +69,11 @@ export function SiteShell({ children }: { children: ReactNode }) {
       <Toaster />
     </ToastProvider>
   );
+}
+
+/** Keeps the browser's copy of her personal part current (app/lib/personal-store.ts); its toasts go to the page's. */
+function PersonalSync({ locale, answered, shared }: { locale: Locale; answered: PersonalPart | undefined; shared: boolean }) {
+  const { showToast } = useToast();
+  usePersonalSync(locale, answered, shared, showToast);
+  return null;
 }

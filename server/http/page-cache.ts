@@ -13,7 +13,7 @@ import type { NextFunction, Request, Response } from "express";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { readCurrencyCookie } from "#server/currency/rates.ts";
 import type { Db } from "#server/db/client.ts";
-import { preferenceCookies, saysWhoIsAsking, sharedPagePatterns } from "./page-caching";
+import { preferenceCookies, runsScripts, saysWhoIsAsking, sharedPagePatterns } from "./page-caching";
 import { createPageStore, etagOf, keepPage, plainBytesOf, type KeptPage, type PageStore } from "./page-store";
 import { readContentVersions, settleMs } from "#server/catalog/catalogue-cache.ts";
 import { readContentState } from "./page-content-watch";
@@ -58,6 +58,14 @@ export type RenderPage = (request: globalThis.Request, req: Request) => Promise<
  */
 function isFillableRequest(req: Request): boolean {
   return req.method === "GET" && !req.path.endsWith(".data") && req.headers.authorization === undefined && req.headers["x-test-clock"] === undefined;
+}
+
+/**
+ * A GET of a document or `.data` from a browser that runs the shop's scripts (`runsScripts`), without a bearer
+ * token or a moved clock: her personal part comes on its own (`/personal`), the page is the visitor's.
+ */
+function isSharedForScripts(req: Request): boolean {
+  return req.method === "GET" && req.headers.authorization === undefined && req.headers["x-test-clock"] === undefined && runsScripts(req.headers);
 }
 
 /** Kept routes that answer data, not a page: nothing to fill in. */
@@ -212,15 +220,18 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     // The route manifest names no one's data: kept for every GET, with or without a session.
     const isRouteManifest = req.method === "GET" && req.path === routeManifestPath;
     let forCustomer = false;
+    let isVisitor = true;
     if (!isRouteManifest) {
-      const isVisitor = isVisitorRequest(req);
-      if (!isVisitor && !isFillableRequest(req)) return next();
+      isVisitor = isVisitorRequest(req);
+      // A customer whose browser runs scripts fetches her part on her own: the visitor's page as it is (0095).
+      const asVisitor = !isVisitor && isSharedForScripts(req);
+      if (!isVisitor && !asVisitor && !isFillableRequest(req)) return next();
       await fillerReady;
-      if (!isVisitor && !filler) return next();
+      if (!isVisitor && !asVisitor && !filler) return next();
       const pattern = (await patternOf)(req.path);
       if (pattern === null || !isKeptPattern(pattern)) return next();
       if (!isVisitor && resourcePatterns.has(pattern)) return next();
-      forCustomer = !isVisitor;
+      forCustomer = !isVisitor && !asVisitor;
     }
     const url = requestUrlOf(req);
     const key = `${readCurrencyCookie(req.headers.cookie ?? null)} ${url}`;
@@ -260,7 +271,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     // is a visitor's request, the cookies that choose how a page is shown only.
     let request: globalThis.Request;
     try {
-      request = new globalThis.Request(url, { method: "GET", headers: forCustomer ? visitorHeadersOf(req) : fetchHeadersOf(req) });
+      request = new globalThis.Request(url, { method: "GET", headers: isVisitor ? fetchHeadersOf(req) : visitorHeadersOf(req) });
     } catch (error) {
       claim?.settle(null);
       throw error;

@@ -38,6 +38,15 @@ export const sharedPagePatterns: ReadonlySet<string> = new Set(
 
 export const personalCacheControl = "private, no-store";
 
+/** Set by a browser running the shop's scripts (`js=1`): see `runsScripts`. */
+export const jsCookieName = "js";
+
+/**
+ * The version of the personal part the browser keeps, which its scripts change after each change she makes
+ * (app/lib/personal-store.ts): it names no one, as `js`.
+ */
+export const personalVersionCookieName = "pv";
+
 /** Root middleware: the rule above on every answer React Router gives (documents, `.data`, resource routes). */
 export const personalPagesNotStored: MiddlewareFunction<Response> = async ({ pattern }, next) => {
   const response = await next();
@@ -47,8 +56,19 @@ export const personalPagesNotStored: MiddlewareFunction<Response> = async ({ pat
   return response;
 };
 
-/** Cookies that choose how a page is shown, not whose it is (the display currency): a visitor may send them. */
-export const preferenceCookies: ReadonlySet<string> = new Set(["currency"]);
+/**
+ * Cookies that choose how a page is shown, not whose it is: the display currency, and `js` and `pv`, which a
+ * browser that runs the shop's scripts sets (app/lib/personal-store.ts). A visitor may send them.
+ */
+export const preferenceCookies: ReadonlySet<string> = new Set(["currency", jsCookieName, personalVersionCookieName]);
+
+/**
+ * The browser runs the shop's scripts (its `js` cookie): it fetches the personal part of a page on its own
+ * (`/personal`), so a kept page serves her as it is (decision 0095).
+ */
+export function runsScripts(headers: IncomingHttpHeaders): boolean {
+  return (headers.cookie ?? "").split(";").some((part) => part.trim() === `${jsCookieName}=1`);
+}
 
 /**
  * The request says who is asking: a bearer token, or any cookie but the preferences (a session, a cart, saved
@@ -74,6 +94,7 @@ export function saysWhoIsAsking(headers: IncomingHttpHeaders): boolean {
 export const markPersonalAnswers: RequestHandler = (req, res, next) => {
   const personal = saysWhoIsAsking(req.headers);
   beforeHeadersOf(res, () => {
+    noteChangedPersonalPart(req, res);
     const cacheControl = String(res.getHeader("Cache-Control") ?? "");
     if (personal || res.hasHeader("Set-Cookie")) {
       const declaredPublic = /(^|,)\s*public\s*(,|$)/i.test(cacheControl) && !res.hasHeader("Set-Cookie");
@@ -85,6 +106,23 @@ export const markPersonalAnswers: RequestHandler = (req, res, next) => {
   });
   next();
 };
+
+/** The answer of `/personal` itself: the part it gives is read after the cookies it clears (a flash toast read). */
+const personalPartPath = /^(\/en)?\/personal$/;
+
+/**
+ * A post from a browser (a cart, a list, a sign-in) or an answer that sets a cookie (a session begun or ended, a
+ * new cart) may change her personal part: a new `pv` tells the browser's copy to be fetched again (decision 0095).
+ */
+function noteChangedPersonalPart(req: Parameters<RequestHandler>[0], res: ServerResponse) {
+  const changes = req.method === "POST" || res.hasHeader("Set-Cookie");
+  if (!changes || req.headers.authorization !== undefined || personalPartPath.test(req.path)) return;
+  const cookies = [res.getHeader("Set-Cookie") ?? []].flat().map(String);
+  if (cookies.some((cookie) => cookie.startsWith(`${personalVersionCookieName}=`))) return;
+  const secure = req.secure ? "; Secure" : "";
+  const version = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  res.setHeader("Set-Cookie", [...cookies, `${personalVersionCookieName}=${version}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`]);
+}
 
 /** Runs `apply` just before the answer's headers are written (headers given to writeHead itself included). */
 function beforeHeadersOf(res: ServerResponse, apply: () => void) {
