@@ -268,7 +268,16 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
       claim?.settle(null);
       throw error;
     }
-    res.locals.visitorPage = { key, versions, now, request, claim, keepable, forCustomer, offers: offerScopeOf(pattern, req.path) } satisfies VisitorPage;
+    res.locals.visitorPage = {
+      key,
+      versions,
+      now,
+      request,
+      claim,
+      keepable,
+      forCustomer,
+      offers: offerScopeOf(pattern, req.path),
+    } satisfies VisitorPage;
     next();
   }
 

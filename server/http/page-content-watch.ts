@@ -116,9 +116,7 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
       productId: productVariants.productId,
       stock: productVariants.stock,
     })
-    .from(
-      sql`(select ${movesRead} as moves from page_content_version) as moved`,
-    )
+    .from(sql`(select ${movesRead} as moves from page_content_version) as moved`)
     .leftJoin(stockMovements, and(gt(stockMovements.id, state.floor), ne(stockMovements.delta, 0)))
     .leftJoin(productVariants, eq(productVariants.id, stockMovements.variantId));
   const now = Date.now();

@@ -18,10 +18,7 @@ import { productOfPath } from "./page-content-watch";
  * counts that subject's products; the texts show none; any other page (home, shop, search) any product.
  */
 export type OfferScope =
-  | { kind: "none" }
-  | { kind: "all" }
-  | { kind: "product"; productId: number }
-  | { kind: "category" | "subcategory" | "brand"; slug: string };
+  { kind: "none" } | { kind: "all" } | { kind: "product"; productId: number } | { kind: "category" | "subcategory" | "brand"; slug: string };
 
 /** Kept routes that show no product's price. */
 const textPatterns = new Set(["about", "contact", "centroassistenza", "privacy", "cookie-policy", "api/docs", "marchi"].map((page) => `en?/${page}`));
@@ -69,7 +66,9 @@ async function firstOfferEnd(db: Db, now: Date, scope: OfferScope): Promise<Date
   if (scope.kind === "all" || scope.kind === "product") {
     const related = db.select({ id: productRelations.relatedProductId }).from(productRelations);
     const ofPage: SQL | undefined =
-      scope.kind === "product" ? or(eq(products.id, scope.productId), inArray(products.id, related.where(eq(productRelations.productId, scope.productId)))) : undefined;
+      scope.kind === "product"
+        ? or(eq(products.id, scope.productId), inArray(products.id, related.where(eq(productRelations.productId, scope.productId))))
+        : undefined;
     const [offer] = await db
       .select({ endsAt: min(products.offerEndsAt) })
       .from(products)
