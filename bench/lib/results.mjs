@@ -22,6 +22,12 @@ export function writeResult(name, data, /** @type {SummaryRow[]} */ summary) {
   return file;
 }
 
+/** The 1-minute load average a result recorded: a bench's own "1.2 3.4 5.6" replaces writeResult's list. */
+function oneMinuteLoad(result) {
+  const load = result.loadAverage ?? "";
+  return (typeof load === "string" ? load.split(" ")[0] : load[0]) ?? "";
+}
+
 /** The summary rows of every result written since `since` (a Date), in the order the benches ran. */
 export function summariesSince(since) {
   if (!fs.existsSync(resultsFolder)) return [];
@@ -39,7 +45,7 @@ export function summariesSince(since) {
         baseline: row.baseline ?? "",
         ratio: row.ratio ?? "",
         target: row.target ?? "",
-        load: (result.loadAverage ?? [])[0] ?? "",
+        load: oneMinuteLoad(result),
       })),
     );
 }
@@ -127,7 +133,7 @@ export function buildTable(since) {
     add(`RSS idle after the load, ${label}`, figure("this build", "settled"), figure("baseline", "settled"), "MB", true);
     add(`RSS peak under the mixed load, ${label}`, figure("this build", "peak"), figure("baseline", "peak"), "MB", true);
   }
-  const loads = [visitor, signedIn, orderFlow, memory].flatMap((result) => (result ? [result.loadAverage?.[0] ?? "?"] : []));
+  const loads = [visitor, signedIn, orderFlow, memory].flatMap((result) => (result ? [oneMinuteLoad(result)] : []));
   return { rows, loads };
 }
 
