@@ -5,7 +5,7 @@
 // beside the previous one, started side by side and alternated in the same run (decision 0096).
 // The previous build is BENCH_BASELINE_ROOT (a checkout with its build) or BENCH_BASELINE_REF built once
 // (scripts/lib/baseline.mjs; default: where this branch left main); `--no-baseline` runs this build alone.
-// `--quick` shortens every load (some 15 minutes for `table` on 2 shared cores); `--markdown` prints both
+// `--quick` shortens every load (`table`: 24 minutes on 2 cores at load 20-30, the first build of the baseline aside); `--markdown` prints both
 // tables as Markdown too, for docs/benchmarks.md.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
