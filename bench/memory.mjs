@@ -13,7 +13,9 @@
 // The shop runs with the node flags of package.json's `serve` script. Comparing settings: BENCH_MEMORY_VARIANTS,
 // a JSON list of { name, nodeArgs?, env?, appRoot? } (appRoot: another
 // checkout with its build), each started in turn, BENCH_MEMORY_ROUNDS rounds (default 1) alternating them so
-// that the machine's load falls on all alike. BENCH_MEMORY_SETUPS=pglite or postgres runs one database only.
+// that the machine's load falls on all alike (each round in the other order). Without it, BENCH_BASELINE_ROOT=<a
+// checkout with its own build> compares this build with that one. BENCH_MEMORY_SETUPS=pglite or postgres runs one
+// database only.
 // Prints a table and writes bench/results/memory.json.
 import fs from "node:fs";
 import os from "node:os";
@@ -30,14 +32,20 @@ const productCount = Number(process.env.BENCH_MEMORY_PRODUCTS ?? 1000);
 const idleSeconds = Number(process.env.BENCH_MEMORY_IDLE_S ?? 20);
 const rounds = Number(process.env.BENCH_MEMORY_ROUNDS ?? 1);
 /** The flags `npm run serve` (and `npm start`) give node before server.js: the bench measures the shop as it runs. */
-function serveNodeArgs() {
-  const { scripts } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+function serveNodeArgs(appRoot = root) {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(appRoot, "package.json"), "utf8"));
   const flags = /\bnode\s+(.*?)\s*server\.js/.exec(scripts.serve)?.[1];
   return flags ? flags.split(/\s+/) : [];
 }
+const baselineRoot = process.env.BENCH_BASELINE_ROOT ?? "";
 const variants = process.env.BENCH_MEMORY_VARIANTS
   ? JSON.parse(process.env.BENCH_MEMORY_VARIANTS)
-  : [{ name: "as npm run serve", nodeArgs: serveNodeArgs() }];
+  : baselineRoot
+    ? [
+        { name: "this build", nodeArgs: serveNodeArgs() },
+        { name: "baseline", nodeArgs: serveNodeArgs(baselineRoot), appRoot: baselineRoot },
+      ]
+    : [{ name: "as npm run serve", nodeArgs: serveNodeArgs() }];
 const setups = (process.env.BENCH_MEMORY_SETUPS ?? "pglite,postgres").split(",");
 // Issue 23's targets, MB: idle and under load on PostgreSQL, idle on the embedded database.
 const targets = { postgres: { idle: 200, peak: 300 }, pglite: { idle: 300 } };
@@ -208,7 +216,7 @@ try {
   }
   for (let round = 0; round < rounds; round++) {
     for (const setup of setups) {
-      for (const variant of variants) {
+      for (const variant of round % 2 === 0 ? variants : variants.toReversed()) {
         const dataDir = setup === "pglite" ? fs.mkdtempSync(path.join(os.tmpdir(), "memory-pglite-run-")) : "";
         if (dataDir) fs.cpSync(pgliteTemplate, dataDir, { recursive: true });
         try {

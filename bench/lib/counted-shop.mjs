@@ -3,8 +3,8 @@
 // startShopForBench({ counted: true }).
 import path from "node:path";
 
-const root = path.resolve(import.meta.dirname, "../..");
-process.chdir(root);
+// The checkout it was started in (startShopForBench's `appRoot`): this one's build or a baseline's.
+const root = process.cwd();
 const { startShop } = await import(path.join(root, "build/server/index.js"));
 const { server } = await startShop({ clientDir: path.resolve("build/client") });
 // The server's request listener is the Express application, whose locals hold the page cache.

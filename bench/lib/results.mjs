@@ -22,6 +22,12 @@ export function writeResult(name, data, /** @type {SummaryRow[]} */ summary) {
   return file;
 }
 
+/** The 1-minute load average a result recorded: a bench's own "1.2 3.4 5.6" replaces writeResult's list. */
+function oneMinuteLoad(result) {
+  const load = result.loadAverage ?? "";
+  return (typeof load === "string" ? load.split(" ")[0] : load[0]) ?? "";
+}
+
 /** The summary rows of every result written since `since` (a Date), in the order the benches ran. */
 export function summariesSince(since) {
   if (!fs.existsSync(resultsFolder)) return [];
@@ -39,7 +45,7 @@ export function summariesSince(since) {
         baseline: row.baseline ?? "",
         ratio: row.ratio ?? "",
         target: row.target ?? "",
-        load: (result.loadAverage ?? [])[0] ?? "",
+        load: oneMinuteLoad(result),
       })),
     );
 }
@@ -53,5 +59,90 @@ export function summaryMarkdown(rows) {
     `| ${columns.join(" | ")} |`,
     `|${columns.map(() => "---").join("|")}|`,
     ...rows.map((row) => `| ${keys.map((key) => cell(row[key])).join(" | ")} |`),
+  ].join("\n");
+}
+
+/** A bench's result as last written, or null. */
+function readResult(name) {
+  const file = path.join(resultsFolder, `${name}.json`);
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : null;
+}
+
+const medianOf = (values) => {
+  const known = values.filter((value) => typeof value === "number" && Number.isFinite(value)).toSorted((a, b) => a - b);
+  return known.length > 0 ? known[Math.floor(known.length / 2)] : null;
+};
+
+/**
+ * The build table (decision 0096): this build beside the baseline measured in the same run, alternated, from
+ * the results of visitor-pages, signed-in, order-flow and memory written since `since`. A figure a bench did
+ * not give (not run, or another shape of result) is left empty.
+ */
+export function buildTable(since) {
+  const fresh = (name) => {
+    const result = readResult(name);
+    return result && new Date(result.measuredAt) >= since ? result : null;
+  };
+  const [visitor, signedIn, orderFlow, memory] = ["visitor-pages", "signed-in", "order-flow", "memory"].map(fresh);
+  const pageFigure = (result, page, build, key) => result?.rows?.find((row) => row.page === page && row.build === build)?.[key] ?? null;
+  const rows = [];
+  const add = (measure, mine, base, unit, lowerIsBetter = false) => {
+    const ratio = typeof mine === "number" && typeof base === "number" && base !== 0 ? Math.round((mine / base) * 100) / 100 : "";
+    rows.push({
+      measure,
+      "this build": mine ?? "",
+      "previous build": base ?? "",
+      unit,
+      "this / previous": ratio,
+      better: lowerIsBetter ? "lower" : "higher",
+    });
+  };
+  for (const page of ["category", "product"]) {
+    for (const [who, result] of [
+      ["visitor", visitor],
+      ["signed-in", signedIn],
+    ]) {
+      add(
+        `${who} ${page} page`,
+        pageFigure(result, page, "this build", "req/s (median)"),
+        pageFigure(result, page, "baseline", "req/s (median)"),
+        "req/s",
+      );
+      add(
+        `${who} ${page} page, CPU per answer`,
+        pageFigure(result, page, "this build", "CPU ms/req (median)"),
+        pageFigure(result, page, "baseline", "CPU ms/req (median)"),
+        "ms",
+        true,
+      );
+    }
+    const ratio = (build) => {
+      const [mine, base] = [pageFigure(signedIn, page, build, "req/s (median)"), pageFigure(visitor, page, build, "req/s (median)")];
+      return typeof mine === "number" && typeof base === "number" && base > 0 ? Math.round((mine / base) * 1000) / 1000 : null;
+    };
+    add(`signed-in / visitor, ${page} page`, ratio("this build"), ratio("baseline"), "req/s ratio");
+  }
+  add("hit ratio, one order a second", orderFlow?.hitRatios?.["this build"] ?? null, orderFlow?.hitRatios?.baseline ?? null, "given / asked");
+  for (const [setup, label] of [
+    ["postgres", "PostgreSQL"],
+    ["pglite", "embedded database"],
+  ]) {
+    const runsOf = (variant) => (memory?.runs ?? []).filter((run) => run.setup === setup && run.variant === variant);
+    const figure = (variant, moment) => medianOf(runsOf(variant).map((run) => run[moment]?.rssMb));
+    add(`RSS idle, ${label}`, figure("this build", "idle"), figure("baseline", "idle"), "MB", true);
+    add(`RSS idle after the load, ${label}`, figure("this build", "settled"), figure("baseline", "settled"), "MB", true);
+    add(`RSS peak under the mixed load, ${label}`, figure("this build", "peak"), figure("baseline", "peak"), "MB", true);
+  }
+  const loads = [visitor, signedIn, orderFlow, memory].flatMap((result) => (result ? [oneMinuteLoad(result)] : []));
+  return { rows, loads };
+}
+
+/** The build table as Markdown, for docs/benchmarks.md. */
+export function buildTableMarkdown(rows) {
+  const keys = ["measure", "this build", "previous build", "unit", "this / previous", "better"];
+  return [
+    `| ${keys.join(" | ")} |`,
+    `|${keys.map(() => "---").join("|")}|`,
+    ...rows.map((row) => `| ${keys.map((key) => String(row[key])).join(" | ")} |`),
   ].join("\n");
 }

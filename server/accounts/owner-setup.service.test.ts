@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { shopSettings, users } from "#server/db/schema.ts";
+import { readContentVersions } from "#server/catalog/catalogue-cache.ts";
+import { seedDefaultSettings } from "#server/settings/settings.service.ts";
 import { createTestDb } from "#tests/db.ts";
 import { callerFor, createTestAuthServices } from "#tests/fixtures/accounts.fixtures.ts";
 import { makeAdmin } from "./admin.service";
@@ -50,6 +52,20 @@ test("the token is kept only as a hash, and a shop with an administrator makes n
   // An older link stops working as soon as there is an administrator, and is dropped at the next start.
   expect(await isOwnerSetupLinkValid(services.db, token)).toBe(false);
   expect((await services.db.select().from(shopSettings)).filter((row) => row.key.startsWith("owner-setup:"))).toEqual([]);
+});
+
+test("making, using and dropping links keeps every kept page: the page-content version does not move", slow, async () => {
+  const services = await openServices();
+  const before = (await readContentVersions(services.db)).pageContent;
+  const token = tokenOf(await makeOwnerSetupLink(services.db));
+  await makeOwnerSetupLink(services.db);
+  expect((await readContentVersions(services.db)).pageContent).toBe(before);
+  expect((await createOwnerAccount(services, { ...owner, token })).ok).toBe(true);
+  expect(await makeOwnerSetupLink(services.db)).toBeNull();
+  expect((await readContentVersions(services.db)).pageContent).toBe(before);
+  // A setting the pages show still moves it.
+  await seedDefaultSettings(services.db);
+  expect((await readContentVersions(services.db)).pageContent).not.toBe(before);
 });
 
 test("an expired link is refused and creates nothing", slow, async () => {

@@ -151,6 +151,19 @@ test("a request that writes nothing reads the versions once: a change committed 
   expect(await readingVersionsOnce(() => readContentVersions(db))).toEqual(after);
 });
 
+test("a sequence never called still shows its first change: the versions count the calls", slow, async () => {
+  const { db, productId } = await openShop();
+  // As in a database filled with its triggers off: neither sequence was ever called.
+  await db.execute(sql`select setval('catalogue_version', 1, false), setval('page_content_version', 1, false)`);
+  const before = await readContentVersions(db);
+  const [variant] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, productId));
+  await setStockTo(db, { variantId: variant!.id, stock: 4 }, { reason: "Venduto in negozio" });
+  await db.update(products).set({ nameIt: "Passeggino Ischia" }).where(eq(products.id, productId));
+  const after = await readContentVersions(db);
+  expect(after.pageContent).not.toBe(before.pageContent);
+  expect(after.catalogue).not.toBe(before.catalogue);
+});
+
 test("a cart's lines and the product page, kept for the pages, show a new price and a sale at the next read", slow, async () => {
   const { db, adminId, productId } = await openShop();
   const [variant] = await db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, productId));

@@ -25,10 +25,16 @@ export type ContentVersions = {
  */
 export const settleMs = 1_000;
 
-/** Both versions in one query, built and planned once per database: every request of a page asks it. */
+/**
+ * Both versions in one query, built and planned once per database: every request of a page asks it. A version
+ * is how many times its sequence was called: `last_value` alone reads 1 both before and after the first call.
+ */
 const prepareVersionsQuery = (db: Db) =>
   db
-    .select({ catalogue: sql<string>`last_value::text`, pageContent: sql<string>`(select last_value from page_content_version)::text` })
+    .select({
+      catalogue: sql<string>`(case when is_called then last_value else last_value - 1 end)::text`,
+      pageContent: sql<string>`(select case when is_called then last_value else last_value - 1 end from page_content_version)::text`,
+    })
     .from(sql`catalogue_version`)
     .prepare("content_versions");
 

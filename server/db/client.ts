@@ -46,9 +46,10 @@ export const pgliteExtensions = { pg_trgm, unaccent };
 /**
  * PostgreSQL's default 128 MB of shared buffers lives in PGlite's WebAssembly memory, which is resident once
  * touched and never given back; the sample shop's database is 13 MB, and a page PGlite does not keep is read
- * from the operating system's file cache. 32 MB: 105 MB less resident (docs/decisions/0075-process-memory.md).
+ * from the operating system's file cache. 32 MB: 105 MB less resident (docs/decisions/0075-process-memory.md);
+ * 16 MB, still the whole sample database: up to 16 MB less (docs/decisions/0096-memory-and-the-build-table.md).
  */
-const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
 /** Wraps an open PGlite instance (tests load a migrated template into one). */
 export function wrapPglite(client: PGlite, onClose: () => void = () => {}): DbHandle {

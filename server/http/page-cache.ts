@@ -17,7 +17,7 @@ import { preferenceCookies, runsScripts, saysWhoIsAsking, sharedPagePatterns } f
 import { createPageStore, etagOf, keepPage, plainBytesOf, type KeptPage, type PageStore } from "./page-store";
 import { readContentVersions, settleMs } from "#server/catalog/catalogue-cache.ts";
 import { readContentState } from "./page-content-watch";
-import { nextClockChange } from "./page-versions";
+import { nextClockChange, offerScopeOf, type OfferScope } from "./page-versions";
 import { contentSecurityPolicy, inlineScriptHashes, type PolicyOptions } from "./security-headers";
 import type { PageFiller } from "./page-filler";
 import { createRendersUnderWay, renderWaitMs, type RenderClaim } from "./page-renders";
@@ -44,6 +44,8 @@ export type VisitorPage = {
   keepable: boolean;
   /** Rendered as a visitor's page to fill in for the customer asking (`request` is the visitor's). */
   forCustomer: boolean;
+  /** Whose offers' ends it is kept until. */
+  offers: OfferScope;
 };
 
 /**
@@ -221,6 +223,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     const isRouteManifest = req.method === "GET" && req.path === routeManifestPath;
     let forCustomer = false;
     let isVisitor = true;
+    let pattern: string | null = null;
     if (!isRouteManifest) {
       isVisitor = isVisitorRequest(req);
       // A customer whose browser runs scripts fetches her part on her own: the visitor's page as it is (0095).
@@ -228,7 +231,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
       if (!isVisitor && !asVisitor && !isFillableRequest(req)) return next();
       await fillerReady;
       if (!isVisitor && !asVisitor && !filler) return next();
-      const pattern = (await patternOf)(req.path);
+      pattern = (await patternOf)(req.path);
       if (pattern === null || !isKeptPattern(pattern)) return next();
       if (!isVisitor && resourcePatterns.has(pattern)) return next();
       forCustomer = !isVisitor && !asVisitor;
@@ -276,7 +279,16 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
       claim?.settle(null);
       throw error;
     }
-    res.locals.visitorPage = { key, versions, now, request, claim, keepable, forCustomer } satisfies VisitorPage;
+    res.locals.visitorPage = {
+      key,
+      versions,
+      now,
+      request,
+      claim,
+      keepable,
+      forCustomer,
+      offers: offerScopeOf(pattern, req.path),
+    } satisfies VisitorPage;
     next();
   }
 
@@ -324,7 +336,7 @@ export function createPageCache({ db, maxBytes, policy, patternOf, filler: given
     }
     page.claim?.begin();
     try {
-      const [{ response, fillSource }, expiresAt] = await Promise.all([render(page.request, req), nextClockChange(db, page.now)]);
+      const [{ response, fillSource }, expiresAt] = await Promise.all([render(page.request, req), nextClockChange(db, page.now, page.offers)]);
       const body = Buffer.from(await response.arrayBuffer());
       counts.rendered += 1;
       const headers = [...response.headers].filter(([name]) => !unkeptHeaders.has(name));

@@ -16,10 +16,8 @@ import { productVariants, stockMovements } from "#server/db/schema.ts";
 const movementCommitMs = 60_000;
 
 type WatchState = {
-  /** `page_content_version` up to which every move is explained or answered by dropping every page. */
+  /** How many of `page_content_version`'s moves are explained or answered by dropping every page. */
   accounted: bigint;
-  /** How many moves that is: a sequence never called reads 1, as it does after its first call. */
-  accountedMoves: bigint;
   /** Movement rows above `floor` already explained, with when. */
   floor: number;
   seen: Map<number, number>;
@@ -48,7 +46,7 @@ export function productOfPath(pathname: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** The state of the page content as of `pageContent`, a version read after the request arrived. */
+/** The state of the page content as of `pageContent`, the sequence's moves read after the request arrived. */
 export async function readContentState(db: Db, pageContent: string): Promise<ContentState> {
   let started = states.get(db);
   if (!started) {
@@ -73,11 +71,10 @@ export async function readContentState(db: Db, pageContent: string): Promise<Con
 
 async function startWatching(db: Db): Promise<WatchState> {
   const [row] = await db
-    .select({ ...movesRead, floor: sql<string | null>`(select max(${stockMovements.id}) from ${stockMovements})::text` })
+    .select({ moves: movesRead, floor: sql<string | null>`(select max(${stockMovements.id}) from ${stockMovements})::text` })
     .from(sql`page_content_version`);
   return {
-    accounted: BigInt(row!.version),
-    accountedMoves: BigInt(row!.moves),
+    accounted: BigInt(row!.moves),
     floor: Number(row?.floor ?? 0),
     seen: new Map(),
     unexplainedSince: null,
@@ -89,11 +86,8 @@ async function startWatching(db: Db): Promise<WatchState> {
   };
 }
 
-/** The sequence's value, as the versions read gives it, and how many times it was called. */
-const movesRead = {
-  version: sql<string>`last_value::text`,
-  moves: sql<string>`(case when is_called then last_value else last_value - 1 end)::text`,
-};
+/** How many times the sequence was called, as the versions read gives it (a sequence never called reads 1, as after its first call). */
+const movesRead = sql<string>`(case when is_called then last_value else last_value - 1 end)::text`;
 
 /** `what` of the bundle parts the moved variant is (their bundles' ids, how many of it each holds), as an array. */
 function ofBundlesHolding(what: SQL) {
@@ -123,7 +117,6 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
   // The version and the rows in one statement: every row it sees committed before it, so its move is counted.
   const rows = await db
     .select({
-      version: sql<string>`moved.version`,
       moves: sql<string>`moved.moves`,
       id: stockMovements.id,
       variantId: stockMovements.variantId,
@@ -134,16 +127,13 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
       bundleIds: ofBundlesHolding(sql`bp.bundle_product_id`),
       perBundle: ofBundlesHolding(sql`bp.quantity`),
     })
-    .from(
-      sql`(select last_value::text as version, (case when is_called then last_value else last_value - 1 end)::text as moves from page_content_version) as moved`,
-    )
+    .from(sql`(select ${movesRead} as moves from page_content_version) as moved`)
     .leftJoin(stockMovements, and(gt(stockMovements.id, state.floor), ne(stockMovements.delta, 0)))
     .leftJoin(productVariants, eq(productVariants.id, stockMovements.variantId));
-  const version = BigInt(rows[0]!.version);
   const now = Date.now();
   const fresh = rows.filter((row) => row.id !== null && !state.seen.has(row.id));
   const movesNow = BigInt(rows[0]!.moves);
-  const moves = movesNow - state.accountedMoves;
+  const moves = movesNow - state.accounted;
   if (moves <= 0n) return;
   if (BigInt(fresh.length) !== moves) {
     state.unexplainedSince ??= now;
@@ -160,8 +150,7 @@ async function checkMoves(db: Db, state: WatchState): Promise<void> {
     }
   }
   for (const row of fresh) state.seen.set(row.id!, now);
-  state.accounted = version;
-  state.accountedMoves = movesNow;
+  state.accounted = movesNow;
   state.unexplainedSince = null;
   // Rows explained long ago are below the floor from now on.
   for (const [id, explainedAt] of state.seen) {

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import zlib from "node:zlib";
-import { createPageStore, firstBrotliQuality, keepPage, keptBrotliQuality, plainBytesOf, type KeptPage } from "./page-store";
+import { brotliWindowBits, createPageStore, firstBrotliQuality, keepPage, keptBrotliQuality, plainBytesOf, type KeptPage } from "./page-store";
 
 const rendered = (text: string) => ({
   status: 200,
@@ -126,4 +126,18 @@ test("the background compression is bounded: pages dropped meanwhile are skipped
   expect(strong).toBeLessThanOrEqual(257);
   expect(strong).toBeGreaterThanOrEqual(250);
   expect(pages.at(-1)!.isStronglyCompressed).toBe(true);
+});
+
+test("brotli's window holds the whole page and no more: the same bytes as the default window", () => {
+  expect([brotliWindowBits(0), brotliWindowBits(1_000), brotliWindowBits(190_000), brotliWindowBits(50_000_000)]).toEqual([10, 10, 18, 24]);
+  const page = Buffer.from(
+    Array.from({ length: 4_000 }, (_, i) => `<li class="card">Passeggino ${i % 97} a ${(i * 7919) % 1000} euro</li>`).join(""),
+  );
+  const compress = (windowBits: number) =>
+    zlib.brotliCompressSync(page, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: keptBrotliQuality, [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits },
+    });
+  const fitted = compress(brotliWindowBits(page.length));
+  expect(zlib.brotliDecompressSync(fitted).equals(page)).toBe(true);
+  expect(fitted.length).toBe(compress(22).length);
 });

@@ -40,9 +40,11 @@ export async function seedDefaultSettings(db: Db) {
 
 /**
  * Values the shop keeps for itself beside the editable settings (never shown or edited in the back office):
- * kept under their own key, taken back once, dropped by prefix.
+ * kept under their own key, taken back once, dropped by prefix. The key has a colon ("owner-setup:..."): the
+ * database then leaves the pages' version alone (migration page_content_drops_sql), as no page shows them.
  */
 export async function keepPrivateValue(db: Db, key: string, value: unknown) {
+  if (!key.includes(":")) throw new Error(`a private value's key has a colon: ${key}`);
   await db
     .insert(shopSettings)
     .values({ key, value })
