@@ -142,6 +142,8 @@ const rules: Rule[] = [
     owners: [bundlesAdmin],
     finds: matches(
       /\.(insert|update|delete)\(\s*(bundles|bundleParts|bundleOptionParts)\s*\)|(insert\s+into|update|delete\s+from)\s+"?bundle(s|_parts|_option_parts)"?\s/i,
+    ),
+  },
   { what: "writes customers' mail choices", owners: [mailChoices], finds: writesTable("customerMailChoices", "customer_mail_choices") },
   { what: "writes cart reminders", owners: [cartRemindersOwner], finds: writesTable("cartReminders", "cart_reminders") },
   { what: "writes review invitations", owners: [reviewInvitationsOwner], finds: writesTable("reviewInvitations", "review_invitations") },
