@@ -239,6 +239,8 @@ test(
         `${prefix}/ordine/${data.orderId}`,
         `${prefix}/ordine/${data.orderId}?t=forged-access-token`,
         `${prefix}/ordine/${data.cardOrderId}/annulla-pagamento?t=forged`,
+        `${prefix}/ordine/${data.cardOrderId}/conferma-pagamento?t=forged`,
+        `${prefix}/ordine/${data.cardOrderId}/conferma-pagamento`,
       ]) {
         const answer = await shop.request(url, { cookie: mallory });
         expect(answer.status, url).toBe(404);
