@@ -167,7 +167,8 @@ export async function openGuaranteeClaim(
     if (!result.ok) return { ok: false, error: photoErrors[result.error], field: "photos" };
     encoded.push(result);
   }
-  const locale: Locale = isLocale(order.locale) ? args.locale : "it";
+  // Her mails follow the language of the page she wrote the claim on.
+  const locale = args.locale;
   const claimId = await db.transaction(async (tx) => {
     const [claim] = await tx
       .insert(guaranteeClaims)
