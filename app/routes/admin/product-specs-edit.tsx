@@ -73,7 +73,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const locale = localeOfPath(url.pathname);
   const productId = productIdOf(params.id);
   const read = await readAdminForm(request, 64 * 1024);
-  if (!read.ok) return data({ errors: { kind: "productSpecs.errors.invalid" }, values: {} as Record<string, string> }, { status: 400 });
+  if (!read.ok) return data({ errors: { kind: "productSpecs.errors.invalid" }, values: noValues }, { status: 400 });
   const values = Object.fromEntries([...read.form.entries()].flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
   const parsed = parseProductSpecsForm(read.form);
   if (!parsed.ok) return data({ errors: parsed.errors, values }, { status: 400 });
@@ -84,7 +84,9 @@ export async function action({ request, url, params, context }: Route.ActionArgs
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
 
-const yesNoFields = ["hasIsofix", "rotates360", "isFromBirth", "isCarrycotCompatible"] as const;
+const noValues: Record<string, string> = {};
+
+type YesNoField = "hasIsofix" | "rotates360" | "isFromBirth" | "isCarrycotCompatible";
 
 export default function AdminProductSpecsEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -99,7 +101,7 @@ export default function AdminProductSpecsEdit({ loaderData, actionData }: Route.
     hint: bounds ? t("productSpecs.admin.bounds", { min: bounds[0], max: bounds[1] }) : undefined,
     inputMode: "decimal" as const,
   });
-  const yesNo = (key: (typeof yesNoFields)[number]) => (
+  const yesNo = (key: YesNoField) => (
     <SelectField
       label={t(`productSpecs.admin.fields.${key}`)}
       name={key}
