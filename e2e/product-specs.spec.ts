@@ -128,6 +128,8 @@ test.describe("without JavaScript", () => {
 
 test.describe("the back office", () => {
   test.use({ signedInAs: "backOffice", allowedBrowserErrors: [/status of 400/] });
+  // Two forms and the shop's page: longer than a customer's journey.
+  test.describe.configure({ timeout: 90_000 });
 
   test(
     "it: staff enter a stroller's specifications; an impossible range is refused with its reason",
