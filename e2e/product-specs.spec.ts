@@ -138,6 +138,7 @@ test.describe("the back office", () => {
       // Staff screens are desktop screens; the shop's pages they change have their own phone journeys above.
       await open(page, "/admin/prodotti/26");
       await page.getByRole("link", { name: "Caratteristiche (seggiolini e passeggini)" }).click();
+      await expect(page).toHaveURL(/\/admin\/prodotti\/26\/caratteristiche$/, { timeout: 15_000 });
       await expect(page.getByRole("heading", { level: 1, name: /^Caratteristiche di / })).toBeVisible();
       await expect(page.getByLabel("Tipo di prodotto")).toHaveValue("stroller");
       await page.getByLabel("Età minima (mesi)").fill("30");
@@ -149,6 +150,7 @@ test.describe("the back office", () => {
 
       await page.getByLabel("Età minima (mesi)").fill("6");
       await page.getByLabel("Età massima (mesi)").fill("36");
+      await expect(page.getByLabel("Peso del passeggino (kg)")).toHaveValue("5,9");
       await page.getByLabel("Peso del passeggino (kg)").fill("6,1");
       await page.getByRole("button", { name: "Salva le caratteristiche" }).click();
       await expect(page.getByText("Caratteristiche salvate.")).toBeVisible();
