@@ -85,8 +85,10 @@ function FilterGroup({ group, onChange }: { group: FilterGroupView; onChange: (f
   );
 }
 
-function SpecNumberField({ name, label, field }: { name: string; label: string; field: SpecFilterView["heightCm"] }) {
+function SpecNumberField({ name, label, field, hydrated }: { name: string; label: string; field: SpecFilterView["heightCm"]; hydrated: boolean }) {
   const id = useId();
+  const pageValue = field.value === null ? "" : String(field.value);
+  const [typed, setTyped] = useChosenValue(pageValue, pageValue);
   return (
     <div>
       <label htmlFor={id} className="mb-1 block text-sm">
@@ -94,15 +96,15 @@ function SpecNumberField({ name, label, field }: { name: string; label: string; 
       </label>
       <input
         id={id}
-        // A new page value replaces what was typed.
-        key={String(field.value)}
         type="number"
         inputMode="numeric"
-        name={name}
+        // With JavaScript an empty field is left out of the URL (without it, the browser sends "age=", which reads as none).
+        name={hydrated && typed === "" ? undefined : name}
         min={field.min}
         max={field.max}
         step={1}
-        defaultValue={field.value ?? ""}
+        value={typed}
+        onChange={(event) => setTyped(event.currentTarget.value)}
         className="field-input w-full"
       />
     </div>
@@ -159,8 +161,8 @@ function SpecFilterGroup({
     <fieldset className="border-t border-brand-100 pt-4">
       <legend className="float-left mb-2 w-full font-bold">{t("productSpecs.filters.title")}</legend>
       <div className="clear-left space-y-3">
-        <SpecNumberField name={specs.params.heightCm} label={t("productSpecs.filters.height")} field={specs.heightCm} />
-        <SpecNumberField name={specs.params.ageMonths} label={t("productSpecs.filters.age")} field={specs.ageMonths} />
+        <SpecNumberField name={specs.params.heightCm} label={t("productSpecs.filters.height")} field={specs.heightCm} hydrated={hydrated} />
+        <SpecNumberField name={specs.params.ageMonths} label={t("productSpecs.filters.age")} field={specs.ageMonths} hydrated={hydrated} />
         {/* Without JavaScript the form's own button applies every filter. */}
         {hydrated && (
           <button type="submit" className="btn-secondary w-full">

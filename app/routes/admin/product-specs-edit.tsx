@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localizedHref, localeOfPath } from "#common/locale.ts";
+import { localizedHref, localeOfPath, type Locale } from "#common/locale.ts";
 import { specBounds, type ProductSpecs } from "#common/product-specs.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
@@ -25,11 +25,12 @@ function productIdOf(param: string | undefined): number {
 }
 
 /** The form's values as text: grams as kilograms, yes/no as the select's values. */
-function formValuesOf(specs: ProductSpecs | null): Record<string, string> {
+function formValuesOf(specs: ProductSpecs | null, locale: Locale): Record<string, string> {
   if (!specs) return { kind: "" };
   const text = (value: number | string | null) => (value === null ? "" : String(value));
   const yesNo = (value: boolean | null) => (value === null ? "" : value ? "yes" : "no");
-  const kg = (grams: number | null) => (grams === null ? "" : String(grams / 1000));
+  // Kilograms as the staff write them: "6,1" in Italian.
+  const kg = (grams: number | null) => (grams === null ? "" : String(grams / 1000).replace(".", locale === "it" ? "," : "."));
   return {
     kind: specs.kind,
     statureMinCm: text(specs.statureMinCm),
@@ -63,7 +64,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     done: done === "saved" || done === "unchanged" ? done : null,
     productId: form.productId,
     name: form.name,
-    values: formValuesOf(form.specs),
+    values: formValuesOf(form.specs, locale),
   };
 }
 
@@ -73,7 +74,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
   const locale = localeOfPath(url.pathname);
   const productId = productIdOf(params.id);
   const read = await readAdminForm(request, 64 * 1024);
-  if (!read.ok) return data({ errors: { kind: "productSpecs.errors.invalid" }, values: {} as Record<string, string> }, { status: 400 });
+  if (!read.ok) return data({ errors: { kind: "productSpecs.errors.invalid" }, values: noValues }, { status: 400 });
   const values = Object.fromEntries([...read.form.entries()].flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])));
   const parsed = parseProductSpecsForm(read.form);
   if (!parsed.ok) return data({ errors: parsed.errors, values }, { status: 400 });
@@ -84,7 +85,9 @@ export async function action({ request, url, params, context }: Route.ActionArgs
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(matches, loaderData?.meta);
 
-const yesNoFields = ["hasIsofix", "rotates360", "isFromBirth", "isCarrycotCompatible"] as const;
+const noValues: Record<string, string> = {};
+
+type YesNoField = "hasIsofix" | "rotates360" | "isFromBirth" | "isCarrycotCompatible";
 
 export default function AdminProductSpecsEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -99,7 +102,7 @@ export default function AdminProductSpecsEdit({ loaderData, actionData }: Route.
     hint: bounds ? t("productSpecs.admin.bounds", { min: bounds[0], max: bounds[1] }) : undefined,
     inputMode: "decimal" as const,
   });
-  const yesNo = (key: (typeof yesNoFields)[number]) => (
+  const yesNo = (key: YesNoField) => (
     <SelectField
       label={t(`productSpecs.admin.fields.${key}`)}
       name={key}

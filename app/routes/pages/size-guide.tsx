@@ -91,8 +91,8 @@ export default function SizeGuidePage({ loaderData }: Route.ComponentProps) {
                       {entry.size}
                       {isChosen && <span className="sr-only"> ({t("sizeGuide.chosen")})</span>}
                     </th>
-                    <td className="px-4 py-2.5">{ageText(entry)}</td>
-                    <td className="px-4 py-2.5">{t("sizeGuide.height", { min: entry.heightMinCm, max: entry.heightMaxCm })}</td>
+                    <td className="px-4 py-2.5 whitespace-nowrap">{ageText(entry)}</td>
+                    <td className="px-4 py-2.5 whitespace-nowrap">{t("sizeGuide.height", { min: entry.heightMinCm, max: entry.heightMaxCm })}</td>
                   </tr>
                 );
               })}
