@@ -50,7 +50,7 @@ const newProductValues: Record<string, string> = {
 };
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["stockAlerts.admin", "productSafety.admin.productLink"] } satisfies MessagesHandle;
+export const handle = { messages: ["stockAlerts.admin", "productSafety.admin.productLink", "bundles.admin.link"] } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -241,6 +241,10 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
             {" · "}
             <Link to={localizedHref(`/admin/prodotti/${productId}/sicurezza`, locale)} className="underline">
               {t("productSafety.admin.productLink")}
+            </Link>
+            {" · "}
+            <Link to={localizedHref(`/admin/prodotti/${productId}/bundle`, locale)} className="underline">
+              {t("bundles.admin.link")}
             </Link>
           </p>
         )}
