@@ -110,6 +110,7 @@ export default [
         route("admin/prodotti/:id", "routes/admin/product-edit.tsx", { id: "admin-product-edit" }),
         route("admin/prodotti/:id/sicurezza", "routes/admin/product-safety-edit.tsx", { id: "admin-product-safety-edit" }),
         route("admin/prodotti/:id/caratteristiche", "routes/admin/product-specs-edit.tsx", { id: "admin-product-specs-edit" }),
+        route("admin/prodotti/:id/bundle", "routes/admin/bundle-edit.tsx", { id: "admin-bundle-edit" }),
         route("admin/sicurezza", "routes/admin/product-safety.tsx", { id: "admin-product-safety" }),
         route("admin/importa", "routes/admin/import.tsx", { id: "admin-import" }),
         route("admin/importa/:jobId", "routes/admin/import.tsx", { id: "admin-import-job" }),

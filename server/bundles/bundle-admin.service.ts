@@ -3,9 +3,9 @@
  * bundle_option_parts. A save replaces the bundle's parts and combinations whole, in one transaction with its
  * audit row; the product row's price follows from the rule (refresh_bundle_price, migration 0026_bundles_sql).
  */
-import { eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { bundleOptionParts, bundleParts, bundles, products, productVariants } from "#server/db/schema.ts";
+import { bundleOptionParts, bundleParts, bundles, productColours, products, productVariants } from "#server/db/schema.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import type { BundleInput } from "./bundle.inputs";
 
@@ -103,4 +103,72 @@ export async function listBundles(db: Db) {
     .select({ productId: bundles.productId, priceRule: bundles.priceRule, percentOff: bundles.percentOff, fixedPriceCents: bundles.fixedPriceCents })
     .from(bundles)
     .orderBy(bundles.productId);
+}
+
+type VariantChoice = { id: number; productId: number; colour: string | null; size: string };
+
+async function variantsOf(db: Db, productIds: readonly number[]): Promise<VariantChoice[]> {
+  if (productIds.length === 0) return [];
+  return db
+    .select({ id: productVariants.id, productId: productVariants.productId, colour: productColours.colour, size: productVariants.size })
+    .from(productVariants)
+    .leftJoin(productColours, eq(productColours.id, productVariants.colourId))
+    .where(inArray(productVariants.productId, [...productIds]))
+    .orderBy(asc(productVariants.position), asc(productVariants.id));
+}
+
+/**
+ * Each of the bundle's combinations with a variant of each part: the one the form chose (when it is that part's), else the part's variant of
+ * the same colour and size, of the same colour, or its only one. Null where none fits (the form asks the staff).
+ */
+export async function matchOptions(
+  db: Db,
+  args: { productId: number; partProductIds: readonly number[]; chosen: ReadonlyMap<string, number> },
+): Promise<{ bundleVariantId: number; partVariantIds: (number | null)[] }[]> {
+  const variants = await variantsOf(db, [args.productId, ...args.partProductIds]);
+  return variants
+    .filter((variant) => variant.productId === args.productId)
+    .map((combo) => ({
+      bundleVariantId: combo.id,
+      partVariantIds: args.partProductIds.map((partId, index) => {
+        const own = variants.filter((variant) => variant.productId === partId);
+        const chosen = args.chosen.get(`${combo.id}.${index}`);
+        if (chosen !== undefined && own.some((variant) => variant.id === chosen)) return chosen;
+        const match =
+          own.find((variant) => variant.colour === combo.colour && variant.size === combo.size) ??
+          own.find((variant) => variant.colour === combo.colour) ??
+          (own.length === 1 ? own[0] : undefined);
+        return match?.id ?? null;
+      }),
+    }));
+}
+
+/** What the back office's bundle form shows: the product and its combinations, the bundle as saved (or null), each part's variants. */
+export async function getBundleForm(db: Db, productId: number) {
+  const [product] = await db.select({ id: products.id, name: products.nameIt, sku: products.sku }).from(products).where(eq(products.id, productId));
+  if (!product) return null;
+  const [bundle] = await db.select().from(bundles).where(eq(bundles.productId, productId));
+  const parts = await db
+    .select({ id: bundleParts.id, productId: bundleParts.partProductId, quantity: bundleParts.quantity, name: products.nameIt })
+    .from(bundleParts)
+    .innerJoin(products, eq(products.id, bundleParts.partProductId))
+    .where(eq(bundleParts.bundleProductId, productId))
+    .orderBy(asc(bundleParts.position));
+  const options = await db
+    .select()
+    .from(bundleOptionParts)
+    .where(inArray(bundleOptionParts.bundlePartId, parts.length > 0 ? parts.map((part) => part.id) : [0]));
+  const variants = await variantsOf(db, [productId, ...parts.map((part) => part.productId)]);
+  return {
+    product,
+    bundle: bundle ? { priceRule: bundle.priceRule, fixedPriceCents: bundle.fixedPriceCents, percentOff: bundle.percentOff } : null,
+    combinations: variants.filter((variant) => variant.productId === productId),
+    parts: parts.map((part) => ({
+      ...part,
+      variants: variants.filter((variant) => variant.productId === part.productId),
+      chosen: Object.fromEntries(
+        options.filter((option) => option.bundlePartId === part.id).map((option) => [option.bundleVariantId, option.partVariantId]),
+      ),
+    })),
+  };
 }

@@ -8,7 +8,7 @@ import { createTestDb } from "#tests/db.ts";
 import { createTrio } from "#tests/fixtures/bundle.fixtures.ts";
 import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
 import { cartWith, placeTestOrder, stockOf } from "#tests/fixtures/checkout.fixtures.ts";
-import { saveBundle } from "./bundle-admin.service";
+import { matchOptions, saveBundle } from "./bundle-admin.service";
 import { BundleInput } from "./bundle.inputs";
 import { getBundleView } from "./bundle.service";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
@@ -210,4 +210,19 @@ test("the invoice lists the parts at their VAT rates; a part withdrawn alone is 
   const proposal = await proposeRefund(db, opened!.id);
   expect(proposal!.lines).toEqual([expect.objectContaining({ orderLineId: seatLine.id, units: 1, suggestedCents: 21_009 })]);
   expect(await stockOf(db, seat.variantId)).toBe(5);
+});
+
+test("the back office's form matches each combination to the parts' variants of its colour, or their only one", async () => {
+  const db = await openDb();
+  const { trio, stroller, carrycot, seat } = await createTrio(db);
+  const options = await matchOptions(db, {
+    productId: trio.productId,
+    partProductIds: [stroller.productId, carrycot.productId, seat.productId],
+    chosen: new Map([[`${trio.variantIds[1]}.1`, stroller.variantIds[0]!]]),
+  });
+  // A choice that is not the part's own is ignored: the carrycot's only variant is taken.
+  expect(options).toEqual([
+    { bundleVariantId: trio.variantIds[0], partVariantIds: [stroller.variantIds[0], carrycot.variantId, seat.variantId] },
+    { bundleVariantId: trio.variantIds[1], partVariantIds: [stroller.variantIds[1], carrycot.variantId, seat.variantId] },
+  ]);
 });

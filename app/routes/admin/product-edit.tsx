@@ -50,7 +50,9 @@ const newProductValues: Record<string, string> = {
 };
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["stockAlerts.admin", "productSafety.admin.productLink", "productSpecs.admin.link"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["stockAlerts.admin", "productSafety.admin.productLink", "productSpecs.admin.link", "bundles.admin.link"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -245,6 +247,10 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
             {" · "}
             <Link to={localizedHref(`/admin/prodotti/${productId}/caratteristiche`, locale)} className="underline">
               {t("productSpecs.admin.link")}
+            </Link>
+            {" · "}
+            <Link to={localizedHref(`/admin/prodotti/${productId}/bundle`, locale)} className="underline">
+              {t("bundles.admin.link")}
             </Link>
           </p>
         )}
