@@ -1,7 +1,6 @@
-import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import type { Locale } from "#common/locale.ts";
-import { specLinesOf, type ProductSpecs, type SpecValue } from "#common/product-specs.ts";
+import type { SpecValue } from "#common/product-specs.ts";
 import { formatMeasure } from "./technical-sheet";
 
 /** A specification's value as the table prints it, in the page's language ("40–105 cm", "18 kg", "Sì"). */
@@ -17,19 +16,17 @@ export function specValueText(value: SpecValue, t: TFunction, locale: Locale): s
 }
 
 /** A car seat's or stroller's specification table (docs/decisions/0101-product-specifications.md): a header cell per row. */
-export function ProductSpecsTable({ specs, locale, headingId }: { specs: ProductSpecs; locale: Locale; headingId: string }) {
-  const { t } = useTranslation();
-  const lines = specLinesOf(specs);
-  if (lines.length === 0) return null;
+export function ProductSpecsTable({ rows, headingId }: { rows: readonly { label: string; text: string }[]; headingId: string }) {
+  if (rows.length === 0) return null;
   return (
     <table aria-labelledby={headingId} className="w-full max-w-xl overflow-hidden rounded-2xl bg-white text-left text-sm shadow-card">
       <tbody>
-        {lines.map((line) => (
-          <tr key={line.key} className="border-b border-brand-100 last:border-b-0">
+        {rows.map((row) => (
+          <tr key={row.label} className="border-b border-brand-100 last:border-b-0">
             <th scope="row" className="w-1/2 bg-brand-50 px-4 py-2.5 font-semibold">
-              {t(`productSpecs.labels.${line.key}`)}
+              {row.label}
             </th>
-            <td className="px-4 py-2.5">{specValueText(line.value, t, locale)}</td>
+            <td className="px-4 py-2.5">{row.text}</td>
           </tr>
         ))}
       </tbody>

@@ -26,8 +26,9 @@ import { ProductReviews, ProductReviewSummary, ShopRatingDetail } from "#app/ui/
 import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
-import { ProductSpecsTable } from "#app/ui/product-specs-table.tsx";
+import { ProductSpecsTable, specValueText } from "#app/ui/product-specs-table.tsx";
 import { specLinesOf } from "#common/product-specs.ts";
+import { getTranslator } from "#server/i18n/translator.ts";
 import { ProductSafetySection, RecallNotices } from "#app/ui/product-safety.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { StockAlertForm } from "#app/ui/stock-alert-form.tsx";
@@ -58,9 +59,6 @@ export const handle = {
     "productPage",
     "bundles.page",
     "productSafety.section",
-    "productSpecs.table",
-    "productSpecs.labels",
-    "productSpecs.values",
     "sizeGuide.link",
     "productSafety.recall",
     "giftLists.selector",
@@ -96,8 +94,21 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
   const deliveryPromises = promiseDeliveryByLead({ now, calendar, variants: product.variants });
+  // Written here in the page's language, so the page ships no labels for the many products without them.
+  const t = getTranslator(locale);
+  const specTable = product.specs
+    ? {
+        title: t("productSpecs.table.title"),
+        rows: specLinesOf(product.specs).map((line) => ({
+          label: t(`productSpecs.labels.${line.key}`),
+          text: specValueText(line.value, t, locale),
+          value: line.value,
+        })),
+      }
+    : null;
   return {
     product,
+    specTable,
     deliveryPromises,
     related,
     bundle,
@@ -162,6 +173,7 @@ export default function ProductRoute({ loaderData }: Route.ComponentProps) {
       bundle={loaderData.bundle}
       deliveryPromises={loaderData.deliveryPromises}
       reviews={loaderData.reviews}
+      specTable={loaderData.specTable}
     />
   );
 }
@@ -305,12 +317,14 @@ function ProductPage({
   bundle,
   deliveryPromises,
   reviews,
+  specTable,
 }: {
   product: ProductPageData;
   related: Route.ComponentProps["loaderData"]["related"];
   bundle: Route.ComponentProps["loaderData"]["bundle"];
   deliveryPromises: Route.ComponentProps["loaderData"]["deliveryPromises"];
   reviews: Route.ComponentProps["loaderData"]["reviews"];
+  specTable: Route.ComponentProps["loaderData"]["specTable"];
 }) {
   const { t } = useTranslation();
   const root = useRootData();
@@ -346,7 +360,7 @@ function ProductPage({
       // A product of several barcodes has one per variant: schema.org's gtin names one product, so only a single one is marked up.
       safety: { ...product.safety, gtin: product.safety.gtins.length === 1 ? product.safety.gtins[0]! : null },
       reviews: { summary: reviews.summary, shown: reviews.reviews },
-      specs: product.specs ? specLinesOf(product.specs).map((line) => ({ name: t(`productSpecs.labels.${line.key}`), value: line.value })) : [],
+      specs: specTable?.rows.map((row) => ({ name: row.label, value: row.value })) ?? [],
     }),
     breadcrumbJsonLd(publicUrl, crumbs),
   ];
@@ -506,12 +520,12 @@ function ProductPage({
             <TechnicalSheet sheet={product.technicalSheet} locale={locale} headingId="product-sheet" />
           </section>
         )}
-        {product.specs && (
+        {specTable && (
           <section aria-labelledby="product-specs" className="lg:col-start-2">
             <h2 id="product-specs" className="mb-3 text-2xl font-bold">
-              {t("productSpecs.table.title")}
+              {specTable.title}
             </h2>
-            <ProductSpecsTable specs={product.specs} locale={locale} headingId="product-specs" />
+            <ProductSpecsTable rows={specTable.rows} headingId="product-specs" />
           </section>
         )}
       </div>
