@@ -7,7 +7,8 @@
  * at the next request; each process keeps its own pages. The route manifest that lazy route discovery asks
  * for after each page is kept the same way, for anyone who asks (decision 0081). A signed-in customer, or a
  * visitor with a cart, is given a kept page with her personal regions filled in when nothing else on it
- * depends on who she is (app/lib/personal-fill.server.tsx, decision 0076).
+ * depends on who she is (app/lib/personal-fill.server.tsx, decision 0076); when her browser runs the shop's
+ * scripts (its `js` cookie) she is given the kept page as it is, and her browser fetches her part (decision 0095).
  */
 import type { NextFunction, Request, Response } from "express";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";

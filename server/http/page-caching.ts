@@ -119,7 +119,8 @@ function noteChangedPersonalPart(req: Parameters<RequestHandler>[0], res: Server
   if (!changes || req.headers.authorization !== undefined || personalPartPath.test(req.path)) return;
   const cookies = [res.getHeader("Set-Cookie") ?? []].flat().map(String);
   if (cookies.some((cookie) => cookie.startsWith(`${personalVersionCookieName}=`))) return;
-  const secure = req.secure ? "; Secure" : "";
+  // Secure as the shop's own cookies of this answer are (a shop on https), or when the request came over https.
+  const secure = req.secure || cookies.some((cookie) => /;\s*secure\b/i.test(cookie)) ? "; Secure" : "";
   const version = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   res.setHeader("Set-Cookie", [...cookies, `${personalVersionCookieName}=${version}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`]);
 }

@@ -136,7 +136,8 @@ describe("cookies", () => {
     const cookies = cookieAttributes(answers);
     expect(cookies.size).toBeGreaterThanOrEqual(3);
     for (const [name, attributes] of cookies) {
-      expect(attributes, name).toContain("httponly");
+      // `pv` is read by the shop's scripts: a random version of the browser's copy of her part, no secret (decision 0095).
+      if (name !== "pv") expect(attributes, name).toContain("httponly");
       expect(
         attributes.some((attribute) => attribute === "samesite=lax" || attribute === "samesite=strict"),
         `${name}: ${attributes.join("; ")}`,
@@ -156,7 +157,7 @@ describe("cookies", () => {
       const answers = await cookiesOfAVisit(secureShop, "carla.cookie@example.it");
       for (const [name, attributes] of cookieAttributes(answers)) {
         expect(attributes, name).toContain("secure");
-        expect(attributes, name).toContain("httponly");
+        if (name !== "pv") expect(attributes, name).toContain("httponly");
       }
     } finally {
       await secureShop.close();
