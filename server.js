@@ -16,11 +16,14 @@ import { fileURLToPath } from "node:url";
 const heapFlags = ["--max-semi-space-size=8", "--heap-growing-percent=50"];
 const givenFlags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
 const missingHeapFlags = heapFlags.filter((flag) => !givenFlags.some((given) => given.startsWith(flag.slice(0, flag.indexOf("=")))));
-const needsMmapThreshold = !process.env.MALLOC_MMAP_THRESHOLD_;
-if (process.platform === "linux" && (needsMmapThreshold || missingHeapFlags.length > 0) && typeof process.execve === "function") {
+// Two malloc arenas, not one per thread (libuv's compressions, libvips' drawings), whose freed blocks each
+// heap keeps: about 14 MB less idle and 13 MB less at the peak, pictures no slower (decision 0096).
+const needsMallocSettings = !process.env.MALLOC_MMAP_THRESHOLD_ || !process.env.MALLOC_ARENA_MAX;
+if (process.platform === "linux" && (needsMallocSettings || missingHeapFlags.length > 0) && typeof process.execve === "function") {
   process.execve(process.execPath, [process.execPath, ...missingHeapFlags, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? String(512 * 1024),
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
   });
 }
 
