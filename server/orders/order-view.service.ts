@@ -191,7 +191,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       totalCents: order.totalCents,
     },
     discountCode: summaryCode,
-    summary: summarizeOrderTotals(order, { code: summaryCode }),
+    summary: summarizeOrderTotals(order, { code: summaryCode, giftCardCents: order.giftCardCents }),
     delivery: {
       method: order.deliveryMethod,
       // A collected order keeps an address only as the invoice's buyer's: it is not where anything goes.

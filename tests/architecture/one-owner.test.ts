@@ -6,7 +6,8 @@
  * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md); invoices only by
  * server/invoices/invoice.service.ts, their files to the SDI by server/invoices/sdi.service.ts; withdrawals, returns and refunds only by their modules in
  * server/after-sales/; back-in-stock alerts only by server/stock-alerts/stock-alerts.service.ts; discount codes and their uses only by
- * server/coupons/ (docs/decisions/0066-coupon-codes.md). Scans the shop's sources, its tests included,
+ * server/coupons/ (docs/decisions/0066-coupon-codes.md); gift cards and their movements only by
+ * server/gift-cards/gift-card.service.ts (docs/decisions/0097-gift-cards.md). Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -29,6 +30,7 @@ const refundsOwner = "server/after-sales/refunds.service.ts";
 const stockAlertsOwner = "server/stock-alerts/stock-alerts.service.ts";
 const coupons = "server/coupons/coupon.service.ts";
 const couponsAdmin = "server/coupons/coupon-admin.service.ts";
+const giftCardsOwner = "server/gift-cards/gift-card.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -126,6 +128,8 @@ const rules: Rule[] = [
     ),
   },
   { what: "writes discount code uses", owners: [coupons], finds: writesTable("discountCodeUses", "discount_code_uses") },
+  { what: "writes gift cards", owners: [giftCardsOwner], finds: writesTable("giftCards", "gift_cards") },
+  { what: "writes gift card movements", owners: [giftCardsOwner], finds: writesTable("giftCardMovements", "gift_card_movements") },
 ];
 
 export type SourceFile = { file: string; source: string };
