@@ -8,6 +8,7 @@
 import { and, desc, eq, gt, ilike, inArray, lte, or, sql } from "drizzle-orm";
 import { countAttempt, isThrottled } from "#server/accounts/login-throttle.service.ts";
 import type { ThrottleRule } from "#server/accounts/login-throttle.ts";
+import { recordAudit } from "#server/admin/audit.service.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftCardMovements, giftCards } from "#server/db/schema.ts";
 import {
@@ -310,4 +311,38 @@ export async function getGiftCard(db: Db, id: number): Promise<{ card: GiftCardR
   if (!card) return null;
   const movements = await db.select().from(giftCardMovements).where(eq(giftCardMovements.giftCardId, id)).orderBy(giftCardMovements.id);
   return { card, movements };
+}
+
+/** A card sold at the counter: issued with its audit row in one transaction; the code is returned once, to print. */
+export async function sellGiftCardAtCounter(
+  db: Db,
+  args: { amountCents: number; validityMonths: number; recipientName: string; actorUserId: string; now: Date },
+): Promise<IssuedGiftCard> {
+  return db.transaction(async (tx) => {
+    const card = await issueGiftCard(tx, {
+      origin: "counter",
+      amountCents: args.amountCents,
+      expiresAt: giftCardExpiry(args.now, args.validityMonths),
+      recipientName: args.recipientName,
+      actorUserId: args.actorUserId,
+      now: args.now,
+    });
+    await recordAudit(tx, {
+      actorUserId: args.actorUserId,
+      action: "gift-card.counter-sale",
+      entity: "gift-card",
+      entityId: card.id,
+      details: { amountCents: args.amountCents },
+    });
+    return card;
+  });
+}
+
+/** The staff deactivate a card from the back office, with its audit row. */
+export async function deactivateGiftCardByStaff(db: Db, args: { id: number; actorUserId: string; now: Date }): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const stopped = await deactivateGiftCard(tx, args);
+    if (stopped) await recordAudit(tx, { actorUserId: args.actorUserId, action: "gift-card.deactivate", entity: "gift-card", entityId: args.id });
+    return stopped;
+  });
 }
