@@ -34,6 +34,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     locale,
     search,
     now: new Date().toISOString(),
+    defaultValidityMonths,
     done: url.searchParams.get("done") === "deactivated" ? "deactivated" : null,
     cards: await listGiftCards(db, { search }),
     selected: selected && {
@@ -108,7 +109,7 @@ function PrintableCard({ issued, locale }: { issued: Issued; locale: "it" | "en"
 
 export default function AdminGiftCards({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale, cards, search, selected, done, now } = loaderData;
+  const { locale, cards, search, selected, done, now, defaultValidityMonths } = loaderData;
   const navigation = useNavigation();
   const errors: Record<string, string> = actionData?.errors ?? {};
   const stateOf = (card: { isActive: boolean; expiresAt: Date | string }) =>
