@@ -235,7 +235,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
               beneficiary: bankTransfer.beneficiary,
               bankName: bankTransfer.bankName,
               reason: bankTransferReason(order.number),
-              amountCents: order.totalCents,
+              amountCents: order.totalCents - order.giftCardCents,
               dueAt: awaitingTransfer ? order.paymentDueAt : null,
             }
           : null,
