@@ -102,7 +102,7 @@ function bankTransferParagraphs(t: ReturnType<typeof getTranslator>, order: Orde
 }
 
 function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order: OrderView, shopAddress: string): string[] {
-  const amount = formatMoney(order.totals.totalCents, order.locale);
+  const amount = formatMoney(order.summary.payments?.stillToPayCents ?? order.totals.totalCents, order.locale);
   switch (kind) {
     case "confirmation": {
       const payment =
