@@ -15,7 +15,9 @@ test("one wrong character or two swapped neighbours are caught before any lookup
     const wrong = code[position] === "7" ? "8" : "7";
     expect(normaliseGiftCardCode(code.slice(0, position) + wrong + code.slice(position + 1))).toBeNull();
     const swap = round % (code.length - 1);
-    if (code[swap] !== code[swap + 1]) {
+    // Luhn mod 32 misses one swap only: the first and the last character of the alphabet ("0" and "Z").
+    const pair = new Set([code[swap], code[swap + 1]]);
+    if (code[swap] !== code[swap + 1] && !(pair.has("0") && pair.has("Z"))) {
       expect(normaliseGiftCardCode(code.slice(0, swap) + code[swap + 1] + code[swap] + code.slice(swap + 2))).toBeNull();
     }
   }
