@@ -90,6 +90,8 @@ export default [
       // gift lists
       route("crea-lista-nascita", "routes/gift-lists/my-gift-lists.tsx", { id: "my-gift-lists" }),
       route("lista-nascita", "routes/gift-lists/gift-list-search.tsx", { id: "gift-list-search" }),
+      // gift cards: the balance check (paying with one is the checkout's)
+      route("carta-regalo", "routes/gift-cards/gift-card-balance.tsx", { id: "gift-card-balance" }),
       route("lista-nascita/:codice", "routes/gift-lists/gift-list.tsx", { id: "gift-list" }),
 
       // back office: every page checks requireAdmin itself; the layout only frames them
@@ -133,6 +135,7 @@ export default [
         route("admin/liste-regalo/:giftListId", "routes/admin/gift-list.tsx", { id: "admin-gift-list" }),
         route("admin/codici-sconto", "routes/admin/discount-codes.tsx", { id: "admin-discount-codes" }),
         route("admin/codici-sconto/:id", "routes/admin/discount-code-edit.tsx", { id: "admin-discount-code" }),
+        route("admin/carte-regalo", "routes/admin/gift-cards.tsx", { id: "admin-gift-cards" }),
         route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
         route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
         route("admin/recensioni", "routes/admin/reviews.tsx", { id: "admin-reviews" }),

@@ -24,7 +24,13 @@ export type SummaryLine =
 
 export type SummaryLineKind = SummaryLine["kind"];
 
-export type OrderSummary = { lines: SummaryLine[]; totalCents: Cents };
+/**
+ * What pays the total, shown after it: a gift card is a payment, not a discount (docs/decisions/0097-gift-cards.md),
+ * so the total keeps the goods' full price and these say "paid with gift card" and "still to pay".
+ */
+export type SummaryPayments = { giftCardCents: Cents; stillToPayCents: Cents };
+
+export type OrderSummary = { lines: SummaryLine[]; totalCents: Cents; payments?: SummaryPayments };
 
 export type SummaryCode = { code: string; percent: number | null; discountCents: Cents };
 
@@ -59,10 +65,10 @@ export function summarizeOrder(amounts: {
  */
 export function summarizeOrderTotals(
   totals: { subtotalCents: Cents; discountCents: Cents; personalisationCents: Cents; shippingCents: Cents; paymentFeeCents: Cents },
-  options: { code: SummaryCode | null; shippingToChoose?: boolean },
+  options: { code: SummaryCode | null; shippingToChoose?: boolean; giftCardCents?: Cents },
 ): OrderSummary {
   const codeCents = options.code?.discountCents ?? 0;
-  return summarizeOrder({
+  const summary = summarizeOrder({
     listCents: totals.subtotalCents + totals.discountCents,
     offersCents: totals.discountCents - codeCents,
     code: options.code,
@@ -70,6 +76,13 @@ export function summarizeOrderTotals(
     shippingCents: options.shippingToChoose ? "to-choose" : totals.shippingCents,
     paymentFeeCents: totals.paymentFeeCents,
   });
+  return withGiftCardPayment(summary, options.giftCardCents ?? 0);
+}
+
+/** The summary with what a gift card paid of its total, after it; unchanged when no card paid anything. */
+export function withGiftCardPayment(summary: OrderSummary, giftCardCents: Cents): OrderSummary {
+  if (giftCardCents <= 0) return summary;
+  return { ...summary, payments: { giftCardCents, stillToPayCents: summary.totalCents - giftCardCents } };
 }
 
 /** A line in words (`orderSummary.*`): "Sconto" and "−15,96 €", "Consegna" and "Gratis", ... */
@@ -112,4 +125,17 @@ export function summarizeCart(
     shippingCents: null,
     paymentFeeCents: 0,
   });
+}
+
+/** The rows after the total (`giftCards.summary.*`): "Pagato con carta regalo" and "Ancora da pagare", when a card paid. */
+export function summaryPaymentTexts(
+  t: TFunction,
+  summary: OrderSummary,
+  format: (cents: Cents) => string,
+): { kind: "gift-card" | "still-to-pay"; term: string; value: string }[] {
+  if (!summary.payments) return [];
+  return [
+    { kind: "gift-card", term: t("giftCards.summary.paidWithCard"), value: `−${format(summary.payments.giftCardCents)}` },
+    { kind: "still-to-pay", term: t("giftCards.summary.stillToPay"), value: format(summary.payments.stillToPayCents) },
+  ];
 }

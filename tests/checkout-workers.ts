@@ -1,6 +1,6 @@
 /**
  * Starts one "app process" of a checkout concurrency test (tests/checkout-worker.ts): its own pool,
- * one placeOrder per cart, all fired when `go` is called. Used by server/checkout and server/coupons.
+ * one placeOrder per cart, all fired when `go` is called. Used by server/checkout, server/coupons and server/gift-cards.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -9,8 +9,8 @@ import { onTestFinished } from "vitest";
 
 export type CheckoutWorker = { ready: Promise<void>; outcomes: Promise<string[]>; go: () => void };
 
-/** What every checkout of the worker types besides its cart: a discount code, and an e-mail of its own or the same for all. */
-export type CheckoutWorkerOptions = { discountCode?: string; email?: "own" | "shared" };
+/** What every checkout of the worker types besides its cart: a discount code, a gift card, and an e-mail of its own or the same for all. */
+export type CheckoutWorkerOptions = { discountCode?: string; giftCardCode?: string; email?: "own" | "shared" };
 
 export function startCheckoutWorker(databaseUrl: string, cartIds: string[], options: CheckoutWorkerOptions = {}): CheckoutWorker {
   const child = spawn(

@@ -12,6 +12,7 @@ export const adminSections = [
   { path: "/admin/sdi", key: "sdi", end: false, labelKey: "sdi.nav" },
   { path: "/admin/corrispettivi", key: "takings", end: false, labelKey: "takings.nav" },
   { path: "/admin/codici-sconto", key: "discountCodes", end: false },
+  { path: "/admin/carte-regalo", key: "giftCards", end: false, labelKey: "giftCards.admin.nav" },
   { path: "/admin/liste-regalo", key: "giftLists", end: false },
   { path: "/admin/clienti", key: "customers", end: false },
   { path: "/admin/recensioni", key: "reviews", end: false, labelKey: "reviews.admin.nav" },

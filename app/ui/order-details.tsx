@@ -144,7 +144,8 @@ export function OrderPayment({ order, locale, payProblem }: { order: OrderView; 
   const { t } = useTranslation();
   const { pathname, search } = useLocation();
   const { payment } = order;
-  const total = formatMoney(order.totals.totalCents, locale, "EUR");
+  // What is left to pay once a gift card paid its share (common/order-summary.ts).
+  const total = formatMoney(order.summary.payments?.stillToPayCents ?? order.totals.totalCents, locale, "EUR");
   const awaiting = order.status === "awaiting_payment";
   return (
     <Panel id="order-payment-title" title={t("order.payment.title")}>

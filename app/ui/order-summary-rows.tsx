@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { summaryLineText, type OrderSummary } from "#common/order-summary.ts";
+import { summaryLineText, summaryPaymentTexts, type OrderSummary } from "#common/order-summary.ts";
 
 /**
  * The summary's lines and total as the server computed them (common/order-summary.ts), the same on the cart,
@@ -24,6 +24,9 @@ export function OrderSummaryRows({
         return <AmountRow key={line.kind} term={term} value={value} testId={`${testIdPrefix}-${line.kind}`} isSaving={line.cents < 0} />;
       })}
       <AmountRow term={t("orderSummary.total")} value={format(summary.totalCents)} testId={`${testIdPrefix}-total`} isTotal />
+      {summaryPaymentTexts(t, summary, format).map((row) => (
+        <AmountRow key={row.kind} term={row.term} value={row.value} testId={`${testIdPrefix}-${row.kind}`} />
+      ))}
     </dl>
   );
 }

@@ -30,11 +30,11 @@ export type CheckoutRefusal = {
   ok: false;
   /** 409: the cart, its stock or its list changed under the customer, or the key is someone else's; 400: what was sent. */
   status: 400 | 409;
-  error: CheckoutErrorCode | "discount-code";
+  error: CheckoutErrorCode | "discount-code" | "gift-card";
   /** The refusal in the customer's language. */
   message: string;
   /** A field's own message (the discount code's), for the form or the API's field errors. */
-  fields: { discountCode?: string };
+  fields: { discountCode?: string; giftCardCode?: string };
   /** Lines short of stock, or of what the list still needs, with what is left. */
   lines: { variantId: number; name: string; available: number }[];
 };
@@ -60,6 +60,12 @@ export function checkoutRefusalOf(result: Extract<PlaceOrderResult, { ok: false 
   if (result.error === "discount-code") {
     const message = t(`checkout.discount.errors.${result.discountError}`, { minimum: formatMoney(result.minOrderCents ?? 0, locale) });
     return { ok: false, status: 400, error: "discount-code", message, fields: { discountCode: message }, lines: [] };
+  }
+  if (result.error === "gift-card") {
+    // The card's balance spent meanwhile by another checkout is a conflict; the rest is what was typed.
+    const message = t(`giftCards.errors.${result.giftCardError}`);
+    const status = result.giftCardError === "balance-changed" ? 409 : 400;
+    return { ok: false, status, error: "gift-card", message, fields: { giftCardCode: message }, lines: [] };
   }
   return {
     ok: false,

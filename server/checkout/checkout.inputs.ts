@@ -43,6 +43,7 @@ export const checkoutFields = [
   "pec",
   "acceptTerms",
   "discountCode",
+  "giftCardCode",
 ] as const;
 
 /** Limits the "too long" message names. */
@@ -136,6 +137,8 @@ const CheckoutFields = z.object({
   acceptTerms: checkbox.refine((value) => value, fieldKey("acceptTermsRequired")),
   /** Checked on the server against the codes (server/coupons/coupon.service.ts). */
   discountCode: looseText,
+  /** A gift card to pay with (server/gift-cards/): checked and spent on the server. */
+  giftCardCode: looseText,
 });
 
 type Fields = z.infer<typeof CheckoutFields>;
@@ -220,6 +223,7 @@ function normalise(value: Fields, kind: FormKind) {
     pec: invoice ? pec.parse(value.pec) || null : null,
     acceptTerms: true as const,
     discountCode: value.discountCode.trim().slice(0, 100) || null,
+    giftCardCode: value.giftCardCode.trim().slice(0, 40) || null,
   };
 }
 

@@ -23,7 +23,10 @@ import {
   type GiftListDelivery,
 } from "#server/gift-lists/gift-list-orders.service.ts";
 import { partStockLines, withBundleParts } from "#server/bundles/bundle.service.ts";
+import type { GiftCardErrorCode } from "#server/gift-cards/gift-card.ts";
+import { previewGiftCard, spendGiftCard } from "#server/gift-cards/gift-card.service.ts";
 import { createOrder } from "#server/orders/order-creation.ts";
+import { markOrderPaid } from "#server/orders/order.service.ts";
 import { queueOrderMail } from "#server/orders/order-emails.ts";
 import {
   allowedPaymentMethods,
@@ -80,6 +83,9 @@ export type CheckoutSummary = {
   /** Why the typed code was refused (the field says so; nothing else changes), with the minimum it asks when that is why. */
   discountCodeError: DiscountCodeError | null;
   discountCodeMinOrderCents: number | null;
+  /** The gift card typed: what it pays of the total (a payment, shown after the total), or why it was refused. */
+  giftCard: { codeTail: string; cents: number; balanceCents: number } | null;
+  giftCardError: GiftCardErrorCode | null;
   /** Checkout cannot go on: the cart is empty, its list closed or bought meanwhile, or lines out of stock or no longer for sale. */
   blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-closed" | "gift-list-shortfall" | "out-of-stock" | "unavailable-product"> | null;
 };
@@ -87,6 +93,7 @@ export type CheckoutSummary = {
 export type PlaceOrderResult =
   | { ok: true; orderId: string; orderNumber: number; paymentMethod: PaymentMethod; status: OrderStatus; alreadyPlaced: boolean }
   | { ok: false; error: "discount-code"; discountError: DiscountCodeError; minOrderCents?: number }
+  | { ok: false; error: "gift-card"; giftCardError: GiftCardErrorCode }
   | { ok: false; error: CheckoutErrorCode; lines?: { variantId: number; name: string; available: number }[] };
 
 export type { AppliedDiscountCode };
@@ -136,6 +143,8 @@ export async function getCheckoutSummary(
     cardPayments?: boolean;
     /** True when Scalapay is configured (SCALAPAY_API_KEY): only then may the staff's choice offer it. */
     scalapayPayments?: boolean;
+    /** A gift card typed to pay with: what it would pay is shown, nothing is taken. */
+    giftCardCode?: string | null;
   },
 ): Promise<CheckoutSummary> {
   const [cart, stored] = await Promise.all([
@@ -184,7 +193,12 @@ export async function getCheckoutSummary(
     paymentFeeCents: payment ? paymentFeeCents(settings.delivery, payment) : 0,
     codeDiscountCents: code?.ok ? code.applied.discountCents : 0,
   });
-  const onlineMethods = allowedPayments.includes("card") ? onlineMethodOffers(settings.onlinePayments, totals.totalCents) : [];
+  const card =
+    args.giftCardCode && cart.lines.length > 0
+      ? await previewGiftCard(db, { code: args.giftCardCode, dueCents: totals.totalCents, now: args.now })
+      : null;
+  const giftCardCents = card?.ok ? card.giftCardCents : 0;
+  const onlineMethods = allowedPayments.includes("card") ? onlineMethodOffers(settings.onlinePayments, totals.totalCents - giftCardCents) : [];
   return {
     cart,
     deliveries,
@@ -192,7 +206,7 @@ export async function getCheckoutSummary(
     delivery: quote?.method ?? null,
     payment,
     ...totals,
-    summary: summarizeOrderTotals(totals, { code: code?.ok ? code.applied : null, shippingToChoose: quote === null }),
+    summary: summarizeOrderTotals(totals, { code: code?.ok ? code.applied : null, shippingToChoose: quote === null, giftCardCents }),
     allowedPayments,
     onlineMethods,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
@@ -210,6 +224,8 @@ export async function getCheckoutSummary(
     discountCode: code?.ok ? code.applied : null,
     discountCodeError: code && !code.ok ? code.error : null,
     discountCodeMinOrderCents: code && !code.ok ? (code.minOrderCents ?? null) : null,
+    giftCard: card?.ok ? { codeTail: card.codeTail, cents: card.giftCardCents, balanceCents: card.balanceCents } : null,
+    giftCardError: card && !card.ok ? card.error : null,
     blocker: blockerOf(cart, giftList),
   };
 }
@@ -416,9 +432,14 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod),
     codeDiscountCents: code?.applied.discountCents ?? 0,
   });
-  // The way to pay online must be one the shop offers for this total (the page only shows it).
+  // A gift card pays first (a payment, not a discount: the totals stay); taken after the order exists, below.
+  const card = input.giftCardCode ? await previewGiftCard(tx, { code: input.giftCardCode, dueCents: totals.totalCents, now }) : null;
+  if (card && !card.ok) return { ok: false, error: "gift-card", giftCardError: card.error };
+  const giftCardCents = card?.giftCardCents ?? 0;
+  const paidByCard = giftCardCents > 0 && giftCardCents === totals.totalCents;
+  // The way to pay online must be one the shop offers for what is left to pay (the page only shows it).
   const onlinePaymentMethod = input.paymentMethod === "card" ? (input.onlinePaymentMethod ?? "card") : null;
-  if (onlinePaymentMethod && !isOnlineMethodOffered(settings.onlinePayments, onlinePaymentMethod, totals.totalCents)) {
+  if (onlinePaymentMethod && !paidByCard && !isOnlineMethodOffered(settings.onlinePayments, onlinePaymentMethod, totals.totalCents - giftCardCents)) {
     return { ok: false, error: "online-method-not-offered" };
   }
   const status: OrderStatus = "awaiting_payment";
@@ -475,6 +496,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     estimatedDeliveryTo: estimate?.to ?? null,
     giftListId: cart.giftListId,
     discountCodeId: code?.applied.id ?? null,
+    giftCardCents,
     ...giftNote,
     createdAt: now,
     lines: await withBundleParts(
@@ -516,12 +538,31 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     const use = await takeDiscountCodeUse(tx, { discountCodeId: code.applied.id, orderId: order.id, userId: args.userId, email: input.email });
     if (!use.ok) throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: use.error });
   }
+  // The card's share in ONE conditional update: a checkout racing for the same last balance rolls back here.
+  if (input.giftCardCode && giftCardCents > 0) {
+    const spent = await spendGiftCard(tx, {
+      code: input.giftCardCode,
+      dueCents: totals.totalCents,
+      orderId: order.id,
+      actorUserId: args.userId,
+      now,
+    });
+    if (!spent.ok || spent.cents !== giftCardCents) {
+      throw new CheckoutRollback({ ok: false, error: "gift-card", giftCardError: spent.ok ? "balance-changed" : spent.error });
+    }
+  }
   await recordTakenStock(tx, stock.taken, { reason: "order-placed", orderId: order.id, actorUserId: args.userId, now });
   await tx.delete(cartLines).where(eq(cartLines.cartId, cart.id));
   await tx.update(carts).set({ giftListId: null, giftGiverName: null, giftMessage: null, updatedAt: now }).where(eq(carts.id, cart.id));
+  const links = { publicUrl: args.publicUrl, secret: args.secret };
+  // Paid in full by gift card: nothing else to pay, the order is paid now (its "paid" mail confirms it).
+  if (paidByCard) {
+    const paid = await markOrderPaid(tx, { orderId: order.id, provider: "gift_card", providerRef: null, amountCents: giftCardCents, now, links });
+    return { ok: true, orderId: order.id, orderNumber: order.number, paymentMethod: input.paymentMethod, status: paid.status, alreadyPlaced: false };
+  }
   // The card order's mail goes when it is paid; every other order is confirmed now.
   if (input.paymentMethod !== "card") {
-    await queueOrderMail(tx, { orderId: order.id, kind: "confirmation", links: { publicUrl: args.publicUrl, secret: args.secret } });
+    await queueOrderMail(tx, { orderId: order.id, kind: "confirmation", links });
   }
   return { ok: true, orderId: order.id, orderNumber: order.number, paymentMethod: input.paymentMethod, status, alreadyPlaced: false };
 }

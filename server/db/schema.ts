@@ -652,6 +652,8 @@ export const orders = pgTable(
     giftMessage: text(),
     giverName: text(),
     discountCodeId: integer().references(() => discountCodes.id, { onDelete: "set null" }),
+    /** Paid with a gift card (a payment, not a discount: still inside totalCents); the rest is what is still to pay. */
+    giftCardCents: integer().notNull().default(0),
     carrier: text(),
     trackingNumber: text(),
     /** Unpaid orders hold their stock until then; afterwards they expire and give it back. */
@@ -665,6 +667,7 @@ export const orders = pgTable(
   },
   (t) => [
     check("orders_total_non_negative", sql`${t.totalCents} >= 0`),
+    check("orders_gift_card_within_total", sql`${t.giftCardCents} >= 0 and ${t.giftCardCents} <= ${t.totalCents}`),
     index().on(t.userId, t.createdAt),
     index().on(t.status, t.createdAt),
     index().on(t.createdAt),
@@ -1812,4 +1815,65 @@ export const guaranteeClaimEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.claimId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- gift cards (owned by server/gift-cards/gift-card.service.ts)
+
+/** Where a card came from: bought online, sold at the counter, or a gift list's cash fund paid out. */
+export const giftCardOrigin = pgEnum("gift_card_origin", ["online", "counter", "fund"]);
+/** What moved a card's balance: issued, spent on an order, given back (order let go or goods refunded), expired, deactivated. */
+export const giftCardMovementKind = pgEnum("gift_card_movement_kind", ["issue", "spend", "give_back", "refund", "expiry", "deactivation"]);
+
+/**
+ * Multi-purpose vouchers (docs/decisions/0097-gift-cards.md): the code is kept only as a SHA-256 hash
+ * (its last four characters for the staff); the balance moves only by one conditional UPDATE.
+ */
+export const giftCards = pgTable(
+  "gift_cards",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    codeHash: text().notNull().unique(),
+    /** The code's last four characters, to tell cards apart in the back office and on the customer's page. */
+    codeTail: text().notNull(),
+    origin: giftCardOrigin().notNull(),
+    initialCents: integer().notNull(),
+    balanceCents: integer().notNull(),
+    /** The order that bought it online (null for the counter and funds); the card works once that order is paid. */
+    purchaseOrderId: uuid().references(() => orders.id, { onDelete: "set null" }),
+    isActive: boolean().notNull().default(true),
+    recipientName: text().notNull().default(""),
+    recipientEmail: text(),
+    message: text().notNull().default(""),
+    /** The Italian day the mail goes to the recipient (null: printed, or mailed at once). */
+    deliverOn: date({ mode: "string" }),
+    mailedAt: timestamp({ withTimezone: true }),
+    locale: text().notNull().default("it"),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("gift_cards_balance", sql`${t.balanceCents} >= 0 and ${t.balanceCents} <= ${t.initialCents}`),
+    check("gift_cards_initial_positive", sql`${t.initialCents} > 0`),
+    index().on(t.codeTail),
+    index().on(t.purchaseOrderId),
+  ],
+);
+
+/** Every change of a card's balance, signed: the balance is always the sum of its movements. */
+export const giftCardMovements = pgTable(
+  "gift_card_movements",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    giftCardId: integer()
+      .notNull()
+      .references(() => giftCards.id, { onDelete: "cascade" }),
+    kind: giftCardMovementKind().notNull(),
+    amountCents: integer().notNull(),
+    orderId: uuid().references(() => orders.id, { onDelete: "set null" }),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.giftCardId, t.createdAt), index().on(t.orderId)],
 );

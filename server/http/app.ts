@@ -17,6 +17,7 @@ import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.t
 import { startCustomerMailsJob } from "#server/customer-mails/customer-mails-job.ts";
 import { startRefundRetryJob } from "#server/after-sales/refund-retry-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
+import { startGiftCardExpiryJob } from "#server/gift-cards/gift-card-expiry-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { createLogger } from "#server/log.ts";
@@ -76,6 +77,8 @@ export async function startShop(options: StartOptions) {
   startCardPaymentExpiryJob(services);
   // Bank-transfer orders unpaid past their due date expire and give their stock back.
   startOrderExpiryJob(services);
+  // What is left on gift cards past their expiry is taken off, with its movement.
+  startGiftCardExpiryJob(services);
   // Card refunds the provider has not made yet are asked again, each with its own idempotency key.
   startRefundRetryJob(services);
   // Abandoned-cart reminders and review invitations, as the back office's settings say (decision 0102).

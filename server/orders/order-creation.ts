@@ -43,12 +43,14 @@ export async function createOrder(tx: Db, draft: OrderDraft): Promise<CreatedOrd
     createdAt: draft.createdAt,
   });
   // Card payments get their row per provider session from the payments module (server/payments).
-  if (draft.status === "awaiting_payment" && draft.paymentMethod !== "card") {
+  // What a gift card pays is not asked again: the payment is for the rest (none when the card pays it all).
+  const dueCents = draft.totalCents - (draft.giftCardCents ?? 0);
+  if (draft.status === "awaiting_payment" && draft.paymentMethod !== "card" && dueCents > 0) {
     await tx.insert(payments).values({
       orderId: order.id,
       provider: draft.paymentMethod,
       status: "pending",
-      amountCents: draft.totalCents,
+      amountCents: dueCents,
       expiresAt: draft.paymentDueAt ?? null,
     });
   }

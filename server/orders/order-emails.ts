@@ -6,7 +6,7 @@
  */
 import { describeDeliveryEstimate } from "#common/delivery-promise.ts";
 import { formatDate, formatMoney } from "#common/format.ts";
-import { summaryLineText } from "#common/order-summary.ts";
+import { summaryLineText, summaryPaymentTexts } from "#common/order-summary.ts";
 import { variantLabel } from "#common/variant-label.ts";
 import type { Db } from "#server/db/client.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
@@ -62,6 +62,7 @@ function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [st
     rows.push([term, value]);
   }
   rows.push([t("orderEmails.total"), money(order.summary.totalCents)]);
+  for (const row of summaryPaymentTexts(t, order.summary, money)) rows.push([row.term, row.value]);
   rows.push([
     t("orderEmails.deliveryMethod"),
     order.delivery.groupGiftContribution ? t("giftLists.group.badge") : t(`orderEmails.delivery.${order.delivery.method}`),
@@ -101,7 +102,7 @@ function bankTransferParagraphs(t: ReturnType<typeof getTranslator>, order: Orde
 }
 
 function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order: OrderView, shopAddress: string): string[] {
-  const amount = formatMoney(order.totals.totalCents, order.locale);
+  const amount = formatMoney(order.summary.payments?.stillToPayCents ?? order.totals.totalCents, order.locale);
   switch (kind) {
     case "confirmation": {
       const payment =

@@ -194,7 +194,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       totalCents: order.totalCents,
     },
     discountCode: summaryCode,
-    summary: summarizeOrderTotals(order, { code: summaryCode }),
+    summary: summarizeOrderTotals(order, { code: summaryCode, giftCardCents: order.giftCardCents }),
     delivery: {
       method: order.deliveryMethod,
       // A collected order keeps an address only as the invoice's buyer's: it is not where anything goes.
@@ -238,7 +238,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
               beneficiary: bankTransfer.beneficiary,
               bankName: bankTransfer.bankName,
               reason: bankTransferReason(order.number),
-              amountCents: order.totalCents,
+              amountCents: order.totalCents - order.giftCardCents,
               dueAt: awaitingTransfer ? order.paymentDueAt : null,
             }
           : null,

@@ -355,7 +355,7 @@ export async function changeOrderStatus(
   const links = args.links ?? null;
   if (args.to === "paid") {
     const [order] = await db
-      .select({ status: orders.status, paymentMethod: orders.paymentMethod, totalCents: orders.totalCents })
+      .select({ status: orders.status, paymentMethod: orders.paymentMethod, totalCents: orders.totalCents, giftCardCents: orders.giftCardCents })
       .from(orders)
       .where(eq(orders.id, args.orderId));
     if (!order) return { ok: false, error: "not-found" };
@@ -364,7 +364,7 @@ export async function changeOrderStatus(
       orderId: args.orderId,
       provider: order.paymentMethod,
       providerRef: null,
-      amountCents: order.totalCents,
+      amountCents: order.totalCents - order.giftCardCents,
       now: args.now,
       actorUserId: args.actorUserId,
       links,
@@ -385,7 +385,12 @@ export async function changeOrderStatus(
       return { ok: false, error: "transition-not-allowed" };
     }
     if (completesUnpaidHandover) {
-      await recordPayment(tx, order, { provider: order.paymentMethod, providerRef: null, amountCents: order.totalCents, now: args.now });
+      await recordPayment(tx, order, {
+        provider: order.paymentMethod,
+        providerRef: null,
+        amountCents: order.totalCents - order.giftCardCents,
+        now: args.now,
+      });
       await applyPaidEffects(tx, order, { now: args.now, links, actorUserId: args.actorUserId, status: args.to });
     }
     if (args.to === "shipped") await queueOrderMail(tx, { orderId: order.id, kind: "shipped", links });

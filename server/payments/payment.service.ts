@@ -4,7 +4,7 @@
  * from an event's order), settle overdue card orders, and take an abandoned payment back to the cart.
  * Nothing lives in memory: after a restart the webhooks and the expiry job finish every order.
  */
-import { and, asc, desc, eq, isNotNull, isNull, lte, not } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lte, not, sql } from "drizzle-orm";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import type { OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 import { resolveAuthSecret } from "#server/accounts/auth.ts";
@@ -76,6 +76,8 @@ async function findOrder(db: Db, orderId: string) {
       paymentMethod: orders.paymentMethod,
       onlinePaymentMethod: orders.onlinePaymentMethod,
       totalCents: orders.totalCents,
+      /** What is still to pay: the total less what a gift card paid. */
+      dueCents: sql<number>`${orders.totalCents} - ${orders.giftCardCents}`.mapWith(Number),
       shippingCents: orders.shippingCents,
       paymentFeeCents: orders.paymentFeeCents,
       paymentDueAt: orders.paymentDueAt,
@@ -151,7 +153,7 @@ export async function startCardPayment(
       email: order.email,
       locale: args.locale,
       lines: await sessionLinesOf(db, order, args.locale),
-      totalCents: order.totalCents,
+      totalCents: order.dueCents,
       method: order.onlinePaymentMethod ?? "card",
       consumer: {
         givenNames: order.firstName,
@@ -177,7 +179,7 @@ export async function startCardPayment(
       orderId: order.id,
       provider: provider.name,
       ref: session.ref,
-      amountCents: order.totalCents,
+      amountCents: order.dueCents,
       expiresAt: session.expiresAt,
     });
     return { ok: true, redirectUrl: session.url };
@@ -207,9 +209,9 @@ async function sessionLinesOf(db: Db, order: NonNullable<Awaited<ReturnType<type
   if (order.shippingCents > 0) lines.push({ name: t("payments.lineShipping"), unitAmountCents: order.shippingCents, quantity: 1 });
   if (order.paymentFeeCents > 0) lines.push({ name: t("payments.linePaymentFee"), unitAmountCents: order.paymentFeeCents, quantity: 1 });
   const sum = lines.reduce((total, line) => total + line.unitAmountCents * line.quantity, 0);
-  return sum === order.totalCents && lines.length > 0
+  return sum === order.dueCents && lines.length > 0
     ? lines
-    : [{ name: t("payments.lineOrder", { number: order.number }), unitAmountCents: order.totalCents, quantity: 1 }];
+    : [{ name: t("payments.lineOrder", { number: order.number }), unitAmountCents: order.dueCents, quantity: 1 }];
 }
 
 /** The session becomes the order's payment row: checkout's pending row when it has no session yet, else a new one. */
@@ -259,8 +261,11 @@ export async function applySessionState(
 
     if (state.status === "complete" && (state.isPaid || state.isAuthorized)) {
       // Only the order's own amount in the order's currency pays it; anything else goes to the staff.
-      const [order] = await tx.select({ totalCents: orders.totalCents }).from(orders).where(eq(orders.id, orderId));
-      if (!order || state.amountCents !== order.totalCents || state.currency.toLowerCase() !== orderCurrency) {
+      const [order] = await tx
+        .select({ dueCents: sql<number>`${orders.totalCents} - ${orders.giftCardCents}`.mapWith(Number) })
+        .from(orders)
+        .where(eq(orders.id, orderId));
+      if (!order || state.amountCents !== order.dueCents || state.currency.toLowerCase() !== orderCurrency) {
         await flagPaymentMismatch(tx, {
           orderId,
           provider: provider.name,

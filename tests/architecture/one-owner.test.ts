@@ -39,6 +39,8 @@ const productSpecsOwner = "server/catalog/product-specs.service.ts";
 const seed = "server/db/seed.ts";
 /** Bundles, their parts and allowed combinations (docs/decisions/0100-bundles.md). */
 const bundlesAdmin = "server/bundles/bundle-admin.service.ts";
+/** Gift cards and their movements (docs/decisions/0097-gift-cards.md). */
+const giftCardsOwner = "server/gift-cards/gift-card.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -154,6 +156,8 @@ const rules: Rule[] = [
       /\.(insert|update|delete)\(\s*(guaranteeClaims|guaranteeClaimPhotos|guaranteeClaimEvents)\s*\)|(insert\s+into|update|delete\s+from)\s+"?guarantee_claim(s|_photos|_events)"?[\s(]/i,
     ),
   },
+  { what: "writes gift cards", owners: [giftCardsOwner], finds: writesTable("giftCards", "gift_cards") },
+  { what: "writes gift card movements", owners: [giftCardsOwner], finds: writesTable("giftCardMovements", "gift_card_movements") },
 ];
 
 export type SourceFile = { file: string; source: string };

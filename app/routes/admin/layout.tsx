@@ -21,6 +21,7 @@ export const handle = {
     "takings.nav",
     "productSafety.admin.nav",
     "guaranteeClaims.admin.nav",
+    "giftCards.admin.nav",
   ],
 } satisfies MessagesHandle;
 

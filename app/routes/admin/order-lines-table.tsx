@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
-import { summaryLineText } from "#common/order-summary.ts";
+import { summaryLineText, summaryPaymentTexts } from "#common/order-summary.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
 import { shownSize } from "#common/sizes.ts";
 import { useColourName } from "#app/lib/colour-name.ts";
@@ -78,6 +78,16 @@ export function OrderLinesTable({ order, locale }: { order: OrderView; locale: L
             </th>
             <td className="p-2 text-right font-bold whitespace-nowrap">{money(order.summary.totalCents)}</td>
           </tr>
+          {summaryPaymentTexts(t, order.summary, money).map((row) => (
+            <tr key={row.kind}>
+              <th scope="row" colSpan={4} className="p-2 text-right font-normal">
+                {row.term}
+              </th>
+              <td className="p-2 text-right whitespace-nowrap" data-testid={`order-${row.kind}`}>
+                {row.value}
+              </td>
+            </tr>
+          ))}
         </tfoot>
       </table>
     </div>

@@ -35,6 +35,8 @@ import {
   users,
 } from "#server/db/schema.ts";
 import { seedSampleCatalogue } from "#server/db/seed.ts";
+import { issueGiftCard } from "#server/gift-cards/gift-card.service.ts";
+import { newGiftCardCode } from "#server/gift-cards/gift-card.ts";
 import { shopContext } from "#server/http/context.ts";
 import { createTestDb } from "#tests/db.ts";
 import * as endpointRoute from "./endpoint";
@@ -475,6 +477,13 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
       expect(session.url).toMatch(/^http:\/\/shop\.test\//);
     },
   }),
+  "GET /api/public/carta-regalo/saldo": async () => {
+    const card = await issueGiftCard(shop.handle.db, { origin: "counter", amountCents: 2500, now: new Date() });
+    return {
+      options: { query: { codice: card.code.toLowerCase() } },
+      check: (json) => expect(json).toMatchObject({ codeTail: card.code.slice(-4), balanceCents: 2500, initialCents: 2500, balance: 25 }),
+    };
+  },
 };
 
 const keyOf = (endpoint: ApiEndpoint) => `${endpoint.method} ${endpoint.path}`;
@@ -830,6 +839,17 @@ test("gift lists: the list pages' rules and messages, in the caller's language",
   expect(miss.message).toBe("Lista non trovata.");
   expectError(await call("/api/public/lista-regalo/search-products", { method: "GET", query: { codice: "??" } }), 400, "invalid-code");
   expect((await call("/api/public/lista-regalo/search-name", { method: "GET", query: { name: "x" } })).json).toEqual([]);
+});
+
+test("gift card balance: a typo is 400 before any lookup, an unknown card 404, both in the caller's language", slow, async () => {
+  const card = await issueGiftCard(shop.handle.db, { origin: "counter", amountCents: 1000, now: new Date() });
+  const body = card.code.replace(/-/g, "");
+  const typo = body.slice(0, 3) + (body[3] === "A" ? "B" : "A") + body.slice(4);
+  const refused = expectError(await call("/api/public/carta-regalo/saldo", { method: "GET", query: { codice: typo } }), 400, "invalid-code");
+  expect(refused.message).toBe("Il codice non è valido: controlla di averlo scritto bene (16 caratteri).");
+  const unknown = newGiftCardCode();
+  const miss = await call("/api/public/carta-regalo/saldo", { method: "GET", query: { codice: unknown }, headers: { "Accept-Language": "en" } });
+  expect(expectError(miss, 404, "not-found").message).toBe("No gift card has this code.");
 });
 
 test("a code-only list is found by its code, never by name", slow, async () => {

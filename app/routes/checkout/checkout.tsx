@@ -38,6 +38,7 @@ import { getAccountProfile } from "#server/accounts/profile.service.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { deliveryMethods, paymentChoices as acceptedPaymentChoices, paymentOfChoice } from "#server/orders/order-methods.ts";
 import { addressFields, checkoutFormValues, parseCheckoutForm, type checkoutFields } from "#server/checkout/checkout.inputs.ts";
+import { GiftCardField } from "#app/ui/gift-card-field.tsx";
 import { placeOrderAndStartPayment } from "#server/checkout/checkout-payment.service.ts";
 import { takesCardPayments } from "#server/payments/payment-provider.ts";
 import { takesScalapayPayments } from "#server/payments/scalapay.ts";
@@ -60,6 +61,7 @@ const SummaryChoices = z.object({
   deliveryMethod: z.enum(deliveryMethods).nullable().catch(null),
   paymentMethod: z.enum(acceptedPaymentChoices).nullable().catch(null),
   discountCode: z.string().trim().max(100).nullable().catch(null),
+  giftCardCode: z.string().trim().max(40).nullable().catch(null),
 });
 
 type FormValues = Partial<Record<(typeof checkoutFields)[number], string>>;
@@ -76,6 +78,7 @@ function summaryFor(
     deliveryMethod: raw.deliveryMethod ?? null,
     paymentMethod: raw.paymentMethod ?? null,
     discountCode: raw.discountCode ?? null,
+    giftCardCode: raw.giftCardCode ?? null,
   });
   const { cartId } = readCartRequest(request, services);
   const chosen = choices.paymentMethod ? paymentOfChoice(choices.paymentMethod) : null;
@@ -92,6 +95,7 @@ function summaryFor(
     email: typeof raw.email === "string" && raw.email.includes("@") ? raw.email.trim() : (user?.email ?? null),
     cardPayments: takesCardPayments(services),
     scalapayPayments: takesScalapayPayments(services.env),
+    giftCardCode: choices.giftCardCode,
   });
 }
 
@@ -109,6 +113,9 @@ export const handle = {
     "invoices.checkout",
     "onlinePayments",
     "customerMails.checkoutNotice",
+    "giftCards.summary",
+    "giftCards.checkout",
+    "giftCards.errors",
   ],
 } satisfies MessagesHandle;
 
@@ -184,8 +191,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     scalapayPayments: takesScalapayPayments(services.env),
   });
   if (!outcome.ok) {
-    const problem = outcome.error === "discount-code" ? null : { code: outcome.error, lines: outcome.lines };
-    return answer(checkoutFormValues(form), outcome.error === "discount-code" ? outcome.fields : null, problem, outcome.status);
+    // A code's refusal (discount or gift card) shows beside its field, not as the page's problem.
+    const byField = outcome.error === "discount-code" || outcome.error === "gift-card";
+    const problem = byField ? null : { code: outcome.error, lines: outcome.lines };
+    return answer(checkoutFormValues(form), byField ? outcome.fields : null, problem, outcome.status);
   }
   // Without a payment session the order waits on its page, which offers "Paga ora" again.
   if (outcome.payment && !outcome.payment.ok) return redirect(`${outcome.orderHref}&pagamento=non-disponibile`, 303);
@@ -195,7 +204,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 const asDelivery = (value: string | undefined | null): DeliveryChoice | null => deliveryChoices.find((method) => method === value) ?? null;
 const asPayment = (value: string | undefined | null): PaymentChoice | null => paymentChoices.find((method) => method === value) ?? null;
 
-type SummaryChoiceName = "postcode" | "deliveryMethod" | "paymentMethod" | "discountCode";
+type SummaryChoiceName = "postcode" | "deliveryMethod" | "paymentMethod" | "discountCode" | "giftCardCode";
 
 function EmptyCheckout({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
@@ -292,9 +301,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const refreshSummary = (changes: Partial<Record<SummaryChoiceName, string | null>>) => {
     const postcodeInput = formRef.current?.elements.namedItem("postcode");
     const codeInput = formRef.current?.elements.namedItem("discountCode");
+    const cardInput = formRef.current?.elements.namedItem("giftCardCode");
     const choices = {
       postcode: postcodeInput instanceof HTMLInputElement ? postcodeInput.value.trim() : "",
       discountCode: codeInput instanceof HTMLInputElement ? codeInput.value.trim() : "",
+      giftCardCode: cardInput instanceof HTMLInputElement ? cardInput.value.trim() : "",
       deliveryMethod: delivery ?? "",
       paymentMethod: payment ?? "",
       ...changes,
@@ -502,6 +513,15 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               onApply={hydrated ? (code) => refreshSummary({ discountCode: code }) : undefined}
               submitIntent="update"
               id={checkoutFieldId("discountCode")}
+            />
+            <GiftCardField
+              defaultValue={values.giftCardCode ?? ""}
+              error={errors.giftCardCode ?? (summary.giftCardError ? t(`giftCards.errors.${summary.giftCardError}`) : undefined)}
+              applied={summary.giftCard}
+              paidInFull={summary.giftCard !== null && summary.giftCard.cents === summary.totalCents}
+              onApply={hydrated ? (code) => refreshSummary({ giftCardCode: code }) : undefined}
+              submitIntent="update"
+              id={checkoutFieldId("giftCardCode")}
             />
             {!hydrated && (
               <div className="rounded-2xl bg-white p-4 shadow-card">

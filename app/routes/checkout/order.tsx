@@ -44,6 +44,7 @@ async function findVisibleOrder(context: Readonly<RouterContextProvider>, reques
 export const handle = {
   messages: [
     "orderSummary",
+    "giftCards.summary",
     "order",
     "bundles.order",
     "orderStatus",

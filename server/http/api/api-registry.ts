@@ -6,6 +6,7 @@ import { catalogEndpoints } from "./catalog-api";
 import { checkoutEndpoints } from "./checkout-api";
 import { giftListEndpoints } from "./gift-list-api";
 import { giftListPublicEndpoints } from "./gift-list-public-api";
+import { giftCardEndpoints } from "./gift-card-api";
 
 export const apiEndpoints: readonly ApiEndpoint[] = [
   ...catalogEndpoints,
@@ -14,4 +15,5 @@ export const apiEndpoints: readonly ApiEndpoint[] = [
   ...giftListPublicEndpoints,
   ...giftListEndpoints,
   ...checkoutEndpoints,
+  ...giftCardEndpoints,
 ];

@@ -104,6 +104,9 @@ async function answerOrder(services: ShopServices, placed: CheckoutPlaced, local
 function refusedCheckout(refusal: CheckoutRefusal, locale: Locale): ApiOutcome<never> {
   // The code's own reason as the message, as the checkout page shows it beside the field.
   if (refusal.error === "discount-code") return apiRefusal(refusal.status, "invalid-input", refusal.message, refusal.fields);
+  // A gift card spent meanwhile is a conflict; a code that is no usable card is the field's own problem.
+  if (refusal.error === "gift-card")
+    return apiRefusal(refusal.status, refusal.status === 409 ? "conflict" : "invalid-input", refusal.message, refusal.fields);
   const t = getTranslator(locale);
   const fields = Object.fromEntries(
     refusal.lines.map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
