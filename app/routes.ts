@@ -76,6 +76,7 @@ export default [
       route("my-account", "routes/account/my-account.tsx", { id: "my-account" }),
       route("my-account/data", "routes/account/account-data.ts", { id: "my-account-data" }),
       route("shopping", "routes/account/shopping.tsx", { id: "shopping" }),
+      route("carta-fedelta", "routes/account/loyalty-card.tsx", { id: "loyalty-card" }),
 
       // gift lists
       route("crea-lista-nascita", "routes/gift-lists/my-gift-lists.tsx", { id: "my-gift-lists" }),
@@ -123,6 +124,7 @@ export default [
         route("admin/codici-sconto/:id", "routes/admin/discount-code-edit.tsx", { id: "admin-discount-code" }),
         route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
         route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
+        route("admin/carta-fedelta", "routes/admin/loyalty-counter.tsx", { id: "admin-loyalty" }),
         route("admin/recensioni", "routes/admin/reviews.tsx", { id: "admin-reviews" }),
         route("admin/*", "routes/admin/not-found.tsx", { id: "admin-not-found" }),
       ]),

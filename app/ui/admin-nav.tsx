@@ -14,6 +14,7 @@ export const adminSections = [
   { path: "/admin/codici-sconto", key: "discountCodes", end: false },
   { path: "/admin/liste-regalo", key: "giftLists", end: false },
   { path: "/admin/clienti", key: "customers", end: false },
+  { path: "/admin/carta-fedelta", key: "loyalty", end: false, labelKey: "loyalty.nav" },
   { path: "/admin/recensioni", key: "reviews", end: false, labelKey: "reviews.admin.nav" },
   { path: "/admin/impostazioni", key: "settings", end: false },
   { path: "/admin/posta", key: "outbox", end: false },

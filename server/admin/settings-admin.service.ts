@@ -105,6 +105,7 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     tracking,
     onlinePayments,
     invoicing,
+    loyalty,
   } = settings;
   return {
     shop: {
@@ -145,6 +146,14 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     },
     tracking: { ...tracking },
     invoicing: { issueAt: invoicing.issueAt },
+    loyalty: {
+      pointsPerEuro: String(loyalty.pointsPerEuro),
+      stepPoints: String(loyalty.stepPoints),
+      stepValue: formatEuroInput(loyalty.stepCents),
+      expiryMonths: String(loyalty.expiryMonths),
+      noticeDays: String(loyalty.noticeDays),
+      excludedKinds: loyalty.excludedKinds.join(", "),
+    },
     onlinePayments: Object.fromEntries(
       onlinePaymentMethods.flatMap((method) => {
         const { enabled, minCents, maxCents } = onlinePayments[method];
@@ -273,6 +282,21 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
     case "invoicing":
       value = { issueAt: field("issueAt") };
       break;
+    case "loyalty": {
+      const stepValue = parseEuroCents(field("stepValue"));
+      if (!stepValue.ok) errors.stepValue = "loyalty.settings.errors.stepValue";
+      value = {
+        pointsPerEuro: wholeNumber(field("pointsPerEuro")),
+        stepPoints: wholeNumber(field("stepPoints")),
+        stepCents: stepValue.ok ? stepValue.cents : null,
+        expiryMonths: wholeNumber(field("expiryMonths")),
+        noticeDays: wholeNumber(field("noticeDays")),
+        excludedKinds: field("excludedKinds")
+          .split(/[\s,]+/)
+          .filter(Boolean),
+      };
+      break;
+    }
     case "onlinePayments":
       value = Object.fromEntries(
         onlinePaymentMethods.map((method) => [
@@ -308,9 +332,11 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
             ? `afterSales.settings.errors.${name}`
             : key === "invoicing"
               ? `sdi.settings.errors.${name}`
-              : key === "onlinePayments"
-                ? `admin.settings.errors.onlinePaymentLimit`
-                : `admin.settings.errors.${issueKind(key, name)}`;
+              : key === "loyalty"
+                ? `loyalty.settings.errors.${first === "stepCents" ? "stepValue" : name}`
+                : key === "onlinePayments"
+                  ? `admin.settings.errors.onlinePaymentLimit`
+                  : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };

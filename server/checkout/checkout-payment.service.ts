@@ -30,11 +30,11 @@ export type CheckoutRefusal = {
   ok: false;
   /** 409: the cart, its stock or its list changed under the customer, or the key is someone else's; 400: what was sent. */
   status: 400 | 409;
-  error: CheckoutErrorCode | "discount-code";
+  error: CheckoutErrorCode | "discount-code" | "loyalty-points";
   /** The refusal in the customer's language. */
   message: string;
-  /** A field's own message (the discount code's), for the form or the API's field errors. */
-  fields: { discountCode?: string };
+  /** A field's own message (the discount code's, the loyalty points'), for the form or the API's field errors. */
+  fields: { discountCode?: string; loyaltyPoints?: string };
   /** Lines short of stock, or of what the list still needs, with what is left. */
   lines: { variantId: number; name: string; available: number }[];
 };
@@ -60,6 +60,11 @@ export function checkoutRefusalOf(result: Extract<PlaceOrderResult, { ok: false 
   if (result.error === "discount-code") {
     const message = t(`checkout.discount.errors.${result.discountError}`, { minimum: formatMoney(result.minOrderCents ?? 0, locale) });
     return { ok: false, status: 400, error: "discount-code", message, fields: { discountCode: message }, lines: [] };
+  }
+  if (result.error === "loyalty-points") {
+    const message = t(`loyalty.errors.${result.loyaltyError}`);
+    const status = result.loyaltyError === "not-enough-points" ? 409 : 400;
+    return { ok: false, status, error: "loyalty-points", message, fields: { loyaltyPoints: message }, lines: [] };
   }
   return {
     ok: false,

@@ -43,6 +43,7 @@ export const checkoutFields = [
   "pec",
   "acceptTerms",
   "discountCode",
+  "loyaltyPoints",
 ] as const;
 
 /** Limits the "too long" message names. */
@@ -136,6 +137,15 @@ const CheckoutFields = z.object({
   acceptTerms: checkbox.refine((value) => value, fieldKey("acceptTermsRequired")),
   /** Checked on the server against the codes (server/coupons/coupon.service.ts). */
   discountCode: looseText,
+  /** Loyalty points to spend: absent or "" is none; checked on the server against the card and the steps (server/loyalty/). */
+  loyaltyPoints: z.preprocess(
+    (value) => (value === "" || value === null || value === undefined ? 0 : value),
+    z.coerce
+      .number({ error: "loyalty.errors.not-a-step" })
+      .int("loyalty.errors.not-a-step")
+      .min(0, "loyalty.errors.not-a-step")
+      .max(10_000_000, "loyalty.errors.not-a-step"),
+  ),
 });
 
 type Fields = z.infer<typeof CheckoutFields>;
@@ -220,6 +230,7 @@ function normalise(value: Fields, kind: FormKind) {
     pec: invoice ? pec.parse(value.pec) || null : null,
     acceptTerms: true as const,
     discountCode: value.discountCode.trim().slice(0, 100) || null,
+    loyaltyPoints: value.loyaltyPoints,
   };
 }
 

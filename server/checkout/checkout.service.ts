@@ -22,6 +22,9 @@ import {
   lockGiftListItemsOfCart,
   type GiftListDelivery,
 } from "#server/gift-lists/gift-list-orders.service.ts";
+import { checkoutLoyaltyOf, loyaltyErrorOf, loyaltyExcludedProducts, type CheckoutLoyalty } from "#server/loyalty/loyalty-checkout.service.ts";
+import type { LoyaltyError } from "#server/loyalty/loyalty.ts";
+import { spendPointsOnOrder } from "#server/loyalty/loyalty.service.ts";
 import { createOrder } from "#server/orders/order-creation.ts";
 import { queueOrderMail } from "#server/orders/order-emails.ts";
 import {
@@ -79,6 +82,10 @@ export type CheckoutSummary = {
   /** Why the typed code was refused (the field says so; nothing else changes), with the minimum it asks when that is why. */
   discountCodeError: DiscountCodeError | null;
   discountCodeMinOrderCents: number | null;
+  /** Her loyalty card (null for a guest or without one): what it may take off here, and the points chosen (docs/decisions/0099-loyalty-card.md). */
+  loyalty: CheckoutLoyalty | null;
+  /** Why the points chosen were not taken off (the field says so; nothing else changes). */
+  loyaltyError: LoyaltyError | null;
   /** Checkout cannot go on: the cart is empty, its list closed or bought meanwhile, or lines out of stock or no longer for sale. */
   blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-closed" | "gift-list-shortfall" | "out-of-stock" | "unavailable-product"> | null;
 };
@@ -86,6 +93,7 @@ export type CheckoutSummary = {
 export type PlaceOrderResult =
   | { ok: true; orderId: string; orderNumber: number; paymentMethod: PaymentMethod; status: OrderStatus; alreadyPlaced: boolean }
   | { ok: false; error: "discount-code"; discountError: DiscountCodeError; minOrderCents?: number }
+  | { ok: false; error: "loyalty-points"; loyaltyError: LoyaltyError }
   | { ok: false; error: CheckoutErrorCode; lines?: { variantId: number; name: string; available: number }[] };
 
 export type { AppliedDiscountCode };
@@ -133,6 +141,8 @@ export async function getCheckoutSummary(
     email?: string | null;
     /** False when nobody takes cards: the card method is not offered. */
     cardPayments?: boolean;
+    /** Loyalty points the signed-in customer chose to spend. */
+    loyaltyPoints?: number | null;
   },
 ): Promise<CheckoutSummary> {
   const [cart, settings] = await Promise.all([
@@ -175,10 +185,16 @@ export async function getCheckoutSummary(
           lines: cart.lines,
         })
       : null;
+  const loyalty = await checkoutLoyaltyOf(db, {
+    userId: args.userId ?? null,
+    points: args.loyaltyPoints ?? 0,
+    lines: loyaltyLinesOf(cart.lines, code?.ok ? code.applied.perLineCents : []),
+  });
   const totals = orderTotals(cart.lines, {
     shippingCents: quote?.feeCents ?? 0,
     paymentFeeCents: payment ? paymentFeeCents(settings.delivery, payment) : 0,
     codeDiscountCents: code?.ok ? code.applied.discountCents : 0,
+    loyaltyDiscountCents: loyalty?.discountCents ?? 0,
   });
   const onlineMethods = allowedPayments.includes("card") ? onlineMethodOffers(settings.onlinePayments, totals.totalCents) : [];
   return {
@@ -188,7 +204,11 @@ export async function getCheckoutSummary(
     delivery: quote?.method ?? null,
     payment,
     ...totals,
-    summary: summarizeOrderTotals(totals, { code: code?.ok ? code.applied : null, shippingToChoose: quote === null }),
+    summary: summarizeOrderTotals(totals, {
+      code: code?.ok ? code.applied : null,
+      shippingToChoose: quote === null,
+      loyalty: loyalty && loyalty.discountCents > 0 ? { points: loyalty.points, discountCents: loyalty.discountCents } : null,
+    }),
     allowedPayments,
     onlineMethods,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
@@ -206,8 +226,15 @@ export async function getCheckoutSummary(
     discountCode: code?.ok ? code.applied : null,
     discountCodeError: code && !code.ok ? code.error : null,
     discountCodeMinOrderCents: code && !code.ok ? (code.minOrderCents ?? null) : null,
+    loyalty,
+    loyaltyError: loyaltyErrorOf(loyalty, args.loyaltyPoints ?? 0),
     blocker: blockerOf(cart, giftList),
   };
+}
+
+/** The goods the points may pay for, line by line: what each costs after a discount code's share (personalisation is never discounted). */
+function loyaltyLinesOf(lines: readonly { productId: number; unitCents: number; quantity: number }[], codePerLineCents: readonly number[]) {
+  return lines.map((line, index) => ({ productId: line.productId, cents: line.unitCents * line.quantity - (codePerLineCents[index] ?? 0) }));
 }
 
 type GiftListCheckout = {
@@ -399,10 +426,28 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       })
     : null;
   if (code && !code.ok) return { ok: false, error: "discount-code", discountError: code.error, minOrderCents: code.minOrderCents };
+  // Points are checked against the card here and spent after the order row, under the card's lock.
+  const loyalty =
+    input.loyaltyPoints > 0
+      ? await checkoutLoyaltyOf(tx, {
+          userId: args.userId,
+          points: input.loyaltyPoints,
+          lines: loyaltyLinesOf(priced, code?.applied.perLineCents ?? []),
+        })
+      : null;
+  const loyaltyError = loyaltyErrorOf(loyalty, input.loyaltyPoints);
+  if (loyaltyError) return { ok: false, error: "loyalty-points", loyaltyError };
+  const excludedFromLoyalty = loyalty
+    ? null
+    : await loyaltyExcludedProducts(
+        tx,
+        priced.map((line) => line.productId),
+      );
   const totals = orderTotals(priced, {
     shippingCents: quote.feeCents,
     paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod),
     codeDiscountCents: code?.applied.discountCents ?? 0,
+    loyaltyDiscountCents: loyalty?.discountCents ?? 0,
   });
   // The way to pay online must be one the shop offers for this total (the page only shows it).
   const onlinePaymentMethod = input.paymentMethod === "card" ? (input.onlinePaymentMethod ?? "card") : null;
@@ -448,6 +493,8 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     estimatedDeliveryTo: estimate?.to ?? null,
     giftListId: cart.giftListId,
     discountCodeId: code?.applied.id ?? null,
+    loyaltyPointsRedeemed: loyalty?.points ?? 0,
+    loyaltyDiscountCents: loyalty?.discountCents ?? 0,
     ...giftNote,
     createdAt: now,
     lines: priced.map((line, index) => ({
@@ -471,6 +518,8 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       personalisationUnitCents: line.personalisationUnitCents,
       lineTotalCents: lineTotalCents(line, line.quantity),
       codeDiscountCents: code?.applied.perLineCents[index] ?? 0,
+      loyaltyDiscountCents: loyalty?.perLineCents[index] ?? 0,
+      isLoyaltyExcluded: loyalty ? loyalty.lineExcluded[index]! : excludedFromLoyalty!.has(line.variant.productId),
       vatRatePercent: facts.get(line.variantId)!.vatRatePercent,
       isPreorder: line.variant.isPreorder,
       giftListItemId: line.giftListItemId,
@@ -483,6 +532,11 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   if (code) {
     const use = await takeDiscountCodeUse(tx, { discountCodeId: code.applied.id, orderId: order.id, userId: args.userId, email: input.email });
     if (!use.ok) throw new CheckoutRollback({ ok: false, error: "discount-code", discountError: use.error });
+  }
+  // Of two checkouts spending the same points, the second finds the balance short here and rolls back.
+  if (loyalty && loyalty.points > 0) {
+    const spent = await spendPointsOnOrder(tx, { cardId: loyalty.cardId, orderId: order.id, points: loyalty.points, actorUserId: args.userId, now });
+    if (!spent) throw new CheckoutRollback({ ok: false, error: "loyalty-points", loyaltyError: "not-enough-points" });
   }
   await recordTakenStock(tx, stock.taken, { reason: "order-placed", orderId: order.id, actorUserId: args.userId, now });
   await tx.delete(cartLines).where(eq(cartLines.cartId, cart.id));

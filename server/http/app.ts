@@ -15,6 +15,7 @@ import { startMailDeliveryJob } from "#server/mail/delivery-job.ts";
 import { startInvoiceIssuingJob, startSdiSendingJob } from "#server/invoices/sdi-job.ts";
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
 import { startRefundRetryJob } from "#server/after-sales/refund-retry-job.ts";
+import { startLoyaltyJob } from "#server/loyalty/loyalty-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import type { ShopServices } from "#server/shop-services.ts";
@@ -77,6 +78,8 @@ export async function startShop(options: StartOptions) {
   startOrderExpiryJob(services);
   // Card refunds the provider has not made yet are asked again, each with its own idempotency key.
   startRefundRetryJob(services);
+  // Loyalty points: earned after the withdrawal period, taken back on refunds, expired, statements mailed.
+  startLoyaltyJob(services);
   // The listing's filter counts come from an index of the catalogue kept in this process: built at start
   // and again soon after any change, in the background, so visitors seldom wait for it.
   startJob({ name: "facet-index", everyMs: 5_000, runAtStart: true, log, run: () => currentFacetIndex(handle.db) });

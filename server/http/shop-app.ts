@@ -14,6 +14,7 @@ import { drawSamplePictureFile } from "#server/catalog/sample-pictures.ts";
 import { readingVersionsOnce } from "#server/catalog/catalogue-cache.ts";
 import type { DbHandle } from "#server/db/client.ts";
 import { couponOrderEffects } from "#server/coupons/coupon-order-effects.ts";
+import { loyaltyOrderEffects } from "#server/loyalty/loyalty-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
 import type { ShopServices } from "#server/shop-services.ts";
@@ -33,7 +34,7 @@ import { markPersonalAnswers } from "./page-caching";
 
 // Wired when this module loads, before startShop's jobs run: gift lists keep their purchases and pledges,
 // coupons their codes' uses, in step with the orders that pay for them (server/orders/order-effects.ts).
-wireOrderEffects(giftListOrderEffects, couponOrderEffects);
+wireOrderEffects(giftListOrderEffects, couponOrderEffects, loyaltyOrderEffects);
 
 export type ShopAppOptions = {
   services: ShopServices;

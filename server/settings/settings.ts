@@ -165,6 +165,21 @@ export const AfterSalesSettings = z.object({
 });
 export type AfterSalesSettings = z.infer<typeof AfterSalesSettings>;
 
+/**
+ * The loyalty card (docs/decisions/0099-loyalty-card.md): points per euro of goods paid online or at the
+ * till, redeemed in steps (`stepPoints` points take `stepCents` off), expiring `expiryMonths` after they
+ * were earned; the statement mail goes `noticeDays` before. Products of `excludedKinds` earn nothing.
+ */
+export const LoyaltySettings = z.object({
+  pointsPerEuro: z.number().int().min(0).max(100),
+  stepPoints: z.number().int().min(1).max(100_000),
+  stepCents: z.number().int().min(1).max(100_000),
+  expiryMonths: z.number().int().min(1).max(120),
+  noticeDays: z.number().int().min(1).max(90),
+  excludedKinds: z.array(z.string().regex(/^[a-z][a-z-]{0,39}$/)).max(20),
+});
+export type LoyaltySettings = z.infer<typeof LoyaltySettings>;
+
 /** A courier's tracking page: https, with {tracking} where the parcel's number goes. */
 const trackingTemplate = z
   .url({ protocol: /^https$/ })
@@ -212,6 +227,7 @@ export const settingsSchemas = {
   tracking: CarrierTrackingSettings,
   onlinePayments: OnlinePaymentsSettings,
   invoicing: InvoicingSettings,
+  loyalty: LoyaltySettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -288,6 +304,14 @@ export const defaultSettings: Settings = {
     sepa_debit: { enabled: false, minCents: null, maxCents: null },
   },
   invoicing: { issueAt: "manual" },
+  loyalty: {
+    pointsPerEuro: 1,
+    stepPoints: 500,
+    stepCents: 500,
+    expiryMonths: 24,
+    noticeDays: 30,
+    excludedKinds: ["gift-card"],
+  },
   afterSales: {
     withdrawalDays: 14,
     homeDeliveryStart: "delivered",

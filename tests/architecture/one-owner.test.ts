@@ -6,7 +6,7 @@
  * server/reviews/review.service.ts (docs/decisions/0059-verified-reviews.md); invoices only by
  * server/invoices/invoice.service.ts, their files to the SDI by server/invoices/sdi.service.ts; withdrawals, returns and refunds only by their modules in
  * server/after-sales/; back-in-stock alerts only by server/stock-alerts/stock-alerts.service.ts; discount codes and their uses only by
- * server/coupons/ (docs/decisions/0066-coupon-codes.md). Scans the shop's sources, its tests included,
+ * server/coupons/ (docs/decisions/0066-coupon-codes.md); loyalty cards and their points only by server/loyalty/loyalty.service.ts. Scans the shop's sources, its tests included,
  * for Drizzle calls and raw SQL that write those tables anywhere else.
  */
 import fs from "node:fs";
@@ -29,6 +29,7 @@ const refundsOwner = "server/after-sales/refunds.service.ts";
 const stockAlertsOwner = "server/stock-alerts/stock-alerts.service.ts";
 const coupons = "server/coupons/coupon.service.ts";
 const couponsAdmin = "server/coupons/coupon-admin.service.ts";
+const loyalty = "server/loyalty/loyalty.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -126,6 +127,9 @@ const rules: Rule[] = [
     ),
   },
   { what: "writes discount code uses", owners: [coupons], finds: writesTable("discountCodeUses", "discount_code_uses") },
+  { what: "writes loyalty cards", owners: [loyalty], finds: writesTable("loyaltyCards", "loyalty_cards") },
+  { what: "writes loyalty entries", owners: [loyalty], finds: writesTable("loyaltyEntries", "loyalty_entries") },
+  { what: "writes loyalty expiry notices", owners: [loyalty], finds: writesTable("loyaltyExpiryNotices", "loyalty_expiry_notices") },
 ];
 
 export type SourceFile = { file: string; source: string };

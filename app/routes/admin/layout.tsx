@@ -12,7 +12,16 @@ import type { Route } from "./+types/layout";
 
 /** The back office's own messages, for every page inside it (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["admin", "adminDashboard", "reviews.admin.nav", "invoices.export.nav", "sdi.nav", "takings.nav", "productSafety.admin.nav"],
+  messages: [
+    "admin",
+    "adminDashboard",
+    "reviews.admin.nav",
+    "invoices.export.nav",
+    "sdi.nav",
+    "takings.nav",
+    "productSafety.admin.nav",
+    "loyalty.nav",
+  ],
 } satisfies MessagesHandle;
 
 /**

@@ -57,17 +57,28 @@ const sections = {
   afterSales: ["withdrawalDays", "homeDeliveryStart", "collectionStart", "returnInstructionsIt", "returnInstructionsEn"],
   tracking: ["brt", "gls", "poste", "sda"],
   invoicing: ["issueAt"],
+  loyalty: ["pointsPerEuro", "stepPoints", "stepValue", "expiryMonths", "noticeDays", "excludedKinds"],
   // Its fields are per method (OnlinePaymentFields): a box to offer it and its order limits.
   onlinePayments: [],
 } as const;
 
 /** The fiscal data's, the after-sales and the invoicing settings' texts live in their own sections of the messages; every other's with the settings'. */
 const textsOf = (key: keyof typeof sections) =>
-  key === "fiscal" ? "invoices.settings" : key === "afterSales" ? "afterSales.settings" : key === "invoicing" ? "sdi.settings" : "admin.settings";
+  key === "fiscal"
+    ? "invoices.settings"
+    : key === "afterSales"
+      ? "afterSales.settings"
+      : key === "invoicing"
+        ? "sdi.settings"
+        : key === "loyalty"
+          ? "loyalty.settings"
+          : "admin.settings";
 const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `${textsOf(key)}.sections.${key}`);
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["invoices.settings", "afterSales.settings", "sdi.settings", "onlinePayments.methods"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["invoices.settings", "afterSales.settings", "sdi.settings", "onlinePayments.methods", "loyalty.settings"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);

@@ -27,6 +27,7 @@ import {
 import { CheckoutInvoice } from "#app/ui/checkout-invoice.tsx";
 import { CheckoutSummaryPanel } from "#app/ui/checkout-summary.tsx";
 import { DiscountCodeField, discountRefusalText } from "#app/ui/discount-code.tsx";
+import { LoyaltyPointsField } from "#app/ui/loyalty-points-field.tsx";
 import { useFormatPrice } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
@@ -59,6 +60,7 @@ const SummaryChoices = z.object({
   deliveryMethod: z.enum(deliveryMethods).nullable().catch(null),
   paymentMethod: z.enum(acceptedPaymentChoices).nullable().catch(null),
   discountCode: z.string().trim().max(100).nullable().catch(null),
+  loyaltyPoints: z.coerce.number().int().min(0).max(10_000_000).nullable().catch(null),
 });
 
 type FormValues = Partial<Record<(typeof checkoutFields)[number], string>>;
@@ -75,6 +77,7 @@ function summaryFor(
     deliveryMethod: raw.deliveryMethod ?? null,
     paymentMethod: raw.paymentMethod ?? null,
     discountCode: raw.discountCode ?? null,
+    loyaltyPoints: raw.loyaltyPoints ?? null,
   });
   const { cartId } = readCartRequest(request, services);
   const chosen = choices.paymentMethod ? paymentOfChoice(choices.paymentMethod) : null;
@@ -90,6 +93,7 @@ function summaryFor(
     // The e-mail typed in the form, else the account's: a code's uses per customer count both.
     email: typeof raw.email === "string" && raw.email.includes("@") ? raw.email.trim() : (user?.email ?? null),
     cardPayments: takesCardPayments(services),
+    loyaltyPoints: choices.loyaltyPoints,
   });
 }
 
@@ -98,7 +102,19 @@ const addressValues = (address: Address) =>
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["orderSummary", "checkout", "checkoutErrors", "order", "delivery", "invoices.checkout", "onlinePayments"],
+  messages: [
+    "orderSummary",
+    "checkout",
+    "checkoutErrors",
+    "order",
+    "delivery",
+    "invoices.checkout",
+    "onlinePayments",
+    "loyalty.checkout",
+    "loyalty.summaryLine",
+    "loyalty.stepOption",
+    "loyalty.errors",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -172,8 +188,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     cardPayments: takesCardPayments(services),
   });
   if (!outcome.ok) {
-    const problem = outcome.error === "discount-code" ? null : { code: outcome.error, lines: outcome.lines };
-    return answer(checkoutFormValues(form), outcome.error === "discount-code" ? outcome.fields : null, problem, outcome.status);
+    // A code's or the points' refusal is said beside its field; anything else above the form.
+    const byField = outcome.error === "discount-code" || outcome.error === "loyalty-points";
+    const problem = byField ? null : { code: outcome.error, lines: outcome.lines };
+    return answer(checkoutFormValues(form), byField ? outcome.fields : null, problem, outcome.status);
   }
   // Without a payment session the order waits on its page, which offers "Paga ora" again.
   if (outcome.payment && !outcome.payment.ok) return redirect(`${outcome.orderHref}&pagamento=non-disponibile`, 303);
@@ -183,7 +201,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 const asDelivery = (value: string | undefined | null): DeliveryChoice | null => deliveryChoices.find((method) => method === value) ?? null;
 const asPayment = (value: string | undefined | null): PaymentChoice | null => paymentChoices.find((method) => method === value) ?? null;
 
-type SummaryChoiceName = "postcode" | "deliveryMethod" | "paymentMethod" | "discountCode";
+type SummaryChoiceName = "postcode" | "deliveryMethod" | "paymentMethod" | "discountCode" | "loyaltyPoints";
 
 function EmptyCheckout({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
@@ -280,9 +298,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   const refreshSummary = (changes: Partial<Record<SummaryChoiceName, string | null>>) => {
     const postcodeInput = formRef.current?.elements.namedItem("postcode");
     const codeInput = formRef.current?.elements.namedItem("discountCode");
+    const pointsInput = formRef.current?.elements.namedItem("loyaltyPoints");
     const choices = {
       postcode: postcodeInput instanceof HTMLInputElement ? postcodeInput.value.trim() : "",
       discountCode: codeInput instanceof HTMLInputElement ? codeInput.value.trim() : "",
+      loyaltyPoints: pointsInput instanceof HTMLSelectElement && pointsInput.value !== "0" ? pointsInput.value : "",
       deliveryMethod: delivery ?? "",
       paymentMethod: payment ?? "",
       ...changes,
@@ -484,6 +504,14 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               submitIntent="update"
               id={checkoutFieldId("discountCode")}
             />
+            {summary.loyalty && (
+              <LoyaltyPointsField
+                loyalty={summary.loyalty}
+                defaultValue={String(summary.loyalty.points)}
+                error={errors.loyaltyPoints ?? (summary.loyaltyError ? t(`loyalty.errors.${summary.loyaltyError}`) : undefined)}
+                onChoose={hydrated ? (points) => refreshSummary({ loyaltyPoints: points }) : undefined}
+              />
+            )}
             {!hydrated && (
               <div className="rounded-2xl bg-white p-4 shadow-card">
                 <p id="update-hint" className="text-sm text-muted">

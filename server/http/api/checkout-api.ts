@@ -103,6 +103,8 @@ async function answerOrder(services: ShopServices, placed: CheckoutPlaced, local
 function refusedCheckout(refusal: CheckoutRefusal, locale: Locale): ApiOutcome<never> {
   // The code's own reason as the message, as the checkout page shows it beside the field.
   if (refusal.error === "discount-code") return apiRefusal(refusal.status, "invalid-input", refusal.message, refusal.fields);
+  // The points' reason likewise: the balance or the steps, beside the field.
+  if (refusal.error === "loyalty-points") return apiRefusal(refusal.status, "invalid-input", refusal.message, refusal.fields);
   const t = getTranslator(locale);
   const fields = Object.fromEntries(
     refusal.lines.map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
