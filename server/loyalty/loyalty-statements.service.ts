@@ -3,7 +3,8 @@
  * together, server/loyalty/loyalty.ts), `noticeDays` ahead, through the shop's mail queue in her language.
  */
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import { formatShopDay, italianDayOf } from "#common/shop-calendar.ts";
+import { formatDate } from "#common/format.ts";
+import { italianDayOf } from "#common/shop-calendar.ts";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { loyaltyCards, loyaltyEntries, profiles, users } from "#server/db/schema.ts";
@@ -50,7 +51,7 @@ export async function queueExpiryStatements(db: Db, args: { now: Date; publicUrl
     const expiresOn = italianDayOf(batch.expiresAt);
     const locale: Locale = batch.locale === "en" ? "en" : "it";
     const t = getTranslator(locale);
-    const values = { points: batch.points, date: formatShopDay(expiresOn, locale), balance: batch.balance, shopName: shop.name };
+    const values = { points: batch.points, date: formatDate(batch.expiresAt, locale), balance: batch.balance, shopName: shop.name };
     const sent = await db.transaction(async (tx) => {
       if (!(await markExpiryNotice(tx, { cardId: batch.cardId, expiresOn, points: batch.points, now: args.now }))) return false;
       await queueEmail(tx, {

@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { formatMoney } from "#common/format.ts";
+import { formatDate, formatMoney } from "#common/format.ts";
 import { localizedHref, localeOfPath, type Locale } from "#common/locale.ts";
-import { formatShopDay } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AccountNotice } from "#app/ui/account-form-parts.tsx";
@@ -81,7 +80,7 @@ export default function LoyaltyCardPage({ loaderData, actionData }: Route.Compon
               {card.nextExpiry && (
                 <>
                   <dt className="font-semibold">{t("loyalty.page.nextExpiry")}</dt>
-                  <dd>{t("loyalty.page.nextExpiryText", { count: card.nextExpiry.points, date: formatShopDay(card.nextExpiry.on, locale) })}</dd>
+                  <dd>{t("loyalty.page.nextExpiryText", { count: card.nextExpiry.points, date: formatDate(card.nextExpiry.on, locale) })}</dd>
                 </>
               )}
             </dl>
