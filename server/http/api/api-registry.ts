@@ -5,6 +5,7 @@ import { catalogEndpoints } from "./catalog-api";
 import { checkoutEndpoints } from "./checkout-api";
 import { giftListEndpoints } from "./gift-list-api";
 import { giftListPublicEndpoints } from "./gift-list-public-api";
+import { loyaltyEndpoints } from "./loyalty-api";
 
 export const apiEndpoints: readonly ApiEndpoint[] = [
   ...catalogEndpoints,
@@ -12,4 +13,5 @@ export const apiEndpoints: readonly ApiEndpoint[] = [
   ...giftListPublicEndpoints,
   ...giftListEndpoints,
   ...checkoutEndpoints,
+  ...loyaltyEndpoints,
 ];

@@ -73,6 +73,8 @@ const CheckoutBody = z.strictObject({
   pec: optionalText(checkoutLimits.pec),
   /** A discount code (a gift list's completion code), checked like on the checkout page. */
   discountCode: optionalText(100).nullable(),
+  /** Loyalty points to spend (the caller's card), in the shop's steps: a discount on the goods, checked like on the checkout page. */
+  loyaltyPoints: z.number().int().min(0).max(10_000_000).optional(),
   /** Must be true: the customer accepted the conditions of sale. */
   acceptTerms: z.boolean(),
   /** For clients without the shop's cart cookie: the products to order (else the cookie's cart is used). */
