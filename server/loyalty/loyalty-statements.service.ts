@@ -12,7 +12,7 @@ import { getTranslator } from "#server/i18n/translator.ts";
 import { queueEmail } from "#server/mail/outbox.ts";
 import { renderEmail } from "#server/mail/templates.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
-import { formatCardNumber } from "./loyalty";
+import { formatCardNumber } from "#common/loyalty-card-number.ts";
 import { markExpiryNotice } from "./loyalty.service";
 
 /** Queues the statements due; returns how many were queued. */

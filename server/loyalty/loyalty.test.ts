@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { code128cBars, code128cValues } from "#common/code128.ts";
-import { cardNumberOf, expiryOf, formatCardNumber, normaliseCardNumber, pointsDue, pointsFor, redeemableSteps, redeemPoints } from "./loyalty";
+import { formatCardNumber } from "#common/loyalty-card-number.ts";
+import { cardNumberOf, expiryOf, normaliseCardNumber, pointsDue, pointsFor, redeemableSteps, redeemPoints } from "./loyalty";
 
 const steps = { stepPoints: 500, stepCents: 500 };
 

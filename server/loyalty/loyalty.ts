@@ -45,11 +45,6 @@ export function normaliseCardNumber(typed: string): string | null {
   return luhnCheckDigit(digits.slice(0, 11)) === Number(digits[11]) ? digits : null;
 }
 
-/** "2700 0000 0013": in fours, as printed on the card. */
-export function formatCardNumber(number: string): string {
-  return number.replace(/(.{4})(?=.)/g, "$1 ");
-}
-
 /** Points for goods worth `cents` (whole euros only: 9,99 € at 1 point a euro earns 9). */
 export function pointsFor(cents: Cents, pointsPerEuro: number): number {
   if (cents <= 0) return 0;

@@ -14,7 +14,7 @@ import { requireUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { formatCardNumber } from "#server/loyalty/loyalty.ts";
+import { formatCardNumber } from "#common/loyalty-card-number.ts";
 import { joinLoyaltyCard } from "#server/loyalty/loyalty.service.ts";
 import { getLoyaltyCardView } from "#server/loyalty/loyalty-view.service.ts";
 import type { Route } from "./+types/loyalty-card";

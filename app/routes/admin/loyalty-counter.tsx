@@ -13,7 +13,7 @@ import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
-import { formatCardNumber } from "#server/loyalty/loyalty.ts";
+import { formatCardNumber } from "#common/loyalty-card-number.ts";
 import { CounterEarnInput, CounterRedeemInput, fieldErrorsOf } from "#server/loyalty/loyalty.inputs.ts";
 import { addCounterPoints, redeemAtCounter } from "#server/loyalty/loyalty.service.ts";
 import { findCardsForCounter, getCounterCard } from "#server/loyalty/loyalty-view.service.ts";
