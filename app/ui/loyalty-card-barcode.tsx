@@ -13,7 +13,7 @@ export function LoyaltyCardBarcode({ number, label }: { number: string; label: s
       viewBox={`0 0 ${modules} 50`}
       preserveAspectRatio="none"
       shapeRendering="crispEdges"
-      className="h-24 w-full max-w-sm bg-white"
+      className="mx-auto block h-24 w-full max-w-sm bg-white"
       data-testid="loyalty-barcode"
     >
       <rect width={modules} height={50} fill="#fff" />

@@ -56,27 +56,24 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const now = shopNowOf(services, request);
   const back = (cardId: number, done: string, value: number) =>
     redirect(`${localizedHref("/admin/carta-fedelta", locale)}?carta=${cardId}&fatto=${done}&valore=${value}`);
+  const refused = (intent: "earn" | "redeem" | null, errors: Record<string, string>, status: number) =>
+    data({ intent, errors, values: fields }, { status });
   if (fields.intent === "earn") {
     const parsed = CounterEarnInput.safeParse(fields);
-    if (!parsed.success) return data({ intent: "earn", errors: fieldErrorsOf(parsed.error), values: fields }, { status: 400 });
+    if (!parsed.success) return refused("earn", fieldErrorsOf(parsed.error), 400);
     const { cardId, receiptNumber, amount } = parsed.data;
     const result = await addCounterPoints(services.db, { cardId, receiptNumber, receiptCents: amount, actorUserId: admin.id, now });
-    if (!result.ok)
-      return data({ intent: "earn", errors: { form: `loyalty.errors.${result.error}` } as Record<string, string>, values: fields }, { status: 409 });
+    if (!result.ok) return refused("earn", { form: `loyalty.errors.${result.error}` }, 409);
     return back(cardId, "earned", result.points);
   }
   if (fields.intent === "redeem") {
     const parsed = CounterRedeemInput.safeParse(fields);
-    if (!parsed.success) return data({ intent: "redeem", errors: fieldErrorsOf(parsed.error), values: fields }, { status: 400 });
+    if (!parsed.success) return refused("redeem", fieldErrorsOf(parsed.error), 400);
     const result = await redeemAtCounter(services.db, { ...parsed.data, actorUserId: admin.id, now });
-    if (!result.ok)
-      return data(
-        { intent: "redeem", errors: { form: `loyalty.errors.${result.error}` } as Record<string, string>, values: fields },
-        { status: 409 },
-      );
+    if (!result.ok) return refused("redeem", { form: `loyalty.errors.${result.error}` }, 409);
     return back(parsed.data.cardId, "redeemed", result.discountCents);
   }
-  return data({ intent: null, errors: { form: "admin.errors.invalid" } as Record<string, string>, values: fields }, { status: 400 });
+  return refused(null, { form: "admin.errors.invalid" }, 400);
 }
 
 export default function AdminLoyaltyCounter({ loaderData, actionData }: Route.ComponentProps) {
@@ -121,7 +118,7 @@ export default function AdminLoyaltyCounter({ loaderData, actionData }: Route.Co
               <h2 id="earn-title" className="text-xl font-bold">
                 {t("loyalty.counter.earnTitle")}
               </h2>
-              {failed("earn")?.errors.form && <FormAlert>{t(failed("earn")!.errors.form!)}</FormAlert>}
+              {errorOf("earn", "form") && <FormAlert>{errorOf("earn", "form")}</FormAlert>}
               <input type="hidden" name="intent" value="earn" />
               <input type="hidden" name="cardId" value={card.id} />
               <div className="mt-3 grid gap-4">
@@ -150,7 +147,7 @@ export default function AdminLoyaltyCounter({ loaderData, actionData }: Route.Co
               <h2 id="redeem-title" className="text-xl font-bold">
                 {t("loyalty.counter.redeemTitle")}
               </h2>
-              {failed("redeem")?.errors.form && <FormAlert>{t(failed("redeem")!.errors.form!)}</FormAlert>}
+              {errorOf("redeem", "form") && <FormAlert>{errorOf("redeem", "form")}</FormAlert>}
               <input type="hidden" name="intent" value="redeem" />
               <input type="hidden" name="cardId" value={card.id} />
               <div className="mt-3 grid gap-4">
