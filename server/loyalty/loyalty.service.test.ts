@@ -28,10 +28,10 @@ const now = new Date("2026-11-20T10:00:00Z");
 const days = (count: number, from = now) => new Date(from.getTime() + count * 86_400_000);
 
 /** A customer with a card holding `points` from a till receipt (1 point a euro by default). */
-async function customerWithPoints(db: Db, points: number) {
+async function customerWithPoints(db: Db, points: number, joinedAt = days(-1)) {
   const userId = await createUser(db);
   const staffId = await createUser(db);
-  const joined = await joinLoyaltyCard(db, { userId, consent: true, now: days(-1) });
+  const joined = await joinLoyaltyCard(db, { userId, consent: true, now: joinedAt });
   if (!joined.ok) throw new Error(joined.error);
   if (points > 0) {
     const added = await addCounterPoints(db, {
@@ -156,13 +156,9 @@ test("at checkout: points are a discount on the goods, shared over the lines, ne
 
 test("an online order earns its points when the withdrawal period ends; a refund after that takes back its share", async () => {
   const db = await openDb();
-  const { userId, cardId } = await customerWithPoints(db, 0);
+  // Joined before ordering: only orders placed after joining earn points.
+  const { userId, cardId } = await customerWithPoints(db, 0, days(-60));
   const placedAt = days(-40);
-  // Joined before ordering: the card was made a day before `now`, so order after it.
-  await db
-    .update(loyaltyCards)
-    .set({ createdAt: days(-60) })
-    .where(eq(loyaltyCards.id, cardId));
   const order = await deliveredOrder(db, { userId, placedAt, deliveredAt: days(-39) });
   // Goods paid: 2 bibs 20 EUR, blanket 25 EUR, towel 12 + 3 EUR name = 60 EUR.
   const early = await runLoyaltyJob(db, { now: days(-30), publicUrl: testPublicUrl });

@@ -20,7 +20,7 @@ import { getLoyaltyCardView } from "#server/loyalty/loyalty-view.service.ts";
 import type { Route } from "./+types/loyalty-card";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["loyalty"] } satisfies MessagesHandle;
+export const handle = { messages: ["loyalty", "auth.fields"] } satisfies MessagesHandle;
 
 /** /carta-fedelta: her card to show at the till (number, barcode), balance and history; or the choice to join. */
 export async function loader({ request, url, context }: Route.LoaderArgs) {

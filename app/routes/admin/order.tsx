@@ -30,6 +30,7 @@ import { AfterSalesAction, getAfterSalesDetail, runAfterSalesAction } from "#ser
 export const handle = {
   messages: [
     "orderSummary",
+    "loyalty.summaryLine",
     "order",
     "orderStatus",
     "product",

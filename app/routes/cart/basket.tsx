@@ -22,7 +22,7 @@ import type { Route } from "./+types/basket";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["basket", "orderSummary"],
+  messages: ["basket", "orderSummary", "loyalty.summaryLine"],
 } satisfies MessagesHandle;
 
 export async function loader({ params, url, request, context }: Route.LoaderArgs) {

@@ -44,6 +44,7 @@ async function findVisibleOrder(context: Readonly<RouterContextProvider>, reques
 export const handle = {
   messages: [
     "orderSummary",
+    "loyalty.summaryLine",
     "order",
     "orderStatus",
     "purchases.status",
