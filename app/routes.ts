@@ -86,6 +86,7 @@ export default [
       // Her personal part as JSON, fetched by the browser while her pages are the visitors' kept ones (decision 0095)
       route("personal", "routes/account/personal.ts", { id: "personal" }),
       route("shopping", "routes/account/shopping.tsx", { id: "shopping" }),
+      route("carta-fedelta", "routes/account/loyalty-card.tsx", { id: "loyalty-card" }),
 
       // gift lists
       route("crea-lista-nascita", "routes/gift-lists/my-gift-lists.tsx", { id: "my-gift-lists" }),
@@ -138,6 +139,7 @@ export default [
         route("admin/carte-regalo", "routes/admin/gift-cards.tsx", { id: "admin-gift-cards" }),
         route("admin/clienti", "routes/admin/customers.tsx", { id: "admin-customers" }),
         route("admin/clienti/:userId", "routes/admin/customer.tsx", { id: "admin-customer" }),
+        route("admin/carta-fedelta", "routes/admin/loyalty-counter.tsx", { id: "admin-loyalty" }),
         route("admin/recensioni", "routes/admin/reviews.tsx", { id: "admin-reviews" }),
         route("admin/garanzia", "routes/admin/guarantee-claims.tsx", { id: "admin-guarantee-claims" }),
         route("admin/garanzia/:claimId", "routes/admin/guarantee-claim.tsx", { id: "admin-guarantee-claim" }),

@@ -17,6 +17,8 @@ export type SummaryLine =
   | { kind: "offers"; cents: Cents }
   /** What a discount code takes off (negative); `percent` for a percentage code. */
   | { kind: "discount-code"; cents: Cents; code: string; percent: number | null }
+  /** What loyalty points spent take off (negative): a discount on the goods (docs/decisions/0099-loyalty-card.md). */
+  | { kind: "loyalty-points"; cents: Cents; points: number }
   | { kind: "personalisation"; cents: Cents }
   /** The delivery's fee; `toChoose` while none is chosen (it then adds nothing yet). */
   | { kind: "shipping"; cents: Cents; toChoose: boolean }
@@ -34,6 +36,8 @@ export type OrderSummary = { lines: SummaryLine[]; totalCents: Cents; payments?:
 
 export type SummaryCode = { code: string; percent: number | null; discountCents: Cents };
 
+export type SummaryLoyalty = { points: number; discountCents: Cents };
+
 /**
  * The summary of goods worth `listCents` at list prices. `shippingCents` is "to-choose" while no delivery is
  * chosen, null where delivery is not part of the summary (the cart, a saved basket).
@@ -45,12 +49,16 @@ export function summarizeOrder(amounts: {
   personalisationCents: Cents;
   shippingCents: Cents | "to-choose" | null;
   paymentFeeCents: Cents;
+  loyalty?: SummaryLoyalty | null;
 }): OrderSummary {
   const lines: SummaryLine[] = [{ kind: "subtotal", cents: amounts.listCents }];
   if (amounts.offersCents > 0) lines.push({ kind: "offers", cents: -amounts.offersCents });
   if (amounts.code && amounts.code.discountCents > 0) {
     const { code, percent, discountCents } = amounts.code;
     lines.push({ kind: "discount-code", cents: -discountCents, code, percent });
+  }
+  if (amounts.loyalty && amounts.loyalty.discountCents > 0) {
+    lines.push({ kind: "loyalty-points", cents: -amounts.loyalty.discountCents, points: amounts.loyalty.points });
   }
   if (amounts.personalisationCents > 0) lines.push({ kind: "personalisation", cents: amounts.personalisationCents });
   if (amounts.shippingCents === "to-choose") lines.push({ kind: "shipping", cents: 0, toChoose: true });
@@ -61,17 +69,19 @@ export function summarizeOrder(amounts: {
 
 /**
  * The summary of an order's totals as checkout computes and the order keeps them: `subtotalCents` is the goods
- * after every discount, `discountCents` the offers and the code together (server/checkout/checkout.ts).
+ * after every discount, `discountCents` the offers, the code and the loyalty points together (server/checkout/checkout.ts).
  */
 export function summarizeOrderTotals(
   totals: { subtotalCents: Cents; discountCents: Cents; personalisationCents: Cents; shippingCents: Cents; paymentFeeCents: Cents },
-  options: { code: SummaryCode | null; shippingToChoose?: boolean; giftCardCents?: Cents },
+  options: { code: SummaryCode | null; shippingToChoose?: boolean; loyalty?: SummaryLoyalty | null; giftCardCents?: Cents },
 ): OrderSummary {
   const codeCents = options.code?.discountCents ?? 0;
+  const loyaltyCents = options.loyalty?.discountCents ?? 0;
   const summary = summarizeOrder({
     listCents: totals.subtotalCents + totals.discountCents,
-    offersCents: totals.discountCents - codeCents,
+    offersCents: totals.discountCents - codeCents - loyaltyCents,
     code: options.code,
+    loyalty: options.loyalty,
     personalisationCents: totals.personalisationCents,
     shippingCents: options.shippingToChoose ? "to-choose" : totals.shippingCents,
     paymentFeeCents: totals.paymentFeeCents,
@@ -100,6 +110,8 @@ export function summaryLineText(t: TFunction, line: SummaryLine, format: (cents:
             : t("orderSummary.discountCodePercent", { code: line.code, percent: line.percent }),
         value: `−${format(-line.cents)}`,
       };
+    case "loyalty-points":
+      return { term: t("loyalty.summaryLine", { count: line.points }), value: `−${format(-line.cents)}` };
     case "personalisation":
       return { term: t("orderSummary.personalisation"), value: `+${format(line.cents)}` };
     case "shipping":

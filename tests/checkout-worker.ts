@@ -2,7 +2,7 @@
  * One "app process" of the checkout concurrency test (server/checkout/checkout.concurrency.test.ts):
  * its own connection pool, one placeOrder per cart id given, all fired at once when the test says "go"
  * on stdin. Prints "ready" once connected, then one JSON line with each outcome ("ok", the error code,
- * "discount-code:<why>" or "gift-card:<why>"). Started by tests/checkout-workers.ts.
+ * "discount-code:<why>", "gift-card:<why>" or "loyalty-points:<why>"). Started by tests/checkout-workers.ts.
  *
  *   node --import tsx tests/checkout-worker.ts <database url> <cart ids as JSON> [<CheckoutWorkerOptions as JSON>]
  */
@@ -30,6 +30,7 @@ const inputs = cartIds.map((cartId) =>
     ...(options.discountCode ? { discountCode: options.discountCode } : {}),
     ...(options.giftCardCode ? { giftCardCode: options.giftCardCode } : {}),
     ...(options.email === "own" ? { email: `buyer-${cartId}@example.it` } : {}),
+    ...(options.loyaltyPoints ? { loyaltyPoints: String(options.loyaltyPoints) } : {}),
   }),
 );
 process.stdout.write("ready\n");
@@ -42,7 +43,7 @@ const outcomes = await Promise.all(
   cartIds.map(async (cartId, index) => {
     const result = await placeOrder(handle.db, {
       cartId,
-      userId: null,
+      userId: options.userId ?? null,
       locale: "it",
       input: inputs[index]!,
       now: new Date(),
@@ -51,6 +52,7 @@ const outcomes = await Promise.all(
     });
     if (result.ok) return "ok";
     if (result.error === "gift-card") return `gift-card:${result.giftCardError}`;
+    if (result.error === "loyalty-points") return `loyalty-points:${result.loyaltyError}`;
     return result.error === "discount-code" ? `discount-code:${result.discountError}` : result.error;
   }),
 );

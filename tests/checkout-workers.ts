@@ -10,7 +10,14 @@ import { onTestFinished } from "vitest";
 export type CheckoutWorker = { ready: Promise<void>; outcomes: Promise<string[]>; go: () => void };
 
 /** What every checkout of the worker types besides its cart: a discount code, a gift card, and an e-mail of its own or the same for all. */
-export type CheckoutWorkerOptions = { discountCode?: string; giftCardCode?: string; email?: "own" | "shared" };
+export type CheckoutWorkerOptions = {
+  discountCode?: string;
+  giftCardCode?: string;
+  email?: "own" | "shared";
+  /** Every checkout by this signed-in customer, spending these loyalty points. */
+  userId?: string;
+  loyaltyPoints?: number;
+};
 
 export function startCheckoutWorker(databaseUrl: string, cartIds: string[], options: CheckoutWorkerOptions = {}): CheckoutWorker {
   const child = spawn(

@@ -19,6 +19,7 @@ import { describe, inject, test } from "vitest";
 import { connectPostgres, pgliteExtensions, wrapPglite, type Db, type DbHandle } from "#server/db/client.ts";
 import { couponOrderEffects } from "#server/coupons/coupon-order-effects.ts";
 import { giftCardOrderEffects } from "#server/gift-cards/gift-card-order-effects.ts";
+import { loyaltyOrderEffects } from "#server/loyalty/loyalty-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
 import {
@@ -34,7 +35,7 @@ import {
 const template: TestDbTemplate = inject("testDbTemplate");
 
 // Every suite with a database works on orders as the running shop does (server/http/shop-app.ts wires the same).
-wireOrderEffects(giftListOrderEffects, couponOrderEffects, giftCardOrderEffects);
+wireOrderEffects(giftListOrderEffects, couponOrderEffects, giftCardOrderEffects, loyaltyOrderEffects);
 
 export const testDbKind: DbHandle["kind"] = template.kind;
 export const isOnPostgres = testDbKind === "postgres";

@@ -39,6 +39,11 @@ export function AccountMenu({ locale }: { locale: Locale }) {
               </Link>
             </li>
             <li>
+              <Link to={localizedHref("/carta-fedelta", locale)} className={itemClass}>
+                {t("account.loyaltyCard")}
+              </Link>
+            </li>
+            <li>
               <Link to={localizedHref("/crea-lista-nascita", locale)} className={itemClass}>
                 {t("account.giftLists")}
               </Link>

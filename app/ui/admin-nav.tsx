@@ -15,6 +15,7 @@ export const adminSections = [
   { path: "/admin/carte-regalo", key: "giftCards", end: false, labelKey: "giftCards.admin.nav" },
   { path: "/admin/liste-regalo", key: "giftLists", end: false },
   { path: "/admin/clienti", key: "customers", end: false },
+  { path: "/admin/carta-fedelta", key: "loyalty", end: false, labelKey: "loyalty.nav" },
   { path: "/admin/recensioni", key: "reviews", end: false, labelKey: "reviews.admin.nav" },
   { path: "/admin/garanzia", key: "guaranteeClaims", end: false, labelKey: "guaranteeClaims.admin.nav" },
   { path: "/admin/impostazioni", key: "settings", end: false },

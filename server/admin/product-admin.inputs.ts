@@ -160,6 +160,14 @@ export const ProductInput = z.object({
   vatRatePercent: whole(0, 100, { range: "admin.errors.vatRange" }, true).transform((value) => value ?? 22),
   isNew: flag,
   isFreeShipping: flag,
+  /**
+   * Out of the loyalty card (infant formula, docs/decisions/0099-loyalty-card.md). "" leaves it as it is: a CSV
+   * without the column changes nothing; the product page always sends "on" or "off".
+   */
+  isLoyaltyExcluded: z.preprocess(
+    (value) => (value === "" || value === undefined ? undefined : value === "on" || value === "true" || value === "1" || value === true),
+    z.boolean().optional(),
+  ),
   isOnRequest: flag,
   isPublished: flag,
   category: required(80),
@@ -194,6 +202,7 @@ export const productFormFields = [
   "vatRatePercent",
   "isNew",
   "isFreeShipping",
+  "isLoyaltyExcluded",
   "isOnRequest",
   "isPublished",
   "category",

@@ -106,6 +106,7 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     onlinePayments,
     invoicing,
     customerMails,
+    loyalty,
   } = settings;
   return {
     shop: {
@@ -151,6 +152,14 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
       cartReminderDelayHours: String(customerMails.cartReminderDelayHours),
       reviewInvitationEnabled: customerMails.reviewInvitationEnabled ? "on" : "",
       reviewInvitationDays: String(customerMails.reviewInvitationDays),
+    },
+    loyalty: {
+      pointsPerEuro: String(loyalty.pointsPerEuro),
+      stepPoints: String(loyalty.stepPoints),
+      stepValue: formatEuroInput(loyalty.stepCents),
+      expiryMonths: String(loyalty.expiryMonths),
+      noticeDays: String(loyalty.noticeDays),
+      excludedKinds: loyalty.excludedKinds.join(", "),
     },
     onlinePayments: Object.fromEntries(
       onlinePaymentMethods.flatMap((method) => {
@@ -288,6 +297,21 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
         reviewInvitationDays: wholeNumber(field("reviewInvitationDays")),
       };
       break;
+    case "loyalty": {
+      const stepValue = parseEuroCents(field("stepValue"));
+      if (!stepValue.ok) errors.stepValue = "loyalty.settings.errors.stepValue";
+      value = {
+        pointsPerEuro: wholeNumber(field("pointsPerEuro")),
+        stepPoints: wholeNumber(field("stepPoints")),
+        stepCents: stepValue.ok ? stepValue.cents : null,
+        expiryMonths: wholeNumber(field("expiryMonths")),
+        noticeDays: wholeNumber(field("noticeDays")),
+        excludedKinds: field("excludedKinds")
+          .split(/[\s,]+/)
+          .filter(Boolean),
+      };
+      break;
+    }
     case "onlinePayments":
       value = Object.fromEntries(
         onlinePaymentMethods.map((method) => [
@@ -325,9 +349,11 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
               ? `sdi.settings.errors.${name}`
               : key === "customerMails"
                 ? `customerMails.settings.errors.${name}`
-                : key === "onlinePayments"
-                  ? `admin.settings.errors.onlinePaymentLimit`
-                  : `admin.settings.errors.${issueKind(key, name)}`;
+                : key === "loyalty"
+                  ? `loyalty.settings.errors.${first === "stepCents" ? "stepValue" : name}`
+                  : key === "onlinePayments"
+                    ? `admin.settings.errors.onlinePaymentLimit`
+                    : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };

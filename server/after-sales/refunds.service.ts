@@ -91,8 +91,9 @@ export async function proposeRefund(db: Db, returnId: string): Promise<RefundPro
 function paidOfLines(order: typeof orders.$inferSelect, lines: readonly (typeof orderLines.$inferSelect)[]) {
   const linesCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0);
   const codeCents = Math.max(0, linesCents - order.subtotalCents - order.personalisationCents);
-  const storedCents = lines.reduce((sum, line) => sum + line.codeDiscountCents, 0);
-  const discounted = lines.map((line) => ({ ...line, lineTotalCents: line.lineTotalCents - line.codeDiscountCents }));
+  // The loyalty points' discount is stored per line as the code's is: both are out of what was paid.
+  const storedCents = lines.reduce((sum, line) => sum + line.codeDiscountCents + line.loyaltyDiscountCents, 0);
+  const discounted = lines.map((line) => ({ ...line, lineTotalCents: line.lineTotalCents - line.codeDiscountCents - line.loyaltyDiscountCents }));
   return paidPerLine(discounted, Math.max(0, codeCents - storedCents));
 }
 

@@ -71,7 +71,7 @@ export async function partStockLines<Line extends StockLine>(db: Db, lines: read
 /**
  * The order's lines with each bundle line replaced by its parts (the snapshot of decision 0100): the part's
  * name, variant and VAT rate, its unit price the share of the bundle's price (bundle.ts, sharePerUnit), the
- * code's saving on the bundle line shared the same way; the parts of one line share an id and the bundle's name.
+ * code's and the loyalty points' savings on the bundle line shared the same way; the parts of one line share an id and the bundle's name.
  */
 export async function withBundleParts(db: Db, lines: readonly OrderLineDraft[], locale: Locale, now: Date): Promise<OrderLineDraft[]> {
   const options = await readOptionParts(
@@ -85,6 +85,7 @@ export async function withBundleParts(db: Db, lines: readonly OrderLineDraft[], 
     const shares = sharePerUnit(line.unitPriceCents, alone);
     const totals = parts.map((part, index) => timesQuantity(shares[index]!, line.quantity * part.quantity));
     const codeShares = splitInProportion(line.codeDiscountCents ?? 0, totals);
+    const loyaltyShares = splitInProportion(line.loyaltyDiscountCents ?? 0, totals);
     const bundleLineId = crypto.randomUUID();
     const bundleName = line.name;
     return parts.map((part, index) => ({
@@ -102,6 +103,8 @@ export async function withBundleParts(db: Db, lines: readonly OrderLineDraft[], 
       personalisationUnitCents: 0,
       lineTotalCents: totals[index]!,
       codeDiscountCents: codeShares[index]!,
+      loyaltyDiscountCents: loyaltyShares[index]!,
+      isLoyaltyExcluded: line.isLoyaltyExcluded ?? false,
       vatRatePercent: part.vatRatePercent,
       isPreorder: part.isPreorder,
       giftListItemId: null,

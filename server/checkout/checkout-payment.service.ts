@@ -30,11 +30,11 @@ export type CheckoutRefusal = {
   ok: false;
   /** 409: the cart, its stock or its list changed under the customer, or the key is someone else's; 400: what was sent. */
   status: 400 | 409;
-  error: CheckoutErrorCode | "discount-code" | "gift-card";
+  error: CheckoutErrorCode | "discount-code" | "gift-card" | "loyalty-points";
   /** The refusal in the customer's language. */
   message: string;
-  /** A field's own message (the discount code's), for the form or the API's field errors. */
-  fields: { discountCode?: string; giftCardCode?: string };
+  /** A field's own message (the discount code's, the gift card's, the loyalty points'), for the form or the API's field errors. */
+  fields: { discountCode?: string; giftCardCode?: string; loyaltyPoints?: string };
   /** Lines short of stock, or of what the list still needs, with what is left. */
   lines: { variantId: number; name: string; available: number }[];
 };
@@ -66,6 +66,11 @@ export function checkoutRefusalOf(result: Extract<PlaceOrderResult, { ok: false 
     const message = t(`giftCards.errors.${result.giftCardError}`);
     const status = result.giftCardError === "balance-changed" ? 409 : 400;
     return { ok: false, status, error: "gift-card", message, fields: { giftCardCode: message }, lines: [] };
+  }
+  if (result.error === "loyalty-points") {
+    const message = t(`loyalty.errors.${result.loyaltyError}`);
+    const status = result.loyaltyError === "not-enough-points" ? 409 : 400;
+    return { ok: false, status, error: "loyalty-points", message, fields: { loyaltyPoints: message }, lines: [] };
   }
   return {
     ok: false,

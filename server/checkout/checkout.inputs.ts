@@ -44,6 +44,7 @@ export const checkoutFields = [
   "acceptTerms",
   "discountCode",
   "giftCardCode",
+  "loyaltyPoints",
 ] as const;
 
 /** Limits the "too long" message names. */
@@ -139,6 +140,15 @@ const CheckoutFields = z.object({
   discountCode: looseText,
   /** A gift card to pay with (server/gift-cards/): checked and spent on the server. */
   giftCardCode: looseText,
+  /** Loyalty points to spend: absent or "" is none; checked on the server against the card and the steps (server/loyalty/). */
+  loyaltyPoints: z.preprocess(
+    (value) => (value === "" || value === null || value === undefined ? 0 : value),
+    z.coerce
+      .number({ error: "loyalty.errors.not-a-step" })
+      .int("loyalty.errors.not-a-step")
+      .min(0, "loyalty.errors.not-a-step")
+      .max(10_000_000, "loyalty.errors.not-a-step"),
+  ),
 });
 
 type Fields = z.infer<typeof CheckoutFields>;
@@ -224,6 +234,7 @@ function normalise(value: Fields, kind: FormKind) {
     acceptTerms: true as const,
     discountCode: value.discountCode.trim().slice(0, 100) || null,
     giftCardCode: value.giftCardCode.trim().slice(0, 40) || null,
+    loyaltyPoints: value.loyaltyPoints,
   };
 }
 

@@ -25,6 +25,9 @@ import {
 import { partStockLines, withBundleParts } from "#server/bundles/bundle.service.ts";
 import type { GiftCardErrorCode } from "#server/gift-cards/gift-card.ts";
 import { previewGiftCard, spendGiftCard } from "#server/gift-cards/gift-card.service.ts";
+import { checkoutLoyaltyOf, loyaltyErrorOf, loyaltyExcludedProducts, type CheckoutLoyalty } from "#server/loyalty/loyalty-checkout.service.ts";
+import type { LoyaltyError } from "#server/loyalty/loyalty.ts";
+import { spendPointsOnOrder } from "#server/loyalty/loyalty.service.ts";
 import { createOrder } from "#server/orders/order-creation.ts";
 import { markOrderPaid } from "#server/orders/order.service.ts";
 import { queueOrderMail } from "#server/orders/order-emails.ts";
@@ -86,6 +89,10 @@ export type CheckoutSummary = {
   /** The gift card typed: what it pays of the total (a payment, shown after the total), or why it was refused. */
   giftCard: { codeTail: string; cents: number; balanceCents: number } | null;
   giftCardError: GiftCardErrorCode | null;
+  /** Her loyalty card (null for a guest or without one): what it may take off here, and the points chosen (docs/decisions/0099-loyalty-card.md). */
+  loyalty: CheckoutLoyalty | null;
+  /** Why the points chosen were not taken off (the field says so; nothing else changes). */
+  loyaltyError: LoyaltyError | null;
   /** Checkout cannot go on: the cart is empty, its list closed or bought meanwhile, or lines out of stock or no longer for sale. */
   blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-closed" | "gift-list-shortfall" | "out-of-stock" | "unavailable-product"> | null;
 };
@@ -94,6 +101,7 @@ export type PlaceOrderResult =
   | { ok: true; orderId: string; orderNumber: number; paymentMethod: PaymentMethod; status: OrderStatus; alreadyPlaced: boolean }
   | { ok: false; error: "discount-code"; discountError: DiscountCodeError; minOrderCents?: number }
   | { ok: false; error: "gift-card"; giftCardError: GiftCardErrorCode }
+  | { ok: false; error: "loyalty-points"; loyaltyError: LoyaltyError }
   | { ok: false; error: CheckoutErrorCode; lines?: { variantId: number; name: string; available: number }[] };
 
 export type { AppliedDiscountCode };
@@ -145,6 +153,8 @@ export async function getCheckoutSummary(
     scalapayPayments?: boolean;
     /** A gift card typed to pay with: what it would pay is shown, nothing is taken. */
     giftCardCode?: string | null;
+    /** Loyalty points the signed-in customer chose to spend. */
+    loyaltyPoints?: number | null;
   },
 ): Promise<CheckoutSummary> {
   const [cart, stored] = await Promise.all([
@@ -188,10 +198,16 @@ export async function getCheckoutSummary(
           lines: cart.lines,
         })
       : null;
+  const loyalty = await checkoutLoyaltyOf(db, {
+    userId: args.userId ?? null,
+    points: args.loyaltyPoints ?? 0,
+    lines: loyaltyLinesOf(cart.lines, code?.ok ? code.applied.perLineCents : []),
+  });
   const totals = orderTotals(cart.lines, {
     shippingCents: quote?.feeCents ?? 0,
     paymentFeeCents: payment ? paymentFeeCents(settings.delivery, payment) : 0,
     codeDiscountCents: code?.ok ? code.applied.discountCents : 0,
+    loyaltyDiscountCents: loyalty?.discountCents ?? 0,
   });
   const card =
     args.giftCardCode && cart.lines.length > 0
@@ -206,7 +222,12 @@ export async function getCheckoutSummary(
     delivery: quote?.method ?? null,
     payment,
     ...totals,
-    summary: summarizeOrderTotals(totals, { code: code?.ok ? code.applied : null, shippingToChoose: quote === null, giftCardCents }),
+    summary: summarizeOrderTotals(totals, {
+      code: code?.ok ? code.applied : null,
+      shippingToChoose: quote === null,
+      loyalty: loyalty && loyalty.discountCents > 0 ? { points: loyalty.points, discountCents: loyalty.discountCents } : null,
+      giftCardCents,
+    }),
     allowedPayments,
     onlineMethods,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
@@ -226,8 +247,15 @@ export async function getCheckoutSummary(
     discountCodeMinOrderCents: code && !code.ok ? (code.minOrderCents ?? null) : null,
     giftCard: card?.ok ? { codeTail: card.codeTail, cents: card.giftCardCents, balanceCents: card.balanceCents } : null,
     giftCardError: card && !card.ok ? card.error : null,
+    loyalty,
+    loyaltyError: loyaltyErrorOf(loyalty, args.loyaltyPoints ?? 0),
     blocker: blockerOf(cart, giftList),
   };
+}
+
+/** The goods the points may pay for, line by line: what each costs after a discount code's share (personalisation is never discounted). */
+function loyaltyLinesOf(lines: readonly { productId: number; unitCents: number; quantity: number }[], codePerLineCents: readonly number[]) {
+  return lines.map((line, index) => ({ productId: line.productId, cents: line.unitCents * line.quantity - (codePerLineCents[index] ?? 0) }));
 }
 
 type GiftListCheckout = {
@@ -427,10 +455,28 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       })
     : null;
   if (code && !code.ok) return { ok: false, error: "discount-code", discountError: code.error, minOrderCents: code.minOrderCents };
+  // Points are checked against the card here and spent after the order row, under the card's lock.
+  const loyalty =
+    input.loyaltyPoints > 0
+      ? await checkoutLoyaltyOf(tx, {
+          userId: args.userId,
+          points: input.loyaltyPoints,
+          lines: loyaltyLinesOf(priced, code?.applied.perLineCents ?? []),
+        })
+      : null;
+  const loyaltyError = loyaltyErrorOf(loyalty, input.loyaltyPoints);
+  if (loyaltyError) return { ok: false, error: "loyalty-points", loyaltyError };
+  const excludedFromLoyalty = loyalty
+    ? null
+    : await loyaltyExcludedProducts(
+        tx,
+        priced.map((line) => line.productId),
+      );
   const totals = orderTotals(priced, {
     shippingCents: quote.feeCents,
     paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod),
     codeDiscountCents: code?.applied.discountCents ?? 0,
+    loyaltyDiscountCents: loyalty?.discountCents ?? 0,
   });
   // A gift card pays first (a payment, not a discount: the totals stay); taken after the order exists, below.
   const card = input.giftCardCode ? await previewGiftCard(tx, { code: input.giftCardCode, dueCents: totals.totalCents, now }) : null;
@@ -497,6 +543,8 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     giftListId: cart.giftListId,
     discountCodeId: code?.applied.id ?? null,
     giftCardCents,
+    loyaltyPointsRedeemed: loyalty?.points ?? 0,
+    loyaltyDiscountCents: loyalty?.discountCents ?? 0,
     ...giftNote,
     createdAt: now,
     lines: await withBundleParts(
@@ -522,6 +570,8 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
         personalisationUnitCents: line.personalisationUnitCents,
         lineTotalCents: lineTotalCents(line, line.quantity),
         codeDiscountCents: code?.applied.perLineCents[index] ?? 0,
+        loyaltyDiscountCents: loyalty?.perLineCents[index] ?? 0,
+        isLoyaltyExcluded: loyalty ? loyalty.lineExcluded[index]! : excludedFromLoyalty!.has(line.variant.productId),
         vatRatePercent: facts.get(line.variantId)!.vatRatePercent,
         isPreorder: line.variant.isPreorder,
         giftListItemId: line.giftListItemId,
@@ -550,6 +600,11 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     if (!spent.ok || spent.cents !== giftCardCents) {
       throw new CheckoutRollback({ ok: false, error: "gift-card", giftCardError: spent.ok ? "balance-changed" : spent.error });
     }
+  }
+  // Of two checkouts spending the same points, the second finds the balance short here and rolls back.
+  if (loyalty && loyalty.points > 0) {
+    const spent = await spendPointsOnOrder(tx, { cardId: loyalty.cardId, orderId: order.id, points: loyalty.points, actorUserId: args.userId, now });
+    if (!spent) throw new CheckoutRollback({ ok: false, error: "loyalty-points", loyaltyError: "not-enough-points" });
   }
   await recordTakenStock(tx, stock.taken, { reason: "order-placed", orderId: order.id, actorUserId: args.userId, now });
   await tx.delete(cartLines).where(eq(cartLines.cartId, cart.id));

@@ -40,14 +40,15 @@ export type OrderTotals = {
 };
 
 /**
- * The order's totals. A discount code's saving (`codeDiscountCents`, from server/coupons/coupon.ts)
- * comes out of the subtotal and counts among the discounts, like a product's offer.
+ * The order's totals. A discount code's saving (`codeDiscountCents`, from server/coupons/coupon.ts) and
+ * the loyalty points' discount come out of the subtotal and count among the discounts, like a product's offer.
  */
 export function orderTotals(
   lines: readonly CheckoutLine[],
-  fees: { shippingCents: Cents; paymentFeeCents: Cents; codeDiscountCents?: Cents },
+  fees: { shippingCents: Cents; paymentFeeCents: Cents; codeDiscountCents?: Cents; loyaltyDiscountCents?: Cents },
 ): OrderTotals {
-  const codeDiscountCents = fees.codeDiscountCents ?? 0;
+  // Loyalty points redeemed are a discount too (docs/decisions/0099-loyalty-card.md): out of the goods, not a payment.
+  const codeDiscountCents = (fees.codeDiscountCents ?? 0) + (fees.loyaltyDiscountCents ?? 0);
   const subtotalCents = sumCents(lines.map((line) => timesQuantity(line.unitCents, line.quantity))) - codeDiscountCents;
   const listCents = sumCents(lines.map((line) => timesQuantity(line.listUnitCents, line.quantity)));
   const personalisationCents = sumCents(lines.map((line) => timesQuantity(line.personalisationUnitCents, line.quantity)));

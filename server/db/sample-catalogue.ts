@@ -106,6 +106,7 @@ export type SampleProduct = {
   sheet: { lengthMm: number; widthMm: number; heightMm: number; weightGrams: number; materialIt: string; materialEn: string } | null;
   affiliateUrl: string | null;
   vatRatePercent: number;
+  isLoyaltyExcluded: boolean;
   relatedIds: readonly number[];
 };
 
@@ -226,6 +227,7 @@ function buildProduct(input: SampleProductInput): Omit<SampleProduct, "relatedId
           },
     affiliateUrl: input.affiliateAsin ? `https://www.amazon.it/dp/${input.affiliateAsin}` : null,
     vatRatePercent: input.vatRatePercent ?? standardVatRatePercent,
+    isLoyaltyExcluded: input.isLoyaltyExcluded ?? false,
   };
 }
 

@@ -94,6 +94,11 @@ export const products = pgTable(
     vatRatePercent: integer().notNull().default(22),
     isNew: boolean().notNull().default(false),
     isFreeShipping: boolean().notNull().default(false),
+    /**
+     * Out of the loyalty card (docs/decisions/0099-loyalty-card.md): earns no points and takes no points discount,
+     * as the law asks of infant formula (D.M. 82/2009). Set by the staff.
+     */
+    isLoyaltyExcluded: boolean().notNull().default(false),
     /** 0 to 5 stars. */
     rating: integer().notNull().default(0),
     saleCount: integer().notNull().default(0),
@@ -654,6 +659,9 @@ export const orders = pgTable(
     discountCodeId: integer().references(() => discountCodes.id, { onDelete: "set null" }),
     /** Paid with a gift card (a payment, not a discount: still inside totalCents); the rest is what is still to pay. */
     giftCardCents: integer().notNull().default(0),
+    /** Loyalty points spent on this order and the discount they gave (server/loyalty/, out of subtotalCents like a code). */
+    loyaltyPointsRedeemed: integer().notNull().default(0),
+    loyaltyDiscountCents: integer().notNull().default(0),
     carrier: text(),
     trackingNumber: text(),
     /** Unpaid orders hold their stock until then; afterwards they expire and give it back. */
@@ -701,6 +709,10 @@ export const orderLines = pgTable(
     lineTotalCents: integer().notNull(),
     /** This line's share of the order's discount code saving (not in lineTotalCents): refunds and invoices bill the rest. */
     codeDiscountCents: integer().notNull().default(0),
+    /** This line's share of the loyalty points discount (not in lineTotalCents), billed off the line as the code's share. */
+    loyaltyDiscountCents: integer().notNull().default(0),
+    /** The line earns no points and took no points discount (infant formula, an excluded kind). */
+    isLoyaltyExcluded: boolean().notNull().default(false),
     vatRatePercent: integer().notNull().default(22),
     isPreorder: boolean().notNull().default(false),
     giftListItemId: uuid().references(() => giftListItems.id, { onDelete: "set null" }),
@@ -1876,4 +1888,86 @@ export const giftCardMovements = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index().on(t.giftCardId, t.createdAt), index().on(t.orderId)],
+);
+
+// ---------------------------------------------------------------- loyalty card (server/loyalty/, docs/decisions/0099-loyalty-card.md)
+
+/** A customer's loyalty card, joined by her own choice: its printed number (with a check digit) and its balance. */
+export const loyaltyCards = pgTable(
+  "loyalty_cards",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    /** 12 digits, the last a Luhn check digit (server/loyalty/loyalty-card-number.ts). */
+    number: text().notNull().unique(),
+    userId: text()
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The points not yet spent or expired: the sum of the entries' `remaining` (never negative). */
+    balance: integer().notNull().default(0),
+    /** When she joined, agreeing to the card's privacy text of `consentVersion`. */
+    consentedAt: timestamp({ withTimezone: true }).notNull(),
+    consentVersion: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check("loyalty_cards_balance_non_negative", sql`${t.balance} >= 0`)],
+);
+
+/**
+ * Every change to a card's points, who made it (the customer, the staff, a job) and why: the card's history
+ * and its audit. An entry that adds points keeps what is left of them (`remaining`) until `expiresAt`.
+ */
+export const loyaltyEntries = pgTable(
+  "loyalty_entries",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    cardId: integer()
+      .notNull()
+      .references(() => loyaltyCards.id, { onDelete: "cascade" }),
+    /** order-earned, order-redeemed, order-returned, refund-taken-back, counter-earned, counter-redeemed, expired. */
+    kind: text().notNull(),
+    /** Signed: added points are positive. */
+    points: integer().notNull(),
+    remaining: integer().notNull().default(0),
+    expiresAt: timestamp({ withTimezone: true }),
+    actorKind: text().notNull(),
+    actorUserId: text().references(() => users.id, { onDelete: "set null" }),
+    orderId: uuid().references(() => orders.id, { onDelete: "set null" }),
+    /** A till receipt's number and amount (points added at the counter). */
+    receiptNumber: text(),
+    receiptCents: integer(),
+    /** An order's points (earned, taken back) are settled for its refunds up to this amount on the lines that earn. */
+    settledRefundCents: integer(),
+    note: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("loyalty_entries_remaining", sql`${t.remaining} >= 0 and ${t.remaining} <= greatest(${t.points}, 0)`),
+    check("loyalty_entries_actor_kind", sql`${t.actorKind} in ('customer', 'staff', 'job')`),
+    index().on(t.cardId, t.createdAt),
+    index("loyalty_entries_expiring")
+      .on(t.expiresAt)
+      .where(sql`${t.remaining} > 0`),
+    uniqueIndex("loyalty_entries_receipt")
+      .on(t.receiptNumber)
+      .where(sql`${t.kind} = 'counter-earned'`),
+    uniqueIndex("loyalty_entries_order_earned")
+      .on(t.orderId)
+      .where(sql`${t.kind} = 'order-earned'`),
+    index().on(t.orderId),
+  ],
+);
+
+/** The points statement sent before points expire: one per card and expiry day. */
+export const loyaltyExpiryNotices = pgTable(
+  "loyalty_expiry_notices",
+  {
+    cardId: integer()
+      .notNull()
+      .references(() => loyaltyCards.id, { onDelete: "cascade" }),
+    expiresOn: date({ mode: "string" }).notNull(),
+    points: integer().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.cardId, t.expiresOn] })],
 );

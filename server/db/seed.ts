@@ -166,6 +166,7 @@ function toProductRow(product: SampleProduct, categoryIds: ReadonlyMap<string, n
     ...product.sheet,
     affiliateUrl: product.affiliateUrl,
     vatRatePercent: product.vatRatePercent,
+    isLoyaltyExcluded: product.isLoyaltyExcluded,
     modelNumber: sampleModelNumber(product.sku),
   };
 }

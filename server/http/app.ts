@@ -16,6 +16,7 @@ import { startInvoiceIssuingJob, startSdiSendingJob } from "#server/invoices/sdi
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
 import { startCustomerMailsJob } from "#server/customer-mails/customer-mails-job.ts";
 import { startRefundRetryJob } from "#server/after-sales/refund-retry-job.ts";
+import { startLoyaltyJob } from "#server/loyalty/loyalty-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
 import { startGiftCardExpiryJob } from "#server/gift-cards/gift-card-expiry-job.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
@@ -83,6 +84,8 @@ export async function startShop(options: StartOptions) {
   startRefundRetryJob(services);
   // Abandoned-cart reminders and review invitations, as the back office's settings say (decision 0102).
   startCustomerMailsJob(services);
+  // Loyalty points: earned after the withdrawal period, taken back on refunds, expired, statements mailed.
+  startLoyaltyJob(services);
   // The listing's filter counts come from an index of the catalogue kept in this process: built at start
   // and again soon after any change, in the background, so visitors seldom wait for it.
   startJob({ name: "facet-index", everyMs: 5_000, runAtStart: true, log, run: () => currentFacetIndex(handle.db) });

@@ -15,6 +15,7 @@ import { readingVersionsOnce } from "#server/catalog/catalogue-cache.ts";
 import type { DbHandle } from "#server/db/client.ts";
 import { couponOrderEffects } from "#server/coupons/coupon-order-effects.ts";
 import { giftCardOrderEffects } from "#server/gift-cards/gift-card-order-effects.ts";
+import { loyaltyOrderEffects } from "#server/loyalty/loyalty-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
 import type { ShopServices } from "#server/shop-services.ts";
@@ -34,7 +35,7 @@ import { markPersonalAnswers } from "./page-caching";
 
 // Wired when this module loads, before startShop's jobs run: gift lists keep their purchases and pledges,
 // coupons their codes' uses, in step with the orders that pay for them (server/orders/order-effects.ts).
-wireOrderEffects(giftListOrderEffects, couponOrderEffects, giftCardOrderEffects);
+wireOrderEffects(giftListOrderEffects, couponOrderEffects, giftCardOrderEffects, loyaltyOrderEffects);
 
 export type ShopAppOptions = {
   services: ShopServices;

@@ -65,8 +65,9 @@ export function orderFactsOf(order: typeof orders.$inferSelect, lines: readonly 
       colour: line.colour,
       size: line.size,
       quantity: line.quantity,
-      // Billed as paid: less the line's share of a discount code's saving (the rest, on older orders, is an "Sconto" line).
-      lineTotalCents: line.lineTotalCents - line.codeDiscountCents,
+      // Billed as paid: less the line's share of a discount code's saving and of the loyalty points' discount
+      // (the rest, on older orders, is an "Sconto" line).
+      lineTotalCents: line.lineTotalCents - line.codeDiscountCents - line.loyaltyDiscountCents,
       vatRatePercent: line.vatRatePercent,
     })),
     shippingCents: order.shippingCents,

@@ -137,8 +137,9 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
         .from(discountCodes)
         .where(eq(discountCodes.id, order.discountCodeId))
     : [];
-  // The code's saving: what the lines add up to beyond the goods and personalisation charged.
-  const codeDiscountCents = lines.reduce((sum, line) => sum + line.lineTotalCents, 0) - order.subtotalCents - order.personalisationCents;
+  // The code's saving: what the lines add up to beyond the goods and personalisation charged, less the loyalty points' discount.
+  const codeDiscountCents =
+    lines.reduce((sum, line) => sum + line.lineTotalCents, 0) - order.subtotalCents - order.personalisationCents - order.loyaltyDiscountCents;
   const summaryCode = code && codeDiscountCents > 0 ? { code: code.code, percent: code.percent, discountCents: codeDiscountCents } : null;
   const settings = await getSettings(db, ["bankTransfer", "tracking"]);
   // Today's picture of each variant still in the catalogue, picked as the cart picks it.
@@ -194,7 +195,11 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       totalCents: order.totalCents,
     },
     discountCode: summaryCode,
-    summary: summarizeOrderTotals(order, { code: summaryCode, giftCardCents: order.giftCardCents }),
+    summary: summarizeOrderTotals(order, {
+      code: summaryCode,
+      loyalty: order.loyaltyDiscountCents > 0 ? { points: order.loyaltyPointsRedeemed, discountCents: order.loyaltyDiscountCents } : null,
+      giftCardCents: order.giftCardCents,
+    }),
     delivery: {
       method: order.deliveryMethod,
       // A collected order keeps an address only as the invoice's buyer's: it is not where anything goes.

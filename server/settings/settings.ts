@@ -165,6 +165,21 @@ export const AfterSalesSettings = z.object({
 });
 export type AfterSalesSettings = z.infer<typeof AfterSalesSettings>;
 
+/**
+ * The loyalty card (docs/decisions/0099-loyalty-card.md): points per euro of goods paid online or at the
+ * till, redeemed in steps (`stepPoints` points take `stepCents` off), expiring `expiryMonths` after they
+ * were earned; the statement mail goes `noticeDays` before. Products of `excludedKinds` earn nothing.
+ */
+export const LoyaltySettings = z.object({
+  pointsPerEuro: z.number().int().min(0).max(100),
+  stepPoints: z.number().int().min(1).max(100_000),
+  stepCents: z.number().int().min(1).max(100_000),
+  expiryMonths: z.number().int().min(1).max(120),
+  noticeDays: z.number().int().min(1).max(90),
+  excludedKinds: z.array(z.string().regex(/^[a-z][a-z-]{0,39}$/)).max(20),
+});
+export type LoyaltySettings = z.infer<typeof LoyaltySettings>;
+
 /** A courier's tracking page: https, with {tracking} where the parcel's number goes. */
 const trackingTemplate = z
   .url({ protocol: /^https$/ })
@@ -227,6 +242,7 @@ export const settingsSchemas = {
   onlinePayments: OnlinePaymentsSettings,
   invoicing: InvoicingSettings,
   customerMails: CustomerMailsSettings,
+  loyalty: LoyaltySettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -306,6 +322,14 @@ export const defaultSettings: Settings = {
   },
   invoicing: { issueAt: "manual" },
   customerMails: { cartReminderEnabled: true, cartReminderDelayHours: 24, reviewInvitationEnabled: true, reviewInvitationDays: 10 },
+  loyalty: {
+    pointsPerEuro: 1,
+    stepPoints: 500,
+    stepCents: 500,
+    expiryMonths: 24,
+    noticeDays: 30,
+    excludedKinds: ["gift-card"],
+  },
   afterSales: {
     withdrawalDays: 14,
     homeDeliveryStart: "delivered",

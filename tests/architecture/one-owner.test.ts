@@ -41,6 +41,7 @@ const seed = "server/db/seed.ts";
 const bundlesAdmin = "server/bundles/bundle-admin.service.ts";
 /** Gift cards and their movements (docs/decisions/0097-gift-cards.md). */
 const giftCardsOwner = "server/gift-cards/gift-card.service.ts";
+const loyalty = "server/loyalty/loyalty.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -158,6 +159,9 @@ const rules: Rule[] = [
   },
   { what: "writes gift cards", owners: [giftCardsOwner], finds: writesTable("giftCards", "gift_cards") },
   { what: "writes gift card movements", owners: [giftCardsOwner], finds: writesTable("giftCardMovements", "gift_card_movements") },
+  { what: "writes loyalty cards", owners: [loyalty], finds: writesTable("loyaltyCards", "loyalty_cards") },
+  { what: "writes loyalty entries", owners: [loyalty], finds: writesTable("loyaltyEntries", "loyalty_entries") },
+  { what: "writes loyalty expiry notices", owners: [loyalty], finds: writesTable("loyaltyExpiryNotices", "loyalty_expiry_notices") },
 ];
 
 export type SourceFile = { file: string; source: string };

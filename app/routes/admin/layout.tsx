@@ -22,6 +22,7 @@ export const handle = {
     "productSafety.admin.nav",
     "guaranteeClaims.admin.nav",
     "giftCards.admin.nav",
+    "loyalty.nav",
   ],
 } satisfies MessagesHandle;
 

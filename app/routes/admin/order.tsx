@@ -31,6 +31,7 @@ export const handle = {
   messages: [
     "orderSummary",
     "giftCards.summary",
+    "loyalty.summaryLine",
     "order",
     "orderStatus",
     "product",

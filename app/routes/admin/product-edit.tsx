@@ -51,7 +51,14 @@ const newProductValues: Record<string, string> = {
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["stockAlerts.admin", "productSafety.admin.productLink", "productSpecs.admin.link", "bundles.admin.link"],
+  messages: [
+    "stockAlerts.admin",
+    "productSafety.admin.productLink",
+    "productSpecs.admin.link",
+    "bundles.admin.link",
+    "loyalty.productFlag",
+    "loyalty.productFlagHint",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
@@ -314,6 +321,12 @@ export default function AdminProductEdit({ loaderData, actionData }: Route.Compo
           <CheckboxField label={t("admin.product.isFreeShipping")} name="isFreeShipping" defaultChecked={values.isFreeShipping === "on"} />
           <CheckboxField label={t("admin.product.isOnRequest")} name="isOnRequest" defaultChecked={values.isOnRequest === "on"} />
           <CheckboxField label={t("admin.product.isPublished")} name="isPublished" defaultChecked={values.isPublished === "on"} />
+          <div className="sm:col-span-2">
+            <CheckboxField label={t("loyalty.productFlag")} name="isLoyaltyExcluded" defaultChecked={values.isLoyaltyExcluded === "on"} />
+            {/* After the box: an unticked box sends nothing, and this "off" is then the value read. */}
+            <input type="hidden" name="isLoyaltyExcluded" value="off" />
+            <p className="text-sm text-muted">{t("loyalty.productFlagHint")}</p>
+          </div>
         </fieldset>
         <fieldset className="grid gap-4 sm:grid-cols-2">
           <legend className="field-label">{t("admin.product.sheet")}</legend>

@@ -60,6 +60,7 @@ const sections = {
   invoicing: ["issueAt"],
   // The two on/off boxes come first (CustomerMailsBoxes), then these numbers.
   customerMails: ["cartReminderDelayHours", "reviewInvitationDays"],
+  loyalty: ["pointsPerEuro", "stepPoints", "stepValue", "expiryMonths", "noticeDays", "excludedKinds"],
   // Its fields are per method (OnlinePaymentFields): a box to offer it and its order limits.
   onlinePayments: [],
 } as const;
@@ -74,12 +75,22 @@ const textsOf = (key: keyof typeof sections) =>
         ? "sdi.settings"
         : key === "customerMails"
           ? "customerMails.settings"
-          : "admin.settings";
+          : key === "loyalty"
+            ? "loyalty.settings"
+            : "admin.settings";
 const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `${textsOf(key)}.sections.${key}`);
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["invoices.settings", "afterSales.settings", "sdi.settings", "onlinePayments.methods", "scalapay.admin", "customerMails.settings"],
+  messages: [
+    "invoices.settings",
+    "afterSales.settings",
+    "sdi.settings",
+    "onlinePayments.methods",
+    "scalapay.admin",
+    "customerMails.settings",
+    "loyalty.settings",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {

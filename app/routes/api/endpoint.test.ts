@@ -354,6 +354,14 @@ const validCases: Record<string, () => Promise<{ options: CallOptions; check?: (
     options: { token: shop.tokens.anna },
     check: (json) => expect(json).toEqual({ email: "anna@example.com", emailVerified: false }),
   }),
+  "POST /api/joinLoyaltyCard": async () => ({
+    options: { token: shop.tokens.anna, body: { consent: true } },
+    check: (json) => expect(json).toMatchObject({ joined: true, number: expect.stringMatching(/^27[0-9]{10}$/), balance: 0, history: [] }),
+  }),
+  "GET /api/getLoyaltyCard": async () => ({
+    options: { token: shop.tokens.bruno },
+    check: (json) => expect(json).toMatchObject({ joined: false, number: null, balance: 0 }),
+  }),
   "GET /api/getAllinformation": async () => ({
     options: { token: shop.tokens.anna },
     check: (json) => expect(json).toMatchObject({ info: { email: "anna@example.com" } }),

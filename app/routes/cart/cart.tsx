@@ -26,7 +26,9 @@ import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cart";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["cart", "delivery", "checkout.discount", "orderSummary", "giftCards.summary"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["cart", "delivery", "checkout.discount", "orderSummary", "giftCards.summary", "loyalty.summaryLine"],
+} satisfies MessagesHandle;
 
 /** What the page shows of an applied code (its id and per-line shares stay on the server). */
 const shownCodeOf = ({ code, kind, percent, amountCents, isGiftListCompletion, discountCents }: AppliedDiscountCode): ShownDiscountCode => ({

@@ -27,6 +27,7 @@ import {
 import { CheckoutInvoice } from "#app/ui/checkout-invoice.tsx";
 import { CheckoutSummaryPanel } from "#app/ui/checkout-summary.tsx";
 import { DiscountCodeField, discountRefusalText } from "#app/ui/discount-code.tsx";
+import { LoyaltyPointsField } from "#app/ui/loyalty-points-field.tsx";
 import { useFormatPrice } from "#app/ui/price.tsx";
 import { BagIcon } from "#app/ui/icons.tsx";
 import { PageHeader } from "#app/ui/page-header.tsx";
@@ -62,6 +63,7 @@ const SummaryChoices = z.object({
   paymentMethod: z.enum(acceptedPaymentChoices).nullable().catch(null),
   discountCode: z.string().trim().max(100).nullable().catch(null),
   giftCardCode: z.string().trim().max(40).nullable().catch(null),
+  loyaltyPoints: z.coerce.number().int().min(0).max(10_000_000).nullable().catch(null),
 });
 
 type FormValues = Partial<Record<(typeof checkoutFields)[number], string>>;
@@ -79,6 +81,7 @@ function summaryFor(
     paymentMethod: raw.paymentMethod ?? null,
     discountCode: raw.discountCode ?? null,
     giftCardCode: raw.giftCardCode ?? null,
+    loyaltyPoints: raw.loyaltyPoints ?? null,
   });
   const { cartId } = readCartRequest(request, services);
   const chosen = choices.paymentMethod ? paymentOfChoice(choices.paymentMethod) : null;
@@ -96,6 +99,7 @@ function summaryFor(
     cardPayments: takesCardPayments(services),
     scalapayPayments: takesScalapayPayments(services.env),
     giftCardCode: choices.giftCardCode,
+    loyaltyPoints: choices.loyaltyPoints,
   });
 }
 
@@ -116,6 +120,10 @@ export const handle = {
     "giftCards.summary",
     "giftCards.checkout",
     "giftCards.errors",
+    "loyalty.checkout",
+    "loyalty.summaryLine",
+    "loyalty.stepOption",
+    "loyalty.errors",
   ],
 } satisfies MessagesHandle;
 
@@ -191,8 +199,8 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     scalapayPayments: takesScalapayPayments(services.env),
   });
   if (!outcome.ok) {
-    // A code's refusal (discount or gift card) shows beside its field, not as the page's problem.
-    const byField = outcome.error === "discount-code" || outcome.error === "gift-card";
+    // A code's or the points' refusal (discount, gift card, loyalty points) shows beside its field, not as the page's problem.
+    const byField = outcome.error === "discount-code" || outcome.error === "gift-card" || outcome.error === "loyalty-points";
     const problem = byField ? null : { code: outcome.error, lines: outcome.lines };
     return answer(checkoutFormValues(form), byField ? outcome.fields : null, problem, outcome.status);
   }
@@ -204,7 +212,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 const asDelivery = (value: string | undefined | null): DeliveryChoice | null => deliveryChoices.find((method) => method === value) ?? null;
 const asPayment = (value: string | undefined | null): PaymentChoice | null => paymentChoices.find((method) => method === value) ?? null;
 
-type SummaryChoiceName = "postcode" | "deliveryMethod" | "paymentMethod" | "discountCode" | "giftCardCode";
+type SummaryChoiceName = "postcode" | "deliveryMethod" | "paymentMethod" | "discountCode" | "giftCardCode" | "loyaltyPoints";
 
 function EmptyCheckout({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
@@ -302,10 +310,12 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     const postcodeInput = formRef.current?.elements.namedItem("postcode");
     const codeInput = formRef.current?.elements.namedItem("discountCode");
     const cardInput = formRef.current?.elements.namedItem("giftCardCode");
+    const pointsInput = formRef.current?.elements.namedItem("loyaltyPoints");
     const choices = {
       postcode: postcodeInput instanceof HTMLInputElement ? postcodeInput.value.trim() : "",
       discountCode: codeInput instanceof HTMLInputElement ? codeInput.value.trim() : "",
       giftCardCode: cardInput instanceof HTMLInputElement ? cardInput.value.trim() : "",
+      loyaltyPoints: pointsInput instanceof HTMLSelectElement && pointsInput.value !== "0" ? pointsInput.value : "",
       deliveryMethod: delivery ?? "",
       paymentMethod: payment ?? "",
       ...changes,
@@ -523,6 +533,14 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               submitIntent="update"
               id={checkoutFieldId("giftCardCode")}
             />
+            {summary.loyalty && (
+              <LoyaltyPointsField
+                loyalty={summary.loyalty}
+                defaultValue={String(summary.loyalty.points)}
+                error={errors.loyaltyPoints ?? (summary.loyaltyError ? t(`loyalty.errors.${summary.loyaltyError}`) : undefined)}
+                onChoose={hydrated ? (points) => refreshSummary({ loyaltyPoints: points }) : undefined}
+              />
+            )}
             {!hydrated && (
               <div className="rounded-2xl bg-white p-4 shadow-card">
                 <p id="update-hint" className="text-sm text-muted">

@@ -45,6 +45,7 @@ export const handle = {
   messages: [
     "orderSummary",
     "giftCards.summary",
+    "loyalty.summaryLine",
     "order",
     "bundles.order",
     "orderStatus",

@@ -114,6 +114,8 @@ export type SampleProductInput = {
   affiliateAsin?: string;
   /** The VAT rate Italian law sets for the goods (docs/decisions/0092-vat-rates-of-the-sample-goods.md); omitted: 22. */
   vatRatePercent?: SampleVatRate;
+  /** Infant formula: out of the loyalty card by law (docs/decisions/0099-loyalty-card.md). */
+  isLoyaltyExcluded?: boolean;
 };
 
 /**

@@ -184,6 +184,7 @@ export const feedingProducts = defineProducts([
     ],
     priceCents: 2390,
     vatRatePercent: 10,
+    isLoyaltyExcluded: true,
   },
   {
     id: 236,

@@ -7,6 +7,7 @@ import { checkoutEndpoints } from "./checkout-api";
 import { giftListEndpoints } from "./gift-list-api";
 import { giftListPublicEndpoints } from "./gift-list-public-api";
 import { giftCardEndpoints } from "./gift-card-api";
+import { loyaltyEndpoints } from "./loyalty-api";
 
 export const apiEndpoints: readonly ApiEndpoint[] = [
   ...catalogEndpoints,
@@ -16,4 +17,5 @@ export const apiEndpoints: readonly ApiEndpoint[] = [
   ...giftListEndpoints,
   ...checkoutEndpoints,
   ...giftCardEndpoints,
+  ...loyaltyEndpoints,
 ];

@@ -74,6 +74,8 @@ const CheckoutBody = z.strictObject({
   pec: optionalText(checkoutLimits.pec),
   /** A discount code (a gift list's completion code), checked like on the checkout page. */
   discountCode: optionalText(100).nullable(),
+  /** Loyalty points to spend (the caller's card), in the shop's steps: a discount on the goods, checked like on the checkout page. */
+  loyaltyPoints: z.number().int().min(0).max(10_000_000).optional(),
   /** Must be true: the customer accepted the conditions of sale. */
   acceptTerms: z.boolean(),
   /** For clients without the shop's cart cookie: the products to order (else the cookie's cart is used). */
@@ -107,6 +109,8 @@ function refusedCheckout(refusal: CheckoutRefusal, locale: Locale): ApiOutcome<n
   // A gift card spent meanwhile is a conflict; a code that is no usable card is the field's own problem.
   if (refusal.error === "gift-card")
     return apiRefusal(refusal.status, refusal.status === 409 ? "conflict" : "invalid-input", refusal.message, refusal.fields);
+  // The points' reason likewise: the balance or the steps, beside the field.
+  if (refusal.error === "loyalty-points") return apiRefusal(refusal.status, "invalid-input", refusal.message, refusal.fields);
   const t = getTranslator(locale);
   const fields = Object.fromEntries(
     refusal.lines.map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),
