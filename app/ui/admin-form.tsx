@@ -3,54 +3,6 @@ import { useId, type ReactNode } from "react";
 import { Form, Link } from "react-router";
 import { ScrollRegion } from "./scroll-region";
 
-/** A labelled select with its error, like TextField. */
-export function SelectField({
-  label,
-  name,
-  defaultValue,
-  error,
-  children,
-}: {
-  label: string;
-  name: string;
-  defaultValue?: string;
-  error?: string;
-  children: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <div>
-      <label htmlFor={id} className="field-label">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={defaultValue}
-        className="field-input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      >
-        {children}
-      </select>
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-export function CheckboxField({ label, name, defaultChecked }: { label: string; name: string; defaultChecked?: boolean }) {
-  return (
-    <label className="flex min-h-11 items-center gap-3 font-semibold">
-      <input type="checkbox" name={name} defaultChecked={defaultChecked} className="size-5" />
-      {label}
-    </label>
-  );
-}
-
 /** Previous/next links of a paged admin list ("Pagina 2 di 5"); nothing when everything fits on one page. */
 export function AdminPagination({ page, pageCount, hrefFor }: { page: number; pageCount: number; hrefFor: (page: number) => string }) {
   const { t } = useTranslation();

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { formatDate } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
-import { CheckboxField } from "./admin-form";
+import { CheckboxField } from "./form-field";
 import { AccountNotice } from "./account-form-parts";
 
 /**

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { Link } from "react-router";
 
 type CommonProps = {
@@ -99,5 +99,54 @@ export function PrivacyConsentField({
         </p>
       )}
     </div>
+  );
+}
+
+/** A labelled select with its error, like TextField. */
+export function SelectField({
+  label,
+  name,
+  defaultValue,
+  error,
+  children,
+}: {
+  label: string;
+  name: string;
+  defaultValue?: string;
+  error?: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        className="field-input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
+        {children}
+      </select>
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A labelled checkbox, the whole label clickable. */
+export function CheckboxField({ label, name, defaultChecked }: { label: string; name: string; defaultChecked?: boolean }) {
+  return (
+    <label className="flex min-h-11 items-center gap-3 font-semibold">
+      <input type="checkbox" name={name} defaultChecked={defaultChecked} className="size-5" />
+      {label}
+    </label>
   );
 }

@@ -34,7 +34,7 @@ test("the embedded database lets the event loop poll the network between stateme
   expect(statementsBeforeTurn!).toBeLessThan(10);
 });
 
-test("the embedded database keeps 32 MB of shared buffers, not PostgreSQL's 128 MB", async () => {
+test("the embedded database keeps 16 MB of shared buffers, not PostgreSQL's 128 MB", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-pglite-"));
   const handle = await openPglite(dataDir);
   onTestFinished(async () => {
@@ -45,5 +45,5 @@ test("the embedded database keeps 32 MB of shared buffers, not PostgreSQL's 128 
     .select({ sharedBuffers: sql<string>`current_setting(name)` })
     .from(sql`pg_settings`)
     .where(sql`name = 'shared_buffers'`);
-  expect(rows).toEqual([{ sharedBuffers: "32MB" }]);
+  expect(rows).toEqual([{ sharedBuffers: "16MB" }]);
 });

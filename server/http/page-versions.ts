@@ -8,6 +8,8 @@ import { and, eq, gt, inArray, min, or, sql, type SQL } from "drizzle-orm";
 import { addDays, italianDayOf, italianMidnight, italianTimeOf } from "#common/shop-calendar.ts";
 import type { Db } from "#server/db/client.ts";
 import { brands, categories, productListing, productRelations, products, subcategories } from "#server/db/schema.ts";
+import { listingRouteOf } from "#server/catalog/listing.ts";
+import { slugPattern } from "#server/catalog/listing.inputs.ts";
 import { offersCategorySlug } from "#server/catalog/taxonomy.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { productOfPath } from "./page-content-watch";
@@ -35,8 +37,10 @@ export function offerScopeOf(pattern: string | null, pathname: string): OfferSco
   if (productId !== null) return { kind: "product", productId };
   const listing = listingPatterns.get(pattern);
   if (!listing) return { kind: "all" };
-  const page = pathname.replace(/^\/en(?=\/)/, "").replace(/\.data$/, "");
-  const slug = decodeURIComponent(page.split("/")[2] ?? "");
+  const route = listingRouteOf(pathname.replace(/\.data$/, ""));
+  // A path no listing can have (a bad escape, odd characters) is a 404 page: scoped to everything, never read as a slug.
+  const slug = route && "slug" in route && slugPattern.test(route.slug) ? route.slug : null;
+  if (slug === null) return { kind: "all" };
   return listing === "category" && slug === offersCategorySlug ? { kind: "all" } : { kind: listing, slug };
 }
 

@@ -198,7 +198,9 @@ test(
           { name: "NUL in a key", type: "application/json", body: '{"a\\u0000":1}' },
           { name: "oversized", type: "application/json", body: JSON.stringify({ a: "a".repeat(300 * 1024) }) },
         ];
-        for (const bad of bodies) {
+        // A body with no string to spoil (`{ consent: true }`) is a valid one: its control-character variants are skipped.
+        const hasStrings = JSON.stringify(schemaBody).includes("\\u0000");
+        for (const bad of bodies.filter((body) => hasStrings || !body.name.endsWith("in every string"))) {
           const where = `POST ${endpoint.path} (${bad.name})`;
           const answer = await send(where, () =>
             shop.request(endpoint.path, { body: bad.body, cookie, headers: { ...english, ...own, "Content-Type": bad.type } }),

@@ -5,8 +5,8 @@ import { colourName } from "#common/variant-label.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
-import { TextField } from "#app/ui/form-field.tsx";
+import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { TextField, SelectField } from "#app/ui/form-field.tsx";
 import { parseAdminId, readAdminForm } from "#server/admin/admin-request.ts";
 import { formatEuroInput, parseEuroCents } from "#server/admin/product-admin.inputs.ts";
 import { getBundleForm, matchOptions, saveBundle } from "#server/bundles/bundle-admin.service.ts";
@@ -75,7 +75,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     isPublished: field("isPublished") === "on",
   });
   if (!parsed.success) {
-    const message = parsed.error.issues.find((issue) => issue.message.startsWith("bundles."))?.message;
+    const message = parsed.error.issues.find((issue) => issue.message.startsWith("bundles.errors."))?.message;
     return refused(message ?? "bundles.errors.invalid");
   }
   const saved = await saveBundle(db, { input: parsed.data, actorUserId: admin.id });

@@ -7,8 +7,8 @@ import type { MessagesHandle } from "#common/messages.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
-import { TextField } from "#app/ui/form-field.tsx";
+import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { TextField, SelectField } from "#app/ui/form-field.tsx";
 import { formFields } from "#server/accounts/form-values.ts";
 import { changeGuaranteeClaimStatus, getGuaranteeClaim } from "#server/guarantee/claims.service.ts";
 import { requireAdmin } from "#server/http/guards.ts";
@@ -17,7 +17,7 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { claimLinksOf } from "#app/routes/guarantee/guarantee-request.server.ts";
 import type { Route } from "./+types/guarantee-claim";
 
-export const handle = { messages: ["guaranteeClaims.admin", "guaranteeClaims.status", "guaranteeClaims.errors"] } satisfies MessagesHandle;
+export const handle = { messages: ["guaranteeClaims.admin", "guaranteeClaims.status", "guaranteeClaims.errors", "guaranteeClaims.photoAlt"] } satisfies MessagesHandle;
 
 const Params = z.object({ claimId: z.coerce.number().int().positive().max(2_147_483_647) });
 

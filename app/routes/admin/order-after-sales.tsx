@@ -3,8 +3,8 @@ import { Form, Link } from "react-router";
 import { formatMoney } from "#common/format.ts";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
-import { CheckboxField, FormAlert, Notice } from "#app/ui/admin-form.tsx";
-import { TextField } from "#app/ui/form-field.tsx";
+import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { TextField, CheckboxField } from "#app/ui/form-field.tsx";
 import type { AfterSalesDetail, AdminReturn } from "#server/after-sales/after-sales-admin.service.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
 

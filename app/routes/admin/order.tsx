@@ -6,8 +6,8 @@ import { readHistoryNote, staffHistoryNoteText } from "#common/order-history.ts"
 import { pageMeta } from "#app/lib/seo.ts";
 import { AddressLines } from "#app/ui/address-lines.tsx";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
-import { FormAlert, Notice, SelectField } from "#app/ui/admin-form.tsx";
-import { TextField } from "#app/ui/form-field.tsx";
+import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { TextField, SelectField } from "#app/ui/form-field.tsx";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import { OrderInvoicePanel } from "./order-invoice-panel";

@@ -111,6 +111,7 @@ export const handle = {
   messages: [
     "orderSummary",
     "checkout",
+    "bundles.order",
     "checkoutErrors",
     "order",
     "delivery",

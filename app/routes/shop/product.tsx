@@ -26,9 +26,8 @@ import { ProductReviews, ProductReviewSummary, ShopRatingDetail } from "#app/ui/
 import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
-import { ProductSpecsTable, specValueText } from "#app/ui/product-specs-table.tsx";
-import { specLinesOf } from "#common/product-specs.ts";
-import { getTranslator } from "#server/i18n/translator.ts";
+import { ProductSpecsTable } from "#app/ui/product-specs-table.tsx";
+import { specTableOf } from "./product-specs.server";
 import { ProductSafetySection, RecallNotices } from "#app/ui/product-safety.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { StockAlertForm } from "#app/ui/stock-alert-form.tsx";
@@ -94,18 +93,7 @@ export async function loader({ params, url, request, context }: Route.LoaderArgs
   // EU rule (Omnibus): a reduced price shows the lowest price of the 30 days before the reduction.
   const lowestPriceCents = product.discountPercent > 0 ? await lowestPriceOfLast30Days(db, id, now) : null;
   const deliveryPromises = promiseDeliveryByLead({ now, calendar, variants: product.variants });
-  // Written here in the page's language, so the page ships no labels for the many products without them.
-  const t = getTranslator(locale);
-  const specTable = product.specs
-    ? {
-        title: t("productSpecs.table.title"),
-        rows: specLinesOf(product.specs).map((line) => ({
-          label: t(`productSpecs.labels.${line.key}`),
-          text: specValueText(line.value, t, locale),
-          value: line.value,
-        })),
-      }
-    : null;
+  const specTable = specTableOf(product.specs, locale);
   return {
     product,
     specTable,
