@@ -17,7 +17,9 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { claimLinksOf } from "#app/routes/guarantee/guarantee-request.server.ts";
 import type { Route } from "./+types/guarantee-claim";
 
-export const handle = { messages: ["guaranteeClaims.admin", "guaranteeClaims.status", "guaranteeClaims.errors", "guaranteeClaims.photoAlt"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["guaranteeClaims.admin", "guaranteeClaims.status", "guaranteeClaims.errors", "guaranteeClaims.photoAlt"],
+} satisfies MessagesHandle;
 
 const Params = z.object({ claimId: z.coerce.number().int().positive().max(2_147_483_647) });
 
