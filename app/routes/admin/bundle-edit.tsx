@@ -36,7 +36,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const locale = localeOfPath(url.pathname);
   const form = await getBundleForm(db, productIdOf(params.id));
   if (!form) throw data(null, { status: 404 });
-  return { meta: getPageMetaTexts(locale, "bundles.admin"), locale, form, saved: url.searchParams.get("done") === "saved" };
+  // Written here as the form shows euros ("899,00"): the money helpers are the server's.
+  const fixedPriceInput = form.bundle?.fixedPriceCents ? formatEuroInput(form.bundle.fixedPriceCents) : "";
+  return { meta: getPageMetaTexts(locale, "bundles.admin"), locale, form, fixedPriceInput, saved: url.searchParams.get("done") === "saved" };
 }
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
@@ -87,7 +89,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => pageMeta(ma
 
 export default function AdminBundleEdit({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale, form, saved } = loaderData;
+  const { locale, form, fixedPriceInput, saved } = loaderData;
   const variantLabel = (variant: { colour: string | null; size: string }) =>
     [variant.colour ? colourName(t, variant.colour) : null, isOneSize(variant.size) ? null : variant.size].filter(Boolean).join(", ") ||
     t("bundles.admin.oneVariant");
@@ -115,12 +117,7 @@ export default function AdminBundleEdit({ loaderData, actionData }: Route.Compon
             <option value="fixed">{t("bundles.admin.fixed")}</option>
             <option value="percent_off">{t("bundles.admin.percentOff")}</option>
           </SelectField>
-          <TextField
-            label={t("bundles.admin.fixedPrice")}
-            name="fixedPrice"
-            inputMode="decimal"
-            defaultValue={form.bundle?.fixedPriceCents ? formatEuroInput(form.bundle.fixedPriceCents) : ""}
-          />
+          <TextField label={t("bundles.admin.fixedPrice")} name="fixedPrice" inputMode="decimal" defaultValue={fixedPriceInput} />
           <TextField label={t("bundles.admin.percent")} name="percentOff" inputMode="numeric" defaultValue={String(form.bundle?.percentOff ?? 0)} />
         </fieldset>
         <fieldset className="grid gap-3">
