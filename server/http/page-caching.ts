@@ -109,13 +109,15 @@ export const markPersonalAnswers: RequestHandler = (req, res, next) => {
 
 /** The answer of `/personal` itself: the part it gives is read after the cookies it clears (a flash toast read). */
 const personalPartPath = /^(\/en)?\/personal$/;
+/** The currency's post changes only its own cookie: when it does, the cookie rule below notes it; a refused one changes nothing. */
+const preferencePostPath = /^(\/en)?\/currency$/;
 
 /**
  * A post from a browser (a cart, a list, a sign-in) or an answer that sets a cookie (a session begun or ended, a
  * new cart) may change her personal part: a new `pv` tells the browser's copy to be fetched again (decision 0095).
  */
 function noteChangedPersonalPart(req: Parameters<RequestHandler>[0], res: ServerResponse) {
-  const changes = req.method === "POST" || res.hasHeader("Set-Cookie");
+  const changes = (req.method === "POST" && !preferencePostPath.test(req.path)) || res.hasHeader("Set-Cookie");
   if (!changes || req.headers.authorization !== undefined || personalPartPath.test(req.path)) return;
   const cookies = [res.getHeader("Set-Cookie") ?? []].flat().map(String);
   if (cookies.some((cookie) => cookie.startsWith(`${personalVersionCookieName}=`))) return;

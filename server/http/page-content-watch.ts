@@ -43,7 +43,9 @@ const states = new WeakMap<Db, Promise<WatchState>>();
 /** The product a kept path shows alone (its page, its `.data`, its quick view), in either language. */
 export function productOfPath(pathname: string): number | null {
   const match = /^(?:\/en)?\/product\/(\d+)(?:\/quick-view)?(?:\.data)?$/.exec(pathname);
-  return match ? Number(match[1]) : null;
+  const id = match ? Number(match[1]) : null;
+  // Product ids are PostgreSQL integers: a longer number names no product (its page is the 404) and never reaches a query.
+  return id !== null && id <= 2_147_483_647 ? id : null;
 }
 
 /** The state of the page content as of `pageContent`, the sequence's moves read after the request arrived. */

@@ -9,6 +9,7 @@ import { TranslatedList } from "#app/ui/prose.tsx";
 import { cartCookieName, flashCookieName } from "#server/cart/cart-cookie.ts";
 import { currencyCookieName } from "#server/currency/rates.ts";
 import { shopContext } from "#server/http/context.ts";
+import { jsCookieName, personalVersionCookieName } from "#server/http/page-caching.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cookie-policy";
@@ -30,6 +31,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     { key: "cartFlash", name: flashCookieName },
     { key: "savedItems", name: savedItemsCookieName },
     { key: "currency", name: currencyCookieName },
+    { key: "scripts", name: jsCookieName },
+    { key: "personalVersion", name: personalVersionCookieName },
   ] as const;
   return {
     meta: getPageMetaTexts(localeOfPath(url.pathname), "cookiePolicy"),

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Link, useNavigation } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import { localeOfPath, localizedHref, type Locale } from "#common/locale.ts";
 import { sharingMeta } from "#app/lib/open-graph.ts";
 import { breadcrumbJsonLd } from "#app/lib/structured-data.ts";
@@ -208,6 +208,13 @@ export async function loader({ url, request, context }: Route.LoaderArgs) {
   const route = listingRouteOf(url.pathname);
   if (!route) throw data(null, { status: 404 });
   if (route.kind === "brands") return brandIndexData(locale, await getBrandIndex(db));
+  // The filters' number fields, sent empty by a form without JavaScript ("&age="): the same listing at its tidy address.
+  const emptyFields = [specFilterParam.heightCm, specFilterParam.ageMonths].filter((name) => url.searchParams.get(name) === "");
+  if (emptyFields.length > 0) {
+    const tidy = new URLSearchParams(url.searchParams);
+    for (const name of emptyFields) tidy.delete(name);
+    throw redirect(`${url.pathname}${tidy.size > 0 ? `?${tidy}` : ""}`);
+  }
   const query = parseListingQuery(url.searchParams);
   const listing = await getListing(db, { scope: route, query, locale, now: shopNowOf(context.get(shopContext), request) });
   if (!listing) throw data(null, { status: 404 });
