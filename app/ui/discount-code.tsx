@@ -58,7 +58,6 @@ export function DiscountCodeField({
 }) {
   const { t } = useTranslation();
   const format = useFormatPrice();
-  const inputRef = useRef<HTMLInputElement>(null);
   const described =
     [error ? `${id}-error` : null, applied && !error ? `${id}-applied` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
   return (
@@ -66,36 +65,17 @@ export function DiscountCodeField({
       <label htmlFor={id} className="field-label">
         {t("checkout.discount.label")}
       </label>
-      <div className="mt-1 flex gap-2">
-        <input
-          ref={inputRef}
-          id={id}
-          name="discountCode"
-          defaultValue={defaultValue}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={100}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={described}
-          className="field-input min-w-0 flex-1 uppercase"
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && onApply) {
-              event.preventDefault();
-              onApply(event.currentTarget.value.trim());
-            }
-          }}
-        />
-        <button
-          type={onApply ? "button" : "submit"}
-          name={onApply || !submitIntent ? undefined : "intent"}
-          value={onApply ? undefined : submitIntent}
-          className="btn-secondary shrink-0"
-          onClick={onApply ? () => onApply(inputRef.current?.value.trim() ?? "") : undefined}
-        >
-          {t("checkout.discount.apply")}
-        </button>
-      </div>
+      <CodeEntryRow
+        id={id}
+        name="discountCode"
+        defaultValue={defaultValue}
+        maxLength={100}
+        describedBy={described}
+        invalid={Boolean(error)}
+        onApply={onApply}
+        submitIntent={submitIntent}
+        applyLabel={t("checkout.discount.apply")}
+      />
       {error ? (
         <p id={`${id}-error`} className="field-error" role="alert">
           {error}
@@ -112,6 +92,57 @@ export function DiscountCodeField({
           {hint}
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * A code's input and its apply button (discount codes, gift cards): with scripts Enter or the button applies it
+ * in place (`onApply`); without, the button posts the form with `submitIntent`.
+ */
+export function CodeEntryRow(props: {
+  id: string;
+  name: string;
+  defaultValue?: string;
+  maxLength: number;
+  describedBy: string | undefined;
+  invalid: boolean;
+  onApply?: (code: string) => void;
+  submitIntent?: string;
+  applyLabel: string;
+}) {
+  const { id, name, defaultValue, maxLength, describedBy, invalid, onApply, submitIntent, applyLabel } = props;
+  const inputRef = useRef<HTMLInputElement>(null);
+  return (
+    <div className="mt-1 flex gap-2">
+      <input
+        ref={inputRef}
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        maxLength={maxLength}
+        aria-invalid={invalid ? true : undefined}
+        aria-describedby={describedBy}
+        className="field-input min-w-0 flex-1 uppercase"
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && onApply) {
+            event.preventDefault();
+            onApply(event.currentTarget.value.trim());
+          }
+        }}
+      />
+      <button
+        type={onApply ? "button" : "submit"}
+        name={onApply || !submitIntent ? undefined : "intent"}
+        value={onApply ? undefined : submitIntent}
+        className="btn-secondary shrink-0"
+        onClick={onApply ? () => onApply(inputRef.current?.value.trim() ?? "") : undefined}
+      >
+        {applyLabel}
+      </button>
     </div>
   );
 }

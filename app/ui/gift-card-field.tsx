@@ -1,5 +1,5 @@
-import { useRef } from "react";
 import { useTranslation } from "react-i18next";
+import { CodeEntryRow } from "./discount-code";
 import { useFormatPrice } from "./price";
 
 /** A card the server found for this checkout, as the page shows it (what it pays, priced by the server only). */
@@ -28,43 +28,23 @@ export function GiftCardField({
 }) {
   const { t } = useTranslation();
   const format = useFormatPrice();
-  const inputRef = useRef<HTMLInputElement>(null);
   const described = [`${id}-hint`, error ? `${id}-error` : null, applied && !error ? `${id}-applied` : null].filter(Boolean).join(" ");
   return (
     <div className="rounded-2xl bg-white p-5 shadow-card">
       <label htmlFor={id} className="field-label">
         {t("giftCards.checkout.label")}
       </label>
-      <div className="mt-1 flex gap-2">
-        <input
-          ref={inputRef}
-          id={id}
-          name="giftCardCode"
-          defaultValue={defaultValue}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={40}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={described}
-          className="field-input min-w-0 flex-1 uppercase"
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && onApply) {
-              event.preventDefault();
-              onApply(event.currentTarget.value.trim());
-            }
-          }}
-        />
-        <button
-          type={onApply ? "button" : "submit"}
-          name={onApply || !submitIntent ? undefined : "intent"}
-          value={onApply ? undefined : submitIntent}
-          className="btn-secondary shrink-0"
-          onClick={onApply ? () => onApply(inputRef.current?.value.trim() ?? "") : undefined}
-        >
-          {t("giftCards.checkout.apply")}
-        </button>
-      </div>
+      <CodeEntryRow
+        id={id}
+        name="giftCardCode"
+        defaultValue={defaultValue}
+        maxLength={40}
+        describedBy={described}
+        invalid={Boolean(error)}
+        onApply={onApply}
+        submitIntent={submitIntent}
+        applyLabel={t("giftCards.checkout.apply")}
+      />
       <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
         {t("giftCards.checkout.hint")}
       </p>
