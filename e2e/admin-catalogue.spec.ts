@@ -413,7 +413,8 @@ test(
 test.describe("a guest", () => {
   test.use({ signedInAs: null });
 
-  test("a guest asking for the back office gets the login page (401)", async ({ page, expectNoAxeViolations }) => {
+  // Desktop only: the refusal is the server's; the 401 page itself is checked on the phone in accounts.spec.ts.
+  test("a guest asking for the back office gets the login page (401)", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
     const guest = await open(page, "/admin/prodotti");
     expect(guest?.status()).toBe(401);
     await expectNoAxeViolations(page);
@@ -423,7 +424,8 @@ test.describe("a guest", () => {
 test.describe("a customer", () => {
   test.use({ signedInAs: "customer" });
 
-  test("a customer gets the 403 page on every back-office page", async ({ page, expectNoAxeViolations }) => {
+  // Desktop only: the refusal is the server's; the phone's back-office pages are checked below on a small screen.
+  test("a customer gets the 403 page on every back-office page", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
     for (const url of ["/admin", "/admin/prodotti/nuovo", "/en/admin/importa"]) {
       const response = await open(page, url);
       expect(response?.status(), url).toBe(403);

@@ -240,46 +240,46 @@ for (const locale of ["it", "en"] as const) {
     await staff.context().close();
   });
 
-  test(`a cash-on-delivery withdrawal asks for an IBAN; its refund waits in the list to pay back (${locale})`, async ({
-    page,
-    browser,
-    signInAs,
-    expectNoAxeViolations,
-  }) => {
-    test.setTimeout(180_000);
-    const products = productsOf[`${locale} ${test.info().project.name}`]!;
-    await addToCart(page, variantIdOf(products.cod), 1);
-    const order = await checkout(page, locale, "cod");
-    const staff = await staffPage(browser, signInAs, page);
-    await deliver(staff, locale, order.orderId);
+  // Desktop only: the same withdrawal form as the journey above, which runs on the phone.
+  test(
+    `a cash-on-delivery withdrawal asks for an IBAN; its refund waits in the list to pay back (${locale})`,
+    { tag: "@desktop-only" },
+    async ({ page, browser, signInAs, expectNoAxeViolations }) => {
+      test.setTimeout(180_000);
+      const products = productsOf[`${locale} ${test.info().project.name}`]!;
+      await addToCart(page, variantIdOf(products.cod), 1);
+      const order = await checkout(page, locale, "cod");
+      const staff = await staffPage(browser, signInAs, page);
+      await deliver(staff, locale, order.orderId);
 
-    await page.goto(order.orderUrl);
-    await page.getByRole("main").getByRole("link", { name: t.withdraw }).click();
-    await page.getByRole("spinbutton").fill("1");
-    await page.getByRole("textbox", { name: t.iban }).fill("IT60 X054 2811 1010 0000 0123 457");
-    await page.getByRole("button", { name: t.review }).click();
-    await expect(page.getByText(t.badIban)).toBeVisible();
-    await expectNoAxeViolations(page);
-    await page.getByRole("textbox", { name: t.iban }).fill("IT60 X054 2811 1010 0000 0123 456");
-    await page.getByRole("button", { name: t.review }).click();
-    await page.getByRole("button", { name: t.confirm }).click();
-    await expect(page.getByTestId("withdrawal-received")).toHaveText(t.received);
+      await page.goto(order.orderUrl);
+      await page.getByRole("main").getByRole("link", { name: t.withdraw }).click();
+      await page.getByRole("spinbutton").fill("1");
+      await page.getByRole("textbox", { name: t.iban }).fill("IT60 X054 2811 1010 0000 0123 457");
+      await page.getByRole("button", { name: t.review }).click();
+      await expect(page.getByText(t.badIban)).toBeVisible();
+      await expectNoAxeViolations(page);
+      await page.getByRole("textbox", { name: t.iban }).fill("IT60 X054 2811 1010 0000 0123 456");
+      await page.getByRole("button", { name: t.review }).click();
+      await page.getByRole("button", { name: t.confirm }).click();
+      await expect(page.getByTestId("withdrawal-received")).toHaveText(t.received);
 
-    await staff.goto(localizedHref(`/admin/ordini/${order.orderId}`, locale));
-    await staff.getByRole("button", { name: t.authorise }).click();
-    await staff.getByRole("button", { name: t.receive }).click();
-    await expect(staff.getByRole("textbox", { name: /IBAN/ })).toHaveValue("IT60X0542811101000000123456");
-    await staff.getByRole("button", { name: t.refundBank }).click();
-    await expect(staff.getByTestId("refund-state")).toHaveText(t.toPayBack);
-    await staff.goto(localizedHref("/admin/rimborsi", locale));
-    const row = staff.getByRole("row").filter({ hasText: order.number });
-    await expect(row).toContainText("IT60X0542811101000000123456");
-    await expectNoAxeViolations(staff);
-    await shot(staff, `admin-to-pay-back-${locale}`);
-    await row.getByRole("button", { name: t.markPaid }).click();
-    await expect(staff.getByText(t.paidBack)).toBeVisible();
-    await staff.goto(localizedHref("/admin/posta", locale));
-    await expect(staff.getByRole("row").filter({ hasText: t.refundSubject(order.number) })).toHaveCount(1);
-    await staff.context().close();
-  });
+      await staff.goto(localizedHref(`/admin/ordini/${order.orderId}`, locale));
+      await staff.getByRole("button", { name: t.authorise }).click();
+      await staff.getByRole("button", { name: t.receive }).click();
+      await expect(staff.getByRole("textbox", { name: /IBAN/ })).toHaveValue("IT60X0542811101000000123456");
+      await staff.getByRole("button", { name: t.refundBank }).click();
+      await expect(staff.getByTestId("refund-state")).toHaveText(t.toPayBack);
+      await staff.goto(localizedHref("/admin/rimborsi", locale));
+      const row = staff.getByRole("row").filter({ hasText: order.number });
+      await expect(row).toContainText("IT60X0542811101000000123456");
+      await expectNoAxeViolations(staff);
+      await shot(staff, `admin-to-pay-back-${locale}`);
+      await row.getByRole("button", { name: t.markPaid }).click();
+      await expect(staff.getByText(t.paidBack)).toBeVisible();
+      await staff.goto(localizedHref("/admin/posta", locale));
+      await expect(staff.getByRole("row").filter({ hasText: t.refundSubject(order.number) })).toHaveCount(1);
+      await staff.context().close();
+    },
+  );
 }

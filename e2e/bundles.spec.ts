@@ -55,7 +55,8 @@ for (const locale of ["it", "en"] as const) {
     await expect(inside.getByText(t.available, { exact: true })).toHaveCount(2);
   });
 
-  test(`${locale}: a trio bought as a guest: the order lists its three parts`, async ({ page, expectNoAxeViolations }) => {
+  // Desktop only: the guest checkout's screens have phone journeys of their own (checkout.spec.ts).
+  test(`${locale}: a trio bought as a guest: the order lists its three parts`, { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
     await addToCart(page, variantIdOf(300, { colour: "black" }));
     await open(page, localizedHref("/checkout", locale));
     await placeGuestOrder(page, locale, { email: `trio-${crypto.randomUUID().slice(0, 8)}@example.it`, payment: checkoutLabels[locale].cod });

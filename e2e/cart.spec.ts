@@ -58,7 +58,8 @@ test("the cart page's buttons show each toast, without a full reload, and axe pa
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
 });
 
-test("in English the same buttons speak English", async ({ page }) => {
+// Desktop only: English copy: the phone runs the Italian pages.
+test("in English the same buttons speak English", { tag: "@desktop-only" }, async ({ page }) => {
   await add(page, variantIdOf(rainCover.id), 2);
   await open(page, "/en/cart");
   await expect(cartLine(page, rainCover.nameEn)).toBeVisible();
@@ -106,7 +107,8 @@ test("the cart survives a reload and shows in the other language", async ({ page
   await expect(cartLine(again, rainCover.nameEn)).toBeVisible();
 });
 
-test("adding merges by product, colour, size and personalisation; anything else is a new line", async ({ page }) => {
+// Desktop only: which lines merge is the server's rule, the same on any screen.
+test("adding merges by product, colour, size and personalisation; anything else is a new line", { tag: "@desktop-only" }, async ({ page }) => {
   await add(page, variantIdOf(rainCover.id));
   await add(page, variantIdOf(rainCover.id), 2);
   await add(page, variantIdOf(sleepingBag.id, { colour: "white", size: "0-6 mesi" }));
@@ -161,7 +163,8 @@ test("quantity limits: the server refuses what the browser would have disabled, 
   await expect(page.getByRole("button", { name: `Aggiungi un ${organizer.name}` })).toBeDisabled();
 });
 
-test("a personalisable product refuses empty texts; a pre-order size warns when added", async ({ page }) => {
+// Desktop only: the phone's personalisation message is checked in shop-details.spec.ts.
+test("a personalisable product refuses empty texts; a pre-order size warns when added", { tag: "@desktop-only" }, async ({ page }) => {
   await open(page, `/product/${frame.id}`);
   const texts = page.locator('input[name^="personalisation."]');
   await texts.nth(0).fill("   ");

@@ -51,31 +51,36 @@ async function tick(page: Page, legend: string, option: string, param: string): 
   return announced;
 }
 
-test("the shop sorts by the price paid today and pages through 24 at a time, keeping the sort", async ({ page, expectNoAxeViolations }) => {
-  await openListing(page, "/shop?sort=priceLowToHigh");
-  await expect(page.getByRole("heading", { level: 1, name: "Shop" })).toBeVisible();
-  await expect(products(page)).toHaveCount(24);
-  const first = await pricesOnPage(page);
-  expect(first).toEqual([...first].sort((a, b) => a - b));
-  await expectNoAxeViolations(page);
+// Desktop only: sorting and paging use the same form as the filters, which run on the phone.
+test(
+  "the shop sorts by the price paid today and pages through 24 at a time, keeping the sort",
+  { tag: "@desktop-only" },
+  async ({ page, expectNoAxeViolations }) => {
+    await openListing(page, "/shop?sort=priceLowToHigh");
+    await expect(page.getByRole("heading", { level: 1, name: "Shop" })).toBeVisible();
+    await expect(products(page)).toHaveCount(24);
+    const first = await pricesOnPage(page);
+    expect(first).toEqual([...first].sort((a, b) => a - b));
+    await expectNoAxeViolations(page);
 
-  await page.getByRole("navigation", { name: "Pagine" }).getByRole("link", { name: "Successiva" }).click();
-  await expect(page).toHaveURL(/\/shop\?sort=priceLowToHigh&page=2$/);
-  await expect(page.getByText("Pagina 2 di 8")).toBeVisible();
-  const second = await pricesOnPage(page);
-  expect(second[0]).toBeGreaterThanOrEqual(first.at(-1)!);
-  await expect(page.getByRole("link", { name: "Pagina 2", exact: true })).toHaveAttribute("aria-current", "page");
-  await expectNoAxeViolations(page);
+    await page.getByRole("navigation", { name: "Pagine" }).getByRole("link", { name: "Successiva" }).click();
+    await expect(page).toHaveURL(/\/shop\?sort=priceLowToHigh&page=2$/);
+    await expect(page.getByText("Pagina 2 di 8")).toBeVisible();
+    const second = await pricesOnPage(page);
+    expect(second[0]).toBeGreaterThanOrEqual(first.at(-1)!);
+    await expect(page.getByRole("link", { name: "Pagina 2", exact: true })).toHaveAttribute("aria-current", "page");
+    await expectNoAxeViolations(page);
 
-  // the sort control: highest price first
-  await page.getByLabel("Ordina per").selectOption("priceHighToLow");
-  await expect(page).toHaveURL(/sort=priceHighToLow/);
-  await expect(page).not.toHaveURL(/page=/);
-  await expect(page.getByLabel("Ordina per")).toHaveValue("priceHighToLow");
-  await expect.poll(async () => (await pricesOnPage(page))[0]).toBeGreaterThan(100_000);
-  const high = await pricesOnPage(page);
-  expect(high).toEqual([...high].sort((a, b) => b - a));
-});
+    // the sort control: highest price first
+    await page.getByLabel("Ordina per").selectOption("priceHighToLow");
+    await expect(page).toHaveURL(/sort=priceHighToLow/);
+    await expect(page).not.toHaveURL(/page=/);
+    await expect(page.getByLabel("Ordina per")).toHaveValue("priceHighToLow");
+    await expect.poll(async () => (await pricesOnPage(page))[0]).toBeGreaterThan(100_000);
+    const high = await pricesOnPage(page);
+    expect(high).toEqual([...high].sort((a, b) => b - a));
+  },
+);
 
 // A large screen's layout: a phone shows fewer cards per row, by design.
 test("4 products per row on a large screen @desktop-only", async ({ page }) => {
@@ -121,16 +126,21 @@ test("the colour and size filters narrow the listing; one link clears every filt
   await expect(resultCount(page)).toHaveText(`${all} prodotti`);
 });
 
-test("the 'on sale' group shows only discounted products, and keeps the other choices", async ({ page, expectNoAxeViolations }) => {
-  await page.goto("/categoria/A-spasso?sort=priceLowToHigh");
-  await page.getByRole("navigation", { name: "Gruppi di prodotti" }).getByRole("link", { name: "In offerta" }).click();
-  await expect(page).toHaveURL(/\/categoria\/A-spasso\?group=saleItems&sort=priceLowToHigh$/);
-  await expect(page.getByRole("link", { name: "In offerta" })).toHaveAttribute("aria-current", "page");
-  const cards = await products(page).all();
-  expect(cards.length).toBeGreaterThan(0);
-  for (const card of cards) await expect(card.getByText(/^-\d+%$/)).toBeVisible();
-  await expectNoAxeViolations(page);
-});
+// Desktop only: one more filter group of the same form the phone's filter journeys check.
+test(
+  "the 'on sale' group shows only discounted products, and keeps the other choices",
+  { tag: "@desktop-only" },
+  async ({ page, expectNoAxeViolations }) => {
+    await page.goto("/categoria/A-spasso?sort=priceLowToHigh");
+    await page.getByRole("navigation", { name: "Gruppi di prodotti" }).getByRole("link", { name: "In offerta" }).click();
+    await expect(page).toHaveURL(/\/categoria\/A-spasso\?group=saleItems&sort=priceLowToHigh$/);
+    await expect(page.getByRole("link", { name: "In offerta" })).toHaveAttribute("aria-current", "page");
+    const cards = await products(page).all();
+    expect(cards.length).toBeGreaterThan(0);
+    for (const card of cards) await expect(card.getByText(/^-\d+%$/)).toBeVisible();
+    await expectNoAxeViolations(page);
+  },
+);
 
 test(
   "page numbers out of range and unknown choices are handled without an error",
@@ -205,7 +215,8 @@ test("the header's search box leads to the shop's results", async ({ page }, tes
   await expect(page.getByRole("banner").locator("summary", { hasText: "Cerca" })).toHaveCount(0);
 });
 
-test("suggestions while typing: a listbox the arrow keys move through", async ({ page, expectNoAxeViolations }) => {
+// Desktop only: arrow keys are a keyboard's; the phone's search box is checked above.
+test("suggestions while typing: a listbox the arrow keys move through", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
   await openListing(page, "/shop");
   const box = page.getByRole("combobox", { name: "Cerca tra questi prodotti" });
   await box.pressSequentially("passegg", { delay: 30 });
@@ -250,7 +261,8 @@ test(
   },
 );
 
-test("brands: the index links to each brand's listing", async ({ page, expectNoAxeViolations }) => {
+// Desktop only: a plain list of links, laid out as the listings the phone checks.
+test("brands: the index links to each brand's listing", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
   await page.goto("/marchi");
   await expect(page.getByRole("heading", { level: 1, name: "Marchi" })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -261,7 +273,8 @@ test("brands: the index links to each brand's listing", async ({ page, expectNoA
   await expectNoAxeViolations(page);
 });
 
-test("the English listing speaks English and keeps its filters under /en", async ({ page, expectNoAxeViolations }) => {
+// Desktop only: English copy: the phone runs the Italian pages.
+test("the English listing speaks English and keeps its filters under /en", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
   await page.goto("/en/categoria/pappa");
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await expect(page.getByRole("heading", { level: 1, name: "Feeding" })).toBeVisible();

@@ -162,34 +162,40 @@ for (const locale of ["it", "en"] as const) {
     await expectNoAxeViolations(page);
   });
 
-  test(`a guest pays cash on delivery with free local delivery; a tampered total is ignored (${locale})`, async ({ page }) => {
-    await addToCart(page, variantIdOf(67));
-    await open(page, localizedHref("/checkout", locale));
-    await fillContact(page, locale, { email: uniqueEmail("contrassegno") });
-    await fillAddress(page, locale, casalnuovo);
-    // In the shop's town: free home delivery, and standard delivery is not offered.
-    await expect(page.getByRole("radio", { name: t.standard })).toBeDisabled();
-    await page.getByRole("radio", { name: t.local }).check();
-    await page.getByRole("radio", { name: t.cod }).check();
-    await expect(page.getByTestId("summary-payment-fee")).toHaveText(/3[,.]00/);
-    await expect(summaryTotal(page)).toHaveText(/22[,.]90/);
-    // Fields a crafty visitor adds to the form: the server prices the order itself.
-    await page.locator("form[aria-label] input[name=idempotencyKey]").evaluate((input) => {
-      const forged: Record<string, string> = { totalCents: "1", priceCents: "1", shippingCents: "0", paymentFeeCents: "0" };
-      for (const [name, value] of Object.entries(forged)) {
-        const extra = document.createElement("input");
-        extra.type = "hidden";
-        extra.name = name;
-        extra.value = value;
-        input.after(extra);
-      }
-    });
-    await placeOrder(page, locale);
-    await expect(page.getByTestId("order-total")).toHaveText(/22[,.]90/);
-    await expect(page.getByText(t.codText)).toBeVisible();
-  });
+  // Desktop only: the same checkout form as the bank-transfer and card journeys, which run on the phone.
+  test(
+    `a guest pays cash on delivery with free local delivery; a tampered total is ignored (${locale})`,
+    { tag: "@desktop-only" },
+    async ({ page }) => {
+      await addToCart(page, variantIdOf(67));
+      await open(page, localizedHref("/checkout", locale));
+      await fillContact(page, locale, { email: uniqueEmail("contrassegno") });
+      await fillAddress(page, locale, casalnuovo);
+      // In the shop's town: free home delivery, and standard delivery is not offered.
+      await expect(page.getByRole("radio", { name: t.standard })).toBeDisabled();
+      await page.getByRole("radio", { name: t.local }).check();
+      await page.getByRole("radio", { name: t.cod }).check();
+      await expect(page.getByTestId("summary-payment-fee")).toHaveText(/3[,.]00/);
+      await expect(summaryTotal(page)).toHaveText(/22[,.]90/);
+      // Fields a crafty visitor adds to the form: the server prices the order itself.
+      await page.locator("form[aria-label] input[name=idempotencyKey]").evaluate((input) => {
+        const forged: Record<string, string> = { totalCents: "1", priceCents: "1", shippingCents: "0", paymentFeeCents: "0" };
+        for (const [name, value] of Object.entries(forged)) {
+          const extra = document.createElement("input");
+          extra.type = "hidden";
+          extra.name = name;
+          extra.value = value;
+          input.after(extra);
+        }
+      });
+      await placeOrder(page, locale);
+      await expect(page.getByTestId("order-total")).toHaveText(/22[,.]90/);
+      await expect(page.getByText(t.codText)).toBeVisible();
+    },
+  );
 
-  test(`a guest collects in the shop and pays there (${locale})`, async ({ page, expectNoAxeViolations }) => {
+  // Desktop only: the same checkout form as the bank-transfer and card journeys, which run on the phone.
+  test(`a guest collects in the shop and pays there (${locale})`, { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
     await addToCart(page, variantIdOf(74));
     await open(page, localizedHref("/checkout", locale));
     await fillContact(page, locale, { email: uniqueEmail("negozio") });
@@ -281,7 +287,8 @@ for (const locale of ["it", "en"] as const) {
   test.describe(() => {
     test.use({ signedInAs: "customer" });
 
-    test(`a customer finds the order in their purchases (${locale})`, async ({ page, signedIn }) => {
+    // Desktop only: the phone's purchases page is checked in accounts.spec.ts.
+    test(`a customer finds the order in their purchases (${locale})`, { tag: "@desktop-only" }, async ({ page, signedIn }) => {
       await addToCart(page, variantIdOf(74));
       await open(page, localizedHref("/checkout", locale));
       // The profile fills the contact details.

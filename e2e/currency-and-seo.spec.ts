@@ -62,7 +62,8 @@ test("switching to USD and GBP shows prices in that currency, remembered from pa
   await expect(page.getByText(/Prezzi indicativi/)).toHaveCount(0);
 });
 
-test("English pages switch currency too, in English", async ({ page, expectNoAxeViolations }) => {
+// Desktop only: English copy: the phone runs the Italian pages.
+test("English pages switch currency too, in English", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
   test.slow();
   await page.goto("/en");
   const euro = await priceIn(firstProduct(page), "en");

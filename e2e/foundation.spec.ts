@@ -11,7 +11,7 @@ for (const { locale, prefix, helpTitle } of [
   { locale: "it", prefix: "", helpTitle: "Centro assistenza" },
   { locale: "en", prefix: "/en", helpTitle: "Help centre" },
 ]) {
-  test(`home, a category page and the help centre in ${locale} pass axe`, async ({ page, expectNoAxeViolations }) => {
+  test(`home, a category page and the help centre pass axe (${locale})`, async ({ page, expectNoAxeViolations }) => {
     test.slow(); // three pages, each with axe
     await page.goto(prefix || "/");
     await expect(page.locator("html")).toHaveAttribute("lang", locale);

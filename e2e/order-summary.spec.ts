@@ -97,7 +97,8 @@ for (const locale of ["it", "en"] as const) {
     await expectNoAxeViolations(page);
   });
 
-  test(`the product page keeps the shop's own rating apart from the customers' reviews (${locale})`, async ({ page }) => {
+  // Desktop only: the product page's parts on the phone are checked in phone-product-page.spec.ts.
+  test(`the product page keeps the shop's own rating apart from the customers' reviews (${locale})`, { tag: "@desktop-only" }, async ({ page }) => {
     await open(page, href(`/product/${thermometer}`));
     const reviews = page.getByRole("region", { name: t.reviews });
     await expect(reviews).toBeVisible();
@@ -117,16 +118,21 @@ test.describe("the back office", () => {
   test.use({ signedInAs: "backOffice" });
 
   for (const locale of ["it", "en"] as const) {
-    test(`has a plain footer of its own: no newsletter sign-up, no storefront links (${locale})`, async ({ page, expectNoAxeViolations }) => {
-      await open(page, localizedHref("/admin", locale));
-      const footer = page.getByRole("contentinfo");
-      await expect(footer).toHaveCount(1);
-      await expect(page.getByTestId("back-office-footer")).toContainText(locale === "it" ? "P. IVA" : "VAT no.");
-      await expect(page.getByRole("textbox", { name: locale === "it" ? "Il tuo indirizzo e-mail" : "Your e-mail address" })).toHaveCount(0);
-      await expect(footer.getByRole("link")).toHaveCount(0);
-      await footer.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `test-results/e2e/order-summary/back-office-${locale}-${test.info().project.name}.png` });
-      await expectNoAxeViolations(page);
-    });
+    // Desktop only: the staff's back office; its small-screen check is in admin-catalogue.spec.ts.
+    test(
+      `has a plain footer of its own: no newsletter sign-up, no storefront links (${locale})`,
+      { tag: "@desktop-only" },
+      async ({ page, expectNoAxeViolations }) => {
+        await open(page, localizedHref("/admin", locale));
+        const footer = page.getByRole("contentinfo");
+        await expect(footer).toHaveCount(1);
+        await expect(page.getByTestId("back-office-footer")).toContainText(locale === "it" ? "P. IVA" : "VAT no.");
+        await expect(page.getByRole("textbox", { name: locale === "it" ? "Il tuo indirizzo e-mail" : "Your e-mail address" })).toHaveCount(0);
+        await expect(footer.getByRole("link")).toHaveCount(0);
+        await footer.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `test-results/e2e/order-summary/back-office-${locale}-${test.info().project.name}.png` });
+        await expectNoAxeViolations(page);
+      },
+    );
   }
 });

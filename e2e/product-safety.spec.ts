@@ -39,25 +39,30 @@ test("it: the product page shows the safety section: manufacturer, identificatio
   await expectNoAxeViolations(page);
 });
 
-test("the English page names the non-EU manufacturer's EU responsible person, warnings in English", async ({ page, expectNoAxeViolations }) => {
-  await open(page, "/en/product/122");
-  const section = page.getByTestId("product-safety");
-  await expect(section.getByRole("heading", { level: 2, name: "Product safety" })).toBeVisible();
-  await expect(section).toContainText("Manufacturer");
-  await expect(section).toContainText("Harbourline Nursery Ltd");
-  await expect(section).toContainText("14 Quay Street, Manchester M3 3HN, United Kingdom");
-  await expect(section).toContainText("EU responsible person");
-  await expect(section).toContainText("EuroSafe Rappresentanze S.r.l.");
-  await expect(section.getByRole("listitem").filter({ hasText: "Never fit rear-facing on a seat with an active frontal airbag." })).toHaveCount(1);
-  await expect(section.getByRole("listitem").filter({ hasText: "Approved to ECE R129 (i-Size) for children from 40 to 105 cm." })).toHaveCount(1);
-  // schema.org's manufacturer and model are in the page's structured data.
-  const jsonLd = await page.locator('script[type="application/ld+json"]').allTextContents();
-  expect(jsonLd.join("\n")).toContain('"manufacturer":{"@type":"Organization","name":"Harbourline Nursery Ltd"');
-  expect(jsonLd.join("\n")).toContain('"model":"JOI00122"');
-  await section.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: test.info().outputPath("safety-en.png"), fullPage: false });
-  await expectNoAxeViolations(page);
-});
+// Desktop only: English copy: the phone runs the Italian pages.
+test(
+  "the English page names the non-EU manufacturer's EU responsible person, warnings in English",
+  { tag: "@desktop-only" },
+  async ({ page, expectNoAxeViolations }) => {
+    await open(page, "/en/product/122");
+    const section = page.getByTestId("product-safety");
+    await expect(section.getByRole("heading", { level: 2, name: "Product safety" })).toBeVisible();
+    await expect(section).toContainText("Manufacturer");
+    await expect(section).toContainText("Harbourline Nursery Ltd");
+    await expect(section).toContainText("14 Quay Street, Manchester M3 3HN, United Kingdom");
+    await expect(section).toContainText("EU responsible person");
+    await expect(section).toContainText("EuroSafe Rappresentanze S.r.l.");
+    await expect(section.getByRole("listitem").filter({ hasText: "Never fit rear-facing on a seat with an active frontal airbag." })).toHaveCount(1);
+    await expect(section.getByRole("listitem").filter({ hasText: "Approved to ECE R129 (i-Size) for children from 40 to 105 cm." })).toHaveCount(1);
+    // schema.org's manufacturer and model are in the page's structured data.
+    const jsonLd = await page.locator('script[type="application/ld+json"]').allTextContents();
+    expect(jsonLd.join("\n")).toContain('"manufacturer":{"@type":"Organization","name":"Harbourline Nursery Ltd"');
+    expect(jsonLd.join("\n")).toContain('"model":"JOI00122"');
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("safety-en.png"), fullPage: false });
+    await expectNoAxeViolations(page);
+  },
+);
 
 const texts = {
   it: {

@@ -64,7 +64,8 @@ test("en: a car seat's page shows its specifications as a table, and in its stru
   await expectNoAxeViolations(page);
 });
 
-test("it: a stroller's page shows its weight and folded size", async ({ page, expectNoAxeViolations }) => {
+// Desktop only: a table the phone already shows in the car-seat journey above.
+test("it: a stroller's page shows its weight and folded size", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
   await open(page, "/product/27");
   const table = page.getByRole("table", { name: "Caratteristiche" });
   await expect(table.getByRole("row", { name: /Peso del passeggino/ })).toContainText("7,2 kg");

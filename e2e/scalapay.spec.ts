@@ -110,7 +110,8 @@ test.describe("paying in 3 with Scalapay", () => {
   });
 
   // The same journey in English; Scalapay was turned on by the test before (serial, one shop).
-  test("in English: Scalapay in 3 instalments, paid", async ({ page, expectNoAxeViolations }) => {
+  // Desktop only: English copy: the phone runs the Italian pages.
+  test("in English: Scalapay in 3 instalments, paid", { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
     await payWithScalapay(page, "en", expectNoAxeViolations);
   });
 });

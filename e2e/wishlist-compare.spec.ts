@@ -201,7 +201,8 @@ for (const locale of ["it", "en"] as const) {
   });
 }
 
-test("the product page's wishlist and compare buttons add once, with their toasts", async ({ page }, testInfo) => {
+// Desktop only: the same buttons as the listing's, whose phone journeys run above.
+test("the product page's wishlist and compare buttons add once, with their toasts", { tag: "@desktop-only" }, async ({ page }, testInfo) => {
   await page.goto("/product/47");
   await expect(page.locator("form[data-enhanced]").first()).toBeAttached();
   const wishlist = main(page).getByRole("button", { name: texts.it.addToWishlist }).first();
@@ -280,7 +281,8 @@ test.describe("without JavaScript", () => {
       await expect(page.getByRole("link", { name: text.compareCount(1), exact: true }).filter({ visible: true })).toBeVisible();
     });
 
-    test(`${locale}: the buttons are forms: add, remove and clear through the server, with toasts`, async ({ page }) => {
+    // Desktop only: the phone's no-JavaScript header counts run above; the forms are the same.
+    test(`${locale}: the buttons are forms: add, remove and clear through the server, with toasts`, { tag: "@desktop-only" }, async ({ page }) => {
       await saveWithoutJavaScript(page, "compare", [47, 66]);
       await page.goto(`${text.prefix}/compare`);
       await expect(main(page).getByRole("table").getByRole("columnheader")).toHaveCount(2);
