@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { and, count, eq } from "drizzle-orm";
-import { expect, onTestFinished, test, vi } from "vitest";
+import { afterAll, expect, onTestFinished, test, vi } from "vitest";
 import { sampleCatalogue } from "#server/db/sample-catalogue.ts";
 import { defaultSettings } from "#server/settings/settings.ts";
 import { setStockTo } from "#server/stock/stock-ledger.ts";
@@ -36,6 +36,21 @@ async function openMigratedDb() {
   await migrateDatabase(handle);
   return handle.db;
 }
+
+/** One seeded catalogue for the tests that only read it: a seeding is most of this file's time. */
+let readOnlyCatalogue: Promise<{ db: Db; close: () => Promise<void> }> | undefined;
+function seededCatalogueToRead(): Promise<Db> {
+  readOnlyCatalogue ??= (async () => {
+    const handle = wrapPglite(new PGlite({ extensions: pgliteExtensions }));
+    await migrateDatabase(handle);
+    await seedSampleCatalogue(handle.db, seedOptions);
+    return { db: handle.db, close: () => handle.close() };
+  })();
+  return readOnlyCatalogue.then(({ db }) => db);
+}
+afterAll(async () => {
+  await (await readOnlyCatalogue)?.close();
+});
 
 const countedTables = {
   categories,
@@ -92,8 +107,7 @@ test("an empty database gets the whole sample catalogue, and seeding again chang
 });
 
 test("on-request products carry their tag after the main brand", async () => {
-  const db = await openMigratedDb();
-  await seedSampleCatalogue(db, seedOptions);
+  const db = await seededCatalogueToRead();
   const rows = await db
     .select({ productId: products.id, tag: brands.name, position: productBrands.position })
     .from(products)
@@ -105,8 +119,7 @@ test("on-request products carry their tag after the main brand", async () => {
 });
 
 test("running offers are listed under offerte with the discounted price recorded; ended ones are not", async () => {
-  const db = await openMigratedDb();
-  await seedSampleCatalogue(db, seedOptions);
+  const db = await seededCatalogueToRead();
   const [offers] = await db.select().from(categories).where(eq(categories.slug, "offerte"));
   const offerIds = (await db.select().from(productCategories).where(eq(productCategories.categoryId, offers!.id))).map((row) => row.productId);
   const running = sampleCatalogue.find((product) => product.discountPercent > 0 && product.offerEndsAt && product.offerEndsAt > now)!;
@@ -121,8 +134,7 @@ test("running offers are listed under offerte with the discounted price recorded
 });
 
 test("simple products have one colourless one-size variant, and stock can never go below zero", async () => {
-  const db = await openMigratedDb();
-  await seedSampleCatalogue(db, seedOptions);
+  const db = await seededCatalogueToRead();
   const simple = sampleCatalogue.find((product) => product.colours.length === 0)!;
   const variants = await db.select().from(productVariants).where(eq(productVariants.productId, simple.id));
   expect(variants).toEqual([expect.objectContaining({ colourId: null, size: "TAGLIA_UNICA", sku: simple.sku })]);
