@@ -77,3 +77,13 @@ export function formatAverage(average: number, locale: Locale): string {
 export function formatDate(isoDate: string | Date, locale: Locale): string {
   return formatShopDateTime(isoDate, locale, { dateStyle: "long" });
 }
+
+/** Millimetres as centimetres; grams as kilograms from 1 kg up, else as grams; with the unit, in the page's language. */
+export function formatMeasure(value: number, unit: "mm" | "g", locale: Locale): string {
+  const [amount, intlUnit] = unit === "mm" ? [value / 10, "centimeter"] : value >= 1000 ? [value / 1000, "kilogram"] : [value, "gram"];
+  const format = keptNumberFormat(
+    `measure ${locale} ${intlUnit}`,
+    () => new Intl.NumberFormat(intlLocale[locale], { style: "unit", unit: intlUnit, maximumFractionDigits: 2 }),
+  );
+  return format.format(amount);
+}

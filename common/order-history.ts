@@ -34,7 +34,7 @@ export type HistoryNote =
   | { code: "payment-mismatch"; method: PaymentMethodKey; isTestPayment: boolean; amountCents: number; currency: string; ref: string }
   /**
    * A step after the sale (server/after-sales/): a withdrawal received, a return authorised, refused or
-   * received, a refund issued or made; `amountCents` for refunds, `route` "card" or "bank_transfer".
+   * received, a refund issued or made; `amountCents` for refunds, `route` "card", "bank_transfer" or "gift_card".
    */
   | { code: "after-sales"; step: AfterSalesStep; returnNumber: number; amountCents: number | null; route: string | null }
   /** Words a member of staff typed: shown as they are. */
@@ -195,6 +195,6 @@ function afterSalesText(t: TFunction, read: Extract<HistoryNote, { code: "after-
   return t(`afterSales.history.${read.step}`, {
     returnNumber: read.returnNumber,
     amount: read.amountCents === null ? "" : formatMoney(read.amountCents, locale),
-    route: read.route ? t(`afterSales.routes.${read.route}`) : "",
+    route: read.route === "gift_card" ? t("giftCardRefunds.route") : read.route ? t(`afterSales.routes.${read.route}`) : "",
   });
 }

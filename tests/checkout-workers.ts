@@ -1,6 +1,7 @@
 /**
  * Starts one "app process" of a checkout concurrency test (tests/checkout-worker.ts): its own pool,
- * one placeOrder per cart, all fired when `go` is called. Used by server/checkout, server/coupons and server/gift-cards.
+ * one placeOrder per cart, all fired when `go` is called. Used by server/checkout, server/coupons and server/gift-cards;
+ * `startTestWorker` starts other such processes (tests/customer-mails-worker.ts).
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -20,22 +21,23 @@ export type CheckoutWorkerOptions = {
 };
 
 export function startCheckoutWorker(databaseUrl: string, cartIds: string[], options: CheckoutWorkerOptions = {}): CheckoutWorker {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.resolve("tests/checkout-worker.ts"), databaseUrl, JSON.stringify(cartIds), JSON.stringify(options)],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
+  return startTestWorker("tests/checkout-worker.ts", [databaseUrl, JSON.stringify(cartIds), JSON.stringify(options)]);
+}
+
+/** Any such process: `script` prints "ready", waits for "go" on stdin, then prints one JSON line of outcomes. */
+export function startTestWorker<T = string>(script: string, args: string[]): { ready: Promise<void>; outcomes: Promise<T[]>; go: () => void } {
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(script), ...args], { stdio: ["pipe", "pipe", "inherit"] });
   onTestFinished(() => {
     if (child.exitCode === null) child.kill();
   });
   const lines = readline.createInterface({ input: child.stdout });
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  const outcomes = new Promise<string[]>((resolve, reject) => {
-    child.on("exit", (code) => reject(new Error(`checkout worker exited with ${code}`)));
+  const outcomes = new Promise<T[]>((resolve, reject) => {
+    child.on("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
     lines.on("line", (line) => {
       if (line === "ready") markReady();
-      else resolve(JSON.parse(line) as string[]);
+      else resolve(JSON.parse(line) as T[]);
     });
   });
   return { ready, outcomes, go: () => child.stdin.write("go\n") };

@@ -1,17 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { keptNumberFormat } from "#common/format.ts";
-import { intlLocale, type Locale } from "#common/locale.ts";
+import { formatMeasure } from "#common/format.ts";
+import type { Locale } from "#common/locale.ts";
 import type { TechnicalSheet as TechnicalSheetData } from "#server/catalog/product.service.ts";
-
-/** Millimetres as centimetres; grams as kilograms from 1 kg up, else as grams; with the unit, in the page's language. */
-export function formatMeasure(value: number, unit: "mm" | "g", locale: Locale): string {
-  const [amount, intlUnit] = unit === "mm" ? [value / 10, "centimeter"] : value >= 1000 ? [value / 1000, "kilogram"] : [value, "gram"];
-  const format = keptNumberFormat(
-    `measure ${locale} ${intlUnit}`,
-    () => new Intl.NumberFormat(intlLocale[locale], { style: "unit", unit: intlUnit, maximumFractionDigits: 2 }),
-  );
-  return format.format(amount);
-}
 
 /** The technical table (docs/rules.md#product-page: length, width, height, weight, material), rows the shop left empty omitted. */
 export function TechnicalSheet({ sheet, locale, headingId }: { sheet: TechnicalSheetData; locale: Locale; headingId: string }) {

@@ -24,10 +24,13 @@ import {
 } from "#server/db/schema.ts";
 import type { ProductSafetyInput } from "#server/product-safety/product-safety.inputs.ts";
 import { getProductSafetyForm, setProductSafety } from "#server/product-safety/product-safety.service.ts";
+import type { ProductSpecs } from "#common/product-specs.ts";
+import { getProductSpecsOf, setProductSpecs } from "#server/catalog/product-specs.service.ts";
 import { setInitialStock, setStockTo } from "#server/stock/stock-ledger.ts";
 import { recordAudit } from "./audit.service";
 import { parseCsv, toCsv } from "./csv";
-import { csvColumns, optionalColumns, productColumns, safetyColumns, variantColumns } from "./product-csv";
+import { csvColumns, falsyCells, optionalColumns, productColumns, safetyColumns, specColumns, truthyCells, variantColumns } from "./product-csv";
+import { parseSpecCells, specCellsOf } from "./product-csv-specs";
 import {
   colourPattern,
   parseWith,
@@ -98,6 +101,7 @@ export async function exportProductsCsv(db: Db): Promise<string> {
   for (let start = 0; start < ids.length; start += 200) {
     const slice = ids.slice(start, start + 200);
     const safety = await safetyCells(db, slice);
+    const specs = await getProductSpecsOf(db, slice);
     const variants = await db
       .select({ variant: productVariants, colour: productColours.colour })
       .from(productVariants)
@@ -114,7 +118,7 @@ export async function exportProductsCsv(db: Db): Promise<string> {
         return value;
       });
       const own = variants.filter((row) => row.variant.productId === id);
-      const safetyCellsOfProduct = safety.get(id)!;
+      const safetyCellsOfProduct = [...safety.get(id)!, ...specCellsOf(specs.get(id) ?? null)];
       if (own.length === 0) lines.push([...productCells, ...variantColumns.map(() => ""), ...safetyCellsOfProduct]);
       for (const { variant, colour } of own)
         lines.push([
@@ -134,9 +138,6 @@ export async function exportProductsCsv(db: Db): Promise<string> {
 }
 
 // ---------------------------------------------------------------- import
-
-const truthy = new Set(["1", "si", "sì", "yes", "true", "vero", "x"]);
-const falsy = new Set(["", "0", "no", "false", "falso"]);
 
 const CsvVariant = z
   .object({
@@ -211,7 +212,15 @@ type CsvSafety = z.output<typeof CsvSafety>;
 /** The product's safety data the file gives; a column the file leaves out is absent (left as it is). */
 type SafetyValues = Partial<ProductSafetyInput>;
 
-type ValidRow = { line: number; product: ProductInputType; variant: CsvVariant | null; safety: CsvSafety; safetyValues?: SafetyValues };
+type ValidRow = {
+  line: number;
+  product: ProductInputType;
+  variant: CsvVariant | null;
+  safety: CsvSafety;
+  safetyValues?: SafetyValues;
+  /** Absent when the file has no specification columns (the product's are left as they are). */
+  specs?: ProductSpecs | null;
+};
 
 type Lookups = {
   categorySlugs: Set<string>;
@@ -271,7 +280,11 @@ export async function importProductsCsv(
 ): Promise<CsvImportReport> {
   const table = parseCsv(args.text, maxCsvRows);
   if (table.header.length === 0) return { ok: false, error: "empty" };
-  const missing = csvColumns.filter((column) => !table.header.includes(column) && !optionalColumns.has(column));
+  // The specification columns come all together or not at all: half of them would read as values removed.
+  const specsGiven = Object.keys(specColumns).some((column) => table.header.includes(column));
+  const missing = csvColumns.filter(
+    (column) => !table.header.includes(column) && (!optionalColumns.has(column) || (specsGiven && column in specColumns)),
+  );
   const unknown = table.header.filter((column) => !csvColumns.includes(column));
   if (missing.length || unknown.length) return { ok: false, error: "columns", missing, unknown };
   if (table.truncated || table.rows.length > maxCsvRows) {
@@ -290,8 +303,8 @@ export async function importProductsCsv(
     if (cells.length !== table.header.length) rowErrors.push({ row: line, column: "-", message: "admin.errors.csvCellCount" });
     for (const column of booleanColumns) {
       const value = raw[column]!.trim().toLowerCase();
-      if (truthy.has(value)) raw[column] = "on";
-      else if (falsy.has(value)) raw[column] = "";
+      if (truthyCells.has(value)) raw[column] = "on";
+      else if (falsyCells.has(value)) raw[column] = "";
       else rowErrors.push({ row: line, column, message: "admin.errors.csvBoolean" });
     }
     const values = Object.fromEntries(
@@ -310,9 +323,11 @@ export async function importProductsCsv(
     const safety = CsvSafety.safeParse(Object.fromEntries(safetyColumns.map((column) => [column, raw[column] ?? ""])));
     if (!safety.success)
       for (const issue of safety.error.issues) rowErrors.push({ row: line, column: String(issue.path[0]), message: issue.message });
+    const specs = specsGiven ? parseSpecCells(raw) : null;
+    if (specs && !specs.ok) for (const error of specs.errors) rowErrors.push({ row: line, ...error });
     const unique = new Map(rowErrors.map((error) => [error.column, error]));
     if (unique.size > 0 || !product.ok || !variant.success || !safety.success) errors.push(...unique.values());
-    else candidates.push({ line, product: product.input, variant: variant.data, safety: safety.data });
+    else candidates.push({ line, product: product.input, variant: variant.data, safety: safety.data, ...(specs?.ok ? { specs: specs.specs } : {}) });
   }
 
   const lookups = await loadLookups(db, {
@@ -423,6 +438,9 @@ async function importProduct(
   if (!saved.ok) throw new Error(`CSV import of ${args.sku} refused: ${JSON.stringify(saved)}`);
   const productId = saved.productId;
   await importSafety(tx, { productId, given: args.rows[0]!.safetyValues ?? {}, actorUserId: args.actorUserId });
+  // The specification service writes only a change, with its audit row.
+  const specs = args.rows[0]!.specs;
+  if (specs !== undefined) await setProductSpecs(tx, { productId, specs, actorUserId: args.actorUserId });
   const colourIds = new Map(
     (
       await tx.select({ id: productColours.id, colour: productColours.colour }).from(productColours).where(eq(productColours.productId, productId))

@@ -42,9 +42,35 @@ export const variantColumns = ["colour", "size", "variant_sku", "stock", "is_pre
  * manufacturer and responsible person by name (empty: its brand's) and its warnings' codes, "|" between them.
  */
 export const safetyColumns = ["model_number", "manufacturer", "responsible_person", "safety_warnings"] as const;
-export const csvColumns: readonly string[] = [...Object.keys(productColumns), ...variantColumns, ...safetyColumns];
+/**
+ * A car seat's or stroller's specifications (docs/decisions/0101-product-specifications.md), as the back office
+ * form writes them: `spec_kind` car_seat or stroller (empty: none), kilograms as "7,2", yes/no as 1/0 or empty.
+ */
+export const specColumns = {
+  spec_kind: "kind",
+  spec_stature_min_cm: "statureMinCm",
+  spec_stature_max_cm: "statureMaxCm",
+  spec_r44_group: "r44Group",
+  spec_isofix: "hasIsofix",
+  spec_rotation_360: "rotates360",
+  spec_age_min_months: "ageMinMonths",
+  spec_age_max_months: "ageMaxMonths",
+  spec_max_child_weight_kg: "maxChildWeightGrams",
+  spec_stroller_weight_kg: "weightGrams",
+  spec_folded_length_cm: "foldedLengthCm",
+  spec_folded_width_cm: "foldedWidthCm",
+  spec_folded_height_cm: "foldedHeightCm",
+  spec_from_birth: "isFromBirth",
+  spec_carrycot: "isCarrycotCompatible",
+} as const;
+export const csvColumns: readonly string[] = [...Object.keys(productColumns), ...variantColumns, ...safetyColumns, ...Object.keys(specColumns)];
 /**
  * Columns a file may leave out (files written before they existed): a missing `gtin` reads as empty; the
- * safety columns missing leave the product's safety data as they are.
+ * safety columns missing leave the product's safety data as they are, the specification columns (all of them
+ * or none) its specifications.
  */
-export const optionalColumns: ReadonlySet<string> = new Set(["gtin", ...safetyColumns]);
+export const optionalColumns: ReadonlySet<string> = new Set(["gtin", ...safetyColumns, ...Object.keys(specColumns)]);
+
+/** How the file may say yes and no. */
+export const truthyCells: ReadonlySet<string> = new Set(["1", "si", "sì", "yes", "true", "vero", "x"]);
+export const falsyCells: ReadonlySet<string> = new Set(["", "0", "no", "false", "falso"]);

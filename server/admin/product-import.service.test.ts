@@ -5,7 +5,7 @@ import { auditLog, products, productVariants } from "#server/db/schema.ts";
 import { SafetyContactInput, SafetyWarningInput } from "#server/product-safety/product-safety.inputs.ts";
 import { getProductSafetyForm, saveSafetyContact, saveSafetyWarning } from "#server/product-safety/product-safety.service.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createAdminUser, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
+import { createAdminUser, csvRow, seedTaxonomy } from "#tests/fixtures/admin.fixtures.ts";
 import { parseCsv, toCsv } from "./csv";
 import { importLegacyProducts } from "./legacy-import.service";
 import { csvColumns } from "./product-csv";
@@ -19,32 +19,6 @@ async function openShop() {
   onTestFinished(() => handle.close());
   await seedTaxonomy(handle.db);
   return { db: handle.db, adminId: await createAdminUser(handle.db) };
-}
-
-function csvRow(overrides: Record<string, string>): string[] {
-  const base: Record<string, string> = {
-    product_sku: "CSV-1",
-    name_it: "Body cotone",
-    name_en: "Cotton bodysuit",
-    price: "12,50",
-    discount_percent: "0",
-    vat_rate_percent: "22",
-    is_new: "1",
-    is_free_shipping: "0",
-    is_on_request: "0",
-    is_published: "1",
-    category: "abbigliamento",
-    subcategory: "Tutine-Body",
-    brands: "Chicco",
-    personalisation_cost: "0",
-    colour: "white",
-    size: "M",
-    variant_sku: "CSV-1-W-M",
-    stock: "5",
-    is_preorder: "0",
-  };
-  const values = { ...base, ...overrides };
-  return csvColumns.map((column) => values[column] ?? "");
 }
 
 test("CSV: a dry run lists every bad row by row and column and writes nothing; the real run imports the rest", slow, async () => {

@@ -109,11 +109,18 @@ export async function queueReturnAuthorisedMail(
 
 /**
  * The money went back: a return's refund (`refundKey` its id) or the whole order's from the back office
- * ("order:<id>"). "recorded": money the shop took itself (cash, in the shop), given back its own way.
+ * ("order:<id>"). "recorded": money the shop took itself (cash, in the shop), given back its own way; "gift_card":
+ * a return's share back on the gift card the order was partly paid with.
  */
 export async function queueRefundMadeMail(
   db: Db,
-  args: { order: MailOrder; refundKey: string; amountCents: number; route: "card" | "bank_transfer" | "recorded"; links: OrderMailLinks | null },
+  args: {
+    order: MailOrder;
+    refundKey: string;
+    amountCents: number;
+    route: "card" | "bank_transfer" | "recorded" | "gift_card";
+    links: OrderMailLinks | null;
+  },
 ) {
   const t = getTranslator(localeOf(args.order));
   const amount = formatMoney(args.amountCents, localeOf(args.order));
@@ -122,7 +129,9 @@ export async function queueRefundMadeMail(
     kind: "refund-made",
     dedupeKey: `refund-made:${args.refundKey}`,
     values: { amount },
-    paragraphs: [t(`afterSales.emails.refund-made.${args.route}`, { number: args.order.number, amount })],
+    paragraphs: [
+      t(args.route === "gift_card" ? "giftCardRefunds.mail" : `afterSales.emails.refund-made.${args.route}`, { number: args.order.number, amount }),
+    ],
     links: args.links,
   });
 }

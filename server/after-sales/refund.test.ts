@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { checkRefund, paidPerLine, refundRetryDelayMs, suggestedRefundCents } from "./refund";
+import { checkRefund, paidPerLine, refundRetryDelayMs, splitRefundByMeans, suggestedRefundCents } from "./refund";
 
 const lines = [
   { id: "a", quantity: 2, lineTotalCents: 2000 },
@@ -76,4 +76,23 @@ test("never more than paid per line or in all; the delivery only when allowed", 
 
 test("a failed card refund is tried again after 1, 2, 4 ... minutes, at most an hour", () => {
   expect([1, 2, 3, 7, 20].map(refundRetryDelayMs)).toEqual([60_000, 120_000, 240_000, 3_600_000, 3_600_000]);
+});
+
+test("a refund goes back to the other payment first, up to what it paid and has not had back; the rest to the gift card", () => {
+  const order = { orderTotalCents: 6690, orderGiftCardCents: 2000 };
+  expect(splitRefundByMeans({ ...order, amountCents: 2500, refundedCents: 0, refundedToGiftCardCents: 0 })).toEqual({
+    otherCents: 2500,
+    giftCardCents: 0,
+  });
+  expect(splitRefundByMeans({ ...order, amountCents: 4190, refundedCents: 2500, refundedToGiftCardCents: 0 })).toEqual({
+    otherCents: 2190,
+    giftCardCents: 2000,
+  });
+  // The gift card paid it all: everything back on the card.
+  expect(
+    splitRefundByMeans({ amountCents: 990, orderTotalCents: 990, orderGiftCardCents: 990, refundedCents: 0, refundedToGiftCardCents: 0 }),
+  ).toEqual({
+    otherCents: 0,
+    giftCardCents: 990,
+  });
 });

@@ -66,3 +66,23 @@ export function checkRefund(
 export function refundRetryDelayMs(attempts: number): number {
   return Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
 }
+
+/**
+ * By which means a refund goes back when the order was paid partly with a gift card (docs/decisions/0097-gift-cards.md):
+ * first to the other payment, up to what it paid and has not had back, the rest to the card. Art. 56 Codice del
+ * consumo wants the means the customer paid with, and money she paid is never turned into shop credit.
+ */
+export function splitRefundByMeans(args: {
+  amountCents: Cents;
+  orderTotalCents: Cents;
+  /** What the gift card paid of the order. */
+  orderGiftCardCents: Cents;
+  /** Refunded before, in all and of it to the card. */
+  refundedCents: Cents;
+  refundedToGiftCardCents: Cents;
+}): { otherCents: Cents; giftCardCents: Cents } {
+  const otherPaidCents = args.orderTotalCents - args.orderGiftCardCents;
+  const otherLeftCents = Math.max(0, otherPaidCents - (args.refundedCents - args.refundedToGiftCardCents));
+  const otherCents = Math.min(args.amountCents, otherLeftCents);
+  return { otherCents, giftCardCents: args.amountCents - otherCents };
+}

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import { invoices, orders, outboxEmails, payments, refunds, returns } from "#server/db/schema.ts";
+import { invoices, orders, outboxEmails, payments, refunds } from "#server/db/schema.ts";
 import { issueInvoice } from "#server/invoices/invoice.service.ts";
 import { getAdminOrder, runAdminOrderAction } from "#server/admin/orders-admin.service.ts";
 import { readEnv } from "#server/env.ts";
@@ -9,56 +9,17 @@ import { markOrderPaid } from "#server/orders/order.service.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
 import { createStripeProvider } from "#server/payments/stripe.ts";
 import { createTestPaymentProvider } from "#server/payments/test-payment.ts";
-import { afterSalesLinks, deliveredOrder, type DeliveredOrder } from "#tests/fixtures/after-sales.fixtures.ts";
+import { afterSalesLinks, deliveredOrder, receivedReturn } from "#tests/fixtures/after-sales.fixtures.ts";
 import { createUser } from "#tests/fixtures/cart.fixtures.ts";
 import { testPublicUrl } from "#tests/fixtures/checkout.fixtures.ts";
 import { createTestDb, testOnPostgres } from "#tests/db.ts";
 import { startLocalStripeServer } from "#tests/peers/local-stripe-server.ts";
-import { authoriseReturn, openFaultyReturn, receiveReturn } from "./returns.service";
 import { attemptCardRefund, listRefundsToPayBack, markRefundPaidBack, proposeRefund, refundReturn, retryDueRefunds } from "./refunds.service";
-import { submitWithdrawal } from "./withdrawal.service";
 
 async function openDb(poolSize?: number) {
   const handle = await createTestDb({ poolSize });
   onTestFinished(() => handle.close());
   return handle.db;
-}
-
-/** A return of these units, withdrawn (or opened as faulty), authorised and received back on the shelf. */
-async function receivedReturn(
-  db: Db,
-  order: DeliveredOrder,
-  lines: { orderLineId: string; quantity: number }[],
-  options: { iban?: string; faulty?: boolean } = {},
-) {
-  const now = new Date();
-  let returnId: string;
-  if (options.faulty) {
-    const opened = await openFaultyReturn(db, { orderId: order.orderId, lines, refundIban: options.iban ?? null, now });
-    if (!opened.ok) throw new Error(opened.error);
-    returnId = opened.returnId;
-  } else {
-    const done = await submitWithdrawal(db, {
-      orderId: order.orderId,
-      access: { hasOrderLink: true, userId: null },
-      input: { submissionKey: crypto.randomUUID(), name: "Maria Rossi", iban: options.iban ?? null, lines },
-      locale: "it",
-      now,
-      links: null,
-    });
-    if (!done.ok) throw new Error(done.error);
-    const [row] = await db.select({ id: returns.id }).from(returns).where(eq(returns.withdrawalId, done.withdrawalId));
-    returnId = row!.id;
-  }
-  await authoriseReturn(db, { returnId, now, links: null });
-  const received = await receiveReturn(db, {
-    returnId,
-    lines: lines.map((line) => ({ orderLineId: line.orderLineId, restocked: line.quantity, damaged: 0, damageReason: null })),
-    actorUserId: null,
-    now,
-  });
-  if (!received.ok) throw new Error(received.error);
-  return returnId;
 }
 
 function testServices(db: Db) {

@@ -18,7 +18,8 @@ import { addOrderNote, moveOrderStatus } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
 import { queueRefundMadeMail } from "./after-sales-emails";
 import { markReturnRefunded } from "./returns.service";
-import { checkRefund, paidPerLine, refundRetryDelayMs, suggestedRefundCents, type RefundRefusal } from "./refund";
+import { giveBackToGiftCards } from "#server/gift-cards/gift-card.service.ts";
+import { checkRefund, paidPerLine, refundRetryDelayMs, splitRefundByMeans, suggestedRefundCents, type RefundRefusal } from "./refund";
 
 /** `provider(name)`: the provider a payment was made with (its `payments.provider`: Stripe or the test page, or Scalapay). */
 export type RefundServices = { db: Db; provider: (name: string) => PaymentProvider; links: OrderMailLinks | null };
@@ -30,12 +31,17 @@ const mailOrderColumns = { id: orders.id, number: orders.number, email: orders.e
 /** What was refunded before on the order: per line, in all, and whether the delivery went back. */
 async function refundedSoFar(db: Db, orderId: string) {
   const rows = await db
-    .select({ lines: refunds.lines, amountCents: refunds.amountCents, deliveryCents: refunds.deliveryCents })
+    .select({ lines: refunds.lines, amountCents: refunds.amountCents, deliveryCents: refunds.deliveryCents, giftCardCents: refunds.giftCardCents })
     .from(refunds)
     .where(eq(refunds.orderId, orderId));
   const perLine = new Map<string, number>();
   for (const row of rows) for (const line of row.lines) perLine.set(line.orderLineId, (perLine.get(line.orderLineId) ?? 0) + line.amountCents);
-  return { perLine, totalCents: rows.reduce((sum, row) => sum + row.amountCents, 0), deliveryRefunded: rows.some((row) => row.deliveryCents > 0) };
+  return {
+    perLine,
+    totalCents: rows.reduce((sum, row) => sum + row.amountCents, 0),
+    giftCardCents: rows.reduce((sum, row) => sum + row.giftCardCents, 0),
+    deliveryRefunded: rows.some((row) => row.deliveryCents > 0),
+  };
 }
 
 /** Units of each line that came back in received or refunded returns (the one being refunded included). */
@@ -114,6 +120,7 @@ async function refundFacts(db: Db, row: typeof returns.$inferSelect) {
     orderLines: lines,
     route: routeOf(order!.paymentMethod),
     unitsOfReturn: new Map(thisReturn.map((line) => [line.orderLineId, line.quantity])),
+    refundedToGiftCardCents: before.giftCardCents,
     check: {
       paid: paidOfLines(order!, lines),
       refundedPerLine: before.perLine,
@@ -127,7 +134,7 @@ async function refundFacts(db: Db, row: typeof returns.$inferSelect) {
 }
 
 export type RefundReturnResult =
-  | { ok: true; refundId: string; route: "card" | "bank_transfer"; amountCents: number }
+  | { ok: true; refundId: string; route: "card" | "bank_transfer" | "gift_card"; amountCents: number }
   | { ok: false; error: RefundRefusal | "not-found" | "not-allowed" | "already-refunded" | "not-paid" | "iban" };
 
 /**
@@ -157,7 +164,16 @@ export async function refundReturn(
     if (!facts.order.paidAt) return { ok: false, error: "not-paid" };
     const checked = checkRefund(facts.check, { lines: args.lines, includeDelivery: args.includeDelivery });
     if (!checked.ok) return checked;
-    const iban = facts.route === "bank_transfer" ? normaliseIban(args.iban || row.refundIban || "") : null;
+    const means = splitRefundByMeans({
+      amountCents: checked.amountCents,
+      orderTotalCents: facts.order.totalCents,
+      orderGiftCardCents: facts.order.giftCardCents,
+      refundedCents: facts.check.refundedTotalCents,
+      refundedToGiftCardCents: facts.refundedToGiftCardCents,
+    });
+    // All of it back on the gift card: nothing for the provider or a transfer, so no IBAN either.
+    const route = means.otherCents > 0 ? facts.route : "gift_card";
+    const iban = route === "bank_transfer" ? normaliseIban(args.iban || row.refundIban || "") : null;
     if (iban !== null && !isValidIban(iban)) return { ok: false, error: "iban" };
     const id = crypto.randomUUID();
     const inserted = await tx
@@ -166,14 +182,16 @@ export async function refundReturn(
         id,
         orderId: row.orderId,
         returnId: row.id,
-        route: facts.route,
-        status: facts.route === "card" ? "pending" : "to_pay_back",
+        route,
+        status: route === "card" ? "pending" : route === "bank_transfer" ? "to_pay_back" : "succeeded",
         amountCents: checked.amountCents,
         deliveryCents: checked.deliveryCents,
+        giftCardCents: means.giftCardCents,
         lines: checked.lines.map((line) => ({ ...line, quantity: facts.unitsOfReturn.get(line.orderLineId) ?? 0 })),
         iban,
         idempotencyKey: `refund:${id}`,
-        nextAttemptAt: facts.route === "card" ? args.now : null,
+        nextAttemptAt: route === "card" ? args.now : null,
+        doneAt: route === "gift_card" ? args.now : null,
         actorUserId: args.actorUserId,
         createdAt: args.now,
         updatedAt: args.now,
@@ -184,9 +202,10 @@ export async function refundReturn(
       return { ok: false, error: "already-refunded" };
     await addOrderNote(tx, {
       orderId: row.orderId,
-      note: afterSalesNote("refund-issued", row.number, { route: facts.route, amountCents: checked.amountCents }),
+      note: afterSalesNote("refund-issued", row.number, { route, amountCents: checked.amountCents }),
       now: args.now,
     });
+    if (means.giftCardCents > 0) await refundToGiftCard(tx, { refundId: id, links: services.links, now: args.now });
     // The whole order came back with its delivery: the order itself is refunded (its stock came back with the returns).
     if (checked.deliveryCents > 0) {
       await moveOrderStatus(tx, {
@@ -198,7 +217,7 @@ export async function refundReturn(
         now: args.now,
       });
     }
-    return { ok: true, refundId: id, route: facts.route, amountCents: checked.amountCents };
+    return { ok: true, refundId: id, route, amountCents: checked.amountCents };
   });
   if (issued.ok && issued.route === "card") await attemptCardRefund(services, { refundId: issued.refundId, now: args.now });
   return issued;
@@ -235,7 +254,8 @@ export async function attemptCardRefund(
   try {
     const session = await cardPaymentRef(services.db, refund.orderId);
     if (!session) throw new Error("the order has no card payment to refund");
-    refundRef = (await services.provider(session.provider).refund(session.ref, refund.amountCents, refund.idempotencyKey)).refundRef;
+    const cents = refund.amountCents - refund.giftCardCents;
+    refundRef = (await services.provider(session.provider).refund(session.ref, cents, refund.idempotencyKey)).refundRef;
   } catch (error) {
     const attempts = refund.attempts + 1;
     await services.db
@@ -282,15 +302,40 @@ async function noteRefundMade(tx: Db, refund: RefundRow, links: OrderMailLinks |
   });
   // The refund's caps (never above what was paid per line) keep it within the invoice: anything else is a defect.
   if (!creditNote.ok && creditNote.error !== "not-invoiced") throw new Error(`credit note for refund ${refund.id} refused: ${creditNote.error}`);
+  // The gift card's share was noted and mailed when it went back (refundToGiftCard).
+  const amountCents = refund.amountCents - refund.giftCardCents;
+  if (amountCents === 0) return;
   const [row] = await tx.select({ number: returns.number }).from(returns).where(eq(returns.id, refund.returnId));
   const route = refund.route === "card" ? "card" : "bank_transfer";
-  await addOrderNote(tx, {
-    orderId: refund.orderId,
-    note: afterSalesNote("refund-made", row!.number, { route, amountCents: refund.amountCents }),
-    now,
-  });
+  await addOrderNote(tx, { orderId: refund.orderId, note: afterSalesNote("refund-made", row!.number, { route, amountCents }), now });
   const [order] = await tx.select(mailOrderColumns).from(orders).where(eq(orders.id, refund.orderId));
-  await queueRefundMadeMail(tx, { order: order!, refundKey: refund.id, amountCents: refund.amountCents, route, links });
+  await queueRefundMadeMail(tx, { order: order!, refundKey: refund.id, amountCents, route, links });
+}
+
+/**
+ * A refund's gift-card share goes back on the card at once, in the refund's transaction, through the gift-card
+ * service (its one writer); noted and mailed. A refund all on the card is made here too (its credit note).
+ */
+async function refundToGiftCard(tx: Db, args: { refundId: string; links: OrderMailLinks | null; now: Date }) {
+  const [refund] = await tx.select().from(refunds).where(eq(refunds.id, args.refundId));
+  const given = await giveBackToGiftCards(tx, {
+    orderId: refund!.orderId,
+    kind: "refund",
+    upToCents: refund!.giftCardCents,
+    actorUserId: refund!.actorUserId,
+    now: args.now,
+  });
+  // The split never asks more of the card than the order took from it: anything else is a defect.
+  if (given !== refund!.giftCardCents) throw new Error(`refund ${refund!.id}: the gift card held ${given} of ${refund!.giftCardCents} cents`);
+  const [row] = await tx.select({ number: returns.number }).from(returns).where(eq(returns.id, refund!.returnId));
+  await addOrderNote(tx, {
+    orderId: refund!.orderId,
+    note: afterSalesNote("refund-made", row!.number, { route: "gift_card", amountCents: given }),
+    now: args.now,
+  });
+  const [order] = await tx.select(mailOrderColumns).from(orders).where(eq(orders.id, refund!.orderId));
+  await queueRefundMadeMail(tx, { order: order!, refundKey: `${refund!.id}:gift-card`, amountCents: given, route: "gift_card", links: args.links });
+  if (refund!.route === "gift_card") await noteRefundMade(tx, refund!, args.links, args.now);
 }
 
 /** The retry job's round: card refunds still pending whose time has come. */
@@ -362,7 +407,8 @@ export async function listRefundsToPayBack(db: Db) {
       id: refunds.id,
       orderId: refunds.orderId,
       orderNumber: orders.number,
-      amountCents: refunds.amountCents,
+      // What the transfer gives: a gift card's share went back on the card.
+      amountCents: sql<number>`${refunds.amountCents} - ${refunds.giftCardCents}`.mapWith(Number),
       iban: refunds.iban,
       createdAt: refunds.createdAt,
       customer: sql<string>`${orders.firstName} || ' ' || ${orders.lastName}`,

@@ -110,7 +110,8 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
     email: order.email,
     paymentMethod: order.paymentMethod,
     window,
-    needsIban: order.paymentMethod !== "card",
+    // Money the shop took itself goes back by transfer; a gift card's share goes back on the card (decision 0097).
+    needsIban: order.paymentMethod !== "card" && order.totalCents > order.giftCardCents,
     lines: views,
     statements: statements.map((row) => ({ ...row.statement, returnNumber: row.returnNumber })),
     withdrawalDays: afterSales.withdrawalDays,

@@ -51,6 +51,17 @@ const r44Group = z
   .refine((value) => value === "" || /^(0\+?|1|2|3)(\/(0\+?|1|2|3))*$/.test(value), errorKey("r44Group"))
   .transform((value) => (value === "" ? null : value));
 
+/** The fields only a car seat has, and those only a stroller has; age and child weight belong to both. */
+export const seatOnlyFields = ["statureMinCm", "statureMaxCm", "r44Group", "hasIsofix", "rotates360"] as const;
+export const strollerOnlyFields = [
+  "weightGrams",
+  "foldedLengthCm",
+  "foldedWidthCm",
+  "foldedHeightCm",
+  "isFromBirth",
+  "isCarrycotCompatible",
+] as const;
+
 export const ProductSpecsInput = z
   .object({
     kind: z.enum(productSpecKinds, { error: errorKey("invalid") }),
@@ -83,21 +94,8 @@ export const ProductSpecsInput = z
   })
   .transform((specs): ProductSpecs => {
     // A kind keeps only its own fields: a seat turned stroller in the form leaves nothing of the seat behind.
-    const seat = specs.kind === "car_seat";
-    return {
-      ...specs,
-      statureMinCm: seat ? specs.statureMinCm : null,
-      statureMaxCm: seat ? specs.statureMaxCm : null,
-      r44Group: seat ? specs.r44Group : null,
-      hasIsofix: seat ? specs.hasIsofix : null,
-      rotates360: seat ? specs.rotates360 : null,
-      weightGrams: seat ? null : specs.weightGrams,
-      foldedLengthCm: seat ? null : specs.foldedLengthCm,
-      foldedWidthCm: seat ? null : specs.foldedWidthCm,
-      foldedHeightCm: seat ? null : specs.foldedHeightCm,
-      isFromBirth: seat ? null : specs.isFromBirth,
-      isCarrycotCompatible: seat ? null : specs.isCarrycotCompatible,
-    };
+    const dropped = specs.kind === "car_seat" ? strollerOnlyFields : seatOnlyFields;
+    return { ...specs, ...Object.fromEntries(dropped.map((field) => [field, null])) };
   });
 export type ProductSpecsInput = z.input<typeof ProductSpecsInput>;
 
@@ -121,4 +119,29 @@ export function parseProductSpecsForm(form: FormData): ParsedSpecsForm {
     errors[field] ??= issue.message.startsWith("productSpecs.") ? issue.message : errorKey("invalid");
   }
   return { ok: false, errors };
+}
+
+/** The form's values as text, as the staff write them: grams as kilograms ("6,1" in Italian), yes/no as the select's values. */
+export function productSpecsFormValues(specs: ProductSpecs | null, locale: "it" | "en"): Record<string, string> {
+  if (!specs) return { kind: "" };
+  const text = (value: number | string | null) => (value === null ? "" : String(value));
+  const yesNo = (value: boolean | null) => (value === null ? "" : value ? "yes" : "no");
+  const kg = (grams: number | null) => (grams === null ? "" : String(grams / 1000).replace(".", locale === "it" ? "," : "."));
+  return {
+    kind: specs.kind,
+    statureMinCm: text(specs.statureMinCm),
+    statureMaxCm: text(specs.statureMaxCm),
+    r44Group: text(specs.r44Group),
+    hasIsofix: yesNo(specs.hasIsofix),
+    rotates360: yesNo(specs.rotates360),
+    ageMinMonths: text(specs.ageMinMonths),
+    ageMaxMonths: text(specs.ageMaxMonths),
+    maxChildWeightGrams: kg(specs.maxChildWeightGrams),
+    weightGrams: kg(specs.weightGrams),
+    foldedLengthCm: text(specs.foldedLengthCm),
+    foldedWidthCm: text(specs.foldedWidthCm),
+    foldedHeightCm: text(specs.foldedHeightCm),
+    isFromBirth: yesNo(specs.isFromBirth),
+    isCarrycotCompatible: yesNo(specs.isCarrycotCompatible),
+  };
 }

@@ -3,7 +3,7 @@
  * The product page reads them with its own query (product.service.ts); the listing filters on them
  * (listing.service.ts, facet-index.ts). docs/decisions/0101-product-specifications.md.
  */
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { ProductSpecs } from "#common/product-specs.ts";
 import { recordAudit } from "#server/admin/audit.service.ts";
 import type { Db } from "#server/db/client.ts";
@@ -31,6 +31,16 @@ const specColumns = {
 export async function getProductSpecs(db: Db, productId: number): Promise<ProductSpecs | null> {
   const [row] = await db.select(specColumns).from(productSpecs).where(eq(productSpecs.productId, productId));
   return row ?? null;
+}
+
+/** The specifications of each product of `productIds` that has some (the CSV export, the merchant feed). */
+export async function getProductSpecsOf(db: Db, productIds: readonly number[]): Promise<Map<number, ProductSpecs>> {
+  if (productIds.length === 0) return new Map();
+  const rows = await db
+    .select({ productId: productSpecs.productId, ...specColumns })
+    .from(productSpecs)
+    .where(inArray(productSpecs.productId, [...productIds]));
+  return new Map(rows.map(({ productId, ...specs }) => [productId, specs]));
 }
 
 /** The back office page: the product's name in `locale` and its specifications; null when there is no such product. */

@@ -1418,12 +1418,14 @@ export const refunds = pgTable(
       .notNull()
       .unique()
       .references(() => returns.id, { onDelete: "cascade" }),
-    /** "card" or "bank_transfer" (to the IBAN). */
+    /** "card", "bank_transfer" (to the IBAN) or "gift_card" (all of it back on the gift card). */
     route: text().notNull(),
     status: refundStatus().notNull(),
     amountCents: integer().notNull(),
     /** Of `amountCents`, the original delivery cost (the whole order withdrawn). */
     deliveryCents: integer().notNull().default(0),
+    /** Of `amountCents`, what went back to the gift card the order was partly paid with (decision 0097). */
+    giftCardCents: integer().notNull().default(0),
     lines: jsonb().$type<{ orderLineId: string; quantity: number; amountCents: number }[]>().notNull(),
     iban: text(),
     idempotencyKey: text().notNull().unique(),
@@ -1438,6 +1440,7 @@ export const refunds = pgTable(
   },
   (t) => [
     check("refunds_amount_positive", sql`${t.amountCents} > 0`),
+    check("refunds_gift_card_share", sql`${t.giftCardCents} between 0 and ${t.amountCents}`),
     index("refunds_due")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),

@@ -12,6 +12,7 @@ import { createTestPaymentProvider } from "#server/payments/test-payment.ts";
 import { createTestDb } from "#tests/db.ts";
 import { afterSalesLinks, deliveredOrder } from "#tests/fixtures/after-sales.fixtures.ts";
 import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
+import { customerWithPoints } from "#tests/fixtures/loyalty.fixtures.ts";
 import { cartWith, checkoutInput, placeTestOrder, testPublicUrl } from "#tests/fixtures/checkout.fixtures.ts";
 import { normaliseCardNumber } from "./loyalty";
 import { runLoyaltyJob } from "./loyalty-job";
@@ -26,25 +27,6 @@ async function openDb() {
 
 const now = new Date("2026-11-20T10:00:00Z");
 const days = (count: number, from = now) => new Date(from.getTime() + count * 86_400_000);
-
-/** A customer with a card holding `points` from a till receipt (1 point a euro by default). */
-async function customerWithPoints(db: Db, points: number, joinedAt = days(-1)) {
-  const userId = await createUser(db);
-  const staffId = await createUser(db);
-  const joined = await joinLoyaltyCard(db, { userId, consent: true, now: joinedAt });
-  if (!joined.ok) throw new Error(joined.error);
-  if (points > 0) {
-    const added = await addCounterPoints(db, {
-      cardId: joined.card.id,
-      receiptNumber: `R-${userId}`,
-      receiptCents: points * 100,
-      actorUserId: staffId,
-      now: days(-1),
-    });
-    if (!added.ok) throw new Error(added.error);
-  }
-  return { userId, staffId, cardId: joined.card.id, number: joined.card.number };
-}
 
 async function balanceOf(db: Db, cardId: number) {
   const [card] = await db.select({ balance: loyaltyCards.balance }).from(loyaltyCards).where(eq(loyaltyCards.id, cardId));
@@ -66,7 +48,7 @@ test("joining is her choice: without consent nothing is made; the card's number 
 
 test("at the counter: a receipt earns its points once, points are redeemed in steps, never below zero; staff find the card", async () => {
   const db = await openDb();
-  const { cardId, staffId, number, userId } = await customerWithPoints(db, 0);
+  const { cardId, staffId, number, userId } = await customerWithPoints(db, 0, days(-1));
   const receipt = { cardId, receiptNumber: "SC-0042", receiptCents: 12_490, actorUserId: staffId, now };
   expect(await addCounterPoints(db, receipt)).toEqual({ ok: true, points: 124 });
   expect(await addCounterPoints(db, receipt)).toEqual({ ok: false, error: "receipt-already-counted" });
@@ -95,7 +77,7 @@ test("at the counter: a receipt earns its points once, points are redeemed in st
 
 test("at checkout: points are a discount on the goods, shared over the lines, never on infant formula; the card pays once", async () => {
   const db = await openDb();
-  const { userId, cardId } = await customerWithPoints(db, 1800);
+  const { userId, cardId } = await customerWithPoints(db, 1800, days(-1));
   const stroller = await createProduct(db, { priceCents: 2000 });
   const formula = await createProduct(db, { priceCents: 2390, vatRatePercent: 10 });
   const bib = await createProduct(db, { priceCents: 1000 });
@@ -206,7 +188,7 @@ test("an online order earns its points when the withdrawal period ends; a refund
 
 test("points about to expire get one statement mail per expiry; then they expire with an entry", async () => {
   const db = await openDb();
-  const { userId, cardId, staffId } = await customerWithPoints(db, 0);
+  const { userId, cardId, staffId } = await customerWithPoints(db, 0, days(-1));
   await addCounterPoints(db, { cardId, receiptNumber: "SC-1", receiptCents: 5000, actorUserId: staffId, now });
   const [lot] = await db.select({ expiresAt: loyaltyEntries.expiresAt }).from(loyaltyEntries).where(eq(loyaltyEntries.cardId, cardId));
   const expiresAt = lot!.expiresAt!;

@@ -10,6 +10,7 @@ import { createTestDb } from "#tests/db.ts";
 import { createProduct, tagOnRequest } from "#tests/fixtures/cart.fixtures.ts";
 import { RecallInput } from "#server/product-safety/product-safety.inputs.ts";
 import { recallProduct } from "#server/product-safety/recall.service.ts";
+import { setProductSpecs } from "#server/catalog/product-specs.service.ts";
 import { getMerchantFeedXml } from "./merchant-feed.service";
 
 const now = new Date("2026-11-20T10:00:00Z");
@@ -83,6 +84,9 @@ test("the sample catalogue's feed validates in both languages, one item per colo
     expect(items.length).toBeGreaterThan(300);
     expect(items.some((item) => item.availability === "out_of_stock")).toBe(true);
     expect(items.some((item) => item.sale_price)).toBe(true);
+    // The sample seats and strollers carry their specifications.
+    expect(items.some((item) => item.age_group === "newborn" && item.attribute_name)).toBe(true);
+    expect(items.some((item) => item.product_weight)).toBe(true);
     const english = locale === "en";
     expect(items.every((item) => item.link!.startsWith(`${publicUrl}${english ? "/en" : ""}/product/`))).toBe(true);
   }
@@ -208,6 +212,78 @@ test("a recalled variant leaves the feed; the model number is the MPN next to th
     expect(after.errors).toEqual([]);
     expect(after.items.map((item) => item.id)).toEqual([before.items[0]!.id, before.items[2]!.id]);
   }
+});
+
+test("a seat's and a stroller's specifications: age group, the stroller's weight and a product detail per line, in the feed's language", async () => {
+  const db = await openDb();
+  const empty = { statureMinCm: null, statureMaxCm: null, r44Group: null, hasIsofix: null, rotates360: null, ageMinMonths: null, ageMaxMonths: null };
+  const none = { maxChildWeightGrams: null, weightGrams: null, foldedLengthCm: null, foldedWidthCm: null, foldedHeightCm: null };
+  const seat = await createProduct(db, { nameIt: "Seggiolino girevole", nameEn: "Swivel seat" });
+  await setProductSpecs(db, {
+    productId: seat.productId,
+    specs: {
+      ...empty,
+      ...none,
+      kind: "car_seat",
+      statureMinCm: 76,
+      statureMaxCm: 150,
+      hasIsofix: true,
+      ageMinMonths: 15,
+      ageMaxMonths: 144,
+      isFromBirth: null,
+      isCarrycotCompatible: null,
+    },
+    actorUserId: null,
+  });
+  const stroller = await createProduct(db, { nameIt: "Passeggino leggero", nameEn: "Light stroller" });
+  await setProductSpecs(db, {
+    productId: stroller.productId,
+    specs: {
+      ...empty,
+      ...none,
+      kind: "stroller",
+      weightGrams: 7200,
+      foldedLengthCm: 54,
+      foldedWidthCm: 44,
+      foldedHeightCm: 25,
+      isFromBirth: true,
+      isCarrycotCompatible: null,
+    },
+    actorUserId: null,
+  });
+  const plain = await createProduct(db, { nameIt: "Sonaglio" });
+  for (const { productId } of [seat, stroller, plain])
+    await db.insert(productImages).values({ productId, colourId: null, storageKey: `p-${productId}`, width: 800, height: 800 });
+
+  const xml = await getMerchantFeedXml(db, { locale: "it", publicUrl, now });
+  const { errors, items } = await validateFeed(xml);
+  expect(errors).toEqual([]);
+  expect(items.map((item) => [item.title, item.age_group, item.product_weight])).toEqual([
+    ["Seggiolino girevole", "toddler", undefined],
+    ["Passeggino leggero", "newborn", "7.2 kg"],
+    ["Sonaglio", undefined, undefined],
+  ]);
+  const detailsOf = (feed: string, title: string) => {
+    const item = feed.split("<item>").find((body) => body.includes(`<g:title>${title}</g:title>`))!;
+    return [...item.matchAll(/<g:attribute_name>([^<]*)<\/g:attribute_name>\s*<g:attribute_value>([^<]*)<\/g:attribute_value>/g)].map(
+      ([, name, value]) => `${name}: ${value}`,
+    );
+  };
+  expect(xml).toContain("<g:section_name>Caratteristiche</g:section_name>");
+  expect(detailsOf(xml, "Seggiolino girevole")).toEqual([
+    "Altezza del bambino (i-Size, ECE R129): 76–150 cm",
+    "ISOFIX: Sì",
+    "Età del bambino: 15–144 mesi",
+  ]);
+  expect(detailsOf(xml, "Passeggino leggero")).toEqual([
+    "Peso del passeggino: 7,2 kg",
+    "Ingombro da chiuso (L × P × A): 54 × 44 × 25 cm",
+    "Utilizzabile dalla nascita: Sì",
+  ]);
+  expect(detailsOf(xml, "Sonaglio")).toEqual([]);
+  const english = await getMerchantFeedXml(db, { locale: "en", publicUrl, now });
+  expect((await validateFeed(english)).errors).toEqual([]);
+  expect(detailsOf(english, "Light stroller")[0]).toBe("Stroller weight: 7.2 kg");
 });
 
 test("a feed with a broken rule fails validation: the check can fail", async () => {

@@ -26,7 +26,9 @@ import { effectivePriceCents } from "#server/money.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { effectivePriceColumns, isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
 import { productPath } from "./sitemap";
-import { buildMerchantFeedXml, feedLimits, type MerchantFeedItem } from "./merchant-feed";
+import { getProductSpecsOf } from "#server/catalog/product-specs.service.ts";
+import { specTableOf } from "#server/catalog/product-specs-text.ts";
+import { buildMerchantFeedXml, feedAgeGroupOf, feedLimits, type MerchantFeedItem } from "./merchant-feed";
 
 const dayMs = 24 * 3600_000;
 
@@ -68,7 +70,7 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
   if (sold.length === 0) return [];
   const ids = sold.map((row) => row.id);
 
-  const [variantRows, imageRows, brandRows, historyRows, { delivery }] = await Promise.all([
+  const [variantRows, imageRows, brandRows, historyRows, { delivery }, specsOf] = await Promise.all([
     db
       .select({
         id: productVariants.id,
@@ -110,6 +112,7 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
       .where(and(inArray(productPriceHistory.productId, ids), isNotNull(products.offerEndsAt)))
       .orderBy(asc(productPriceHistory.productId), desc(productPriceHistory.recordedAt), desc(productPriceHistory.id)),
     getSettings(db, ["delivery"]),
+    getProductSpecsOf(db, ids),
   ]);
 
   const group = <T extends { productId: number }>(rows: readonly T[]) => {
@@ -141,6 +144,14 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
     const images = imagesOf.get(product.id) ?? [];
     const productType = product.subcategory ? `${product.category} > ${product.subcategory}` : product.category;
     const modelNumber = product.modelNumber?.trim() ?? "";
+    // Specifications where Google has a place for them: the age group, a stroller's weight, the rest as product details.
+    const specs = specsOf.get(product.id) ?? null;
+    const specTable = specTableOf(specs, locale);
+    const productDetails = (specTable?.rows ?? []).map((row) => ({
+      sectionName: specTable!.title,
+      attributeName: row.label,
+      attributeValue: row.text,
+    }));
     for (const variant of variants) {
       // A recalled variant is no longer sold (GPSR article 36): it leaves the feed (decision 0088).
       if (variant.isRecalled) continue;
@@ -174,6 +185,9 @@ export async function getMerchantFeedItems(db: Db, args: { locale: Locale; publi
         size,
         productType,
         shippingCents: product.isFreeShipping ? 0 : delivery.standardFeeCents,
+        ageGroup: specs ? feedAgeGroupOf(specs) : null,
+        productWeightGrams: specs?.weightGrams ?? null,
+        productDetails,
       });
     }
   }

@@ -5,10 +5,17 @@
  * docs/decisions/0068-merchant-feed.md says what is left out and why.
  */
 import type { Locale } from "#common/locale.ts";
+import type { ProductSpecs } from "#common/product-specs.ts";
 import { escapeXml } from "#server/html.ts";
 import { centsToDecimalText, type Cents } from "#server/money.ts";
 
 export type FeedAvailability = "in_stock" | "out_of_stock" | "preorder";
+
+/** Google's age groups: newborn up to 3 months, infant 3-12 months, toddler 1-5 years, kids 5-13 years. */
+export type FeedAgeGroup = "newborn" | "infant" | "toddler" | "kids";
+
+/** One line of the product's specifications: `product_detail` (section, attribute name, attribute value). */
+export type FeedProductDetail = { sectionName: string; attributeName: string; attributeValue: string };
 
 export type MerchantFeedItem = {
   /** The variant's SKU: stable across feeds, unique in the shop. */
@@ -37,10 +44,35 @@ export type MerchantFeedItem = {
   /** The shop's own category path, "Category > Subcategory". */
   productType: string;
   shippingCents: Cents;
+  /** From a car seat's or stroller's specifications (decision 0101); null and empty for other products. */
+  ageGroup: FeedAgeGroup | null;
+  /** A stroller's own weight. */
+  productWeightGrams: number | null;
+  productDetails: FeedProductDetail[];
 };
 
+/**
+ * The youngest child the product is for, in Google's groups: a seat or stroller usable from birth is listed for
+ * newborns, where a parent of a newborn looks. Null when the specifications say no age.
+ */
+export function feedAgeGroupOf(specs: Pick<ProductSpecs, "ageMinMonths" | "isFromBirth">): FeedAgeGroup | null {
+  const months = specs.ageMinMonths ?? (specs.isFromBirth ? 0 : null);
+  if (months === null) return null;
+  return months < 3 ? "newborn" : months < 12 ? "infant" : months < 60 ? "toddler" : "kids";
+}
+
 /** The specification's limits (characters). */
-export const feedLimits = { id: 50, title: 150, description: 5000, link: 2000, productType: 750, additionalImages: 10, mpn: 70 } as const;
+export const feedLimits = {
+  id: 50,
+  title: 150,
+  description: 5000,
+  link: 2000,
+  productType: 750,
+  additionalImages: 10,
+  mpn: 70,
+  detailName: 140,
+  detailValue: 1000,
+} as const;
 
 /** Google's dates: ISO 8601 to the minute, in UTC. */
 export function feedDateTime(date: Date): string {
@@ -88,7 +120,16 @@ function itemXml(item: MerchantFeedItem): string {
     element("condition", "new"),
     ...(item.color ? [element("color", item.color)] : []),
     ...(item.size ? [element("size", item.size)] : []),
+    ...(item.ageGroup ? [element("age_group", item.ageGroup)] : []),
     element("product_type", clipText(item.productType, feedLimits.productType)),
+    ...(item.productWeightGrams !== null ? [element("product_weight", `${item.productWeightGrams / 1000} kg`)] : []),
+    ...item.productDetails.flatMap((detail) => [
+      "      <g:product_detail>",
+      `  ${element("section_name", clipText(detail.sectionName, feedLimits.detailName))}`,
+      `  ${element("attribute_name", clipText(detail.attributeName, feedLimits.detailName))}`,
+      `  ${element("attribute_value", clipText(detail.attributeValue, feedLimits.detailValue))}`,
+      "      </g:product_detail>",
+    ]),
     "      <g:shipping>",
     `  ${element("country", "IT")}`,
     `  ${element("price", feedPrice(item.shippingCents))}`,

@@ -16,8 +16,8 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/import";
 
-/** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts): the CSV's safety columns' errors. */
-export const handle = { messages: ["productSafety.errors"] } satisfies MessagesHandle;
+/** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts): the CSV's safety and specification columns' errors. */
+export const handle = { messages: ["productSafety.errors", "productSpecs.errors", "productSpecsCsv.errors"] } satisfies MessagesHandle;
 
 /**
  * /admin/importa: CSV of products and the old back end's JSON. A dry run answers on the spot; a

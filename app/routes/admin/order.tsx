@@ -40,6 +40,7 @@ export const handle = {
     "delivery",
     "invoices.admin",
     "afterSales",
+    "giftCardRefunds.route",
     "onlinePayments.methods",
   ],
 } satisfies MessagesHandle;

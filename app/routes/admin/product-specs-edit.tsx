@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { localizedHref, localeOfPath, type Locale } from "#common/locale.ts";
-import { specBounds, type ProductSpecs } from "#common/product-specs.ts";
+import { localizedHref, localeOfPath } from "#common/locale.ts";
+import { specBounds } from "#common/product-specs.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AdminErrorBoundary } from "#app/ui/admin-error-boundary.tsx";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
 import { TextField, SelectField } from "#app/ui/form-field.tsx";
 import { parseAdminId, readAdminForm } from "#server/admin/admin-request.ts";
-import { parseProductSpecsForm } from "#server/catalog/product-specs.inputs.ts";
+import { parseProductSpecsForm, productSpecsFormValues } from "#server/catalog/product-specs.inputs.ts";
 import { getProductSpecsForm, setProductSpecs } from "#server/catalog/product-specs.service.ts";
 import { requireAdmin } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";
@@ -24,32 +24,6 @@ function productIdOf(param: string | undefined): number {
   return id;
 }
 
-/** The form's values as text: grams as kilograms, yes/no as the select's values. */
-function formValuesOf(specs: ProductSpecs | null, locale: Locale): Record<string, string> {
-  if (!specs) return { kind: "" };
-  const text = (value: number | string | null) => (value === null ? "" : String(value));
-  const yesNo = (value: boolean | null) => (value === null ? "" : value ? "yes" : "no");
-  // Kilograms as the staff write them: "6,1" in Italian.
-  const kg = (grams: number | null) => (grams === null ? "" : String(grams / 1000).replace(".", locale === "it" ? "," : "."));
-  return {
-    kind: specs.kind,
-    statureMinCm: text(specs.statureMinCm),
-    statureMaxCm: text(specs.statureMaxCm),
-    r44Group: text(specs.r44Group),
-    hasIsofix: yesNo(specs.hasIsofix),
-    rotates360: yesNo(specs.rotates360),
-    ageMinMonths: text(specs.ageMinMonths),
-    ageMaxMonths: text(specs.ageMaxMonths),
-    maxChildWeightGrams: kg(specs.maxChildWeightGrams),
-    weightGrams: kg(specs.weightGrams),
-    foldedLengthCm: text(specs.foldedLengthCm),
-    foldedWidthCm: text(specs.foldedWidthCm),
-    foldedHeightCm: text(specs.foldedHeightCm),
-    isFromBirth: yesNo(specs.isFromBirth),
-    isCarrycotCompatible: yesNo(specs.isCarrycotCompatible),
-  };
-}
-
 /** /admin/prodotti/:id/caratteristiche: a car seat's or stroller's specifications (docs/decisions/0101-product-specifications.md). */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
@@ -64,7 +38,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     done: done === "saved" || done === "unchanged" ? done : null,
     productId: form.productId,
     name: form.name,
-    values: formValuesOf(form.specs, locale),
+    values: productSpecsFormValues(form.specs, locale),
   };
 }
 

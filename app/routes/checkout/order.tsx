@@ -63,6 +63,7 @@ export const handle = {
     "afterSales.orderPanel",
     "afterSales.history",
     "afterSales.routes",
+    "giftCardRefunds.route",
     "onlinePayments.methods",
     "guaranteeClaims.linkFromOrder",
   ],

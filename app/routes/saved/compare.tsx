@@ -19,7 +19,7 @@ import {
   SavedProductPurchase,
   useSavedListPage,
 } from "#app/ui/saved-items.tsx";
-import { formatMeasure } from "#app/ui/technical-sheet.tsx";
+import { formatMeasure } from "#common/format.ts";
 import { WishlistButton } from "#app/ui/wishlist-button.tsx";
 import { getSessionUser } from "#server/http/guards.ts";
 import { shopContext } from "#server/http/context.ts";

@@ -27,7 +27,7 @@ import { AvailabilityLabel } from "#app/ui/saved-items.tsx";
 import { whatsappHref } from "#common/shop-contacts.ts";
 import { TechnicalSheet } from "#app/ui/technical-sheet.tsx";
 import { ProductSpecsTable } from "#app/ui/product-specs-table.tsx";
-import { specTableOf } from "./product-specs.server";
+import { specTableOf } from "#server/catalog/product-specs-text.ts";
 import { ProductSafetySection, RecallNotices } from "#app/ui/product-safety.tsx";
 import { ProductPurchase, ProductSideActions } from "#app/ui/variant-picker.tsx";
 import { StockAlertForm } from "#app/ui/stock-alert-form.tsx";

@@ -1,9 +1,10 @@
 /**
- * The product page's specification table in words, written on the server in the page's language so the page
- * ships no labels for the many products without specifications (docs/decisions/0101-product-specifications.md).
+ * A product's specifications in words, in the page's language: the product page's table (written on the server so
+ * the page ships no labels for the many products without specifications) and the merchant feed's product details
+ * (docs/decisions/0101-product-specifications.md).
  */
 import type { TFunction } from "i18next";
-import { formatMeasure } from "#app/ui/technical-sheet.tsx";
+import { formatMeasure } from "#common/format.ts";
 import type { Locale } from "#common/locale.ts";
 import { specLinesOf, type ProductSpecs, type SpecValue } from "#common/product-specs.ts";
 import { getTranslator } from "#server/i18n/translator.ts";

@@ -1,0 +1,2 @@
+ALTER TABLE "refunds" ADD COLUMN "gift_card_cents" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "refunds" ADD CONSTRAINT "refunds_gift_card_share" CHECK ("refunds"."gift_card_cents" between 0 and "refunds"."amount_cents");
