@@ -40,6 +40,7 @@ export const handle = {
     "delivery",
     "invoices.admin",
     "afterSales",
+    "exchanges",
     "onlinePayments.methods",
   ],
 } satisfies MessagesHandle;
