@@ -59,12 +59,15 @@ const received = (order: DeliveredOrder, withBlanket = false) => [
   ...(withBlanket ? [{ orderLineId: order.blanket.id, restocked: 1, damaged: 0, damageReason: null }] : []),
 ];
 
-test("the form offers the product's other sizes in stock; the replacement is set aside when the request is confirmed", async () => {
+test("the form offers the product's other sizes; the replacement is set aside when the request is confirmed", async () => {
   const db = await openDb();
   const order = await orderWithSizes(db);
   const options = await getWithdrawalOptions(db, { orderId: order.orderId, now: new Date() });
   const bib = options!.lines.find((line) => line.id === order.bib.id)!;
-  expect(bib.exchangeTo.map((option) => option.size)).toEqual(["6M"]);
+  expect(bib.exchangeTo.map((option) => [option.size, option.stock])).toEqual([
+    ["6M", 5],
+    ["12M", 0],
+  ]);
   // a product with one variant, and a personalised line, have nothing to swap for
   expect(options!.lines.find((line) => line.id === order.blanket.id)!.exchangeTo).toEqual([]);
   expect(options!.lines.find((line) => line.id === order.towel.id)!.exchangeTo).toEqual([]);
@@ -82,8 +85,8 @@ test("not enough of the chosen size: refused, and nothing is written", async () 
   const db = await openDb();
   const order = await orderWithSizes(db, 1);
   expect(await askExchange(db, order)).toEqual({ ok: false, error: "exchange-unavailable" });
-  // a size with none on the shelf, or another product's variant, is not offered at all
-  expect(await askExchange(db, order, { variantId: order.bibVariantIds[2]! })).toEqual({ ok: false, error: "exchange-not-offered" });
+  expect(await askExchange(db, order, { variantId: order.bibVariantIds[2]! })).toEqual({ ok: false, error: "exchange-unavailable" });
+  // another product's variant is not offered at all
   expect(await askExchange(db, order, { variantId: order.blanket.variantId })).toEqual({ ok: false, error: "exchange-not-offered" });
   expect(await stockOf(db, order.bibVariantIds[1]!)).toBe(1);
   expect(await db.select().from(withdrawals)).toEqual([]);

@@ -16,7 +16,10 @@ import { giveBackStock, moveTakenStock, recordTakenStock, takeStock, type TakenS
 import { queueExchangeShippedMail } from "./after-sales-emails";
 import { exchangeHoldDays, isExchangeable, type CheckedExchange, type ExchangeableLineFacts, type ExchangeOption } from "./exchange";
 
-/** The variants each exchangeable line may be swapped for: the same product's others, in stock, not sold as a pre-order. */
+/**
+ * The variants each exchangeable line may be swapped for: the same product's others not sold as a
+ * pre-order, with their stock (the form shows a size sold out as such; confirming checks it again).
+ */
 export async function listExchangeOptions(
   db: Db,
   lines: readonly (ExchangeableLineFacts & { variantId: number | null })[],
@@ -41,7 +44,7 @@ export async function listExchangeOptions(
     exchangeable.map((line) => [
       line.id,
       variants
-        .filter((variant) => variant.productId === line.productId && variant.variantId !== line.variantId && variant.stock > 0)
+        .filter((variant) => variant.productId === line.productId && variant.variantId !== line.variantId)
         .map(({ productId: _productId, ...option }) => option),
     ]),
   );

@@ -139,7 +139,7 @@ function HiddenValues({ values }: { values: WithdrawalFormValues }) {
  */
 function ExchangeChoice({ line, values }: { line: Options["lines"][number]; values: WithdrawalFormValues }) {
   const { t } = useTranslation();
-  if (line.exchangeTo.length === 0) return null;
+  if (!line.exchangeTo.some((option) => option.stock > 0)) return null;
   const id = `swap-${line.id}`;
   return (
     <div className="mt-3">
@@ -155,8 +155,8 @@ function ExchangeChoice({ line, values }: { line: Options["lines"][number]; valu
       >
         <option value="refund">{t("exchanges.form.refund")}</option>
         {line.exchangeTo.map((option) => (
-          <option key={option.variantId} value={option.variantId}>
-            {t("exchanges.form.option", { variant: variantLabel(t, option) || option.sku })}
+          <option key={option.variantId} value={option.variantId} disabled={option.stock === 0}>
+            {t(option.stock === 0 ? "exchanges.form.optionSoldOut" : "exchanges.form.option", { variant: variantLabel(t, option) || option.sku })}
           </option>
         ))}
       </select>
