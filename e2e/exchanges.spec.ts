@@ -66,9 +66,9 @@ type Locale = keyof typeof texts;
 
 /** Per language and screen (the runs go in parallel): a product with sizes, the size bought and the one asked for. */
 const sizesOf: Record<string, { product: number; colour: string; bought: string; wanted: RegExp }> = {
-  "it desktop": { product: 186, colour: "white", bought: "m", wanted: /XL$/ },
-  "en desktop": { product: 181, colour: "white", bought: "3 mesi", wanted: /6 (mesi|months)$/ },
-  "it phone": { product: 183, colour: "blue", bought: "0-6 mesi", wanted: /18/ },
+  "it desktop": { product: 186, colour: "white", bought: "m", wanted: /Bianco · XL$/ },
+  "en desktop": { product: 181, colour: "white", bought: "3 mesi", wanted: /White · 6 mesi$/ },
+  "it phone": { product: 183, colour: "blue", bought: "0-6 mesi", wanted: /Blu · 18mesi \+$/ },
 };
 
 async function checkout(page: Page, locale: Locale) {
@@ -99,7 +99,12 @@ async function checkout(page: Page, locale: Locale) {
 }
 
 /** A delivered order of one unit of the run's size, and the back office's page that delivered it. */
-async function deliveredOrder(page: Page, browser: Browser, signInAs: (context: BrowserContext, role: Role) => Promise<SignedInAccount>, locale: Locale) {
+async function deliveredOrder(
+  page: Page,
+  browser: Browser,
+  signInAs: (context: BrowserContext, role: Role) => Promise<SignedInAccount>,
+  locale: Locale,
+) {
   const t = texts[locale];
   const sizes = sizesOf[`${locale} ${test.info().project.name}`]!;
   await addToCart(page, variantIdOf(sizes.product, { colour: sizes.colour, size: sizes.bought }), 1);
