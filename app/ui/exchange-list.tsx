@@ -12,7 +12,7 @@ export type ExchangeItem = {
   replacement: { id: string; number: number } | null;
 };
 
-/** "Cambio: Bianco · M -> Bianco · L (2 pezzi), riservato", with the replacement order's link once it exists. */
+/** "Cambio: Body: Bianco · M → Bianco · L (2 pezzi) · messo da parte", with the replacement order's link once it exists. */
 export function ExchangeList({
   exchanges,
   name,
