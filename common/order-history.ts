@@ -37,6 +37,11 @@ export type HistoryNote =
    * received, a refund issued or made; `amountCents` for refunds, `route` "card", "bank_transfer" or "gift_card".
    */
   | { code: "after-sales"; step: AfterSalesStep; returnNumber: number; amountCents: number | null; route: string | null }
+  /**
+   * An exchange (server/after-sales/exchanges.service.ts): its reserved units released, its replacement
+   * order sent (`orderNumber` the replacement), or, on the replacement, the order it replaces.
+   */
+  | { code: "exchange"; step: ExchangeStep; returnNumber: number; orderNumber: number | null }
   /** Words a member of staff typed: shown as they are. */
   | { code: "text"; text: string }
   /** A code this reader does not know (yet): never shown to customers. */
@@ -56,6 +61,13 @@ export type AfterSalesStep = (typeof afterSalesSteps)[number];
 /** The note of a step after the sale: "return-authorised:3", "refund-made:3:card:2500". */
 export function afterSalesNote(step: AfterSalesStep, returnNumber: number, refund?: { route: string; amountCents: number }): string {
   return refund ? `${step}:${returnNumber}:${refund.route}:${refund.amountCents}` : `${step}:${returnNumber}`;
+}
+
+export type ExchangeStep = "exchange-released" | "exchange-sent" | "exchange-of";
+
+/** The note of an exchange's step: "exchange-released:3", "exchange-sent:3:1042" (the replacement's number). */
+export function exchangeNote(args: { step: ExchangeStep; returnNumber: number; orderNumber?: number }): string {
+  return args.orderNumber === undefined ? `${args.step}:${args.returnNumber}` : `${args.step}:${args.returnNumber}:${args.orderNumber}`;
 }
 
 /** The `order.payment.*` key of the way the money came. */
@@ -100,6 +112,14 @@ export function readHistoryNote(note: string | null | undefined): HistoryNote | 
   // The overflow note carries Italian words after its code for anyone reading the raw table.
   const overflow = /^gift-list-overflow:(\d+)\b/.exec(note);
   if (overflow) return { code: "gift-list-overflow", units: Number(overflow[1]) };
+  const exchange = /^(exchange-released|exchange-sent|exchange-of):(\d+)(?::(\d+))?$/.exec(note);
+  if (exchange)
+    return {
+      code: "exchange",
+      step: exchange[1] as ExchangeStep,
+      returnNumber: Number(exchange[2]),
+      orderNumber: exchange[3] ? Number(exchange[3]) : null,
+    };
   const afterSales = /^([a-z-]+):(\d+)(?::([a-z_]+):(\d+))?$/.exec(note);
   if (afterSales && (afterSalesSteps as readonly string[]).includes(afterSales[1]!))
     return {
@@ -138,6 +158,8 @@ export function customerHistoryNoteText(t: TFunction, note: string | null | unde
       return t("order.history.notes.paid");
     case "after-sales":
       return afterSalesText(t, read, locale);
+    case "exchange":
+      return exchangeText(t, read);
     case "text":
       return read.text;
     default:
@@ -175,6 +197,8 @@ export function staffHistoryNoteText(t: TFunction, note: string | null | undefin
       return t("admin.order.historyNotes.giftListOverflow", { count: read.units });
     case "after-sales":
       return afterSalesText(t, read, locale);
+    case "exchange":
+      return exchangeText(t, read);
     case "group-gift-funded":
       return t("admin.order.historyNotes.groupGiftFunded", { numbers: read.orderNumbers.join(", "), count: read.orderNumbers.length });
     case "card-payment-failed":
@@ -197,4 +221,9 @@ function afterSalesText(t: TFunction, read: Extract<HistoryNote, { code: "after-
     amount: read.amountCents === null ? "" : formatMoney(read.amountCents, locale),
     route: read.route === "gift_card" ? t("giftCardRefunds.route") : read.route ? t(`afterSales.routes.${read.route}`) : "",
   });
+}
+
+/** An exchange's step in words, the same for the customer and the staff. */
+function exchangeText(t: TFunction, read: Extract<HistoryNote, { code: "exchange" }>): string {
+  return t(`exchanges.history.${read.step}`, { returnNumber: read.returnNumber, orderNumber: read.orderNumber ?? "" });
 }

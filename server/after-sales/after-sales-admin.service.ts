@@ -11,32 +11,51 @@ import { parseEuroCents } from "#server/admin/product-admin.inputs.ts";
 import type { Db } from "#server/db/client.ts";
 import type { OrderMailLinks } from "#server/orders/order-emails.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
+import { exchangeOriginOf, listExchangesOfOrder, type ExchangeView } from "./exchanges.service";
 import { listRefundsOfOrder, markRefundPaidBack, proposeRefund, refundReturn, type RefundProposal, type RefundView } from "./refunds.service";
 import { authoriseReturn, listReturnsOfOrder, openFaultyReturn, receiveReturn, refuseReturn, type ReturnView } from "./returns.service";
 import { daysLeft } from "./withdrawal";
 import { listWithdrawals, type WithdrawalStatement } from "./withdrawal.service";
 
-export type AdminReturn = ReturnView & { daysLeft: number | null; proposal: RefundProposal | null; refund: RefundView | null };
+export type AdminReturn = ReturnView & {
+  daysLeft: number | null;
+  proposal: RefundProposal | null;
+  refund: RefundView | null;
+  exchanges: ExchangeView[];
+};
 
-export type AfterSalesDetail = { statements: WithdrawalStatement[]; returns: AdminReturn[] };
+export type AfterSalesDetail = {
+  statements: WithdrawalStatement[];
+  returns: AdminReturn[];
+  /** This order is an exchange's replacement: the order (and return) it was made for. */
+  exchangeOf: Awaited<ReturnType<typeof exchangeOriginOf>>;
+};
 
 export async function getAfterSalesDetail(db: Db, args: { orderId: string; now: Date }): Promise<AfterSalesDetail> {
   const statements = await listWithdrawals(db, [args.orderId]);
   const returns = await listReturnsOfOrder(db, args.orderId);
   const refunds = await listRefundsOfOrder(db, args.orderId);
+  const exchanges = await listExchangesOfOrder(db, args.orderId);
   const detailed: AdminReturn[] = [];
   for (const row of returns) {
     const refund = refunds.find((candidate) => candidate.returnId === row.id) ?? null;
-    // The law's clock runs until the money has gone back.
-    const settled = row.status === "refused" || refund?.status === "succeeded" || refund?.status === "paid_back";
+    const swapped = exchanges.filter((exchange) => exchange.returnId === row.id);
+    const proposal = row.status === "received" ? await proposeRefund(db, row.id) : null;
+    // The law's clock runs until the money has gone back; a return wholly exchanged has none to give back once received.
+    const settled =
+      row.status === "refused" ||
+      refund?.status === "succeeded" ||
+      refund?.status === "paid_back" ||
+      (proposal !== null && proposal.lines.length === 0);
     detailed.push({
       ...row,
       daysLeft: settled ? null : daysLeft(row.refundDueAt, args.now),
-      proposal: row.status === "received" ? await proposeRefund(db, row.id) : null,
+      proposal,
       refund,
+      exchanges: swapped,
     });
   }
-  return { statements, returns: detailed };
+  return { statements, returns: detailed, exchangeOf: await exchangeOriginOf(db, args.orderId) };
 }
 
 const uuid = z.uuid({ error: "afterSales.admin.errors.not-found" });
@@ -94,7 +113,7 @@ export async function runAfterSalesAction(
       return { ok: true, done: "authorised" };
     }
     case "return-refuse": {
-      const done = await refuseReturn(ctx.db, { returnId: action.returnId, reason: action.reason, now: ctx.now });
+      const done = await refuseReturn(ctx.db, { returnId: action.returnId, reason: action.reason, actorUserId: ctx.actorUserId, now: ctx.now });
       if (!done.ok) return fail(done.error);
       await audit("return-refuse", { returnId: action.returnId, reason: action.reason });
       return { ok: true, done: "refused" };
@@ -109,7 +128,7 @@ export async function runAfterSalesAction(
         damaged: wholeNumber(damaged.get(orderLineId)),
         damageReason: reasons.get(orderLineId)?.slice(0, 500) || null,
       }));
-      const done = await receiveReturn(ctx.db, { returnId: action.returnId, lines, actorUserId: ctx.actorUserId, now: ctx.now });
+      const done = await receiveReturn(ctx.db, { returnId: action.returnId, lines, actorUserId: ctx.actorUserId, now: ctx.now, links: ctx.links });
       if (!done.ok) return fail(done.error);
       await audit("return-receive", { returnId: action.returnId, lines });
       return { ok: true, done: "received" };

@@ -21,7 +21,7 @@ async function queueAfterSalesMail(
   db: Db,
   args: {
     order: MailOrder;
-    kind: "withdrawal-received" | "return-authorised" | "refund-made" | "order-cancelled";
+    kind: "withdrawal-received" | "return-authorised" | "refund-made" | "order-cancelled" | "exchange-shipped";
     dedupeKey: string;
     values: Record<string, string | number>;
     paragraphs: string[];
@@ -32,7 +32,9 @@ async function queueAfterSalesMail(
   const locale = localeOf(args.order);
   const t = getTranslator(locale);
   const { shop } = await getSettings(db, ["shop"]);
-  const text = (key: string) => t(`afterSales.emails.${args.kind}.${key}`, { number: args.order.number, shopName: shop.name, ...args.values });
+  // The exchange's texts sit in their own section of the messages.
+  const section = args.kind === "exchange-shipped" ? "exchanges.emails" : `afterSales.emails.${args.kind}`;
+  const text = (key: string) => t(`${section}.${key}`, { number: args.order.number, shopName: shop.name, ...args.values });
   await queueEmail(db, {
     to: args.order.email,
     kind: args.kind,
@@ -145,6 +147,19 @@ export async function queueOrderCancelledMail(db: Db, args: { order: MailOrder; 
     dedupeKey: `order-cancelled:${args.order.id}`,
     values: {},
     paragraphs: [t("afterSales.emails.order-cancelled.intro", { number: args.order.number })],
+    links: args.links,
+  });
+}
+
+/** The replacement of an exchange is on its way: its own order (`order`), made for the original order's return. */
+export async function queueExchangeShippedMail(db: Db, args: { order: MailOrder; originalNumber: number; links: OrderMailLinks | null }) {
+  const t = getTranslator(localeOf(args.order));
+  await queueAfterSalesMail(db, {
+    order: args.order,
+    kind: "exchange-shipped",
+    dedupeKey: `exchange-shipped:${args.order.id}`,
+    values: { originalNumber: args.originalNumber },
+    paragraphs: [t("exchanges.emails.intro", { number: args.order.number, originalNumber: args.originalNumber }), t("exchanges.emails.noCharge")],
     links: args.links,
   });
 }

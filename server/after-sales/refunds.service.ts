@@ -17,6 +17,7 @@ import { issueCreditNote } from "#server/invoices/invoice.service.ts";
 import { addOrderNote, moveOrderStatus } from "#server/orders/order.service.ts";
 import type { PaymentProvider } from "#server/payments/payment-provider.ts";
 import { queueRefundMadeMail } from "./after-sales-emails";
+import { exchangedLinesOfReturn, exchangedUnitsOfOrder } from "./exchanges.service";
 import { markReturnRefunded } from "./returns.service";
 import { giveBackToGiftCards } from "#server/gift-cards/gift-card.service.ts";
 import { checkRefund, paidPerLine, refundRetryDelayMs, splitRefundByMeans, suggestedRefundCents, type RefundRefusal } from "./refund";
@@ -69,7 +70,10 @@ export async function proposeRefund(db: Db, returnId: string): Promise<RefundPro
   const [row] = await db.select().from(returns).where(eq(returns.id, returnId));
   if (!row || row.status !== "received") return null;
   const facts = await refundFacts(db, row);
-  const lines = await db.select().from(returnLines).where(eq(returnLines.returnId, row.id));
+  // Exchanged lines are settled by their replacement: nothing to refund on them.
+  const lines = (await db.select().from(returnLines).where(eq(returnLines.returnId, row.id))).filter((line) =>
+    facts.check.returnLineIds.has(line.orderLineId),
+  );
   return {
     route: facts.route,
     iban: row.refundIban,
@@ -111,10 +115,15 @@ async function refundFacts(db: Db, row: typeof returns.$inferSelect) {
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, row.orderId)).orderBy(asc(orderLines.id));
   const before = await refundedSoFar(db, row.orderId);
   const back = await unitsBack(db, row.orderId);
-  const thisReturn = await db
-    .select({ orderLineId: returnLines.orderLineId, quantity: returnLines.quantity })
-    .from(returnLines)
-    .where(eq(returnLines.returnId, row.id));
+  // A unit exchanged did not come back for good (its replacement went out): never refunded, nor the delivery for it.
+  const exchanged = await exchangedUnitsOfOrder(db, row.orderId);
+  const swapped = await exchangedLinesOfReturn(db, row.id);
+  const thisReturn = (
+    await db
+      .select({ orderLineId: returnLines.orderLineId, quantity: returnLines.quantity })
+      .from(returnLines)
+      .where(eq(returnLines.returnId, row.id))
+  ).filter((line) => !swapped.has(line.orderLineId));
   return {
     order: order!,
     orderLines: lines,
@@ -127,7 +136,8 @@ async function refundFacts(db: Db, row: typeof returns.$inferSelect) {
       refundedTotalCents: before.totalCents,
       orderTotalCents: order!.totalCents,
       returnLineIds: new Set(thisReturn.map((line) => line.orderLineId)),
-      deliveryRefundable: !before.deliveryRefunded && lines.every((line) => (back.get(line.id) ?? 0) >= line.quantity),
+      deliveryRefundable:
+        !before.deliveryRefunded && lines.every((line) => (back.get(line.id) ?? 0) - (exchanged.get(line.id) ?? 0) >= line.quantity),
       shippingCents: order!.shippingCents,
     },
   };

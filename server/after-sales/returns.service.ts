@@ -14,6 +14,7 @@ import { orderEffects } from "#server/orders/order-effects.ts";
 import { addOrderNote } from "#server/orders/order.service.ts";
 import { giveBackStock } from "#server/stock/stock-ledger.ts";
 import { queueReturnAuthorisedMail } from "./after-sales-emails";
+import { fulfilExchanges, releaseExchanges } from "./exchanges.service";
 import { lineExclusion, refundDeadline } from "./withdrawal";
 
 export type ReturnStatus = (typeof returns.$inferSelect)["status"];
@@ -89,8 +90,11 @@ export async function authoriseReturn(db: Db, args: { returnId: string; now: Dat
   });
 }
 
-/** Requested or authorised -> refused, with the reason the staff give. */
-export async function refuseReturn(db: Db, args: { returnId: string; reason: string; now: Date }): Promise<ReturnStepResult> {
+/** Requested or authorised -> refused, with the reason the staff give; units reserved for its exchanges go back on the shelf. */
+export async function refuseReturn(
+  db: Db,
+  args: { returnId: string; reason: string; actorUserId?: string | null; now: Date },
+): Promise<ReturnStepResult> {
   const reason = args.reason.trim();
   if (!reason) return { ok: false, error: "reason-required" };
   return db.transaction(async (tx) => {
@@ -103,7 +107,15 @@ export async function refuseReturn(db: Db, args: { returnId: string; reason: str
       now: args.now,
       set: { refusalReason: reason },
     });
-    return moved ? { ok: true } : { ok: false, error: "not-allowed" };
+    if (!moved) return { ok: false, error: "not-allowed" };
+    await releaseExchanges(tx, {
+      returnId: row.id,
+      orderId: row.orderId,
+      returnNumber: row.number,
+      actorUserId: args.actorUserId ?? null,
+      now: args.now,
+    });
+    return { ok: true };
   });
 }
 
@@ -112,10 +124,11 @@ export type ReceivedLine = { orderLineId: string; restocked: number; damaged: nu
 /**
  * Authorised -> received: each line's units are either back on the shelf (through the stock ledger) or
  * written off as damaged with a reason; together they are the units the return announced, no more.
+ * Its exchanges become a replacement order, ready to ship (exchanges.service.ts).
  */
 export async function receiveReturn(
   db: Db,
-  args: { returnId: string; lines: readonly ReceivedLine[]; actorUserId: string | null; now: Date },
+  args: { returnId: string; lines: readonly ReceivedLine[]; actorUserId: string | null; now: Date; links?: OrderMailLinks | null },
 ): Promise<ReturnStepResult> {
   return db.transaction(async (tx) => {
     const row = await lockReturn(tx, args.returnId);
@@ -164,6 +177,14 @@ export async function receiveReturn(
       const [order] = await tx.select().from(orders).where(eq(orders.id, row.orderId));
       await orderEffects().returned(tx, { order: order!, items: giftListItems, now: args.now });
     }
+    await fulfilExchanges(tx, {
+      returnId: row.id,
+      orderId: row.orderId,
+      returnNumber: row.number,
+      actorUserId: args.actorUserId,
+      now: args.now,
+      links: args.links ?? null,
+    });
     return { ok: true };
   });
 }

@@ -14,6 +14,8 @@ import type { PaymentMethod } from "#server/orders/order-methods.ts";
 import { addOrderNote } from "#server/orders/order.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { queueWithdrawalAcknowledgement } from "./after-sales-emails";
+import { checkExchangeChoices, type CheckedExchange, type ExchangeOption, type ExchangeRefusal } from "./exchange";
+import { listExchangeOptions, recordExchanges, takeExchangeStock } from "./exchanges.service";
 import { openReturn } from "./returns.service";
 import {
   checkWithdrawalLines,
@@ -37,7 +39,7 @@ export type WithdrawalOptions = {
   email: string;
   paymentMethod: PaymentMethod;
   window: WithdrawalWindow;
-  /** Money the shop took itself goes back by bank transfer: the form asks for an IBAN. */
+  /** Money the shop took itself goes back by bank transfer: the form asks for an IBAN (unless every line is exchanged). */
   needsIban: boolean;
   lines: {
     id: string;
@@ -48,6 +50,8 @@ export type WithdrawalOptions = {
     quantity: number;
     left: number;
     exclusion: LineExclusion | null;
+    /** The variants the line may be swapped for instead of a refund (docs/decisions/0105-exchanges.md). */
+    exchangeTo: ExchangeOption[];
   }[];
   statements: (WithdrawalStatement & { returnNumber: number | null })[];
   withdrawalDays: number;
@@ -92,6 +96,7 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
     args.now,
   );
   const withdrawn = withdrawnPerLine(statements.map((row) => row.statement));
+  const exchangeOptions = window.state === "open" ? await listExchangeOptions(db, lines) : new Map<string, ExchangeOption[]>();
   const views = lines.map((line) => ({
     id: line.id,
     sku: line.sku,
@@ -101,6 +106,7 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
     quantity: line.quantity,
     left: line.quantity - (withdrawn.get(line.id) ?? 0),
     exclusion: lineExclusion(line),
+    exchangeTo: exchangeOptions.get(line.id) ?? [],
   }));
   return {
     orderId: order.id,
@@ -120,19 +126,23 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
 }
 
 export type SubmitWithdrawalError =
-  WithdrawalRefusal | "not-found" | "not-your-order" | "period-over" | "not-yet" | "already-received" | "iban-required";
+  WithdrawalRefusal | ExchangeRefusal | "not-found" | "not-your-order" | "period-over" | "not-yet" | "already-received" | "iban-required";
 
 /** The statement checked against the order as it is (the first step's check, and again on confirming). */
 export function reviewWithdrawal(
   options: WithdrawalOptions,
-  input: Pick<WithdrawalForm, "lines" | "iban">,
-): { ok: true; lines: { orderLineId: string; quantity: number }[] } | { ok: false; error: SubmitWithdrawalError } {
+  input: Pick<WithdrawalForm, "lines" | "iban" | "exchanges">,
+): { ok: true; lines: { orderLineId: string; quantity: number }[]; exchanges: CheckedExchange[] } | { ok: false; error: SubmitWithdrawalError } {
   if (options.window.state === "closed") return { ok: false, error: "period-over" };
   if (options.window.state === "not-yet") return { ok: false, error: "not-yet" };
   const checked = checkWithdrawalLines(options.lines, withdrawnPerLine(options.statements), input.lines);
   if (!checked.ok) return checked;
-  if (options.needsIban && !input.iban) return { ok: false, error: "iban-required" };
-  return checked;
+  const swapped = checkExchangeChoices(checked.lines, new Map(options.lines.map((line) => [line.id, line.exchangeTo])), input.exchanges ?? []);
+  if (!swapped.ok) return swapped;
+  // Exchanged units are not refunded: the IBAN is asked for only when some money goes back.
+  const refunded = checked.lines.some((line) => !swapped.exchanges.some((exchange) => exchange.orderLineId === line.orderLineId));
+  if (options.needsIban && refunded && !input.iban) return { ok: false, error: "iban-required" };
+  return { ok: true, lines: checked.lines, exchanges: swapped.exchanges };
 }
 
 export type SubmitWithdrawalResult =
@@ -166,6 +176,9 @@ export async function submitWithdrawal(
     if (!options) return { ok: false, error: "not-found" };
     const checked = reviewWithdrawal(options, args.input);
     if (!checked.ok) return checked;
+    // The replacements' units first: when the shelf has too few, nothing has been written yet.
+    const reserved = await takeExchangeStock(tx, checked.exchanges);
+    if (!reserved.ok) return reserved;
     const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
 
     const statementLines = checked.lines.map((entry) => {
@@ -193,6 +206,14 @@ export async function submitWithdrawal(
       lines: checked.lines,
       refundDueAt: refundDeadline(statement!.receivedAt),
       refundIban: statement!.refundIban,
+      now: args.now,
+    });
+    await recordExchanges(tx, {
+      returnId: opened.id,
+      orderId: order.id,
+      exchanges: checked.exchanges,
+      taken: reserved.taken,
+      actorUserId: args.access.userId,
       now: args.now,
     });
     await addOrderNote(tx, { orderId: order.id, note: afterSalesNote("withdrawal-received", opened.number), now: args.now });

@@ -1974,3 +1974,43 @@ export const loyaltyExpiryNotices = pgTable(
   },
   (t) => [primaryKey({ columns: [t.cardId, t.expiresOn] })],
 );
+
+export const exchangeStatus = pgEnum("exchange_status", ["reserved", "released", "fulfilled"]);
+
+/**
+ * A returned order line swapped for another variant of the same product (docs/decisions/0105-exchanges.md),
+ * written only by server/after-sales/exchanges.service.ts. The replacement's units are taken from stock
+ * when the return is opened (reserved), given back if it is refused or not sent back in time (released),
+ * and become the replacement order's when the return is received (fulfilled).
+ */
+export const returnExchanges = pgTable(
+  "return_exchanges",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
+    returnId: uuid()
+      .notNull()
+      .references(() => returns.id, { onDelete: "cascade" }),
+    orderLineId: uuid()
+      .notNull()
+      .references(() => orderLines.id, { onDelete: "cascade" }),
+    quantity: integer().notNull(),
+    /** The variant sent in exchange, with its snapshot as the replacement order will list it. */
+    variantId: integer().references(() => productVariants.id, { onDelete: "set null" }),
+    sku: text().notNull(),
+    colour: text(),
+    size: text(),
+    status: exchangeStatus().notNull().default("reserved"),
+    /** The order that sends the replacement, once the return is received. */
+    replacementOrderId: uuid().references(() => orders.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("return_exchanges_quantity_positive", sql`${t.quantity} > 0`),
+    unique().on(t.returnId, t.orderLineId),
+    index().on(t.replacementOrderId),
+    index("return_exchanges_reserved")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'reserved'`),
+  ],
+);

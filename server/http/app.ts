@@ -16,6 +16,7 @@ import { startInvoiceIssuingJob, startSdiSendingJob } from "#server/invoices/sdi
 import { startCardPaymentExpiryJob } from "#server/payments/payment-expiry-job.ts";
 import { startCustomerMailsJob } from "#server/customer-mails/customer-mails-job.ts";
 import { startRefundRetryJob } from "#server/after-sales/refund-retry-job.ts";
+import { startExchangeExpiryJob } from "#server/after-sales/exchange-expiry-job.ts";
 import { startLoyaltyJob } from "#server/loyalty/loyalty-job.ts";
 import { startOrderExpiryJob } from "#server/orders/expiry-job.ts";
 import { startGiftCardExpiryJob } from "#server/gift-cards/gift-card-expiry-job.ts";
@@ -82,6 +83,8 @@ export async function startShop(options: StartOptions) {
   startGiftCardExpiryJob(services);
   // Card refunds the provider has not made yet are asked again, each with its own idempotency key.
   startRefundRetryJob(services);
+  // Units set aside for exchanges whose goods never came back go back on the shelf.
+  startExchangeExpiryJob(services);
   // Abandoned-cart reminders and review invitations, as the back office's settings say (decision 0102).
   startCustomerMailsJob(services);
   // Loyalty points: earned after the withdrawal period, taken back on refunds, expired, statements mailed.

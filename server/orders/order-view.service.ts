@@ -146,11 +146,12 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
   const variantIds = args.locale ? lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])) : [];
   const variants = await describeVariants(db, variantIds, args.locale ?? "it", order.createdAt);
   // Paid orders read "received" until the money goes back: a refund is the latest payment row's word.
+  // An order of nothing to pay (an exchange's replacement, decision 0105) is settled from the start.
   const latestPayment = paymentRows[0]?.status;
   const paymentStatus: PaymentState =
     latestPayment === "refunded"
       ? "refunded"
-      : order.paidAt
+      : order.paidAt || order.totalCents === 0
         ? "succeeded"
         : latestPayment === "pending" && paymentRows[0]?.processingSince
           ? "processing"

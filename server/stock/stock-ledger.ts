@@ -137,3 +137,17 @@ export async function setInitialStock(tx: Db, args: { variantId: number; stock: 
   if (!set) throw new Error(`setInitialStock: variant ${args.variantId} is not a new one`);
   await recordMovements(tx, [[args.variantId, args.stock]], record);
 }
+
+/**
+ * Units already taken for one order become another's (an exchange's reserved units, shipped by its
+ * replacement order): the shelf does not change, two movement rows say who holds them now.
+ */
+export async function moveTakenStock(tx: Db, lines: readonly StockLine[], from: StockRecord, to: StockRecord): Promise<void> {
+  const units = quantitiesPerVariant(lines);
+  await recordMovements(tx, units, from);
+  await recordMovements(
+    tx,
+    [...units].map(([variantId, quantity]) => [variantId, -quantity]),
+    to,
+  );
+}

@@ -42,6 +42,8 @@ const bundlesAdmin = "server/bundles/bundle-admin.service.ts";
 /** Gift cards and their movements (docs/decisions/0097-gift-cards.md). */
 const giftCardsOwner = "server/gift-cards/gift-card.service.ts";
 const loyalty = "server/loyalty/loyalty.service.ts";
+/** Exchanges of returned lines (docs/decisions/0105-exchanges.md). */
+const exchangesOwner = "server/after-sales/exchanges.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -162,6 +164,7 @@ const rules: Rule[] = [
   { what: "writes loyalty cards", owners: [loyalty], finds: writesTable("loyaltyCards", "loyalty_cards") },
   { what: "writes loyalty entries", owners: [loyalty], finds: writesTable("loyaltyEntries", "loyalty_entries") },
   { what: "writes loyalty expiry notices", owners: [loyalty], finds: writesTable("loyaltyExpiryNotices", "loyalty_expiry_notices") },
+  { what: "writes return exchanges", owners: [exchangesOwner], finds: writesTable("returnExchanges", "return_exchanges") },
 ];
 
 export type SourceFile = { file: string; source: string };

@@ -4,6 +4,7 @@ import { formatMoney } from "#common/format.ts";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { formatShopDateTime } from "#common/shop-calendar.ts";
 import { FormAlert, Notice } from "#app/ui/admin-form.tsx";
+import { ExchangeList } from "#app/ui/exchange-list.tsx";
 import { TextField, CheckboxField } from "#app/ui/form-field.tsx";
 import type { AfterSalesDetail, AdminReturn } from "#server/after-sales/after-sales-admin.service.ts";
 import type { OrderView } from "#server/orders/order.service.ts";
@@ -57,6 +58,11 @@ function ReturnCard({ row, locale }: { row: AdminReturn; locale: Locale }) {
           </li>
         ))}
       </ul>
+      <ExchangeList
+        exchanges={row.exchanges}
+        name={(orderLineId) => row.lines.find((line) => line.orderLineId === orderLineId)?.name ?? ""}
+        orderHref={(id) => localizedHref(`/admin/ordini/${id}`, locale)}
+      />
       {row.refusalReason && <p className="mt-2">{t("afterSales.admin.refusedBecause", { reason: row.refusalReason })}</p>}
       {row.refund && (
         <p className="mt-2 font-semibold" data-testid="refund-state">
@@ -126,7 +132,8 @@ function ReturnCard({ row, locale }: { row: AdminReturn; locale: Locale }) {
           </button>
         </Form>
       )}
-      {row.status === "received" && row.proposal && (
+      {row.status === "received" && row.proposal?.lines.length === 0 && <p className="mt-2">{t("exchanges.admin.nothingToRefund")}</p>}
+      {row.status === "received" && row.proposal && row.proposal.lines.length > 0 && (
         <Form method="post" className="mt-3 space-y-3" aria-label={t("afterSales.admin.refundTitle")}>
           {hidden}
           <h4 className="font-bold">{t("afterSales.admin.refundTitle")}</h4>
@@ -191,6 +198,13 @@ export function AfterSalesSection({
       <h2 id="after-sales-title" className="text-2xl font-bold">
         {t("afterSales.admin.title")}
       </h2>
+      {afterSales.exchangeOf && (
+        <p className="font-semibold" data-testid="exchange-of">
+          <Link to={localizedHref(`/admin/ordini/${afterSales.exchangeOf.orderId}`, locale)} className="link">
+            {t("exchanges.replacementOf", { number: afterSales.exchangeOf.orderNumber, returnNumber: afterSales.exchangeOf.returnNumber })}
+          </Link>
+        </p>
+      )}
       {done && <Notice>{t(`afterSales.admin.done.${done}`)}</Notice>}
       {error && <FormAlert>{t(error)}</FormAlert>}
       <div className="rounded-xl border border-brand-100 bg-white p-4">

@@ -41,6 +41,7 @@ export const handle = {
     "invoices.admin",
     "afterSales",
     "giftCardRefunds.route",
+    "exchanges",
     "onlinePayments.methods",
   ],
 } satisfies MessagesHandle;

@@ -20,6 +20,10 @@ import { listReviewableLines } from "#server/reviews/review.service.ts";
 import { listOrderInvoices } from "#server/invoices/invoice.service.ts";
 import { OrderInvoices } from "#app/ui/order-invoices.tsx";
 import { getWithdrawalOptions } from "#server/after-sales/withdrawal.service.ts";
+import { exchangeOriginOf, listExchangesOfOrder } from "#server/after-sales/exchanges.service.ts";
+import { resolveAuthSecret } from "#server/accounts/auth.ts";
+import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts";
+import { ExchangeList } from "#app/ui/exchange-list.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
 import { readOrderAccess } from "./order-access.server";
@@ -66,6 +70,7 @@ export const handle = {
     "giftCardRefunds.route",
     "onlinePayments.methods",
     "guaranteeClaims.linkFromOrder",
+    "exchanges",
   ],
 } satisfies MessagesHandle;
 
@@ -84,8 +89,20 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     order.status === "awaiting_payment"
       ? null
       : await getWithdrawalOptions(db, { orderId: order.id, now: shopNowOf(context.get(shopContext), request) });
+  // Exchanges asked on this order, or the order this one replaces (decision 0105); a guest's links carry their own tokens.
+  const exchanges = await listExchangesOfOrder(db, order.id);
+  const exchangeOf = await exchangeOriginOf(db, order.id);
+  const secret = resolveAuthSecret(context.get(shopContext).env);
+  const linkTo = (id: string) => (hasOrderLink ? orderPageHref(locale, id, orderAccessToken(secret, id)) : localizedHref(`/ordine/${id}`, locale));
+  const related = [
+    ...exchanges.flatMap((exchange) => (exchange.replacement ? [exchange.replacement.id] : [])),
+    ...(exchangeOf ? [exchangeOf.orderId] : []),
+  ];
   return {
     invoices,
+    exchanges,
+    exchangeOf,
+    orderHrefs: Object.fromEntries(related.map((id) => [id, linkTo(id)])),
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
     order: withoutGiftListAddress(order),
@@ -169,6 +186,25 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         </div>
         <div className="space-y-6">
           {shop && <OrderDelivery order={order} shop={shop} />}
+          {loaderData.exchangeOf && (
+            <p className="rounded-2xl bg-white p-5 font-semibold shadow-card" data-testid="exchange-of">
+              <Link to={loaderData.orderHrefs[loaderData.exchangeOf.orderId] ?? "#"} className="link">
+                {t("exchanges.replacementOf", { number: loaderData.exchangeOf.orderNumber, returnNumber: loaderData.exchangeOf.returnNumber })}
+              </Link>
+            </p>
+          )}
+          {loaderData.exchanges.length > 0 && (
+            <section aria-labelledby="exchanges-title" className="rounded-2xl bg-white p-5 shadow-card sm:p-6">
+              <h2 id="exchanges-title" className="text-xl font-bold">
+                {t("exchanges.list.heading")}
+              </h2>
+              <ExchangeList
+                exchanges={loaderData.exchanges}
+                name={(orderLineId) => order.lines.find((line) => line.id === orderLineId)?.name ?? ""}
+                orderHref={(id) => loaderData.orderHrefs[id] ?? "#"}
+              />
+            </section>
+          )}
           {withdrawal && <WithdrawalPanel withdrawal={withdrawal} locale={locale} />}
           {loaderData.guaranteeHref && (
             <Link to={loaderData.guaranteeHref} className="btn-secondary inline-block" data-testid="guarantee-link">

@@ -20,6 +20,7 @@ import { orderLookupPath, type NotYourOrderData } from "#app/lib/order-lookup.ts
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { findOrderAccess, type OrderAccess } from "./order-access.server";
 
+/** `quantities`: the per-line fields as posted, units ("qty:{line}") and the exchange chosen ("swap:{line}"). */
 export type WithdrawalFormValues = { submissionKey: string; name: string; iban: string; quantities: Record<string, string> };
 
 export type WithdrawalActionData = { step: 1 | 2; values: WithdrawalFormValues; errors: Record<string, string> };
@@ -64,7 +65,7 @@ function errorsOf(error: SubmitWithdrawalError): Record<string, string> {
       : ["not-found", "not-your-order", "period-over", "not-yet", "already-received"].includes(error)
         ? "form"
         : "lines";
-  return { [field]: `afterSales.errors.${error}` };
+  return { [field]: error.startsWith("exchange-") ? `exchanges.errors.${error}` : `afterSales.errors.${error}` };
 }
 
 function valuesOf(fields: Record<string, string>): WithdrawalFormValues {
@@ -72,7 +73,7 @@ function valuesOf(fields: Record<string, string>): WithdrawalFormValues {
     submissionKey: fields.submissionKey ?? "",
     name: fields.name ?? "",
     iban: fields.iban ?? "",
-    quantities: Object.fromEntries(Object.entries(fields).filter(([name]) => name.startsWith("qty:"))),
+    quantities: Object.fromEntries(Object.entries(fields).filter(([name]) => name.startsWith("qty:") || name.startsWith("swap:"))),
   };
 }
 

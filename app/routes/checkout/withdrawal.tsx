@@ -16,7 +16,16 @@ import { loadWithdrawal, withdrawalAction, type WithdrawalFormValues } from "./w
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["afterSales.withdraw", "afterSales.orderPanel", "afterSales.page", "afterSales.statement", "afterSales.errors", "auth.fields"],
+  messages: [
+    "afterSales.withdraw",
+    "afterSales.orderPanel",
+    "afterSales.page",
+    "afterSales.statement",
+    "afterSales.errors",
+    "auth.fields",
+    "exchanges.form",
+    "exchanges.errors",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
@@ -72,6 +81,12 @@ function useLineLabel() {
   return (line: Options["lines"][number]) => [line.name, variantLabel(t, line)].filter(Boolean).join(" · ");
 }
 
+/** The variant chosen in exchange for a line, or null for a refund. */
+function swapOf(line: Options["lines"][number], values: WithdrawalFormValues) {
+  const chosen = values.quantities[`swap:${line.id}`];
+  return line.exchangeTo.find((option) => String(option.variantId) === chosen) ?? null;
+}
+
 function Statement({ options, values }: { options: Options; values: WithdrawalFormValues }) {
   const { t } = useTranslation();
   const lineLabel = useLineLabel();
@@ -83,6 +98,11 @@ function Statement({ options, values }: { options: Options; values: WithdrawalFo
         {chosen.map((line) => (
           <li key={line.id}>
             {lineLabel(line)} ({line.sku}): {t("afterSales.statement.units", { count: Number(values.quantities[`qty:${line.id}`]) })}
+            {swapOf(line, values) && (
+              <span className="block font-semibold" data-testid="exchange-review">
+                {t("exchanges.form.reviewLine", { variant: variantLabel(t, swapOf(line, values)!) })}
+              </span>
+            )}
           </li>
         ))}
       </ul>
@@ -110,6 +130,40 @@ function HiddenValues({ values }: { values: WithdrawalFormValues }) {
         <input key={name} type="hidden" name={name} value={value} />
       ))}
     </>
+  );
+}
+
+/**
+ * Refund or exchange for a line of a product with other variants in stock: the same product, so the same
+ * price (docs/decisions/0105-exchanges.md); the replacement is set aside when the request is confirmed.
+ */
+function ExchangeChoice({ line, values }: { line: Options["lines"][number]; values: WithdrawalFormValues }) {
+  const { t } = useTranslation();
+  if (!line.exchangeTo.some((option) => option.stock > 0)) return null;
+  const id = `swap-${line.id}`;
+  return (
+    <div className="mt-3">
+      <label htmlFor={id} className="block font-semibold">
+        {t("exchanges.form.label", { name: line.name })}
+      </label>
+      <select
+        id={id}
+        name={`swap:${line.id}`}
+        defaultValue={values.quantities[`swap:${line.id}`] ?? "refund"}
+        aria-describedby={`${id}-hint`}
+        className="mt-1 w-full max-w-sm rounded-xl border border-brand-200 bg-white px-3 py-2"
+      >
+        <option value="refund">{t("exchanges.form.refund")}</option>
+        {line.exchangeTo.map((option) => (
+          <option key={option.variantId} value={option.variantId} disabled={option.stock === 0}>
+            {t(option.stock === 0 ? "exchanges.form.optionSoldOut" : "exchanges.form.option", { variant: variantLabel(t, option) || option.sku })}
+          </option>
+        ))}
+      </select>
+      <p id={`${id}-hint`} className="mt-1 text-sm text-muted">
+        {t("exchanges.form.hint")}
+      </p>
+    </div>
   );
 }
 
@@ -225,6 +279,7 @@ export default function WithdrawalPage({ loaderData, actionData }: Route.Compone
                         />
                       </div>
                     ) : null}
+                    {line.exclusion === null && line.left > 0 && <ExchangeChoice line={line} values={values} />}
                   </li>
                 ))}
               </ul>
