@@ -135,6 +135,7 @@ export function summaryLineText(t: TFunction, line: SummaryLine, format: (cents:
 export function summarizeCart(
   totals: { subtotalCents: Cents; discountCents: Cents; personalisationCents: Cents },
   code: SummaryCode | null = null,
+  voucherCents: Cents = 0,
 ): OrderSummary {
   return summarizeOrder({
     listCents: totals.subtotalCents,
@@ -143,6 +144,7 @@ export function summarizeCart(
     personalisationCents: totals.personalisationCents,
     shippingCents: null,
     paymentFeeCents: 0,
+    voucherCents,
   });
 }
 

@@ -199,6 +199,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       code: summaryCode,
       loyalty: order.loyaltyDiscountCents > 0 ? { points: order.loyaltyPointsRedeemed, discountCents: order.loyaltyDiscountCents } : null,
       giftCardCents: order.giftCardCents,
+      voucherCents: order.voucherCents,
     }),
     delivery: {
       method: order.deliveryMethod,

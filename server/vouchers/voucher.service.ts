@@ -71,6 +71,14 @@ export async function getCartVouchers(db: Db, cartId: string | null): Promise<Ca
   }));
 }
 
+/** Whether the cart holds voucher lines only (its checkout then asks no delivery or address). */
+export async function isVoucherOnlyCart(db: Db, cartId: string | null): Promise<boolean> {
+  if (!cartId) return false;
+  const [lines] = await db.select({ count: count() }).from(cartLines).where(eq(cartLines.cartId, cartId));
+  const [vouchers] = await db.select({ count: count() }).from(cartVouchers).where(eq(cartVouchers.cartId, cartId));
+  return (lines?.count ?? 0) === 0 && (vouchers?.count ?? 0) > 0;
+}
+
 /** A gift card bought online goes into the cart: an amount the shop sells, a day from today to a year on. */
 export async function addGiftCardToCart(db: Db, args: { cartId: string | null; input: BuyGiftCardInput; now: Date }): Promise<VoucherAddResult> {
   const { giftCardSales } = await getSettings(db, ["giftCardSales"]);
@@ -271,6 +279,8 @@ export async function getOrderVouchers(db: Db, orderId: string): Promise<OrderVo
 
 export type PrintableGiftCard = {
   orderNumber: number;
+  /** The customer who ordered (null for a guest): the caller lets only the buyer see the code. */
+  orderUserId: string | null;
   code: string;
   amountCents: number;
   expiresAt: Date;
@@ -284,7 +294,7 @@ export type PrintableGiftCard = {
 export async function printableGiftCard(db: Db, args: { orderId: string; voucherId: string; secret: string }): Promise<PrintableGiftCard | null> {
   if (!/^[0-9a-f-]{36}$/i.test(args.voucherId)) return null;
   const [row] = await db
-    .select({ voucher: orderVouchers, orderNumber: orders.number, locale: orders.locale })
+    .select({ voucher: orderVouchers, orderNumber: orders.number, orderUserId: orders.userId, locale: orders.locale })
     .from(orderVouchers)
     .innerJoin(orders, eq(orders.id, orderVouchers.orderId))
     .where(and(eq(orderVouchers.id, args.voucherId), eq(orderVouchers.orderId, args.orderId), eq(orderVouchers.kind, "gift_card")));
@@ -295,6 +305,7 @@ export async function printableGiftCard(db: Db, args: { orderId: string; voucher
   if (!card || !code.endsWith(card.codeTail)) return null;
   return {
     orderNumber: row.orderNumber,
+    orderUserId: row.orderUserId,
     code,
     amountCents: row.voucher.amountCents,
     expiresAt: card.expiresAt,
