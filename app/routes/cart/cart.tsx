@@ -29,7 +29,16 @@ import type { Route } from "./+types/cart";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["cart", "delivery", "checkout.discount", "orderSummary", "giftCards.summary", "loyalty.summaryLine", "vouchers.cart", "vouchers.summaryLine"],
+  messages: [
+    "cart",
+    "delivery",
+    "checkout.discount",
+    "orderSummary",
+    "giftCards.summary",
+    "loyalty.summaryLine",
+    "vouchers.cart",
+    "vouchers.summaryLine",
+  ],
 } satisfies MessagesHandle;
 
 /** What the page shows of an applied code (its id and per-line shares stay on the server). */
