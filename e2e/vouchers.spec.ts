@@ -60,48 +60,49 @@ test.describe("gift cards bought online", () => {
 
   for (const locale of ["it", "en"] as const) {
     const t = texts[locale];
-    test(`a gift card bought online, paid by card, mailed today with a code the balance page accepts (${locale})`, { tag: "@desktop-only" }, async ({
-      page,
-      expectNoAxeViolations,
-    }) => {
-      const recipientEmail = `giulia-${locale}-${Date.now()}@example.com`;
-      await fillGiftCardForm(page, locale, recipientEmail);
-      await expectNoAxeViolations(page);
-      await page.getByRole("button", { name: t.add }).click();
-      await expect(page.getByTestId("cart-vouchers")).toContainText(t.inCart);
-      await expect(page.getByTestId("cart-vouchers")).toContainText(t.sentOn);
-      await expectNoAxeViolations(page);
+    test(
+      `a gift card bought online, paid by card, mailed today with a code the balance page accepts (${locale})`,
+      { tag: "@desktop-only" },
+      async ({ page, expectNoAxeViolations }) => {
+        const recipientEmail = `giulia-${locale}-${Date.now()}@example.com`;
+        await fillGiftCardForm(page, locale, recipientEmail);
+        await expectNoAxeViolations(page);
+        await page.getByRole("button", { name: t.add }).click();
+        await expect(page.getByTestId("cart-vouchers")).toContainText(t.inCart);
+        await expect(page.getByTestId("cart-vouchers")).toContainText(t.sentOn);
+        await expectNoAxeViolations(page);
 
-      // Nothing to deliver: the checkout asks no delivery or address, only who pays and how.
-      await open(page, localizedHref("/checkout", locale));
-      await expect(page.getByText(t.noDelivery)).toBeVisible();
-      const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-      await field(t.firstName).fill("Carla");
-      await field(t.lastName).fill("Esposito");
-      await field("E-mail").fill(`carla-${Date.now()}@example.com`);
-      await field(t.phone).fill("+39 333 765 4321");
-      await page.getByRole("radio", { name: t.card }).check();
-      await page.getByRole("checkbox", { name: t.terms }).check();
-      await expectNoAxeViolations(page);
-      await page.getByRole("button", { name: t.place }).click();
-      await expect(page).toHaveURL(/\/pagamento-di-prova\//);
-      await page.getByRole("button", { name: locale === "it" ? /^Paga / : /^Pay / }).click();
-      await expect(page.getByTestId("order-status")).toHaveText(t.paid);
-      await expect(page.getByTestId("order-vouchers")).toContainText(t.orderSent);
-      await expectNoAxeViolations(page);
+        // Nothing to deliver: the checkout asks no delivery or address, only who pays and how.
+        await open(page, localizedHref("/checkout", locale));
+        await expect(page.getByText(t.noDelivery)).toBeVisible();
+        const field = (name: string) => page.getByRole("textbox", { name, exact: true });
+        await field(t.firstName).fill("Carla");
+        await field(t.lastName).fill("Esposito");
+        await field("E-mail").fill(`carla-${Date.now()}@example.com`);
+        await field(t.phone).fill("+39 333 765 4321");
+        await page.getByRole("radio", { name: t.card }).check();
+        await page.getByRole("checkbox", { name: t.terms }).check();
+        await expectNoAxeViolations(page);
+        await page.getByRole("button", { name: t.place }).click();
+        await expect(page).toHaveURL(/\/pagamento-di-prova\//);
+        await page.getByRole("button", { name: locale === "it" ? /^Paga / : /^Pay / }).click();
+        await expect(page.getByTestId("order-status")).toHaveText(t.paid);
+        await expect(page.getByTestId("order-vouchers")).toContainText(t.orderSent);
+        await expectNoAxeViolations(page);
 
-      // The mail to Giulia, due today, carries the code; the balance page accepts it.
-      await open(page, localizedHref("/admin/posta", locale));
-      const row = page.getByRole("row").filter({ hasText: recipientEmail });
-      await row.getByRole("link").first().click();
-      await expect(page.getByRole("heading", { level: 1 })).toContainText(t.subject);
-      const code = /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/.exec((await page.locator("main").textContent()) ?? "")![0];
-      await open(page, localizedHref("/carta-regalo", locale));
-      await page.getByRole("textbox", { name: t.balanceLabel }).fill(code);
-      await page.getByRole("button", { name: t.check }).click();
-      await expect(page.getByTestId("gift-card-balance")).toContainText(t.balance);
-      await expectNoAxeViolations(page);
-    });
+        // The mail to Giulia, due today, carries the code; the balance page accepts it.
+        await open(page, localizedHref("/admin/posta", locale));
+        const row = page.getByRole("row").filter({ hasText: recipientEmail });
+        await row.getByRole("link").first().click();
+        await expect(page.getByRole("heading", { level: 1 })).toContainText(t.subject);
+        const code = /[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/.exec((await page.locator("main").textContent()) ?? "")![0];
+        await open(page, localizedHref("/carta-regalo", locale));
+        await page.getByRole("textbox", { name: t.balanceLabel }).fill(code);
+        await page.getByRole("button", { name: t.check }).click();
+        await expect(page.getByTestId("gift-card-balance")).toContainText(t.balance);
+        await expectNoAxeViolations(page);
+      },
+    );
   }
 });
 
@@ -118,48 +119,49 @@ test("the purchase form on a phone: a card to print goes into the cart", { tag: 
 test.describe("a gift list's cash fund", () => {
   test.use({ signedInAs: "customer" });
 
-  test("the owner adds a fund, a giver contributes and pays, the owner sees it on her card", { tag: "@desktop-only" }, async ({
-    page,
-    expectNoAxeViolations,
-  }) => {
-    const title = `Lista fondo ${Date.now()}`;
-    const code = await createGiftListOnPage(page, { title, names: "Sofia" });
-    const card = page.getByRole("article", { name: title });
-    const fundForm = card.getByRole("form", { name: "Nuovo fondo" });
-    await fundForm.getByLabel("Titolo").fill("Per la cameretta");
-    await fundForm.getByLabel("Obiettivo in € (facoltativo)").fill("300");
-    await fundForm.getByRole("button", { name: "Aggiungi il fondo" }).click();
-    await expect(page.getByRole("article", { name: title }).getByTestId("owner-funds")).toContainText("Raccolti 0,00");
-    await expectNoAxeViolations(page);
+  test(
+    "the owner adds a fund, a giver contributes and pays, the owner sees it on her card",
+    { tag: "@desktop-only" },
+    async ({ page, expectNoAxeViolations }) => {
+      const title = `Lista fondo ${Date.now()}`;
+      const code = await createGiftListOnPage(page, { title, names: "Sofia" });
+      const card = page.getByRole("article", { name: title });
+      const fundForm = card.getByRole("form", { name: "Nuovo fondo" });
+      await fundForm.getByLabel("Titolo").fill("Per la cameretta");
+      await fundForm.getByLabel("Obiettivo in € (facoltativo)").fill("300");
+      await fundForm.getByRole("button", { name: "Aggiungi il fondo" }).click();
+      await expect(page.getByRole("article", { name: title }).getByTestId("owner-funds")).toContainText("Raccolti 0,00");
+      await expectNoAxeViolations(page);
 
-    // A guest's page: the fund with its progress, never cash.
-    await open(page, `/lista-nascita/${code}`);
-    const funds = page.getByTestId("gift-list-funds");
-    await expect(funds).toContainText("Il fondo arriva come carta regalo da spendere in negozio o online");
-    const contribute = funds.getByRole("form", { name: "Contribuisci a «Per la cameretta»" });
-    await contribute.getByLabel("Importo (€)").fill("25");
-    await contribute.getByLabel("Il tuo nome").fill("Nonna Pina");
-    await contribute.getByLabel("Messaggio per la famiglia (facoltativo)").fill("Per Sofia, con amore");
-    await expectNoAxeViolations(page);
-    await contribute.getByRole("button", { name: "Contribuisci" }).click();
-    await expect(page.getByTestId("cart-vouchers")).toContainText("Per la cameretta");
+      // A guest's page: the fund with its progress, never cash.
+      await open(page, `/lista-nascita/${code}`);
+      const funds = page.getByTestId("gift-list-funds");
+      await expect(funds).toContainText("Il fondo arriva come carta regalo da spendere in negozio o online");
+      const contribute = funds.getByRole("form", { name: "Contribuisci a «Per la cameretta»" });
+      await contribute.getByLabel("Importo (€)").fill("25");
+      await contribute.getByLabel("Il tuo nome").fill("Nonna Pina");
+      await contribute.getByLabel("Messaggio per la famiglia (facoltativo)").fill("Per Sofia, con amore");
+      await expectNoAxeViolations(page);
+      await contribute.getByRole("button", { name: "Contribuisci" }).click();
+      await expect(page.getByTestId("cart-vouchers")).toContainText("Per la cameretta");
 
-    await open(page, "/checkout");
-    const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-    await field(texts.it.firstName).fill("Pina");
-    await field(texts.it.lastName).fill("Russo");
-    await field(texts.it.phone).fill("+39 333 765 4321");
-    await page.getByRole("radio", { name: texts.it.card }).check();
-    await page.getByRole("checkbox", { name: texts.it.terms }).check();
-    await page.getByRole("button", { name: texts.it.place }).click();
-    await page.getByRole("button", { name: /^Paga / }).click();
-    await expect(page.getByTestId("order-status")).toHaveText(texts.it.paid);
+      await open(page, "/checkout");
+      const field = (name: string) => page.getByRole("textbox", { name, exact: true });
+      await field(texts.it.firstName).fill("Pina");
+      await field(texts.it.lastName).fill("Russo");
+      await field(texts.it.phone).fill("+39 333 765 4321");
+      await page.getByRole("radio", { name: texts.it.card }).check();
+      await page.getByRole("checkbox", { name: texts.it.terms }).check();
+      await page.getByRole("button", { name: texts.it.place }).click();
+      await page.getByRole("button", { name: /^Paga / }).click();
+      await expect(page.getByTestId("order-status")).toHaveText(texts.it.paid);
 
-    await open(page, "/crea-lista-nascita");
-    const owner = page.getByRole("article", { name: title }).getByTestId("owner-funds");
-    await expect(owner).toContainText("Raccolti 25,00");
-    await expect(owner).toContainText("Nonna Pina");
-    await expect(owner).toContainText(/Codice: [0-9A-Z]{4}-/);
-    await expectNoAxeViolations(page);
-  });
+      await open(page, "/crea-lista-nascita");
+      const owner = page.getByRole("article", { name: title }).getByTestId("owner-funds");
+      await expect(owner).toContainText("Raccolti 25,00");
+      await expect(owner).toContainText("Nonna Pina");
+      await expect(owner).toContainText(/Codice: [0-9A-Z]{4}-/);
+      await expectNoAxeViolations(page);
+    },
+  );
 });

@@ -99,7 +99,7 @@ export function OwnerGiftListFunds({
   errors?: Partial<Record<string, string>>;
 }) {
   const { t } = useTranslation();
-  const error = (field: string) => (errors?.[field] ? t(errors[field]!) : undefined);
+  const error = (field: string) => (errors?.[field] ? t(errors[field]) : undefined);
   return (
     <section aria-labelledby={`funds-${giftListId}`} className="mt-6 border-t border-brand-100 pt-4" data-testid="owner-funds">
       <h3 id={`funds-${giftListId}`} className="text-lg font-bold">

@@ -2067,9 +2067,5 @@ export const orderVouchers = pgTable(
     settledAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [
-    check("order_vouchers_amount_positive", sql`${t.amountCents} > 0`),
-    index().on(t.orderId),
-    index().on(t.giftListFundId, t.createdAt),
-  ],
+  (t) => [check("order_vouchers_amount_positive", sql`${t.amountCents} > 0`), index().on(t.orderId), index().on(t.giftListFundId, t.createdAt)],
 );

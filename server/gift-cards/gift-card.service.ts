@@ -205,7 +205,10 @@ export async function addFundContribution(
 }
 
 /** What a card holds now (its balance and expiry), or null. */
-export async function giftCardBalanceOf(db: Db, id: number): Promise<Pick<GiftCardRow, "codeTail" | "initialCents" | "balanceCents" | "expiresAt" | "isActive"> | null> {
+export async function giftCardBalanceOf(
+  db: Db,
+  id: number,
+): Promise<Pick<GiftCardRow, "codeTail" | "initialCents" | "balanceCents" | "expiresAt" | "isActive"> | null> {
   const [card] = await db
     .select({
       codeTail: giftCards.codeTail,

@@ -126,7 +126,7 @@ export const GiftListFundInput = z
       ctx.addIssue({ code: "custom", path: ["target"], message: errorKey("fundTarget") });
       return z.NEVER;
     }
-    return { title: value.title, description: value.description, targetCents: parsed.cents as number | null };
+    return { title: value.title, description: value.description, targetCents: parsed.cents };
   });
 
 export type GiftListFundInput = z.infer<typeof GiftListFundInput>;

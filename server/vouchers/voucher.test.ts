@@ -1,6 +1,13 @@
 import { expect, test } from "vitest";
 import { giftCardCodeFromSeed, normaliseGiftCardCode } from "#server/gift-cards/gift-card.ts";
-import { deliverDayRange, fundProgressPercent, isDeliverDayAllowed, isFundContributionAllowed, isGiftCardAmountAllowed, voucherTotalCents } from "./voucher";
+import {
+  deliverDayRange,
+  fundProgressPercent,
+  isDeliverDayAllowed,
+  isFundContributionAllowed,
+  isGiftCardAmountAllowed,
+  voucherTotalCents,
+} from "./voucher";
 
 const settings = { presetCents: [2500, 5000], minCents: 1000, maxCents: 30_000 };
 

@@ -33,7 +33,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   const token = url.searchParams.get("t");
   return {
     meta: getPageMetaTexts(locale, "vouchers.print"),
-    card: { ...card!, orderUserId: null, expiresAt: card!.expiresAt.toISOString() },
+    card: { ...card, orderUserId: null, expiresAt: card.expiresAt.toISOString() },
     site: new URL(services.publicUrl).host,
     orderHref: `${localizedHref(`/ordine/${params.orderId}`, locale)}${token ? `?t=${encodeURIComponent(token)}` : ""}`,
   };
