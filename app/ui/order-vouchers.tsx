@@ -15,7 +15,7 @@ function giftCardDelivery(t: ReturnType<typeof useTranslation>["t"], voucher: Pi
 export function CartVouchers({ vouchers, locale, removable }: { vouchers: readonly CartVoucher[]; locale: Locale; removable: boolean }) {
   const { t } = useTranslation();
   return (
-    <ul className="divide-y divide-brand-100" data-testid="cart-vouchers" aria-label={t("vouchers.cart.title")}>
+    <ul className="divide-y divide-brand-100" data-testid="voucher-lines" aria-label={t("vouchers.cart.title")}>
       {vouchers.map((voucher) => {
         const amount = formatMoney(voucher.amountCents, locale, "EUR");
         const what =
@@ -74,7 +74,7 @@ export function OrderVouchers({
 }) {
   const { t } = useTranslation();
   return (
-    <section aria-labelledby="order-vouchers-title" className="rounded-2xl bg-white p-5 shadow-card sm:p-6" data-testid="order-vouchers">
+    <section aria-labelledby="order-vouchers-title" className="rounded-2xl bg-white p-5 shadow-card sm:p-6" data-testid="order-voucher-lines">
       <h2 id="order-vouchers-title" className="text-xl font-bold">
         {t("vouchers.order.title")}
       </h2>
