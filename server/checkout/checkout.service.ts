@@ -234,13 +234,16 @@ export async function getCheckoutSummary(
     delivery: quote?.method ?? null,
     payment,
     ...totals,
-    summary: summarizeOrderTotals(totals, {
-      code: code?.ok ? code.applied : null,
-      shippingToChoose: quote === null && !voucherOnly,
-      loyalty: loyalty && loyalty.discountCents > 0 ? { points: loyalty.points, discountCents: loyalty.discountCents } : null,
-      giftCardCents,
-      voucherCents: totals.voucherCents,
-    }),
+    summary: onlyVoucherLinesIf(
+      voucherOnly,
+      summarizeOrderTotals(totals, {
+        code: code?.ok ? code.applied : null,
+        shippingToChoose: quote === null && !voucherOnly,
+        loyalty: loyalty && loyalty.discountCents > 0 ? { points: loyalty.points, discountCents: loyalty.discountCents } : null,
+        giftCardCents,
+        voucherCents: totals.voucherCents,
+      }),
+    ),
     allowedPayments,
     onlineMethods,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
@@ -272,6 +275,11 @@ export async function getCheckoutSummary(
 /** The goods the points may pay for, line by line: what each costs after a discount code's share (personalisation is never discounted). */
 function loyaltyLinesOf(lines: readonly { productId: number; unitCents: number; quantity: number }[], codePerLineCents: readonly number[]) {
   return lines.map((line, index) => ({ productId: line.productId, cents: line.unitCents * line.quantity - (codePerLineCents[index] ?? 0) }));
+}
+
+/** Vouchers alone: no goods or delivery lines ("Subtotale 0,00 €", "Consegna gratis") that would say nothing. */
+function onlyVoucherLinesIf(voucherOnly: boolean, summary: OrderSummary): OrderSummary {
+  return voucherOnly ? { ...summary, lines: summary.lines.filter((line) => line.kind === "vouchers") } : summary;
 }
 
 /** A cart of voucher lines only has nothing to deliver: it is placed as a collection with nothing to collect. */
