@@ -110,6 +110,9 @@ test("paid: the card is issued once even when the paid effect runs twice; its ma
   expect(cards).toHaveLength(1);
   expect(cards[0]).toMatchObject({ origin: "online", initialCents: 5000, balanceCents: 5000, purchaseOrderId: orderId, deliverOn: "2026-03-10" });
 
+  // The buyer's "payment received" mail says where the card goes.
+  const [paidMail] = await db.select().from(outboxEmails).where(eq(outboxEmails.kind, "order-paid"));
+  expect(paidMail!.textBody).toContain("Inviata a giulia@example.it");
   const [mail] = await db.select().from(outboxEmails).where(eq(outboxEmails.kind, "gift-card-voucher"));
   expect(mail!.toAddress).toBe("giulia@example.it");
   expect(mail!.nextAttemptAt.toISOString()).toBe("2026-03-10T07:00:00.000Z");
