@@ -79,6 +79,7 @@ export const handle = {
     "cookiePolicy.title",
     "privacy.title",
     "helpCentre.title",
+    "vouchers.purchase.link",
     "helpCentre.shipping.title",
     "helpCentre.payment.title",
     "helpCentre.withdrawal.title",

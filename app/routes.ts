@@ -93,6 +93,9 @@ export default [
       route("lista-nascita", "routes/gift-lists/gift-list-search.tsx", { id: "gift-list-search" }),
       // gift cards: the balance check (paying with one is the checkout's)
       route("carta-regalo", "routes/gift-cards/gift-card-balance.tsx", { id: "gift-card-balance" }),
+      // buying one online: a voucher line in the cart (decision 0106); its print page is the buyer's, beside her order
+      route("carta-regalo/acquista", "routes/gift-cards/gift-card-purchase.tsx", { id: "gift-card-purchase" }),
+      route("ordine/:orderId/carta-regalo/:voucherId", "routes/gift-cards/gift-card-print.tsx", { id: "gift-card-print" }),
       route("lista-nascita/:codice", "routes/gift-lists/gift-list.tsx", { id: "gift-list" }),
 
       // back office: every page checks requireAdmin itself; the layout only frames them

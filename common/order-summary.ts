@@ -22,7 +22,9 @@ export type SummaryLine =
   | { kind: "personalisation"; cents: Cents }
   /** The delivery's fee; `toChoose` while none is chosen (it then adds nothing yet). */
   | { kind: "shipping"; cents: Cents; toChoose: boolean }
-  | { kind: "payment-fee"; cents: Cents };
+  | { kind: "payment-fee"; cents: Cents }
+  /** Gift cards bought and gift-list fund contributions: inside the total, outside VAT (docs/decisions/0106-voucher-lines.md). */
+  | { kind: "vouchers"; cents: Cents };
 
 export type SummaryLineKind = SummaryLine["kind"];
 
@@ -50,6 +52,7 @@ export function summarizeOrder(amounts: {
   shippingCents: Cents | "to-choose" | null;
   paymentFeeCents: Cents;
   loyalty?: SummaryLoyalty | null;
+  voucherCents?: Cents;
 }): OrderSummary {
   const lines: SummaryLine[] = [{ kind: "subtotal", cents: amounts.listCents }];
   if (amounts.offersCents > 0) lines.push({ kind: "offers", cents: -amounts.offersCents });
@@ -64,6 +67,7 @@ export function summarizeOrder(amounts: {
   if (amounts.shippingCents === "to-choose") lines.push({ kind: "shipping", cents: 0, toChoose: true });
   else if (amounts.shippingCents !== null) lines.push({ kind: "shipping", cents: amounts.shippingCents, toChoose: false });
   if (amounts.paymentFeeCents > 0) lines.push({ kind: "payment-fee", cents: amounts.paymentFeeCents });
+  if (amounts.voucherCents) lines.push({ kind: "vouchers", cents: amounts.voucherCents });
   return { lines, totalCents: lines.reduce((sum, line) => sum + line.cents, 0) };
 }
 
@@ -73,7 +77,7 @@ export function summarizeOrder(amounts: {
  */
 export function summarizeOrderTotals(
   totals: { subtotalCents: Cents; discountCents: Cents; personalisationCents: Cents; shippingCents: Cents; paymentFeeCents: Cents },
-  options: { code: SummaryCode | null; shippingToChoose?: boolean; loyalty?: SummaryLoyalty | null; giftCardCents?: Cents },
+  options: { code: SummaryCode | null; shippingToChoose?: boolean; loyalty?: SummaryLoyalty | null; giftCardCents?: Cents; voucherCents?: Cents },
 ): OrderSummary {
   const codeCents = options.code?.discountCents ?? 0;
   const loyaltyCents = options.loyalty?.discountCents ?? 0;
@@ -85,6 +89,7 @@ export function summarizeOrderTotals(
     personalisationCents: totals.personalisationCents,
     shippingCents: options.shippingToChoose ? "to-choose" : totals.shippingCents,
     paymentFeeCents: totals.paymentFeeCents,
+    voucherCents: options.voucherCents ?? 0,
   });
   return withGiftCardPayment(summary, options.giftCardCents ?? 0);
 }
@@ -114,6 +119,8 @@ export function summaryLineText(t: TFunction, line: SummaryLine, format: (cents:
       return { term: t("loyalty.summaryLine", { count: line.points }), value: `−${format(-line.cents)}` };
     case "personalisation":
       return { term: t("orderSummary.personalisation"), value: `+${format(line.cents)}` };
+    case "vouchers":
+      return { term: t("vouchers.summaryLine"), value: `+${format(line.cents)}` };
     case "shipping":
       return {
         term: t("orderSummary.shipping"),
@@ -128,6 +135,7 @@ export function summaryLineText(t: TFunction, line: SummaryLine, format: (cents:
 export function summarizeCart(
   totals: { subtotalCents: Cents; discountCents: Cents; personalisationCents: Cents },
   code: SummaryCode | null = null,
+  voucherCents: Cents = 0,
 ): OrderSummary {
   return summarizeOrder({
     listCents: totals.subtotalCents,
@@ -136,6 +144,7 @@ export function summarizeCart(
     personalisationCents: totals.personalisationCents,
     shippingCents: null,
     paymentFeeCents: 0,
+    voucherCents,
   });
 }
 

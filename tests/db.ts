@@ -22,6 +22,7 @@ import { giftCardOrderEffects } from "#server/gift-cards/gift-card-order-effects
 import { loyaltyOrderEffects } from "#server/loyalty/loyalty-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
+import { voucherOrderEffects } from "#server/vouchers/voucher-order-effects.ts";
 import {
   connectAdmin,
   objectCountSql,
@@ -35,7 +36,7 @@ import {
 const template: TestDbTemplate = inject("testDbTemplate");
 
 // Every suite with a database works on orders as the running shop does (server/http/shop-app.ts wires the same).
-wireOrderEffects(giftListOrderEffects, couponOrderEffects, giftCardOrderEffects, loyaltyOrderEffects);
+wireOrderEffects(giftListOrderEffects, couponOrderEffects, giftCardOrderEffects, loyaltyOrderEffects, voucherOrderEffects);
 
 export const testDbKind: DbHandle["kind"] = template.kind;
 export const isOnPostgres = testDbKind === "postgres";

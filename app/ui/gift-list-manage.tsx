@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { formatDate } from "#common/format.ts";
@@ -51,12 +52,15 @@ export function OwnGiftListCard({
   locale,
   inviteState,
   itemState,
+  children,
 }: {
   list: OwnGiftList;
   publicUrl: string;
   locale: Locale;
   inviteState: FormState;
   itemState: (FormState & { itemId?: string }) | undefined;
+  /** More of the list's own parts (its cash funds), after its own. */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const action = localizedHref("/crea-lista-nascita", locale);
@@ -242,6 +246,7 @@ export function OwnGiftListCard({
       {list.completion && <CompletionCodePanel completion={list.completion} locale={locale} />}
       {list.thanks && <GiftThanksSection listCode={list.code} thanks={list.thanks} locale={locale} />}
       <InviteSection list={list} state={inviteState} locale={locale} />
+      {children}
     </article>
   );
 }

@@ -42,6 +42,7 @@ const informationLinks: FooterLink[] = [
   { path: "/about", labelKey: "nav.about" },
   { path: "/contact", labelKey: "nav.contact" },
   { path: "/lista-nascita", labelKey: "nav.giftList" },
+  { path: "/carta-regalo/acquista", labelKey: "vouchers.purchase.link" },
   { path: "/centroassistenza/", labelKey: "helpCentre.title" },
   ...legalLinks,
 ];

@@ -107,6 +107,7 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
     invoicing,
     customerMails,
     loyalty,
+    giftCardSales,
   } = settings;
   return {
     shop: {
@@ -160,6 +161,12 @@ export function settingsToForm(settings: Settings): Record<SettingsKey, Record<s
       expiryMonths: String(loyalty.expiryMonths),
       noticeDays: String(loyalty.noticeDays),
       excludedKinds: loyalty.excludedKinds.join(", "),
+    },
+    giftCardSales: {
+      presets: giftCardSales.presetCents.map(formatEuroInput).join("; "),
+      min: formatEuroInput(giftCardSales.minCents),
+      max: formatEuroInput(giftCardSales.maxCents),
+      validityMonths: String(giftCardSales.validityMonths),
     },
     onlinePayments: Object.fromEntries(
       onlinePaymentMethods.flatMap((method) => {
@@ -312,6 +319,22 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
       };
       break;
     }
+    case "giftCardSales": {
+      const presets = field("presets")
+        .split(/[\s;]+/)
+        .filter(Boolean)
+        .map(parseEuroCents);
+      if (presets.some((preset) => !preset.ok)) errors.presets = "vouchers.settings.errors.presets";
+      const min = parseEuroCents(field("min"));
+      const max = parseEuroCents(field("max"));
+      value = {
+        presetCents: presets.map((preset) => (preset.ok ? preset.cents : null)),
+        minCents: min.ok ? min.cents : null,
+        maxCents: max.ok ? max.cents : null,
+        validityMonths: wholeNumber(field("validityMonths")),
+      };
+      break;
+    }
     case "onlinePayments":
       value = Object.fromEntries(
         onlinePaymentMethods.map((method) => [
@@ -351,9 +374,11 @@ export function parseSettingsForm(key: SettingsKey, form: Record<string, string>
                 ? `customerMails.settings.errors.${name}`
                 : key === "loyalty"
                   ? `loyalty.settings.errors.${first === "stepCents" ? "stepValue" : name}`
-                  : key === "onlinePayments"
-                    ? `admin.settings.errors.onlinePaymentLimit`
-                    : `admin.settings.errors.${issueKind(key, name)}`;
+                  : key === "giftCardSales"
+                    ? `vouchers.settings.errors.${first === "presetCents" ? "presets" : first === "minCents" ? "min" : first === "maxCents" ? "max" : name}`
+                    : key === "onlinePayments"
+                      ? `admin.settings.errors.onlinePaymentLimit`
+                      : `admin.settings.errors.${issueKind(key, name)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };

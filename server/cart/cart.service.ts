@@ -4,11 +4,11 @@
  * cart (cart-view.service.ts) recomputes them from the database.
  */
 import crypto from "node:crypto";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { effectivePriceCents } from "#server/money.ts";
 import { effectivePriceColumns, isOnRequestSql, isRecalledSql, variantStockSql } from "#server/catalog/product-card.ts";
-import { cartLines, carts, giftListItems, products, productVariants, type PersonalisationField } from "#server/db/schema.ts";
+import { cartLines, carts, cartVouchers, giftListItems, products, productVariants, type PersonalisationField } from "#server/db/schema.ts";
 import {
   addAsMuchAsAllowed,
   addToCartRule,
@@ -72,9 +72,11 @@ async function loadCartForUpdate(tx: Tx, cartId: string): Promise<LoadedCart | n
   const [cart] = await tx.select({ id: carts.id, giftListId: carts.giftListId }).from(carts).where(eq(carts.id, cartId)).for("update");
   if (!cart) return null;
   const rows = await getStoredCartLines(tx, cartId);
+  const [vouchers] = await tx.select({ count: count() }).from(cartVouchers).where(eq(cartVouchers.cartId, cartId));
   return {
     id: cart.id,
     giftListId: cart.giftListId,
+    voucherCount: vouchers?.count ?? 0,
     lines: rows.map(({ personalisation: _, seenUnitCents: __, ...line }) => line),
     lineRows: new Map(rows.map((row) => [row.id, { personalisation: row.personalisation, seenUnitCents: row.seenUnitCents }])),
   };
@@ -122,6 +124,21 @@ const countOf = (cart: Cart) => cart.lines.reduce((sum, line) => sum + line.quan
 async function createCart(tx: Tx, userId: string | null = null): Promise<LoadedCart> {
   const [row] = await tx.insert(carts).values({ userId }).returning({ id: carts.id });
   return { id: row!.id, giftListId: null, lines: [], lineRows: new Map() };
+}
+
+/**
+ * The cart a voucher line goes into (server/vouchers/), locked, made when `cartId` is null or gone: its gift list and
+ * lines, for the mixing rule. `giftListId` is written when a fund contribution makes it that list's cart.
+ */
+export async function openCartForVoucher(tx: Tx, cartId: string | null): Promise<{ id: string; cart: Cart }> {
+  const existing = cartId ? await loadCartForUpdate(tx, cartId) : null;
+  const cart = existing ?? (await createCart(tx));
+  return { id: cart.id, cart: { giftListId: cart.giftListId, lines: cart.lines, voucherCount: cart.voucherCount ?? 0 } };
+}
+
+/** A fund contribution makes the cart its list's (docs/rules.md#gift-list-mixing); the last voucher gone, an empty cart is nobody's. */
+export async function setCartGiftList(tx: Tx, cartId: string, giftListId: string | null): Promise<void> {
+  await tx.update(carts).set({ giftListId, updatedAt: new Date() }).where(eq(carts.id, cartId));
 }
 
 export type AddToCartArgs = {

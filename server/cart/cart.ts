@@ -57,8 +57,11 @@ export type CartLine = {
   giftListItemId: string | null;
 };
 
-/** A cart holds ordinary lines, or lines of the one gift list `giftListId`: never a mix. */
-export type Cart = { giftListId: string | null; lines: readonly CartLine[] };
+/**
+ * A cart holds ordinary lines, or lines of the one gift list `giftListId`: never a mix. `voucherCount`: its
+ * voucher lines (server/vouchers/), which count for the mixing rule like lines (a fund contribution belongs to its list).
+ */
+export type Cart = { giftListId: string | null; lines: readonly CartLine[]; voucherCount?: number };
 
 export const emptyCart: Cart = { giftListId: null, lines: [] };
 
@@ -164,7 +167,7 @@ export function mixingConflict(
   cart: Cart,
   giftListId: string | null,
 ): "gift-list-conflict-ordinary" | "gift-list-conflict-other-list" | "gift-list-conflict-gift-list" | null {
-  if (cart.lines.length === 0) return null;
+  if (cart.lines.length === 0 && !cart.voucherCount) return null;
   if (giftListId === null) return cart.giftListId === null ? null : "gift-list-conflict-gift-list";
   if (cart.giftListId === null) return "gift-list-conflict-ordinary";
   return cart.giftListId === giftListId ? null : "gift-list-conflict-other-list";
@@ -177,7 +180,7 @@ function sameMergeKey(line: CartLine, variantId: number, personalisationKey: str
 }
 
 function withLines(cart: Cart, lines: readonly CartLine[], giftListId = cart.giftListId): Cart {
-  return { giftListId: lines.length === 0 ? null : giftListId, lines };
+  return { giftListId: lines.length === 0 && !cart.voucherCount ? null : giftListId, lines, voucherCount: cart.voucherCount };
 }
 
 /**

@@ -30,7 +30,7 @@ export type CheckoutRefusal = {
   ok: false;
   /** 409: the cart, its stock or its list changed under the customer, or the key is someone else's; 400: what was sent. */
   status: 400 | 409;
-  error: CheckoutErrorCode | "discount-code" | "gift-card" | "loyalty-points";
+  error: CheckoutErrorCode | "discount-code" | "gift-card" | "loyalty-points" | "voucher";
   /** The refusal in the customer's language. */
   message: string;
   /** A field's own message (the discount code's, the gift card's, the loyalty points'), for the form or the API's field errors. */
@@ -71,6 +71,10 @@ export function checkoutRefusalOf(result: Extract<PlaceOrderResult, { ok: false 
     const message = t(`loyalty.errors.${result.loyaltyError}`);
     const status = result.loyaltyError === "not-enough-points" ? 409 : 400;
     return { ok: false, status, error: "loyalty-points", message, fields: { loyaltyPoints: message }, lines: [] };
+  }
+  if (result.error === "voucher") {
+    // A voucher line no longer sold as it is (amount, day, fund closed, mixed cart): the cart page lets her change it.
+    return { ok: false, status: 409, error: "voucher", message: t(`vouchers.errors.${result.voucherError}`), fields: {}, lines: [] };
   }
   return {
     ok: false,

@@ -48,6 +48,8 @@ import { getSettings } from "#server/settings/settings.service.ts";
 import type { DeliverySettings, OnlinePaymentsSettings } from "#server/settings/settings.ts";
 import { quantitiesPerVariant, shortages, type Shortage } from "#server/stock/stock.ts";
 import { recordTakenStock, takeStock } from "#server/stock/stock-ledger.ts";
+import type { VoucherErrorCode } from "#server/vouchers/voucher.ts";
+import { checkCartVouchers, getCartVouchers, moveCartVouchersToOrder, vouchersCents, type CartVoucher } from "#server/vouchers/voucher.service.ts";
 import { orderTotals, type CheckoutErrorCode } from "./checkout";
 import type { CheckoutInput } from "./checkout.inputs";
 import { deliveryCalendarKeys, deliveryCalendarOf, estimateDelivery, longestPreorderDays, type DeliveryEstimate } from "./delivery-estimate";
@@ -93,6 +95,11 @@ export type CheckoutSummary = {
   loyalty: CheckoutLoyalty | null;
   /** Why the points chosen were not taken off (the field says so; nothing else changes). */
   loyaltyError: LoyaltyError | null;
+  /** Voucher lines (gift cards bought, fund contributions), in the total and outside VAT (decision 0106). */
+  vouchers: CartVoucher[];
+  voucherCents: number;
+  /** Only voucher lines: nothing is delivered (no delivery or address asked; a gift card cannot pay for them). */
+  voucherOnly: boolean;
   /** Checkout cannot go on: the cart is empty, its list closed or bought meanwhile, or lines out of stock or no longer for sale. */
   blocker: Extract<CheckoutErrorCode, "empty-cart" | "gift-list-closed" | "gift-list-shortfall" | "out-of-stock" | "unavailable-product"> | null;
 };
@@ -102,6 +109,7 @@ export type PlaceOrderResult =
   | { ok: false; error: "discount-code"; discountError: DiscountCodeError; minOrderCents?: number }
   | { ok: false; error: "gift-card"; giftCardError: GiftCardErrorCode }
   | { ok: false; error: "loyalty-points"; loyaltyError: LoyaltyError }
+  | { ok: false; error: "voucher"; voucherError: VoucherErrorCode }
   | { ok: false; error: CheckoutErrorCode; lines?: { variantId: number; name: string; available: number }[] };
 
 export type { AppliedDiscountCode };
@@ -125,8 +133,8 @@ async function allFreeShipping(db: Db, productIds: readonly number[]): Promise<b
   return rows.length > 0 && rows.every((row) => row.isFreeShipping);
 }
 
-function blockerOf(cart: CartView, giftList: GiftListCheckout | null): CheckoutSummary["blocker"] {
-  if (cart.lines.length === 0) return "empty-cart";
+function blockerOf(cart: CartView, giftList: GiftListCheckout | null, voucherCount: number): CheckoutSummary["blocker"] {
+  if (cart.lines.length === 0 && voucherCount === 0) return "empty-cart";
   if (giftList?.problem) return giftList.problem;
   if (cart.lines.some((line) => line.status === "unavailable")) return "unavailable-product";
   if (cart.lines.some((line) => line.status !== "ok")) return "out-of-stock";
@@ -157,13 +165,15 @@ export async function getCheckoutSummary(
     loyaltyPoints?: number | null;
   },
 ): Promise<CheckoutSummary> {
-  const [cart, stored] = await Promise.all([
+  const [cart, stored, vouchers] = await Promise.all([
     getCartView(db, { cartId: args.cartId, locale: args.locale, now: args.now }),
     getSettings(db, ["delivery", "bankTransfer", "onlinePayments", ...deliveryCalendarKeys]),
+    getCartVouchers(db, args.cartId),
   ]);
   const settings = withConfiguredProviders(stored, args);
   const calendar = deliveryCalendarOf(settings);
-  const giftList = cart.giftList && args.cartId ? await giftListCheckoutOf(db, args.cartId, settings.delivery) : null;
+  const voucherOnly = cart.lines.length === 0 && vouchers.length > 0;
+  const giftList = cart.giftList && args.cartId && !voucherOnly ? await giftListCheckoutOf(db, args.cartId, settings.delivery) : null;
   const typedPostcode = args.postcode && /^[0-9]{5}$/.test(args.postcode.trim()) ? args.postcode.trim() : null;
   const postcode = giftList ? giftList.postcode : typedPostcode;
   const quoted = quoteDeliveries(settings.delivery, {
@@ -175,13 +185,13 @@ export async function getCheckoutSummary(
   });
   // A gift-list cart has no choice: only the list's delivery is offered.
   const preorderDays = longestPreorderDays(cart.lines);
-  const deliveries = (giftList ? quoted.filter((candidate) => candidate.method === giftList.method) : quoted).map((candidate) => ({
+  const deliveries = (giftList ? quoted.filter((candidate) => candidate.method === giftList.method) : voucherOnly ? [] : quoted).map((candidate) => ({
     ...candidate,
     estimate: estimateDelivery({ now: args.now, method: candidate.method, preorderDays, calendar }),
   }));
   const wantedDelivery = giftList ? giftList.method : args.delivery;
   const quote = deliveries.find((candidate) => candidate.method === wantedDelivery && candidate.available) ?? null;
-  const allowedPayments = allowedPaymentMethods(quote?.method ?? null, {
+  const allowedPayments = allowedPaymentMethods(voucherOnly ? voucherDelivery : (quote?.method ?? null), {
     giftList: Boolean(giftList),
     cardPayments: args.cardPayments !== false && offersOnlinePayments(settings.onlinePayments),
   });
@@ -208,10 +218,12 @@ export async function getCheckoutSummary(
     paymentFeeCents: payment ? paymentFeeCents(settings.delivery, payment) : 0,
     codeDiscountCents: code?.ok ? code.applied.discountCents : 0,
     loyaltyDiscountCents: loyalty?.discountCents ?? 0,
+    voucherCents: vouchersCents(vouchers),
   });
+  // A gift card pays for goods only, never for another card or a fund (decision 0106).
   const card =
     args.giftCardCode && cart.lines.length > 0
-      ? await previewGiftCard(db, { code: args.giftCardCode, dueCents: totals.totalCents, now: args.now })
+      ? await previewGiftCard(db, { code: args.giftCardCode, dueCents: totals.totalCents - totals.voucherCents, now: args.now })
       : null;
   const giftCardCents = card?.ok ? card.giftCardCents : 0;
   const onlineMethods = allowedPayments.includes("card") ? onlineMethodOffers(settings.onlinePayments, totals.totalCents - giftCardCents) : [];
@@ -222,12 +234,16 @@ export async function getCheckoutSummary(
     delivery: quote?.method ?? null,
     payment,
     ...totals,
-    summary: summarizeOrderTotals(totals, {
-      code: code?.ok ? code.applied : null,
-      shippingToChoose: quote === null,
-      loyalty: loyalty && loyalty.discountCents > 0 ? { points: loyalty.points, discountCents: loyalty.discountCents } : null,
-      giftCardCents,
-    }),
+    summary: onlyVoucherLinesIf(
+      voucherOnly,
+      summarizeOrderTotals(totals, {
+        code: code?.ok ? code.applied : null,
+        shippingToChoose: quote === null && !voucherOnly,
+        loyalty: loyalty && loyalty.discountCents > 0 ? { points: loyalty.points, discountCents: loyalty.discountCents } : null,
+        giftCardCents,
+        voucherCents: totals.voucherCents,
+      }),
+    ),
     allowedPayments,
     onlineMethods,
     codFeeCents: settings.delivery.cashOnDeliveryFeeCents,
@@ -249,7 +265,10 @@ export async function getCheckoutSummary(
     giftCardError: card && !card.ok ? card.error : null,
     loyalty,
     loyaltyError: loyaltyErrorOf(loyalty, args.loyaltyPoints ?? 0),
-    blocker: blockerOf(cart, giftList),
+    vouchers,
+    voucherCents: totals.voucherCents,
+    voucherOnly,
+    blocker: blockerOf(cart, giftList, vouchers.length),
   };
 }
 
@@ -257,6 +276,14 @@ export async function getCheckoutSummary(
 function loyaltyLinesOf(lines: readonly { productId: number; unitCents: number; quantity: number }[], codePerLineCents: readonly number[]) {
   return lines.map((line, index) => ({ productId: line.productId, cents: line.unitCents * line.quantity - (codePerLineCents[index] ?? 0) }));
 }
+
+/** Vouchers alone: no goods or delivery lines ("Subtotale 0,00 €", "Consegna gratis") that would say nothing. */
+function onlyVoucherLinesIf(voucherOnly: boolean, summary: OrderSummary): OrderSummary {
+  return voucherOnly ? { ...summary, lines: summary.lines.filter((line) => line.kind === "vouchers") } : summary;
+}
+
+/** A cart of voucher lines only has nothing to deliver: it is placed as a collection with nothing to collect. */
+const voucherDelivery: DeliveryMethod = "collection";
 
 type GiftListCheckout = {
   method: DeliveryMethod;
@@ -373,8 +400,12 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   const earlier = await findOrderOfKey(tx, keyOf(args));
   if (earlier) return earlier;
   const lines = await getStoredCartLines(tx, cart.id);
-  if (lines.length === 0) return { ok: false, error: "empty-cart" };
-  const giftList = cart.giftListId ? await giftListDeliveryFor(tx, cart.giftListId) : undefined;
+  const checkedVouchers = await checkCartVouchers(tx, { cartId: cart.id, now });
+  if (!checkedVouchers.ok) return { ok: false, error: "voucher", voucherError: checkedVouchers.error };
+  const { vouchers } = checkedVouchers;
+  if (lines.length === 0 && vouchers.length === 0) return { ok: false, error: "empty-cart" };
+  const voucherOnly = lines.length === 0;
+  const giftList = cart.giftListId && !voucherOnly ? await giftListDeliveryFor(tx, cart.giftListId) : undefined;
   if (giftList === null) return { ok: false, error: "gift-list-closed" };
 
   const wanted = quantitiesPerVariant(lines);
@@ -390,17 +421,18 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   }
 
   const facts = new Map(
-    (
-      await tx
-        .select({
-          id: productVariants.id,
-          sku: productVariants.sku,
-          vatRatePercent: products.vatRatePercent,
-          isFreeShipping: products.isFreeShipping,
-        })
-        .from(productVariants)
-        .innerJoin(products, eq(products.id, productVariants.productId))
-        .where(inArray(productVariants.id, variantIds))
+    (variantIds.length === 0
+      ? []
+      : await tx
+          .select({
+            id: productVariants.id,
+            sku: productVariants.sku,
+            vatRatePercent: products.vatRatePercent,
+            isFreeShipping: products.isFreeShipping,
+          })
+          .from(productVariants)
+          .innerJoin(products, eq(products.id, productVariants.productId))
+          .where(inArray(productVariants.id, variantIds))
     ).map((row) => [row.id, row]),
   );
   // A first look without locks: a cart plainly beyond today's stock is refused before any work.
@@ -415,7 +447,11 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
       : typedAddressOf(input);
   if (address === "not-found") return { ok: false, error: "address-not-found" };
   const settings = withConfiguredProviders(await getSettings(tx, ["delivery", "bankTransfer", "onlinePayments", ...deliveryCalendarKeys]), args);
-  const deliveryMethod = giftList ? giftListDeliveryMethod(settings.delivery, address?.postcode ?? null) : input.deliveryMethod;
+  const deliveryMethod = giftList
+    ? giftListDeliveryMethod(settings.delivery, address?.postcode ?? null)
+    : voucherOnly
+      ? voucherDelivery
+      : input.deliveryMethod;
   const quote = quoteDeliveries(settings.delivery, {
     postcode: address?.postcode ?? null,
     allLinesFreeShipping: [...facts.values()].every((row) => row.isFreeShipping),
@@ -425,12 +461,14 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     return { ok: false, error: "payment-not-allowed" };
   }
   const giftNote = giftList ? await giftNoteOfCart(tx, cart.id) : { giverName: null, giftMessage: null };
-  const estimate = estimateDelivery({
-    now,
-    method: deliveryMethod,
-    preorderDays: longestPreorderDays([...display.values()]),
-    calendar: deliveryCalendarOf(settings),
-  });
+  const estimate = voucherOnly
+    ? null
+    : estimateDelivery({
+        now,
+        method: deliveryMethod,
+        preorderDays: longestPreorderDays([...display.values()]),
+        calendar: deliveryCalendarOf(settings),
+      });
 
   const priced = lines.map((line) => {
     const variant = display.get(line.variantId)!;
@@ -477,9 +515,12 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     paymentFeeCents: paymentFeeCents(settings.delivery, input.paymentMethod),
     codeDiscountCents: code?.applied.discountCents ?? 0,
     loyaltyDiscountCents: loyalty?.discountCents ?? 0,
+    voucherCents: vouchersCents(vouchers),
   });
-  // A gift card pays first (a payment, not a discount: the totals stay); taken after the order exists, below.
-  const card = input.giftCardCode ? await previewGiftCard(tx, { code: input.giftCardCode, dueCents: totals.totalCents, now }) : null;
+  // A gift card pays first (a payment, not a discount: the totals stay), for the goods only (decision 0106);
+  // taken after the order exists, below.
+  const goodsDueCents = totals.totalCents - totals.voucherCents;
+  const card = input.giftCardCode && goodsDueCents > 0 ? await previewGiftCard(tx, { code: input.giftCardCode, dueCents: goodsDueCents, now }) : null;
   if (card && !card.ok) return { ok: false, error: "gift-card", giftCardError: card.error };
   const giftCardCents = card?.giftCardCents ?? 0;
   const paidByCard = giftCardCents > 0 && giftCardCents === totals.totalCents;
@@ -592,7 +633,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
   if (input.giftCardCode && giftCardCents > 0) {
     const spent = await spendGiftCard(tx, {
       code: input.giftCardCode,
-      dueCents: totals.totalCents,
+      dueCents: goodsDueCents,
       orderId: order.id,
       actorUserId: args.userId,
       now,
@@ -607,6 +648,7 @@ async function placeOrderIn(tx: Db, args: PlaceOrderArgs & { cartId: string }): 
     if (!spent) throw new CheckoutRollback({ ok: false, error: "loyalty-points", loyaltyError: "not-enough-points" });
   }
   await recordTakenStock(tx, stock.taken, { reason: "order-placed", orderId: order.id, actorUserId: args.userId, now });
+  await moveCartVouchersToOrder(tx, { cartId: cart.id, orderId: order.id, vouchers, now });
   await tx.delete(cartLines).where(eq(cartLines.cartId, cart.id));
   await tx.update(carts).set({ giftListId: null, giftGiverName: null, giftMessage: null, updatedAt: now }).where(eq(carts.id, cart.id));
   const links = { publicUrl: args.publicUrl, secret: args.secret };

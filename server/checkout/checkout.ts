@@ -36,6 +36,8 @@ export type OrderTotals = {
   personalisationCents: Cents;
   shippingCents: Cents;
   paymentFeeCents: Cents;
+  /** Voucher lines (gift cards bought, fund contributions): in the total, outside the goods and VAT (decision 0106). */
+  voucherCents: Cents;
   totalCents: Cents;
 };
 
@@ -45,7 +47,7 @@ export type OrderTotals = {
  */
 export function orderTotals(
   lines: readonly CheckoutLine[],
-  fees: { shippingCents: Cents; paymentFeeCents: Cents; codeDiscountCents?: Cents; loyaltyDiscountCents?: Cents },
+  fees: { shippingCents: Cents; paymentFeeCents: Cents; codeDiscountCents?: Cents; loyaltyDiscountCents?: Cents; voucherCents?: Cents },
 ): OrderTotals {
   // Loyalty points redeemed are a discount too (docs/decisions/0099-loyalty-card.md): out of the goods, not a payment.
   const codeDiscountCents = (fees.codeDiscountCents ?? 0) + (fees.loyaltyDiscountCents ?? 0);
@@ -58,6 +60,7 @@ export function orderTotals(
     personalisationCents,
     shippingCents: fees.shippingCents,
     paymentFeeCents: fees.paymentFeeCents,
-    totalCents: sumCents([subtotalCents, personalisationCents, fees.shippingCents, fees.paymentFeeCents]),
+    voucherCents: fees.voucherCents ?? 0,
+    totalCents: sumCents([subtotalCents, personalisationCents, fees.shippingCents, fees.paymentFeeCents, fees.voucherCents ?? 0]),
   };
 }

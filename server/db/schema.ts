@@ -657,6 +657,8 @@ export const orders = pgTable(
     giftMessage: text(),
     giverName: text(),
     discountCodeId: integer().references(() => discountCodes.id, { onDelete: "set null" }),
+    /** Voucher lines (gift cards bought, fund contributions): inside totalCents, outside VAT, invoices and takings (decision 0106). */
+    voucherCents: integer().notNull().default(0),
     /** Paid with a gift card (a payment, not a discount: still inside totalCents); the rest is what is still to pay. */
     giftCardCents: integer().notNull().default(0),
     /** Loyalty points spent on this order and the discount they gave (server/loyalty/, out of subtotalCents like a code). */
@@ -1837,7 +1839,15 @@ export const guaranteeClaimEvents = pgTable(
 /** Where a card came from: bought online, sold at the counter, or a gift list's cash fund paid out. */
 export const giftCardOrigin = pgEnum("gift_card_origin", ["online", "counter", "fund"]);
 /** What moved a card's balance: issued, spent on an order, given back (order let go or goods refunded), expired, deactivated. */
-export const giftCardMovementKind = pgEnum("gift_card_movement_kind", ["issue", "spend", "give_back", "refund", "expiry", "deactivation"]);
+export const giftCardMovementKind = pgEnum("gift_card_movement_kind", [
+  "issue",
+  "spend",
+  "give_back",
+  "refund",
+  "expiry",
+  "deactivation",
+  "fund_contribution",
+]);
 
 /**
  * Multi-purpose vouchers (docs/decisions/0097-gift-cards.md): the code is kept only as a SHA-256 hash
@@ -2013,4 +2023,92 @@ export const returnExchanges = pgTable(
       .on(t.createdAt)
       .where(sql`${t.status} = 'reserved'`),
   ],
+);
+
+// ---------------------------------------------------------------- vouchers: gift cards bought online, gift-list funds (server/vouchers/)
+
+/** A voucher line's kind: a gift card bought online, or a contribution to a gift list's cash fund (docs/decisions/0106-voucher-lines.md). */
+export const voucherKind = pgEnum("voucher_kind", ["gift_card", "fund_contribution"]);
+
+/**
+ * A gift list's cash fund ("per la cameretta", docs/decisions/0098-gift-list-funds.md): guests contribute amounts,
+ * which go onto one gift card of the list's owner (issued with the first paid contribution). Owned by server/vouchers/.
+ */
+export const giftListFunds = pgTable(
+  "gift_list_funds",
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    giftListId: uuid()
+      .notNull()
+      .references(() => giftLists.id, { onDelete: "cascade" }),
+    title: text().notNull(),
+    description: text().notNull().default(""),
+    /** Optional: the page shows collected / target when set. */
+    targetCents: integer(),
+    /** The owner's card the paid contributions go onto; null until the first one is paid. */
+    giftCardId: integer().references(() => giftCards.id, { onDelete: "set null" }),
+    collectedCents: integer().notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("gift_list_funds_target_positive", sql`${t.targetCents} is null or ${t.targetCents} > 0`),
+    check("gift_list_funds_collected_non_negative", sql`${t.collectedCents} >= 0`),
+    index().on(t.giftListId),
+  ],
+);
+
+/**
+ * A voucher line in a cart: no variant, no stock, no VAT, quantity 1. Its amount is the buyer's choice within
+ * the shop's limits, checked again at checkout. Owned by server/vouchers/voucher.service.ts.
+ */
+export const cartVouchers = pgTable(
+  "cart_vouchers",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    cartId: uuid()
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    kind: voucherKind().notNull(),
+    amountCents: integer().notNull(),
+    /** Gift card: who gets it; fund contribution: the giver's name. */
+    senderName: text().notNull().default(""),
+    recipientName: text().notNull().default(""),
+    /** Null: the buyer prints the card herself (no mail to the recipient). */
+    recipientEmail: text(),
+    message: text().notNull().default(""),
+    /** The Italian day the card's mail goes out; null when printed. */
+    deliverOn: date({ mode: "string" }),
+    giftListFundId: integer().references(() => giftListFunds.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("cart_vouchers_amount_positive", sql`${t.amountCents} > 0`),
+    check("cart_vouchers_fund_kind", sql`(${t.kind} = 'fund_contribution') = (${t.giftListFundId} is not null)`),
+    index().on(t.cartId),
+  ],
+);
+
+/** A voucher line of an order: a copy of the cart's, and the card it became once the order is paid. */
+export const orderVouchers = pgTable(
+  "order_vouchers",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    kind: voucherKind().notNull(),
+    amountCents: integer().notNull(),
+    senderName: text().notNull().default(""),
+    recipientName: text().notNull().default(""),
+    recipientEmail: text(),
+    message: text().notNull().default(""),
+    deliverOn: date({ mode: "string" }),
+    giftListFundId: integer().references(() => giftListFunds.id, { onDelete: "set null" }),
+    /** Set once, when the order is paid: the card issued (gift card) or topped up (fund). */
+    giftCardId: integer().references(() => giftCards.id, { onDelete: "set null" }),
+    /** The order's paid effect has handled this line: never twice. */
+    settledAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [check("order_vouchers_amount_positive", sql`${t.amountCents} > 0`), index().on(t.orderId), index().on(t.giftListFundId, t.createdAt)],
 );

@@ -42,14 +42,17 @@ export type IssueGiftCardArgs = {
   locale?: string;
   purchaseOrderId?: string | null;
   actorUserId?: string | null;
+  /** A code made elsewhere (a card bought online, made again from its order line); a random one by default. */
+  code?: string;
 };
 
 export type IssuedGiftCard = { id: number; code: string; expiresAt: Date; amountCents: number };
 
 /** A new card with its whole amount and its "issue" movement; the code is returned once and only its hash is kept. */
 export async function issueGiftCard(tx: Db, args: IssueGiftCardArgs): Promise<IssuedGiftCard> {
-  const code = newGiftCardCode();
-  const normalised = normaliseGiftCardCode(code)!;
+  const code = args.code ?? newGiftCardCode();
+  const normalised = normaliseGiftCardCode(code);
+  if (!normalised) throw new Error("issueGiftCard: the code given is not a valid card code");
   const expiresAt = args.expiresAt ?? giftCardExpiry(args.now, defaultValidityMonths);
   const [card] = await tx
     .insert(giftCards)
@@ -172,6 +175,66 @@ export async function spendGiftCard(
     createdAt: args.now,
   });
   return { ok: true, giftCardId: found.card.id, cents };
+}
+
+/**
+ * A paid contribution to a gift list's fund goes onto the fund's card (docs/decisions/0098-gift-list-funds.md):
+ * its amount and balance grow, a "fund_contribution" movement records it, and the expiry moves to
+ * `expiresAt` when that is later (the card lasts from the last gift).
+ */
+export async function addFundContribution(
+  tx: Db,
+  args: { giftCardId: number; amountCents: number; orderId: string; expiresAt: Date; now: Date },
+): Promise<void> {
+  await tx
+    .update(giftCards)
+    .set({
+      initialCents: sql`${giftCards.initialCents} + ${args.amountCents}`,
+      balanceCents: sql`${giftCards.balanceCents} + ${args.amountCents}`,
+      expiresAt: sql`greatest(${giftCards.expiresAt}, ${args.expiresAt.toISOString()}::timestamptz)`,
+      updatedAt: args.now,
+    })
+    .where(eq(giftCards.id, args.giftCardId));
+  await tx.insert(giftCardMovements).values({
+    giftCardId: args.giftCardId,
+    kind: "fund_contribution",
+    amountCents: args.amountCents,
+    orderId: args.orderId,
+    createdAt: args.now,
+  });
+}
+
+/** What a card holds now (its balance and expiry), or null. */
+export async function giftCardBalanceOf(
+  db: Db,
+  id: number,
+): Promise<Pick<GiftCardRow, "codeTail" | "initialCents" | "balanceCents" | "expiresAt" | "isActive"> | null> {
+  const [card] = await db
+    .select({
+      codeTail: giftCards.codeTail,
+      initialCents: giftCards.initialCents,
+      balanceCents: giftCards.balanceCents,
+      expiresAt: giftCards.expiresAt,
+      isActive: giftCards.isActive,
+    })
+    .from(giftCards)
+    .where(eq(giftCards.id, id));
+  return card ?? null;
+}
+
+/**
+ * A card bought online and refunded: stopped only while nothing of it was spent (docs/decisions/0106-voucher-lines.md).
+ * True when it was stopped; false when it was already spent in part (the staff settle it by hand) or stopped.
+ */
+export async function deactivateUnspentGiftCard(tx: Db, args: { id: number; now: Date }): Promise<boolean> {
+  const stopped = await tx
+    .update(giftCards)
+    .set({ isActive: false, updatedAt: args.now })
+    .where(and(eq(giftCards.id, args.id), eq(giftCards.isActive, true), sql`${giftCards.balanceCents} = ${giftCards.initialCents}`))
+    .returning({ id: giftCards.id });
+  if (stopped.length === 0) return false;
+  await tx.insert(giftCardMovements).values({ giftCardId: args.id, kind: "deactivation", amountCents: 0, createdAt: args.now });
+  return true;
 }
 
 /** Per card, what the order still holds of it: its spends less what went back. */

@@ -18,6 +18,7 @@ import { giftCardOrderEffects } from "#server/gift-cards/gift-card-order-effects
 import { loyaltyOrderEffects } from "#server/loyalty/loyalty-order-effects.ts";
 import { giftListOrderEffects } from "#server/gift-lists/gift-list-order-effects.ts";
 import { wireOrderEffects } from "#server/orders/order-effects.ts";
+import { voucherOrderEffects } from "#server/vouchers/voucher-order-effects.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { answerApiPreflight } from "./api/api-handler";
 import { requestContext, shopContext } from "./context";
@@ -35,7 +36,7 @@ import { markPersonalAnswers } from "./page-caching";
 
 // Wired when this module loads, before startShop's jobs run: gift lists keep their purchases and pledges,
 // coupons their codes' uses, in step with the orders that pay for them (server/orders/order-effects.ts).
-wireOrderEffects(giftListOrderEffects, couponOrderEffects, giftCardOrderEffects, loyaltyOrderEffects);
+wireOrderEffects(giftListOrderEffects, couponOrderEffects, giftCardOrderEffects, loyaltyOrderEffects, voucherOrderEffects);
 
 export type ShopAppOptions = {
   services: ShopServices;

@@ -73,7 +73,8 @@ export function orderFactsOf(order: typeof orders.$inferSelect, lines: readonly 
     shippingCents: order.shippingCents,
     paymentFeeCents: order.paymentFeeCents,
     paymentMethod: order.paymentMethod,
-    totalCents: order.totalCents,
+    // Voucher lines are out of VAT's scope (art. 6-ter DPR 633/72) and never invoiced (decision 0106).
+    totalCents: order.totalCents - order.voucherCents,
   };
 }
 

@@ -13,6 +13,8 @@ export type QueuedEmail = {
   dedupeKey?: string;
   /** Extra headers sent as they are, e.g. List-Unsubscribe. */
   headers?: Record<string, string>;
+  /** Not before this instant (a gift card's mail on the day chosen); now by default. */
+  sendAt?: Date;
 };
 
 type QueuedListener = () => void;
@@ -44,6 +46,7 @@ export async function queueEmail(db: Db, email: QueuedEmail): Promise<number | n
       locale: email.locale,
       dedupeKey: email.dedupeKey ?? null,
       headers: email.headers ?? null,
+      ...(email.sendAt ? { nextAttemptAt: email.sendAt } : {}),
     })
     .onConflictDoNothing({ target: outboxEmails.dedupeKey })
     .returning({ id: outboxEmails.id });

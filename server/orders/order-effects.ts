@@ -13,7 +13,7 @@ export type EffectOrder = typeof orders.$inferSelect;
 
 export type OrderEffects = {
   /** The order is paid: what it bought or gave counts, once. A note for the staff goes into its history. */
-  paid(tx: Db, args: { order: EffectOrder; now: Date; publicUrl: string | null }): Promise<{ note: string | null }>;
+  paid(tx: Db, args: { order: EffectOrder; now: Date; publicUrl: string | null; secret: string | null }): Promise<{ note: string | null }>;
   /** The order is let go: what it held (a code's use, a group-gift pledge) goes back, once. */
   released(tx: Db, args: { order: EffectOrder; to: "cancelled" | "expired" | "refunded"; now: Date }): Promise<void>;
   /**

@@ -57,6 +57,15 @@ function lineLabel(t: ReturnType<typeof getTranslator>, line: OrderView["lines"]
 function summaryRows(t: ReturnType<typeof getTranslator>, order: OrderView): [string, string][] {
   const money = (cents: number) => formatMoney(cents, order.locale);
   const rows: [string, string][] = order.lines.map((line) => [lineLabel(t, line), money(line.lineTotalCents)]);
+  // A gift card bought says where it goes: "sent to X on <day>", or to print (decision 0106).
+  for (const voucher of order.vouchers.filter((entry) => entry.kind === "gift_card")) {
+    const label = t("vouchers.cart.giftCard", { amount: money(voucher.amountCents) });
+    const where =
+      voucher.recipientEmail && voucher.deliverOn
+        ? t("vouchers.cart.sendOn", { email: voucher.recipientEmail, date: formatDate(voucher.deliverOn, order.locale) })
+        : t("vouchers.cart.toPrint");
+    rows.push([`${label} — ${t("vouchers.cart.to", { name: voucher.recipientName })}`, where]);
+  }
   for (const line of order.summary.lines) {
     const { term, value } = summaryLineText(t, line, money);
     rows.push([term, value]);

@@ -9,7 +9,7 @@ import type { OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 import type { DeliveryMethod, PaymentMethod } from "./order-methods";
 import { describeVariants } from "#server/cart/cart-view.service.ts";
 import type { Db } from "#server/db/client.ts";
-import { discountCodes, giftListContributions, orderLines, orders, orderStatusHistory, payments } from "#server/db/schema.ts";
+import { discountCodes, giftListContributions, orderLines, orders, orderStatusHistory, orderVouchers, payments } from "#server/db/schema.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { trackingUrlOf } from "#common/carrier-tracking.ts";
 import type { OrderStatus } from "./order-status";
@@ -95,6 +95,14 @@ export type OrderView = {
     bankTransfer: { iban: string; beneficiary: string; bankName: string; reason: string; amountCents: number; dueAt: Date | null } | null;
   };
   history: { status: OrderStatus; at: Date; note: string | null }[];
+  /** Gift cards bought (to whom, mailed on which day or printed) and fund contributions (docs/decisions/0106-voucher-lines.md). */
+  vouchers: {
+    kind: "gift_card" | "fund_contribution";
+    amountCents: number;
+    recipientName: string;
+    recipientEmail: string | null;
+    deliverOn: string | null;
+  }[];
 };
 
 /** An order still on its way to the customer: its promised delivery is worth showing. */
@@ -128,6 +136,20 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     .where(eq(payments.orderId, order.id))
     .orderBy(desc(payments.createdAt))
     .limit(1);
+  const vouchers =
+    order.voucherCents > 0
+      ? await db
+          .select({
+            kind: orderVouchers.kind,
+            amountCents: orderVouchers.amountCents,
+            recipientName: orderVouchers.recipientName,
+            recipientEmail: orderVouchers.recipientEmail,
+            deliverOn: orderVouchers.deliverOn,
+          })
+          .from(orderVouchers)
+          .where(eq(orderVouchers.orderId, order.id))
+          .orderBy(asc(orderVouchers.createdAt), asc(orderVouchers.id))
+      : [];
   const contribution = order.giftListId
     ? await db.select({ id: giftListContributions.id }).from(giftListContributions).where(eq(giftListContributions.orderId, order.id))
     : [];
@@ -200,6 +222,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
       code: summaryCode,
       loyalty: order.loyaltyDiscountCents > 0 ? { points: order.loyaltyPointsRedeemed, discountCents: order.loyaltyDiscountCents } : null,
       giftCardCents: order.giftCardCents,
+      voucherCents: order.voucherCents,
     }),
     delivery: {
       method: order.deliveryMethod,
@@ -250,6 +273,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
           : null,
     },
     history: history.map((row) => ({ status: row.status, at: row.at, note: row.note })),
+    vouchers,
   };
 }
 

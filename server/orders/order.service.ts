@@ -169,7 +169,12 @@ async function applyPaidEffects(
   order: LockedOrder,
   args: { now: Date; links: OrderMailLinks | null; actorUserId: string | null; status: OrderStatus },
 ) {
-  const { note } = await orderEffects().paid(tx, { order, now: args.now, publicUrl: args.links?.publicUrl ?? null });
+  const { note } = await orderEffects().paid(tx, {
+    order,
+    now: args.now,
+    publicUrl: args.links?.publicUrl ?? null,
+    secret: args.links?.secret ?? null,
+  });
   if (note) await writeHistory(tx, { orderId: order.id, from: args.status, to: args.status, note, actorUserId: args.actorUserId, now: args.now });
 }
 

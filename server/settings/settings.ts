@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidBusinessFiscalCode, isValidVatNumber } from "#server/invoices/fiscal-codes.ts";
+import { defaultValidityMonths, giftCardLimits } from "#server/gift-cards/gift-card.ts";
 import { trackingPlaceholder } from "#common/carrier-tracking.ts";
 import type { OnlineMethodSetting, OnlinePaymentMethod } from "#common/online-payment-methods.ts";
 
@@ -228,6 +229,20 @@ export const CustomerMailsSettings = z.object({
 });
 export type CustomerMailsSettings = z.infer<typeof CustomerMailsSettings>;
 
+/**
+ * Gift cards sold online (docs/decisions/0106-voucher-lines.md): the amounts offered, the range of a free amount
+ * (within the cards' own 5-500 € limits) and how long a card bought online lasts.
+ */
+export const GiftCardSalesSettings = z
+  .object({
+    presetCents: z.array(z.number().int().min(500).max(50_000)).max(8),
+    minCents: z.number().int().min(500).max(50_000),
+    maxCents: z.number().int().min(500).max(50_000),
+    validityMonths: z.number().int().min(12).max(120),
+  })
+  .refine((value) => value.minCents <= value.maxCents, { path: ["maxCents"] });
+export type GiftCardSalesSettings = z.infer<typeof GiftCardSalesSettings>;
+
 export const settingsSchemas = {
   shop: ShopIdentity,
   delivery: DeliverySettings,
@@ -243,6 +258,7 @@ export const settingsSchemas = {
   invoicing: InvoicingSettings,
   customerMails: CustomerMailsSettings,
   loyalty: LoyaltySettings,
+  giftCardSales: GiftCardSalesSettings,
 } as const;
 
 export type SettingsKey = keyof typeof settingsSchemas;
@@ -322,6 +338,12 @@ export const defaultSettings: Settings = {
   },
   invoicing: { issueAt: "manual" },
   customerMails: { cartReminderEnabled: true, cartReminderDelayHours: 24, reviewInvitationEnabled: true, reviewInvitationDays: 10 },
+  giftCardSales: {
+    presetCents: [2500, 5000, 10_000, 15_000],
+    minCents: giftCardLimits.minCents,
+    maxCents: giftCardLimits.maxCents,
+    validityMonths: defaultValidityMonths,
+  },
   loyalty: {
     pointsPerEuro: 1,
     stepPoints: 500,

@@ -44,6 +44,9 @@ const giftCardsOwner = "server/gift-cards/gift-card.service.ts";
 const loyalty = "server/loyalty/loyalty.service.ts";
 /** Exchanges of returned lines (docs/decisions/0105-exchanges.md). */
 const exchangesOwner = "server/after-sales/exchanges.service.ts";
+/** Voucher lines and gift-list funds (docs/decisions/0106-voucher-lines.md, 0098-gift-list-funds.md). */
+const vouchersOwner = "server/vouchers/voucher.service.ts";
+const fundsOwners = ["server/vouchers/gift-list-fund.service.ts", "server/vouchers/voucher-order-effects.ts"];
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -162,6 +165,13 @@ const rules: Rule[] = [
   { what: "writes gift cards", owners: [giftCardsOwner], finds: writesTable("giftCards", "gift_cards") },
   { what: "writes gift card movements", owners: [giftCardsOwner], finds: writesTable("giftCardMovements", "gift_card_movements") },
   { what: "writes loyalty cards", owners: [loyalty], finds: writesTable("loyaltyCards", "loyalty_cards") },
+  { what: "writes cart voucher lines", owners: [vouchersOwner], finds: writesTable("cartVouchers", "cart_vouchers") },
+  {
+    what: "writes order voucher lines",
+    owners: [vouchersOwner, "server/vouchers/voucher-order-effects.ts"],
+    finds: writesTable("orderVouchers", "order_vouchers"),
+  },
+  { what: "writes gift-list funds", owners: fundsOwners, finds: writesTable("giftListFunds", "gift_list_funds") },
   { what: "writes loyalty entries", owners: [loyalty], finds: writesTable("loyaltyEntries", "loyalty_entries") },
   { what: "writes loyalty expiry notices", owners: [loyalty], finds: writesTable("loyaltyExpiryNotices", "loyalty_expiry_notices") },
   { what: "writes return exchanges", owners: [exchangesOwner], finds: writesTable("returnExchanges", "return_exchanges") },

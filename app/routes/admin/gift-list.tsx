@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect } from "react-router";
-import { formatDate } from "#common/format.ts";
+import { formatDate, formatMoney } from "#common/format.ts";
 import { localizedHref, localeOfPath } from "#common/locale.ts";
 import { pageMeta } from "#app/lib/seo.ts";
 import { AddressLines } from "#app/ui/address-lines.tsx";
@@ -13,22 +13,32 @@ import { requireAdmin } from "#server/http/guards.ts";
 import { closeGiftListAsAdmin, getAdminGiftList } from "#server/admin/gift-lists-admin.service.ts";
 import { shopContext } from "#server/http/context.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import { resolveAuthSecret } from "#server/accounts/auth.ts";
+import { getOwnerFunds } from "#server/vouchers/gift-list-fund.service.ts";
 import type { Route } from "./+types/gift-list";
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
-export const handle = { messages: ["giftLists", "order", "orderStatus", "product", "productPage", "saved", "delivery"] } satisfies MessagesHandle;
+export const handle = {
+  messages: ["giftLists", "order", "orderStatus", "product", "productPage", "saved", "delivery", "vouchers.fund"],
+} satisfies MessagesHandle;
 
 /** /admin/liste-regalo/{id}: one list as the shop sees it, with its owner, delivery, items and the orders that bought from it. */
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
-  const { db } = context.get(shopContext);
+  const { db, env } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const list = await getAdminGiftList(db, { giftListId: params.giftListId, locale, now: new Date() });
   if (!list) throw data(null, { status: 404 });
+  // The staff see the funds and who gave what, never a card's code (decision 0106).
+  const funds = (await getOwnerFunds(db, { giftListId: list.id, secret: resolveAuthSecret(env) })).map((fund) => ({
+    ...fund,
+    card: fund.card && { ...fund.card, code: null },
+  }));
   return {
     meta: getPageMetaTexts(locale, "admin.giftList"),
     locale,
     list,
+    funds,
     closed: url.searchParams.get("done") === "closed",
   };
 }
@@ -136,6 +146,35 @@ export default function AdminGiftList({ loaderData, actionData }: Route.Componen
             </tr>
           ))}
         </AdminTable>
+      )}
+
+      {loaderData.funds.length > 0 && (
+        <>
+          <h2 className="mt-8 text-xl font-bold">{t("vouchers.fund.title")}</h2>
+          <ul className="mt-2 space-y-3" data-testid="admin-funds">
+            {loaderData.funds.map((fund) => (
+              <li key={fund.id} className="rounded-xl bg-white p-4 shadow-card">
+                <p className="font-bold">{fund.title}</p>
+                <p>
+                  {fund.targetCents !== null
+                    ? t("vouchers.fund.progress", {
+                        collected: formatMoney(fund.collectedCents, locale, "EUR"),
+                        target: formatMoney(fund.targetCents, locale, "EUR"),
+                      })
+                    : t("vouchers.fund.collected", { collected: formatMoney(fund.collectedCents, locale, "EUR") })}
+                </p>
+                <ul className="mt-1 text-sm">
+                  {fund.contributions.map((entry, index) => (
+                    <li key={index}>
+                      {formatDate(entry.at, locale)} · {entry.giverName} · {formatMoney(entry.amountCents, locale, "EUR")}
+                      {entry.message ? ` · «${entry.message}»` : ""}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
 
       <h2 className="mt-8 text-xl font-bold">{t("admin.giftList.orders")}</h2>

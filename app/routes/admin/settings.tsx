@@ -61,6 +61,7 @@ const sections = {
   // The two on/off boxes come first (CustomerMailsBoxes), then these numbers.
   customerMails: ["cartReminderDelayHours", "reviewInvitationDays"],
   loyalty: ["pointsPerEuro", "stepPoints", "stepValue", "expiryMonths", "noticeDays", "excludedKinds"],
+  giftCardSales: ["presets", "min", "max", "validityMonths"],
   // Its fields are per method (OnlinePaymentFields): a box to offer it and its order limits.
   onlinePayments: [],
 } as const;
@@ -77,7 +78,9 @@ const textsOf = (key: keyof typeof sections) =>
           ? "customerMails.settings"
           : key === "loyalty"
             ? "loyalty.settings"
-            : "admin.settings";
+            : key === "giftCardSales"
+              ? "vouchers.settings"
+              : "admin.settings";
 const sectionTitleKey = (key: keyof typeof sections) => (key === "fiscal" ? "invoices.settings.title" : `${textsOf(key)}.sections.${key}`);
 
 /** The messages this page renders besides the back office's own, which come with its layout (app/lib/route-messages.ts). */
@@ -90,6 +93,7 @@ export const handle = {
     "scalapay.admin",
     "customerMails.settings",
     "loyalty.settings",
+    "vouchers.settings",
   ],
 } satisfies MessagesHandle;
 

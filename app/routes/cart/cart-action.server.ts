@@ -20,6 +20,7 @@ import {
 } from "#server/cart/cart.service.ts";
 import { conflictCartErrors, persistentCartErrors, type CartErrorCode } from "#server/cart/cart.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
+import { clearCartVouchers } from "#server/vouchers/voucher.service.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 
 /** Set by the page's forms once JavaScript runs (fetcher posts want data, not a redirect). */
@@ -104,7 +105,10 @@ export async function handleCartAction(services: ShopServices, request: Request,
       } else if (input.intent === "remove") {
         result = await removeCartLine(services.db, { cartId, lineId: input.lineId });
       } else {
+        // "Remove all" takes the voucher lines too (gift cards, fund contributions).
+        const vouchersCleared = await clearCartVouchers(services.db, cartId);
         result = await clearCart(services.db, { cartId });
+        if (!result.ok && result.error === "cart-empty" && vouchersCleared > 0 && cartId) result = { ok: true, cartId, change: "cleared", count: 0 };
       }
       if (!result.ok) {
         outcome = failure(locale, result.error, result.maxAddable);

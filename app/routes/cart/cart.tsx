@@ -22,12 +22,23 @@ import { getDeliveryCalendar } from "#server/checkout/delivery-estimate.service.
 import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
+import { getCartVouchers, vouchersCents } from "#server/vouchers/voucher.service.ts";
+import { CartVouchers } from "#app/ui/order-vouchers.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cart";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["cart", "delivery", "checkout.discount", "orderSummary", "giftCards.summary", "loyalty.summaryLine"],
+  messages: [
+    "cart",
+    "delivery",
+    "checkout.discount",
+    "orderSummary",
+    "giftCards.summary",
+    "loyalty.summaryLine",
+    "vouchers.cart",
+    "vouchers.summaryLine",
+  ],
 } satisfies MessagesHandle;
 
 /** What the page shows of an applied code (its id and per-line shares stay on the server). */
@@ -47,7 +58,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const services = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const { cartId } = readCartRequest(request, services);
-  const cart = await getCartView(services.db, { cartId, locale, now: shopNowOf(services, request) });
+  const [cart, vouchers] = await Promise.all([
+    getCartView(services.db, { cartId, locale, now: shopNowOf(services, request) }),
+    getCartVouchers(services.db, cartId),
+  ]);
   // A gift-list cart goes to the list's address: its checkout tells the one delivery it gets.
   const deliveryPromise =
     cart.lines.length > 0 && !cart.giftList
@@ -87,8 +101,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
           error: checked?.error ?? null,
           minOrderCents: checked?.ok === false ? (checked.minOrderCents ?? null) : null,
         };
-  const summary = summarizeCart(cart.totals, checked?.ok ? checked.applied : null);
-  return { cart, summary, deliveryPromise, discount, meta: getPageMetaTexts(locale, "cart") };
+  const summary = summarizeCart(cart.totals, checked?.ok ? checked.applied : null, vouchersCents(vouchers));
+  return { cart, vouchers, summary, deliveryPromise, discount, meta: getPageMetaTexts(locale, "cart") };
 }
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
@@ -133,7 +147,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
     <>
       <PageHeader title={t("cart.title")} />
       <div className="mx-auto max-w-5xl px-4 py-8 sm:py-12">
-        {lines.length === 0 ? (
+        {lines.length === 0 && loaderData.vouchers.length === 0 ? (
           <div className="mx-auto max-w-md rounded-2xl bg-white p-8 text-center shadow-card">
             <BagIcon size={48} className="mx-auto text-brand-700" />
             <p className="mt-4 text-lg font-semibold">{t("cart.empty")}</p>
@@ -211,6 +225,7 @@ export default function CartPage({ loaderData }: Route.ComponentProps) {
                   <CartLineItem key={line.id} line={line} />
                 ))}
               </ul>
+              {loaderData.vouchers.length > 0 && <CartVouchers vouchers={loaderData.vouchers} locale={locale} removable />}
               <div className="flex flex-wrap items-center justify-between gap-3 border-t border-brand-100 py-4">
                 <Link to={localizedHref("/shop", locale)} className="font-semibold text-brand-800 underline-offset-4 hover:underline">
                   {t("cart.continueShopping")}

@@ -44,6 +44,8 @@ import { placeOrderAndStartPayment } from "#server/checkout/checkout-payment.ser
 import { takesCardPayments } from "#server/payments/payment-provider.ts";
 import { takesScalapayPayments } from "#server/payments/scalapay.ts";
 import { getCheckoutSummary, isGiftListCart } from "#server/checkout/checkout.service.ts";
+import { isVoucherOnlyCart } from "#server/vouchers/voucher.service.ts";
+import { CartVouchers } from "#app/ui/order-vouchers.tsx";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { ShopServices } from "#server/shop-services.ts";
@@ -120,6 +122,9 @@ export const handle = {
     "customerMails.checkoutNotice",
     "giftCards.summary",
     "giftCards.checkout",
+    "vouchers.checkout",
+    "vouchers.cart",
+    "vouchers.summaryLine",
     "giftCards.errors",
     "loyalty.checkout",
     "loyalty.summaryLine",
@@ -165,7 +170,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [...pageMeta(matches, loaderData?.meta), { name: "robots", content: "noindex" }];
 
-export type CheckoutProblem = { code: string; lines: { variantId: number; name: string; available: number }[] };
+export type CheckoutProblem = {
+  code: string;
+  lines: { variantId: number; name: string; available: number }[];
+  /** Said as it is (a voucher line's refusal). */ message?: string;
+};
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const services = context.get(shopContext);
@@ -184,7 +193,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 
   const { cartId } = readCartRequest(request, services);
   // A gift-list cart's form has no address: the order goes where the list says.
-  const parsed = parseCheckoutForm(form, locale, { giftList: await isGiftListCart(services.db, cartId) });
+  // Nor has a cart of gift cards only: nothing is delivered (decision 0106).
+  const parsed = parseCheckoutForm(form, locale, {
+    giftList: (await isGiftListCart(services.db, cartId)) || (await isVoucherOnlyCart(services.db, cartId)),
+  });
   if (!parsed.ok) return answer(parsed.values, parsed.errors, null, 400);
 
   const outcome = await placeOrderAndStartPayment(services, {
@@ -202,7 +214,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   if (!outcome.ok) {
     // A code's or the points' refusal (discount, gift card, loyalty points) shows beside its field, not as the page's problem.
     const byField = outcome.error === "discount-code" || outcome.error === "gift-card" || outcome.error === "loyalty-points";
-    const problem = byField ? null : { code: outcome.error, lines: outcome.lines };
+    const problem = byField
+      ? null
+      : { code: outcome.error, lines: outcome.lines, ...(outcome.error === "voucher" ? { message: outcome.message } : {}) };
     return answer(checkoutFormValues(form), byField ? outcome.fields : null, problem, outcome.status);
   }
   // Without a payment session the order waits on its page, which offers "Paga ora" again.
@@ -235,7 +249,8 @@ function ProblemNotice({ problem, locale }: { problem: CheckoutProblem; locale: 
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), [problem]);
   const message =
-    problem.code === "unknown" ? t("checkout.errors.unknown") : t(`checkoutErrors.${problem.code}`, { defaultValue: t("checkout.errors.unknown") });
+    problem.message ??
+    (problem.code === "unknown" ? t("checkout.errors.unknown") : t(`checkoutErrors.${problem.code}`, { defaultValue: t("checkout.errors.unknown") }));
   return (
     <div ref={ref} role="alert" tabIndex={-1} className="rounded-2xl border-2 border-coral-600 bg-coral-50 p-4 sm:p-5" data-testid="checkout-problem">
       <p className="font-bold text-coral-700">{message}</p>
@@ -250,7 +265,7 @@ function ProblemNotice({ problem, locale }: { problem: CheckoutProblem; locale: 
           ))}
         </ul>
       )}
-      {["out-of-stock", "unavailable-product", "gift-list-closed", "gift-list-shortfall", "empty-cart"].includes(problem.code) && (
+      {["out-of-stock", "unavailable-product", "gift-list-closed", "gift-list-shortfall", "empty-cart", "voucher"].includes(problem.code) && (
         <Link to={localizedHref("/cart", locale)} className="btn-secondary mt-3">
           {t("checkout.backToCart")}
         </Link>
@@ -289,7 +304,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
     errors.discountCode ??
     (summary.discountCodeError ? discountRefusalText(t, summary.discountCodeError, summary.discountCodeMinOrderCents, format) : undefined);
 
-  if (summary.cart.lines.length === 0 || !shop) {
+  if ((summary.cart.lines.length === 0 && summary.vouchers.length === 0) || !shop) {
     return (
       <>
         <PageHeader title={t("checkout.title")} />
@@ -409,7 +424,12 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               </div>
             </CheckoutSection>
 
-            {summary.giftList ? (
+            {summary.voucherOnly ? (
+              <CheckoutSection title={t("checkout.delivery.title")}>
+                <input type="hidden" name="deliveryMethod" value="collection" />
+                <p>{t("vouchers.checkout.noDelivery")}</p>
+              </CheckoutSection>
+            ) : summary.giftList ? (
               <GiftListDelivery giftList={summary.giftList} summary={summary} shop={shop} locale={locale} />
             ) : (
               <DeliveryChoices
@@ -425,7 +445,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             )}
 
             {/* A gift-list order goes to the list's address, which the giver never sees. */}
-            {!summary.giftList && (
+            {!summary.giftList && !summary.voucherOnly && (
               <>
                 {/* Not needed for collection: hidden by CSS alone, so it also works before JavaScript. */}
                 <CheckoutSection
@@ -502,7 +522,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             )}
 
             {/* A gift-list order goes to the family's address, which must not appear on the giver's invoice. */}
-            {!summary.giftList && <CheckoutInvoice field={field} values={values} error={errors.invoiceKind} />}
+            {!summary.giftList && !summary.voucherOnly && <CheckoutInvoice field={field} values={values} error={errors.invoiceKind} />}
 
             <PaymentChoices
               summary={summary}
@@ -517,6 +537,12 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
 
           <div className="space-y-4 lg:sticky lg:top-4">
             <CheckoutSummaryPanel summary={summary} updating={fetcher.state !== "idle"} />
+            {summary.vouchers.length > 0 && (
+              <div className="rounded-2xl bg-white px-5 shadow-card">
+                <CartVouchers vouchers={summary.vouchers} locale={locale} removable={false} />
+                {!summary.voucherOnly && <p className="pb-4 text-sm text-muted">{t("vouchers.checkout.giftCardNotForVouchers")}</p>}
+              </div>
+            )}
             <DiscountCodeField
               defaultValue={values.discountCode ?? ""}
               error={discountCodeError}
@@ -525,15 +551,17 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               submitIntent="update"
               id={checkoutFieldId("discountCode")}
             />
-            <GiftCardField
-              defaultValue={values.giftCardCode ?? ""}
-              error={errors.giftCardCode ?? (summary.giftCardError ? t(`giftCards.errors.${summary.giftCardError}`) : undefined)}
-              applied={summary.giftCard}
-              paidInFull={summary.giftCard !== null && summary.giftCard.cents === summary.totalCents}
-              onApply={hydrated ? (code) => refreshSummary({ giftCardCode: code }) : undefined}
-              submitIntent="update"
-              id={checkoutFieldId("giftCardCode")}
-            />
+            {!summary.voucherOnly && (
+              <GiftCardField
+                defaultValue={values.giftCardCode ?? ""}
+                error={errors.giftCardCode ?? (summary.giftCardError ? t(`giftCards.errors.${summary.giftCardError}`) : undefined)}
+                applied={summary.giftCard}
+                paidInFull={summary.giftCard !== null && summary.giftCard.cents === summary.totalCents}
+                onApply={hydrated ? (code) => refreshSummary({ giftCardCode: code }) : undefined}
+                submitIntent="update"
+                id={checkoutFieldId("giftCardCode")}
+              />
+            )}
             {summary.loyalty && (
               <LoyaltyPointsField
                 loyalty={summary.loyalty}

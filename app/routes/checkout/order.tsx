@@ -26,6 +26,8 @@ import { orderAccessToken, orderPageHref } from "#server/orders/order-access.ts"
 import { ExchangeList } from "#app/ui/exchange-list.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/order";
+import { getOrderVouchers } from "#server/vouchers/voucher.service.ts";
+import { OrderVouchers } from "#app/ui/order-vouchers.tsx";
 import { readOrderAccess } from "./order-access.server";
 import { withdrawalHref } from "./withdrawal.server";
 
@@ -71,6 +73,8 @@ export const handle = {
     "onlinePayments.methods",
     "guaranteeClaims.linkFromOrder",
     "exchanges",
+    "vouchers.order",
+    "vouchers.summaryLine",
   ],
 } satisfies MessagesHandle;
 
@@ -89,6 +93,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     order.status === "awaiting_payment"
       ? null
       : await getWithdrawalOptions(db, { orderId: order.id, now: shopNowOf(context.get(shopContext), request) });
+  const vouchers = await getOrderVouchers(db, order.id);
   // Exchanges asked on this order, or the order this one replaces (decision 0105); a guest's links carry their own tokens.
   const exchanges = await listExchangesOfOrder(db, order.id);
   const exchangeOf = await exchangeOriginOf(db, order.id);
@@ -103,6 +108,8 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     exchanges,
     exchangeOf,
     orderHrefs: Object.fromEntries(related.map((id) => [id, linkTo(id)])),
+    // The print page's link (and so the code) is for the buyer only: signed in, or holding the order's link.
+    vouchers: { lines: vouchers, printToken: isBuyer ? (hasOrderLink ? token : "") : null },
     meta: { title: t("order.title", { number: order.number }), description: t("order.metaDescription") },
     // The giver's page: a gift-list order's address is the family's, never shown (the back office has it).
     order: withoutGiftListAddress(order),
@@ -181,6 +188,15 @@ export default function OrderPage({ loaderData }: Route.ComponentProps) {
         <div className="space-y-6">
           <OrderPayment order={order} locale={locale} payProblem={payProblem} />
           <OrderLines order={order} locale={locale} />
+          {loaderData.vouchers.lines.length > 0 && (
+            <OrderVouchers
+              orderId={order.id}
+              isPaid={order.payment.paidAt !== null}
+              vouchers={loaderData.vouchers.lines}
+              printToken={loaderData.vouchers.printToken}
+              locale={locale}
+            />
+          )}
           {order.invoice && <OrderInvoices orderId={order.id} documents={invoices} locale={locale} />}
           <OrderReviews orderId={order.id} lines={loaderData.reviews.lines} locale={locale} token={loaderData.reviews.token} />
         </div>

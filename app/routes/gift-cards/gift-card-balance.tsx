@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { formatDate, formatMoney } from "#common/format.ts";
 import { localeOfPath, localizedHref } from "#common/locale.ts";
 import type { MessagesHandle } from "#common/messages.ts";
@@ -12,7 +12,7 @@ import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import type { Route } from "./+types/gift-card-balance";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: ["giftCards.balance", "giftCards.errors"] } satisfies MessagesHandle;
+export const handle = { messages: ["giftCards.balance", "giftCards.errors", "vouchers.purchase.link"] } satisfies MessagesHandle;
 
 /** /carta-regalo: anyone checks a card's balance by its code (sent by POST: a code never sits in an address or a log). */
 export function loader({ url }: Route.LoaderArgs) {
@@ -71,6 +71,11 @@ export default function GiftCardBalancePage({ actionData }: Route.ComponentProps
           </div>
         )}
         <p className="text-sm text-muted">{t("giftCards.balance.neverCash")}</p>
+        <p>
+          <Link to={localizedHref("/carta-regalo/acquista", locale)} className="btn-secondary">
+            {t("vouchers.purchase.link")}
+          </Link>
+        </p>
       </div>
     </>
   );

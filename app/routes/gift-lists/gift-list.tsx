@@ -24,12 +24,22 @@ import { cardPaymentReturnUrls, startCardPayment } from "#server/payments/paymen
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/gift-list";
 import { giftListItemMessages } from "#app/ui/ui-messages.ts";
+import { PublicGiftListFunds } from "#app/ui/gift-list-funds.tsx";
+import { listGiftListFunds } from "#server/vouchers/gift-list-fund.service.ts";
 
 const contributionFields = ["amount", "giverName", "email", "giftMessage"];
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: [...giftListItemMessages, "giftLists.public", "giftLists.group", "giftLists.errors", "giftLists.types", "giftLists.search.title"],
+  messages: [
+    ...giftListItemMessages,
+    "vouchers.fund",
+    "giftLists.public",
+    "giftLists.group",
+    "giftLists.errors",
+    "giftLists.types",
+    "giftLists.search.title",
+  ],
 } satisfies MessagesHandle;
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {
@@ -57,9 +67,11 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
   // A code typed in lower case: the one address of the list.
   if (params.codice !== list.code) throw redirect(localizedHref(`/lista-nascita/${list.code}`, locale), 301);
   const note = await getCartGiftNote(services.db, cartId);
+  const funds = (await listGiftListFunds(services.db, [list.id])).get(list.id) ?? [];
   const t = getTranslator(locale);
   return {
     list,
+    funds,
     note: note?.giftListId === list.id ? { giverName: note.giverName ?? "", giftMessage: note.giftMessage ?? "" } : null,
     throttled: false,
     limits: { giverName: giftListLimits.giverName, giftMessage: giftListLimits.giftMessage },
@@ -187,6 +199,15 @@ export default function GiftListPage({ loaderData, actionData }: Route.Component
             </ul>
           )}
         </section>
+
+        {loaderData.funds.length > 0 && (
+          <PublicGiftListFunds
+            funds={loaderData.funds}
+            isOpen={list.isOpen}
+            returnTo={localizedHref(`/lista-nascita/${list.code}`, locale)}
+            locale={locale}
+          />
+        )}
 
         {note && (
           <section id="gift-note" aria-labelledby="gift-note-title" className="scroll-mt-4 rounded-3xl bg-white p-6 shadow-card sm:p-8">

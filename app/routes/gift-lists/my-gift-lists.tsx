@@ -24,6 +24,10 @@ import {
   updateGiftList,
   updateGiftListItem,
 } from "#server/gift-lists/gift-list.service.ts";
+import { OwnerGiftListFunds } from "#app/ui/gift-list-funds.tsx";
+import { resolveAuthSecret } from "#server/accounts/auth.ts";
+import { addGiftListFund, getOwnerFunds, removeGiftListFund } from "#server/vouchers/gift-list-fund.service.ts";
+import { GiftListFundInput, parseVoucherForm } from "#server/vouchers/voucher.inputs.ts";
 import { handleGiftListFilling, isFillingIntent } from "./gift-list-filling-action.server";
 import { giftListSelectorIntent, handleGiftListSelector } from "./gift-list-selector-action.server";
 import { shopContext } from "#server/http/context.ts";
@@ -50,11 +54,13 @@ const doneCodes = [
 type DoneCode = (typeof doneCodes)[number];
 
 /** The messages this page renders (app/lib/route-messages.ts). */
-export const handle = { messages: [...giftListItemMessages, "giftLists", "afterSales.giftList"] } satisfies MessagesHandle;
+export const handle = {
+  messages: [...giftListItemMessages, "giftLists", "afterSales.giftList", "vouchers.fund", "vouchers.errors"],
+} satisfies MessagesHandle;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
-  const { db } = context.get(shopContext);
+  const { db, env } = context.get(shopContext);
   const locale = localeOfPath(url.pathname);
   const now = new Date();
   const [lists, addresses, thanks, completion] = await Promise.all([
@@ -70,6 +76,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         ...list,
         invitations: (await listInvitations(db, { userId: user.id, giftListId: list.id })) ?? [],
         thanks: thanks.get(list.id) ?? [],
+        // Her funds: who gave what, and the one card it went onto (its code made again with the shop's secret).
+        funds: await getOwnerFunds(db, { giftListId: list.id, secret: resolveAuthSecret(env) }),
         completion: code
           ? {
               code: code.code,
@@ -132,6 +140,20 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     return handleGiftListSelector(context.get(shopContext), context, request, { locale, form, fallbackPath: path });
 
   switch (intent) {
+    case "fund-add": {
+      const parsed = parseVoucherForm(GiftListFundInput, form);
+      if (!parsed.ok) return refused(parsed.errors);
+      const result = await addGiftListFund(db, { userId: user.id, giftListId: listId, input: parsed.input, now });
+      if (result.ok) return redirect(`${path}#funds-${listId}`, { status: 303 });
+      if (result.error === "not-found") return missing();
+      return refused({ form: `vouchers.fund.errors.${result.error}` });
+    }
+    case "fund-remove": {
+      const result = await removeGiftListFund(db, { userId: user.id, giftListId: listId, fundId: Number(fields.fundId) });
+      if (result.ok) return redirect(`${path}#funds-${listId}`, { status: 303 });
+      if (result.error === "not-found") return missing();
+      return refused({ form: `vouchers.fund.errors.${result.error}` });
+    }
     case "create": {
       const result = await createGiftList(db, { userId: user.id, input: fields, now });
       return result.ok ? done("created") : refused(result.errors, listFields);
@@ -232,7 +254,7 @@ export default function MyGiftListsPage({ loaderData, actionData: answer }: Rout
           <AccountNotice kind="error">{t(actionData.errors.form)}</AccountNotice>
         )}
         {lists.length === 0 && <p className="rounded-3xl bg-white p-6 text-muted shadow-card">{t("giftLists.mine.empty")}</p>}
-        {(lists as OwnGiftList[]).map((list) => (
+        {(lists as (OwnGiftList & { funds: (typeof lists)[number]["funds"] })[]).map((list) => (
           <OwnGiftListCard
             key={list.id}
             list={list}
@@ -240,7 +262,15 @@ export default function MyGiftListsPage({ loaderData, actionData: answer }: Rout
             locale={locale}
             inviteState={stateFor(list.id, "invite")}
             itemState={itemStateFor(list)}
-          />
+          >
+            <OwnerGiftListFunds
+              funds={list.funds}
+              giftListId={list.id}
+              action={localizedHref("/crea-lista-nascita", locale)}
+              locale={locale}
+              errors={actionData && actionData.intent.startsWith("fund-") && actionData.listId === list.id ? actionData.errors : undefined}
+            />
+          </OwnGiftListCard>
         ))}
         <GiftListForm
           key={`${editingId ?? "new"}:${lists.length}:${done ?? ""}`}

@@ -111,6 +111,8 @@ function refusedCheckout(refusal: CheckoutRefusal, locale: Locale): ApiOutcome<n
     return apiRefusal(refusal.status, refusal.status === 409 ? "conflict" : "invalid-input", refusal.message, refusal.fields);
   // The points' reason likewise: the balance or the steps, beside the field.
   if (refusal.error === "loyalty-points") return apiRefusal(refusal.status, "invalid-input", refusal.message, refusal.fields);
+  // A voucher line of the cart no longer sold as it is: the cart changed under the checkout.
+  if (refusal.error === "voucher") return apiRefusal(409, "conflict", refusal.message);
   const t = getTranslator(locale);
   const fields = Object.fromEntries(
     refusal.lines.map((line) => [`variants.${line.variantId}`, t("api.fields.available", { name: line.name, count: line.available })]),

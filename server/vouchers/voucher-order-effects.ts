@@ -1,0 +1,125 @@
+/**
+ * What voucher lines do when their order is paid or refunded (server/orders/order-effects.ts), in the order's
+ * transaction (docs/decisions/0106-voucher-lines.md, 0098-gift-list-funds.md): a gift card line becomes a card,
+ * once, and its mail is queued for the day chosen; a fund contribution goes onto the fund's one card. A refund
+ * stops a bought card still unspent. An unpaid order let go had issued nothing, so nothing goes back.
+ */
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { italianMidnight } from "#common/shop-calendar.ts";
+import type { Db } from "#server/db/client.ts";
+import { giftListFunds, giftLists, orderVouchers, users } from "#server/db/schema.ts";
+import { giftCardExpiry } from "#server/gift-cards/gift-card.ts";
+import { addFundContribution, deactivateUnspentGiftCard, issueGiftCard } from "#server/gift-cards/gift-card.service.ts";
+import type { EffectOrder, OrderEffects } from "#server/orders/order-effects.ts";
+import { getSettings } from "#server/settings/settings.service.ts";
+import { queueGiftCardMail } from "./voucher-mail";
+import { fundCardSeed } from "./voucher";
+import { voucherGiftCardCode } from "./voucher.service";
+
+type OrderVoucherRow = typeof orderVouchers.$inferSelect;
+
+async function issueBoughtCard(
+  tx: Db,
+  voucher: OrderVoucherRow,
+  args: { order: EffectOrder; now: Date; publicUrl: string | null; secret: string | null; validityMonths: number },
+) {
+  const card = await issueGiftCard(tx, {
+    origin: "online",
+    amountCents: voucher.amountCents,
+    now: args.now,
+    expiresAt: giftCardExpiry(args.now, args.validityMonths),
+    recipientName: voucher.recipientName,
+    recipientEmail: voucher.recipientEmail,
+    message: voucher.message,
+    deliverOn: voucher.deliverOn,
+    locale: args.order.locale,
+    purchaseOrderId: args.order.id,
+    // Without the secret the code cannot be made again: the mail still carries it, the print page then shows none.
+    code: args.secret ? voucherGiftCardCode(args.secret, voucher.id) : undefined,
+  });
+  if (voucher.recipientEmail) {
+    await queueGiftCardMail(tx, {
+      voucherId: voucher.id,
+      to: voucher.recipientEmail,
+      locale: args.order.locale === "en" ? "en" : "it",
+      code: card.code,
+      amountCents: card.amountCents,
+      expiresAt: card.expiresAt,
+      senderName: voucher.senderName,
+      recipientName: voucher.recipientName,
+      message: voucher.message,
+      publicUrl: args.publicUrl,
+      // The day chosen, from the Italian morning; today's goes at once.
+      sendAt: voucher.deliverOn ? new Date(Math.max(args.now.getTime(), italianMidnight(voucher.deliverOn).getTime() + 8 * 3_600_000)) : args.now,
+    });
+  }
+  return card.id;
+}
+
+async function addToFundCard(
+  tx: Db,
+  voucher: OrderVoucherRow,
+  args: { order: EffectOrder; now: Date; secret: string | null; validityMonths: number },
+) {
+  const [fund] = await tx
+    .select({ id: giftListFunds.id, giftCardId: giftListFunds.giftCardId, ownerName: users.name, ownerEmail: users.email })
+    .from(giftListFunds)
+    .innerJoin(giftLists, eq(giftLists.id, giftListFunds.giftListId))
+    .innerJoin(users, eq(users.id, giftLists.ownerUserId))
+    .where(eq(giftListFunds.id, voucher.giftListFundId!))
+    .for("update", { of: giftListFunds });
+  // The list (and its fund) was deleted meanwhile: the money is the staff's to give back.
+  if (!fund) return null;
+  const expiresAt = giftCardExpiry(args.now, args.validityMonths);
+  let giftCardId = fund.giftCardId;
+  if (giftCardId === null) {
+    const card = await issueGiftCard(tx, {
+      origin: "fund",
+      amountCents: voucher.amountCents,
+      now: args.now,
+      expiresAt,
+      recipientName: fund.ownerName,
+      recipientEmail: fund.ownerEmail,
+      locale: args.order.locale,
+      code: args.secret ? voucherGiftCardCode(args.secret, fundCardSeed(fund.id)) : undefined,
+    });
+    giftCardId = card.id;
+  } else {
+    await addFundContribution(tx, { giftCardId, amountCents: voucher.amountCents, orderId: args.order.id, expiresAt, now: args.now });
+  }
+  await tx
+    .update(giftListFunds)
+    .set({ giftCardId, collectedCents: sql`${giftListFunds.collectedCents} + ${voucher.amountCents}` })
+    .where(eq(giftListFunds.id, fund.id));
+  return giftCardId;
+}
+
+export const voucherOrderEffects: Pick<OrderEffects, "paid" | "released"> = {
+  async paid(tx, { order, now, publicUrl, secret }) {
+    if (order.voucherCents === 0) return { note: null };
+    // Each line once: a second run of the paid effect finds them settled.
+    const due = await tx
+      .select()
+      .from(orderVouchers)
+      .where(and(eq(orderVouchers.orderId, order.id), isNull(orderVouchers.settledAt)))
+      .orderBy(orderVouchers.createdAt, orderVouchers.id)
+      .for("update");
+    if (due.length === 0) return { note: null };
+    const { giftCardSales } = await getSettings(tx, ["giftCardSales"]);
+    for (const voucher of due) {
+      const args = { order, now, publicUrl, secret, validityMonths: giftCardSales.validityMonths };
+      const giftCardId = voucher.kind === "gift_card" ? await issueBoughtCard(tx, voucher, args) : await addToFundCard(tx, voucher, args);
+      await tx.update(orderVouchers).set({ giftCardId, settledAt: now }).where(eq(orderVouchers.id, voucher.id));
+    }
+    return { note: null };
+  },
+
+  async released(tx, { order, to, now }) {
+    if (to !== "refunded" || order.voucherCents === 0) return;
+    const issued = await tx
+      .select({ giftCardId: orderVouchers.giftCardId })
+      .from(orderVouchers)
+      .where(and(eq(orderVouchers.orderId, order.id), eq(orderVouchers.kind, "gift_card"), isNotNull(orderVouchers.giftCardId)));
+    for (const row of issued) await deactivateUnspentGiftCard(tx, { id: row.giftCardId!, now });
+  },
+};

@@ -1,0 +1,145 @@
+/**
+ * The forms of voucher lines, parsed at the edge: buying a gift card (amount, recipient, message, day or "I'll
+ * print it"), contributing to a gift list's fund, and the owner's fund form. Messages are keys of
+ * `vouchers.errors.*`; amounts, days and funds are checked again by the service against the shop's settings.
+ */
+import { z } from "zod";
+import { parseEuroCents } from "#server/admin/product-admin.inputs.ts";
+import { controlChars } from "#server/accounts/text-rules.ts";
+
+const errorKey = (field: string) => `vouchers.errors.${field}`;
+
+/** Field -> message key of its first problem. */
+export type VoucherFieldErrors = Partial<Record<string, string>>;
+
+const markup = /[<>]/;
+
+function text(field: string, max: number, { required, multiline = false }: { required: boolean; multiline?: boolean }) {
+  const base = z
+    .preprocess((value) => (typeof value === "string" ? value : ""), z.string())
+    .transform((value) => (multiline ? value.replace(/\r\n?/g, "\n").trim() : value.replace(/\s+/g, " ").trim()))
+    .refine((value) => value.length <= max, errorKey(`${field}TooLong`))
+    .refine((value) => !controlChars.test(value.replace(/\n/g, "")) && !markup.test(value), errorKey("invalidCharacters"));
+  return required ? base.refine((value) => value.length > 0, errorKey(`${field}Required`)) : base;
+}
+
+/** Euros as typed ("50", "50,00", "50.5") into cents; the range is the service's (settings). */
+const euros = (field: string) =>
+  z.preprocess(
+    (value) => (typeof value === "string" ? value : ""),
+    z.string().transform((raw, ctx) => {
+      const parsed = parseEuroCents(raw);
+      if (!parsed.ok || parsed.cents <= 0) {
+        ctx.addIssue({ code: "custom", message: errorKey(field) });
+        return z.NEVER;
+      }
+      return parsed.cents;
+    }),
+  );
+
+const isoDay = z
+  .string()
+  .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, errorKey("deliverOn"))
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  }, errorKey("deliverOn"));
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, errorKey("recipientEmail"))
+  .pipe(z.email(errorKey("recipientEmail")));
+
+const GiftCardFields = z
+  .object({
+    // A preset button sends its cents; "other" sends the free amount typed in euros.
+    preset: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
+    amount: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
+    senderName: text("senderName", 100, { required: true }),
+    recipientName: text("recipientName", 100, { required: true }),
+    delivery: z.enum(["email", "print"], { error: errorKey("delivery") }),
+    recipientEmail: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
+    deliverOn: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
+    message: text("message", 500, { required: false, multiline: true }),
+  })
+  .transform((value, ctx) => {
+    const presetCents = /^[0-9]{1,6}$/.test(value.preset) ? Number(value.preset) : null;
+    const typed = presetCents === null ? euros("amount").safeParse(value.amount) : null;
+    if (presetCents === null && !typed?.success) ctx.addIssue({ code: "custom", path: ["amount"], message: errorKey("amount") });
+    let recipientEmail: string | null = null;
+    let deliverOn: string | null = null;
+    if (value.delivery === "email") {
+      const parsedEmail = email.safeParse(value.recipientEmail);
+      if (parsedEmail.success) recipientEmail = parsedEmail.data;
+      else ctx.addIssue({ code: "custom", path: ["recipientEmail"], message: errorKey("recipientEmail") });
+      const parsedDay = isoDay.safeParse(value.deliverOn);
+      if (parsedDay.success) deliverOn = parsedDay.data;
+      else ctx.addIssue({ code: "custom", path: ["deliverOn"], message: errorKey("deliverOn") });
+    }
+    return {
+      amountCents: presetCents ?? (typed?.success ? typed.data : 0),
+      senderName: value.senderName,
+      recipientName: value.recipientName,
+      recipientEmail,
+      deliverOn,
+      message: value.message,
+    };
+  });
+
+export type BuyGiftCardInput = z.infer<typeof GiftCardFields>;
+
+/** The gift card form of /carta-regalo/acquista (and the cart API's JSON). */
+export const BuyGiftCardInput = GiftCardFields;
+
+const FundContributionFields = z.object({
+  fundId: z.coerce
+    .number({ error: errorKey("fund-not-found") })
+    .int(errorKey("fund-not-found"))
+    .positive(errorKey("fund-not-found")),
+  amount: euros("contribution"),
+  senderName: text("giverName", 100, { required: true }),
+  message: text("message", 500, { required: false, multiline: true }),
+});
+
+export type FundContributionInput = { fundId: number; amountCents: number; senderName: string; message: string };
+
+export const FundContributionInput = FundContributionFields.transform((value): FundContributionInput => ({
+  fundId: value.fundId,
+  amountCents: value.amount,
+  senderName: value.senderName,
+  message: value.message,
+}));
+
+/** The owner's fund form on her list's page: a title, an optional description and an optional target in euros. */
+export const GiftListFundInput = z
+  .object({
+    title: text("fundTitle", 120, { required: true }),
+    description: text("fundDescription", 1000, { required: false, multiline: true }),
+    target: z.preprocess((value) => (typeof value === "string" ? value.trim() : ""), z.string()),
+  })
+  .transform((value, ctx) => {
+    if (value.target === "") return { title: value.title, description: value.description, targetCents: null };
+    const parsed = parseEuroCents(value.target);
+    if (!parsed.ok || parsed.cents < 500 || parsed.cents > 10_000_000) {
+      ctx.addIssue({ code: "custom", path: ["target"], message: errorKey("fundTarget") });
+      return z.NEVER;
+    }
+    return { title: value.title, description: value.description, targetCents: parsed.cents };
+  });
+
+export type GiftListFundInput = z.infer<typeof GiftListFundInput>;
+
+/** Parses a form or JSON object; errors are field -> message key. */
+export function parseVoucherForm<T>(
+  schema: z.ZodType<T>,
+  raw: FormData | Record<string, unknown>,
+): { ok: true; input: T } | { ok: false; errors: VoucherFieldErrors } {
+  const values = raw instanceof FormData ? Object.fromEntries([...raw.entries()].filter(([, value]) => typeof value === "string")) : raw;
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const errors: VoucherFieldErrors = {};
+  for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+  return { ok: false, errors };
+}
