@@ -32,6 +32,7 @@ export const handle = {
     "orderSummary",
     "giftCards.summary",
     "loyalty.summaryLine",
+    "vouchers.summaryLine",
     "order",
     "orderStatus",
     "product",

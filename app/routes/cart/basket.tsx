@@ -22,7 +22,7 @@ import type { Route } from "./+types/basket";
 
 /** The messages this page renders (app/lib/route-messages.ts). */
 export const handle = {
-  messages: ["basket", "orderSummary", "giftCards.summary", "loyalty.summaryLine"],
+  messages: ["basket", "orderSummary", "giftCards.summary", "loyalty.summaryLine", "vouchers.summaryLine"],
 } satisfies MessagesHandle;
 
 export async function loader({ params, url, request, context }: Route.LoaderArgs) {

@@ -23,7 +23,7 @@ import { shopContext } from "#server/http/context.ts";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { getPageMetaTexts } from "#server/i18n/translator.ts";
 import { getCartVouchers, vouchersCents } from "#server/vouchers/voucher.service.ts";
-import { CartVouchers } from "#app/ui/order-vouchers.tsx";
+import { CartVouchers } from "#app/ui/cart-vouchers.tsx";
 import type { MessagesHandle } from "#common/messages.ts";
 import type { Route } from "./+types/cart";
 

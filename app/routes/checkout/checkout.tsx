@@ -45,7 +45,7 @@ import { takesCardPayments } from "#server/payments/payment-provider.ts";
 import { takesScalapayPayments } from "#server/payments/scalapay.ts";
 import { getCheckoutSummary, isGiftListCart } from "#server/checkout/checkout.service.ts";
 import { isVoucherOnlyCart } from "#server/vouchers/voucher.service.ts";
-import { CartVouchers } from "#app/ui/order-vouchers.tsx";
+import { CartVouchers } from "#app/ui/cart-vouchers.tsx";
 import { shopNowOf } from "#server/http/shop-clock.ts";
 import { shopContext } from "#server/http/context.ts";
 import type { ShopServices } from "#server/shop-services.ts";
