@@ -7,7 +7,8 @@
 import { isAPIError } from "better-auth/api";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
-import { mergeCarts } from "#server/cart/cart.service.ts";
+import { findCartIdOfUser, mergeCarts } from "#server/cart/cart.service.ts";
+import { moveCartVouchers } from "#server/vouchers/voucher.service.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, VerificationToken } from "./auth.inputs";
 import { oidcProviderId, oidcSettingsOf } from "./auth";
@@ -80,6 +81,11 @@ export function cookiesOf(headers: Headers | null | undefined): Headers {
  */
 export async function mergeCartIntoAccount(services: AuthServices, request: Request, userId: string): Promise<Headers> {
   const cartRequest = readCartRequest(request, services);
+  // Her voucher lines first: the merge below deletes the guest's cart, and its voucher lines with it.
+  const accountCartId = cartRequest.cartId ? await findCartIdOfUser(services.db, userId) : null;
+  if (cartRequest.cartId && accountCartId && accountCartId !== cartRequest.cartId) {
+    await moveCartVouchers(services.db, { fromCartId: cartRequest.cartId, toCartId: accountCartId });
+  }
   const merged = await mergeCarts(services.db, { fromCartId: cartRequest.cartId, toUserId: userId });
   const headers = new Headers();
   if (merged.cartId && merged.cartId !== cartRequest.cartId) headers.append("Set-Cookie", cartRequest.cookieHeaders.cart(merged.cartId));

@@ -10,12 +10,13 @@ import type { OutgoingMail } from "#server/mail/mailer.ts";
 import { changeOrderStatus, markOrderPaid } from "#server/orders/order.service.ts";
 import { orderEffects } from "#server/orders/order-effects.ts";
 import { createTestDb } from "#tests/db.ts";
-import { createGiftList, createProduct } from "#tests/fixtures/cart.fixtures.ts";
+import { createGiftList, createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
+import { mergeCarts } from "#server/cart/cart.service.ts";
 import { cartWith, checkoutInput, placeTestOrder, testPublicUrl, testSecret } from "#tests/fixtures/checkout.fixtures.ts";
 import { getCheckoutSummary } from "#server/checkout/checkout.service.ts";
 import { orderLines, orderVouchers } from "#server/db/schema.ts";
 import { addGiftListFund, getOwnerFunds } from "./gift-list-fund.service";
-import { addFundContributionToCart, addGiftCardToCart, getCartVouchers, printableGiftCard } from "./voucher.service";
+import { addFundContributionToCart, addGiftCardToCart, getCartVouchers, moveCartVouchers, printableGiftCard } from "./voucher.service";
 import { BuyGiftCardInput, parseVoucherForm } from "./voucher.inputs";
 
 async function openDb() {
@@ -211,4 +212,25 @@ test("fund contributions: gift-list mixing rules, summed onto the owner's one ca
     .from(giftCards)
     .where(and(eq(giftCards.origin, "fund")));
   expect(cards).toHaveLength(1);
+});
+
+test("at sign-in a guest's gift card joins the account's cart; another customer's cart is never taken", async () => {
+  const db = await openDb();
+  const product = await createProduct(db);
+  // The account's cart: a cart that became a customer's at an earlier sign-in.
+  const account = (
+    await mergeCarts(db, { fromCartId: await cartWith(db, [{ variantId: product.variantId, quantity: 1 }]), toUserId: await createUser(db) })
+  ).cartId!;
+  const guest = await addGiftCardToCart(db, { cartId: null, input: giftCardInput(), now });
+  if (!guest.ok) throw new Error("not added");
+
+  expect(await moveCartVouchers(db, { fromCartId: guest.cartId, toCartId: account })).toEqual({ moved: 1, refused: 0 });
+  expect((await getCartVouchers(db, account)).map((voucher) => voucher.amountCents)).toEqual([5000]);
+  expect(await getCartVouchers(db, guest.cartId)).toEqual([]);
+
+  // The account's cart is someone's: moving from it is refused, whatever the cookie says.
+  const other = await addGiftCardToCart(db, { cartId: null, input: giftCardInput({ preset: "2500" }), now });
+  if (!other.ok) throw new Error("not added");
+  expect(await moveCartVouchers(db, { fromCartId: account, toCartId: other.cartId })).toEqual({ moved: 0, refused: 0 });
+  expect((await getCartVouchers(db, account)).map((voucher) => voucher.amountCents)).toEqual([5000]);
 });

@@ -140,6 +140,35 @@ async function openFundOf(db: Db, fundId: number): Promise<{ id: number; giftLis
   return fund ?? null;
 }
 
+/**
+ * At sign-in the guest's cart joins the account's (docs/rules.md#cart): her voucher lines go along where the
+ * account's cart may take them by the mixing rules; those it may not stay out, as refused lines do. How many moved.
+ */
+export async function moveCartVouchers(db: Db, args: { fromCartId: string; toCartId: string }): Promise<{ moved: number; refused: number }> {
+  return db.transaction(async (tx) => {
+    // Only a guest's cart: someone else's is never taken over, even with a valid cookie.
+    const [from] = await tx.select({ userId: carts.userId }).from(carts).where(eq(carts.id, args.fromCartId)).for("update");
+    if (!from || from.userId !== null) return { moved: 0, refused: 0 };
+    const vouchers = await tx
+      .select({ id: cartVouchers.id, kind: cartVouchers.kind, giftListId: giftListFunds.giftListId })
+      .from(cartVouchers)
+      .leftJoin(giftListFunds, eq(giftListFunds.id, cartVouchers.giftListFundId))
+      .where(eq(cartVouchers.cartId, args.fromCartId))
+      .orderBy(asc(cartVouchers.createdAt), asc(cartVouchers.id));
+    let moved = 0;
+    for (const voucher of vouchers) {
+      const { cart } = await openCartForVoucher(tx, args.toCartId);
+      const giftListId = voucher.kind === "fund_contribution" ? voucher.giftListId : null;
+      if (voucher.kind === "fund_contribution" && giftListId === null) continue;
+      if (mixingConflict(cart, giftListId) || (cart.voucherCount ?? 0) >= maxVouchersPerCart) continue;
+      await tx.update(cartVouchers).set({ cartId: args.toCartId }).where(eq(cartVouchers.id, voucher.id));
+      if (giftListId) await setCartGiftList(tx, args.toCartId, giftListId);
+      moved += 1;
+    }
+    return { moved, refused: vouchers.length - moved };
+  });
+}
+
 /** The cart page's "remove" of a voucher line; the cart is nobody's list again when nothing of the list is left. */
 export async function removeCartVoucher(db: Db, args: { cartId: string | null; voucherId: string }): Promise<{ ok: boolean }> {
   if (!args.cartId || !/^[0-9a-f-]{36}$/i.test(args.voucherId)) return { ok: false };
