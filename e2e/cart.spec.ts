@@ -97,7 +97,8 @@ test("the mini-cart lists the lines, never a one-size label, and passes axe when
   await expect(summary).toHaveAccessibleName("Carrello, 2 articoli");
 });
 
-test("the cart survives a reload and shows in the other language", async ({ page }) => {
+// Desktop only: a reload and the other language change no layout the cart journeys above do not show.
+test("the cart survives a reload and shows in the other language", { tag: "@desktop-only" }, async ({ page }) => {
   await open(page, "/cart");
   await add(page, variantIdOf(rainCover.id), 2);
   await page.reload();

@@ -111,20 +111,25 @@ test("the category and brand filters narrow the listing to the count they announ
   await expectNoAxeViolations(page);
 });
 
-test("the colour and size filters narrow the listing; one link clears every filter", async ({ page, expectNoAxeViolations }) => {
-  await openListing(page, "/shop");
-  const all = await countShown(page);
-  const black = await tick(page, "Colore", "Nero", "color");
-  await expect(resultCount(page)).toHaveText(`${black} prodotti`);
-  // a size on top of the colour: the size's count already took the colour into account
-  const size = await tick(page, "Taglia", "M", "size");
-  await expect(page).toHaveURL(/color=black&size=m$/);
-  await expect(resultCount(page)).toHaveText(new RegExp(`^${size} prodott`));
-  expect(size).toBeLessThanOrEqual(black);
-  await expectNoAxeViolations(page);
-  await page.getByRole("link", { name: "Cancella tutti i filtri" }).first().click();
-  await expect(resultCount(page)).toHaveText(`${all} prodotti`);
-});
+// Desktop only: the same filter form as the category and brand filters, which run on the phone.
+test(
+  "the colour and size filters narrow the listing; one link clears every filter",
+  { tag: "@desktop-only" },
+  async ({ page, expectNoAxeViolations }) => {
+    await openListing(page, "/shop");
+    const all = await countShown(page);
+    const black = await tick(page, "Colore", "Nero", "color");
+    await expect(resultCount(page)).toHaveText(`${black} prodotti`);
+    // a size on top of the colour: the size's count already took the colour into account
+    const size = await tick(page, "Taglia", "M", "size");
+    await expect(page).toHaveURL(/color=black&size=m$/);
+    await expect(resultCount(page)).toHaveText(new RegExp(`^${size} prodott`));
+    expect(size).toBeLessThanOrEqual(black);
+    await expectNoAxeViolations(page);
+    await page.getByRole("link", { name: "Cancella tutti i filtri" }).first().click();
+    await expect(resultCount(page)).toHaveText(`${all} prodotti`);
+  },
+);
 
 // Desktop only: one more filter group of the same form the phone's filter journeys check.
 test(

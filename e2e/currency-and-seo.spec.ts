@@ -82,7 +82,8 @@ test("English pages switch currency too, in English", { tag: "@desktop-only" }, 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the switch is a form with a button that comes back to the same page", async ({ page }) => {
+  // Desktop only: the same switch as the journey above, which runs on the phone; without JavaScript it is a plain post.
+  test("the switch is a form with a button that comes back to the same page", { tag: "@desktop-only" }, async ({ page }) => {
     await page.goto("/en/about");
     await page.getByRole("combobox", { name: "Currency" }).selectOption("USD");
     await page.getByRole("button", { name: "Change currency" }).click();

@@ -197,29 +197,31 @@ for (const locale of ["it", "en"] as const satisfies readonly Locale[]) {
     await expect(main(page).getByRole("article")).toContainText(t.noteText);
   });
 
-  test(`a customer refuses reminders and review invitations in her account and takes it back; a forged opt-out link says so (${locale})`, async ({
-    page,
-    expectNoAxeViolations,
-  }, testInfo) => {
-    await open(page, href("/my-account"));
-    const section = main(page).getByRole("region", { name: t.mailsTitle });
-    const box = section.getByRole("checkbox", { name: t.wantsMails });
-    await expect(box).toBeChecked();
-    await box.uncheck();
-    await section.getByRole("button", { name: t.saveChoice }).click();
-    await expect(section.getByText(t.savedOff)).toBeVisible();
-    await expect(box).not.toBeChecked();
-    await expectNoAxeViolations(page);
-    await section.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/e2e/customer-mails/account-${locale}-${testInfo.project.name}.png` });
-    await box.check();
-    await section.getByRole("button", { name: t.saveChoice }).click();
-    await expect(section.getByText(t.savedOn)).toBeVisible();
-    await expect(box).toBeChecked();
+  // Desktop only: two switches in the account, whose phone layout accounts.spec.ts checks.
+  test(
+    `a customer refuses reminders and review invitations in her account and takes it back; a forged opt-out link says so (${locale})`,
+    { tag: "@desktop-only" },
+    async ({ page, expectNoAxeViolations }, testInfo) => {
+      await open(page, href("/my-account"));
+      const section = main(page).getByRole("region", { name: t.mailsTitle });
+      const box = section.getByRole("checkbox", { name: t.wantsMails });
+      await expect(box).toBeChecked();
+      await box.uncheck();
+      await section.getByRole("button", { name: t.saveChoice }).click();
+      await expect(section.getByText(t.savedOff)).toBeVisible();
+      await expect(box).not.toBeChecked();
+      await expectNoAxeViolations(page);
+      await section.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/e2e/customer-mails/account-${locale}-${testInfo.project.name}.png` });
+      await box.check();
+      await section.getByRole("button", { name: t.saveChoice }).click();
+      await expect(section.getByText(t.savedOn)).toBeVisible();
+      await expect(box).toBeChecked();
 
-    await open(page, `${href("/promemoria/cancellazione")}?token=bWFyaWFAZXhhbXBsZS5pdA.forged`);
-    await expect(page.getByRole("heading", { level: 1, name: t.optOutTitle })).toBeVisible();
-    await expect(main(page).getByRole("alert")).toHaveText(t.linkInvalid);
-    await expectNoAxeViolations(page);
-  });
+      await open(page, `${href("/promemoria/cancellazione")}?token=bWFyaWFAZXhhbXBsZS5pdA.forged`);
+      await expect(page.getByRole("heading", { level: 1, name: t.optOutTitle })).toBeVisible();
+      await expect(main(page).getByRole("alert")).toHaveText(t.linkInvalid);
+      await expectNoAxeViolations(page);
+    },
+  );
 }

@@ -70,20 +70,25 @@ test.describe("not found", () => {
   // Chromium reports the document's own 404 status as a console error.
   test.use({ allowedBrowserErrors: [/status of 404/] });
 
-  test("an unknown address answers the 404 page with a search box and a link home", async ({ page, expectNoAxeViolations }) => {
-    const response = await page.goto("/questa-pagina-non-esiste");
-    expect(response?.status()).toBe(404);
-    await expect(page.getByText("404", { exact: true }).first()).toBeVisible();
-    await expect(page.getByText("OPPS! Pagina o Prodotto non trovato")).toBeVisible();
-    const search = page.locator('main form[action="/shop"] input[name="search"]');
-    await expect(search).toBeVisible();
-    await expect(page.locator('main a[href="/"]').first()).toBeVisible();
-    await expectNoAxeViolations(page);
+  // Desktop only: the 404 page is laid out as every page the phone journeys open.
+  test(
+    "an unknown address answers the 404 page with a search box and a link home",
+    { tag: "@desktop-only" },
+    async ({ page, expectNoAxeViolations }) => {
+      const response = await page.goto("/questa-pagina-non-esiste");
+      expect(response?.status()).toBe(404);
+      await expect(page.getByText("404", { exact: true }).first()).toBeVisible();
+      await expect(page.getByText("OPPS! Pagina o Prodotto non trovato")).toBeVisible();
+      const search = page.locator('main form[action="/shop"] input[name="search"]');
+      await expect(search).toBeVisible();
+      await expect(page.locator('main a[href="/"]').first()).toBeVisible();
+      await expectNoAxeViolations(page);
 
-    await search.fill("passeggino");
-    await search.press("Enter");
-    await expect(page).toHaveURL(/\/shop\?.*search=passeggino/);
-  });
+      await search.fill("passeggino");
+      await search.press("Enter");
+      await expect(page).toHaveURL(/\/shop\?.*search=passeggino/);
+    },
+  );
 });
 
 // The headers and the policy do not depend on the screen: checked once, on the desktop.
@@ -195,7 +200,8 @@ test("on a phone the floating chat and back-to-top buttons step aside while a fi
   await expect(chat).toBeVisible();
 });
 
-test("the scroll-to-top button appears after 100px of scrolling", async ({ page }) => {
+// Desktop only: the phone's back-to-top button is checked in its own phone journey below.
+test("the scroll-to-top button appears after 100px of scrolling", { tag: "@desktop-only" }, async ({ page }) => {
   await page.goto("/");
   const button = page.getByRole("button", { name: "Torna all'inizio della pagina" });
   await expect(button).toBeHidden();

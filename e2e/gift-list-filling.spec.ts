@@ -163,55 +163,62 @@ for (const locale of ["it", "en"] as const) {
 
 for (const locale of ["it", "en"] as const) {
   const t = texts[locale];
-  test(`${locale}: an empty personalisation in the product page's list selector gets the shop's message, the field marked and focused`, async ({
-    page,
-    expectNoAxeViolations,
-  }, testInfo) => {
-    test.setTimeout(90_000);
-    const title = `Lista incisa ${locale} ${crypto.randomBytes(3).toString("hex")}`;
-    await createList(page, locale, title);
-    // 111 the engraved frame: two texts, both needed.
-    await open(page, `${locale === "en" ? "/en" : ""}/product/111`);
-    const selector = main(page).getByRole("region", { name: t.selector });
-    await selector.getByLabel(t.yourList).selectOption({ label: title });
-    await selector.getByRole("button", { name: t.addToList, exact: true }).click();
-    await expect(selector.getByText(t.personalisationMissing)).toBeVisible();
-    const field = selector.getByLabel(t.childName);
-    await expect(field).toHaveAttribute("aria-invalid", "true");
-    await expect(field).toBeFocused();
-    // Nothing was sent: no confirmation dialog opened.
-    await expect(page.getByRole("dialog")).toHaveCount(0);
-    await page.screenshot({ path: testInfo.outputPath(`selector-personalisation-${locale}.png`) });
-    await expectNoAxeViolations(page);
-    // Once typed, the mark goes and the confirmation opens.
-    await field.fill("Nicolò");
-    await expect(field).not.toHaveAttribute("aria-invalid", "true");
-  });
+  // Desktop only: the phone's personalisation message is checked in shop-details.spec.ts.
+  test(
+    `${locale}: an empty personalisation in the product page's list selector gets the shop's message, the field marked and focused`,
+    { tag: "@desktop-only" },
+    async ({ page, expectNoAxeViolations }, testInfo) => {
+      test.setTimeout(90_000);
+      const title = `Lista incisa ${locale} ${crypto.randomBytes(3).toString("hex")}`;
+      await createList(page, locale, title);
+      // 111 the engraved frame: two texts, both needed.
+      await open(page, `${locale === "en" ? "/en" : ""}/product/111`);
+      const selector = main(page).getByRole("region", { name: t.selector });
+      await selector.getByLabel(t.yourList).selectOption({ label: title });
+      await selector.getByRole("button", { name: t.addToList, exact: true }).click();
+      await expect(selector.getByText(t.personalisationMissing)).toBeVisible();
+      const field = selector.getByLabel(t.childName);
+      await expect(field).toHaveAttribute("aria-invalid", "true");
+      await expect(field).toBeFocused();
+      // Nothing was sent: no confirmation dialog opened.
+      await expect(page.getByRole("dialog")).toHaveCount(0);
+      await page.screenshot({ path: testInfo.outputPath(`selector-personalisation-${locale}.png`) });
+      await expectNoAxeViolations(page);
+      // Once typed, the mark goes and the confirmation opens.
+      await field.fill("Nicolò");
+      await expect(field).not.toHaveAttribute("aria-invalid", "true");
+    },
+  );
 }
 
-test("without JavaScript, a card's add button posts and comes back with the toast and the new total", async ({ browser, signedIn, baseURL }) => {
-  test.setTimeout(60_000);
-  const context = await browser.newContext({ javaScriptEnabled: false, storageState: signedIn!.storageState, baseURL });
-  const page = await context.newPage();
-  const title = `Lista senza JS ${crypto.randomBytes(3).toString("hex")}`;
-  const t = texts.it;
-  await page.goto("/crea-lista-nascita");
-  const form = page.getByRole("form", { name: t.createForm });
-  await form.getByLabel(t.title).fill(title);
-  await form.getByLabel(t.eventDate).fill(italianDayOf(new Date(Date.now() + 60 * 24 * 60 * 60 * 1000)));
-  await form.getByLabel(t.names).fill("Nicolò");
-  await form.getByRole("button", { name: t.create }).click();
-  await page
-    .getByRole("article", { name: title })
-    .getByRole("button", { name: `${t.start} ${title}` })
-    .click();
-  await expect(page).toHaveURL(/\/shop$/);
-  await page.goto("/categoria/Bagnetto");
-  await main(page).getByRole("button", { name: t.cardAdd }).first().click();
-  await expect(page).toHaveURL(/\/categoria\/Bagnetto$/);
-  await expect(page.locator("[data-toast-kind]").filter({ hasText: "Prodotto aggiunto alla lista selezionata" })).toBeVisible();
-  await expect(page.getByRole("complementary", { name: t.bar }).getByTestId("gift-list-filling-total")).toContainText(
-    `${t.products(1)}, ${t.units(1)}.`,
-  );
-  await context.close();
-});
+// Desktop only: the same card forms as the journey above; without JavaScript they are plain posts.
+test(
+  "without JavaScript, a card's add button posts and comes back with the toast and the new total",
+  { tag: "@desktop-only" },
+  async ({ browser, signedIn, baseURL }) => {
+    test.setTimeout(60_000);
+    const context = await browser.newContext({ javaScriptEnabled: false, storageState: signedIn!.storageState, baseURL });
+    const page = await context.newPage();
+    const title = `Lista senza JS ${crypto.randomBytes(3).toString("hex")}`;
+    const t = texts.it;
+    await page.goto("/crea-lista-nascita");
+    const form = page.getByRole("form", { name: t.createForm });
+    await form.getByLabel(t.title).fill(title);
+    await form.getByLabel(t.eventDate).fill(italianDayOf(new Date(Date.now() + 60 * 24 * 60 * 60 * 1000)));
+    await form.getByLabel(t.names).fill("Nicolò");
+    await form.getByRole("button", { name: t.create }).click();
+    await page
+      .getByRole("article", { name: title })
+      .getByRole("button", { name: `${t.start} ${title}` })
+      .click();
+    await expect(page).toHaveURL(/\/shop$/);
+    await page.goto("/categoria/Bagnetto");
+    await main(page).getByRole("button", { name: t.cardAdd }).first().click();
+    await expect(page).toHaveURL(/\/categoria\/Bagnetto$/);
+    await expect(page.locator("[data-toast-kind]").filter({ hasText: "Prodotto aggiunto alla lista selezionata" })).toBeVisible();
+    await expect(page.getByRole("complementary", { name: t.bar }).getByTestId("gift-list-filling-total")).toContainText(
+      `${t.products(1)}, ${t.units(1)}.`,
+    );
+    await context.close();
+  },
+);

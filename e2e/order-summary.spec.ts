@@ -67,35 +67,37 @@ for (const locale of ["it", "en"] as const) {
   const t = texts[locale];
   const href = (path: string) => localizedHref(path, locale);
 
-  test(`a product on offer: the cart and the checkout list the list price, the offer and a total that adds up (${locale})`, async ({
-    page,
-    expectNoAxeViolations,
-  }) => {
-    await addToCart(page, variantIdOf(thermometer));
+  // Desktop only: the phone's cart and checkout journeys show the same summary.
+  test(
+    `a product on offer: the cart and the checkout list the list price, the offer and a total that adds up (${locale})`,
+    { tag: "@desktop-only" },
+    async ({ page, expectNoAxeViolations }) => {
+      await addToCart(page, variantIdOf(thermometer));
 
-    await open(page, href("/cart"));
-    await expect(page.getByTestId("cart-subtotal")).toHaveText(t.subtotal);
-    await expect(page.getByTestId("cart-offers")).toHaveText(t.offers);
-    await expect(page.getByTestId("cart-total")).toHaveText(t.total);
-    const cart = await summaryAmounts(page, "cart");
-    expect(cart.amounts.reduce((sum, cents) => sum + cents, 0)).toBe(cart.total);
-    // The first screen shows the total, and the floating chat button, in its corner, does not cover it.
-    await expectUncovered(page.getByTestId("cart-total"));
-    await page.screenshot({ path: `test-results/e2e/order-summary/cart-${locale}-${test.info().project.name}.png` });
-    await expectNoAxeViolations(page);
+      await open(page, href("/cart"));
+      await expect(page.getByTestId("cart-subtotal")).toHaveText(t.subtotal);
+      await expect(page.getByTestId("cart-offers")).toHaveText(t.offers);
+      await expect(page.getByTestId("cart-total")).toHaveText(t.total);
+      const cart = await summaryAmounts(page, "cart");
+      expect(cart.amounts.reduce((sum, cents) => sum + cents, 0)).toBe(cart.total);
+      // The first screen shows the total, and the floating chat button, in its corner, does not cover it.
+      await expectUncovered(page.getByTestId("cart-total"));
+      await page.screenshot({ path: `test-results/e2e/order-summary/cart-${locale}-${test.info().project.name}.png` });
+      await expectNoAxeViolations(page);
 
-    await open(page, href("/checkout"));
-    const summary = page.getByRole("region", { name: locale === "it" ? "Riepilogo dell'ordine" : "Order summary" });
-    await expect(summary.getByTestId("summary-subtotal")).toHaveText(t.subtotal);
-    await expect(summary.getByTestId("summary-offers")).toHaveText(t.offers);
-    await expect(summary.getByTestId("summary-total")).toHaveText(t.total);
-    const checkout = await summaryAmounts(page, "summary");
-    expect(checkout.amounts.reduce((sum, cents) => sum + cents, 0)).toBe(checkout.total);
-    expect(checkout.total).toBe(2394);
-    await summary.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/e2e/order-summary/checkout-${locale}-${test.info().project.name}.png` });
-    await expectNoAxeViolations(page);
-  });
+      await open(page, href("/checkout"));
+      const summary = page.getByRole("region", { name: locale === "it" ? "Riepilogo dell'ordine" : "Order summary" });
+      await expect(summary.getByTestId("summary-subtotal")).toHaveText(t.subtotal);
+      await expect(summary.getByTestId("summary-offers")).toHaveText(t.offers);
+      await expect(summary.getByTestId("summary-total")).toHaveText(t.total);
+      const checkout = await summaryAmounts(page, "summary");
+      expect(checkout.amounts.reduce((sum, cents) => sum + cents, 0)).toBe(checkout.total);
+      expect(checkout.total).toBe(2394);
+      await summary.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/e2e/order-summary/checkout-${locale}-${test.info().project.name}.png` });
+      await expectNoAxeViolations(page);
+    },
+  );
 
   // Desktop only: the product page's parts on the phone are checked in phone-product-page.spec.ts.
   test(`the product page keeps the shop's own rating apart from the customers' reviews (${locale})`, { tag: "@desktop-only" }, async ({ page }) => {

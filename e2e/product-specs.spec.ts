@@ -113,7 +113,8 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   // axe needs scripts in the page: the same pages are checked with JavaScript above.
-  test("it: the height and ISOFIX filters work as a plain form", async ({ page }) => {
+  // Desktop only: the phone's listing filters without JavaScript are checked in catalogue-listing.spec.ts.
+  test("it: the height and ISOFIX filters work as a plain form", { tag: "@desktop-only" }, async ({ page }) => {
     await page.goto("/categoria/sicurezza");
     await openFilters(page);
     const group = filters(page).getByRole("group", { name: "Seggiolini e passeggini" });
