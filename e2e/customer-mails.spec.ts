@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { expect as baseExpect, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
-import { addToCart, openHydrated as open, variantIdOf, type Locale } from "./shop-helpers";
+import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf, type Locale } from "./shop-helpers";
 
 // A buyer's claim under the legal guarantee, with a photo, answered by the staff; her choice about reminders
 // and review invitations in the account; the mails' opt-out page. One product per run, used by no other journey:
@@ -145,10 +145,7 @@ for (const locale of ["it", "en"] as const satisfies readonly Locale[]) {
     await signInAs(staffContext, "backOffice");
     const staff = await staffContext.newPage();
     await open(staff, href(`/admin/ordini/${orderId}`));
-    for (const status of [t.preparing, t.ready, t.completed]) {
-      await staff.getByRole("button", { name: t.moveTo(status) }).click();
-      await expect(staff.getByRole("status").filter({ hasText: t.statusUpdated })).toBeVisible();
-    }
+    await moveOrderThrough(staff, [t.preparing, t.ready, t.completed].map(t.moveTo), t.statusUpdated);
 
     // Collected: the order page leads to the guarantee.
     await open(page, orderPath);

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
-import { addToCart, openHydrated as open, variantIdOf, type Locale } from "./shop-helpers";
+import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf, type Locale } from "./shop-helpers";
 
 // Verified-buyer reviews: a customer's collected order, the review written from the order page, the staff
 // publishing it with a reply, and the product page and its card showing it. One product per run, so the
@@ -160,10 +160,7 @@ for (const locale of ["it", "en"] as const satisfies readonly Locale[]) {
     await signInAs(staffContext, "backOffice");
     const staff = await staffContext.newPage();
     await open(staff, href(`/admin/ordini/${orderId}`));
-    for (const status of [t.preparing, t.ready, t.completed]) {
-      await staff.getByRole("button", { name: t.moveTo(status) }).click();
-      await expect(staff.getByRole("status").filter({ hasText: t.statusUpdated })).toBeVisible();
-    }
+    await moveOrderThrough(staff, [t.preparing, t.ready, t.completed].map(t.moveTo), t.statusUpdated);
 
     // Collected: the order page offers the review of its product.
     await open(page, orderPath);

@@ -214,3 +214,15 @@ export async function addToGiftListFromProductPage(page: Page, productId: number
   await dialog.getByRole("button", { name: "Chiudi" }).click();
   await expect(dialog).toBeHidden();
 }
+
+/**
+ * The staff press each "move to" button of an order's back-office page in turn. A step is done when its toast
+ * shows and its button is gone: the toast of the step before may still be on screen.
+ */
+export async function moveOrderThrough(staff: Page, moveButtons: readonly string[], updatedToast: string) {
+  for (const name of moveButtons) {
+    await staff.getByRole("button", { name }).click();
+    await expect(staff.getByRole("status").filter({ hasText: updatedToast })).toBeVisible({ timeout: 15_000 });
+    await expect(staff.getByRole("button", { name })).toHaveCount(0, { timeout: 15_000 });
+  }
+}
