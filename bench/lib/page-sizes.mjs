@@ -26,7 +26,9 @@ export const sizeBudgets = {
   // every page, so the after-sales and back-office screens still to come add to it.
   // Home's own JS 29 -> 32 KB with customers' reviews on the cards and the quick view's focus return (measured 29.1
   // KB, 2026-11-26).
-  home: { frameworkJs: 130, ownJs: 32, messages: 4.7, css: 12, images: 10 },
+  // Home's messages 4.7 -> 5.0 KB with the footer's link to buy a gift card (decision 0106; measured 4.8 KB,
+  // 2026-11-29).
+  home: { frameworkJs: 130, ownJs: 32, messages: 5.0, css: 12, images: 10 },
   // Listing and gift list 32 -> 33 KB with the personal part apart from the loader data and the page's personal
   // regions (decision 0076; measured 32.0 and 32.1 KB, 2026-11-27): what only the server records is left out of
   // the browser's bundle (import.meta.env.SSR).
@@ -43,8 +45,11 @@ export const sizeBudgets = {
   product: { frameworkJs: 130, ownJs: 39, messages: 6, css: 12, images: 8 },
   // Cart's own JS back to 19.7 KB once the delivery promise got its own chunk (config/browser-chunks.ts). Messages
   // raised with the discount-code field and its refusal reasons (decision 0066; measured 4.5 KB).
-  cart: { frameworkJs: 130, ownJs: 23, messages: 4.9, css: 12, images: 10 },
-  "gift list": { frameworkJs: 130, ownJs: 33, messages: 6.1, css: 12, images: 10 },
+  // Cart 23 -> 24 KB with its gift-card and fund-contribution lines (decision 0106; measured 23.4 KB, 2026-11-29).
+  cart: { frameworkJs: 130, ownJs: 24, messages: 4.9, css: 12, images: 10 },
+  // Gift list's messages 6.1 -> 7.0 KB with the list's cash funds: progress, contribution form, the owner's view
+  // (decision 0098; measured 6.6 KB, 2026-11-29).
+  "gift list": { frameworkJs: 130, ownJs: 33, messages: 7.0, css: 12, images: 10 },
 };
 
 const phone = { widthPx: 412, devicePixelRatio: 1.75 };
