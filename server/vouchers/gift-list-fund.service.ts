@@ -3,7 +3,7 @@
  * list's page, guests see them with their progress and contribute (voucher.service.ts), and the owner sees
  * who gave what and the one card the paid contributions went onto. Never paid out in cash.
  */
-import { and, asc, count, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { giftListFunds, orders, orderVouchers } from "#server/db/schema.ts";
 import { giftCardBalanceOf } from "#server/gift-cards/gift-card.service.ts";
@@ -114,4 +114,12 @@ export async function getOwnerFunds(db: Db, args: { giftListId: string; secret: 
     });
   }
   return result;
+}
+
+/** A paid contribution: the fund's card (issued with the first one) and what it has collected. */
+export async function creditGiftListFund(tx: Db, args: { fundId: number; giftCardId: number; amountCents: number }): Promise<void> {
+  await tx
+    .update(giftListFunds)
+    .set({ giftCardId: args.giftCardId, collectedCents: sql`${giftListFunds.collectedCents} + ${args.amountCents}` })
+    .where(eq(giftListFunds.id, args.fundId));
 }

@@ -4,7 +4,7 @@
  * once, and its mail is queued for the day chosen; a fund contribution goes onto the fund's one card. A refund
  * stops a bought card still unspent. An unpaid order let go had issued nothing, so nothing goes back.
  */
-import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { italianMidnight } from "#common/shop-calendar.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftListFunds, giftLists, orderVouchers, users } from "#server/db/schema.ts";
@@ -14,7 +14,8 @@ import type { EffectOrder, OrderEffects } from "#server/orders/order-effects.ts"
 import { getSettings } from "#server/settings/settings.service.ts";
 import { queueGiftCardMail } from "./voucher-mail";
 import { fundCardSeed } from "./voucher";
-import { voucherGiftCardCode } from "./voucher.service";
+import { settleOrderVoucher, voucherGiftCardCode } from "./voucher.service";
+import { creditGiftListFund } from "./gift-list-fund.service";
 
 type OrderVoucherRow = typeof orderVouchers.$inferSelect;
 
@@ -87,10 +88,7 @@ async function addToFundCard(
   } else {
     await addFundContribution(tx, { giftCardId, amountCents: voucher.amountCents, orderId: args.order.id, expiresAt, now: args.now });
   }
-  await tx
-    .update(giftListFunds)
-    .set({ giftCardId, collectedCents: sql`${giftListFunds.collectedCents} + ${voucher.amountCents}` })
-    .where(eq(giftListFunds.id, fund.id));
+  await creditGiftListFund(tx, { fundId: fund.id, giftCardId, amountCents: voucher.amountCents });
   return giftCardId;
 }
 
@@ -109,7 +107,7 @@ export const voucherOrderEffects: Pick<OrderEffects, "paid" | "released"> = {
     for (const voucher of due) {
       const args = { order, now, publicUrl, secret, validityMonths: giftCardSales.validityMonths };
       const giftCardId = voucher.kind === "gift_card" ? await issueBoughtCard(tx, voucher, args) : await addToFundCard(tx, voucher, args);
-      await tx.update(orderVouchers).set({ giftCardId, settledAt: now }).where(eq(orderVouchers.id, voucher.id));
+      await settleOrderVoucher(tx, { voucherId: voucher.id, giftCardId, now });
     }
     return { note: null };
   },

@@ -344,3 +344,8 @@ export async function printableGiftCard(db: Db, args: { orderId: string; voucher
     locale: row.locale,
   };
 }
+
+/** A paid voucher line is settled once, with the card it became (the paid effect skips settled lines). */
+export async function settleOrderVoucher(tx: Db, args: { voucherId: string; giftCardId: number | null; now: Date }): Promise<void> {
+  await tx.update(orderVouchers).set({ giftCardId: args.giftCardId, settledAt: args.now }).where(eq(orderVouchers.id, args.voucherId));
+}

@@ -46,7 +46,7 @@ const loyalty = "server/loyalty/loyalty.service.ts";
 const exchangesOwner = "server/after-sales/exchanges.service.ts";
 /** Voucher lines and gift-list funds (docs/decisions/0106-voucher-lines.md, 0098-gift-list-funds.md). */
 const vouchersOwner = "server/vouchers/voucher.service.ts";
-const fundsOwners = ["server/vouchers/gift-list-fund.service.ts", "server/vouchers/voucher-order-effects.ts"];
+const fundsOwner = "server/vouchers/gift-list-fund.service.ts";
 /** Proves the database itself refuses to change a stored withdrawal statement, with raw SQL. */
 const withdrawalTriggerTest = "server/after-sales/withdrawal.service.test.ts";
 
@@ -168,10 +168,10 @@ const rules: Rule[] = [
   { what: "writes cart voucher lines", owners: [vouchersOwner], finds: writesTable("cartVouchers", "cart_vouchers") },
   {
     what: "writes order voucher lines",
-    owners: [vouchersOwner, "server/vouchers/voucher-order-effects.ts"],
+    owners: [vouchersOwner],
     finds: writesTable("orderVouchers", "order_vouchers"),
   },
-  { what: "writes gift-list funds", owners: fundsOwners, finds: writesTable("giftListFunds", "gift_list_funds") },
+  { what: "writes gift-list funds", owners: [fundsOwner], finds: writesTable("giftListFunds", "gift_list_funds") },
   { what: "writes loyalty entries", owners: [loyalty], finds: writesTable("loyaltyEntries", "loyalty_entries") },
   { what: "writes loyalty expiry notices", owners: [loyalty], finds: writesTable("loyaltyExpiryNotices", "loyalty_expiry_notices") },
   { what: "writes return exchanges", owners: [exchangesOwner], finds: writesTable("returnExchanges", "return_exchanges") },
