@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { localizedHref, type Locale } from "../common/locale";
-import { expect, test } from "./fixtures";
+import { expect, longJourneyLocales, test } from "./fixtures";
 import { addToCart, checkoutLabels, linkInOutboxMail, openHydrated as open, placeGuestOrder, variantIdOf } from "./shop-helpers";
 
 // Issue 22, carrier tracking: the staff ship an order with GLS and its number; the customer's order page and
@@ -51,7 +51,7 @@ async function placeOrder(page: Page, locale: Locale) {
   return { orderId, number, email, orderUrl: page.url() };
 }
 
-for (const locale of ["it", "en"] as const) {
+for (const locale of longJourneyLocales) {
   test(`the shipped mail and the order page link to the courier's tracking page (${locale})`, async ({
     page,
     browser,

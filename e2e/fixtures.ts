@@ -16,10 +16,12 @@
  *   when what it checks is the server's answer whatever the screen (a refusal, a 404, structured data).
  */
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequest, type BrowserContext, type BrowserContextOptions, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequest, type BrowserContext, type BrowserContextOptions, type Page, type TestInfo } from "@playwright/test";
 import { backOfficeAccount } from "./back-office-account";
-import { customerPassword } from "./shop-helpers";
+import { customerPassword, type Locale } from "./shop-helpers";
 
 export const viewports = {
   desktop: { width: 1280, height: 800 },
@@ -27,7 +29,21 @@ export const viewports = {
 } as const;
 
 const axeTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-const pagesWithoutViolations = new Set<string>();
+/**
+ * Pages axe passed, shared by the run's workers through files in E2E_AXE_CHECKED_DIR (e2e/server.ts makes it):
+ * the two workers walk the same shop, and a page one checked the other need not check again.
+ */
+const checkedPages = {
+  memory: new Set<string>(),
+  fileOf: (key: string) => path.join(process.env.E2E_AXE_CHECKED_DIR!, crypto.createHash("sha1").update(key).digest("hex")),
+  has(key: string) {
+    return this.memory.has(key) || (Boolean(process.env.E2E_AXE_CHECKED_DIR) && fs.existsSync(this.fileOf(key)));
+  },
+  add(key: string) {
+    this.memory.add(key);
+    if (process.env.E2E_AXE_CHECKED_DIR) fs.writeFileSync(this.fileOf(key), key);
+  },
+};
 
 export type Role = "customer" | "backOffice";
 type StorageState = Exclude<BrowserContextOptions["storageState"], string | undefined>;
@@ -47,50 +63,7 @@ type WorkerFixtures = {
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   expectNoAxeViolations: async ({}, use, testInfo) => {
-    await use(async (page) => {
-      // A page already checked in this worker, on this viewport, with the same address and the same number
-      // of elements is the same page in the same state: skip it (axe costs 5-15 s a page on 2 cores).
-      // A page still loading (aria-busy) or fading in is not the page a person reads: wait until it settles.
-      await page.waitForFunction(
-        () => !document.querySelector('[aria-busy="true"]') && document.getAnimations().every((animation) => animation.playState !== "running"),
-        null,
-        { timeout: 10_000 },
-      );
-      const key = `${testInfo.project.name} ${page.url()} ${await page.evaluate(() => document.getElementsByTagName("*").length)}`;
-      if (pagesWithoutViolations.has(key)) return;
-      // Legacy mode runs axe inside the page; the default mode opens a blank page per check to merge the frames'
-      // results, which doubles the cost (measured: 2.0-2.9 s instead of 4.6-5.4 s on the home page). The shop
-      // has no cross-origin frames, the only thing legacy mode cannot see into.
-      // axe-core models position: sticky as relative (dequelabs/axe-core#3720): a button scrolled under the stuck
-      // gift-list bar reads to its target-size rule as obscured, which scrolling undoes. For the check each stuck
-      // element goes back to its place in the flow, which moves nothing else (a sticky element keeps its space).
-      const unstuck = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLElement>("body *")]
-          .filter((element) => getComputedStyle(element).position === "sticky")
-          .map((element) => {
-            element.dataset.axeUnstuck = "";
-            element.style.position = "relative";
-            return element.tagName;
-          }),
-      );
-      const { violations } = await new AxeBuilder({ page }).withTags(axeTags).setLegacyMode(true).analyze();
-      if (unstuck.length > 0)
-        await page.evaluate(() => {
-          for (const element of document.querySelectorAll<HTMLElement>("[data-axe-unstuck]")) {
-            element.style.position = "";
-            delete element.dataset.axeUnstuck;
-          }
-        });
-      if (violations.length > 0) {
-        await testInfo.attach(`axe ${page.url()}`, { body: JSON.stringify(violations, null, 2), contentType: "application/json" });
-      }
-      const found = violations.map(
-        (violation) =>
-          `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
-      );
-      expect(found, `accessibility violations on ${page.url()}`).toEqual([]);
-      pagesWithoutViolations.add(key);
-    });
+    await use((page) => base.step(`axe ${new URL(page.url()).pathname}`, () => checkAxe(page, testInfo), { box: true }));
   },
 
   allowedBrowserErrors: [[], { option: true }],
@@ -179,3 +152,59 @@ async function signInOnce(request: APIRequest, role: Role, baseUrl: string): Pro
 }
 
 export { expect };
+
+/**
+ * The language of a long journey through several people (the staff, the mail, a second customer): it runs once,
+ * in Italian; where a file has two such journeys the second runs in English. Their English words are checked by
+ * the English journeys of the customer's own screens and by the message files' tests (decision 0107).
+ */
+export const longJourneyLocales: readonly Locale[] = ["it"];
+
+/**
+ * axe-core on the page as it is now. A page already checked in this run, on this viewport, with the same address
+ * and the same number of elements is the same page in the same state: skipped (axe costs 2-5 s a page on 2 cores,
+ * a quarter of the journeys' time). The English copy of a checked Italian page (same path under /en, same
+ * elements) is the same markup with other words: skipped too; the message files are checked complete by Vitest.
+ */
+async function checkAxe(page: Page, testInfo: TestInfo) {
+  // A page still loading (aria-busy) or fading in is not the page a person reads: wait until it settles.
+  await page.waitForFunction(
+    () => !document.querySelector('[aria-busy="true"]') && document.getAnimations().every((animation) => animation.playState !== "running"),
+    null,
+    { timeout: 10_000 },
+  );
+  const url = new URL(page.url());
+  const samePage = `${testInfo.project.name} ${url.pathname.replace(/^\/en(?=\/|$)/, "") || "/"}${url.search} ${await page.evaluate(() => document.getElementsByTagName("*").length)}`;
+  if (checkedPages.has(samePage)) return;
+  // Legacy mode runs axe inside the page; the default mode opens a blank page per check to merge the frames'
+  // results, which doubles the cost (measured: 2.0-2.9 s instead of 4.6-5.4 s on the home page). The shop
+  // has no cross-origin frames, the only thing legacy mode cannot see into.
+  // axe-core models position: sticky as relative (dequelabs/axe-core#3720): a button scrolled under the stuck
+  // gift-list bar reads to its target-size rule as obscured, which scrolling undoes. For the check each stuck
+  // element goes back to its place in the flow, which moves nothing else (a sticky element keeps its space).
+  const unstuck = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("body *")]
+      .filter((element) => getComputedStyle(element).position === "sticky")
+      .map((element) => {
+        element.dataset.axeUnstuck = "";
+        element.style.position = "relative";
+        return element.tagName;
+      }),
+  );
+  const { violations } = await new AxeBuilder({ page }).withTags(axeTags).setLegacyMode(true).analyze();
+  if (unstuck.length > 0)
+    await page.evaluate(() => {
+      for (const element of document.querySelectorAll<HTMLElement>("[data-axe-unstuck]")) {
+        element.style.position = "";
+        delete element.dataset.axeUnstuck;
+      }
+    });
+  if (violations.length > 0) {
+    await testInfo.attach(`axe ${page.url()}`, { body: JSON.stringify(violations, null, 2), contentType: "application/json" });
+  }
+  const found = violations.map(
+    (violation) => `${violation.id} (${violation.impact}): ${violation.help} -> ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+  );
+  expect(found, `accessibility violations on ${page.url()}`).toEqual([]);
+  checkedPages.add(samePage);
+}

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { italianDayOf } from "../common/shop-calendar";
-import { expect as baseExpect, test } from "./fixtures";
+import { expect as baseExpect, longJourneyLocales, test } from "./fixtures";
 import { openHydrated as open } from "./shop-helpers";
 
 // Each step waits for a server round trip on a machine shared with other suites: allow for it.
@@ -85,7 +85,7 @@ async function createList(page: Page, locale: "it" | "en", title: string) {
   await expect(page.getByRole("status").filter({ hasText: t.created })).toBeVisible();
 }
 
-for (const locale of ["it", "en"] as const) {
+for (const locale of longJourneyLocales) {
   const t = texts[locale];
   const prefix = locale === "en" ? "/en" : "";
 

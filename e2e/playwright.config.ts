@@ -43,11 +43,14 @@ export default defineConfig({
       // in its test. The smoke and back-office small-screen journeys check the English phone pages.
       // The long journeys through several people (staff, mail, a second customer) run on the desktop only:
       // the customer's screens they pass through (product page, cart, checkout, account, a list's cards) have
-      // their own phone journeys, and together they took 360 of the phone's 1,210 s (decision 0079). Nor the
+      // their own phone journeys, and together they took 360 of the phone's 1,210 s (decision 0079); the
+      // withdrawal journeys too (the form's fields are checked on the phone by shop-details.spec.ts). Nor the
       // staff's SDI and first-visit pages, nor product-page.spec.ts: the phone's product page has its own
       // (phone-product-page.spec.ts), and the variant choice is the same component (decision 0107).
       testIgnore: [
         "owner-setup.spec.ts",
+        "after-sales.spec.ts",
+        "withdrawal-guest.spec.ts",
         "product-page.spec.ts",
         "sdi.spec.ts",
         "delivery-promise.spec.ts",

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { expect as baseExpect, test } from "./fixtures";
+import { expect as baseExpect, longJourneyLocales, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
-import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf, type Locale } from "./shop-helpers";
+import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Verified-buyer reviews: a customer's collected order, the review written from the order page, the staff
 // publishing it with a reply, and the product page and its card showing it. One product per run, so the
@@ -121,7 +121,7 @@ async function shot(page: Page, name: string, project: string) {
   await page.screenshot({ path: `test-results/e2e/reviews/${name}-${project}.png`, fullPage: false });
 }
 
-for (const locale of ["it", "en"] as const satisfies readonly Locale[]) {
+for (const locale of longJourneyLocales) {
   const t = texts[locale];
   const href = (path: string) => localizedHref(path, locale);
 

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { startLocalAcubeServer, type LocalAcubeServer } from "../tests/peers/local-acube-server";
-import { expect as baseExpect, test } from "./fixtures";
+import { expect as baseExpect, longJourneyLocales, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
 import fs from "node:fs";
 import { addToCart, checkoutLabels, openHydrated, placeGuestOrder, variantIdOf } from "./shop-helpers";
@@ -130,7 +130,7 @@ test.describe("invoices to the SDI through a local A-Cube", () => {
     return context.newPage();
   }
 
-  for (const locale of ["it", "en"] as const) {
+  for (const locale of longJourneyLocales) {
     const t = texts[locale];
     test(`an invoice rejected by the SDI is corrected and delivered, as the staff see it (${locale === "it" ? "it" : "in English"})`, async ({
       page,

@@ -85,6 +85,9 @@ export default async function startShop() {
   }
   console.log(`e2e: shop ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   process.env.E2E_BASE_URL = baseUrl;
+  // Pages axe passed, shared by the workers (e2e/fixtures.ts); removed with the data.
+  process.env.E2E_AXE_CHECKED_DIR = path.join(scratch, "axe-checked");
+  fs.mkdirSync(process.env.E2E_AXE_CHECKED_DIR);
 
   return async () => {
     await stopChildProcess(server);

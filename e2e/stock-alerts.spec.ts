@@ -157,13 +157,6 @@ test.describe("back-in-stock alerts", () => {
     const staff = await staffPage(browser, signInAs);
     await journey(page, staff, "it", testInfo.project.name === "phone" ? "x" : "m", expectNoAxeViolations);
   });
-
-  // English: desktop only (phones run the journeys in Italian, decision 0050).
-  test("the same in English", { tag: "@desktop-only" }, async ({ page, browser, signInAs, expectNoAxeViolations }) => {
-    test.setTimeout(180_000);
-    const staff = await staffPage(browser, signInAs);
-    await journey(page, staff, "en", "xl", expectNoAxeViolations);
-  });
 });
 
 test.describe("back-in-stock alerts, signed in", () => {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
-import { expect as baseExpect, test, type Role, type SignedInAccount } from "./fixtures";
+import { expect as baseExpect, longJourneyLocales, test, type Role, type SignedInAccount } from "./fixtures";
 import { addToCart, linkInOutboxMail, placeGuestOrder, variantIdOf } from "./shop-helpers";
 
 // Issue 39, the withdrawal function for every buyer: a guest who lost her mail finds her order from the
@@ -91,7 +91,7 @@ async function staffPage(browser: Browser, signInAs: (context: BrowserContext, r
   return context.newPage();
 }
 
-for (const locale of ["it", "en"] as const) {
+for (const locale of longJourneyLocales) {
   const t = texts[locale];
 
   test(`a guest who lost her mail withdraws from the footer's link; after the period only "ended" shows (${locale})`, async ({
