@@ -14,6 +14,9 @@ export type VoucherFieldErrors = Partial<Record<string, string>>;
 
 const markup = /[<>]/;
 
+/** The longest texts a voucher line keeps. */
+export const voucherLimits = { name: 100, message: 500, email: 254 } as const;
+
 function text(field: string, max: number, { required, multiline = false }: { required: boolean; multiline?: boolean }) {
   const base = z
     .preprocess((value) => (typeof value === "string" ? value : ""), z.string())
@@ -49,59 +52,74 @@ const email = z
   .string()
   .trim()
   .toLowerCase()
-  .max(254, errorKey("recipientEmail"))
+  .max(voucherLimits.email, errorKey("recipientEmail"))
   .pipe(z.email(errorKey("recipientEmail")));
+
+const looseString = z.preprocess((value) => (typeof value === "string" ? value : ""), z.string());
+
+/** A gift card's texts and delivery, the same whether the amount comes from the page's buttons or as cents (the API). */
+const giftCardTexts = {
+  senderName: text("senderName", voucherLimits.name, { required: true }),
+  recipientName: text("recipientName", voucherLimits.name, { required: true }),
+  delivery: z.enum(["email", "print"], { error: errorKey("delivery") }),
+  recipientEmail: looseString,
+  deliverOn: looseString,
+  message: text("message", voucherLimits.message, { required: false, multiline: true }),
+};
+
+type GiftCardTexts = { [K in keyof typeof giftCardTexts]: z.output<(typeof giftCardTexts)[K]> };
+
+/** The card as the service takes it: the recipient's e-mail and day only for a card sent by e-mail. */
+function giftCardOf(amountCents: number, value: GiftCardTexts, ctx: z.RefinementCtx) {
+  let recipientEmail: string | null = null;
+  let deliverOn: string | null = null;
+  if (value.delivery === "email") {
+    const parsedEmail = email.safeParse(value.recipientEmail);
+    if (parsedEmail.success) recipientEmail = parsedEmail.data;
+    else ctx.addIssue({ code: "custom", path: ["recipientEmail"], message: errorKey("recipientEmail") });
+    const parsedDay = isoDay.safeParse(value.deliverOn);
+    if (parsedDay.success) deliverOn = parsedDay.data;
+    else ctx.addIssue({ code: "custom", path: ["deliverOn"], message: errorKey("deliverOn") });
+  }
+  return { amountCents, senderName: value.senderName, recipientName: value.recipientName, recipientEmail, deliverOn, message: value.message };
+}
 
 const GiftCardFields = z
   .object({
     // A preset button sends its cents; "other" sends the free amount typed in euros.
-    preset: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
-    amount: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
-    senderName: text("senderName", 100, { required: true }),
-    recipientName: text("recipientName", 100, { required: true }),
-    delivery: z.enum(["email", "print"], { error: errorKey("delivery") }),
-    recipientEmail: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
-    deliverOn: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
-    message: text("message", 500, { required: false, multiline: true }),
+    preset: looseString,
+    amount: looseString,
+    ...giftCardTexts,
   })
   .transform((value, ctx) => {
     const presetCents = /^[0-9]{1,6}$/.test(value.preset) ? Number(value.preset) : null;
     const typed = presetCents === null ? euros("amount").safeParse(value.amount) : null;
     if (presetCents === null && !typed?.success) ctx.addIssue({ code: "custom", path: ["amount"], message: errorKey("amount") });
-    let recipientEmail: string | null = null;
-    let deliverOn: string | null = null;
-    if (value.delivery === "email") {
-      const parsedEmail = email.safeParse(value.recipientEmail);
-      if (parsedEmail.success) recipientEmail = parsedEmail.data;
-      else ctx.addIssue({ code: "custom", path: ["recipientEmail"], message: errorKey("recipientEmail") });
-      const parsedDay = isoDay.safeParse(value.deliverOn);
-      if (parsedDay.success) deliverOn = parsedDay.data;
-      else ctx.addIssue({ code: "custom", path: ["deliverOn"], message: errorKey("deliverOn") });
-    }
-    return {
-      amountCents: presetCents ?? (typed?.success ? typed.data : 0),
-      senderName: value.senderName,
-      recipientName: value.recipientName,
-      recipientEmail,
-      deliverOn,
-      message: value.message,
-    };
+    return giftCardOf(presetCents ?? (typed?.success ? typed.data : 0), value, ctx);
   });
 
 export type BuyGiftCardInput = z.infer<typeof GiftCardFields>;
 
-/** The gift card form of /carta-regalo/acquista (and the cart API's JSON). */
+/** The gift card form of /carta-regalo/acquista. */
 export const BuyGiftCardInput = GiftCardFields;
 
-const FundContributionFields = z.object({
+/** A gift card sent to the API (`giftCards` of createcheckoutsession): the amount already in cents, the range the service's. */
+export const GiftCardJsonInput = z
+  .object({ amountCents: z.number({ error: errorKey("amount") }).int(errorKey("amount")), ...giftCardTexts })
+  .transform((value, ctx) => giftCardOf(value.amountCents, value, ctx));
+
+const fundContributionTexts = {
+  // Beyond a database integer no fund exists: refused here, not by the database.
   fundId: z.coerce
     .number({ error: errorKey("fund-not-found") })
     .int(errorKey("fund-not-found"))
-    .positive(errorKey("fund-not-found")),
-  amount: euros("contribution"),
-  senderName: text("giverName", 100, { required: true }),
-  message: text("message", 500, { required: false, multiline: true }),
-});
+    .positive(errorKey("fund-not-found"))
+    .max(2_147_483_647, errorKey("fund-not-found")),
+  senderName: text("giverName", voucherLimits.name, { required: true }),
+  message: text("message", voucherLimits.message, { required: false, multiline: true }),
+};
+
+const FundContributionFields = z.object({ ...fundContributionTexts, amount: euros("contribution") });
 
 export type FundContributionInput = { fundId: number; amountCents: number; senderName: string; message: string };
 
@@ -111,6 +129,16 @@ export const FundContributionInput = FundContributionFields.transform((value): F
   senderName: value.senderName,
   message: value.message,
 }));
+
+/** A contribution sent to the API (`fundContributions` of createcheckoutsession): the amount already in cents. */
+export const FundContributionJsonInput = z
+  .object({ ...fundContributionTexts, amountCents: z.number({ error: errorKey("contribution") }).int(errorKey("contribution")) })
+  .transform((value): FundContributionInput => ({
+    fundId: value.fundId,
+    amountCents: value.amountCents,
+    senderName: value.senderName,
+    message: value.message,
+  }));
 
 /** The owner's fund form on her list's page: a title, an optional description and an optional target in euros. */
 export const GiftListFundInput = z

@@ -21,10 +21,15 @@ import type { ApiEndpoint } from "#server/http/api/api-route.ts";
 import type { DbHandle } from "#server/db/client.ts";
 import {
   addresses,
+  cartVouchers,
+  carts,
+  giftCards,
+  giftListFunds,
   giftListInvitations,
   giftListItems,
   giftLists,
   orders,
+  orderVouchers,
   productColours,
   productVariants,
   products,
@@ -38,6 +43,9 @@ import { seedSampleCatalogue } from "#server/db/seed.ts";
 import { issueGiftCard } from "#server/gift-cards/gift-card.service.ts";
 import { newGiftCardCode } from "#server/gift-cards/gift-card.ts";
 import { shopContext } from "#server/http/context.ts";
+import { submitTestPayment } from "#server/payments/payment.service.ts";
+import { addGiftListFund } from "#server/vouchers/gift-list-fund.service.ts";
+import { italianDayOf } from "#common/shop-calendar.ts";
 import { createTestDb } from "#tests/db.ts";
 import * as endpointRoute from "./endpoint";
 import * as openApiRoute from "./openapi-json";
@@ -763,6 +771,15 @@ test("the OpenAPI document is 3.1, lists every endpoint once, and refers only to
   const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z]+/g) ?? [];
   for (const ref of new Set(refs)) expect(document.components.schemas).toHaveProperty(ref.split("/").at(-1)!);
   expect(document.components.schemas).toHaveProperty("ClientSpecifications");
+  // Issue 41: gift cards, funds, points and bundles are part of the contract.
+  for (const name of ["GiftCardPurchaseInput", "FundContributionInput", "GiftListFund", "OwnerGiftListFund", "LoyaltyCard"]) {
+    expect(document.components.schemas).toHaveProperty(name);
+  }
+  const checkout = document.paths["/api/createcheckoutsession"]!.post!.requestBody!.content["application/json"]!.schema as { properties: object };
+  expect(Object.keys(checkout.properties)).toEqual(
+    expect.arrayContaining(["giftCardCode", "giftCards", "fundContributions", "loyaltyPoints", "lines"]),
+  );
+  expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/api/public/bundles", "/api/getLoyaltyCard", "/api/joinLoyaltyCard"]));
 });
 
 /** What the gift-list calls may change: any difference after a refused call is a bug. */
@@ -923,4 +940,182 @@ test("createcheckoutsession takes a private person's invoice request with the co
     .from(orders)
     .where(eq(orders.idempotencyKey, body.idempotencyKey));
   expect(order).toEqual({ invoiceKind: "private", fiscalCode: "RSSMRA85T10A562S" });
+});
+
+/** A gift card as a client buys it through createcheckoutsession. */
+const giftCardPurchase = (extra: Record<string, unknown> = {}) => ({
+  amountCents: 5000,
+  senderName: "Zia Carla",
+  recipientName: "Giulia",
+  delivery: "email",
+  recipientEmail: "giulia@example.it",
+  deliverOn: italianDayOf(new Date()),
+  message: "Auguri!",
+  ...extra,
+});
+
+/** Bruno's card payment on the test page, as he would click "pay". */
+async function payOnTestPage(sessionId: string) {
+  expect((await submitTestPayment(shop.services, { ref: sessionId, intent: "pay", locale: "it" })).ok).toBe(true);
+}
+
+test("createcheckoutsession buys gift cards without products: paid, the cards are issued", slow, async () => {
+  const { lines: _lines, ...body } = checkoutBody({
+    email: "bruno@example.com",
+    giftCards: [giftCardPurchase(), giftCardPurchase({ amountCents: 2500, delivery: "print", recipientEmail: null, deliverOn: null })],
+  });
+  const placed = await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.bruno, body });
+  expect(placed.status, JSON.stringify(placed.json)).toBe(200);
+  const { orderId, sessionId } = placed.json as { orderId: string; sessionId: string };
+  const [order] = await shop.handle.db.select().from(orders).where(eq(orders.id, orderId));
+  expect(order).toMatchObject({ subtotalCents: 0, voucherCents: 7500, shippingCents: 0, totalCents: 7500 });
+  await payOnTestPage(sessionId);
+  const issued = await shop.handle.db
+    .select({ initialCents: giftCards.initialCents, origin: giftCards.origin })
+    .from(giftCards)
+    .where(eq(giftCards.purchaseOrderId, orderId))
+    .orderBy(asc(giftCards.initialCents));
+  expect(issued).toEqual([
+    { initialCents: 2500, origin: "online" },
+    { initialCents: 5000, origin: "online" },
+  ]);
+});
+
+test("createcheckoutsession pays with a gift card by its code: all of it, or first with the card for the rest", slow, async () => {
+  const big = await issueGiftCard(shop.handle.db, { origin: "counter", amountCents: 50_000, now: new Date() });
+  const whole = checkoutBody({ giftCardCode: big.code.toLowerCase().replace(/-/g, " ") });
+  const paid = await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body: whole });
+  expect(paid.status, JSON.stringify(paid.json)).toBe(200);
+  expect((paid.json as { sessionId: string | null }).sessionId).toBeNull();
+  const [byCard] = await shop.handle.db.select().from(orders).where(eq(orders.idempotencyKey, whole.idempotencyKey));
+  expect(byCard!.giftCardCents).toBe(byCard!.totalCents);
+  expect(byCard!.paidAt).not.toBeNull();
+
+  const small = await issueGiftCard(shop.handle.db, { origin: "counter", amountCents: 1000, now: new Date() });
+  const part = checkoutBody({ giftCardCode: small.code });
+  const rest = await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.anna, body: part });
+  expect(rest.status, JSON.stringify(rest.json)).toBe(200);
+  expect((rest.json as { sessionId: string | null }).sessionId).toBeTruthy();
+  const [partly] = await shop.handle.db.select().from(orders).where(eq(orders.idempotencyKey, part.idempotencyKey));
+  expect(partly).toMatchObject({ giftCardCents: 1000, paidAt: null });
+
+  const unknown = expectError(
+    await call("/api/createcheckoutsession", {
+      method: "POST",
+      token: shop.tokens.anna,
+      body: checkoutBody({ giftCardCode: newGiftCardCode() }),
+      headers: { "Accept-Language": "en" },
+    }),
+    400,
+    "invalid-input",
+  );
+  expect(unknown.fields).toEqual({ giftCardCode: "No gift card has this code." });
+});
+
+test("createcheckoutsession refuses gift cards and contributions with the purchase page's messages, leaving nothing", slow, async () => {
+  const db = shop.handle.db;
+  const rows = async () => ({
+    orders: (await db.select({ id: orders.id }).from(orders)).length,
+    carts: (await db.select({ id: carts.id }).from(carts)).length,
+    vouchers: (await db.select({ id: cartVouchers.id }).from(cartVouchers)).length,
+  });
+  const before = await rows();
+  const send = (extra: Record<string, unknown>, headers?: Record<string, string>) =>
+    call("/api/createcheckoutsession", {
+      method: "POST",
+      token: shop.tokens.bruno,
+      body: checkoutBody({ email: "bruno@example.com", ...extra }),
+      headers,
+    });
+  const english = { "Accept-Language": "en" };
+
+  const outOfRange = expectError(await send({ giftCards: [giftCardPurchase(), giftCardPurchase({ amountCents: 100 })] }), 400, "invalid-input");
+  expect(outOfRange.fields).toEqual({ "giftCards.1.amountCents": "Importo non valido: controlla il minimo e il massimo." });
+  const badMail = expectError(
+    await send({ giftCards: [giftCardPurchase({ recipientEmail: "giulia@", senderName: " " })] }, english),
+    400,
+    "invalid-input",
+  );
+  expect(badMail.fields).toEqual({ "giftCards.0.senderName": "Type your name." });
+  const mailOnly = expectError(await send({ giftCards: [giftCardPurchase({ recipientEmail: "giulia@" })] }, english), 400, "invalid-input");
+  expect(mailOnly.fields).toEqual({ "giftCards.0.recipientEmail": "Type a valid e-mail address." });
+  const lateDay = expectError(await send({ giftCards: [giftCardPurchase({ deliverOn: "2099-01-01" })] }, english), 400, "invalid-input");
+  expect(lateDay.fields).toEqual({ "giftCards.0.deliverOn": "The day to send it is from today to a year from now." });
+  const tooMany = expectError(await send({ giftCards: Array.from({ length: 11 }, () => giftCardPurchase()) }), 400, "invalid-input");
+  expect(Object.keys(tooMany.fields ?? {})).toEqual(["giftCards"]);
+
+  const contribution = (fundId: number) => ({ fundId, amountCents: 2000, senderName: "Zio Gennaro", message: "Per Sofia" });
+  const unknownFund = expectError(await send({ lines: undefined, fundContributions: [contribution(2_000_000_000)] }, english), 400, "invalid-input");
+  expect(unknownFund.fields).toEqual({ "fundContributions.0.fundId": "This fund no longer takes contributions." });
+
+  const { code } = await newAnnaList({ title: "Lista dei fondi misti" });
+  const fundId = await fundOf(code, "Passeggino");
+  const withProducts = expectError(await send({ fundContributions: [contribution(fundId)] }), 400, "invalid-input");
+  expect(Object.keys(withProducts.fields ?? {})).toEqual(["fundContributions.0"]);
+  expect(withProducts.message).toBe(withProducts.fields!["fundContributions.0"]);
+  const withCards = expectError(
+    await send({ lines: undefined, giftCards: [giftCardPurchase()], fundContributions: [contribution(fundId)] }),
+    400,
+    "invalid-input",
+  );
+  expect(Object.keys(withCards.fields ?? {})).toEqual(["fundContributions.0"]);
+  const tooLittle = expectError(
+    await send({ lines: undefined, fundContributions: [{ ...contribution(fundId), amountCents: 100 }] }),
+    400,
+    "invalid-input",
+  );
+  expect(Object.keys(tooLittle.fields ?? {})).toEqual(["fundContributions.0.amountCents"]);
+  expect(await rows()).toEqual(before);
+});
+
+/** A fund on one of Anna's lists, added as her list page does. */
+async function fundOf(code: string, title: string) {
+  const [list] = await shop.handle.db.select({ id: giftLists.id, owner: giftLists.ownerUserId }).from(giftLists).where(eq(giftLists.code, code));
+  const added = await addGiftListFund(shop.handle.db, {
+    userId: list!.owner,
+    giftListId: list!.id,
+    input: { title, description: "Per le passeggiate", targetCents: 30_000 },
+    now: new Date(),
+  });
+  expect(added.ok).toBe(true);
+  const [fund] = await shop.handle.db.select({ id: giftListFunds.id }).from(giftListFunds).where(eq(giftListFunds.giftListId, list!.id));
+  return fund!.id;
+}
+
+test("funds: guests see them in search-products and give through the API; the owner sees who gave and her card's code", slow, async () => {
+  const { code } = await newAnnaList({ title: "Lista del fondo di Sofia" });
+  const fundId = await fundOf(code, "Passeggino");
+  const guests = async () =>
+    (await call("/api/public/lista-regalo/search-products", { method: "GET", query: { codice: code } })).json as { funds: unknown[] };
+  expect((await guests()).funds).toEqual([
+    {
+      id: fundId,
+      title: "Passeggino",
+      description: "Per le passeggiate",
+      targetCents: 30_000,
+      target: 300,
+      collectedCents: 0,
+      collected: 0,
+      progressPercent: 0,
+    },
+  ]);
+
+  const { lines: _lines, ...body } = checkoutBody({
+    email: "bruno@example.com",
+    fundContributions: [{ fundId, amountCents: 6000, senderName: "Zio Bruno", message: "Per Sofia" }],
+  });
+  const placed = await call("/api/createcheckoutsession", { method: "POST", token: shop.tokens.bruno, body });
+  expect(placed.status, JSON.stringify(placed.json)).toBe(200);
+  const { orderId, sessionId } = placed.json as { orderId: string; sessionId: string };
+  expect(
+    await shop.handle.db.select({ amountCents: orderVouchers.amountCents }).from(orderVouchers).where(eq(orderVouchers.orderId, orderId)),
+  ).toEqual([{ amountCents: 6000 }]);
+  await payOnTestPage(sessionId);
+
+  expect((await guests()).funds).toMatchObject([{ id: fundId, collectedCents: 6000, collected: 60, progressPercent: 20 }]);
+  expect(JSON.stringify(await guests())).not.toMatch(/Zio Bruno|[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}/);
+  const owner = await call("/api/getProdLista", { method: "POST", token: shop.tokens.anna, body: { var1: code } });
+  const [fund] = (owner.json as { funds: { contributions: unknown[]; card: { code: string | null; balanceCents: number } | null }[] }).funds;
+  expect(fund!.contributions).toEqual([{ giverName: "Zio Bruno", message: "Per Sofia", amountCents: 6000, at: expect.any(String) }]);
+  expect(fund!.card).toMatchObject({ code: expect.stringMatching(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/), balanceCents: 6000 });
 });

@@ -12,6 +12,7 @@ import type { GiftListSummary as GiftListSummaryView, PublicGiftList as PublicGi
 import type { GiftListItemView, MyGiftList } from "#server/gift-lists/gift-list.service.ts";
 import { getTranslator } from "#server/i18n/translator.ts";
 import { centsToDecimal } from "#server/money.ts";
+import type { OwnerFund as OwnerFundView, PublicFund as PublicFundView } from "#server/vouchers/gift-list-fund.service.ts";
 import { apiRefusal } from "./api-http";
 
 export const giftListMessage = (locale: Locale, code: string) => getTranslator(locale)(`giftLists.errors.${code}`);
@@ -59,6 +60,50 @@ const GiftListItem = z
   })
   .meta({ id: "GiftListItem" });
 
+/** A cash fund of the list: guests give to it (createcheckoutsession's `fundContributions`), never paid out in cash. */
+const GiftListFund = z
+  .object({
+    /** The `fundId` of a contribution. */
+    id: z.number().int(),
+    title: z.string(),
+    description: z.string(),
+    /** The target in euro cents and euros, or null: a fund without a target. */
+    targetCents: z.number().int().nullable(),
+    target: z.number().nullable(),
+    /** What the paid contributions have given so far. */
+    collectedCents: z.number().int(),
+    collected: z.number(),
+    /** 0-100 of the target; null without one. */
+    progressPercent: z.number().int().nullable(),
+  })
+  .meta({ id: "GiftListFund" });
+
+const OwnerGiftListFund = GiftListFund.extend({
+  /** The paid contributions, newest first. */
+  contributions: z.array(
+    z.object({
+      giverName: z.string(),
+      message: z.string(),
+      amountCents: z.number().int(),
+      /** ISO 8601: when it was paid. */
+      at: z.string(),
+    }),
+  ),
+  /**
+   * The one gift card the paid contributions went onto (null before the first): its full code, as the owner's list
+   * page shows it to her alone, its balance and its end.
+   */
+  card: z
+    .object({
+      /** Null when the code cannot be made again (shown once, like a card sold at the counter). */
+      code: z.string().nullable(),
+      balanceCents: z.number().int(),
+      /** ISO 8601. */
+      expiresAt: z.string(),
+    })
+    .nullable(),
+}).meta({ id: "OwnerGiftListFund" });
+
 export const GiftList = z
   .object({
     ...GiftListSummary.shape,
@@ -75,6 +120,7 @@ export const GiftList = z
     /** False once anything was bought: then it can only be closed. */
     canDelete: z.boolean(),
     items: z.array(GiftListItem),
+    funds: z.array(OwnerGiftListFund),
   })
   .meta({ id: "GiftList" });
 
@@ -92,6 +138,7 @@ export const PublicGiftList = z
         /** What a guest may still put in the cart for it. */ maxAddable: z.number().int(),
       }),
     ),
+    funds: z.array(GiftListFund),
   })
   .meta({ id: "PublicGiftList" });
 
@@ -153,7 +200,28 @@ export function toSummary(list: GiftListSummaryView): z.input<typeof GiftListSum
   return { code, title, type, eventDate, celebratedNames };
 }
 
-export function toGiftList(list: MyGiftList, publicUrl: string, locale: Locale): z.input<typeof GiftList> {
+function toFund(fund: PublicFundView): z.input<typeof GiftListFund> {
+  return {
+    id: fund.id,
+    title: fund.title,
+    description: fund.description,
+    targetCents: fund.targetCents,
+    target: fund.targetCents === null ? null : centsToDecimal(fund.targetCents),
+    collectedCents: fund.collectedCents,
+    collected: centsToDecimal(fund.collectedCents),
+    progressPercent: fund.progressPercent,
+  };
+}
+
+function toOwnerFund(fund: OwnerFundView): z.input<typeof OwnerGiftListFund> {
+  return {
+    ...toFund(fund),
+    contributions: fund.contributions.map((entry) => ({ ...entry, at: entry.at.toISOString() })),
+    card: fund.card && { code: fund.card.code, balanceCents: fund.card.balanceCents, expiresAt: fund.card.expiresAt.toISOString() },
+  };
+}
+
+export function toGiftList(list: MyGiftList, funds: readonly OwnerFundView[], publicUrl: string, locale: Locale): z.input<typeof GiftList> {
   return {
     ...toSummary(list),
     messageToGuests: list.messageToGuests,
@@ -165,10 +233,16 @@ export function toGiftList(list: MyGiftList, publicUrl: string, locale: Locale):
     invitationCount: list.invitationCount,
     canDelete: list.canDelete,
     items: list.items.map((item) => toItem(item, publicUrl)),
+    funds: funds.map(toOwnerFund),
   };
 }
 
-export function toPublicGiftList(list: PublicGiftListView, publicUrl: string, locale: Locale): z.input<typeof PublicGiftList> {
+export function toPublicGiftList(
+  list: PublicGiftListView,
+  funds: readonly PublicFundView[],
+  publicUrl: string,
+  locale: Locale,
+): z.input<typeof PublicGiftList> {
   const { id: _id, items, messageToGuests, isOpen, isCollection, ...summary } = list;
   return {
     ...toSummary(summary),
@@ -177,5 +251,6 @@ export function toPublicGiftList(list: PublicGiftListView, publicUrl: string, lo
     isCollection,
     url: pageUrl(publicUrl, summary.code, locale),
     items: items.map((item) => ({ ...toItem(item, publicUrl), maxAddable: item.maxAddable })),
+    funds: funds.map(toFund),
   };
 }

@@ -20,9 +20,13 @@ import {
   deleteGiftList,
   listMyGiftLists,
   removeGiftListItem,
+  type MyGiftList,
   updateGiftList,
   updateGiftListItem,
 } from "#server/gift-lists/gift-list.service.ts";
+import { resolveAuthSecret } from "#server/accounts/auth.ts";
+import type { ShopServices } from "#server/shop-services.ts";
+import { getOwnerFunds } from "#server/vouchers/gift-list-fund.service.ts";
 import { apiFailure, apiRefusal, translateFieldErrors, type ApiFieldErrors } from "./api-http";
 import { apiRoute, type ApiCall, type ApiOutcome } from "./api-route";
 import { GiftList, giftListMessage, ListAddress, ListCode, listNotFound, listValues, toGiftList } from "./gift-list-api-answers";
@@ -57,11 +61,20 @@ async function ownListIdByCode(db: Db, userId: string, rawCode: string): Promise
   return row?.id ?? null;
 }
 
-/** The answer of the owner's calls: the list as it is now, with its items. */
+/**
+ * The owner's list with her funds: who gave what and the card it went onto, its code included, as her list page
+ * shows them to her (the staff's page never shows the code).
+ */
+async function ownListAnswer(services: ShopServices, list: MyGiftList, locale: Locale) {
+  const funds = await getOwnerFunds(services.db, { giftListId: list.id, secret: resolveAuthSecret(services.env) });
+  return toGiftList(list, funds, services.publicUrl, locale);
+}
+
+/** The answer of the owner's calls: the list as it is now, with its items and funds. */
 async function answerOwnList(call: ApiCall<unknown, unknown, "user">, giftListId: string): Promise<ApiOutcome<z.input<typeof GiftList>>> {
   const { services, user, locale, now } = call;
   const [list] = await listMyGiftLists(services.db, { userId: user.id, locale, now, listId: giftListId });
-  return list ? { ok: true, data: toGiftList(list, services.publicUrl, locale) } : apiFailure(404, "not-found");
+  return list ? { ok: true, data: await ownListAnswer(services, list, locale) } : apiFailure(404, "not-found");
 }
 
 const setListaRegalo = apiRoute({
@@ -101,12 +114,12 @@ const getListeUtente = apiRoute({
   method: "GET",
   path: "/api/getListeUtente",
   auth: "user",
-  summary: "The caller's gift lists, newest first, with their items and what was bought.",
+  summary: "The caller's gift lists, newest first, with their items and what was bought, and their funds with who gave what.",
   response: z.array(GiftList),
-  handler: async ({ services, user, locale, now }) => ({
-    ok: true,
-    data: (await listMyGiftLists(services.db, { userId: user.id, locale, now })).map((list) => toGiftList(list, services.publicUrl, locale)),
-  }),
+  handler: async ({ services, user, locale, now }) => {
+    const lists = await listMyGiftLists(services.db, { userId: user.id, locale, now });
+    return { ok: true, data: await Promise.all(lists.map((list) => ownListAnswer(services, list, locale))) };
+  },
 });
 
 const deleteListaRegalo = apiRoute({
@@ -130,7 +143,8 @@ const getProdLista = apiRoute({
   method: "POST",
   path: "/api/getProdLista",
   auth: "user",
-  summary: "One of the caller's lists with its items, by its code in `var1`.",
+  summary:
+    "One of the caller's lists with its items and its funds (the paid contributions, and the one gift card they went onto with its code: the owner's alone), by its code in `var1`.",
   errors: [404],
   body: z.strictObject({ var1: ListCode }),
   response: GiftList,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Locale } from "#common/locale.ts";
 import { readCartRequest } from "#server/cart/cart-request.ts";
 import { findGiftListByCode, getPublicGiftList, searchGiftListsByName } from "#server/gift-lists/gift-list-public.service.ts";
+import { listGiftListFunds } from "#server/vouchers/gift-list-fund.service.ts";
 import { apiRefusal } from "./api-http";
 import { apiRoute } from "./api-route";
 import { GiftListSummary, giftListMessage, ListCode, listNotFound, PublicGiftList, toPublicGiftList, toSummary } from "./gift-list-api-answers";
@@ -46,14 +47,17 @@ const searchGiftListProducts = apiRoute({
   method: "GET",
   path: "/api/public/lista-regalo/search-products",
   auth: "public",
-  summary: "A gift list as guests see it, by its code: its items with what is still needed (never the address). Throttled like search-id.",
+  summary:
+    "A gift list as guests see it, by its code: its items with what is still needed and its cash funds with what they have collected (never the address). Throttled like search-id.",
   errors: [404, 429],
   query: z.strictObject({ codice: ListCode }),
   response: PublicGiftList,
   handler: async ({ services, request, query, clientIp, now, locale }) => {
     const { cartId } = readCartRequest(request, services);
     const found = await getPublicGiftList(services.db, { code: query.codice, clientIp, locale, now, cartId });
-    return found.ok ? { ok: true, data: toPublicGiftList(found.list, services.publicUrl, locale) } : codeLookupRefusal(found.error, locale);
+    if (!found.ok) return codeLookupRefusal(found.error, locale);
+    const funds = (await listGiftListFunds(services.db, [found.list.id])).get(found.list.id) ?? [];
+    return { ok: true, data: toPublicGiftList(found.list, funds, services.publicUrl, locale) };
   },
 });
 
