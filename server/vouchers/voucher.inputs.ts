@@ -52,39 +52,50 @@ const email = z
   .max(254, errorKey("recipientEmail"))
   .pipe(z.email(errorKey("recipientEmail")));
 
+const rawString = z.preprocess((value) => (typeof value === "string" ? value : ""), z.string());
+
+/** `schema`'s value for `field`, or its first problem added under that field (so every field is checked in one round). */
+function checked<T>(schema: z.ZodType<T>, value: unknown, field: string, ctx: z.RefinementCtx): T | undefined {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  ctx.addIssue({ code: "custom", path: [field], message: parsed.error.issues[0]?.message ?? errorKey(field) });
+  return undefined;
+}
+
+// Every field arrives as a string and is checked in the one transform: zod skips an object's transform once a
+// field fails, which would report the amount, e-mail and day only after the names were fixed.
 const GiftCardFields = z
   .object({
     // A preset button sends its cents; "other" sends the free amount typed in euros.
-    preset: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
-    amount: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
-    senderName: text("senderName", 100, { required: true }),
-    recipientName: text("recipientName", 100, { required: true }),
-    delivery: z.enum(["email", "print"], { error: errorKey("delivery") }),
-    recipientEmail: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
-    deliverOn: z.preprocess((value) => (typeof value === "string" ? value : ""), z.string()),
-    message: text("message", 500, { required: false, multiline: true }),
+    preset: rawString,
+    amount: rawString,
+    senderName: rawString,
+    recipientName: rawString,
+    delivery: rawString,
+    recipientEmail: rawString,
+    deliverOn: rawString,
+    message: rawString,
   })
   .transform((value, ctx) => {
+    const senderName = checked(text("senderName", 100, { required: true }), value.senderName, "senderName", ctx);
+    const recipientName = checked(text("recipientName", 100, { required: true }), value.recipientName, "recipientName", ctx);
+    const delivery = checked(z.enum(["email", "print"], { error: errorKey("delivery") }), value.delivery, "delivery", ctx);
     const presetCents = /^[0-9]{1,6}$/.test(value.preset) ? Number(value.preset) : null;
-    const typed = presetCents === null ? euros("amount").safeParse(value.amount) : null;
-    if (presetCents === null && !typed?.success) ctx.addIssue({ code: "custom", path: ["amount"], message: errorKey("amount") });
+    const typed = presetCents === null ? checked(euros("amount"), value.amount, "amount", ctx) : undefined;
     let recipientEmail: string | null = null;
     let deliverOn: string | null = null;
-    if (value.delivery === "email") {
-      const parsedEmail = email.safeParse(value.recipientEmail);
-      if (parsedEmail.success) recipientEmail = parsedEmail.data;
-      else ctx.addIssue({ code: "custom", path: ["recipientEmail"], message: errorKey("recipientEmail") });
-      const parsedDay = isoDay.safeParse(value.deliverOn);
-      if (parsedDay.success) deliverOn = parsedDay.data;
-      else ctx.addIssue({ code: "custom", path: ["deliverOn"], message: errorKey("deliverOn") });
+    if (delivery === "email") {
+      recipientEmail = checked(email, value.recipientEmail, "recipientEmail", ctx) ?? null;
+      deliverOn = checked(isoDay, value.deliverOn, "deliverOn", ctx) ?? null;
     }
+    const message = checked(text("message", 500, { required: false, multiline: true }), value.message, "message", ctx);
     return {
-      amountCents: presetCents ?? (typed?.success ? typed.data : 0),
-      senderName: value.senderName,
-      recipientName: value.recipientName,
+      amountCents: presetCents ?? typed ?? 0,
+      senderName: senderName ?? "",
+      recipientName: recipientName ?? "",
       recipientEmail,
       deliverOn,
-      message: value.message,
+      message: message ?? "",
     };
   });
 
@@ -117,17 +128,21 @@ export const GiftListFundInput = z
   .object({
     title: text("fundTitle", 120, { required: true }),
     description: text("fundDescription", 1000, { required: false, multiline: true }),
-    target: z.preprocess((value) => (typeof value === "string" ? value.trim() : ""), z.string()),
+    // Checked on its own (not in an object transform), so its problem comes with the title's.
+    target: z.preprocess(
+      (value) => (typeof value === "string" ? value.trim() : ""),
+      z.string().transform((raw, ctx) => {
+        if (raw === "") return null;
+        const parsed = parseEuroCents(raw);
+        if (!parsed.ok || parsed.cents < 500 || parsed.cents > 10_000_000) {
+          ctx.addIssue({ code: "custom", message: errorKey("fundTarget") });
+          return z.NEVER;
+        }
+        return parsed.cents;
+      }),
+    ),
   })
-  .transform((value, ctx) => {
-    if (value.target === "") return { title: value.title, description: value.description, targetCents: null };
-    const parsed = parseEuroCents(value.target);
-    if (!parsed.ok || parsed.cents < 500 || parsed.cents > 10_000_000) {
-      ctx.addIssue({ code: "custom", path: ["target"], message: errorKey("fundTarget") });
-      return z.NEVER;
-    }
-    return { title: value.title, description: value.description, targetCents: parsed.cents };
-  });
+  .transform((value) => ({ title: value.title, description: value.description, targetCents: value.target }));
 
 export type GiftListFundInput = z.infer<typeof GiftListFundInput>;
 
