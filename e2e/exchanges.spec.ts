@@ -35,6 +35,7 @@ const texts = {
     nothingToRefund: "Tutti gli articoli di questo reso sono stati cambiati: nessun rimborso.",
     replacement: /Ordine di sostituzione n. \d+/,
     replacementOf: (number: string) => new RegExp(`Cambio dell'ordine n. ${number}`),
+    noWithdrawal: /^Questo ordine è il cambio di un ordine precedente: il recesso l'hai già esercitato/,
   },
   en: {
     ...checkoutLabels.en,
@@ -60,6 +61,7 @@ const texts = {
     nothingToRefund: "Every item of this return was exchanged: no refund.",
     replacement: /Replacement order no. \d+/,
     replacementOf: (number: string) => new RegExp(`Exchange for order no. ${number}`),
+    noWithdrawal: /^This order is the exchange of an earlier order: you already withdrew/,
   },
 } as const;
 type Locale = keyof typeof texts;
@@ -166,6 +168,9 @@ test(
     await expectNoAxeViolations(page);
     await page.getByTestId("replacement-link").click();
     await expect(page.getByTestId("exchange-of")).toHaveText(t.replacementOf(order.number));
+    // Her right was exercised on the original: the replacement offers no withdrawal, nor another exchange.
+    await expect(page.getByText(t.noWithdrawal)).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link", { name: t.withdraw })).toHaveCount(0);
     await expectNoAxeViolations(page);
     await staff.context().close();
   },

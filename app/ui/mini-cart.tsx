@@ -63,6 +63,8 @@ export function MiniCart({ locale }: { locale: Locale }) {
   const pending = usePendingAddQuantity();
   const count = (cart?.count ?? 0) + pending;
   const lines = cart?.lines ?? [];
+  // Gift cards and fund contributions are counted, not listed: the cart page shows them.
+  const voucherCount = cart?.voucherCount ?? 0;
   return (
     <details {...detailsProps} className="relative" data-testid="mini-cart">
       <CartAnswerToasts />
@@ -73,8 +75,10 @@ export function MiniCart({ locale }: { locale: Locale }) {
       </summary>
       <div className="absolute right-0 z-40 mt-2 w-[min(22rem,calc(100vw-1.5rem))] rounded-2xl border border-brand-100 bg-white p-4 shadow-card">
         <p className="font-bold">{t("miniCart.title")}</p>
-        {lines.length === 0 ? (
+        {lines.length === 0 && voucherCount === 0 ? (
           <p className="mt-2 text-muted">{t("miniCart.empty")}</p>
+        ) : lines.length === 0 ? (
+          <p className="mt-2">{t("miniCart.vouchers", { count: voucherCount })}</p>
         ) : (
           <>
             {cart?.giftList && (
@@ -87,6 +91,7 @@ export function MiniCart({ locale }: { locale: Locale }) {
                 <MiniCartLineItem key={line.id} line={line} locale={locale} />
               ))}
             </ul>
+            {voucherCount > 0 && <p className="mt-2 text-sm">{t("miniCart.vouchers", { count: voucherCount })}</p>}
             <p className="mt-2 flex justify-between border-t border-brand-100 pt-3 font-bold">
               <span>{t("miniCart.subtotal")}</span>
               <span>{format(cart?.subtotalCents ?? 0)}</span>
@@ -97,7 +102,7 @@ export function MiniCart({ locale }: { locale: Locale }) {
           <Link to={localizedHref("/cart", locale)} className="btn-secondary w-full">
             {t("miniCart.viewCart")}
           </Link>
-          {lines.length > 0 && (
+          {(lines.length > 0 || voucherCount > 0) && (
             <Link to={localizedHref("/checkout", locale)} className="btn-primary w-full">
               {t("miniCart.checkout")}
             </Link>

@@ -6,6 +6,8 @@ import { formatShopDateTime } from "#common/shop-calendar.ts";
 export type WithdrawalSummary = {
   window: { state: "open"; closesAt: Date | null } | { state: "not-yet" } | { state: "closed"; closesAt: Date | null };
   isOffered: boolean;
+  /** An exchange's replacement order (docs/decisions/0105-exchanges.md). */
+  isReplacement: boolean;
   statements: number;
   href: string;
 };
@@ -16,8 +18,9 @@ export function WithdrawalPanel({ withdrawal, locale }: { withdrawal: Withdrawal
   const period = withdrawal.window;
   // An order let go before it was handed over has nothing to withdraw from.
   if (period.state === "closed" && !period.closesAt && withdrawal.statements === 0) return null;
-  const text =
-    period.state === "not-yet"
+  const text = withdrawal.isReplacement
+    ? t("afterSales.orderPanel.replacement")
+    : period.state === "not-yet"
       ? t("afterSales.orderPanel.notYet")
       : period.state === "closed"
         ? t("afterSales.orderPanel.closed")

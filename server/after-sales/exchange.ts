@@ -18,6 +18,15 @@ export function isExchangeable(line: ExchangeableLineFacts): boolean {
   return lineExclusion(line) === null && line.productId !== null && line.bundleLineId === null && line.giftListItemId === null;
 }
 
+/** The idempotency key of the replacement order made when return `returnId` comes in (checkout's keys are UUIDs). */
+export const replacementOrderKey = (returnId: string) => `exchange:${returnId}`;
+
+/**
+ * An exchange's replacement order: the customer's right of withdrawal was exercised on the original order, so this one
+ * offers neither withdrawal nor a second swap (docs/decisions/0105-exchanges.md).
+ */
+export const isReplacementOrder = (order: { idempotencyKey: string }) => order.idempotencyKey.startsWith("exchange:");
+
 /** Another variant of the line's product (same product, so the same price), with the units on the shelf now. */
 export type ExchangeOption = { variantId: number; sku: string; colour: string | null; size: string | null; stock: number };
 

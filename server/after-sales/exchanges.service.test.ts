@@ -4,6 +4,7 @@ import type { Db } from "#server/db/client.ts";
 import { orderLines, orders, outboxEmails, returnExchanges, returns, stockMovements, withdrawals } from "#server/db/schema.ts";
 import { issueInvoice } from "#server/invoices/invoice.service.ts";
 import { getOrderView } from "#server/orders/order-view.service.ts";
+import { changeOrderStatus } from "#server/orders/order.service.ts";
 import { afterSalesLinks, deliveredOrder, type DeliveredOrder } from "#tests/fixtures/after-sales.fixtures.ts";
 import { stockOf } from "#tests/fixtures/checkout.fixtures.ts";
 import { createTestDb } from "#tests/db.ts";
@@ -160,6 +161,58 @@ test("received: one replacement order at no charge, ready to ship, mailed; recei
   // nothing to refund, and no invoice of goods at 0 for the replacement
   expect((await proposeRefund(db, opened.id))!.lines).toEqual([]);
   expect(await issueInvoice(db, { orderId: replacement.id, actorUserId: null, now })).toEqual({ ok: false, error: "no-invoice-requested" });
+});
+
+test("the replacement order offers no withdrawal, no exchange and no withdrawal mail; a statement on it is refused", async () => {
+  const db = await openDb();
+  const order = await orderWithSizes(db);
+  await askExchange(db, order);
+  const opened = await returnOf(db, order.orderId);
+  const now = new Date();
+  await authoriseReturn(db, { returnId: opened.id, now, links: null });
+  await receiveReturn(db, { returnId: opened.id, lines: received(order), actorUserId: null, now, links: afterSalesLinks });
+  const [replacement] = await db
+    .select()
+    .from(orders)
+    .where(eq(orders.idempotencyKey, `exchange:${opened.id}`));
+  // Shipped and delivered: an ordinary order's period would be open now.
+  for (const to of ["shipped", "completed"] as const) {
+    expect(
+      await changeOrderStatus(db, {
+        orderId: replacement!.id,
+        to,
+        actorUserId: null,
+        now,
+        carrier: "GLS",
+        trackingNumber: "GLS2",
+        links: afterSalesLinks,
+      }),
+    ).toMatchObject({ ok: true });
+  }
+  const options = await getWithdrawalOptions(db, { orderId: replacement!.id, now });
+  expect(options).toMatchObject({ isReplacement: true, isOffered: false, window: { state: "open" } });
+  expect(options!.lines.every((line) => line.exchangeTo.length === 0)).toBe(true);
+  const [line] = await db.select().from(orderLines).where(eq(orderLines.orderId, replacement!.id));
+  const refused = await submitWithdrawal(db, {
+    orderId: replacement!.id,
+    access: { hasOrderLink: true, userId: null },
+    input: { submissionKey: crypto.randomUUID(), name: "Maria Rossi", iban: null, lines: [{ orderLineId: line!.id, quantity: 1 }], exchanges: [] },
+    locale: "it",
+    now,
+    links: afterSalesLinks,
+  });
+  expect(refused).toEqual({ ok: false, error: "replacement-order" });
+  expect(await db.select().from(withdrawals).where(eq(withdrawals.orderId, replacement!.id))).toEqual([]);
+  // Its shipped mail carries no withdrawal information (the original's did).
+  const shippedOf = async (orderId: string) =>
+    (
+      await db
+        .select()
+        .from(outboxEmails)
+        .where(eq(outboxEmails.dedupeKey, `order-shipped:${orderId}`))
+    )[0]!.textBody;
+  expect(await shippedOf(order.orderId)).toMatch(/diritto di recesso/i);
+  expect(await shippedOf(replacement!.id)).not.toMatch(/recesso|recedere/i);
 });
 
 test("a mixed return: the exchanged line gets a replacement, the other line alone is proposed for a refund", async () => {

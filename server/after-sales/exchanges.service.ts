@@ -14,7 +14,14 @@ import type { OrderMailLinks } from "#server/orders/order-emails.ts";
 import { addOrderNote } from "#server/orders/order.service.ts";
 import { giveBackStock, moveTakenStock, recordTakenStock, takeStock, type TakenStock } from "#server/stock/stock-ledger.ts";
 import { queueExchangeShippedMail } from "./after-sales-emails";
-import { exchangeHoldDays, isExchangeable, type CheckedExchange, type ExchangeableLineFacts, type ExchangeOption } from "./exchange";
+import {
+  exchangeHoldDays,
+  isExchangeable,
+  replacementOrderKey,
+  type CheckedExchange,
+  type ExchangeableLineFacts,
+  type ExchangeOption,
+} from "./exchange";
 
 /**
  * The variants each exchangeable line may be swapped for: the same product's others not sold as a
@@ -151,7 +158,7 @@ export async function fulfilExchanges(
   } = original!;
   const created = await createOrder(tx, {
     ...customer,
-    idempotencyKey: `exchange:${args.returnId}`,
+    idempotencyKey: replacementOrderKey(args.returnId),
     cartId: null,
     status: "preparing",
     // Nothing is charged: no invoice (the original's stands for the goods) and no takings (docs/decisions/0105-exchanges.md).

@@ -14,7 +14,7 @@ import type { PaymentMethod } from "#server/orders/order-methods.ts";
 import { addOrderNote } from "#server/orders/order.service.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { queueWithdrawalAcknowledgement } from "./after-sales-emails";
-import { checkExchangeChoices, type CheckedExchange, type ExchangeOption, type ExchangeRefusal } from "./exchange";
+import { checkExchangeChoices, isReplacementOrder, type CheckedExchange, type ExchangeOption, type ExchangeRefusal } from "./exchange";
 import { listExchangeOptions, recordExchanges, takeExchangeStock } from "./exchanges.service";
 import { openReturn } from "./returns.service";
 import {
@@ -55,6 +55,8 @@ export type WithdrawalOptions = {
   }[];
   statements: (WithdrawalStatement & { returnNumber: number | null })[];
   withdrawalDays: number;
+  /** An exchange's replacement order: nothing to withdraw from (docs/decisions/0105-exchanges.md). */
+  isReplacement: boolean;
   /** Some unit can still be withdrawn, and the period allows it. */
   isOffered: boolean;
 };
@@ -96,7 +98,8 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
     args.now,
   );
   const withdrawn = withdrawnPerLine(statements.map((row) => row.statement));
-  const exchangeOptions = window.state === "open" ? await listExchangeOptions(db, lines) : new Map<string, ExchangeOption[]>();
+  const isReplacement = isReplacementOrder(order);
+  const exchangeOptions = window.state === "open" && !isReplacement ? await listExchangeOptions(db, lines) : new Map<string, ExchangeOption[]>();
   const views = lines.map((line) => ({
     id: line.id,
     sku: line.sku,
@@ -121,18 +124,28 @@ export async function getWithdrawalOptions(db: Db, args: { orderId: string; now:
     lines: views,
     statements: statements.map((row) => ({ ...row.statement, returnNumber: row.returnNumber })),
     withdrawalDays: afterSales.withdrawalDays,
-    isOffered: window.state === "open" && views.some((line) => line.exclusion === null && line.left > 0),
+    isReplacement,
+    isOffered: !isReplacement && window.state === "open" && views.some((line) => line.exclusion === null && line.left > 0),
   };
 }
 
 export type SubmitWithdrawalError =
-  WithdrawalRefusal | ExchangeRefusal | "not-found" | "not-your-order" | "period-over" | "not-yet" | "already-received" | "iban-required";
+  | WithdrawalRefusal
+  | ExchangeRefusal
+  | "not-found"
+  | "not-your-order"
+  | "period-over"
+  | "not-yet"
+  | "already-received"
+  | "iban-required"
+  | "replacement-order";
 
 /** The statement checked against the order as it is (the first step's check, and again on confirming). */
 export function reviewWithdrawal(
   options: WithdrawalOptions,
   input: Pick<WithdrawalForm, "lines" | "iban" | "exchanges">,
 ): { ok: true; lines: { orderLineId: string; quantity: number }[]; exchanges: CheckedExchange[] } | { ok: false; error: SubmitWithdrawalError } {
+  if (options.isReplacement) return { ok: false, error: "replacement-order" };
   if (options.window.state === "closed") return { ok: false, error: "period-over" };
   if (options.window.state === "not-yet") return { ok: false, error: "not-yet" };
   const checked = checkWithdrawalLines(options.lines, withdrawnPerLine(options.statements), input.lines);

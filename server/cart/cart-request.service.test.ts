@@ -2,6 +2,10 @@ import { onTestFinished, expect, test } from "vitest";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { createTestDb } from "#tests/db.ts";
 import { createTestAuthServices, requestFor } from "#tests/fixtures/accounts.fixtures.ts";
+import { createProduct } from "#tests/fixtures/cart.fixtures.ts";
+import { BuyGiftCardInput, parseVoucherForm } from "#server/vouchers/voucher.inputs.ts";
+import { addGiftCardToCart } from "#server/vouchers/voucher.service.ts";
+import { addToCart } from "./cart.service";
 import { getRootCart, readCartRequest } from "./cart-request";
 
 async function openServices() {
@@ -29,4 +33,22 @@ test("a flash toast shows once, on the next page in the language it was written 
 
   const english = await getRootCart(services, requestFor("/en/shop", { jar: flashFrom("/en/cart", "Added to cart") }), "en");
   expect(english.cart.flash).toEqual([{ kind: "success", message: "Added to cart" }]);
+});
+
+test("the header's count holds a voucher line as one line: a cart with only a gift card shows 1, not 0", async () => {
+  const services = await openServices();
+  const now = new Date("2026-03-02T10:00:00Z");
+  const parsed = parseVoucherForm(BuyGiftCardInput, { preset: "5000", senderName: "Zia Carla", recipientName: "Giulia", delivery: "print" });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  const added = await addGiftCardToCart(services.db, { cartId: null, input: parsed.input, now });
+  if (!added.ok) throw new Error(added.error);
+  const jar = new CookieJar().take(new Headers({ "Set-Cookie": readCartRequest(requestFor("/cart"), services).cookieHeaders.cart(added.cartId) }));
+
+  const alone = await getRootCart(services, requestFor("/shop", { jar }), "it", now);
+  expect(alone.cart).toMatchObject({ count: 1, voucherCount: 1, lines: [] });
+
+  const product = await createProduct(services.db, { priceCents: 1500, variants: [{ stock: 5 }] });
+  const withGoods = await addToCart(services.db, { cartId: added.cartId, variantId: product.variantId, quantity: 2, personalisation: {} });
+  expect(withGoods).toMatchObject({ ok: true, count: 3 });
+  expect((await getRootCart(services, requestFor("/shop", { jar }), "it", now)).cart.count).toBe(3);
 });

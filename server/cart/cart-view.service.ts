@@ -2,10 +2,10 @@
  * Reading a cart for the page, the mini-cart and saved baskets: every price recomputed from the
  * database now, each line's availability against today's stock, and what changed since it was added.
  */
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
-import { cartLines, carts, giftLists, productColours, productImages, products, productVariants } from "#server/db/schema.ts";
+import { cartLines, carts, cartVouchers, giftLists, productColours, productImages, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
 import { cartTotals, isForSale, lineAvailability, lineTotalCents, previousUnitPrice, type CartTotals, type LineStatus } from "./cart";
@@ -53,8 +53,10 @@ export type CartLineView = VariantDisplay & {
 
 export type CartView = {
   id: string | null;
-  /** Units over every line (the header's count). */
+  /** Units over every line plus one per voucher line (the header's count). */
   count: number;
+  /** Gift cards and fund contributions (server/vouchers/), one line each. */
+  voucherCount: number;
   lines: CartLineView[];
   totals: CartTotals;
   giftList: { code: string; title: string } | null;
@@ -65,7 +67,7 @@ export type CartView = {
 const noTotals: CartTotals = { subtotalCents: 0, discountCents: 0, personalisationCents: 0, totalCents: 0 };
 
 export function emptyCartView(): CartView {
-  return { id: null, count: 0, lines: [], totals: noTotals, giftList: null, hasProblems: false };
+  return { id: null, count: 0, voucherCount: 0, lines: [], totals: noTotals, giftList: null, hasProblems: false };
 }
 
 /** A variant's facts as read, in both languages, before `now` decides its offer. */
@@ -189,6 +191,7 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
       id: carts.id,
       giftListCode: giftLists.code,
       giftListTitle: giftLists.title,
+      voucherCount: sql<number>`(select count(*) from ${cartVouchers} where ${cartVouchers.cartId} = ${carts.id})`.mapWith(Number),
       line: {
         id: cartLines.id,
         variantId: cartLines.variantId,
@@ -241,7 +244,8 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
   });
   return {
     id: cart.id,
-    count: lines.reduce((sum, line) => sum + line.quantity, 0),
+    count: lines.reduce((sum, line) => sum + line.quantity, 0) + cart.voucherCount,
+    voucherCount: cart.voucherCount,
     lines,
     totals: cartTotals(lines),
     giftList: cart.giftListCode && cart.giftListTitle ? { code: cart.giftListCode, title: cart.giftListTitle } : null,
@@ -253,6 +257,7 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
 export function toCartSummary(view: CartView) {
   return {
     count: view.count,
+    voucherCount: view.voucherCount,
     subtotalCents: view.totals.totalCents,
     giftList: view.giftList,
     lines: view.lines.map((line) => ({

@@ -119,7 +119,8 @@ async function saveCart(tx: Tx, cartId: string, before: Cart, after: Cart, seen:
   await tx.update(carts).set({ giftListId: after.giftListId, updatedAt: new Date() }).where(eq(carts.id, cartId));
 }
 
-const countOf = (cart: Cart) => cart.lines.reduce((sum, line) => sum + line.quantity, 0);
+/** The header's count: units over every line, one per voucher line. */
+const countOf = (cart: Cart) => cart.lines.reduce((sum, line) => sum + line.quantity, 0) + (cart.voucherCount ?? 0);
 
 async function createCart(tx: Tx, userId: string | null = null): Promise<LoadedCart> {
   const [row] = await tx.insert(carts).values({ userId }).returning({ id: carts.id });

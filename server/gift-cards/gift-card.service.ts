@@ -204,6 +204,48 @@ export async function addFundContribution(
   });
 }
 
+/**
+ * A paid contribution refunded or cancelled comes off the fund's card as far as it is unspent (decision 0098): the
+ * balance goes down by the smaller of `amountCents` and what the card holds, with a negative "fund_contribution"
+ * movement for the order. Once per card and order (a second call finds the movement). Returns the cents taken off.
+ */
+export async function takeBackFundContribution(
+  tx: Db,
+  args: { giftCardId: number; amountCents: number; orderId: string; now: Date },
+): Promise<number> {
+  const [card] = await tx.select({ balanceCents: giftCards.balanceCents }).from(giftCards).where(eq(giftCards.id, args.giftCardId)).for("update");
+  if (!card) return 0;
+  const [earlier] = await tx
+    .select({ id: giftCardMovements.id })
+    .from(giftCardMovements)
+    .where(
+      and(
+        eq(giftCardMovements.giftCardId, args.giftCardId),
+        eq(giftCardMovements.orderId, args.orderId),
+        eq(giftCardMovements.kind, "fund_contribution"),
+        lte(giftCardMovements.amountCents, 0),
+      ),
+    );
+  if (earlier) return 0;
+  const cents = Math.min(args.amountCents, card.balanceCents);
+  // What was loaded stays in initial_cents, as a spend does: the balance alone says what is left.
+  if (cents > 0) {
+    await tx
+      .update(giftCards)
+      .set({ balanceCents: sql`${giftCards.balanceCents} - ${cents}`, updatedAt: args.now })
+      .where(eq(giftCards.id, args.giftCardId));
+  }
+  await tx.insert(giftCardMovements).values({
+    giftCardId: args.giftCardId,
+    kind: "fund_contribution",
+    // 0 when all of it was spent: the movement still records that the contribution was taken back.
+    amountCents: cents === 0 ? 0 : -cents,
+    orderId: args.orderId,
+    createdAt: args.now,
+  });
+  return cents;
+}
+
 /** What a card holds now (its balance and expiry), or null. */
 export async function giftCardBalanceOf(
   db: Db,

@@ -6,6 +6,9 @@
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { apiEndpoints } from "#server/http/api/api-registry.ts";
+import { readCartRequest } from "#server/cart/cart-request.ts";
+import { BuyGiftCardInput, parseVoucherForm } from "#server/vouchers/voucher.inputs.ts";
+import { addGiftCardToCart } from "#server/vouchers/voucher.service.ts";
 import { signIn, startInProcessShop, type HttpAnswer, type InProcessShop } from "#tests/security/in-process-shop.ts";
 import { concreteRoutes } from "#tests/security/page-routes.ts";
 
@@ -144,4 +147,18 @@ test("the catalogue page and its root data as the issue asked them: hers private
     expect(visitor.headers.vary, url).toMatch(/Cookie/);
     expect(visitor.headers.vary, url).toMatch(/Authorization/);
   }
+});
+
+test("her /personal answer counts a gift card in her cart as one line, private and not stored", slow, async () => {
+  const parsed = parseVoucherForm(BuyGiftCardInput, { preset: "5000", senderName: "Anna", recipientName: "Giulia", delivery: "print" });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  const added = await addGiftCardToCart(shop.handle.db, { cartId: null, input: parsed.input, now: new Date() });
+  if (!added.ok) throw new Error(added.error);
+  const cartCookie = readCartRequest(new Request(shop.publicUrl), shop.services).cookieHeaders.cart(added.cartId).split(";")[0]!;
+  const answer = await shop.request("/personal", { cookie: `${cookie}; ${cartCookie}`, headers: { Accept: "application/json" } });
+  expect(answer.status).toBe(200);
+  expect(answer.headers["cache-control"]).toBe("private, no-store");
+  const part = JSON.parse(answer.body) as { user: { email: string } | null; cart: { count: number; voucherCount: number } };
+  expect(part.user?.email).toBe(customerEmail);
+  expect(part.cart).toMatchObject({ count: 1, voucherCount: 1 });
 });

@@ -169,7 +169,8 @@ function bodyOf(t: ReturnType<typeof getTranslator>, kind: OrderMailKind, order:
  * group gift's share, which has no goods.
  */
 function tellsWithdrawal(kind: OrderMailKind, order: OrderView): boolean {
-  if (order.delivery.groupGiftContribution) return false;
+  // A replacement order's customer already withdrew, from the original order.
+  if (order.delivery.groupGiftContribution || order.isExchangeReplacement) return false;
   return kind === "confirmation" || kind === "shipped" || kind === "ready" || (kind === "paid" && order.payment.method === "card");
 }
 

@@ -13,6 +13,7 @@ import { discountCodes, giftListContributions, orderLines, orders, orderStatusHi
 import { getSettings } from "#server/settings/settings.service.ts";
 import { trackingUrlOf } from "#common/carrier-tracking.ts";
 import type { OrderStatus } from "./order-status";
+import { isReplacementOrder } from "#server/after-sales/exchange.ts";
 import { summarizeOrderTotals, type OrderSummary, type SummaryCode } from "#common/order-summary.ts";
 
 export type OrderLineView = {
@@ -50,6 +51,8 @@ export type OrderView = {
   firstName: string;
   lastName: string;
   lines: OrderLineView[];
+  /** An exchange's replacement order: no right of withdrawal of its own (docs/decisions/0105-exchanges.md). */
+  isExchangeReplacement: boolean;
   totals: {
     subtotalCents: number;
     discountCents: number;
@@ -191,6 +194,7 @@ export async function getOrderView(db: Db, args: { orderId: string; locale: Loca
     phone: order.phone,
     firstName: order.firstName,
     lastName: order.lastName,
+    isExchangeReplacement: isReplacementOrder(order),
     lines: lines.map((line) => ({
       id: line.id,
       productId: line.productId,

@@ -3,7 +3,7 @@
  * list's page, guests see them with their progress and contribute (voucher.service.ts), and the owner sees
  * who gave what and the one card the paid contributions went onto. Never paid out in cash.
  */
-import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { giftListFunds, orders, orderVouchers } from "#server/db/schema.ts";
 import { giftCardBalanceOf } from "#server/gift-cards/gift-card.service.ts";
@@ -100,7 +100,15 @@ export async function getOwnerFunds(db: Db, args: { giftListId: string; secret: 
       })
       .from(orderVouchers)
       .innerJoin(orders, eq(orders.id, orderVouchers.orderId))
-      .where(and(eq(orderVouchers.giftListFundId, fund.id), isNotNull(orderVouchers.settledAt), isNotNull(orders.paidAt)))
+      .where(
+        and(
+          eq(orderVouchers.giftListFundId, fund.id),
+          isNotNull(orderVouchers.settledAt),
+          isNotNull(orders.paidAt),
+          // Taken back with its order (decision 0098).
+          notInArray(orders.status, ["refunded", "cancelled"]),
+        ),
+      )
       .orderBy(desc(orderVouchers.settledAt));
     const [row] = await db.select({ giftCardId: giftListFunds.giftCardId }).from(giftListFunds).where(eq(giftListFunds.id, fund.id));
     const balance = row?.giftCardId ? await giftCardBalanceOf(db, row.giftCardId) : null;
@@ -114,6 +122,14 @@ export async function getOwnerFunds(db: Db, args: { giftListId: string; secret: 
     });
   }
   return result;
+}
+
+/** A paid contribution refunded or cancelled no longer counts toward what the fund collected (decision 0098). */
+export async function debitGiftListFund(tx: Db, args: { fundId: number; amountCents: number }): Promise<void> {
+  await tx
+    .update(giftListFunds)
+    .set({ collectedCents: sql`greatest(${giftListFunds.collectedCents} - ${args.amountCents}, 0)` })
+    .where(eq(giftListFunds.id, args.fundId));
 }
 
 /** A paid contribution: the fund's card (issued with the first one) and what it has collected. */

@@ -1,21 +1,22 @@
 /**
  * What voucher lines do when their order is paid or refunded (server/orders/order-effects.ts), in the order's
  * transaction (docs/decisions/0106-voucher-lines.md, 0098-gift-list-funds.md): a gift card line becomes a card,
- * once, and its mail is queued for the day chosen; a fund contribution goes onto the fund's one card. A refund
- * stops a bought card still unspent. An unpaid order let go had issued nothing, so nothing goes back.
+ * once, and its mail is queued for the day chosen; a fund contribution goes onto the fund's one card. A paid order
+ * refunded or cancelled stops a bought card still unspent and takes a contribution off the fund's card as far as
+ * it is unspent. An unpaid order let go had issued nothing, so nothing goes back.
  */
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { italianMidnight } from "#common/shop-calendar.ts";
 import type { Db } from "#server/db/client.ts";
 import { giftListFunds, giftLists, orderVouchers, users } from "#server/db/schema.ts";
 import { giftCardExpiry } from "#server/gift-cards/gift-card.ts";
-import { addFundContribution, deactivateUnspentGiftCard, issueGiftCard } from "#server/gift-cards/gift-card.service.ts";
+import { addFundContribution, deactivateUnspentGiftCard, issueGiftCard, takeBackFundContribution } from "#server/gift-cards/gift-card.service.ts";
 import type { EffectOrder, OrderEffects } from "#server/orders/order-effects.ts";
 import { getSettings } from "#server/settings/settings.service.ts";
 import { queueGiftCardMail } from "./voucher-mail";
 import { fundCardSeed } from "./voucher";
 import { settleOrderVoucher, voucherGiftCardCode } from "./voucher.service";
-import { creditGiftListFund } from "./gift-list-fund.service";
+import { creditGiftListFund, debitGiftListFund } from "./gift-list-fund.service";
 
 type OrderVoucherRow = typeof orderVouchers.$inferSelect;
 
@@ -113,11 +114,31 @@ export const voucherOrderEffects: Pick<OrderEffects, "paid" | "released"> = {
   },
 
   async released(tx, { order, to, now }) {
-    if (to !== "refunded" || order.voucherCents === 0) return;
-    const issued = await tx
-      .select({ giftCardId: orderVouchers.giftCardId })
+    // Only a paid order settled its lines: one refunded, or cancelled after payment, takes them back.
+    if (to === "expired" || order.voucherCents === 0) return;
+    const settled = await tx
+      .select({
+        kind: orderVouchers.kind,
+        giftCardId: orderVouchers.giftCardId,
+        fundId: orderVouchers.giftListFundId,
+        amountCents: orderVouchers.amountCents,
+      })
       .from(orderVouchers)
-      .where(and(eq(orderVouchers.orderId, order.id), eq(orderVouchers.kind, "gift_card"), isNotNull(orderVouchers.giftCardId)));
-    for (const row of issued) await deactivateUnspentGiftCard(tx, { id: row.giftCardId!, now });
+      .where(and(eq(orderVouchers.orderId, order.id), isNotNull(orderVouchers.settledAt), isNotNull(orderVouchers.giftCardId)))
+      .orderBy(orderVouchers.createdAt, orderVouchers.id);
+    for (const row of settled) if (row.kind === "gift_card") await deactivateUnspentGiftCard(tx, { id: row.giftCardId!, now });
+    // A fund's contributions, summed per fund (two lines of one order to one fund come off together).
+    const funds = new Map<number, { giftCardId: number; amountCents: number }>();
+    for (const row of settled) {
+      if (row.kind !== "fund_contribution" || row.fundId === null) continue;
+      const fund = funds.get(row.fundId) ?? { giftCardId: row.giftCardId!, amountCents: 0 };
+      fund.amountCents += row.amountCents;
+      funds.set(row.fundId, fund);
+    }
+    for (const [fundId, fund] of funds) {
+      // The fund's row first, then its card: the order the paid effect locks them in.
+      await debitGiftListFund(tx, { fundId, amountCents: fund.amountCents });
+      await takeBackFundContribution(tx, { giftCardId: fund.giftCardId, amountCents: fund.amountCents, orderId: order.id, now });
+    }
   },
 };

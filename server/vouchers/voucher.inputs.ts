@@ -55,47 +55,65 @@ const email = z
   .max(voucherLimits.email, errorKey("recipientEmail"))
   .pipe(z.email(errorKey("recipientEmail")));
 
-const looseString = z.preprocess((value) => (typeof value === "string" ? value : ""), z.string());
+const rawString = z.preprocess((value) => (typeof value === "string" ? value : ""), z.string());
 
-/** A gift card's texts and delivery, the same whether the amount comes from the page's buttons or as cents (the API). */
+/** `schema`'s value for `field`, or its first problem added under that field (so every field is checked in one round). */
+function checked<T>(schema: z.ZodType<T>, value: unknown, field: string, ctx: z.RefinementCtx): T | undefined {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  ctx.addIssue({ code: "custom", path: [field], message: parsed.error.issues[0]?.message ?? errorKey(field) });
+  return undefined;
+}
+
+/**
+ * A gift card's texts and delivery, the same whether the amount comes from the page's buttons or as cents (the
+ * API). They arrive as they are and are checked in giftCardOf: zod skips an object's transform once a field
+ * fails, which would report the amount, e-mail and day only after the names were fixed.
+ */
 const giftCardTexts = {
-  senderName: text("senderName", voucherLimits.name, { required: true }),
-  recipientName: text("recipientName", voucherLimits.name, { required: true }),
-  delivery: z.enum(["email", "print"], { error: errorKey("delivery") }),
-  recipientEmail: looseString,
-  deliverOn: looseString,
-  message: text("message", voucherLimits.message, { required: false, multiline: true }),
+  senderName: rawString,
+  recipientName: rawString,
+  delivery: rawString,
+  recipientEmail: rawString,
+  deliverOn: rawString,
+  message: rawString,
 };
 
-type GiftCardTexts = { [K in keyof typeof giftCardTexts]: z.output<(typeof giftCardTexts)[K]> };
+type GiftCardTexts = { [K in keyof typeof giftCardTexts]: string };
 
 /** The card as the service takes it: the recipient's e-mail and day only for a card sent by e-mail. */
-function giftCardOf(amountCents: number, value: GiftCardTexts, ctx: z.RefinementCtx) {
+function giftCardOf(amountCents: number | undefined, value: GiftCardTexts, ctx: z.RefinementCtx) {
+  const senderName = checked(text("senderName", voucherLimits.name, { required: true }), value.senderName, "senderName", ctx);
+  const recipientName = checked(text("recipientName", voucherLimits.name, { required: true }), value.recipientName, "recipientName", ctx);
+  const delivery = checked(z.enum(["email", "print"], { error: errorKey("delivery") }), value.delivery, "delivery", ctx);
   let recipientEmail: string | null = null;
   let deliverOn: string | null = null;
-  if (value.delivery === "email") {
-    const parsedEmail = email.safeParse(value.recipientEmail);
-    if (parsedEmail.success) recipientEmail = parsedEmail.data;
-    else ctx.addIssue({ code: "custom", path: ["recipientEmail"], message: errorKey("recipientEmail") });
-    const parsedDay = isoDay.safeParse(value.deliverOn);
-    if (parsedDay.success) deliverOn = parsedDay.data;
-    else ctx.addIssue({ code: "custom", path: ["deliverOn"], message: errorKey("deliverOn") });
+  if (delivery === "email") {
+    recipientEmail = checked(email, value.recipientEmail, "recipientEmail", ctx) ?? null;
+    deliverOn = checked(isoDay, value.deliverOn, "deliverOn", ctx) ?? null;
   }
-  return { amountCents, senderName: value.senderName, recipientName: value.recipientName, recipientEmail, deliverOn, message: value.message };
+  const message = checked(text("message", voucherLimits.message, { required: false, multiline: true }), value.message, "message", ctx);
+  return {
+    amountCents: amountCents ?? 0,
+    senderName: senderName ?? "",
+    recipientName: recipientName ?? "",
+    recipientEmail,
+    deliverOn,
+    message: message ?? "",
+  };
 }
 
 const GiftCardFields = z
   .object({
     // A preset button sends its cents; "other" sends the free amount typed in euros.
-    preset: looseString,
-    amount: looseString,
+    preset: rawString,
+    amount: rawString,
     ...giftCardTexts,
   })
   .transform((value, ctx) => {
     const presetCents = /^[0-9]{1,6}$/.test(value.preset) ? Number(value.preset) : null;
-    const typed = presetCents === null ? euros("amount").safeParse(value.amount) : null;
-    if (presetCents === null && !typed?.success) ctx.addIssue({ code: "custom", path: ["amount"], message: errorKey("amount") });
-    return giftCardOf(presetCents ?? (typed?.success ? typed.data : 0), value, ctx);
+    const typed = presetCents === null ? checked(euros("amount"), value.amount, "amount", ctx) : undefined;
+    return giftCardOf(presetCents ?? typed, value, ctx);
   });
 
 export type BuyGiftCardInput = z.infer<typeof GiftCardFields>;
@@ -105,6 +123,7 @@ export const BuyGiftCardInput = GiftCardFields;
 
 /** A gift card sent to the API (`giftCards` of createcheckoutsession): the amount already in cents, the range the service's. */
 export const GiftCardJsonInput = z
+  // The amount typed as a number for the OpenAPI document: a client sending another type learns of it first.
   .object({ amountCents: z.number({ error: errorKey("amount") }).int(errorKey("amount")), ...giftCardTexts })
   .transform((value, ctx) => giftCardOf(value.amountCents, value, ctx));
 
@@ -145,17 +164,21 @@ export const GiftListFundInput = z
   .object({
     title: text("fundTitle", 120, { required: true }),
     description: text("fundDescription", 1000, { required: false, multiline: true }),
-    target: z.preprocess((value) => (typeof value === "string" ? value.trim() : ""), z.string()),
+    // Checked on its own (not in an object transform), so its problem comes with the title's.
+    target: z.preprocess(
+      (value) => (typeof value === "string" ? value.trim() : ""),
+      z.string().transform((raw, ctx) => {
+        if (raw === "") return null;
+        const parsed = parseEuroCents(raw);
+        if (!parsed.ok || parsed.cents < 500 || parsed.cents > 10_000_000) {
+          ctx.addIssue({ code: "custom", message: errorKey("fundTarget") });
+          return z.NEVER;
+        }
+        return parsed.cents;
+      }),
+    ),
   })
-  .transform((value, ctx) => {
-    if (value.target === "") return { title: value.title, description: value.description, targetCents: null };
-    const parsed = parseEuroCents(value.target);
-    if (!parsed.ok || parsed.cents < 500 || parsed.cents > 10_000_000) {
-      ctx.addIssue({ code: "custom", path: ["target"], message: errorKey("fundTarget") });
-      return z.NEVER;
-    }
-    return { title: value.title, description: value.description, targetCents: parsed.cents };
-  });
+  .transform((value) => ({ title: value.title, description: value.description, targetCents: value.target }));
 
 export type GiftListFundInput = z.infer<typeof GiftListFundInput>;
 

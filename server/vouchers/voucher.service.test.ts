@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import type { Db } from "#server/db/client.ts";
-import { giftCards, giftListFunds, orders, outboxEmails } from "#server/db/schema.ts";
+import { giftCardMovements, giftCards, giftListFunds, orders, outboxEmails } from "#server/db/schema.ts";
 import { billedLinesOfOrder } from "#server/invoices/invoice.ts";
 import { orderFactsOf } from "#server/invoices/invoice.service.ts";
 import { findGiftCard } from "#server/gift-cards/gift-card.service.ts";
@@ -212,6 +212,55 @@ test("fund contributions: gift-list mixing rules, summed onto the owner's one ca
     .from(giftCards)
     .where(and(eq(giftCards.origin, "fund")));
   expect(cards).toHaveLength(1);
+});
+
+test("a paid contribution refunded or cancelled comes off the fund's card as far as it is unspent, and off the collected sum", async () => {
+  const db = await openDb();
+  const product = await createProduct(db, { priceCents: 1500, variants: [{ stock: 3 }] });
+  const list = await createGiftList(db, [product.variantId]);
+  await addGiftListFund(db, {
+    userId: list.ownerUserId,
+    giftListId: list.id,
+    input: { title: "Per la cameretta", description: "", targetCents: null },
+    now,
+  });
+  const [fund] = await db.select().from(giftListFunds).where(eq(giftListFunds.giftListId, list.id));
+  const contribute = async (senderName: string, amountCents: number) => {
+    const added = await addFundContributionToCart(db, { cartId: null, input: { fundId: fund!.id, amountCents, senderName, message: "" }, now });
+    return paidOrder(db, added.ok ? added.cartId : "", { paymentMethod: "card" });
+  };
+  const nonna = await contribute("Nonna Pina", 2000);
+  const zio = await contribute("Zio Ugo", 3500);
+  const ownerFund = async () => (await getOwnerFunds(db, { giftListId: list.id, secret: testSecret }))[0]!;
+  const code = (await ownerFund()).card!.code!;
+  const movementsOf = async (orderId: string) =>
+    (await db.select().from(giftCardMovements).where(eq(giftCardMovements.orderId, orderId))).map((row) => [row.kind, row.amountCents]);
+
+  // Refunded while the card still holds it: all of it comes off; the giver no longer shows to the owner.
+  await changeOrderStatus(db, { orderId: zio, to: "refunded", actorUserId: null, now, links });
+  expect(await ownerFund()).toMatchObject({ collectedCents: 2000, card: { balanceCents: 2000 } });
+  expect((await ownerFund()).contributions.map((entry) => entry.giverName)).toEqual(["Nonna Pina"]);
+  expect(await movementsOf(zio)).toEqual([
+    ["fund_contribution", 3500],
+    ["fund_contribution", -3500],
+  ]);
+
+  // The owner spends 15 € of the card; the other contribution, cancelled after payment, comes off as far as it is unspent.
+  const spendCart = await cartWith(db, [{ variantId: product.variantId, quantity: 1 }]);
+  const spent = await placeTestOrder(db, {
+    cartId: spendCart,
+    now,
+    input: checkoutInput({ deliveryMethod: "collection", paymentMethod: "bank_transfer", giftCardCode: code }),
+  });
+  expect(spent.ok).toBe(true);
+  expect((await ownerFund()).card).toMatchObject({ balanceCents: 500 });
+  await changeOrderStatus(db, { orderId: nonna, to: "cancelled", actorUserId: null, now, links });
+  expect(await ownerFund()).toMatchObject({ collectedCents: 0, contributions: [], card: { balanceCents: 0 } });
+  expect(await movementsOf(nonna)).toEqual([["fund_contribution", -500]]);
+  const [card] = await db.select().from(giftCards).where(eq(giftCards.origin, "fund"));
+  // The balance is still the sum of the card's movements.
+  const all = await db.select().from(giftCardMovements).where(eq(giftCardMovements.giftCardId, card!.id));
+  expect(all.reduce((sum, row) => sum + row.amountCents, 0)).toBe(card!.balanceCents);
 });
 
 test("at sign-in a guest's gift card joins the account's cart; another customer's cart is never taken", async () => {

@@ -174,7 +174,11 @@ export default function AdminGiftCards({ loaderData, actionData }: Route.Compone
             {selected.movements.map((movement) => (
               <li key={movement.id} className="flex flex-wrap gap-x-4">
                 <span>{formatDate(movement.createdAt, locale)}</span>
-                <span className="font-semibold">{t(`giftCards.admin.kinds.${movement.kind}`)}</span>
+                <span className="font-semibold">
+                  {t(
+                    `giftCards.admin.kinds.${movement.kind === "fund_contribution" && movement.amountCents <= 0 ? "fund_contribution_back" : movement.kind}`,
+                  )}
+                </span>
                 <span>
                   {movement.amountCents > 0
                     ? `+${formatMoney(movement.amountCents, locale)}`

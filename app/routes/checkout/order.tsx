@@ -123,6 +123,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     withdrawal: withdrawal && {
       window: withdrawal.window,
       isOffered: withdrawal.isOffered,
+      isReplacement: withdrawal.isReplacement,
       statements: withdrawal.statements.length,
       href: withdrawalHref(locale, order.id, url.searchParams.get("t")),
     },

@@ -62,7 +62,7 @@ function errorsOf(error: SubmitWithdrawalError): Record<string, string> {
   const field =
     error === "iban-required"
       ? "iban"
-      : ["not-found", "not-your-order", "period-over", "not-yet", "already-received"].includes(error)
+      : ["not-found", "not-your-order", "period-over", "not-yet", "already-received", "replacement-order"].includes(error)
         ? "form"
         : "lines";
   return { [field]: error.startsWith("exchange-") ? `exchanges.errors.${error}` : `afterSales.errors.${error}` };

@@ -204,13 +204,15 @@ export default function WithdrawalPage({ loaderData, actionData }: Route.Compone
           </AccountNotice>
         ) : !options.isOffered ? (
           <AccountNotice kind="info">
-            {period.state === "closed"
-              ? t("afterSales.orderPanel.closed")
-              : period.state === "not-yet"
-                ? t("afterSales.orderPanel.notYet")
-                : options.statements.length > 0
-                  ? t("afterSales.orderPanel.allWithdrawn")
-                  : t("afterSales.page.notOffered")}
+            {options.isReplacement
+              ? t("afterSales.orderPanel.replacement")
+              : period.state === "closed"
+                ? t("afterSales.orderPanel.closed")
+                : period.state === "not-yet"
+                  ? t("afterSales.orderPanel.notYet")
+                  : options.statements.length > 0
+                    ? t("afterSales.orderPanel.allWithdrawn")
+                    : t("afterSales.page.notOffered")}
           </AccountNotice>
         ) : actionData?.step === 2 ? (
           <section aria-labelledby="step-title" className="space-y-4">
