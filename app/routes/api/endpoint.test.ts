@@ -1036,9 +1036,8 @@ test("createcheckoutsession refuses gift cards and contributions with the purcha
     400,
     "invalid-input",
   );
-  expect(badMail.fields).toEqual({ "giftCards.0.senderName": "Type your name." });
-  const mailOnly = expectError(await send({ giftCards: [giftCardPurchase({ recipientEmail: "giulia@" })] }, english), 400, "invalid-input");
-  expect(mailOnly.fields).toEqual({ "giftCards.0.recipientEmail": "Type a valid e-mail address." });
+  // Every field's problem in one answer.
+  expect(badMail.fields).toEqual({ "giftCards.0.senderName": "Type your name.", "giftCards.0.recipientEmail": "Type a valid e-mail address." });
   const lateDay = expectError(await send({ giftCards: [giftCardPurchase({ deliverOn: "2099-01-01" })] }, english), 400, "invalid-input");
   expect(lateDay.fields).toEqual({ "giftCards.0.deliverOn": "The day to send it is from today to a year from now." });
   const tooMany = expectError(await send({ giftCards: Array.from({ length: 11 }, () => giftCardPurchase()) }), 400, "invalid-input");
