@@ -83,7 +83,7 @@ test("text that looks like markup stays data in the personal part: no end of scr
   const name = '</script><script>alert("x1")</script><!-- \u2028';
   const part: PersonalPart = {
     user: { name, email: "anna@example.it", role: "customer" },
-    cart: { count: 1, voucherCount: 0, lines: [], subtotalCents: 0, giftList: null, flash: [] },
+    cart: { count: 1, voucherCount: 0, voucherCents: 0, lines: [], subtotalCents: 0, giftList: null, flash: [] },
     giftListFilling: null,
     giftListChoices: [{ id: "0b7a3c4e-1f2a-4b5c-8d9e-0123456789ab", title: name, code: "AB12CD" }],
     savedItems: { wishlist: [], compare: [] },

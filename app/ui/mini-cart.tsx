@@ -57,13 +57,11 @@ function MiniCartLineItem({ line, locale }: { line: MiniCartLine; locale: Locale
  */
 export function MiniCart({ locale }: { locale: Locale }) {
   const { t } = useTranslation();
-  const format = useFormatPrice();
   const { detailsProps, summaryProps } = useDisclosure();
   const cart = useRootData()?.cart;
   const pending = usePendingAddQuantity();
   const count = (cart?.count ?? 0) + pending;
   const lines = cart?.lines ?? [];
-  // Gift cards and fund contributions are counted, not listed: the cart page shows them.
   const voucherCount = cart?.voucherCount ?? 0;
   return (
     <details {...detailsProps} className="relative" data-testid="mini-cart">
@@ -78,7 +76,10 @@ export function MiniCart({ locale }: { locale: Locale }) {
         {lines.length === 0 && voucherCount === 0 ? (
           <p className="mt-2 text-muted">{t("miniCart.empty")}</p>
         ) : lines.length === 0 ? (
-          <p className="mt-2">{t("miniCart.vouchers", { count: voucherCount })}</p>
+          <>
+            <MiniCartVouchers count={voucherCount} cents={cart?.voucherCents ?? 0} />
+            <MiniCartSubtotal cents={cart?.subtotalCents ?? 0} />
+          </>
         ) : (
           <>
             {cart?.giftList && (
@@ -91,11 +92,8 @@ export function MiniCart({ locale }: { locale: Locale }) {
                 <MiniCartLineItem key={line.id} line={line} locale={locale} />
               ))}
             </ul>
-            {voucherCount > 0 && <p className="mt-2 text-sm">{t("miniCart.vouchers", { count: voucherCount })}</p>}
-            <p className="mt-2 flex justify-between border-t border-brand-100 pt-3 font-bold">
-              <span>{t("miniCart.subtotal")}</span>
-              <span>{format(cart?.subtotalCents ?? 0)}</span>
-            </p>
+            {voucherCount > 0 && <MiniCartVouchers count={voucherCount} cents={cart?.voucherCents ?? 0} />}
+            <MiniCartSubtotal cents={cart?.subtotalCents ?? 0} />
           </>
         )}
         <div className="mt-4 grid gap-2">
@@ -110,5 +108,28 @@ export function MiniCart({ locale }: { locale: Locale }) {
         </div>
       </div>
     </details>
+  );
+}
+
+/** Gift cards and fund contributions are counted, not listed (the cart page shows them), with what they add. */
+function MiniCartVouchers({ count, cents }: { count: number; cents: number }) {
+  const { t } = useTranslation();
+  const format = useFormatPrice();
+  return (
+    <p className="mt-2 flex justify-between text-sm">
+      <span>{t("miniCart.vouchers", { count })}</span>
+      <span className="font-bold">{format(cents)}</span>
+    </p>
+  );
+}
+
+function MiniCartSubtotal({ cents }: { cents: number }) {
+  const { t } = useTranslation();
+  const format = useFormatPrice();
+  return (
+    <p className="mt-2 flex justify-between border-t border-brand-100 pt-3 font-bold">
+      <span>{t("miniCart.subtotal")}</span>
+      <span>{format(cents)}</span>
+    </p>
   );
 }

@@ -39,14 +39,16 @@ export const sizeBudgets = {
   // 37.2 and 22.7 KB against 32.3, 36.6 and 22.0 for the build before, 2026-11-29).
   // Product 38 -> 39 KB with a bundle's parts and a car seat's specification table on the page (decisions 0100,
   // 0101; measured 38.1 KB with the personal part, 2026-11-29).
-  listing: { frameworkJs: 130, ownJs: 34, messages: 5.3, css: 12, images: 23 },
+  // Every page's header counts gift cards and fund contributions in the mini cart (decision 0106): product's messages
+  // 6 -> 6.5 KB, listing's 5.3 -> 5.6 and cart's 4.9 -> 5.2 (measured 6.1, 5.3 and 4.9 KB, 2026-11-29).
+  listing: { frameworkJs: 130, ownJs: 34, messages: 5.6, css: 12, images: 23 },
   // Product raised with customers' reviews and the rule on how they are checked (decision 0059; measured: own JS
   // 34.1, messages 5.2 KB), then with the back-in-stock form (decision 0067; measured 35.0 and 5.5 KB).
-  product: { frameworkJs: 130, ownJs: 39, messages: 6, css: 12, images: 8 },
+  product: { frameworkJs: 130, ownJs: 39, messages: 6.5, css: 12, images: 8 },
   // Cart's own JS back to 19.7 KB once the delivery promise got its own chunk (config/browser-chunks.ts). Messages
   // raised with the discount-code field and its refusal reasons (decision 0066; measured 4.5 KB).
   // Cart 23 -> 24 KB with its gift-card and fund-contribution lines (decision 0106; measured 23.4 KB, 2026-11-29).
-  cart: { frameworkJs: 130, ownJs: 24, messages: 4.9, css: 12, images: 10 },
+  cart: { frameworkJs: 130, ownJs: 24, messages: 5.2, css: 12, images: 10 },
   // Gift list's messages 6.1 -> 7.0 KB with the list's cash funds: progress, contribution form, the owner's view
   // (decision 0098; measured 6.6 KB, 2026-11-29).
   "gift list": { frameworkJs: 130, ownJs: 33, messages: 7.0, css: 12, images: 10 },

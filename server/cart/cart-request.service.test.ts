@@ -35,7 +35,7 @@ test("a flash toast shows once, on the next page in the language it was written 
   expect(english.cart.flash).toEqual([{ kind: "success", message: "Added to cart" }]);
 });
 
-test("the header's count holds a voucher line as one line: a cart with only a gift card shows 1, not 0", async () => {
+test("the header's count holds a voucher line as one line, and the mini-cart's subtotal its amount: a cart with only a gift card shows 1, not 0", async () => {
   const services = await openServices();
   const now = new Date("2026-03-02T10:00:00Z");
   const parsed = parseVoucherForm(BuyGiftCardInput, { preset: "5000", senderName: "Zia Carla", recipientName: "Giulia", delivery: "print" });
@@ -45,10 +45,10 @@ test("the header's count holds a voucher line as one line: a cart with only a gi
   const jar = new CookieJar().take(new Headers({ "Set-Cookie": readCartRequest(requestFor("/cart"), services).cookieHeaders.cart(added.cartId) }));
 
   const alone = await getRootCart(services, requestFor("/shop", { jar }), "it", now);
-  expect(alone.cart).toMatchObject({ count: 1, voucherCount: 1, lines: [] });
+  expect(alone.cart).toMatchObject({ count: 1, voucherCount: 1, voucherCents: 5000, subtotalCents: 5000, lines: [] });
 
   const product = await createProduct(services.db, { priceCents: 1500, variants: [{ stock: 5 }] });
   const withGoods = await addToCart(services.db, { cartId: added.cartId, variantId: product.variantId, quantity: 2, personalisation: {} });
   expect(withGoods).toMatchObject({ ok: true, count: 3 });
-  expect((await getRootCart(services, requestFor("/shop", { jar }), "it", now)).cart.count).toBe(3);
+  expect((await getRootCart(services, requestFor("/shop", { jar }), "it", now)).cart).toMatchObject({ count: 3, subtotalCents: 8000 });
 });

@@ -55,8 +55,9 @@ export type CartView = {
   id: string | null;
   /** Units over every line plus one per voucher line (the header's count). */
   count: number;
-  /** Gift cards and fund contributions (server/vouchers/), one line each. */
+  /** Gift cards and fund contributions (server/vouchers/), one line each, and what they add to the total. */
   voucherCount: number;
+  voucherCents: number;
   lines: CartLineView[];
   totals: CartTotals;
   giftList: { code: string; title: string } | null;
@@ -67,7 +68,7 @@ export type CartView = {
 const noTotals: CartTotals = { subtotalCents: 0, discountCents: 0, personalisationCents: 0, totalCents: 0 };
 
 export function emptyCartView(): CartView {
-  return { id: null, count: 0, voucherCount: 0, lines: [], totals: noTotals, giftList: null, hasProblems: false };
+  return { id: null, count: 0, voucherCount: 0, voucherCents: 0, lines: [], totals: noTotals, giftList: null, hasProblems: false };
 }
 
 /** A variant's facts as read, in both languages, before `now` decides its offer. */
@@ -192,6 +193,9 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
       giftListCode: giftLists.code,
       giftListTitle: giftLists.title,
       voucherCount: sql<number>`(select count(*) from ${cartVouchers} where ${cartVouchers.cartId} = ${carts.id})`.mapWith(Number),
+      voucherCents: sql<number>`(select coalesce(sum(${cartVouchers.amountCents}), 0) from ${cartVouchers} where ${cartVouchers.cartId} = ${carts.id})`.mapWith(
+        Number,
+      ),
       line: {
         id: cartLines.id,
         variantId: cartLines.variantId,
@@ -246,6 +250,7 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
     id: cart.id,
     count: lines.reduce((sum, line) => sum + line.quantity, 0) + cart.voucherCount,
     voucherCount: cart.voucherCount,
+    voucherCents: cart.voucherCents,
     lines,
     totals: cartTotals(lines),
     giftList: cart.giftListCode && cart.giftListTitle ? { code: cart.giftListCode, title: cart.giftListTitle } : null,
@@ -258,7 +263,9 @@ export function toCartSummary(view: CartView) {
   return {
     count: view.count,
     voucherCount: view.voucherCount,
-    subtotalCents: view.totals.totalCents,
+    voucherCents: view.voucherCents,
+    // What the goods and the voucher lines come to before delivery: the mini-cart's subtotal.
+    subtotalCents: view.totals.totalCents + view.voucherCents,
     giftList: view.giftList,
     lines: view.lines.map((line) => ({
       id: line.id,
