@@ -193,9 +193,10 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
       giftListCode: giftLists.code,
       giftListTitle: giftLists.title,
       voucherCount: sql<number>`(select count(*) from ${cartVouchers} where ${cartVouchers.cartId} = ${carts.id})`.mapWith(Number),
-      voucherCents: sql<number>`(select coalesce(sum(${cartVouchers.amountCents}), 0) from ${cartVouchers} where ${cartVouchers.cartId} = ${carts.id})`.mapWith(
-        Number,
-      ),
+      voucherCents:
+        sql<number>`(select coalesce(sum(${cartVouchers.amountCents}), 0) from ${cartVouchers} where ${cartVouchers.cartId} = ${carts.id})`.mapWith(
+          Number,
+        ),
       line: {
         id: cartLines.id,
         variantId: cartLines.variantId,
