@@ -21,10 +21,22 @@
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { cpuSecondsOf, runLoad } from "./lib/load.mjs";
+import { cpuSecondsOf } from "./lib/load.mjs";
 import { writeResult } from "./lib/results.mjs";
 import { dropDatabase, generateScaleCatalogue } from "./lib/scale-database.mjs";
 import { root, startShopForBench } from "./lib/shop-server.mjs";
+import {
+  askedByVisitors,
+  assertAnsweredForCustomer,
+  browserEncoding,
+  catalogueOf,
+  measureLoad,
+  median,
+  quietened,
+  requestsOf,
+  round1,
+  signedInCustomer,
+} from "./lib/signed-in-shop.mjs";
 
 const connections = 20;
 const durationSeconds = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -33,13 +45,10 @@ const productCount = Number(process.env.BENCH_SIGNED_IN_PRODUCTS ?? 1_000);
 const baselineRoot = process.env.BENCH_BASELINE_ROOT ?? "";
 const blocks = Number(process.env.BENCH_SIGNED_IN_BLOCKS ?? 30);
 const requestsPerBlock = 40;
-const browserEncoding = "gzip, deflate, br, zstd";
 const keep = process.env.BENCH_SIGNED_IN_KEEP === "1";
 const databaseName = keep ? "bench_signed_in" : `bench_signed_in_${process.pid}`;
 const profileFolder = process.env.BENCH_SIGNED_IN_PROFILE ? path.resolve(process.env.BENCH_SIGNED_IN_PROFILE) : "";
 const wholeCatalogue = process.env.BENCH_SIGNED_IN_CATALOGUE === "1";
-// The generated catalogue's categories (server/catalog/taxonomy.ts, lib/scale-catalogue.ts).
-const categorySlugs = ["A-spasso", "Bagnetto", "arredamento", "sicurezza", "gioco-e-relax", "abbigliamento", "pappa"];
 const documentPages = [
   { name: "category", path: "/categoria/A-spasso" },
   { name: "product", path: `/product/${Math.ceil(productCount / 2)}` },
@@ -61,118 +70,8 @@ const pages = [
   ...(runsScripts ? [{ name: "personal (json)", path: "/personal" }] : []),
 ].filter((page) => !chosenPages || chosenPages.includes(page.name));
 
-/**
- * In the whole-catalogue mode, every path a page of the load asks in turn: each category's listing pages (as
- * many as its first page links to), or every product page; none otherwise (the page's own path, again and again).
- */
-async function catalogueOf(baseUrl) {
-  const listings = [];
-  for (const slug of categorySlugs) {
-    const html = await (await fetch(`${baseUrl}/categoria/${slug}`)).text();
-    const last = Math.max(1, ...[...html.matchAll(/[?&]page=(\d+)/g)].map((match) => Number(match[1])));
-    for (let page = 1; page <= last; page += 1) listings.push(page === 1 ? `/categoria/${slug}` : `/categoria/${slug}?page=${page}`);
-  }
-  const products = Array.from({ length: productCount }, (_, index) => `/product/${index + 1}`);
-  const dataPath = (pagePath) => pagePath.replace(/(\?|$)/, ".data$1");
-  return {
-    category: listings,
-    product: products,
-    "category (data)": listings.map(dataPath),
-    "product (data)": products.map(dataPath),
-    "product (visitor)": products,
-    "personal part": products.map((product) => `${product}.data?_routes=root`),
-  };
-}
-
-/** Every path of the whole-catalogue loads asked once by a visitor (4 at a time): kept, as in a shop visitors browse. */
-async function askedByVisitors(baseUrl, catalogue) {
-  const paths = [...new Set(pages.filter((page) => !page.name.startsWith("personal")).flatMap((page) => catalogue[page.name] ?? []))];
-  let next = 0;
-  const visitor = async () => {
-    while (next < paths.length) await (await fetch(`${baseUrl}${paths[next++]}`, { headers: { "accept-encoding": browserEncoding } })).arrayBuffer();
-  };
-  await Promise.all([visitor(), visitor(), visitor(), visitor()]);
-}
-
-/** Resolves once the process has used under a twentieth of a core for two seconds (60 s at most). */
-async function quietened(pid) {
-  const until = Date.now() + 60_000;
-  let quietSince = Date.now();
-  while (Date.now() < until && Date.now() - quietSince < 2_000) {
-    const before = cpuSecondsOf(pid);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    if (cpuSecondsOf(pid) - before > 0.025) quietSince = Date.now();
-  }
-}
-
-/** autocannon's request sequence for `page`: in the whole-catalogue mode each request asks the next path. */
-function requestsOf(shop, page) {
-  const paths = shop.catalogue?.[page.name];
-  const headers = page.visitor ? { "accept-encoding": browserEncoding, accept: "text/html" } : shop.headers;
-  if (!paths) return [{ method: "GET", headers }];
-  return [{ method: "GET", headers, setupRequest: (request) => ({ ...request, path: paths[(shop.next = (shop.next + 1) % paths.length)] }) }];
-}
-
-/** The `name=value` pairs of a response's Set-Cookie headers, added to `jar`. */
-function keepCookies(jar, response) {
-  for (const header of response.headers.getSetCookie()) {
-    const [pair] = header.split(";");
-    const name = pair.slice(0, pair.indexOf("="));
-    jar.set(name, pair);
-  }
-}
-
-/**
- * A new customer signed up and signed in through the shop's own form, with one unit of the product page's
- * first variant in the cart: the Cookie header the browser would send.
- */
-async function signedInCustomer(baseUrl) {
-  const jar = new Map();
-  const cookie = () => [...jar.values()].join("; ");
-  const email = `bench-${process.pid}-${Date.now().toString(36)}@example.com`;
-  const password = "Tr3no-Blu-Vesuvio";
-  const post = async (path, form) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { Origin: baseUrl, Cookie: cookie() },
-      body: new URLSearchParams(form),
-    });
-    if (response.status >= 400) throw new Error(`POST ${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-    keepCookies(jar, response);
-    return response;
-  };
-  await post("/login-register", { intent: "register", name: "Anna Esposito", email, password, passwordConfirm: password, privacy: "on" });
-  const login = await post("/login-register", { intent: "login", email, password });
-  if (login.status !== 302) throw new Error(`login answered ${login.status}`);
-  const productHtml = await (await fetch(`${baseUrl}${documentPages[1].path}`, { headers: { Cookie: cookie() } })).text();
-  const variantId = /<input type="hidden" name="variantId" value="(\d+)"/.exec(productHtml)?.[1];
-  if (!variantId) throw new Error(`no add-to-cart form on ${documentPages[1].path}`);
-  await post("/cart.data", { js: "1", intent: "add", variantId, quantity: "1" });
-  return cookie();
-}
-
-/**
- * Checks that the page is rendered for this customer (her name in it), as the load will ask it; with her `js`
- * cookie, that her personal part names her and the page answers (it is the visitors' kept one).
- */
-async function assertRenderedForCustomer(url, headers, page) {
-  const response = await fetch(url, { headers });
-  const html = await response.text();
-  const forHer = !runsScripts || page.name === "personal (json)";
-  if (response.status !== 200 || (forHer && !html.includes("Anna"))) throw new Error(`${url}: ${response.status}, not the signed-in customer's page`);
-}
-
-async function measure(shop, page) {
-  const requests = requestsOf(shop, page);
-  const url = `${shop.baseUrl}${page.path}`;
-  await runLoad({ url, connections, durationSeconds: 2, requests });
-  const cpuBefore = cpuSecondsOf(shop.pid);
-  const result = await runLoad({ url, connections, durationSeconds, requests });
-  // No answer within autocannon's 10-second timeout (a starved machine): no CPU per request to give.
-  const cpuMs = result.requests.total > 0 ? ((cpuSecondsOf(shop.pid) - cpuBefore) * 1000) / result.requests.total : null;
-  return { reqPerSecond: result.requests.average, p99: result.latency.p99, cpuMs, errors: result.errors, non2xx: result.non2xx };
-}
+const measure = (shop, page) =>
+  measureLoad({ url: `${shop.baseUrl}${page.path}`, pid: shop.pid, requests: requestsOf(shop, page), connections, durationSeconds });
 
 /**
  * The shop's CPU per request over a short block of `requestsPerBlock` requests (4 connections): blocks of
@@ -189,13 +88,6 @@ async function measureBlock(shop, page) {
   return ((cpuSecondsOf(shop.pid) - cpuBefore) * 1000) / result.requests.total;
 }
 
-/** The median of the figures given (null ones left out); null when there are none. */
-const median = (values) => {
-  const known = values.filter((value) => value !== null && Number.isFinite(value)).toSorted((a, b) => a - b);
-  return known.length > 0 ? known[Math.floor(known.length / 2)] : null;
-};
-const round1 = (value) => (value === null ? null : Math.round(value * 10) / 10);
-
 console.log(`generating ${productCount} products in ${databaseName}...`);
 const catalogue = generateScaleCatalogue({ databaseName, keep, products: productCount, orders: 1_000 });
 const builds = [{ name: "this build", appRoot: root }];
@@ -211,13 +103,16 @@ try {
   // every kept page is checked against.
   for (const build of builds) {
     const { shop } = build;
-    const cookie = await signedInCustomer(shop.baseUrl);
+    const cookie = await signedInCustomer(shop.baseUrl, documentPages[1].path);
     shop.headers = { "accept-encoding": browserEncoding, accept: "text/html", cookie: runsScripts ? `${cookie}; js=1` : cookie };
-    for (const page of pages.filter((page) => !page.visitor)) await assertRenderedForCustomer(`${shop.baseUrl}${page.path}`, shop.headers, page);
+    // With her `js` cookie her pages are the visitors' kept ones: only her personal part names her.
+    for (const page of pages.filter((page) => !page.visitor))
+      await assertAnsweredForCustomer(`${shop.baseUrl}${page.path}`, shop.headers, !runsScripts || page.name === "personal (json)");
     if (wholeCatalogue) {
-      shop.catalogue = await catalogueOf(shop.baseUrl);
+      shop.catalogue = await catalogueOf(shop.baseUrl, productCount);
       shop.next = 0;
-      await askedByVisitors(shop.baseUrl, shop.catalogue);
+      const visited = pages.filter((page) => !page.name.startsWith("personal")).flatMap((page) => shop.catalogue[page.name] ?? []);
+      await askedByVisitors(shop.baseUrl, [...new Set(visited)]);
       console.log(`${build.name}: ${shop.catalogue.category.length} listing pages, ${shop.catalogue.product.length} product pages`);
     }
   }
