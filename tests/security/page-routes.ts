@@ -1,5 +1,5 @@
 /**
- * Every URL of app/routes.ts made concrete: each Italian page and a third of their English twins, parameters filled
+ * Every URL of app/routes.ts made concrete: optional segments ("en?") both ways, parameters filled
  * with real values of the sample catalogue (or a plausible unknown one), and whether the module is a
  * page (a default export) and has an action. The security suite walks them all, so a new route is
  * checked the day it is added.
@@ -52,22 +52,13 @@ function expand(pattern: string, params: Record<string, string>): string[] {
   return urls.map((url) => url || "/");
 }
 
-/**
- * The English twins (/en/...) run the same route modules as the Italian pages, with only the words changed: the
- * sweeps walk one in this many, a different kind of route in each, enough to see that refusals and pages speak
- * the language of their address (decision 0107: walking every twin took a third of the PostgreSQL step).
- */
-const englishTwinEvery = 3;
-
 /** `params` replace the sample values, e.g. with another customer's order and list to try them all. */
 export async function concreteRoutes(db: Db, params: Record<string, string> = {}): Promise<ConcreteRoute[]> {
   const params_ = { ...(await sampleParams(db)), ...params };
   const found: ConcreteRoute[] = [];
-  for (const [index, { pattern, file }] of flatten(routes).entries()) {
+  for (const { pattern, file } of flatten(routes)) {
     const module = (await import(/* @vite-ignore */ path.resolve("app", file))) as Record<string, unknown>;
     for (const url of expand(pattern, params_)) {
-      const isEnglishTwin = url === "/en" || url.startsWith("/en/");
-      if (isEnglishTwin && index % englishTwinEvery !== 0) continue;
       found.push({ url, file, pattern, isPage: typeof module.default === "function", hasAction: typeof module.action === "function" });
     }
   }
