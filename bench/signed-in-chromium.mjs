@@ -9,11 +9,11 @@ import { chromium } from "playwright-core";
 import { writeResult } from "./lib/results.mjs";
 import { chromiumPath, quietChromiumFlags } from "../scripts/lib/chromium.ts";
 import { startShopForBench } from "./lib/shop-server.mjs";
+import { signedInCustomer } from "./lib/signed-in-shop.mjs";
 
 const runs = Number(process.env.BENCH_REAL_RUNS ?? 3);
 const slow4g = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (607.5 * 1024) / 8 };
 const phone = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true };
-const name = "Anna Esposito";
 
 const shop = await startShopForBench();
 const browser = await chromium.launch({ executablePath: chromiumPath, args: quietChromiumFlags });
@@ -38,40 +38,24 @@ function watchPage() {
 
 /** A customer signed up and in through the shop's forms, one line in her cart, one gift list: her cookies. */
 async function customerCookies(baseUrl) {
-  const jar = new Map();
-  const cookie = () => [...jar.values()].join("; ");
-  const post = async (path, form) => {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { Origin: baseUrl, Cookie: cookie() },
-      body: new URLSearchParams(form),
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(";");
-      jar.set(pair.slice(0, pair.indexOf("=")), pair);
-    }
-    return response;
-  };
-  const email = `chromium-${Date.now().toString(36)}@example.com`;
-  const password = "Tr3no-Blu-Vesuvio";
-  await post("/login-register", { intent: "register", name, email, password, passwordConfirm: password, privacy: "on" });
-  await post("/login-register", { intent: "login", email, password });
-  const html = await (await fetch(`${baseUrl}/product/47`)).text();
-  const variantId = /name="variantId" value="(\d+)"/.exec(html)?.[1];
-  await post("/cart.data", { js: "1", intent: "add", variantId, quantity: "1" });
+  const cookie = await signedInCustomer(baseUrl, "/product/47");
   const day = new Date(Date.now() + 60 * 86_400_000);
   const eventDate = `${String(day.getDate()).padStart(2, "0")}/${String(day.getMonth() + 1).padStart(2, "0")}/${day.getFullYear()}`;
-  await post("/crea-lista-nascita", {
-    intent: "create",
-    title: "La lista di Anna",
-    type: "nascita",
-    eventDate,
-    celebratedNames: "Bianca",
-    shippingAddressId: "collection",
-    visibility: "public",
+  await fetch(`${baseUrl}/crea-lista-nascita`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: baseUrl, Cookie: cookie },
+    body: new URLSearchParams({
+      intent: "create",
+      title: "La lista di Anna",
+      type: "nascita",
+      eventDate,
+      celebratedNames: "Bianca",
+      shippingAddressId: "collection",
+      visibility: "public",
+    }),
   });
-  return [...jar.values()].map((pair) => {
+  return cookie.split("; ").map((pair) => {
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl };
   });
