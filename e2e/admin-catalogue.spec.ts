@@ -5,14 +5,12 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { csvColumns } from "../server/admin/product-csv";
-import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test as shopTest } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
 import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 
-// Issue 8, back office. A shop of its own: its administrator (the back-office account the other journeys
-// use) is made with `npm run admin:create` on the data folder before the shop starts (PGlite: one process
-// per folder). It runs no Stripe peer, so card orders are paid on the labelled test-payment page and
+// Issue 8, back office. A shop of its own, started from the run's seeded folder with the back-office account
+// the other journeys use (e2e/shop-templates.ts). It runs no Stripe peer, so card orders are paid on the labelled test-payment page and
 // refunded through the test provider. Each form is a full page load: give them time on a busy 2-core machine.
 const root = path.resolve(import.meta.dirname, "..");
 const shotsDir = process.env.ADMIN_SHOTS_DIR;
@@ -25,12 +23,10 @@ const test = shopTest.extend<Record<never, never>, { adminShop: PeerShop }>({
   adminShop: [
     async ({}, use) => {
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bimbi-e2e-admin-"));
-      const dataDir = path.join(scratch, "data");
       // Uploaded pictures go to a copy of the drawn sample pictures, not to the shared cache.
       const mediaDir = path.join(scratch, "media");
       fs.cpSync(path.resolve(root, "node_modules/.cache/e2e-media"), mediaDir, { recursive: true });
-      createBackOfficeAccount({ dataDir, mediaDir, ...backOfficeAccount });
-      const shop = await startPeerShop({ name: "admin", env: () => ({ DATA_DIR: dataDir, MEDIA_DIR: mediaDir, SEED_SAMPLE_DATA: "true" }) });
+      const shop = await startPeerShop({ name: "admin", withBackOffice: true, env: () => ({ MEDIA_DIR: mediaDir, SEED_SAMPLE_DATA: "true" }) });
       await use(shop);
       await shop.stop();
       fs.rmSync(scratch, { recursive: true, force: true });

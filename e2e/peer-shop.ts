@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { waitForHealth } from "../server/ops/health";
 import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
+import { copyShopTemplate } from "./shop-templates";
 
 export type PeerShop = { baseUrl: string; stop: () => Promise<void>; /** What the shop printed so far (with `keepOutput`). */ output: () => string };
 
@@ -57,7 +58,13 @@ export async function startPeerShop(options: {
   const baseUrl = `http://127.0.0.1:${port}`;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `bimbi-e2e-${options.name}-`));
   const mediaDir = path.resolve("node_modules/.cache/e2e-media");
-  if (options.withBackOffice) createBackOfficeAccount({ dataDir: path.join(scratch, "data"), mediaDir, ...backOfficeAccount });
+  const dataDir = path.join(scratch, "data");
+  const ownEnv = options.env(baseUrl);
+  // A shop that seeds the sample catalogue starts from the run's seeded copy; one that asks for an empty database
+  // (its first start is what the journey checks) migrates its own.
+  const seeds = ownEnv.SEED_SAMPLE_DATA !== "false" && !ownEnv.DATA_DIR;
+  const copied = seeds && copyShopTemplate(options.withBackOffice ? "backOffice" : "seeded", dataDir);
+  if (options.withBackOffice && !copied) createBackOfficeAccount({ dataDir: ownEnv.DATA_DIR ?? dataDir, mediaDir, ...backOfficeAccount });
   const server: ChildProcess = spawn(process.execPath, ["server.js"], {
     // E2E_SHOP_DIR: a copy of the built shop to run instead of this checkout's (when others rebuild it meanwhile).
     cwd: process.env.E2E_SHOP_DIR ?? path.resolve(import.meta.dirname, ".."),
@@ -69,7 +76,7 @@ export async function startPeerShop(options: {
       PORT: String(port),
       PUBLIC_URL: baseUrl,
       ALLOW_LOCALHOST_PUBLIC_URL: "true",
-      DATA_DIR: path.join(scratch, "data"),
+      DATA_DIR: dataDir,
       MEDIA_DIR: mediaDir,
       AUTH_SECRET: crypto.randomBytes(32).toString("hex"),
       DATABASE_URL: "",
@@ -87,7 +94,7 @@ export async function startPeerShop(options: {
       ALLOW_TEST_PAYMENTS: "true",
       RATES_URL: "",
       LOG_LEVEL: "error",
-      ...options.env(baseUrl),
+      ...ownEnv,
     },
   });
   let output = "";

@@ -1,9 +1,9 @@
 /**
- * Playwright globalSetup: starts the built shop (`node server.js`, NODE_ENV=production) on a free
- * port with a fresh temporary DATA_DIR (embedded PGlite, sample catalogue seeded on first start),
- * waits for /healthz, and hands its address to the tests in E2E_BASE_URL. Before the start, the
- * back-office account of back-office-account.ts is made on that folder. The returned teardown
- * stops it and deletes the data. With E2E_BASE_URL already set, that server is used as it is.
+ * Playwright globalSetup: makes the run's data folders (e2e/shop-templates.ts: embedded PGlite migrated, the
+ * sample catalogue seeded, one with the back-office account of back-office-account.ts), starts the built shop
+ * (`node server.js`, NODE_ENV=production) on a free port with a copy of the latter, waits for /healthz, and
+ * hands its address to the tests in E2E_BASE_URL. The returned teardown stops it and deletes the data. With
+ * E2E_BASE_URL already set, that server is used as it is.
  */
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
@@ -11,8 +11,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { waitForHealth } from "../server/ops/health";
-import { backOfficeAccount, createBackOfficeAccount } from "./back-office-account";
 import { exitOf, freePort, stopChildProcess } from "./peer-shop";
+import { copyShopTemplate, makeShopTemplates } from "./shop-templates";
 
 const root = path.resolve(import.meta.dirname, "..");
 const startTimeoutMs = Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000);
@@ -63,9 +63,14 @@ export default async function startShop() {
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
   };
   for (const name of hostSettings) delete env[name];
-  makeBackOfficeAccount(env);
+  // The shared shop and the journeys' own shops start from copies of one migrated, seeded folder.
+  const templatesStartedAt = Date.now();
+  makeShopTemplates(path.join(scratch, "templates"), env.MEDIA_DIR!);
+  copyShopTemplate("backOffice", env.DATA_DIR!);
+  process.env.E2E_BACK_OFFICE = "1";
+  console.log(`e2e: data folders seeded in ${((Date.now() - templatesStartedAt) / 1000).toFixed(1)} s`);
 
-  console.log(`e2e: starting the shop at ${baseUrl} (first start migrates and seeds; server log: ${logFile})`);
+  console.log(`e2e: starting the shop at ${baseUrl} (server log: ${logFile})`);
   const startedAt = Date.now();
   const server = spawn(process.execPath, ["server.js"], { cwd: root, env, stdio: ["ignore", log, log] });
   fs.closeSync(log);
@@ -94,9 +99,4 @@ export default async function startShop() {
     if (process.env.E2E_KEEP_DATA) console.log(`e2e: data and server log kept in ${scratch}`);
     else fs.rmSync(scratch, { recursive: true, force: true });
   };
-}
-
-function makeBackOfficeAccount(env: NodeJS.ProcessEnv) {
-  createBackOfficeAccount({ dataDir: env.DATA_DIR!, mediaDir: env.MEDIA_DIR!, ...backOfficeAccount });
-  process.env.E2E_BACK_OFFICE = "1";
 }
