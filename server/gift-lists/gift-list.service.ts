@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
+import { preparedPerDatabase } from "#server/db/prepared.ts";
 import { addresses, giftListInvitations, giftListItems, giftListPurchases, giftLists, productVariants, products } from "#server/db/schema.ts";
 import { checkPersonalisation, isForSale } from "#server/cart/cart.ts";
 import { describeVariants, type VariantDisplay } from "#server/cart/cart-view.service.ts";
@@ -239,13 +240,25 @@ export async function listMyGiftLists(db: Db, args: { userId: string; locale: Lo
   });
 }
 
-/** The owner's lists by title, for the product page's selector. */
-export function listMyGiftListChoices(db: Db, userId: string) {
-  return db
-    .select({ id: giftLists.id, title: giftLists.title, code: giftLists.code })
+export type GiftListChoice = { id: string; title: string; code: string };
+
+const openGiftListsOfOwner = preparedPerDatabase((db) =>
+  db
+    .select({ id: giftLists.id, title: giftLists.title, code: giftLists.code, eventDate: giftLists.eventDate })
     .from(giftLists)
-    .where(and(eq(giftLists.ownerUserId, userId), eq(giftLists.status, "open")))
-    .orderBy(desc(giftLists.createdAt), desc(giftLists.id));
+    .where(and(eq(giftLists.ownerUserId, sql.placeholder("userId")), eq(giftLists.status, "open")))
+    .orderBy(desc(giftLists.createdAt), desc(giftLists.id))
+    .prepare("open_gift_lists_of_owner"),
+);
+
+/** The owner's open lists, newest first, with what a choice shows and the event date their items are weighed against. */
+export function listMyOpenGiftLists(db: Db, userId: string) {
+  return openGiftListsOfOwner(db).execute({ userId });
+}
+
+/** The owner's open lists, for the product page's selector. */
+export async function listMyGiftListChoices(db: Db, userId: string): Promise<GiftListChoice[]> {
+  return (await listMyOpenGiftLists(db, userId)).map(({ id, title, code }) => ({ id, title, code }));
 }
 
 /**
