@@ -72,8 +72,8 @@ function keepCookies(jar, response) {
 
 /**
  * A new customer signed up and signed in through the shop's own forms, as issue 37 measures her: one unit of the
- * first variant of the product page at `productPath` in her cart, a gift list of hers chosen to fill while she
- * browses (her header's gift-list bar), and two products on her wishlist and one to compare (the cookie the
+ * first variant of the product page at `productPath` in her cart, a gift list of hers wishing two of it and chosen
+ * to fill while she browses (her header's gift-list bar), and two products on her wishlist and one to compare (the cookie the
  * shop's scripts write). The Cookie header her browser would send. Throws when any step is refused.
  */
 export async function signedInCustomer(baseUrl, productPath) {
@@ -102,6 +102,10 @@ export async function signedInCustomer(baseUrl, productPath) {
   const giftListId = await madeGiftList(baseUrl, post, cookie);
   await post("/crea-lista-nascita", { intent: "fill-start", giftListId });
   if (!jar.has("gift_list_filling")) throw new Error("choosing her gift list to fill set no cookie");
+  // Two units of the same variant wished on it, as the product page's "add to my list" posts them.
+  await post("/crea-lista-nascita.data", { intent: "gift-list-add", giftListId, variantId, quantity: "2", js: "1" });
+  const part = await (await fetch(`${baseUrl}/personal`, { headers: { Cookie: cookie() } })).json();
+  if (part.giftListFilling?.unitCount !== 2) throw new Error(`her gift list was not filled: ${JSON.stringify(part.giftListFilling)}`);
   jar.set("saved_items", `saved_items=w=1.2&c=3&t=${Date.now()}`);
   return cookie();
 }

@@ -170,7 +170,12 @@ export async function describeVariants(db: Db, variantIds: readonly number[], lo
 const keptVariants = createCatalogueCache<StoredVariant>({ maxAgeMs: 60_000, maxEntries: 5_000, watches: "catalogue and page content" });
 
 /** `describeVariants` from kept facts, for pages (never inside a transaction: the versions are read outside it). */
-async function describeVariantsForPage(db: Db, variantIds: readonly number[], locale: Locale, now: Date): Promise<Map<number, VariantDisplay>> {
+export async function describeVariantsForPage(
+  db: Db,
+  variantIds: readonly number[],
+  locale: Locale,
+  now: Date,
+): Promise<Map<number, VariantDisplay>> {
   const ids = [...new Set(variantIds)];
   const stored = await keptVariants.getMany(
     db,

@@ -26,7 +26,7 @@ async function fillingOf(
   locale: Locale,
   now: Date,
 ): Promise<GiftListFilling> {
-  const items = (await describeGiftListItems(db, [list], locale, now)).get(list.id) ?? [];
+  const items = (await describeGiftListItems(db, [list], locale, now, { keptVariants: true })).get(list.id) ?? [];
   return {
     id: list.id,
     code: list.code,
@@ -42,7 +42,8 @@ async function fillingOf(
 /**
  * Her open lists for the product page's selector (as `listMyGiftListChoices`) and the one she is filling, with its
  * running total, when `fillingId` names one of them: one read of her lists gives both, since the list
- * being filled must be hers and open. Her personal part asks for both on every page she opens.
+ * being filled must be hers and open. Her personal part asks for both on every page she opens; never inside a
+ * transaction (its items' variants are the kept ones, as the mini cart's).
  */
 export async function getGiftListChoicesAndFilling(
   db: Db,

@@ -9,7 +9,7 @@ import type { Db } from "#server/db/client.ts";
 import { preparedPerDatabase } from "#server/db/prepared.ts";
 import { addresses, giftListInvitations, giftListItems, giftListPurchases, giftLists, productVariants, products } from "#server/db/schema.ts";
 import { checkPersonalisation, isForSale } from "#server/cart/cart.ts";
-import { describeVariants, type VariantDisplay } from "#server/cart/cart-view.service.ts";
+import { describeVariants, describeVariantsForPage, type VariantDisplay } from "#server/cart/cart-view.service.ts";
 import { isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
 import { arrivesAfterEvent, canDeleteGiftList, generateGiftListCode, maxWishedQuantity, stillNeeded, type GiftListErrorCode } from "./gift-list";
 import { groupGiftProgress, type GroupGiftProgress } from "./gift-list-group";
@@ -161,6 +161,8 @@ export async function describeGiftListItems(
   lists: readonly Pick<GiftListRow, "id" | "eventDate">[],
   locale: Locale,
   now: Date,
+  /** A page's read outside any transaction may take the variants' kept facts, as the mini cart does. */
+  { keptVariants = false }: { keptVariants?: boolean } = {},
 ): Promise<Map<string, GiftListItemView[]>> {
   const result = new Map<string, GiftListItemView[]>(lists.map((list) => [list.id, []]));
   if (lists.length === 0) return result;
@@ -174,7 +176,7 @@ export async function describeGiftListItems(
       ),
     )
     .orderBy(asc(giftListItems.position), asc(giftListItems.createdAt), asc(giftListItems.id));
-  const variants = await describeVariants(
+  const variants = await (keptVariants ? describeVariantsForPage : describeVariants)(
     db,
     rows.map((row) => row.variantId),
     locale,
