@@ -36,25 +36,9 @@ function watchPage() {
   new MutationObserver(seen).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 }
 
-/** A customer signed up and in through the shop's forms, one line in her cart, one gift list: her cookies. */
+/** A customer signed up and in through the shop's forms, one line in her cart, her gift list chosen, saved items: her cookies. */
 async function customerCookies(baseUrl) {
   const cookie = await signedInCustomer(baseUrl, "/product/47");
-  const day = new Date(Date.now() + 60 * 86_400_000);
-  const eventDate = `${String(day.getDate()).padStart(2, "0")}/${String(day.getMonth() + 1).padStart(2, "0")}/${day.getFullYear()}`;
-  await fetch(`${baseUrl}/crea-lista-nascita`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: baseUrl, Cookie: cookie },
-    body: new URLSearchParams({
-      intent: "create",
-      title: "La lista di Anna",
-      type: "nascita",
-      eventDate,
-      celebratedNames: "Bianca",
-      shippingAddressId: "collection",
-      visibility: "public",
-    }),
-  });
   return cookie.split("; ").map((pair) => {
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl };

@@ -10,7 +10,7 @@ import type { i18n as I18n } from "i18next";
 import { I18nextProvider } from "react-i18next";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject, type StaticHandlerContext } from "react-router";
 import { ToastProvider } from "#app/ui/toaster.tsx";
-import { readSessionUser } from "#server/accounts/session-user.ts";
+import { readSessionUserQuickly } from "#server/accounts/session-read.ts";
 import type { PageFiller } from "#server/http/page-filler.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { localeOfPath } from "#common/locale.ts";
@@ -119,7 +119,7 @@ function fillPage(plan: FillPlan, html: string, part: PersonalPart): string {
 export function createPageFiller(services: ShopServices): PageFiller<PersonalPart, FillSource, FillPlan> {
   return {
     readPersonalPart: (request) =>
-      readPersonalPart(services, request, localeOfPath(new URL(request.url).pathname), () => readSessionUser(services.auth, request.headers)),
+      readPersonalPart(services, request, localeOfPath(new URL(request.url).pathname), () => readSessionUserQuickly(services, request.headers)),
     planFill,
     answersAsVisitor,
     fillPage,

@@ -3,8 +3,8 @@ import { toShellUser, type SessionUser } from "#server/accounts/session-user.ts"
 import { getRootCart } from "#server/cart/cart-request.ts";
 import type { ShopServices } from "#server/shop-services.ts";
 import { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
-import { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
-import { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
+import { getGiftListChoicesAndFilling } from "#server/gift-lists/gift-list-filling.service.ts";
+import { readFillingCookie } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
 import type { Locale } from "#common/locale.ts";
 import type { PersonalPart } from "./personal-part";
 
@@ -22,17 +22,15 @@ export async function readPersonalPart(
   readSessionUser: () => Promise<SessionUser | null>,
 ): Promise<{ part: PersonalPart; headers: Headers }> {
   const [cart, sessionUser] = await Promise.all([getRootCart(services, request, locale), readSessionUser()]);
-  const [giftListFilling, giftListChoices] = sessionUser
-    ? await Promise.all([
-        readGiftListFilling(services, request, { userId: sessionUser.id, locale }),
-        listMyGiftListChoices(services.db, sessionUser.id),
-      ])
-    : [null, null];
+  // Her open lists and the one she is filling, from one read of her lists.
+  const giftLists = sessionUser
+    ? await getGiftListChoicesAndFilling(services.db, { userId: sessionUser.id, fillingId: readFillingCookie(request), locale, now: new Date() })
+    : null;
   const part: PersonalPart = {
     user: toShellUser(sessionUser),
     cart: cart.cart,
-    giftListFilling,
-    giftListChoices,
+    giftListFilling: giftLists?.filling ?? null,
+    giftListChoices: giftLists?.choices ?? null,
     savedItems: readSavedItemsCookie(request.headers.get("Cookie")).lists,
   };
   return { part, headers: cart.headers };

@@ -8,9 +8,9 @@ import { createContext, useContext } from "react";
 import { jsonInScript } from "./script-json";
 import type { getRootCart } from "#server/cart/cart-request.ts";
 import type { readSavedItemsCookie } from "#server/saved-items/saved-items.ts";
-import type { readGiftListFilling } from "#app/routes/gift-lists/gift-list-filling-action.server.ts";
+import type { GiftListFilling } from "#server/gift-lists/gift-list-filling.service.ts";
 import type { ShellUser } from "#app/ui/account-menu.tsx";
-import type { listMyGiftListChoices } from "#server/gift-lists/gift-list.service.ts";
+import type { GiftListChoice } from "#server/gift-lists/gift-list.service.ts";
 
 export type PersonalPart = {
   /** The signed-in user (session cookie or bearer token): the header's account menu shows both states. */
@@ -18,9 +18,9 @@ export type PersonalPart = {
   /** Cart count, mini-cart lines and the flash toasts of a post made without JavaScript. */
   cart: Awaited<ReturnType<typeof getRootCart>>["cart"];
   /** The list the owner chose to fill while browsing ("Aggiungi prodotti"): its bar and the cards' add buttons. */
-  giftListFilling: Awaited<ReturnType<typeof readGiftListFilling>> | null;
+  giftListFilling: GiftListFilling | null;
   /** A signed-in customer's open gift lists, for the product page's "add to my gift list"; null for a visitor. */
-  giftListChoices: Awaited<ReturnType<typeof listMyGiftListChoices>> | null;
+  giftListChoices: GiftListChoice[] | null;
   /** Wishlist and compare ids of the saved_items cookie: the header counts of the server-rendered page. */
   savedItems: ReturnType<typeof readSavedItemsCookie>["lists"];
 };

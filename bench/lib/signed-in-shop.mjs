@@ -71,8 +71,10 @@ function keepCookies(jar, response) {
 }
 
 /**
- * A new customer signed up and signed in through the shop's own form, with one unit of the first variant of
- * the product page at `productPath` in the cart: the Cookie header the browser would send.
+ * A new customer signed up and signed in through the shop's own forms, as issue 37 measures her: one unit of the
+ * first variant of the product page at `productPath` in her cart, a gift list of hers wishing two of it and chosen
+ * to fill while she browses (her header's gift-list bar), and two products on her wishlist and one to compare (the cookie the
+ * shop's scripts write). The Cookie header her browser would send. Throws when any step is refused.
  */
 export async function signedInCustomer(baseUrl, productPath) {
   const jar = new Map();
@@ -97,7 +99,38 @@ export async function signedInCustomer(baseUrl, productPath) {
   const variantId = /<input type="hidden" name="variantId" value="(\d+)"/.exec(productHtml)?.[1];
   if (!variantId) throw new Error(`no add-to-cart form on ${productPath}`);
   await post("/cart.data", { js: "1", intent: "add", variantId, quantity: "1" });
+  const giftListId = await madeGiftList(baseUrl, post, cookie);
+  await post("/crea-lista-nascita", { intent: "fill-start", giftListId });
+  if (!jar.has("gift_list_filling")) throw new Error("choosing her gift list to fill set no cookie");
+  // Two units of the same variant wished on it, as the product page's "add to my list" posts them.
+  await post("/crea-lista-nascita.data", { intent: "gift-list-add", giftListId, variantId, quantity: "2", js: "1" });
+  const part = await (await fetch(`${baseUrl}/personal`, { headers: { Cookie: cookie() } })).json();
+  if (part.giftListFilling?.unitCount !== 2) throw new Error(`her gift list was not filled: ${JSON.stringify(part.giftListFilling)}`);
+  jar.set("saved_items", `saved_items=w=1.2&c=3&t=${Date.now()}`);
   return cookie();
+}
+
+/**
+ * Her gift list made through the form of /crea-lista-nascita (the event date as the form's date field sends it,
+ * yyyy-mm-dd, two months ahead): its id, read back from her personal part. Throws when the list is not made.
+ */
+async function madeGiftList(baseUrl, post, cookie) {
+  const eventDate = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+  const made = await post("/crea-lista-nascita", {
+    intent: "create",
+    title: "La lista di Anna",
+    type: "nascita",
+    eventDate,
+    celebratedNames: "Bianca",
+    shippingAddressId: "collection",
+    visibility: "public",
+  });
+  if (made.status !== 303 || !made.headers.get("location")?.includes("done=created"))
+    throw new Error(`her gift list was not made: ${made.status} ${made.headers.get("location")}`);
+  const part = await (await fetch(`${baseUrl}/personal`, { headers: { Cookie: cookie() } })).json();
+  const list = part.giftListChoices?.find((choice) => choice.title === "La lista di Anna");
+  if (!list) throw new Error("her gift list is not among her choices");
+  return list.id;
 }
 
 /** Checks that `url` answers 200 and, when `forHer`, that the answer names her (rendered or filled in for her). */

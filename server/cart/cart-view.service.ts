@@ -5,6 +5,7 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
+import { preparedPerDatabase } from "#server/db/prepared.ts";
 import { cartLines, carts, cartVouchers, giftLists, productColours, productImages, products, productVariants } from "#server/db/schema.ts";
 import { activeDiscountPercent, effectivePriceCents } from "#server/money.ts";
 import { isOneSize } from "#common/sizes.ts";
@@ -169,7 +170,12 @@ export async function describeVariants(db: Db, variantIds: readonly number[], lo
 const keptVariants = createCatalogueCache<StoredVariant>({ maxAgeMs: 60_000, maxEntries: 5_000, watches: "catalogue and page content" });
 
 /** `describeVariants` from kept facts, for pages (never inside a transaction: the versions are read outside it). */
-async function describeVariantsForPage(db: Db, variantIds: readonly number[], locale: Locale, now: Date): Promise<Map<number, VariantDisplay>> {
+export async function describeVariantsForPage(
+  db: Db,
+  variantIds: readonly number[],
+  locale: Locale,
+  now: Date,
+): Promise<Map<number, VariantDisplay>> {
   const ids = [...new Set(variantIds)];
   const stored = await keptVariants.getMany(
     db,
@@ -183,11 +189,9 @@ async function describeVariantsForPage(db: Db, variantIds: readonly number[], lo
   return result;
 }
 
-/** The whole cart as the page shows it (never inside a transaction: its variants are kept ones); an unknown or missing cart reads as empty. */
-export async function getCartView(db: Db, args: { cartId: string | null; locale: Locale; now: Date }): Promise<CartView> {
-  if (!args.cartId) return emptyCartView();
-  // The cart and its lines in one query: every page shows the mini cart.
-  const cartRows = await db
+/** The cart and its lines in one query: every page shows the mini cart. */
+const cartWithLines = preparedPerDatabase((db) =>
+  db
     .select({
       id: carts.id,
       giftListCode: giftLists.code,
@@ -209,8 +213,15 @@ export async function getCartView(db: Db, args: { cartId: string | null; locale:
     .from(carts)
     .leftJoin(giftLists, eq(giftLists.id, carts.giftListId))
     .leftJoin(cartLines, eq(cartLines.cartId, carts.id))
-    .where(eq(carts.id, args.cartId))
-    .orderBy(asc(cartLines.createdAt), asc(cartLines.id));
+    .where(eq(carts.id, sql.placeholder("cartId")))
+    .orderBy(asc(cartLines.createdAt), asc(cartLines.id))
+    .prepare("cart_with_lines"),
+);
+
+/** The whole cart as the page shows it (never inside a transaction: its variants are kept ones); an unknown or missing cart reads as empty. */
+export async function getCartView(db: Db, args: { cartId: string | null; locale: Locale; now: Date }): Promise<CartView> {
+  if (!args.cartId) return emptyCartView();
+  const cartRows = await cartWithLines(db).execute({ cartId: args.cartId });
   const cart = cartRows[0];
   if (!cart) return emptyCartView();
   const rows = cartRows.flatMap((row) => (row.line ? [row.line] : []));

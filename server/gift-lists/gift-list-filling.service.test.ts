@@ -1,7 +1,7 @@
 import { expect, onTestFinished, test } from "vitest";
 import { createProduct, createUser } from "#tests/fixtures/cart.fixtures.ts";
 import { createTestDb } from "#tests/db.ts";
-import { getGiftListFilling } from "./gift-list-filling.service.ts";
+import { getGiftListChoicesAndFilling } from "./gift-list-filling.service.ts";
 import { addProductToGiftList, closeGiftList, createGiftList } from "./gift-list.service.ts";
 
 const now = new Date("2026-03-01T10:00:00Z");
@@ -40,7 +40,9 @@ test("the running total counts products and units at today's price, the embroide
   await fill({ variantId: sale.variantId, quantity: 1 });
   await fill({ variantId: sale.variantId, quantity: 2 });
   await fill({ variantId: named.variantId, quantity: 2, personalisation: { "0": "Sofia" } });
-  expect(await getGiftListFilling(db, { userId: owner, giftListId: list.id, locale: "it", now })).toEqual({
+  const { choices, filling } = await getGiftListChoicesAndFilling(db, { userId: owner, fillingId: list.id, locale: "it", now });
+  expect(choices).toEqual([{ id: list.id, title: "La lista di Sofia", code: list.code }]);
+  expect(filling).toEqual({
     id: list.id,
     code: list.code,
     title: "La lista di Sofia",
@@ -51,11 +53,12 @@ test("the running total counts products and units at today's price, the embroide
   });
 });
 
-test("no list to fill: someone else's, a malformed id, or a closed one", async () => {
+test("no list to fill: someone else's, none chosen, or a closed one, which is no choice either", async () => {
   const { db, owner, list } = await openList();
   const stranger = await createUser(db);
-  expect(await getGiftListFilling(db, { userId: stranger, giftListId: list.id, locale: "it", now })).toBeNull();
-  expect(await getGiftListFilling(db, { userId: owner, giftListId: "not-a-uuid", locale: "it", now })).toBeNull();
+  const read = (userId: string, fillingId: string | null) => getGiftListChoicesAndFilling(db, { userId, fillingId, locale: "it", now });
+  expect(await read(stranger, list.id)).toEqual({ choices: [], filling: null });
+  expect(await read(owner, null)).toEqual({ choices: [{ id: list.id, title: "La lista di Sofia", code: list.code }], filling: null });
   await closeGiftList(db, { userId: owner, giftListId: list.id });
-  expect(await getGiftListFilling(db, { userId: owner, giftListId: list.id, locale: "it", now })).toBeNull();
+  expect(await read(owner, list.id)).toEqual({ choices: [], filling: null });
 });

@@ -6,7 +6,7 @@
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
 import { sumCents, timesQuantity, type Cents } from "#server/money.ts";
-import { describeGiftListItems, getOwnGiftList } from "./gift-list.service";
+import { describeGiftListItems, listMyOpenGiftLists, type GiftListChoice, type GiftListRow } from "./gift-list.service";
 
 export type GiftListFilling = {
   id: string;
@@ -20,13 +20,13 @@ export type GiftListFilling = {
   totalCents: Cents;
 };
 
-export async function getGiftListFilling(
+async function fillingOf(
   db: Db,
-  args: { userId: string; giftListId: unknown; locale: Locale; now: Date },
-): Promise<GiftListFilling | null> {
-  const list = await getOwnGiftList(db, args.userId, args.giftListId);
-  if (!list || list.status !== "open") return null;
-  const items = (await describeGiftListItems(db, [list], args.locale, args.now)).get(list.id) ?? [];
+  list: Pick<GiftListRow, "id" | "code" | "title" | "eventDate">,
+  locale: Locale,
+  now: Date,
+): Promise<GiftListFilling> {
+  const items = (await describeGiftListItems(db, [list], locale, now, { keptVariants: true })).get(list.id) ?? [];
   return {
     id: list.id,
     code: list.code,
@@ -36,5 +36,23 @@ export async function getGiftListFilling(
     totalCents: sumCents(
       items.map((item) => timesQuantity(item.unitCents + (item.personalisation.length > 0 ? item.personalisationUnitCents : 0), item.quantityWished)),
     ),
+  };
+}
+
+/**
+ * Her open lists for the product page's selector (as `listMyGiftListChoices`) and the one she is filling, with its
+ * running total, when `fillingId` names one of them: one read of her lists gives both, since the list
+ * being filled must be hers and open. Her personal part asks for both on every page she opens; never inside a
+ * transaction (its items' variants are the kept ones, as the mini cart's).
+ */
+export async function getGiftListChoicesAndFilling(
+  db: Db,
+  args: { userId: string; fillingId: string | null; locale: Locale; now: Date },
+): Promise<{ choices: GiftListChoice[]; filling: GiftListFilling | null }> {
+  const lists = await listMyOpenGiftLists(db, args.userId);
+  const filled = args.fillingId === null ? undefined : lists.find((list) => list.id === args.fillingId);
+  return {
+    choices: lists.map(({ id, title, code }) => ({ id, title, code })),
+    filling: filled ? await fillingOf(db, filled, args.locale, args.now) : null,
   };
 }

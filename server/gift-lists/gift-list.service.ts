@@ -6,9 +6,10 @@ import crypto from "node:crypto";
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Locale } from "#common/locale.ts";
 import type { Db } from "#server/db/client.ts";
+import { preparedPerDatabase } from "#server/db/prepared.ts";
 import { addresses, giftListInvitations, giftListItems, giftListPurchases, giftLists, productVariants, products } from "#server/db/schema.ts";
 import { checkPersonalisation, isForSale } from "#server/cart/cart.ts";
-import { describeVariants, type VariantDisplay } from "#server/cart/cart-view.service.ts";
+import { describeVariants, describeVariantsForPage, type VariantDisplay } from "#server/cart/cart-view.service.ts";
 import { isOnRequestSql, isRecalledSql } from "#server/catalog/product-card.ts";
 import { arrivesAfterEvent, canDeleteGiftList, generateGiftListCode, maxWishedQuantity, stillNeeded, type GiftListErrorCode } from "./gift-list";
 import { groupGiftProgress, type GroupGiftProgress } from "./gift-list-group";
@@ -160,6 +161,8 @@ export async function describeGiftListItems(
   lists: readonly Pick<GiftListRow, "id" | "eventDate">[],
   locale: Locale,
   now: Date,
+  /** A page's read outside any transaction may take the variants' kept facts, as the mini cart does. */
+  { keptVariants = false }: { keptVariants?: boolean } = {},
 ): Promise<Map<string, GiftListItemView[]>> {
   const result = new Map<string, GiftListItemView[]>(lists.map((list) => [list.id, []]));
   if (lists.length === 0) return result;
@@ -173,7 +176,7 @@ export async function describeGiftListItems(
       ),
     )
     .orderBy(asc(giftListItems.position), asc(giftListItems.createdAt), asc(giftListItems.id));
-  const variants = await describeVariants(
+  const variants = await (keptVariants ? describeVariantsForPage : describeVariants)(
     db,
     rows.map((row) => row.variantId),
     locale,
@@ -239,13 +242,25 @@ export async function listMyGiftLists(db: Db, args: { userId: string; locale: Lo
   });
 }
 
-/** The owner's lists by title, for the product page's selector. */
-export function listMyGiftListChoices(db: Db, userId: string) {
-  return db
-    .select({ id: giftLists.id, title: giftLists.title, code: giftLists.code })
+export type GiftListChoice = { id: string; title: string; code: string };
+
+const openGiftListsOfOwner = preparedPerDatabase((db) =>
+  db
+    .select({ id: giftLists.id, title: giftLists.title, code: giftLists.code, eventDate: giftLists.eventDate })
     .from(giftLists)
-    .where(and(eq(giftLists.ownerUserId, userId), eq(giftLists.status, "open")))
-    .orderBy(desc(giftLists.createdAt), desc(giftLists.id));
+    .where(and(eq(giftLists.ownerUserId, sql.placeholder("userId")), eq(giftLists.status, "open")))
+    .orderBy(desc(giftLists.createdAt), desc(giftLists.id))
+    .prepare("open_gift_lists_of_owner"),
+);
+
+/** The owner's open lists, newest first, with what a choice shows and the event date their items are weighed against. */
+export function listMyOpenGiftLists(db: Db, userId: string) {
+  return openGiftListsOfOwner(db).execute({ userId });
+}
+
+/** The owner's open lists, for the product page's selector. */
+export async function listMyGiftListChoices(db: Db, userId: string): Promise<GiftListChoice[]> {
+  return (await listMyOpenGiftLists(db, userId)).map(({ id, title, code }) => ({ id, title, code }));
 }
 
 /**

@@ -33,6 +33,7 @@ import { serveMedia } from "./media-files";
 import { mediaStoreOf } from "#server/media/media-store.ts";
 import { pageFillerOf } from "./page-filler";
 import { markPersonalAnswers } from "./page-caching";
+import { answerPersonalPart } from "./personal-answer";
 
 // Wired when this module loads, before startShop's jobs run: gift lists keep their purchases and pledges,
 // coupons their codes' uses, in step with the orders that pay for them (server/orders/order-effects.ts).
@@ -115,13 +116,15 @@ export function createShopApp(options: ShopAppOptions) {
   // and handlers again at every request when given a function; in development Vite reloads it.
   const build = options.mode === "production" ? options.build().then((built) => withEdgeChecks(withPageMessages(built))) : null;
   // Visitors' pages kept whole: one given again skips the page queue (page-cache.ts).
+  // The app's reader of her personal part, handed over with the build: kept pages are filled in with it, `/personal` gives it.
+  const filler = build ? build.then((built) => pageFillerOf(built, services)) : null;
   const pageCache = build
     ? createPageCache({
         db: services.db,
         maxBytes: options.pageCacheBytes ?? defaultPageCacheBytes,
         policy,
         patternOf: build.then((built) => routePatternMatcher(built.routes)),
-        filler: options.fillPersonalPages === false ? undefined : build.then((built) => pageFillerOf(built, services)),
+        filler: options.fillPersonalPages === false ? undefined : (filler ?? undefined),
         maxFillPlans: options.fillPlans,
       })
     : null;
@@ -131,6 +134,8 @@ export function createShopApp(options: ShopAppOptions) {
   // Pages are rendered a few at a time, in arrival order (page-queue.ts).
   app.use(pageQueue({ concurrency: pageConcurrencyOf(database.kind, env.DATABASE_POOL_SIZE) }));
   app.use(uploadQueue());
+  // Her personal part, asked on every page she opens: answered before React Router (personal-answer.ts).
+  app.use(answerPersonalPart({ filler, publicUrl: services.publicUrl }));
 
   // CORS preflights of /api (origins from settings): React Router refuses OPTIONS before any route runs.
   app.options("/api/{*splat}", (req, res, next) => {

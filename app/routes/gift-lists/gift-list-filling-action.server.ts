@@ -7,7 +7,6 @@
 import { data, redirect } from "react-router";
 import { localizedHref, type Locale } from "#common/locale.ts";
 import { cookieOptionsFor, readCookie } from "#server/cart/cart-cookie.ts";
-import { getGiftListFilling, type GiftListFilling } from "#server/gift-lists/gift-list-filling.service.ts";
 import { GiftListId } from "#server/gift-lists/gift-list.inputs.ts";
 import { getOwnGiftList } from "#server/gift-lists/gift-list.service.ts";
 import { sameSitePath } from "#server/http/same-site-path.ts";
@@ -27,15 +26,10 @@ function fillingCookieHeader(value: string, publicUrl: string, clear = false) {
   return `${fillingCookieName}=${value}; Path=/;${clear ? " Max-Age=0;" : ""} HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
-/** The list this signed-in owner is filling, with its running total; null when none (or no longer theirs, or closed). */
-export async function readGiftListFilling(
-  services: Pick<ShopServices, "db">,
-  request: Request,
-  args: { userId: string; locale: Locale; now?: Date },
-): Promise<GiftListFilling | null> {
+/** The id of the list the request's cookie says is being filled (ownership and status not checked yet); null when none. */
+export function readFillingCookie(request: Request): string | null {
   const id = GiftListId.safeParse(readCookie(request.headers.get("Cookie"), fillingCookieName));
-  if (!id.success) return null;
-  return getGiftListFilling(services.db, { userId: args.userId, giftListId: id.data, locale: args.locale, now: args.now ?? new Date() });
+  return id.success ? id.data : null;
 }
 
 /**
