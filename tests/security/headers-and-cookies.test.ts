@@ -71,9 +71,10 @@ test("every route of app/routes.ts answers with the security headers and a nonce
     const answer = await shop.request(route.url);
     expectSecured(answer, `GET ${route.url}`);
     const csp = String(answer.headers["content-security-policy"]);
-    if (!isKeptPattern(route.pattern)) expect(csp, `GET ${route.url}`).toContain("'nonce-");
-    else if (answer.status === 200 && String(answer.headers["content-type"]).startsWith("text/html"))
-      expect(csp, `GET ${route.url}`).toContain("'sha256-");
+    const isHtml = String(answer.headers["content-type"]).startsWith("text/html");
+    // An answer that is no page (her /personal JSON, answered before React Router) may allow no inline script at all.
+    if (!isKeptPattern(route.pattern)) expect(csp, `GET ${route.url}`).toMatch(isHtml ? /'nonce-/ : /'nonce-|script-src 'self'(;|$)/);
+    else if (answer.status === 200 && isHtml) expect(csp, `GET ${route.url}`).toContain("'sha256-");
   }
 });
 
