@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect as baseExpect, test } from "./fixtures";
+import { expect as baseExpect, onePerScreen, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
 import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf, type Locale } from "./shop-helpers";
 
@@ -116,83 +116,82 @@ for (const locale of ["it", "en"] as const satisfies readonly Locale[]) {
   const t = texts[locale];
   const href = (path: string) => localizedHref(path, locale);
 
-  test(`a buyer reports a faulty item with a photo, the staff take it in review and she reads their message (${locale})`, async ({
-    page,
-    browser,
-    signInAs,
-    expectNoAxeViolations,
-  }, testInfo) => {
-    const project = testInfo.project.name as keyof typeof products;
-    const product = products[project][locale];
+  test(
+    `a buyer reports a faulty item with a photo, the staff take it in review and she reads their message (${locale})`,
+    onePerScreen(locale),
+    async ({ page, browser, signInAs, expectNoAxeViolations }, testInfo) => {
+      const project = testInfo.project.name as keyof typeof products;
+      const product = products[project][locale];
 
-    // She orders the product for collection, paying in the shop; the staff hand it over.
-    await addToCart(page, variantIdOf(product.id));
-    await open(page, href("/checkout"));
-    const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-    await field(t.firstName).fill("Giulia");
-    await field(t.lastName).fill("Esposito");
-    await field(t.phone).fill("+39 333 765 4321");
-    await page.getByRole("radio", { name: t.collection }).check();
-    await page.getByRole("radio", { name: t.inShop }).check();
-    await page.getByRole("checkbox", { name: t.terms }).check();
-    await page.getByRole("button", { name: t.place }).click();
-    await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible({ timeout: 20_000 });
-    const orderPath = new URL(page.url()).pathname;
-    const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(orderPath)![1]!;
-    await expect(main(page).getByRole("link", { name: t.guaranteeLink })).toHaveCount(0);
+      // She orders the product for collection, paying in the shop; the staff hand it over.
+      await addToCart(page, variantIdOf(product.id));
+      await open(page, href("/checkout"));
+      const field = (name: string) => page.getByRole("textbox", { name, exact: true });
+      await field(t.firstName).fill("Giulia");
+      await field(t.lastName).fill("Esposito");
+      await field(t.phone).fill("+39 333 765 4321");
+      await page.getByRole("radio", { name: t.collection }).check();
+      await page.getByRole("radio", { name: t.inShop }).check();
+      await page.getByRole("checkbox", { name: t.terms }).check();
+      await page.getByRole("button", { name: t.place }).click();
+      await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible({ timeout: 20_000 });
+      const orderPath = new URL(page.url()).pathname;
+      const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(orderPath)![1]!;
+      await expect(main(page).getByRole("link", { name: t.guaranteeLink })).toHaveCount(0);
 
-    const staffContext = await browser.newContext();
-    await signInAs(staffContext, "backOffice");
-    const staff = await staffContext.newPage();
-    await open(staff, href(`/admin/ordini/${orderId}`));
-    await moveOrderThrough(staff, [t.preparing, t.ready, t.completed].map(t.moveTo), t.statusUpdated);
+      const staffContext = await browser.newContext();
+      await signInAs(staffContext, "backOffice");
+      const staff = await staffContext.newPage();
+      await open(staff, href(`/admin/ordini/${orderId}`));
+      await moveOrderThrough(staff, [t.preparing, t.ready, t.completed].map(t.moveTo), t.statusUpdated);
 
-    // Collected: the order page leads to the guarantee.
-    await open(page, orderPath);
-    await main(page).getByRole("link", { name: t.guaranteeLink }).click();
-    await expect(page.getByRole("heading", { level: 1, name: t.claimTitle })).toBeVisible();
-    await expectNoAxeViolations(page);
+      // Collected: the order page leads to the guarantee.
+      await open(page, orderPath);
+      await main(page).getByRole("link", { name: t.guaranteeLink }).click();
+      await expect(page.getByRole("heading", { level: 1, name: t.claimTitle })).toBeVisible();
+      await expectNoAxeViolations(page);
 
-    // Sent without the item: the message sits by the field, nothing is opened.
-    await page.getByRole("button", { name: t.submit }).click();
-    await expect(page.getByRole("combobox", { name: t.item })).toHaveAccessibleDescription(t.lineRequired);
-    await expectNoAxeViolations(page);
+      // Sent without the item: the message sits by the field, nothing is opened.
+      await page.getByRole("button", { name: t.submit }).click();
+      await expect(page.getByRole("combobox", { name: t.item })).toHaveAccessibleDescription(t.lineRequired);
+      await expectNoAxeViolations(page);
 
-    await page.getByRole("combobox", { name: t.item }).selectOption({ index: 1 });
-    await expect(page.getByRole("combobox", { name: t.item })).toContainText(product.name);
-    await page.getByRole("textbox", { name: t.description }).fill(t.fault);
-    await page.getByLabel(t.photos).setInputFiles({ name: "difetto.jpg", mimeType: "image/jpeg", buffer: await photo() });
-    await page.getByRole("button", { name: t.submit }).click();
-    const notice = main(page).getByRole("status").filter({ hasText: t.sent });
-    await expect(notice).toBeVisible({ timeout: 20_000 });
-    const claimId = t.sent.exec((await notice.textContent()) ?? "")![1]!;
-    const claim = main(page).getByRole("article");
-    await expect(claim).toContainText(t.received);
-    await expect(claim).toContainText(t.fault);
-    const image = claim.getByRole("img");
-    await expect(image).toHaveJSProperty("complete", true);
-    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1200);
-    await expectNoAxeViolations(page);
-    await shot(page, `claim-${locale}`, project);
+      await page.getByRole("combobox", { name: t.item }).selectOption({ index: 1 });
+      await expect(page.getByRole("combobox", { name: t.item })).toContainText(product.name);
+      await page.getByRole("textbox", { name: t.description }).fill(t.fault);
+      await page.getByLabel(t.photos).setInputFiles({ name: "difetto.jpg", mimeType: "image/jpeg", buffer: await photo() });
+      await page.getByRole("button", { name: t.submit }).click();
+      const notice = main(page).getByRole("status").filter({ hasText: t.sent });
+      await expect(notice).toBeVisible({ timeout: 20_000 });
+      const claimId = t.sent.exec((await notice.textContent()) ?? "")![1]!;
+      const claim = main(page).getByRole("article");
+      await expect(claim).toContainText(t.received);
+      await expect(claim).toContainText(t.fault);
+      const image = claim.getByRole("img");
+      await expect(image).toHaveJSProperty("complete", true);
+      expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1200);
+      await expectNoAxeViolations(page);
+      await shot(page, `claim-${locale}`, project);
 
-    // The staff find it in the back office and take it in review with a message.
-    await open(staff, href("/admin"));
-    await staff.getByRole("navigation").getByRole("link", { name: t.nav, exact: true }).click();
-    await staff.getByRole("link", { name: claimId, exact: true }).click();
-    await expect(staff.getByRole("main")).toContainText(t.fault);
-    await expectNoAxeViolations(staff);
-    await staff.getByRole("combobox", { name: t.newStatus }).selectOption({ label: t.inReview });
-    await staff.getByRole("textbox", { name: t.note }).fill(t.noteText);
-    await staff.getByRole("button", { name: t.save }).click();
-    await expect(staff.getByRole("status").filter({ hasText: t.saved })).toBeVisible();
-    await expectNoAxeViolations(staff);
-    await shot(staff, `staff-claim-${locale}`, project);
-    await staffContext.close();
+      // The staff find it in the back office and take it in review with a message.
+      await open(staff, href("/admin"));
+      await staff.getByRole("navigation").getByRole("link", { name: t.nav, exact: true }).click();
+      await staff.getByRole("link", { name: claimId, exact: true }).click();
+      await expect(staff.getByRole("main")).toContainText(t.fault);
+      await expectNoAxeViolations(staff);
+      await staff.getByRole("combobox", { name: t.newStatus }).selectOption({ label: t.inReview });
+      await staff.getByRole("textbox", { name: t.note }).fill(t.noteText);
+      await staff.getByRole("button", { name: t.save }).click();
+      await expect(staff.getByRole("status").filter({ hasText: t.saved })).toBeVisible();
+      await expectNoAxeViolations(staff);
+      await shot(staff, `staff-claim-${locale}`, project);
+      await staffContext.close();
 
-    await page.reload();
-    await expect(main(page).getByRole("article")).toContainText(t.inReview);
-    await expect(main(page).getByRole("article")).toContainText(t.noteText);
-  });
+      await page.reload();
+      await expect(main(page).getByRole("article")).toContainText(t.inReview);
+      await expect(main(page).getByRole("article")).toContainText(t.noteText);
+    },
+  );
 
   // Desktop only: two switches in the account, whose phone layout accounts.spec.ts checks.
   test(

@@ -161,6 +161,14 @@ export { expect };
 export const longJourneyLocales: readonly Locale[] = ["it"];
 
 /**
+ * A long journey through several people that the phone runs too: in Italian on the phone and in English on the
+ * desktop, once per screen size and once per language (decision 0107). Its test details: `test(title, onePerScreen(locale), ...)`.
+ */
+export function onePerScreen(locale: Locale) {
+  return { tag: locale === "it" ? ["@phone-only"] : [] };
+}
+
+/**
  * axe-core on the page as it is now. A page already checked in this run, on this viewport, with the same address
  * and the same number of elements is the same page in the same state: skipped (axe costs 2-5 s a page on 2 cores,
  * a quarter of the journeys' time). The English copy of a checked Italian page (same path under /en, same

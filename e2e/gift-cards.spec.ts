@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
-import { expect as baseExpect, test } from "./fixtures";
+import { expect as baseExpect, onePerScreen, test } from "./fixtures";
 import { addToCart, checkoutLabels, openHydrated as open, variantIdOf } from "./shop-helpers";
 
 // Issue 41, gift cards. Product 164 of the sample catalogue (Altalena da giardino con seggiolino avvolgente):
@@ -71,56 +71,55 @@ async function sellAtCounter(page: Page, locale: Locale, checkPage: (page: Page)
 for (const locale of ["it", "en"] as const) {
   const t = texts[locale];
 
-  test(`a card sold at the counter: its balance checked, then it pays part of an order shown after the total (${locale})`, async ({
-    page,
-    browser,
-    signInAs,
-    expectNoAxeViolations,
-  }) => {
-    const staff = await staffPage(browser, signInAs);
-    const code = await sellAtCounter(staff.page, locale, expectNoAxeViolations);
-    await staff.context.close();
+  test(
+    `a card sold at the counter: its balance checked, then it pays part of an order shown after the total (${locale})`,
+    onePerScreen(locale),
+    async ({ page, browser, signInAs, expectNoAxeViolations }) => {
+      const staff = await staffPage(browser, signInAs);
+      const code = await sellAtCounter(staff.page, locale, expectNoAxeViolations);
+      await staff.context.close();
 
-    // The balance page: a typo is caught by the check character, the right code shows the credit.
-    await open(page, localizedHref("/carta-regalo", locale));
-    const field = page.getByRole("textbox", { name: t.balanceLabel });
-    const typo = code.slice(0, 2) + (code[2] === "A" ? "B" : "A") + code.slice(3);
-    await field.fill(typo);
-    await page.getByRole("button", { name: t.check }).click();
-    await expect(page.getByRole("textbox", { name: t.balanceLabel })).toHaveAccessibleDescription(t.typo);
-    await page.getByRole("textbox", { name: t.balanceLabel }).fill(code.toLowerCase());
-    await page.getByRole("button", { name: t.check }).click();
-    await expect(page.getByTestId("gift-card-balance")).toContainText(t.balance);
-    await expectNoAxeViolations(page);
+      // The balance page: a typo is caught by the check character, the right code shows the credit.
+      await open(page, localizedHref("/carta-regalo", locale));
+      const field = page.getByRole("textbox", { name: t.balanceLabel });
+      const typo = code.slice(0, 2) + (code[2] === "A" ? "B" : "A") + code.slice(3);
+      await field.fill(typo);
+      await page.getByRole("button", { name: t.check }).click();
+      await expect(page.getByRole("textbox", { name: t.balanceLabel })).toHaveAccessibleDescription(t.typo);
+      await page.getByRole("textbox", { name: t.balanceLabel }).fill(code.toLowerCase());
+      await page.getByRole("button", { name: t.check }).click();
+      await expect(page.getByTestId("gift-card-balance")).toContainText(t.balance);
+      await expectNoAxeViolations(page);
 
-    // At checkout: 49,90 € collected in the shop; the card pays 30,00 € after the total, 19,90 € still to pay.
-    await addToCart(page, variantIdOf(164));
-    await open(page, localizedHref("/checkout", locale));
-    await page.getByRole("textbox", { name: t.firstName, exact: true }).fill("Giulia");
-    await page.getByRole("textbox", { name: t.lastName, exact: true }).fill("Esposito");
-    await page.getByRole("textbox", { name: "E-mail", exact: true }).fill(`carta-${Date.now()}@example.com`);
-    await page.getByRole("textbox", { name: t.phone, exact: true }).fill("+39 333 765 4321");
-    await page.getByRole("radio", { name: t.collection }).check();
-    await page.getByRole("radio", { name: t.inShop }).check();
-    await page.getByRole("textbox", { name: t.cardLabel, exact: true }).fill(code);
-    await page.getByRole("button", { name: t.use }).click();
-    await expect(page.getByTestId("gift-card-applied")).toHaveText(t.applied);
-    await expect(page.getByTestId("summary-total")).toHaveText(/49[,.]90/);
-    await expect(page.getByTestId("summary-gift-card")).toHaveText(/−.*30[,.]00/);
-    await expect(page.getByTestId("summary-still-to-pay")).toHaveText(/19[,.]90/);
-    await expectNoAxeViolations(page);
-    await page.getByRole("checkbox", { name: t.terms }).check();
-    await page.getByRole("button", { name: t.place }).click();
-    await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible();
-    await expect(page.getByTestId("order-total")).toHaveText(/49[,.]90/);
-    await expect(page.getByTestId("order-gift-card")).toHaveText(/30[,.]00/);
-    await expect(page.getByTestId("order-still-to-pay")).toHaveText(/19[,.]90/);
-    await expectNoAxeViolations(page);
+      // At checkout: 49,90 € collected in the shop; the card pays 30,00 € after the total, 19,90 € still to pay.
+      await addToCart(page, variantIdOf(164));
+      await open(page, localizedHref("/checkout", locale));
+      await page.getByRole("textbox", { name: t.firstName, exact: true }).fill("Giulia");
+      await page.getByRole("textbox", { name: t.lastName, exact: true }).fill("Esposito");
+      await page.getByRole("textbox", { name: "E-mail", exact: true }).fill(`carta-${Date.now()}@example.com`);
+      await page.getByRole("textbox", { name: t.phone, exact: true }).fill("+39 333 765 4321");
+      await page.getByRole("radio", { name: t.collection }).check();
+      await page.getByRole("radio", { name: t.inShop }).check();
+      await page.getByRole("textbox", { name: t.cardLabel, exact: true }).fill(code);
+      await page.getByRole("button", { name: t.use }).click();
+      await expect(page.getByTestId("gift-card-applied")).toHaveText(t.applied);
+      await expect(page.getByTestId("summary-total")).toHaveText(/49[,.]90/);
+      await expect(page.getByTestId("summary-gift-card")).toHaveText(/−.*30[,.]00/);
+      await expect(page.getByTestId("summary-still-to-pay")).toHaveText(/19[,.]90/);
+      await expectNoAxeViolations(page);
+      await page.getByRole("checkbox", { name: t.terms }).check();
+      await page.getByRole("button", { name: t.place }).click();
+      await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible();
+      await expect(page.getByTestId("order-total")).toHaveText(/49[,.]90/);
+      await expect(page.getByTestId("order-gift-card")).toHaveText(/30[,.]00/);
+      await expect(page.getByTestId("order-still-to-pay")).toHaveText(/19[,.]90/);
+      await expectNoAxeViolations(page);
 
-    // Spent: the balance page says so.
-    await open(page, localizedHref("/carta-regalo", locale));
-    await page.getByRole("textbox", { name: t.balanceLabel }).fill(code);
-    await page.getByRole("button", { name: t.check }).click();
-    await expect(page.getByTestId("gift-card-balance")).toContainText(/0[,.]00/);
-  });
+      // Spent: the balance page says so.
+      await open(page, localizedHref("/carta-regalo", locale));
+      await page.getByRole("textbox", { name: t.balanceLabel }).fill(code);
+      await page.getByRole("button", { name: t.check }).click();
+      await expect(page.getByTestId("gift-card-balance")).toContainText(/0[,.]00/);
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
-import { expect as baseExpect, test } from "./fixtures";
+import { expect as baseExpect, onePerScreen, test } from "./fixtures";
 import { addToCart, checkoutLabels, logIn, openHydrated as open, register, variantIdOf } from "./shop-helpers";
 
 // Issue 41, the loyalty card. A new customer joins in her account; the staff add a till receipt's points at
@@ -85,53 +85,52 @@ async function addReceiptAtCounter(staff: Page, locale: Locale, email: string, c
 for (const locale of ["it", "en"] as const) {
   const t = texts[locale];
 
-  test(`she joins the card, the counter adds a receipt's points, she spends them at checkout and sees the rest (${locale})`, async ({
-    page,
-    browser,
-    signInAs,
-    expectNoAxeViolations,
-  }) => {
-    const email = `carta-${crypto.randomBytes(4).toString("hex")}@example.com`;
-    await open(page, `${localizedHref("/login-register", locale)}?redirectTo=${encodeURIComponent(localizedHref("/carta-fedelta", locale))}`);
-    await register(page, { name: "Giulia Esposito", email }, locale);
-    await logIn(page, { email }, locale);
-    await expect(page.getByRole("heading", { level: 2, name: t.join })).toBeVisible();
-    await expectNoAxeViolations(page);
-    await page.getByRole("checkbox", { name: t.consent }).check();
-    await page.getByRole("button", { name: t.activate }).click();
-    await expect(page.getByRole("status").filter({ hasText: t.joined })).toBeVisible();
-    await expect(page.getByTestId("loyalty-card-number")).toHaveText(/^27\d{2} \d{4} \d{4}$/);
-    await expect(page.getByRole("img", { name: /27\d{2} \d{4} \d{4}/ })).toBeVisible();
-    await expect(page.getByTestId("loyalty-balance")).toHaveText(t.balance(0));
-    await expectNoAxeViolations(page);
+  test(
+    `she joins the card, the counter adds a receipt's points, she spends them at checkout and sees the rest (${locale})`,
+    onePerScreen(locale),
+    async ({ page, browser, signInAs, expectNoAxeViolations }) => {
+      const email = `carta-${crypto.randomBytes(4).toString("hex")}@example.com`;
+      await open(page, `${localizedHref("/login-register", locale)}?redirectTo=${encodeURIComponent(localizedHref("/carta-fedelta", locale))}`);
+      await register(page, { name: "Giulia Esposito", email }, locale);
+      await logIn(page, { email }, locale);
+      await expect(page.getByRole("heading", { level: 2, name: t.join })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await page.getByRole("checkbox", { name: t.consent }).check();
+      await page.getByRole("button", { name: t.activate }).click();
+      await expect(page.getByRole("status").filter({ hasText: t.joined })).toBeVisible();
+      await expect(page.getByTestId("loyalty-card-number")).toHaveText(/^27\d{2} \d{4} \d{4}$/);
+      await expect(page.getByRole("img", { name: /27\d{2} \d{4} \d{4}/ })).toBeVisible();
+      await expect(page.getByTestId("loyalty-balance")).toHaveText(t.balance(0));
+      await expectNoAxeViolations(page);
 
-    const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
-    await signInAs(context, "backOffice");
-    await addReceiptAtCounter(await context.newPage(), locale, email, expectNoAxeViolations);
-    await context.close();
+      const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+      await signInAs(context, "backOffice");
+      await addReceiptAtCounter(await context.newPage(), locale, email, expectNoAxeViolations);
+      await context.close();
 
-    await addToCart(page, variantIdOf(164));
-    await open(page, localizedHref("/checkout", locale));
-    await page.getByRole("textbox", { name: t.firstName, exact: true }).fill("Giulia");
-    await page.getByRole("textbox", { name: t.lastName, exact: true }).fill("Esposito");
-    await page.getByRole("textbox", { name: t.phone, exact: true }).fill("+39 333 765 4321");
-    await page.getByRole("radio", { name: t.collection }).check();
-    await page.getByRole("radio", { name: t.inShop }).check();
-    await page.getByLabel(t.usePoints).selectOption("500");
-    await expect(page.getByTestId("summary-loyalty-points").locator("xpath=..")).toContainText(t.line);
-    await expect(page.getByTestId("summary-loyalty-points")).toContainText(/5[,.]00/);
-    await expect(page.getByTestId("summary-total")).toHaveText(/44[,.]90/);
-    await expectNoAxeViolations(page);
-    await page.getByRole("checkbox", { name: t.terms }).check();
-    await page.getByRole("button", { name: t.place }).click();
-    await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible();
-    await expect(page.getByTestId("order-total")).toHaveText(/44[,.]90/);
-    await expect(page.getByTestId("order-loyalty-points")).toContainText(/5[,.]00/);
-    await expectNoAxeViolations(page);
+      await addToCart(page, variantIdOf(164));
+      await open(page, localizedHref("/checkout", locale));
+      await page.getByRole("textbox", { name: t.firstName, exact: true }).fill("Giulia");
+      await page.getByRole("textbox", { name: t.lastName, exact: true }).fill("Esposito");
+      await page.getByRole("textbox", { name: t.phone, exact: true }).fill("+39 333 765 4321");
+      await page.getByRole("radio", { name: t.collection }).check();
+      await page.getByRole("radio", { name: t.inShop }).check();
+      await page.getByLabel(t.usePoints).selectOption("500");
+      await expect(page.getByTestId("summary-loyalty-points").locator("xpath=..")).toContainText(t.line);
+      await expect(page.getByTestId("summary-loyalty-points")).toContainText(/5[,.]00/);
+      await expect(page.getByTestId("summary-total")).toHaveText(/44[,.]90/);
+      await expectNoAxeViolations(page);
+      await page.getByRole("checkbox", { name: t.terms }).check();
+      await page.getByRole("button", { name: t.place }).click();
+      await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible();
+      await expect(page.getByTestId("order-total")).toHaveText(/44[,.]90/);
+      await expect(page.getByTestId("order-loyalty-points")).toContainText(/5[,.]00/);
+      await expectNoAxeViolations(page);
 
-    await open(page, localizedHref("/carta-fedelta", locale));
-    await expect(page.getByTestId("loyalty-balance")).toHaveText(t.balance(100));
-    await expect(page.getByTestId("loyalty-history")).toContainText(t.spent);
-    await expectNoAxeViolations(page);
-  });
+      await open(page, localizedHref("/carta-fedelta", locale));
+      await expect(page.getByTestId("loyalty-balance")).toHaveText(t.balance(100));
+      await expect(page.getByTestId("loyalty-history")).toContainText(t.spent);
+      await expectNoAxeViolations(page);
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
-import { expect as baseExpect, test } from "./fixtures";
+import { expect as baseExpect, onePerScreen, test } from "./fixtures";
 import { checkoutLabels, createGiftListOnPage, openHydrated as open } from "./shop-helpers";
 
 // Issue 41: a gift card bought online (a voucher line, paid on the test-payment page, mailed the same day) and a
@@ -166,53 +166,54 @@ const fundTexts = {
 test.describe("a gift list's cash fund", () => {
   test.use({ signedInAs: "customer" });
 
-  // Italian on both screens, English on the desktop (the phone leaves "(en)" out, playwright.config.ts).
+  // Italian on the phone, English on the desktop (onePerScreen).
   for (const locale of ["it", "en"] as const) {
     const t = { ...texts[locale], ...fundTexts[locale] };
-    test(`the owner adds a fund, a giver contributes and pays, the owner sees it on her card (${locale})`, async ({
-      page,
-      expectNoAxeViolations,
-    }) => {
-      const title = `Lista fondo ${locale} ${Date.now()}`;
-      // The list itself is set up on the Italian page (the helper's); the journey is the fund's.
-      const code = await createGiftListOnPage(page, { title, names: "Sofia" });
-      if (locale !== "it") await open(page, localizedHref("/crea-lista-nascita", locale));
-      const fundForm = page.getByRole("article", { name: title }).getByRole("form", { name: t.newFund });
-      await fundForm.getByRole("textbox", { name: t.title, exact: true }).fill("Per la cameretta");
-      await fundForm.getByRole("textbox", { name: t.target }).fill("300");
-      await fundForm.getByRole("button", { name: t.addFund }).click();
-      await expect(page.getByRole("article", { name: title }).getByTestId("owner-funds")).toContainText(t.collectedNone);
-      await expectNoAxeViolations(page);
+    test(
+      `the owner adds a fund, a giver contributes and pays, the owner sees it on her card (${locale})`,
+      onePerScreen(locale),
+      async ({ page, expectNoAxeViolations }) => {
+        const title = `Lista fondo ${locale} ${Date.now()}`;
+        // The list itself is set up on the Italian page (the helper's); the journey is the fund's.
+        const code = await createGiftListOnPage(page, { title, names: "Sofia" });
+        if (locale !== "it") await open(page, localizedHref("/crea-lista-nascita", locale));
+        const fundForm = page.getByRole("article", { name: title }).getByRole("form", { name: t.newFund });
+        await fundForm.getByRole("textbox", { name: t.title, exact: true }).fill("Per la cameretta");
+        await fundForm.getByRole("textbox", { name: t.target }).fill("300");
+        await fundForm.getByRole("button", { name: t.addFund }).click();
+        await expect(page.getByRole("article", { name: title }).getByTestId("owner-funds")).toContainText(t.collectedNone);
+        await expectNoAxeViolations(page);
 
-      // A guest's page: the fund with its progress, never cash.
-      await open(page, localizedHref(`/lista-nascita/${code}`, locale));
-      const funds = page.getByTestId("gift-list-funds");
-      await expect(funds).toContainText(t.cashNote);
-      const contribute = funds.getByRole("form", { name: t.contributeTo });
-      await contribute.getByLabel(t.amount).fill("25");
-      await contribute.getByLabel(t.giverName).fill("Nonna Pina");
-      await contribute.getByLabel(t.message).fill("Per Sofia, con amore");
-      await expectNoAxeViolations(page);
-      await contribute.getByRole("button", { name: t.contribute }).click();
-      await expect(page.getByTestId("voucher-lines")).toContainText("Per la cameretta");
+        // A guest's page: the fund with its progress, never cash.
+        await open(page, localizedHref(`/lista-nascita/${code}`, locale));
+        const funds = page.getByTestId("gift-list-funds");
+        await expect(funds).toContainText(t.cashNote);
+        const contribute = funds.getByRole("form", { name: t.contributeTo });
+        await contribute.getByLabel(t.amount).fill("25");
+        await contribute.getByLabel(t.giverName).fill("Nonna Pina");
+        await contribute.getByLabel(t.message).fill("Per Sofia, con amore");
+        await expectNoAxeViolations(page);
+        await contribute.getByRole("button", { name: t.contribute }).click();
+        await expect(page.getByTestId("voucher-lines")).toContainText("Per la cameretta");
 
-      await open(page, localizedHref("/checkout", locale));
-      const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-      await field(t.firstName).fill("Pina");
-      await field(t.lastName).fill("Russo");
-      await field(t.phone).fill("+39 333 765 4321");
-      await page.getByRole("radio", { name: t.card }).check();
-      await page.getByRole("checkbox", { name: t.terms }).check();
-      await page.getByRole("button", { name: t.place }).click();
-      await page.getByRole("button", { name: t.pay }).click();
-      await expect(page.getByTestId("order-status")).toHaveText(t.paid);
+        await open(page, localizedHref("/checkout", locale));
+        const field = (name: string) => page.getByRole("textbox", { name, exact: true });
+        await field(t.firstName).fill("Pina");
+        await field(t.lastName).fill("Russo");
+        await field(t.phone).fill("+39 333 765 4321");
+        await page.getByRole("radio", { name: t.card }).check();
+        await page.getByRole("checkbox", { name: t.terms }).check();
+        await page.getByRole("button", { name: t.place }).click();
+        await page.getByRole("button", { name: t.pay }).click();
+        await expect(page.getByTestId("order-status")).toHaveText(t.paid);
 
-      await open(page, localizedHref("/crea-lista-nascita", locale));
-      const owner = page.getByRole("article", { name: title }).getByTestId("owner-funds");
-      await expect(owner).toContainText(t.collected);
-      await expect(owner).toContainText("Nonna Pina");
-      await expect(owner).toContainText(t.cardCode);
-      await expectNoAxeViolations(page);
-    });
+        await open(page, localizedHref("/crea-lista-nascita", locale));
+        const owner = page.getByRole("article", { name: title }).getByTestId("owner-funds");
+        await expect(owner).toContainText(t.collected);
+        await expect(owner).toContainText("Nonna Pina");
+        await expect(owner).toContainText(t.cardCode);
+        await expectNoAxeViolations(page);
+      },
+    );
   }
 });
