@@ -126,6 +126,14 @@ for (const locale of longJourneyLocales) {
     await main(page).getByRole("button", { name: t.cardAdd }).last().scrollIntoViewIfNeeded();
     await expect(bar).toBeInViewport({ ratio: 1 });
     await page.screenshot({ path: testInfo.outputPath(`filling-scrolled-${locale}.png`) });
+    // At the end of the page the bar, at the bottom of the screen, hides none of the footer.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const footerLine = page.getByRole("contentinfo").getByRole("link").last();
+    await expect(footerLine).toBeInViewport({ ratio: 1 });
+    await expect(async () => {
+      const [footerBox, barBox] = [await page.getByRole("contentinfo").boundingBox(), await bar.boundingBox()];
+      expect(Math.round(footerBox!.y + footerBox!.height)).toBeLessThanOrEqual(Math.round(barBox!.y));
+    }).toPass({ timeout: 10_000 });
     await page.screenshot({ path: `/tmp/h-filling-cards-${locale}-${testInfo.project.name}.png` });
 
     // The clothing category: the romper's quick view, a size and two of it.

@@ -23,8 +23,11 @@ export function useGiftListFilling() {
 }
 
 /**
- * Under the header on every page while a list is chosen: which one, its products, units and value, a way back
- * and a way out. It stays at the top while the owner scrolls a listing, so the running total is always in sight.
+ * At the bottom of the screen on every page while a list is chosen: which one, its products, units and value, a
+ * way back and a way out, always in sight while the owner scrolls a listing. Fixed, so it moves nothing when it
+ * arrives with her personal part after load (docs/decisions/0112); its height is app.css's
+ * `--filling-bar-height` (room at the page's end, floating buttons above it). In the document it stays between
+ * the header and the content, where a keyboard and a screen reader meet it.
  */
 export function GiftListFillingBar() {
   const { t } = useTranslation();
@@ -34,26 +37,32 @@ export function GiftListFillingBar() {
   if (!filling) return null;
   const listsPath = localizedHref("/crea-lista-nascita", locale);
   return (
-    <aside aria-labelledby="gift-list-filling-title" className="sticky top-0 z-30 border-b border-brand-100 bg-brand-50 text-brand-900 shadow-sm">
-      {/* A phone gets two short rows, the title beside an X, then the total and the way to the list: the bar stays in sight. */}
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-1.5 text-sm desktop:gap-y-2 desktop:py-2">
-        <h2 id="gift-list-filling-title" className="flex min-w-0 items-center gap-2 font-bold mobile:order-1 mobile:basis-[calc(100%-4.5rem)]">
+    <aside
+      aria-labelledby="gift-list-filling-title"
+      className="fixed inset-x-0 bottom-0 z-[45] border-t border-brand-100 bg-brand-50 pb-[env(safe-area-inset-bottom)] text-brand-900 shadow-[0_-4px_12px_rgb(0_0_0/0.08)]"
+    >
+      {/* A phone gets two short rows, the title beside an X, then the total and the way to the list; a computer one row. */}
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-1.5 text-sm desktop:flex-nowrap desktop:px-8 desktop:py-2">
+        <h2
+          id="gift-list-filling-title"
+          className="flex min-w-0 items-center gap-2 font-bold mobile:order-1 mobile:basis-[calc(100%-4.5rem)] desktop:flex-1"
+        >
           <GiftIcon size={18} className="shrink-0" />
           <span className="sr-only">{t("giftListFilling.barLabel")}: </span>
-          <span className="break-words mobile:line-clamp-1">{t("giftListFilling.filling", { title: filling.title })}</span>
+          <span className="mobile:line-clamp-1 desktop:truncate">{t("giftListFilling.filling", { title: filling.title })}</span>
         </h2>
-        <p className="flex flex-wrap items-baseline gap-x-2 mobile:order-3" data-testid="gift-list-filling-total">
+        <p className="flex items-baseline gap-x-2 whitespace-nowrap mobile:order-3" data-testid="gift-list-filling-total">
           <span>{`${t("giftListFilling.products", { count: filling.productCount })}, ${t("giftListFilling.units", { count: filling.unitCount })}.`}</span>
           <span className="mobile:sr-only">{t("giftListFilling.total")}</span>
           <Price cents={filling.totalCents} size="sm" />
         </p>
-        <Link to={`${listsPath}#list-${filling.code}`} className="link ml-auto font-semibold mobile:order-4">
+        <Link to={`${listsPath}#list-${filling.code}`} className="link ml-auto font-semibold whitespace-nowrap mobile:order-4">
           {t("giftListFilling.viewList")}
         </Link>
-        <Form method="post" action={listsPath} className="mobile:order-2 mobile:ml-auto">
+        <Form method="post" action={listsPath} className="shrink-0 mobile:order-2 mobile:ml-auto">
           <input type="hidden" name="intent" value="fill-stop" />
           <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-          <button type="submit" className="btn-secondary min-h-11 px-3 py-1 mobile:min-w-11">
+          <button type="submit" className="btn-secondary min-h-11 px-3 py-1 whitespace-nowrap mobile:min-w-11">
             <CloseIcon size={18} className="desktop:hidden" />
             <span className="mobile:sr-only">{t("giftListFilling.stop")}</span>
           </button>

@@ -7,7 +7,8 @@ import { Price } from "./price";
  * the page's own add-to-cart form is out of view. Its button submits that form through the `form`
  * attribute, so it adds exactly the chosen colour, size, quantity and personalisation, with or without
  * JavaScript. When nothing can be added (the size is sold out, the cart holds all of it) it is a link to the
- * choice instead. The page keeps room for it at its end (app.css), so it never hides the last lines.
+ * choice instead. The page keeps room for it at its end (app.css), so it never hides the last lines. Over the
+ * gift-list bar, if any, by a translate: moving it when that bar arrives after load is no layout shift.
  */
 export function StickyAddBar({
   formId,
@@ -30,7 +31,7 @@ export function StickyAddBar({
     <div
       data-sticky-add-bar
       data-shown={formInView ? undefined : ""}
-      className="invisible fixed inset-x-0 bottom-0 z-40 translate-y-full border-t border-brand-100 bg-white px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] shadow-card transition-[translate,visibility] duration-200 data-shown:visible data-shown:translate-y-0 desktop:hidden"
+      className="invisible fixed inset-x-0 bottom-0 z-40 translate-y-full border-t border-brand-100 bg-white px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] shadow-card transition-[translate,visibility] duration-200 data-shown:visible data-shown:-translate-y-(--filling-bar-height) desktop:hidden"
     >
       <div className="mx-auto flex h-12 max-w-3xl items-center justify-between gap-3">
         <Price cents={priceCents} originalCents={originalCents} />

@@ -73,7 +73,7 @@ function keepCookies(jar, response) {
 /**
  * A new customer signed up and signed in through the shop's own forms, as issue 37 measures her: one unit of the
  * first variant of the product page at `productPath` in her cart, a gift list of hers wishing two of it and chosen
- * to fill while she browses (her header's gift-list bar), and two products on her wishlist and one to compare (the cookie the
+ * to fill while she browses (her gift-list bar), and two products on her wishlist and one to compare (the cookie the
  * shop's scripts write). The Cookie header her browser would send. Throws when any step is refused.
  */
 export async function signedInCustomer(baseUrl, productPath) {
