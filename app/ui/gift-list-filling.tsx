@@ -49,7 +49,9 @@ export function GiftListFillingBar() {
         >
           <GiftIcon size={18} className="shrink-0" />
           <span className="sr-only">{t("giftListFilling.barLabel")}: </span>
-          <span className="mobile:line-clamp-1 desktop:truncate">{t("giftListFilling.filling", { title: filling.title })}</span>
+          {/* A phone's row has room for the list's name only: the sentence cut after "to" named no list. */}
+          <span className="mobile:hidden desktop:truncate">{t("giftListFilling.filling", { title: filling.title })}</span>
+          <span className="line-clamp-1 desktop:hidden">{filling.title}</span>
         </h2>
         <p className="flex items-baseline gap-x-2 whitespace-nowrap mobile:order-3" data-testid="gift-list-filling-total">
           <span>{`${t("giftListFilling.products", { count: filling.productCount })}, ${t("giftListFilling.units", { count: filling.unitCount })}.`}</span>
