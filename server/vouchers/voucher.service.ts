@@ -25,7 +25,8 @@ import {
   type VoucherKind,
 } from "./voucher";
 
-export type CartVoucher = {
+/** What a voucher line says, in the cart and on the order alike. */
+type VoucherLine = {
   id: string;
   kind: VoucherKind;
   amountCents: number;
@@ -34,6 +35,14 @@ export type CartVoucher = {
   recipientEmail: string | null;
   message: string;
   deliverOn: string | null;
+};
+
+function voucherLineOf(row: VoucherLine): VoucherLine {
+  const { id, kind, amountCents, senderName, recipientName, recipientEmail, message, deliverOn } = row;
+  return { id, kind, amountCents, senderName, recipientName, recipientEmail, message, deliverOn };
+}
+
+export type CartVoucher = VoucherLine & {
   /** A fund contribution: the fund's title and its list's code and title. */
   fund: { id: number; title: string; giftListCode: string; giftListTitle: string } | null;
 };
@@ -56,14 +65,7 @@ export async function getCartVouchers(db: Db, cartId: string | null): Promise<Ca
     .where(eq(cartVouchers.cartId, cartId))
     .orderBy(asc(cartVouchers.createdAt), asc(cartVouchers.id));
   return rows.map(({ voucher, fundTitle, giftListCode, giftListTitle }) => ({
-    id: voucher.id,
-    kind: voucher.kind,
-    amountCents: voucher.amountCents,
-    senderName: voucher.senderName,
-    recipientName: voucher.recipientName,
-    recipientEmail: voucher.recipientEmail,
-    message: voucher.message,
-    deliverOn: voucher.deliverOn,
+    ...voucherLineOf(voucher),
     fund:
       voucher.giftListFundId !== null && fundTitle !== null && giftListCode !== null && giftListTitle !== null
         ? { id: voucher.giftListFundId, title: fundTitle, giftListCode, giftListTitle }
@@ -271,18 +273,7 @@ export function voucherGiftCardCode(secret: string, seed: string): string {
   return giftCardCodeFromSeed(crypto.createHmac("sha256", secret).update(`gift-card-voucher:${seed}`).digest());
 }
 
-export type OrderVoucherView = {
-  id: string;
-  kind: VoucherKind;
-  amountCents: number;
-  senderName: string;
-  recipientName: string;
-  recipientEmail: string | null;
-  message: string;
-  deliverOn: string | null;
-  isIssued: boolean;
-  fundTitle: string | null;
-};
+export type OrderVoucherView = VoucherLine & { isIssued: boolean; fundTitle: string | null };
 
 /** An order's voucher lines for its pages and mails (the code itself only through `printableGiftCard`). */
 export async function getOrderVouchers(db: Db, orderId: string): Promise<OrderVoucherView[]> {
@@ -293,14 +284,7 @@ export async function getOrderVouchers(db: Db, orderId: string): Promise<OrderVo
     .where(eq(orderVouchers.orderId, orderId))
     .orderBy(asc(orderVouchers.createdAt), asc(orderVouchers.id));
   return rows.map(({ voucher, fundTitle }) => ({
-    id: voucher.id,
-    kind: voucher.kind,
-    amountCents: voucher.amountCents,
-    senderName: voucher.senderName,
-    recipientName: voucher.recipientName,
-    recipientEmail: voucher.recipientEmail,
-    message: voucher.message,
-    deliverOn: voucher.deliverOn,
+    ...voucherLineOf(voucher),
     isIssued: voucher.giftCardId !== null,
     fundTitle,
   }));
