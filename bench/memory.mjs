@@ -2,11 +2,17 @@
 // the embedded one (PGlite) with the sample catalogue, and PostgreSQL with a generated catalogue of
 // BENCH_MEMORY_PRODUCTS products (default 1,000; lib/scale-catalogue.ts, in a database made for the run on
 // BENCH_DATABASE_URL's server and dropped after). Each run reads the resident set (RSS, /proc) after start,
-// idle (BENCH_MEMORY_IDLE_S seconds, default 20, after a warm-up of every page kind and the home page's
+// idle (BENCH_MEMORY_IDLE_S seconds, default 20, after a warm-up of every request kind and the home page's
 // pictures), at its peak during a mixed load (autocannon, 20 connections, BENCH_MEMORY_LOAD_S seconds, default
-// 60: home, listing, product, search, add to cart), at its end and idle again after it ("settled"), and
+// 60), at its end and idle again after it ("settled"), and
 // splits it: V8's heap and the buffers outside it (process.memoryUsage) and PGlite's WebAssembly memory,
 // written by lib/memory-probe.mjs, which only this bench loads into the process (`--import`).
+// The mixed load is a browser's (decision 0110): every request with its Accept-Encoding; visitors' home, listing
+// and product documents and searches, a signed-in customer's client navigations (listing and product `.data`),
+// product documents and her part (`/personal`), all with her `js` cookie (decision 0095), and a new visitor's
+// add to cart. Before it, each of the mix's paths is asked once at 20 connections ("first requests": 200
+// products, the listings, the searches and their `.data`, each rendered and kept, as a shop's first visitors
+// make it); the peak is the highest RSS seen over both.
 // PGlite runs start on a copy of a data folder seeded once, as every start after the first does; the first
 // start (initdb, migrations, seed) is read once, when that folder is made.
 //
@@ -25,6 +31,7 @@ import { memoryOf, wasmResidentMbOf } from "./lib/process-memory.mjs";
 import { writeResult } from "./lib/results.mjs";
 import { dropDatabase, generateScaleCatalogue } from "./lib/scale-database.mjs";
 import { root, startShopForBench } from "./lib/shop-server.mjs";
+import { browserEncoding, signedInCustomer } from "./lib/signed-in-shop.mjs";
 
 const connections = 20;
 const loadSeconds = Number(process.env.BENCH_MEMORY_LOAD_S ?? 60);
@@ -66,7 +73,10 @@ async function snapshot(pid, probeFile) {
   return { ...memoryOf(pid), wasmResidentMb: wasmResidentMbOf(pid), ...probe };
 }
 
-/** Product ids the listing links to, and a variant that can be added to a cart. */
+/**
+ * Product ids the listing links to, a variant that can be added to a cart, and the headers of a visitor's and
+ * of a signed-in customer's browser (one line in her cart, her `js` cookie).
+ */
 async function discoverCatalogue(baseUrl) {
   const productIds = new Set();
   for (let page = 1; page <= 12 && productIds.size < 200; page++) {
@@ -74,31 +84,53 @@ async function discoverCatalogue(baseUrl) {
     for (const match of html.matchAll(/href="\/product\/(\d+)"/g)) productIds.add(Number(match[1]));
   }
   if (productIds.size === 0) throw new Error("no product link on the listing");
-  const headers = { "content-type": "application/x-www-form-urlencoded", origin: baseUrl };
+  const visitor = { "accept-encoding": browserEncoding, accept: "text/html" };
+  const cookie = `${await signedInCustomer(baseUrl, `/product/${[...productIds][0]}`)}; js=1`;
+  const customer = { document: { ...visitor, cookie }, fetch: { "accept-encoding": browserEncoding, accept: "*/*", cookie } };
+  const headers = { "content-type": "application/x-www-form-urlencoded", origin: baseUrl, "accept-encoding": browserEncoding };
   for (let variantId = 1; variantId < 400; variantId++) {
     const body = new URLSearchParams({ intent: "add", variantId: String(variantId), quantity: "1", js: "1" }).toString();
     const response = await fetch(`${baseUrl}/cart.data`, { method: "POST", headers, body });
     await response.arrayBuffer();
-    if (response.status === 200) return { productIds: [...productIds], addToCart: { method: "POST", path: "/cart.data", headers, body } };
+    if (response.status === 200)
+      return { productIds: [...productIds], visitor, customer, addToCart: { method: "POST", path: "/cart.data", headers, body } };
   }
   throw new Error("no variant in stock");
 }
 
-/** Request number n of the mix: home, two listings, two product pages, a search, an add to cart (a new cart). */
+/** A page's loader data as React Router's client navigation asks it (`/shop?page=2` -> `/shop.data?page=2`; home `/_.data`). */
+const dataPath = (pagePath) => pagePath.replace(/\/?(\?|$)/, (end, query) => `${end.startsWith("/") ? "/_" : ""}.data${query}`);
+
+/**
+ * Request number n of the mix, ten kinds in turn: a visitor's home, listing and product documents and search;
+ * her listing and two product navigations (`.data`), a product document and her part; a new visitor's add to cart.
+ */
 function mixedRequest(n, catalogue) {
-  const i = Math.floor(n / 7);
-  switch (n % 7) {
+  const i = Math.floor(n / 10);
+  const listing =
+    i % 2 === 0 ? `/categoria/${categories[i % categories.length]}${i % 3 === 0 ? "?sort=priceLowToHigh" : ""}` : `/shop?page=${1 + (i % 4)}`;
+  // Each of the four product kinds walks every product, from its own start.
+  const product = (kind) => `/product/${catalogue.productIds[(i + kind * 53) % catalogue.productIds.length]}`;
+  const get = (path, headers) => ({ method: "GET", path, headers });
+  switch (n % 10) {
     case 0:
-      return { method: "GET", path: "/" };
+      return get("/", catalogue.visitor);
     case 1:
-      return { method: "GET", path: `/categoria/${categories[i % categories.length]}${i % 3 === 0 ? "?sort=priceLowToHigh" : ""}` };
+      return get(listing, catalogue.visitor);
     case 2:
-      return { method: "GET", path: `/shop?page=${1 + (i % 4)}` };
+      return get(product(0), catalogue.visitor);
     case 3:
+      return get(`/shop?fromsearch=true&search=${words[i % words.length]}`, catalogue.visitor);
     case 4:
-      return { method: "GET", path: `/product/${catalogue.productIds[(i * 2 + (n % 7)) % catalogue.productIds.length]}` };
+      return get(dataPath(listing), catalogue.customer.fetch);
     case 5:
-      return { method: "GET", path: `/shop?fromsearch=true&search=${words[i % words.length]}` };
+      return get(dataPath(product(1)), catalogue.customer.fetch);
+    case 6:
+      return get(dataPath(product(2)), catalogue.customer.fetch);
+    case 7:
+      return get(product(3), catalogue.customer.document);
+    case 8:
+      return get("/personal", catalogue.customer.fetch);
     default:
       return catalogue.addToCart;
   }
@@ -116,9 +148,20 @@ async function fetchHomePictures(baseUrl) {
   return files.size;
 }
 
+/** Each GET of the mix once (`/personal` aside, never kept): the requests that render its pages. */
+function firstRequestsOf(catalogue) {
+  const paths = new Map();
+  // 420 turns of the ten kinds: every listing, product and search word of the mix comes round.
+  for (let n = 0; n < 10 * 420; n++) {
+    const request = mixedRequest(n, catalogue);
+    if (request.method === "GET" && request.path !== "/personal" && !paths.has(request.path)) paths.set(request.path, request);
+  }
+  return [...paths.values()];
+}
+
 async function warmUp(baseUrl, catalogue) {
   await fetchHomePictures(baseUrl);
-  for (let n = 0; n < 7 * 15; n++) {
+  for (let n = 0; n < 10 * 12; n++) {
     const request = mixedRequest(n, catalogue);
     const response = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
     await response.arrayBuffer();
@@ -151,14 +194,29 @@ async function measureRun({ setup, variant, databaseUrl, dataDir }) {
       const now = memoryOf(shop.pid);
       if (now.rssMb > peak.rssMb) peak = { ...JSON.parse(fs.readFileSync(probeFile, "utf8")), ...now, wasmResidentMb: wasmResidentMbOf(shop.pid) };
     }, 250);
+    const firstRequests = firstRequestsOf(catalogue);
+    let nextFirst = 0;
     let next = 0;
-    const load = await runLoad({
-      url: shop.baseUrl,
-      connections,
-      durationSeconds: loadSeconds,
-      requests: [{ setupRequest: (request) => ({ ...request, ...mixedRequest(next++, catalogue) }) }],
-    });
-    clearInterval(sampler);
+    let first;
+    let firstPeakMb;
+    let load;
+    try {
+      first = await runLoad({
+        url: shop.baseUrl,
+        connections,
+        amount: firstRequests.length,
+        requests: [{ setupRequest: (request) => ({ ...request, ...firstRequests[nextFirst++ % firstRequests.length] }) }],
+      });
+      firstPeakMb = peak.rssMb;
+      load = await runLoad({
+        url: shop.baseUrl,
+        connections,
+        durationSeconds: loadSeconds,
+        requests: [{ setupRequest: (request) => ({ ...request, ...mixedRequest(next++, catalogue) }) }],
+      });
+    } finally {
+      clearInterval(sampler);
+    }
     const end = await snapshot(shop.pid, probeFile);
     await sleep(idleSeconds * 1000);
     const settled = await snapshot(shop.pid, probeFile);
@@ -171,9 +229,10 @@ async function measureRun({ setup, variant, databaseUrl, dataDir }) {
       peak,
       end,
       settled,
+      firstRequests: { count: first.requests.total, seconds: Math.round(first.duration), peakMb: firstPeakMb },
       requestsPerSecond: Math.round(load.requests.average),
       p99Ms: load.latency.p99,
-      errors: load.errors + load.non2xx,
+      errors: first.errors + first.non2xx + load.errors + load.non2xx,
     };
   } finally {
     await shop.stop();
@@ -224,7 +283,7 @@ try {
           run.loadAverage = os.loadavg()[0].toFixed(1);
           runs.push(run);
           console.log(
-            `${setup} / ${variant.name}: RSS idle ${run.idle.rssMb} MB, peak ${run.peak.rssMb} MB, end ${run.end.rssMb} MB; ${run.requestsPerSecond} req/s (load ${run.loadAverage})`,
+            `${setup} / ${variant.name}: RSS idle ${run.idle.rssMb} MB, peak ${run.peak.rssMb} MB (${run.firstRequests.peakMb} over ${run.firstRequests.count} first requests), end ${run.end.rssMb} MB; ${run.requestsPerSecond} req/s (load ${run.loadAverage})`,
           );
         } finally {
           if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -241,6 +300,7 @@ console.table(
   runs.map((run) => ({
     database: run.setup,
     variant: run.variant,
+    "first requests": `${run.firstRequests.count} in ${run.firstRequests.seconds} s, peak ${run.firstRequests.peakMb} MB`,
     "req/s": run.requestsPerSecond,
     "p99 ms": run.p99Ms,
     errors: run.errors,
@@ -273,7 +333,7 @@ console.table(runs.flatMap((run) => [breakdown(run, "idle"), breakdown(run, "pea
 const summary = runs.map((run) => {
   const target = targets[run.setup];
   return {
-    measure: `one app process, ${run.setup === "pglite" ? "embedded database, sample catalogue" : `PostgreSQL, ${productCount} products`} (${run.variant}); mixed load ${connections} connections, ${loadSeconds} s`,
+    measure: `one app process, ${run.setup === "pglite" ? "embedded database, sample catalogue" : `PostgreSQL, ${productCount} products`} (${run.variant}); browser mix after its first requests, ${connections} connections, ${loadSeconds} s`,
     figure: `RSS ${run.idle.rssMb} MB idle, ${run.peak.rssMb} MB peak; ${run.requestsPerSecond} req/s, ${run.errors} errors`,
     target: target.peak ? `idle <= ${target.idle} MB, peak <= ${target.peak} MB` : `idle <= ${target.idle} MB`,
   };

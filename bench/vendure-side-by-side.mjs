@@ -3,11 +3,13 @@
 // signed up with one line in her cart on each, browser Accept-Encoding, autocannon with 20 connections, each
 // load BENCH_DURATION_S seconds (default 8) after a 2-second warm-up, over the whole catalogue:
 // - the shop: her category listing pages and product pages as a browser that runs the shop's scripts asks them
-//   (her `js` cookie: the visitors' kept pages, decision 0095) and her part alone (`/personal`), as
+//   (her `js` cookie: the visitors' kept pages, decision 0095), as documents and as her client navigations to
+//   them (their `.data`, as React Router's fetch asks it: `Accept: */*`), and her part alone (`/personal`), as
 //   `BENCH_SIGNED_IN_CATALOGUE=1 BENCH_SIGNED_IN_JS=1 node bench/signed-in.mjs` asks them (lib/signed-in-shop.mjs);
 // - Vendure's shop API as a storefront's server asks it for her (her bearer token): a collection page (the
 //   collection, its products by `search`, 24 a page, and her active order), a product by slug with her active
-//   order, and her active order alone.
+//   order, and her active order alone. A storefront's client navigation asks Vendure the same documents, so her
+//   `.data` rows stand beside the same two queries, measured again in their own turn.
 // The two sides alternate over BENCH_VENDURE_ROUNDS rounds (default 3), each round in the other order; the table
 // gives requests/s, p99, CPU per answer of each server process (PostgreSQL's own CPU is in neither) and
 // shop / Vendure. Vendure is installed from npm into VENDURE_DIR (outside this repository) and populated through
@@ -53,10 +55,12 @@ const productCount = Number(process.env.BENCH_VENDURE_PRODUCTS ?? 1_000);
 const keep = process.env.BENCH_VENDURE_KEEP === "1";
 const shopDatabase = keep ? "bench_side_by_side" : `bench_side_by_side_${process.pid}`;
 const vendureDatabase = keep ? "vendure_bench" : `vendure_bench_${process.pid}`;
-// Each page of one side beside the same page of the other.
+// Each page of one side beside the same page of the other; `data`: her client navigation to it.
 const pages = [
   { name: "category", shop: "category", vendure: "category" },
   { name: "product", shop: "product", vendure: "product" },
+  { name: "category (.data)", shop: "category (data)", vendure: "category", data: true },
+  { name: "product (.data)", shop: "product (data)", vendure: "product", data: true },
   { name: "her part", shop: "personal", vendure: "activeOrder" },
 ];
 
@@ -115,12 +119,18 @@ try {
 
   const cookie = await signedInCustomer(shop.baseUrl, `/product/${Math.ceil(productCount / 2)}`);
   shop.headers = { "accept-encoding": browserEncoding, accept: "text/html", cookie: `${cookie}; js=1` };
+  // React Router's fetch of a client navigation's `.data`, from her browser.
+  shop.dataHeaders = { ...shop.headers, accept: "*/*" };
   shop.catalogue = { ...(await catalogueOf(shop.baseUrl, productCount)), personal: ["/personal"] };
   shop.next = 0;
   // Her pages are the visitors' kept ones (her `js` cookie): only her part names her.
   await assertAnsweredForCustomer(`${shop.baseUrl}/personal`, shop.headers, true);
-  for (const name of ["category", "product"]) await assertAnsweredForCustomer(`${shop.baseUrl}${shop.catalogue[name][0]}`, shop.headers, false);
-  await askedByVisitors(shop.baseUrl, [...shop.catalogue.category, ...shop.catalogue.product]);
+  for (const page of pages.filter((page) => page.shop !== "personal"))
+    await assertAnsweredForCustomer(`${shop.baseUrl}${shop.catalogue[page.shop][0]}`, page.data ? shop.dataHeaders : shop.headers, false);
+  await askedByVisitors(
+    shop.baseUrl,
+    pages.filter((page) => page.shop !== "personal").flatMap((page) => shop.catalogue[page.shop]),
+  );
   console.log(`shop: ${shop.catalogue.category.length} listing pages, ${shop.catalogue.product.length} product pages`);
 
   const token = await vendureCustomer(vendure.shopApiUrl);
@@ -143,7 +153,7 @@ try {
         measureLoad({
           url: `${shop.baseUrl}${shop.catalogue[page.shop][0]}`,
           pid: shop.pid,
-          requests: requestsOf(shop, { name: page.shop }),
+          requests: requestsOf(shop, { name: page.shop, headers: page.data ? shop.dataHeaders : undefined }),
           connections,
           durationSeconds,
         }),

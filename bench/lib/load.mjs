@@ -14,10 +14,14 @@ export function cpuSecondsOf(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** autocannon for `durationSeconds`; `requests` (optional) is autocannon's request sequence per connection. */
-export function runLoad({ url, connections, durationSeconds, requests }) {
+/**
+ * autocannon for `durationSeconds`, or for `amount` requests when given; `requests` (optional) is autocannon's
+ * request sequence per connection.
+ */
+export function runLoad({ url, connections, durationSeconds, amount, requests }) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: durationSeconds, requests }, (error, result) => (error ? reject(error) : resolve(result)));
+    const length = amount === undefined ? { duration: durationSeconds } : { amount };
+    autocannon({ url, connections, ...length, requests }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 

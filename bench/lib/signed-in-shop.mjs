@@ -52,11 +52,11 @@ export async function quietened(pid) {
 
 /**
  * autocannon's request sequence for `page` on `shop` ({ headers, catalogue?, next }): with a catalogue each
- * request asks the page's next path; `page.visitor` asks without her cookies.
+ * request asks the page's next path; `page.visitor` asks without her cookies, `page.headers` with those.
  */
 export function requestsOf(shop, page) {
   const paths = shop.catalogue?.[page.name];
-  const headers = page.visitor ? { "accept-encoding": browserEncoding, accept: "text/html" } : shop.headers;
+  const headers = page.headers ?? (page.visitor ? { "accept-encoding": browserEncoding, accept: "text/html" } : shop.headers);
   if (!paths) return [{ method: "GET", headers }];
   return [{ method: "GET", headers, setupRequest: (request) => ({ ...request, path: paths[(shop.next = (shop.next + 1) % paths.length)] }) }];
 }
