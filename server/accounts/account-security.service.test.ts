@@ -14,7 +14,7 @@ import {
   wishlistItems,
 } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { callerFor, createTestAuthServices, insertOrder, lastMail, userIdOf } from "#tests/fixtures/accounts.fixtures.ts";
+import { callerFor, insertOrder, lastMail, signedInCustomerOn } from "#tests/fixtures/accounts.fixtures.ts";
 import { CookieJar } from "#tests/cookie-jar.ts";
 import { exportAccountData } from "./account-data.service";
 import { changeEmail, changePassword, deleteAccount } from "./account-security.service";
@@ -31,13 +31,8 @@ const password = "Tr3no-Blu-Vesuvio";
 async function openWithCustomer(email = "maria@example.com") {
   const handle = await createTestDb();
   onTestFinished(() => handle.close());
-  const services = createTestAuthServices(handle.db);
-  await registerCustomer(services, callerFor("/"), { name: "Maria Rossi", email, password, passwordConfirm: password, privacy: "on" });
-  const link = (await lastMail(services.db, email, "verify-email"))!.link!;
-  await verifyEmail(services, callerFor("/"), new URL(link).searchParams.get("token"));
-  const login = await logIn(services, callerFor("/"), { email, password });
-  const jar = new CookieJar().take(login.ok ? login.headers : null);
-  const user: SessionUser = { id: (await userIdOf(services.db, email))!, name: "Maria Rossi", email, role: "customer", emailVerified: true };
+  const { services, jar, userId } = await signedInCustomerOn(handle.db, { email, password });
+  const user: SessionUser = { id: userId, name: "Maria Rossi", email, role: "customer", emailVerified: true };
   return { services, jar, user, caller: () => callerFor("/my-account", { jar }) };
 }
 

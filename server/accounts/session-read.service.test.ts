@@ -2,9 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect, onTestFinished, test } from "vitest";
 import { sessions } from "#server/db/schema.ts";
 import { createTestDb } from "#tests/db.ts";
-import { callerFor, createTestAuthServices, lastMail, userIdOf } from "#tests/fixtures/accounts.fixtures.ts";
-import { CookieJar } from "#tests/cookie-jar.ts";
-import { logIn, registerCustomer, verifyEmail } from "./auth-flows.service";
+import { signedInCustomerOn } from "#tests/fixtures/accounts.fixtures.ts";
 import { readSessionUserQuickly } from "./session-read";
 import { readSessionUser } from "./session-user";
 
@@ -19,13 +17,7 @@ const day = 86_400_000;
 async function openWithCustomer() {
   const handle = await createTestDb();
   onTestFinished(() => handle.close());
-  const services = createTestAuthServices(handle.db);
-  await registerCustomer(services, callerFor("/"), { name: "Maria Rossi", email, password, passwordConfirm: password, privacy: "on" });
-  const link = (await lastMail(services.db, email, "verify-email"))!.link!;
-  await verifyEmail(services, callerFor("/"), new URL(link).searchParams.get("token"));
-  const login = await logIn(services, callerFor("/"), { email, password });
-  const jar = new CookieJar().take(login.ok ? login.headers : null);
-  const userId = (await userIdOf(services.db, email))!;
+  const { services, jar, userId } = await signedInCustomerOn(handle.db, { email, password });
   // Her browser's session (following the link signed her in once already): the token its cookie signs.
   const sessionCookie = jar
     .header()

@@ -145,7 +145,7 @@ function requestUrlOf(req: Request): string {
   return new URL(`${req.protocol}://${host}${req.originalUrl}`).href;
 }
 
-function fetchHeadersOf(req: Request): Headers {
+export function fetchHeadersOf(req: Request): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const one of value) headers.append(name, one);

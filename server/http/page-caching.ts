@@ -108,7 +108,7 @@ export const markPersonalAnswers: RequestHandler = (req, res, next) => {
 };
 
 /** The answer of `/personal` itself: the part it gives is read after the cookies it clears (a flash toast read). */
-const personalPartPath = /^(\/en)?\/personal$/;
+export const personalPartPath = /^(\/en)?\/personal$/;
 /** The currency's post changes only its own cookie: when it does, the cookie rule below notes it; a refused one changes nothing. */
 const preferencePostPath = /^(\/en)?\/currency$/;
 

@@ -8,29 +8,19 @@
 import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { readingVersionsOnce } from "#server/catalog/catalogue-cache.ts";
+import { fetchHeadersOf } from "./page-cache";
 import type { PageFiller } from "./page-filler";
-import { personalCacheControl } from "./page-caching";
+import { personalCacheControl, personalPartPath } from "./page-caching";
+import { brotliWindowBits } from "./page-store";
 
-const personalPartPath = /^(\/en)?\/personal$/;
-
-/** Brotli in one call on the small answer: its size is known, a 64 KB window holds it. */
+/** Brotli in one call on the small answer: its size is known, the window sized to it as a kept page's is. */
 const brotliOptions = (bytes: number): zlib.BrotliOptions => ({
   params: {
     [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-    [zlib.constants.BROTLI_PARAM_LGWIN]: 16,
+    [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(bytes),
     [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes,
   },
 });
-
-/** The request as the app's reader takes it: its URL on the shop's own origin and its headers. */
-function fetchRequestOf(req: Request, publicUrl: string): globalThis.Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const each of value) headers.append(name, each);
-  }
-  return new globalThis.Request(new URL(req.originalUrl, publicUrl), { headers });
-}
 
 /** Express: answers a plain `GET /personal` with her part; `filler` null (development) leaves it to React Router. */
 export function answerPersonalPart({ filler, publicUrl }: { filler: Promise<PageFiller | null> | null; publicUrl: string }) {
@@ -40,7 +30,9 @@ export function answerPersonalPart({ filler, publicUrl }: { filler: Promise<Page
       .then((reader) => {
         if (!reader) return next();
         return readingVersionsOnce(async () => {
-          const { part, headers } = await reader.readPersonalPart(fetchRequestOf(req, publicUrl));
+          const { part, headers } = await reader.readPersonalPart(
+            new globalThis.Request(new URL(req.originalUrl, publicUrl), { headers: fetchHeadersOf(req) }),
+          );
           const json = Buffer.from(JSON.stringify(part));
           for (const cookie of headers.getSetCookie()) res.append("Set-Cookie", cookie);
           res.setHeader("Cache-Control", personalCacheControl);
