@@ -40,7 +40,7 @@ async function fillingOf(
 }
 
 /**
- * Her open lists for the product page's selector (as `listMyGiftListChoices`) and the one she is filling, with its
+ * Her open lists for the product page's selector and the one she is filling, with its
  * running total, when `fillingId` names one of them: one read of her lists gives both, since the list
  * being filled must be hers and open. Her personal part asks for both on every page she opens; never inside a
  * transaction (its items' variants are the kept ones, as the mini cart's).

@@ -258,11 +258,6 @@ export function listMyOpenGiftLists(db: Db, userId: string) {
   return openGiftListsOfOwner(db).execute({ userId });
 }
 
-/** The owner's open lists, for the product page's selector. */
-export async function listMyGiftListChoices(db: Db, userId: string): Promise<GiftListChoice[]> {
-  return (await listMyOpenGiftLists(db, userId)).map(({ id, title, code }) => ({ id, title, code }));
-}
-
 /**
  * The product page's selector (`ProdinListaRegalo`, docs/rules.md#adding-from-the-product-page): a variant with a quantity and
  * its personalisation onto one of MY open lists. The same variant again raises its wished quantity.
