@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { brotliWindowBits, createPageStore, firstBrotliQuality, keepPage, keptBrotliQuality, plainBytesOf, type KeptPage } from "./page-store";
 
@@ -140,4 +141,19 @@ test("brotli's window holds the whole page and no more: the same bytes as the de
   const fitted = compress(brotliWindowBits(page.length));
   expect(zlib.brotliDecompressSync(fitted).equals(page)).toBe(true);
   expect(fitted.length).toBe(compress(22).length);
+});
+
+test("a kept page holds memory for its own bytes only, in every encoding: the bound counts what the store keeps", async () => {
+  // Random text compresses little: each encoding is some tens of KB, under zlib's 64 KiB output chunk.
+  const page = await keepPage(rendered(crypto.randomBytes(15_000).toString("hex")), { versions: "1.1", expiresAt: Number.MAX_SAFE_INTEGER });
+  const heldBy = (bytes: Buffer) => bytes.buffer.byteLength;
+  expect(heldBy(page.br)).toBe(page.br.length);
+  const store = createPageStore(Number.MAX_SAFE_INTEGER);
+  store.set("EUR /", page);
+  await store.recompressed();
+  expect(page.isStronglyCompressed).toBe(true);
+  expect(heldBy(page.br)).toBe(page.br.length);
+  const gzipped = await store.gzipOf("EUR /", page);
+  expect(heldBy(gzipped)).toBe(gzipped.length);
+  expect(store.size().bytes).toBeGreaterThanOrEqual(heldBy(page.br) + heldBy(gzipped));
 });
