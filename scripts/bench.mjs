@@ -28,6 +28,10 @@ const benches = fs
   .sort();
 
 const env = { ...process.env };
+// The customer of the build table browses as her browser does: every listing and product page in turn, with the
+// `js` cookie her browser's scripts set after its first page (decisions 0094, 0095), and her part (`/personal`).
+env.BENCH_SIGNED_IN_CATALOGUE ??= "1";
+env.BENCH_SIGNED_IN_JS ??= "1";
 if (!args.includes("--no-baseline") && !env.BENCH_BASELINE_ROOT) {
   const baseline = prepareBaseline();
   env.BENCH_BASELINE_ROOT = baseline.folder;
