@@ -3,7 +3,8 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { formatMoney } from "../common/format";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, longJourneyLocales, test, type Role, type SignedInAccount } from "./fixtures";
-import { addToCart, deliverOrder, placeHomeDeliveryOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, variantIdOf } from "./shop-helpers";
+import { deliverOrder, placeHomeDeliveryOrder } from "./checkout-steps";
 
 // Issue 21, after the sale: a customer withdraws from two of three lines of a delivered card order (the
 // personalised third cannot be withdrawn), the acknowledgement is in the outbox with its time, the staff

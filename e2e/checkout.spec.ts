@@ -2,18 +2,16 @@ import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
+import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 import {
   acceptTermsAndPlace,
-  addToCart,
   checkoutLabels,
   fillCollectionOrder,
   fillContact,
-  openHydrated as open,
   placeCollectionOrder,
   placedOrder,
   placeOrder,
-  variantIdOf,
-} from "./shop-helpers";
+} from "./checkout-steps";
 
 // Issue 6, checkout and the order page. Products of the sample catalogue (server/db/sample-catalogue.ts),
 // one per journey, with stock enough for every run of both projects:

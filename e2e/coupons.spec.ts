@@ -2,14 +2,8 @@ import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, longJourneyLocales, test } from "./fixtures";
-import {
-  addToCart,
-  addToGiftListFromProductPage,
-  createGiftListOnPage,
-  openHydrated as open,
-  placeCollectionOrder,
-  variantIdOf,
-} from "./shop-helpers";
+import { addToCart, addToGiftListFromProductPage, createGiftListOnPage, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { placeCollectionOrder } from "./checkout-steps";
 
 // Issue 22, discount codes. Products of the sample catalogue (server/db/sample-catalogue.ts), no offer of their own:
 // 164 Altalena da giardino con seggiolino avvolgente: 49,90 €, stock 57 (the discounted order, one per run)

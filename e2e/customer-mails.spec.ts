@@ -2,7 +2,8 @@ import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { expect as baseExpect, onePerScreen, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
-import { addToCart, moveOrderThrough, openHydrated as open, orderStatusLabels, placeCollectionOrder, variantIdOf, type Locale } from "./shop-helpers";
+import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf, type Locale } from "./shop-helpers";
+import { orderStatusLabels, placeCollectionOrder } from "./checkout-steps";
 
 // A buyer's claim under the legal guarantee, with a photo, answered by the staff; her choice about reminders
 // and review invitations in the account; the mails' opt-out page. One product per run, used by no other journey:

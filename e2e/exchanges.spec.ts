@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, test, type Role, type SignedInAccount } from "./fixtures";
-import { addToCart, deliverOrder, placeHomeDeliveryOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, variantIdOf } from "./shop-helpers";
+import { deliverOrder, placeHomeDeliveryOrder } from "./checkout-steps";
 
 // Issue 41, exchanges: a customer sends back a size for another of the same product; the other size is
 // set aside at once; the staff authorise and receive the parcel, and a replacement order at no charge

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, onePerScreen, test } from "./fixtures";
-import { addToCart, openHydrated as open, placeCollectionOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { placeCollectionOrder } from "./checkout-steps";
 
 // Issue 41, gift cards. Product 164 of the sample catalogue (Altalena da giardino con seggiolino avvolgente):
 // 49,90 €, stock 57, no offer of its own; one order per run and language, collected and paid in the shop.

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, onePerScreen, test } from "./fixtures";
-import { addToCart, logIn, openHydrated as open, placeCollectionOrder, register, variantIdOf } from "./shop-helpers";
+import { addToCart, logIn, openHydrated as open, register, variantIdOf } from "./shop-helpers";
+import { placeCollectionOrder } from "./checkout-steps";
 
 // Issue 41, the loyalty card. A new customer joins in her account; the staff add a till receipt's points at
 // the counter; she spends 500 of them (5,00 € off) at checkout on product 164 of the sample catalogue

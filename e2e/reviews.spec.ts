@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect as baseExpect, longJourneyLocales, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
-import { addToCart, moveOrderThrough, openHydrated as open, orderStatusLabels, placeCollectionOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { orderStatusLabels, placeCollectionOrder } from "./checkout-steps";
 
 // Verified-buyer reviews: a customer's collected order, the review written from the order page, the staff
 // publishing it with a reply, and the product page and its card showing it. One product per run, so the

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, longJourneyLocales, test, type Role, type SignedInAccount } from "./fixtures";
-import { addToCart, deliverOrder, linkInOutboxMail, placeHomeDeliveryOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, linkInOutboxMail, variantIdOf } from "./shop-helpers";
+import { deliverOrder, placeHomeDeliveryOrder } from "./checkout-steps";
 
 // Issue 39, the withdrawal function for every buyer: a guest who lost her mail finds her order from the
 // footer's "Recedi dal contratto" by number and e-mail, gets its link by mail (the back office's outbox
