@@ -3,7 +3,8 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { formatMoney } from "../common/format";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, longJourneyLocales, test, type Role, type SignedInAccount } from "./fixtures";
-import { addToCart, checkoutLabels, variantIdOf } from "./shop-helpers";
+import { addToCart, variantIdOf } from "./shop-helpers";
+import { deliverOrder, placeHomeDeliveryOrder } from "./checkout-steps";
 
 // Issue 21, after the sale: a customer withdraws from two of three lines of a delivered card order (the
 // personalised third cannot be withdrawn), the acknowledgement is in the outbox with its time, the staff
@@ -17,15 +18,6 @@ test.use({ allowedBrowserErrors: [/status of 400/] });
 
 const texts = {
   it: {
-    ...checkoutLabels.it,
-    testPay: /^Paga /,
-    thanks: /Ordine n. (\d+)/,
-    paid: "Stato: Pagato",
-    moveTo: (status: string) => `Passa a «${status}»`,
-    preparing: "In preparazione",
-    completed: "Completato",
-    carrier: "Corriere",
-    ship: "Segna come spedito e avvisa il cliente",
     panel: "Diritto di recesso",
     withdraw: "Recedi dal contratto",
     personalised: /Non si può recedere: articolo personalizzato/,
@@ -55,15 +47,6 @@ const texts = {
     movements: "Storico movimenti",
   },
   en: {
-    ...checkoutLabels.en,
-    testPay: /^Pay /,
-    thanks: /Order no. (\d+)/,
-    paid: "Status: Paid",
-    moveTo: (status: string) => `Move to “${status}”`,
-    preparing: "Being prepared",
-    completed: "Completed",
-    carrier: "Carrier",
-    ship: "Mark as shipped and tell the customer",
     panel: "Right of withdrawal",
     withdraw: "Withdraw from contract",
     personalised: /No withdrawal: the item was personalised at your request/,
@@ -105,54 +88,12 @@ const productsOf: Record<string, { gym: number; toy: number; cod: number }> = {
 // 111: the wooden frame with an engraved name (two personalisation fields)
 const frame = 111;
 
-const field = (page: Page, name: string) => page.getByRole("textbox", { name, exact: true });
-
-async function checkout(page: Page, locale: Locale, payment: "card" | "cod") {
-  const t = texts[locale];
-  await page.goto(localizedHref("/checkout", locale));
-  for (const [name, value] of [
-    [t.firstName, "Giulia"],
-    [t.lastName, "Esposito"],
-    ["E-mail", `recesso-${crypto.randomBytes(4).toString("hex")}@example.com`],
-    [t.phone, "+39 333 765 4321"],
-    [t.street, "Via dei Fori Imperiali"],
-    [t.houseNumber, "1"],
-    [t.postcode, "00186"],
-    [t.city, "Roma"],
-    [t.province, "RM"],
-  ] as const)
-    await field(page, name).fill(value);
-  await page.getByRole("radio", { name: t.standard }).check();
-  await page.getByRole("radio", { name: payment === "card" ? t.card : t.cod }).check();
-  await page.getByRole("checkbox", { name: t.terms }).check();
-  await page.getByRole("button", { name: t.place }).click();
-  if (payment === "card") {
-    await expect(page).toHaveURL(/\/pagamento-di-prova\//);
-    await page.getByRole("button", { name: t.testPay }).click();
-    await expect(page.getByTestId("order-status")).toHaveText(t.paid, { timeout: 20_000 });
-  } else {
-    await expect(page.getByTestId("order-status")).toBeVisible({ timeout: 20_000 });
-  }
-  const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(page.url())![1]!;
-  const number = t.thanks.exec((await page.getByRole("heading", { level: 1 }).textContent()) ?? "")![1]!;
-  return { orderId, number, orderUrl: page.url() };
-}
+const newEmail = () => `recesso-${crypto.randomBytes(4).toString("hex")}@example.com`;
 
 async function staffPage(browser: Browser, signInAs: (context: BrowserContext, role: Role) => Promise<SignedInAccount>, page: Page) {
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: page.viewportSize() });
   await signInAs(context, "backOffice");
   return context.newPage();
-}
-
-/** The back office takes the order to delivered: preparing, shipped with a carrier, completed. */
-async function deliver(staff: Page, locale: Locale, orderId: string) {
-  const t = texts[locale];
-  await staff.goto(localizedHref(`/admin/ordini/${orderId}`, locale));
-  await staff.getByRole("button", { name: t.moveTo(t.preparing) }).click();
-  await staff.getByLabel(t.carrier, { exact: true }).selectOption({ label: "GLS" });
-  await staff.getByRole("button", { name: t.ship }).click();
-  await staff.getByRole("button", { name: t.moveTo(t.completed) }).click();
-  await expect(staff.getByText(t.status)).toBeVisible();
 }
 
 async function shot(page: Page, name: string) {
@@ -173,12 +114,12 @@ for (const locale of longJourneyLocales) {
     await addToCart(page, variantIdOf(products.gym), 2);
     await addToCart(page, variantIdOf(products.toy), 1);
     await addToCart(page, variantIdOf(frame), 1, { personalisation: { "personalisation.0": "Luca", "personalisation.1": "12 maggio 2025" } });
-    const order = await checkout(page, locale, "card");
+    const order = await placeHomeDeliveryOrder(page, locale, { email: newEmail(), payment: "card" });
     const staff = await staffPage(browser, signInAs, page);
-    await deliver(staff, locale, order.orderId);
+    await deliverOrder(staff, locale, order.id);
 
     // The order page offers the withdrawal; the personalised frame cannot be withdrawn, and says why.
-    await page.goto(order.orderUrl);
+    await page.goto(order.url);
     await expect(page.getByRole("heading", { name: t.panel })).toBeVisible();
     await page.getByRole("main").getByRole("link", { name: t.withdraw }).click();
     await expect(page.getByRole("heading", { level: 1, name: t.withdraw })).toBeVisible();
@@ -206,7 +147,7 @@ for (const locale of longJourneyLocales) {
     await expect(ack).toContainText(/\d{1,2}:\d{2}/);
 
     // The statement as received, the return's countdown; authorise, receive back on the shelf, refund part.
-    await staff.goto(localizedHref(`/admin/ordini/${order.orderId}`, locale));
+    await staff.goto(localizedHref(`/admin/ordini/${order.id}`, locale));
     await expect(staff.getByTestId("withdrawal-statement")).toContainText(t.statement);
     await expect(staff.getByTestId("refund-countdown")).toHaveText(t.countdown);
     await staff.getByRole("button", { name: t.authorise }).click();
@@ -233,7 +174,7 @@ for (const locale of longJourneyLocales) {
     }
 
     // The customer's order page tells every step, the refund with its amount; the second unit of the first line may still go back.
-    await page.goto(order.orderUrl);
+    await page.goto(order.url);
     await expect(page.getByText(t.history(refunded))).toBeVisible();
     await expect(page.getByRole("main").getByRole("link", { name: t.withdraw })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -253,11 +194,11 @@ for (const locale of ["en"] as readonly Locale[]) {
       test.setTimeout(180_000);
       const products = productsOf[`${locale} ${test.info().project.name}`]!;
       await addToCart(page, variantIdOf(products.cod), 1);
-      const order = await checkout(page, locale, "cod");
+      const order = await placeHomeDeliveryOrder(page, locale, { email: newEmail(), payment: "cod" });
       const staff = await staffPage(browser, signInAs, page);
-      await deliver(staff, locale, order.orderId);
+      await deliverOrder(staff, locale, order.id);
 
-      await page.goto(order.orderUrl);
+      await page.goto(order.url);
       await page.getByRole("main").getByRole("link", { name: t.withdraw }).click();
       await page.getByRole("spinbutton").fill("1");
       await page.getByRole("textbox", { name: t.iban }).fill("IT60 X054 2811 1010 0000 0123 457");
@@ -269,7 +210,7 @@ for (const locale of ["en"] as readonly Locale[]) {
       await page.getByRole("button", { name: t.confirm }).click();
       await expect(page.getByTestId("withdrawal-received")).toHaveText(t.received);
 
-      await staff.goto(localizedHref(`/admin/ordini/${order.orderId}`, locale));
+      await staff.goto(localizedHref(`/admin/ordini/${order.id}`, locale));
       await staff.getByRole("button", { name: t.authorise }).click();
       await staff.getByRole("button", { name: t.receive }).click();
       await expect(staff.getByRole("textbox", { name: /IBAN/ })).toHaveValue("IT60X0542811101000000123456");

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { expect as baseExpect, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
-import { addToCart, checkoutLabels, openHydrated as open, placeGuestOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { checkoutLabels, placeGuestOrder } from "./checkout-steps";
 
 // Issue 41, bundles (docs/decisions/0100-bundles.md). The sample trio 300 (server/db/sample-catalogue/bundles.ts):
 // 899,00 € for the stroller 24 (280,42 € at 15% off), the carrycot 37 (449,00 €) and the car seat 121 (349,90 €),

@@ -5,7 +5,8 @@ import { startLocalSmtpServer, type LocalSmtpServer } from "../tests/peers/local
 import { startLocalStripeServer, type LocalStripeServer } from "../tests/peers/local-stripe-server";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
-import { addToCart, checkoutLabels, openHydrated, placeGuestOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated, variantIdOf } from "./shop-helpers";
+import { checkoutLabels, placeGuestOrder } from "./checkout-steps";
 
 // Issue 6, card payments through Stripe Checkout: a shop of its own with STRIPE_* keys pointing at a
 // local Stripe-compatible server (the unmodified SDK talks to it), which sends real signed webhooks,

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import type { Page } from "@playwright/test";
 import { localizedHref, type Locale } from "../common/locale";
 import { expect, longJourneyLocales, test } from "./fixtures";
-import { addToCart, checkoutLabels, linkInOutboxMail, openHydrated as open, placeGuestOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, linkInOutboxMail, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { checkoutLabels, placeGuestOrder } from "./checkout-steps";
 
 // Issue 22, carrier tracking: the staff ship an order with GLS and its number; the customer's order page and
 // the "shipped" mail in the outbox both link to GLS's own tracking page for that number (settings `tracking`).

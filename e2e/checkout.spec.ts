@@ -2,7 +2,16 @@ import crypto from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
 import { expect as baseExpect, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
-import { addToCart, checkoutLabels, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
+import {
+  acceptTermsAndPlace,
+  checkoutLabels,
+  fillCollectionOrder,
+  fillContact,
+  placeCollectionOrder,
+  placedOrder,
+  placeOrder,
+} from "./checkout-steps";
 
 // Issue 6, checkout and the order page. Products of the sample catalogue (server/db/sample-catalogue.ts),
 // one per journey, with stock enough for every run of both projects:
@@ -26,14 +35,10 @@ const texts = {
     empty: "Il tuo carrello è vuoto",
     toShop: "Scopri i prodotti",
     local: /^Consegna gratuita a domicilio/,
-    collection: /^Ritiro in negozio/,
     transfer: /^Bonifico bancario/,
-    inShop: /^Pagamento in negozio/,
     codOnlyHome: "Solo con la consegna a domicilio.",
-    thanks: (number: string) => `Grazie! Ordine n. ${number} ricevuto`,
-    thanksPattern: /Grazie! Ordine n. (\d+) ricevuto/,
+    thanksFor: (number: string) => `Grazie! Ordine n. ${number} ricevuto`,
     awaiting: "Stato: In attesa di pagamento",
-    paid: "Stato: Pagato",
     reason: (number: string) => `Ordine ${number}`,
     copy: "Copia",
     referenceLabel: "Causale",
@@ -43,7 +48,6 @@ const texts = {
     postcodeError: "Il CAP è di 5 cifre, ad esempio 80100.",
     codWithCollection: "Il pagamento in contrassegno è possibile solo con la consegna a domicilio.",
     termsError: "Per ordinare devi accettare le condizioni di vendita.",
-    testPay: "Paga",
     testBanner: "Pagamento di prova: nessun addebito reale",
     backToCart: "Torna al carrello",
     purchases: "I miei acquisti",
@@ -55,14 +59,10 @@ const texts = {
     empty: "Your cart is empty",
     toShop: "Browse the products",
     local: /^Free home delivery/,
-    collection: /^Collect in the shop/,
     transfer: /^Bank transfer/,
-    inShop: /^Pay in the shop/,
     codOnlyHome: "Only with home delivery.",
-    thanks: (number: string) => `Thank you! Order no. ${number} received`,
-    thanksPattern: /Thank you! Order no. (\d+) received/,
+    thanksFor: (number: string) => `Thank you! Order no. ${number} received`,
     awaiting: "Status: Awaiting payment",
-    paid: "Status: Paid",
     reason: (number: string) => `Ordine ${number}`,
     copy: "Copy",
     referenceLabel: "Payment reference (write exactly)",
@@ -72,7 +72,6 @@ const texts = {
     postcodeError: "The postcode has 5 digits, for example 80100.",
     codWithCollection: "Cash on delivery is only possible with home delivery.",
     termsError: "To order you must accept the conditions of sale.",
-    testPay: "Pay",
     testBanner: "Test payment: no real charge",
     backToCart: "Back to the cart",
     purchases: "My purchases",
@@ -86,20 +85,11 @@ const origin = () => process.env.E2E_BASE_URL!;
 const newVisitor = (browser: Browser) => browser.newContext({ baseURL: origin() });
 const uniqueEmail = (tag: string) => `${tag}-${crypto.randomBytes(4).toString("hex")}@example.com`;
 
-type Person = { email: string };
 type Address = { street: string; houseNumber: string; postcode: string; city: string; province: string };
 const rome: Address = { street: "Via dei Fori Imperiali", houseNumber: "1", postcode: "00186", city: "Roma", province: "RM" };
 const casalnuovo: Address = { street: "Corso Umberto I", houseNumber: "20", postcode: "80013", city: "Casalnuovo di Napoli", province: "NA" };
 
 const field = (page: Page, name: string) => page.getByRole("textbox", { name, exact: true });
-
-async function fillContact(page: Page, locale: Locale, person: Person) {
-  const t = texts[locale];
-  await field(page, t.firstName).fill("Giulia");
-  await field(page, t.lastName).fill("Esposito");
-  await field(page, "E-mail").fill(person.email);
-  await field(page, t.phone).fill("+39 333 765 4321");
-}
 
 async function fillAddress(page: Page, locale: Locale, address: Address) {
   const t = texts[locale];
@@ -108,23 +98,6 @@ async function fillAddress(page: Page, locale: Locale, address: Address) {
   await field(page, t.postcode).fill(address.postcode);
   await field(page, t.city).fill(address.city);
   await field(page, t.province).fill(address.province);
-}
-
-/** Accepts the conditions, places the order and returns its number from the confirmation heading. */
-async function placeOrder(page: Page, locale: Locale): Promise<string> {
-  const t = texts[locale];
-  await page.getByRole("checkbox", { name: t.terms }).check();
-  await page.getByRole("button", { name: t.place }).click();
-  return orderNumberOnPage(page, locale);
-}
-
-async function orderNumberOnPage(page: Page, locale: Locale): Promise<string> {
-  const heading = page.getByRole("heading", { level: 1, name: texts[locale].thanksPattern });
-  await expect(heading).toBeVisible({ timeout: 20_000 });
-  const number = texts[locale].thanksPattern.exec((await heading.textContent()) ?? "")?.[1];
-  expect(number).toBeTruthy();
-  expect(page.url()).toMatch(/\/ordine\/[0-9a-f-]{36}/);
-  return number!;
 }
 
 const summaryTotal = (page: Page) => page.getByTestId("summary-total");
@@ -145,7 +118,7 @@ for (const locale of ["it", "en"] as const) {
     await page.getByRole("radio", { name: t.transfer }).check();
     await expect(page.getByTestId("summary-shipping")).toHaveText(/6[,.]90/);
     await expect(summaryTotal(page)).toHaveText(/36[,.]80/);
-    const number = await placeOrder(page, locale);
+    const { number } = await placeOrder(page, locale);
 
     await expect(page.getByTestId("order-status")).toHaveText(t.awaiting);
     const transfer = page.getByTestId("bank-transfer");
@@ -198,15 +171,16 @@ for (const locale of ["it", "en"] as const) {
   test(`a guest collects in the shop and pays there (${locale})`, { tag: "@desktop-only" }, async ({ page, expectNoAxeViolations }) => {
     await addToCart(page, variantIdOf(74));
     await open(page, localizedHref("/checkout", locale));
-    await fillContact(page, locale, { email: uniqueEmail("negozio") });
-    await page.getByRole("radio", { name: t.collection }).check();
-    // No address for collection; cash on delivery is not possible, with the reason.
-    await expect(field(page, t.street)).toBeHidden();
-    await expect(page.getByRole("radio", { name: t.cod })).toBeDisabled();
-    await expect(page.getByText(t.codOnlyHome)).toBeVisible();
-    await page.getByRole("radio", { name: t.inShop }).check();
-    await expect(summaryTotal(page)).toHaveText(/12[,.]90/);
-    await placeOrder(page, locale);
+    await placeCollectionOrder(page, locale, {
+      email: uniqueEmail("negozio"),
+      beforePlacing: async () => {
+        // No address for collection; cash on delivery is not possible, with the reason.
+        await expect(field(page, t.street)).toBeHidden();
+        await expect(page.getByRole("radio", { name: t.cod })).toBeDisabled();
+        await expect(page.getByText(t.codOnlyHome)).toBeVisible();
+        await expect(summaryTotal(page)).toHaveText(/12[,.]90/);
+      },
+    });
     await expect(page.getByText(t.inShopText)).toBeVisible();
     await expect(page.getByText("Via Nazionale delle Puglie, 112").first()).toBeVisible();
     await expectNoAxeViolations(page);
@@ -219,13 +193,12 @@ for (const locale of ["it", "en"] as const) {
     await fillAddress(page, locale, rome);
     await page.getByRole("radio", { name: t.standard }).check();
     await page.getByRole("radio", { name: t.card }).check();
-    await page.getByRole("checkbox", { name: t.terms }).check();
-    await page.getByRole("button", { name: t.place }).click();
+    await acceptTermsAndPlace(page, locale);
 
     await expect(page).toHaveURL(/\/pagamento-di-prova\//);
     await expect(page.getByText(t.testBanner)).toBeVisible();
-    await page.getByRole("button", { name: new RegExp(`^${t.testPay} `) }).click();
-    await orderNumberOnPage(page, locale);
+    await page.getByRole("button", { name: t.testPay }).click();
+    await placedOrder(page, locale);
     await expect(page.getByTestId("order-status")).toHaveText(t.paid, { timeout: 20_000 });
     await expectNoAxeViolations(page);
   });
@@ -293,16 +266,13 @@ for (const locale of ["it", "en"] as const) {
       await open(page, localizedHref("/checkout", locale));
       // The profile fills the contact details.
       await expect(field(page, "E-mail")).toHaveValue(signedIn!.email);
-      await field(page, t.phone).fill("+39 333 765 4321");
-      await page.getByRole("radio", { name: t.collection }).check();
-      await page.getByRole("radio", { name: t.inShop }).check();
-      const number = await placeOrder(page, locale);
+      const { number } = await placeCollectionOrder(page, locale);
 
       await open(page, localizedHref("/shopping", locale));
       await expect(page.getByRole("heading", { name: new RegExp(`${number}$`) })).toBeVisible();
       await page.getByRole("link", { name: t.viewOrder(number) }).click();
       // The owner sees the order without the link's token.
-      await expect(page.getByRole("heading", { level: 1, name: t.thanks(number) })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: t.thanksFor(number) })).toBeVisible();
       expect(new URL(page.url()).searchParams.get("t")).toBeNull();
     });
   });
@@ -353,23 +323,17 @@ test(
     const scarce = scarceProducts[testInfo.project.name as keyof typeof scarceProducts];
     await addToCart(page, variantIdOf(scarce.id), 5);
     await open(page, "/checkout");
-    await fillContact(page, "it", { email: uniqueEmail("esaurito") });
-    await page.getByRole("radio", { name: texts.it.collection }).check();
-    await page.getByRole("radio", { name: texts.it.inShop }).check();
+    await fillCollectionOrder(page, "it", { email: uniqueEmail("esaurito") });
 
     // Someone else buys one meanwhile.
     const other = await newVisitor(browser);
     const otherPage = await other.newPage();
     await addToCart(otherPage, variantIdOf(scarce.id), 1);
     await open(otherPage, "/checkout");
-    await fillContact(otherPage, "it", { email: uniqueEmail("svelto") });
-    await otherPage.getByRole("radio", { name: texts.it.collection }).check();
-    await otherPage.getByRole("radio", { name: texts.it.inShop }).check();
-    await placeOrder(otherPage, "it");
+    await placeCollectionOrder(otherPage, "it", { email: uniqueEmail("svelto") });
     await other.close();
 
-    await page.getByRole("checkbox", { name: texts.it.terms }).check();
-    await page.getByRole("button", { name: texts.it.place }).click();
+    await acceptTermsAndPlace(page, "it");
     const problem = page.getByTestId("checkout-problem");
     await expect(problem).toContainText(`${scarce.name}: ne restano solo 4`);
     await expect(problem.getByRole("link", { name: texts.it.backToCart })).toBeVisible();

@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { expect as baseExpect, onePerScreen, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
 import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf, type Locale } from "./shop-helpers";
+import { orderStatusLabels, placeCollectionOrder } from "./checkout-steps";
 
 // A buyer's claim under the legal guarantee, with a photo, answered by the staff; her choice about reminders
 // and review invitations in the account; the mails' opt-out page. One product per run, used by no other journey:
@@ -20,19 +21,7 @@ const products = {
 
 const texts = {
   it: {
-    firstName: "Nome",
-    lastName: "Cognome",
-    phone: "Telefono",
-    collection: /^Ritiro in negozio/,
-    inShop: /^Pagamento in negozio/,
-    terms: /Ho letto e accetto le condizioni di vendita/,
-    place: "Ordine con obbligo di pagamento",
-    thanks: /Grazie! Ordine n. (\d+) ricevuto/,
-    moveTo: (status: string) => `Passa a «${status}»`,
-    preparing: "In preparazione",
-    ready: "Pronto per il ritiro",
-    completed: "Completato",
-    statusUpdated: "Stato dell'ordine aggiornato.",
+    ...orderStatusLabels.it,
     guaranteeLink: "Un articolo ha un difetto? Garanzia legale",
     claimTitle: /^Garanzia legale – ordine n. \d+$/,
     item: "Articolo difettoso",
@@ -59,19 +48,7 @@ const texts = {
     linkInvalid: /Il link non è valido/,
   },
   en: {
-    firstName: "First name",
-    lastName: "Last name",
-    phone: "Phone",
-    collection: /^Collect in the shop/,
-    inShop: /^Pay in the shop/,
-    terms: /I have read and accept the conditions of sale/,
-    place: "Order with obligation to pay",
-    thanks: /Thank you! Order no. (\d+) received/,
-    moveTo: (status: string) => `Move to “${status}”`,
-    preparing: "Being prepared",
-    ready: "Ready for collection",
-    completed: "Completed",
-    statusUpdated: "Order status updated.",
+    ...orderStatusLabels.en,
     guaranteeLink: "Is an item faulty? Legal guarantee",
     claimTitle: /^Legal guarantee – order no. \d+$/,
     item: "Faulty item",
@@ -126,17 +103,7 @@ for (const locale of ["it", "en"] as const satisfies readonly Locale[]) {
       // She orders the product for collection, paying in the shop; the staff hand it over.
       await addToCart(page, variantIdOf(product.id));
       await open(page, href("/checkout"));
-      const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-      await field(t.firstName).fill("Giulia");
-      await field(t.lastName).fill("Esposito");
-      await field(t.phone).fill("+39 333 765 4321");
-      await page.getByRole("radio", { name: t.collection }).check();
-      await page.getByRole("radio", { name: t.inShop }).check();
-      await page.getByRole("checkbox", { name: t.terms }).check();
-      await page.getByRole("button", { name: t.place }).click();
-      await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible({ timeout: 20_000 });
-      const orderPath = new URL(page.url()).pathname;
-      const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(orderPath)![1]!;
+      const { id: orderId, path: orderPath } = await placeCollectionOrder(page, locale);
       await expect(main(page).getByRole("link", { name: t.guaranteeLink })).toHaveCount(0);
 
       const staffContext = await browser.newContext();

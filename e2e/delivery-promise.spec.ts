@@ -3,7 +3,8 @@ import type { Page } from "@playwright/test";
 import { expect as baseExpect, longJourneyLocales, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
 import { hasBackOfficeAccount } from "./back-office-account";
-import { addToCart, checkoutLabels, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { checkoutLabels } from "./checkout-steps";
 
 // Issue 19, item 3: when it arrives. The shop's clock is moved per request with the x-test-clock header
 // (e2e/server.ts starts the shop with TEST_CLOCK_HEADER). Seeded delivery times: cut-off 13:00, parcels

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, test, type Role, type SignedInAccount } from "./fixtures";
-import { addToCart, checkoutLabels, variantIdOf } from "./shop-helpers";
+import { addToCart, variantIdOf } from "./shop-helpers";
+import { deliverOrder, placeHomeDeliveryOrder } from "./checkout-steps";
 
 // Issue 41, exchanges: a customer sends back a size for another of the same product; the other size is
 // set aside at once; the staff authorise and receive the parcel, and a replacement order at no charge
@@ -12,16 +13,6 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 
 const texts = {
   it: {
-    ...checkoutLabels.it,
-    testPay: /^Paga /,
-    thanks: /Ordine n. (\d+)/,
-    paid: "Stato: Pagato",
-    moveTo: (status: string) => `Passa a «${status}»`,
-    preparing: "In preparazione",
-    completed: "Completato",
-    carrier: "Corriere",
-    ship: "Segna come spedito e avvisa il cliente",
-    status: "Stato: Completato",
     withdraw: "Recedi dal contratto",
     choice: /^Rimborso o cambio per /,
     review: "Continua",
@@ -38,16 +29,6 @@ const texts = {
     noWithdrawal: /^Questo ordine è il cambio di un ordine precedente: il recesso l'hai già esercitato/,
   },
   en: {
-    ...checkoutLabels.en,
-    testPay: /^Pay /,
-    thanks: /Order no. (\d+)/,
-    paid: "Status: Paid",
-    moveTo: (status: string) => `Move to “${status}”`,
-    preparing: "Being prepared",
-    completed: "Completed",
-    carrier: "Carrier",
-    ship: "Mark as shipped and tell the customer",
-    status: "Status: Completed",
     withdraw: "Withdraw from contract",
     choice: /^Refund or exchange for /,
     review: "Continue",
@@ -73,33 +54,6 @@ const sizesOf: Record<string, { product: number; colour: string; bought: string;
   "it phone": { product: 183, colour: "blue", bought: "0-6 mesi", wanted: /Blu · 18mesi \+$/ },
 };
 
-async function checkout(page: Page, locale: Locale) {
-  const t = texts[locale];
-  await page.goto(localizedHref("/checkout", locale));
-  for (const [name, value] of [
-    [t.firstName, "Giulia"],
-    [t.lastName, "Esposito"],
-    ["E-mail", `cambio-${crypto.randomBytes(4).toString("hex")}@example.com`],
-    [t.phone, "+39 333 765 4321"],
-    [t.street, "Via dei Fori Imperiali"],
-    [t.houseNumber, "1"],
-    [t.postcode, "00186"],
-    [t.city, "Roma"],
-    [t.province, "RM"],
-  ] as const)
-    await page.getByRole("textbox", { name, exact: true }).fill(value);
-  await page.getByRole("radio", { name: t.standard }).check();
-  await page.getByRole("radio", { name: t.card }).check();
-  await page.getByRole("checkbox", { name: t.terms }).check();
-  await page.getByRole("button", { name: t.place }).click();
-  await expect(page).toHaveURL(/\/pagamento-di-prova\//);
-  await page.getByRole("button", { name: t.testPay }).click();
-  await expect(page.getByTestId("order-status")).toHaveText(t.paid, { timeout: 20_000 });
-  const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(page.url())![1]!;
-  const number = t.thanks.exec((await page.getByRole("heading", { level: 1 }).textContent()) ?? "")![1]!;
-  return { orderId, number, orderUrl: page.url() };
-}
-
 /** A delivered order of one unit of the run's size, and the back office's page that delivered it. */
 async function deliveredOrder(
   page: Page,
@@ -107,19 +61,13 @@ async function deliveredOrder(
   signInAs: (context: BrowserContext, role: Role) => Promise<SignedInAccount>,
   locale: Locale,
 ) {
-  const t = texts[locale];
   const sizes = sizesOf[`${locale} ${test.info().project.name}`]!;
   await addToCart(page, variantIdOf(sizes.product, { colour: sizes.colour, size: sizes.bought }), 1);
-  const order = await checkout(page, locale);
+  const order = await placeHomeDeliveryOrder(page, locale, { email: `cambio-${crypto.randomBytes(4).toString("hex")}@example.com`, payment: "card" });
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: page.viewportSize() });
   await signInAs(context, "backOffice");
   const staff = await context.newPage();
-  await staff.goto(localizedHref(`/admin/ordini/${order.orderId}`, locale));
-  await staff.getByRole("button", { name: t.moveTo(t.preparing) }).click();
-  await staff.getByLabel(t.carrier, { exact: true }).selectOption({ label: "GLS" });
-  await staff.getByRole("button", { name: t.ship }).click();
-  await staff.getByRole("button", { name: t.moveTo(t.completed) }).click();
-  await expect(staff.getByText(t.status)).toBeVisible();
+  await deliverOrder(staff, locale, order.id);
   return { order, staff, wanted: sizes.wanted };
 }
 
@@ -147,11 +95,11 @@ test(
     test.setTimeout(180_000);
     const t = texts.it;
     const { order, staff, wanted } = await deliveredOrder(page, browser, signInAs, "it");
-    await askExchange(page, "it", order.orderUrl, wanted, expectNoAxeViolations);
+    await askExchange(page, "it", order.url, wanted, expectNoAxeViolations);
     await expectNoAxeViolations(page);
 
     // The back office sees the exchange set aside; authorising and receiving makes the replacement order.
-    await staff.goto(localizedHref(`/admin/ordini/${order.orderId}`, "it"));
+    await staff.goto(localizedHref(`/admin/ordini/${order.id}`, "it"));
     await expect(staff.getByTestId("exchange-status")).toHaveText(t.reserved);
     await staff.getByRole("button", { name: t.authorise }).click();
     await staff.getByRole("button", { name: t.receive }).click();
@@ -163,7 +111,7 @@ test(
     await expectNoAxeViolations(staff);
 
     // The customer's order page shows the exchange and its replacement order, which names the original.
-    await page.goto(order.orderUrl);
+    await page.goto(order.url);
     await expect(page.getByTestId("replacement-link")).toHaveText(t.replacement);
     await expectNoAxeViolations(page);
     await page.getByTestId("replacement-link").click();
@@ -179,8 +127,8 @@ test(
 test("a customer exchanges a size; it is set aside (en)", async ({ page, browser, signInAs, expectNoAxeViolations }) => {
   test.setTimeout(120_000);
   const { order, staff, wanted } = await deliveredOrder(page, browser, signInAs, "en");
-  await askExchange(page, "en", order.orderUrl, wanted, async () => {});
-  await page.goto(order.orderUrl);
+  await askExchange(page, "en", order.url, wanted, async () => {});
+  await page.goto(order.url);
   await expect(page.getByTestId("exchange-status")).toHaveText(texts.en.reserved);
   await expectNoAxeViolations(page);
   await staff.context().close();
@@ -193,6 +141,6 @@ test(
     test.setTimeout(120_000);
     const { order, staff, wanted } = await deliveredOrder(page, browser, signInAs, "it");
     await staff.context().close();
-    await askExchange(page, "it", order.orderUrl, wanted, expectNoAxeViolations);
+    await askExchange(page, "it", order.url, wanted, expectNoAxeViolations);
   },
 );

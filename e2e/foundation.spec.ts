@@ -200,6 +200,34 @@ test("on a phone the floating chat and back-to-top buttons step aside while a fi
   await expect(chat).toBeVisible();
 });
 
+test("at the page's end the floating chat and back-to-top buttons cover none of the footer's links", async ({ page }) => {
+  await openHydrated(page, "/");
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const footer = page.getByRole("contentinfo");
+  await expect(footer.getByRole("link", { name: "Chatta con noi su WhatsApp" })).toBeVisible();
+  await expect(footer.getByRole("button", { name: "Torna all'inizio della pagina" })).toBeVisible();
+  // Every line box of the footer's links, buttons and lines of text (a range's rectangles, not a block's
+  // whole width) against the two floating buttons.
+  const covered = await footer.evaluate((element) => {
+    const floating = [...element.querySelectorAll("[data-floating-action]")].map((action) => action.getBoundingClientRect());
+    const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    return [...element.querySelectorAll("a, button, p")]
+      .filter((target) => !target.closest("[data-floating-action]"))
+      .filter((target) => {
+        const range = document.createRange();
+        range.selectNodeContents(target);
+        return [...range.getClientRects()].some((line) => line.width > 0 && floating.some((action) => overlaps(line, action)));
+      })
+      .map((target) => target.textContent?.trim());
+  });
+  expect(covered).toEqual([]);
+  // The footer's last link takes a plain click (Playwright checks that nothing else would receive it).
+  const lastLink = footer.getByRole("link", { name: "Cookie policy" }).last();
+  await expect(lastLink).toBeInViewport({ ratio: 1 });
+  await lastLink.click();
+  await expect(page).toHaveURL(/\/cookie-policy$/);
+});
+
 // Desktop only: the phone's back-to-top button is checked in its own phone journey below.
 test("the scroll-to-top button appears after 100px of scrolling", { tag: "@desktop-only" }, async ({ page }) => {
   await page.goto("/");

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, test } from "./fixtures";
-import { addToCart, checkoutLabels, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { checkoutLabels } from "./checkout-steps";
 
 // Issue 21, invoices: a customer asks for a private person's invoice at checkout (a wrong codice fiscale is
 // refused, the right one accepted), pays, and the staff issue the invoice, print it and download its XML.

@@ -5,7 +5,8 @@ import { startLocalStripeServer, type LocalStripeServer } from "../tests/peers/l
 import { backOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
-import { addToCart, logIn, openHydrated, placeGuestOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, logIn, openHydrated, variantIdOf } from "./shop-helpers";
+import { placeGuestOrder } from "./checkout-steps";
 
 // Issue 22, the ways Italians pay: the staff turn PayPal on in the back office, a guest pays with it at
 // Stripe Checkout (a local Stripe-compatible server) as a payment that confirms later, sees the order

@@ -3,7 +3,8 @@ import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref, type Locale } from "../common/locale";
 import { sampleCatalogue } from "../server/db/sample-catalogue";
 import { expect, longJourneyLocales, test } from "./fixtures";
-import { addToCart, checkoutLabels, openHydrated as open, placeGuestOrder, postToCart, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated as open, postToCart, variantIdOf } from "./shop-helpers";
+import { checkoutLabels, placeGuestOrder } from "./checkout-steps";
 
 // GPSR (Regulation (EU) 2023/988): every product page shows its safety section (manufacturer, EU responsible
 // person, identification, warnings); the staff recall a variant, its sale stops, every buyer is told once by

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect as baseExpect, longJourneyLocales, test } from "./fixtures";
 import { localizedHref } from "../common/locale";
 import { addToCart, moveOrderThrough, openHydrated as open, variantIdOf } from "./shop-helpers";
+import { orderStatusLabels, placeCollectionOrder } from "./checkout-steps";
 
 // Verified-buyer reviews: a customer's collected order, the review written from the order page, the staff
 // publishing it with a reply, and the product page and its card showing it. One product per run, so the
@@ -21,19 +22,7 @@ const products = {
 
 const texts = {
   it: {
-    firstName: "Nome",
-    lastName: "Cognome",
-    phone: "Telefono",
-    collection: /^Ritiro in negozio/,
-    inShop: /^Pagamento in negozio/,
-    terms: /Ho letto e accetto le condizioni di vendita/,
-    place: "Ordine con obbligo di pagamento",
-    thanks: /Grazie! Ordine n. (\d+) ricevuto/,
-    moveTo: (status: string) => `Passa a «${status}»`,
-    preparing: "In preparazione",
-    ready: "Pronto per il ritiro",
-    completed: "Completato",
-    statusUpdated: "Stato dell'ordine aggiornato.",
+    ...orderStatusLabels.it,
     notDelivered: "Potrai recensire questo prodotto quando l'ordine sarà consegnato o ritirato.",
     reviewSection: "Recensisci i prodotti",
     write: (name: string) => `Scrivi una recensione: ${name}`,
@@ -64,19 +53,7 @@ const texts = {
     card: "4,0 (1)",
   },
   en: {
-    firstName: "First name",
-    lastName: "Last name",
-    phone: "Phone",
-    collection: /^Collect in the shop/,
-    inShop: /^Pay in the shop/,
-    terms: /I have read and accept the conditions of sale/,
-    place: "Order with obligation to pay",
-    thanks: /Thank you! Order no. (\d+) received/,
-    moveTo: (status: string) => `Move to “${status}”`,
-    preparing: "Being prepared",
-    ready: "Ready for collection",
-    completed: "Completed",
-    statusUpdated: "Order status updated.",
+    ...orderStatusLabels.en,
     notDelivered: "You can review this product once the order has been delivered or collected.",
     reviewSection: "Review your products",
     write: (name: string) => `Write a review: ${name}`,
@@ -138,17 +115,7 @@ for (const locale of longJourneyLocales) {
     // The customer orders the product for collection, paying in the shop.
     await addToCart(page, variantIdOf(product.id));
     await open(page, href("/checkout"));
-    const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-    await field(t.firstName).fill("Giulia");
-    await field(t.lastName).fill("Esposito");
-    await field(t.phone).fill("+39 333 765 4321");
-    await page.getByRole("radio", { name: t.collection }).check();
-    await page.getByRole("radio", { name: t.inShop }).check();
-    await page.getByRole("checkbox", { name: t.terms }).check();
-    await page.getByRole("button", { name: t.place }).click();
-    await expect(page.getByRole("heading", { level: 1, name: t.thanks })).toBeVisible({ timeout: 20_000 });
-    const orderPath = new URL(page.url()).pathname;
-    const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(orderPath)![1]!;
+    const { id: orderId, path: orderPath } = await placeCollectionOrder(page, locale);
 
     // Not collected yet: nothing to review, and the form's address says why.
     await expect(main(page).getByRole("heading", { name: t.reviewSection })).toHaveCount(0);

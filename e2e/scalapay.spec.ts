@@ -5,7 +5,8 @@ import { startLocalScalapayServer, type LocalScalapayServer } from "../tests/pee
 import { backOfficeAccount } from "./back-office-account";
 import { expect as baseExpect, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
-import { addToCart, logIn, openHydrated, placeGuestOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, logIn, openHydrated, variantIdOf } from "./shop-helpers";
+import { placeGuestOrder } from "./checkout-steps";
 
 // Issue 41, Scalapay's pay in 3 directly through its API: the staff offer it in the back office, a guest
 // chooses it at checkout, says yes on Scalapay's page (a local server of Scalapay's protocol) and comes

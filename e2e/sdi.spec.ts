@@ -5,7 +5,8 @@ import { startLocalAcubeServer, type LocalAcubeServer } from "../tests/peers/loc
 import { expect as baseExpect, longJourneyLocales, test } from "./fixtures";
 import { startPeerShop, type PeerShop } from "./peer-shop";
 import fs from "node:fs";
-import { addToCart, checkoutLabels, openHydrated, placeGuestOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, openHydrated, variantIdOf } from "./shop-helpers";
+import { checkoutLabels, placeGuestOrder } from "./checkout-steps";
 
 // Issue 39, invoices through the SDI: a company's invoice goes to a local A-Cube by itself once issued, the
 // SDI rejects it (00305, the buyer's partita IVA), the staff see why and what to do, correct it (a partita

@@ -52,63 +52,7 @@ export async function openHydrated(page: Page, url: string) {
   return response;
 }
 
-/** The checkout form's labels and choices as a customer reads them, in both languages (app/routes/checkout). */
-export const checkoutLabels = {
-  it: {
-    firstName: "Nome",
-    lastName: "Cognome",
-    phone: "Telefono",
-    street: "Indirizzo (via, piazza)",
-    houseNumber: "Numero civico",
-    postcode: "CAP",
-    city: "Città",
-    province: "Provincia",
-    standard: /^Spedizione in Italia/,
-    card: /^Carta di credito o di debito/,
-    cod: /^Contrassegno/,
-    terms: /Ho letto e accetto le condizioni di vendita/,
-    place: "Ordine con obbligo di pagamento",
-  },
-  en: {
-    firstName: "First name",
-    lastName: "Last name",
-    phone: "Phone",
-    street: "Street",
-    houseNumber: "House number",
-    postcode: "Postcode (CAP)",
-    city: "Town",
-    province: "Province",
-    standard: /^Delivery in Italy/,
-    card: /^Credit or debit card/,
-    cod: /^Cash on delivery/,
-    terms: /I have read and accept the conditions of sale/,
-    place: "Order with obligation to pay",
-  },
-} as const;
-
 export type { Locale };
-
-/**
- * On the checkout page: a guest's name, e-mail and an address in Rome, standard delivery, the payment
- * whose radio is named `payment`, the conditions accepted; then the order is placed.
- */
-export async function placeGuestOrder(page: Page, locale: Locale, args: { email: string; payment: RegExp }) {
-  const t = checkoutLabels[locale];
-  const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-  await field(t.firstName).fill("Carmela");
-  await field(t.lastName).fill("Russo");
-  await field("E-mail").fill(args.email);
-  await field(t.phone).fill("+39 333 765 4321");
-  await field(t.street).fill("Via dei Fori Imperiali");
-  await field(t.houseNumber).fill("1");
-  await field(t.postcode).fill("00186");
-  await field(t.city).fill("Roma");
-  await field(t.province).fill("RM");
-  await page.getByRole("radio", { name: t.standard }).check();
-  await page.getByRole("radio", { name: args.payment }).check();
-  await page.getByRole("checkbox", { name: t.terms }).check();
-  await page.getByRole("button", { name: t.place }).click();
-}
 
 /** The password of every account the journeys make (strong enough for the shop's password rules). */
 export const customerPassword = "Tr3no-Blu-Vesuvio";

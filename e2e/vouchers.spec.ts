@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, onePerScreen, test } from "./fixtures";
-import { checkoutLabels, createGiftListOnPage, openHydrated as open } from "./shop-helpers";
+import { createGiftListOnPage, openHydrated as open } from "./shop-helpers";
+import { checkoutLabels } from "./checkout-steps";
 
 // Issue 41: a gift card bought online (a voucher line, paid on the test-payment page, mailed the same day) and a
 // gift list's cash fund (decisions 0106 and 0098). The gift card journeys go through the outbox: desktop only, but

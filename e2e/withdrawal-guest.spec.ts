@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { localizedHref } from "../common/locale";
 import { expect as baseExpect, longJourneyLocales, test, type Role, type SignedInAccount } from "./fixtures";
-import { addToCart, linkInOutboxMail, placeGuestOrder, variantIdOf } from "./shop-helpers";
+import { addToCart, linkInOutboxMail, variantIdOf } from "./shop-helpers";
+import { deliverOrder, placeHomeDeliveryOrder } from "./checkout-steps";
 
 // Issue 39, the withdrawal function for every buyer: a guest who lost her mail finds her order from the
 // footer's "Recedi dal contratto" by number and e-mail, gets its link by mail (the back office's outbox
@@ -16,15 +17,6 @@ test.use({ allowedBrowserErrors: [/status of 40\d/] });
 
 const texts = {
   it: {
-    testPay: /^Paga /,
-    paid: "Stato: Pagato",
-    thanks: /Ordine n. (\d+)/,
-    moveTo: (status: string) => `Passa a «${status}»`,
-    preparing: "In preparazione",
-    completed: "Completato",
-    carrier: "Corriere",
-    ship: "Segna come spedito e avvisa il cliente",
-    status: "Stato: Completato",
     withdraw: "Recedi dal contratto",
     orderNumber: "Numero d'ordine",
     email: "E-mail dell'ordine",
@@ -44,15 +36,6 @@ const texts = {
     findOrder: "Ritrova il tuo ordine",
   },
   en: {
-    testPay: /^Pay /,
-    paid: "Status: Paid",
-    thanks: /Order no. (\d+)/,
-    moveTo: (status: string) => `Move to “${status}”`,
-    preparing: "Being prepared",
-    completed: "Completed",
-    carrier: "Carrier",
-    ship: "Mark as shipped and tell the customer",
-    status: "Status: Completed",
     withdraw: "Withdraw from contract",
     orderNumber: "Order number",
     email: "The order's e-mail",
@@ -104,21 +87,10 @@ for (const locale of longJourneyLocales) {
     const email = `recesso-ospite-${crypto.randomBytes(4).toString("hex")}@example.com`;
     // Two of one white article, paid by card as a guest.
     await addToCart(page, variantIdOf(productOf[`${locale} ${test.info().project.name}`]!, { colour: "white" }), 2);
-    await page.goto(localizedHref("/checkout", locale));
-    await placeGuestOrder(page, locale, { email, payment: locale === "it" ? /^Carta di credito o di debito/ : /^Credit or debit card/ });
-    await expect(page).toHaveURL(/\/pagamento-di-prova\//);
-    await page.getByRole("button", { name: t.testPay }).click();
-    await expect(page.getByTestId("order-status")).toHaveText(t.paid, { timeout: 20_000 });
-    const orderId = /\/ordine\/([0-9a-f-]{36})/.exec(page.url())![1]!;
-    const number = t.thanks.exec((await page.getByRole("heading", { level: 1 }).textContent()) ?? "")![1]!;
+    const { id: orderId, number } = await placeHomeDeliveryOrder(page, locale, { email, payment: "card" });
 
     const staff = await staffPage(browser, signInAs, page);
-    await staff.goto(localizedHref(`/admin/ordini/${orderId}`, locale));
-    await staff.getByRole("button", { name: t.moveTo(t.preparing) }).click();
-    await staff.getByLabel(t.carrier, { exact: true }).selectOption({ label: "GLS" });
-    await staff.getByRole("button", { name: t.ship }).click();
-    await staff.getByRole("button", { name: t.moveTo(t.completed) }).click();
-    await expect(staff.getByText(t.status)).toBeVisible();
+    await deliverOrder(staff, locale, orderId);
 
     // She lost the mail: another browser. The withdrawal address without its link says whose it is not, and where to go.
     const guest = await newPage(browser, page);

@@ -199,7 +199,8 @@ export function SiteFooter({ locale, shop, newsletterUrl, children }: SiteFooter
       </div>
 
       <div className="border-t border-brand-800">
-        <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-5 text-xs sm:px-6 lg:px-8 sm:flex-row sm:items-center sm:justify-between">
+        {/* Room on the right for the floating chat and back-to-top buttons: at the page's end they cover none of this line. */}
+        <div className="mx-auto flex max-w-7xl flex-col gap-2 py-5 pr-24 pl-4 text-xs sm:flex-row sm:items-center sm:justify-between sm:pl-6 lg:pl-8">
           <div className="space-y-1">
             <CopyrightLine shop={shop} />
             <PaymentCurrencyNote />
