@@ -79,6 +79,27 @@ test("English pages switch currency too, in English", { tag: "@desktop-only" }, 
   await expectNoAxeViolations(page);
 });
 
+// Decision 0115: the switch's no-script button once wrapped the top bar's line on a phone, and the page moved up
+// 24 px when the scripts removed it (a layout shift of 0.19 on every first page).
+test("the top bar is as tall before the scripts run as after: nothing below it moves", async ({ browser, page }, testInfo) => {
+  for (const path of ["/", "/en"]) {
+    const noScripts = await browser.newContext({
+      baseURL: process.env.E2E_BASE_URL,
+      javaScriptEnabled: false,
+      viewport: testInfo.project.use.viewport ?? null,
+    });
+    const plain = await noScripts.newPage();
+    await plain.goto(path);
+    await expect(plain.getByRole("button", { name: path === "/" ? "Cambia valuta" : "Change currency" })).toBeVisible();
+    const before = (await plain.getByRole("main").boundingBox())!.y;
+    await noScripts.close();
+
+    await page.goto(path);
+    await hydratedSwitch(page, path === "/" ? "Valuta" : "Currency");
+    expect((await page.getByRole("main").boundingBox())!.y).toBe(before);
+  }
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

@@ -127,6 +127,14 @@ export function ArrowUpIcon(props: IconProps) {
   );
 }
 
+export function CheckIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M5 12.5l4.5 4.5L19 7" />
+    </Icon>
+  );
+}
+
 export function PhoneIcon(props: IconProps) {
   return (
     <Icon {...props}>
