@@ -50,7 +50,7 @@ export const checkoutLabels = {
   },
 } as const;
 
-type Contact = { firstName?: string; lastName?: string; email?: string };
+export type Contact = { firstName?: string; lastName?: string; email?: string };
 
 /** The checkout's contact fields: a name (Giulia Esposito unless given), a phone, and the e-mail unless the profile fills it. */
 export async function fillContact(page: Page, locale: Locale, contact: Contact = {}) {
@@ -110,21 +110,35 @@ export async function placeCollectionOrder(
   return placeOrder(page, locale);
 }
 
-/**
- * On the checkout page: a guest's name, e-mail and an address in Rome, standard delivery, the payment
- * whose radio is named `payment`, the conditions accepted; then the order is placed.
- */
-export async function placeGuestOrder(page: Page, locale: Locale, args: { email: string; payment: RegExp }) {
+/** A delivery address as the checkout's fields take it. */
+export type Address = { street: string; houseNumber: string; postcode: string; city: string; province: string };
+
+export const rome: Address = { street: "Via dei Fori Imperiali", houseNumber: "1", postcode: "00186", city: "Roma", province: "RM" };
+
+export async function fillAddress(page: Page, locale: Locale, address: Address) {
   const t = checkoutLabels[locale];
   const field = (name: string) => page.getByRole("textbox", { name, exact: true });
-  await fillContact(page, locale, { firstName: "Carmela", lastName: "Russo", email: args.email });
-  await field(t.street).fill("Via dei Fori Imperiali");
-  await field(t.houseNumber).fill("1");
-  await field(t.postcode).fill("00186");
-  await field(t.city).fill("Roma");
-  await field(t.province).fill("RM");
-  await page.getByRole("radio", { name: t.standard }).check();
+  await field(t.street).fill(address.street);
+  await field(t.houseNumber).fill(address.houseNumber);
+  await field(t.postcode).fill(address.postcode);
+  await field(t.city).fill(address.city);
+  await field(t.province).fill(address.province);
+}
+
+/**
+ * On the checkout page: a guest's contact and address (Rome unless given), standard delivery and the payment
+ * whose radio is named `payment`; the order is not placed yet.
+ */
+export async function fillGuestDelivery(page: Page, locale: Locale, args: { contact: Contact; address?: Address; payment: RegExp }) {
+  await fillContact(page, locale, args.contact);
+  await fillAddress(page, locale, args.address ?? rome);
+  await page.getByRole("radio", { name: checkoutLabels[locale].standard }).check();
   await page.getByRole("radio", { name: args.payment }).check();
+}
+
+/** A guest's order to Rome (fillGuestDelivery, as Carmela Russo), the conditions accepted and placed. */
+export async function placeGuestOrder(page: Page, locale: Locale, args: { email: string; payment: RegExp }) {
+  await fillGuestDelivery(page, locale, { contact: { firstName: "Carmela", lastName: "Russo", email: args.email }, payment: args.payment });
   await acceptTermsAndPlace(page, locale);
 }
 

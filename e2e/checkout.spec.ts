@@ -5,12 +5,15 @@ import { localizedHref } from "../common/locale";
 import { addToCart, openHydrated as open, variantIdOf } from "./shop-helpers";
 import {
   acceptTermsAndPlace,
+  type Address,
   checkoutLabels,
+  fillAddress,
   fillCollectionOrder,
   fillContact,
   placeCollectionOrder,
   placedOrder,
   placeOrder,
+  rome,
 } from "./checkout-steps";
 
 // Issue 6, checkout and the order page. Products of the sample catalogue (server/db/sample-catalogue.ts),
@@ -78,27 +81,15 @@ const texts = {
     viewOrder: (number: string) => `View order no. ${number}`,
   },
 } as const;
-type Locale = keyof typeof texts;
 
 const origin = () => process.env.E2E_BASE_URL!;
 
 const newVisitor = (browser: Browser) => browser.newContext({ baseURL: origin() });
 const uniqueEmail = (tag: string) => `${tag}-${crypto.randomBytes(4).toString("hex")}@example.com`;
 
-type Address = { street: string; houseNumber: string; postcode: string; city: string; province: string };
-const rome: Address = { street: "Via dei Fori Imperiali", houseNumber: "1", postcode: "00186", city: "Roma", province: "RM" };
 const casalnuovo: Address = { street: "Corso Umberto I", houseNumber: "20", postcode: "80013", city: "Casalnuovo di Napoli", province: "NA" };
 
 const field = (page: Page, name: string) => page.getByRole("textbox", { name, exact: true });
-
-async function fillAddress(page: Page, locale: Locale, address: Address) {
-  const t = texts[locale];
-  await field(page, t.street).fill(address.street);
-  await field(page, t.houseNumber).fill(address.houseNumber);
-  await field(page, t.postcode).fill(address.postcode);
-  await field(page, t.city).fill(address.city);
-  await field(page, t.province).fill(address.province);
-}
 
 const summaryTotal = (page: Page) => page.getByTestId("summary-total");
 
